@@ -1,0 +1,105 @@
+/**
+ * The route table, mirroring spec 01 §2 (and 02 §2):
+ * - public paths are always available;
+ * - signed-in paths exist only for a signed-in user;
+ * - signed out, / shows the landing page and any other path redirects to /auth;
+ * - signed in, an unknown path shows the 404 screen;
+ * - while the signed-in state loads, a spinner shows.
+ * Every page is its own chunk (React.lazy), so the landing page stays light.
+ */
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { ErrorBoundary } from '@/components/error-boundary';
+import { AppLayout } from '@/components/layouts/app-layout';
+import { NotFound } from '@/components/not-found';
+import { Button } from '@/components/ui/button';
+import { FullPageSpinner } from '@/components/ui/spinner';
+import { useUser } from '@/lib/auth';
+
+type Page = LazyExoticComponent<ComponentType>;
+type RouteEntry = { path: string; page: Page };
+
+const page = (load: () => Promise<{ default: ComponentType }>): Page => lazy(load);
+
+export const PUBLIC_ROUTES: RouteEntry[] = [
+  { path: '/auth', page: page(() => import('@/features/auth/auth-page')) },
+  { path: '/forgot-password', page: page(() => import('@/features/auth/forgot-password-page')) },
+  { path: '/reset-password', page: page(() => import('@/features/auth/reset-password-page')) },
+  { path: '/verify-email', page: page(() => import('@/features/auth/verify-email-page')) },
+  { path: '/terms-of-service', page: page(() => import('@/features/static-pages/terms-page')) },
+  { path: '/privacy-policy', page: page(() => import('@/features/static-pages/privacy-page')) },
+  { path: '/help-center', page: page(() => import('@/features/static-pages/help-center-page')) },
+  { path: '/community-guidelines', page: page(() => import('@/features/static-pages/community-guidelines-page')) },
+  { path: '/contact', page: page(() => import('@/features/static-pages/contact-page')) },
+];
+
+const LandingPage = page(() => import('@/features/landing/landing-page'));
+
+export const SIGNED_IN_ROUTES: RouteEntry[] = [
+  { path: '/', page: page(() => import('@/features/home/home-page')) },
+  { path: '/mentors', page: page(() => import('@/features/mentors/mentors-page')) },
+  { path: '/mentor/:id', page: page(() => import('@/features/mentors/mentor-profile-page')) },
+  { path: '/mentor-dashboard', page: page(() => import('@/features/mentor-dashboard/mentor-dashboard-page')) },
+  { path: '/become-mentor', page: page(() => import('@/features/become-mentor/become-mentor-page')) },
+  { path: '/dashboard', page: page(() => import('@/features/dashboard/dashboard-page')) },
+  { path: '/admin', page: page(() => import('@/features/admin/admin-page')) },
+  { path: '/admin/payouts', page: page(() => import('@/features/admin/admin-payouts-page')) },
+  { path: '/booking/:serviceId', page: page(() => import('@/features/booking/booking-page')) },
+  { path: '/group-sessions', page: page(() => import('@/features/group-sessions/group-sessions-page')) },
+  { path: '/group-booking/:bookingId', page: page(() => import('@/features/booking/group-booking-page')) },
+  { path: '/group-video-call/:sessionId', page: page(() => import('@/features/group-sessions/group-video-call-page')) },
+  { path: '/messages', page: page(() => import('@/features/messages/messages-page')) },
+  { path: '/profile', page: page(() => import('@/features/profile/profile-page')) },
+  { path: '/profile/:id', page: page(() => import('@/features/profile/public-profile-page')) },
+  { path: '/favorites', page: page(() => import('@/features/favorites/favorites-page')) },
+  { path: '/notifications', page: page(() => import('@/features/notifications/notifications-page')) },
+];
+
+function renderPage(Page: Page) {
+  return <Page />;
+}
+
+function AuthLoadError({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex min-h-[60vh] flex-col items-center justify-center gap-4 px-4 text-center">
+      <h1 className="font-display text-2xl font-semibold text-slate-900">We can't reach the server</h1>
+      <p className="max-w-md text-sm text-slate-600">Please check your connection and try again.</p>
+      <Button onClick={onRetry}>Try again</Button>
+    </div>
+  );
+}
+
+export function AppRoutes() {
+  const { user, isLoading, error, refetch } = useUser();
+  const location = useLocation();
+
+  if (isLoading) return <FullPageSpinner />;
+  if (error) return <AuthLoadError onRetry={() => void refetch()} />;
+
+  return (
+    <ErrorBoundary resetKey={location.pathname}>
+      <Suspense fallback={<FullPageSpinner />}>
+        <Routes>
+          <Route element={<AppLayout />}>
+            {PUBLIC_ROUTES.map(({ path, page: Page }) => (
+              <Route key={path} path={path} element={renderPage(Page)} />
+            ))}
+            {user ? (
+              <>
+                {SIGNED_IN_ROUTES.map(({ path, page: Page }) => (
+                  <Route key={path} path={path} element={renderPage(Page)} />
+                ))}
+                <Route path="*" element={<NotFound />} />
+              </>
+            ) : (
+              <>
+                <Route path="/" element={renderPage(LandingPage)} />
+                <Route path="*" element={<Navigate to="/auth" replace />} />
+              </>
+            )}
+          </Route>
+        </Routes>
+      </Suspense>
+    </ErrorBoundary>
+  );
+}

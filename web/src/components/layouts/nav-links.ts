@@ -1,0 +1,25 @@
+/** The header's role-based links (01 §2 Header, §6 roles). */
+export type NavLinkItem = { to: string; label: string };
+
+export type NavRoles = { isAdmin: boolean; isMentor: boolean };
+
+export function signedInLinks({ isAdmin, isMentor }: NavRoles): NavLinkItem[] {
+  const links: NavLinkItem[] = [
+    { to: '/mentors', label: 'Find Mentors' },
+    { to: '/group-sessions', label: 'Group Sessions' },
+    { to: '/messages', label: 'Messages' },
+    { to: '/favorites', label: 'Favorites' },
+  ];
+  links.push(isMentor ? { to: '/mentor-dashboard', label: 'Mentor Dashboard' } : { to: '/dashboard', label: 'My Dashboard' });
+  if (isAdmin) links.push({ to: '/admin', label: 'Admin' });
+  return links;
+}
+
+/** Shown to signed-in users who are not mentors yet. */
+export const BECOME_MENTOR_LINK: NavLinkItem = { to: '/become-mentor', label: 'Become a Mentor' };
+
+/** Signed out, the header shows 'Services' and 'About', which point into the landing page. */
+export const SIGNED_OUT_LINKS: NavLinkItem[] = [
+  { to: '/#services', label: 'Services' },
+  { to: '/#how-it-works', label: 'About' },
+];

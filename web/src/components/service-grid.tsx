@@ -1,0 +1,66 @@
+import { ArrowRight, Flower2, Gem, HeartHandshake, Leaf, Moon, Sparkles, type LucideIcon } from 'lucide-react';
+import { Link } from 'react-router';
+import { SERVICE_DESCRIPTIONS, SERVICE_LABELS, SERVICE_TYPES, type ServiceType } from '@/lib/services';
+
+const ICONS: Record<ServiceType, LucideIcon> = {
+  astrology: Moon,
+  tarot: Sparkles,
+  energy_healing: Gem,
+  mystical_practices: Flower2,
+  relationship_guidance: HeartHandshake,
+  meditation: Leaf,
+};
+
+export type ServiceStat = { serviceType: string; mentorCount: number; minPrice: number | string };
+
+/** 01 §2: 'From $X', or 'Coming Soon' when the lowest price is 0; 'No mentors yet' or the count. */
+export function priceText(minPrice: number | string | undefined): string {
+  const value = Number(minPrice ?? 0);
+  if (!Number.isFinite(value) || value <= 0) return 'Coming Soon';
+  return `From $${Number.isInteger(value) ? value : value.toFixed(2)}`;
+}
+
+export function mentorCountText(count: number | undefined): string {
+  if (!count) return 'No mentors yet';
+  return count === 1 ? '1 mentor' : `${count} mentors`;
+}
+
+type ServiceGridProps = {
+  /** Service statistics from the api; until that call exists every type shows as new. */
+  stats?: ServiceStat[];
+  /** Where a card leads: the filtered mentor list when signed in, otherwise sign-in. */
+  signedIn: boolean;
+};
+
+export function ServiceGrid({ stats = [], signedIn }: ServiceGridProps) {
+  return (
+    <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+      {SERVICE_TYPES.map((type) => {
+        const Icon = ICONS[type];
+        const stat = stats.find((s) => s.serviceType === type);
+        return (
+          <li key={type}>
+            <Link
+              to={signedIn ? `/mentors?service=${type}` : '/auth'}
+              className="group flex h-full flex-col rounded-2xl border border-slate-200/80 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:border-indigo-200 hover:shadow-md hover:shadow-indigo-100"
+            >
+              <span className="inline-flex h-12 w-12 items-center justify-center rounded-xl bg-gradient-to-br from-indigo-50 to-violet-100 text-indigo-600">
+                <Icon aria-hidden="true" className="h-6 w-6" />
+              </span>
+              <h3 className="mt-4 text-lg font-semibold text-slate-900">{SERVICE_LABELS[type]}</h3>
+              <p className="mt-1 flex-1 text-sm leading-relaxed text-slate-600">{SERVICE_DESCRIPTIONS[type]}</p>
+              <div className="mt-5 flex items-center justify-between text-sm">
+                <span className="font-medium text-indigo-700">{priceText(stat?.minPrice)}</span>
+                <span className="text-slate-500">{mentorCountText(stat?.mentorCount)}</span>
+              </div>
+              <span className="mt-4 inline-flex items-center gap-1 text-sm font-medium text-slate-700 group-hover:text-indigo-700">
+                Explore
+                <ArrowRight aria-hidden="true" className="h-4 w-4 transition group-hover:translate-x-0.5" />
+              </span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
