@@ -1,0 +1,102 @@
+// Abuse limits (15-minute windows): failed logins per account (10) and per client address
+// (LOGIN_MAX_FAILURES_PER_ADDRESS, 100; 5 here), and e-mail requests per address (10, each of
+// forgot-password and resend-verification).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createVerifiedUser, register, signIn } from '../harness/accounts.mjs';
+import { client, show } from '../harness/client.mjs';
+import { startStack } from '../harness/stack.mjs';
+
+function assertTooMany(res, what) {
+  assert.equal(res.status, 429, `${what}: ${show(res)}`);
+  assert.equal(typeof res.body?.message, 'string', `${what}: a {message} body: ${show(res)}`);
+}
+
+describe('failed logins per account (default 10)', () => {
+  let stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it('the 11th failure for one account is refused with 429, even with the right password', async () => {
+    const user = await createVerifiedUser(stack);
+    const c = client(stack.baseUrl);
+    for (let i = 1; i <= 10; i++) {
+      const res = await c.post('/api/login', { email: user.email, password: `wrong-password-${i}` });
+      assert.equal(res.status, 401, `failure ${i}: ${show(res)}`);
+    }
+    assertTooMany(await c.post('/api/login', { email: user.email, password: 'wrong-password-11' }), 'the 11th attempt');
+    assertTooMany(await c.post('/api/login', { email: user.email, password: user.password }), 'the right password while locked');
+  });
+
+  it('another account from the same address is not affected', async () => {
+    const other = await createVerifiedUser(stack);
+    await signIn(stack, other);
+  });
+});
+
+describe('e-mail requests per address (default 10 each)', () => {
+  let stack;
+  before(async () => {
+    // No worker: the messages queue up; only the answers matter here.
+    stack = await startStack({ worker: false });
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it('the 11th forgot-password request is refused with 429', async () => {
+    const user = await register(stack);
+    const c = client(stack.baseUrl);
+    for (let i = 1; i <= 10; i++) {
+      const res = await c.post('/api/forgot-password', { email: user.email });
+      assert.equal(res.status, 200, `request ${i}: ${show(res)}`);
+    }
+    assertTooMany(await c.post('/api/forgot-password', { email: user.email }), 'the 11th request');
+  });
+
+  it('resend-verification has its own budget: 10 pass, the 11th is refused with 429', async () => {
+    const user = await register(stack);
+    const c = client(stack.baseUrl);
+    for (let i = 1; i <= 10; i++) {
+      const res = await c.post('/api/resend-verification', { email: user.email });
+      assert.equal(res.status, 200, `request ${i}: ${show(res)}`);
+    }
+    assertTooMany(await c.post('/api/resend-verification', { email: user.email }), 'the 11th request');
+  });
+});
+
+describe('failed logins per address (LOGIN_MAX_FAILURES_PER_ADDRESS=5)', () => {
+  let stack;
+  let users;
+  before(async () => {
+    stack = await startStack({ env: { LOGIN_MAX_FAILURES_PER_ADDRESS: '5' } });
+    users = [];
+    for (let i = 0; i < 4; i++) users.push(await createVerifiedUser(stack));
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it('five failures spread over three accounts exhaust the address; the next failure gets 429', async () => {
+    const c = client(stack.baseUrl);
+    const plan = [users[0], users[0], users[1], users[1], users[2]];
+    for (const [i, user] of plan.entries()) {
+      const res = await c.post('/api/login', { email: user.email, password: `wrong-password-${i}` });
+      assert.equal(res.status, 401, `failure ${i + 1} (${user.email}): ${show(res)}`);
+    }
+    assertTooMany(await c.post('/api/login', { email: users[2].email, password: 'wrong-password-x' }), 'the 6th failure');
+    assertTooMany(
+      await c.post('/api/login', { email: users[3].email, password: 'wrong-password-y' }),
+      'a failure for an account that never failed before',
+    );
+  });
+
+  it('the blocked address cannot sign in to an untouched account either', async () => {
+    const res = await client(stack.baseUrl).post('/api/login', { email: users[3].email, password: users[3].password });
+    assertTooMany(res, 'the right password from a blocked address');
+  });
+});
