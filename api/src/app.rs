@@ -1,0 +1,44 @@
+//! The whole HTTP application: `/api` (OpenAPI service behind its guards) and the web app.
+
+use std::path::Path;
+
+use poem::{
+    Endpoint, EndpointExt, IntoEndpoint, Response, Route, handler,
+    endpoint::StaticFilesEndpoint,
+    http::StatusCode,
+    middleware::{CatchPanic, CookieJarManager},
+};
+
+use crate::{error, guard, routes, state::AppState};
+
+pub fn build(state: AppState) -> impl Endpoint {
+    let api = routes::service().into_endpoint().around(guard::guard);
+    let web = web_app(&state.config.web_dist);
+    Route::new()
+        .nest_no_strip("/api", api)
+        .nest("/", web)
+        .with(CookieJarManager::new())
+        .catch_all_error(error::normalize)
+        .with(CatchPanic::new().with_handler(|_| {
+            error::json_response(StatusCode::INTERNAL_SERVER_ERROR, error::INTERNAL_ERROR)
+        }))
+        .data(state)
+}
+
+/// The built React app; any path that is not a file gets `index.html` (client-side routes).
+fn web_app(dist: &Path) -> poem::Route {
+    if dist.join("index.html").is_file() {
+        Route::new().nest("/", StaticFilesEndpoint::new(dist).index_file("index.html").fallback_to_index())
+    } else {
+        tracing::warn!(dir = %dist.display(), "WEB_DIST has no index.html: build the web app (npm run build in web/)");
+        Route::new().nest("/", not_built)
+    }
+}
+
+#[handler]
+fn not_built() -> Response {
+    Response::builder()
+        .status(StatusCode::SERVICE_UNAVAILABLE)
+        .content_type("text/html; charset=utf-8")
+        .body("<!doctype html><title>Mystic Mentors</title><p>The web app is not built yet. Run <code>scripts/run</code>, or <code>npm run build</code> in <code>web/</code>.</p>")
+}

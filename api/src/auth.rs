@@ -1,0 +1,54 @@
+//! The session cookie: checking it for protected calls, setting and clearing it.
+
+use poem::{
+    Request,
+    web::cookie::{Cookie, CookieJar, SameSite},
+};
+use poem_openapi::{SecurityScheme, auth::ApiKey};
+
+use crate::{error::ApiError, state::AppState};
+use domain::accounts::{User, sessions};
+
+/// The signed-in user and the token of the session making the request.
+pub struct CurrentUser {
+    pub user: User,
+    pub session_token: String,
+}
+
+/// Session cookie set by `POST /api/login`.
+#[derive(SecurityScheme)]
+#[oai(ty = "api_key", key_name = "sid", key_in = "cookie", checker = "check_session")]
+pub struct SessionAuth(pub CurrentUser);
+
+async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> {
+    let state = req.data::<AppState>().expect("AppState is attached to every request");
+    match sessions::user_for(&state.pool, &key.key).await {
+        Ok(Some(user)) => Ok(CurrentUser { user, session_token: key.key }),
+        Ok(None) => Err(ApiError::unauthorized().into()),
+        Err(err) => Err(ApiError::from(err).into()),
+    }
+}
+
+pub fn set_session_cookie(jar: &CookieJar, state: &AppState, token: String) {
+    let mut cookie = Cookie::new_with_str(sessions::COOKIE_NAME, token);
+    cookie.set_http_only(true);
+    cookie.set_same_site(SameSite::Lax);
+    cookie.set_path("/");
+    cookie.set_secure(state.config.secure_cookies());
+    cookie.set_max_age(sessions::SESSION_TTL.to_std().expect("positive ttl"));
+    jar.add(cookie);
+}
+
+pub fn clear_session_cookie(jar: &CookieJar, state: &AppState) {
+    let mut cookie = Cookie::new_with_str(sessions::COOKIE_NAME, "");
+    cookie.set_http_only(true);
+    cookie.set_same_site(SameSite::Lax);
+    cookie.set_path("/");
+    cookie.set_secure(state.config.secure_cookies());
+    cookie.set_max_age(std::time::Duration::ZERO);
+    jar.add(cookie);
+}
+
+pub fn session_token(jar: &CookieJar) -> Option<String> {
+    jar.get(sessions::COOKIE_NAME).map(|c| c.value_str().to_string()).filter(|v| !v.is_empty())
+}

@@ -1,0 +1,65 @@
+//! Request guards in front of every `/api` handler: cross-site refusal and body size limits.
+
+use poem::{
+    Endpoint, IntoResponse, Request, Response,
+    http::{Method, StatusCode, header},
+};
+
+use crate::{error::json_response, state::AppState};
+
+/// JSON bodies larger than this are refused with 413.
+pub const MAX_JSON_BODY_BYTES: u64 = 1024 * 1024;
+pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
+
+pub async fn guard<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    let state = req.data::<AppState>().expect("AppState is attached").clone();
+    if changes_state(req.method()) && !same_origin(&req, &state) {
+        return Ok(json_response(StatusCode::FORBIDDEN, CROSS_SITE_REFUSED));
+    }
+    if body_too_large(&req) {
+        return Ok(json_response(StatusCode::PAYLOAD_TOO_LARGE, "Request body is too large"));
+    }
+    Ok(next.call(req).await?.into_response())
+}
+
+fn changes_state(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// Browsers send `Origin` with every cross-site state-changing request; when present it must
+/// be the app's own origin (from `APP_BASE_URL`, or the host the request was sent to).
+fn same_origin(req: &Request, state: &AppState) -> bool {
+    let Some(origin) = req.headers().get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    let origin = origin.trim_end_matches('/');
+    if origin.eq_ignore_ascii_case(state.config.app_base_url.origin().ascii_serialization().as_str()) {
+        return true;
+    }
+    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok());
+    match (host, origin.split_once("://")) {
+        (Some(host), Some((scheme, origin_host))) => {
+            matches!(scheme, "http" | "https") && origin_host.eq_ignore_ascii_case(host)
+        }
+        _ => false,
+    }
+}
+
+fn body_too_large(req: &Request) -> bool {
+    req.headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|len| len > MAX_JSON_BODY_BYTES)
+}
+
+/// The client's address for rate limits: the socket peer, or the first `X-Forwarded-For`
+/// entry when `TRUST_PROXY` says a proxy in front sets it.
+pub fn client_address(req: &Request, state: &AppState) -> String {
+    if state.config.trust_proxy
+        && let Some(forwarded) = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok())
+        && let Some(first) = forwarded.split(',').next().map(str::trim).filter(|s| !s.is_empty())
+    {
+        return first.to_string();
+    }
+    req.remote_addr().as_socket_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".into())
+}

@@ -1,0 +1,88 @@
+//! `api serve | migrate | openapi | seed`
+
+mod app;
+mod auth;
+mod error;
+mod guard;
+mod routes;
+mod seed;
+mod state;
+
+use std::{process::ExitCode, sync::Arc, time::Duration};
+
+use domain::{Config, db};
+use poem::{Server, listener::TcpListener};
+
+use crate::state::AppState;
+
+const USAGE: &str = "usage: api <serve|migrate|openapi|seed>";
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let command = std::env::args().nth(1).unwrap_or_default();
+    let result = match command.as_str() {
+        "serve" => serve().await,
+        "migrate" => migrate().await,
+        "openapi" => {
+            print!("{}", routes::service().spec_yaml());
+            Ok(())
+        }
+        "seed" => seed().await,
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("api {command}: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn migrate() -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let pool = db::connect(&config.database_url, 2).await?;
+    db::migrate(&pool).await?;
+    jobs::runtime::setup_storage(&pool).await?;
+    println!("migrations applied");
+    Ok(())
+}
+
+async fn seed() -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let pool = db::connect(&config.database_url, 2).await?;
+    seed::run(&pool).await
+}
+
+async fn serve() -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let pool = db::connect(&config.database_url, 20).await?;
+    let port = config.port;
+    let state = AppState { pool, config: Arc::new(config) };
+    tracing::info!(port, base_url = %state.config.app_base_url, "api listening");
+    Server::new(TcpListener::bind(("0.0.0.0", port)))
+        .run_with_graceful_shutdown(app::build(state), shutdown_signal(), Some(Duration::from_secs(30)))
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
+    tracing::info!("api stopped");
+    Ok(())
+}
+
+/// Resolves on SIGTERM or Ctrl-C; in-flight requests then get up to 30 s to finish.
+async fn shutdown_signal() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("SIGTERM handler");
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+}

@@ -1,0 +1,66 @@
+//! Response and request shapes shared by several areas.
+
+use chrono::{DateTime, Utc};
+use poem_openapi::{Enum, Object};
+use uuid::Uuid;
+
+use domain::accounts::User;
+
+#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[oai(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Mentor,
+    Admin,
+}
+
+/// A signed-in user as the app sees them; never any password data.
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct UserView {
+    pub id: Uuid,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub profile_image_url: Option<String>,
+    pub is_admin: bool,
+    pub role: Role,
+    pub is_active: bool,
+    pub email_verified: bool,
+    pub created_at: DateTime<Utc>,
+    pub stripe_subscription_id: Option<String>,
+}
+
+impl From<User> for UserView {
+    fn from(u: User) -> Self {
+        let role = match u.role.as_str() {
+            "admin" => Role::Admin,
+            "mentor" => Role::Mentor,
+            _ => Role::User,
+        };
+        Self {
+            id: u.id,
+            email: u.email,
+            first_name: u.first_name,
+            last_name: u.last_name,
+            profile_image_url: u.profile_image_url,
+            is_admin: u.is_admin,
+            role,
+            is_active: u.is_active,
+            email_verified: u.email_verified,
+            created_at: u.created_at,
+            stripe_subscription_id: u.stripe_subscription_id,
+        }
+    }
+}
+
+#[derive(Object, Clone, Debug)]
+pub struct MessageResponse {
+    pub message: String,
+}
+
+impl MessageResponse {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into() }
+    }
+}

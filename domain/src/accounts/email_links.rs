@@ -1,0 +1,160 @@
+//! Single-use links sent by e-mail: verifying an address (24 hours) and resetting a password (1 hour).
+
+use chrono::Duration;
+use sqlx::{PgExecutor, PgPool};
+use uuid::Uuid;
+
+use super::{passwords, sessions, validation};
+use crate::{Error, Result, tokens};
+
+pub const VERIFICATION_TTL: Duration = Duration::hours(24);
+pub const RESET_TTL: Duration = Duration::hours(1);
+
+pub const INVALID_VERIFICATION_LINK: &str =
+    "This verification link is invalid or has expired. Please request a new one.";
+pub const INVALID_RESET_LINK: &str = "This reset link is invalid or has expired. Please request a new password reset.";
+pub const EMAIL_VERIFIED: &str = "Email verified successfully! You can now sign in.";
+pub const PASSWORD_RESET: &str = "Password reset successfully! You can now sign in with your new password.";
+pub const PASSWORD_CHANGED: &str = "Password changed successfully!";
+pub const WRONG_CURRENT_PASSWORD: &str = "Current password is incorrect";
+pub const RESET_REQUESTED: &str =
+    "If an account exists for that email, we have sent a link to reset your password.";
+pub const VERIFICATION_RESENT: &str =
+    "If that email belongs to an account awaiting verification, we have sent a new verification link.";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    VerifyEmail,
+    ResetPassword,
+}
+
+impl Purpose {
+    fn as_str(self) -> &'static str {
+        match self {
+            Purpose::VerifyEmail => "verify_email",
+            Purpose::ResetPassword => "reset_password",
+        }
+    }
+
+    pub fn lifetime(self) -> Duration {
+        match self {
+            Purpose::VerifyEmail => VERIFICATION_TTL,
+            Purpose::ResetPassword => RESET_TTL,
+        }
+    }
+}
+
+/// Creates a link token for `email` and returns the secret to put in the link.
+pub async fn issue(db: impl PgExecutor<'_>, user_id: Uuid, email: &str, purpose: Purpose) -> Result<String> {
+    let token = tokens::generate();
+    sqlx::query(
+        "INSERT INTO email_tokens (token_hash, user_id, purpose, email, expires_at) \
+         VALUES ($1, $2, $3, $4, now() + $5::interval)",
+    )
+    .bind(tokens::digest(&token))
+    .bind(user_id)
+    .bind(purpose.as_str())
+    .bind(email)
+    .bind(purpose.lifetime())
+    .execute(db)
+    .await?;
+    Ok(token)
+}
+
+/// Marks the token used, once; returns its user and address.
+async fn consume(db: impl PgExecutor<'_>, token: &str, purpose: Purpose) -> Result<Option<(Uuid, String)>> {
+    let row = sqlx::query_as(
+        "UPDATE email_tokens SET used_at = now() \
+         WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now() \
+         RETURNING user_id, email",
+    )
+    .bind(tokens::digest(token.trim()))
+    .bind(purpose.as_str())
+    .fetch_optional(db)
+    .await?;
+    Ok(row)
+}
+
+pub async fn verify_email(pool: &PgPool, token: &str) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    let Some((user_id, email)) = consume(&mut *tx, token, Purpose::VerifyEmail).await? else {
+        return Err(Error::validation(INVALID_VERIFICATION_LINK));
+    };
+    // The link proves ownership of the address it was sent to, and only while that is still the account's.
+    let updated = sqlx::query("UPDATE users SET email_verified = true, updated_at = now() WHERE id = $1 AND lower(email) = lower($2)")
+        .bind(user_id)
+        .bind(&email)
+        .execute(&mut *tx)
+        .await?;
+    if updated.rows_affected() == 0 {
+        return Err(Error::validation(INVALID_VERIFICATION_LINK));
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Sets a new password from a reset link and ends every session of the user.
+pub async fn reset_password(pool: &PgPool, token: &str, new_password: &str) -> Result<()> {
+    validation::password(new_password)?;
+    let password_hash = passwords::hash(new_password).await?;
+    let mut tx = pool.begin().await?;
+    let Some((user_id, _)) = consume(&mut *tx, token, Purpose::ResetPassword).await? else {
+        return Err(Error::validation(INVALID_RESET_LINK));
+    };
+    set_password(&mut *tx, user_id, &password_hash).await?;
+    sessions::end_all(&mut *tx, user_id, None).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Changes the password of a signed-in user; other sessions end, the current one stays.
+pub async fn change_password(
+    pool: &PgPool,
+    user_id: Uuid,
+    current_session: &str,
+    current_password: &str,
+    new_password: &str,
+) -> Result<()> {
+    if current_password.is_empty() {
+        return Err(Error::validation("Current password is required"));
+    }
+    validation::password(new_password)?;
+    let stored: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
+        .bind(user_id)
+        .fetch_one(pool)
+        .await?;
+    if !passwords::verify(current_password, &stored).await? {
+        return Err(Error::validation(WRONG_CURRENT_PASSWORD));
+    }
+    let password_hash = passwords::hash(new_password).await?;
+    let mut tx = pool.begin().await?;
+    set_password(&mut *tx, user_id, &password_hash).await?;
+    sessions::end_all(&mut *tx, user_id, Some(current_session)).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn set_password(db: impl PgExecutor<'_>, user_id: Uuid, password_hash: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1")
+        .bind(user_id)
+        .bind(password_hash)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The active user a reset link should go to, if the address has an account.
+pub async fn reset_recipient(pool: &PgPool, email: &str) -> Result<Option<Uuid>> {
+    let id = sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1) AND is_active")
+        .bind(email.trim())
+        .fetch_optional(pool)
+        .await?;
+    Ok(id)
+}
+
+pub async fn prune_expired(db: impl PgExecutor<'_>) -> Result<u64> {
+    let done = sqlx::query("DELETE FROM email_tokens WHERE expires_at <= now() OR used_at IS NOT NULL")
+        .execute(db)
+        .await?;
+    Ok(done.rows_affected())
+}

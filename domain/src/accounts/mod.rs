@@ -1,0 +1,11 @@
+//! Accounts: registration, sign-in, sessions, e-mail verification and passwords.
+
+pub mod email_links;
+pub mod login;
+pub mod passwords;
+pub mod registration;
+pub mod sessions;
+pub mod users;
+pub mod validation;
+
+pub use users::User;

@@ -1,0 +1,51 @@
+//! Reading users. The role comes from the `user_accounts` view so it is derived in one place.
+
+use chrono::{DateTime, Utc};
+use sqlx::{FromRow, PgExecutor};
+use uuid::Uuid;
+
+use crate::Result;
+
+#[derive(Clone, Debug, FromRow)]
+pub struct User {
+    pub id: Uuid,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub bio: Option<String>,
+    pub profile_image_url: Option<String>,
+    pub is_admin: bool,
+    pub role: String,
+    pub is_active: bool,
+    pub email_verified: bool,
+    pub stripe_subscription_id: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// `SELECT <the columns of User> FROM user_accounts <rest>` as a static string.
+#[macro_export]
+macro_rules! select_users {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, email, first_name, last_name, bio, profile_image_url, is_admin, role, ",
+            "is_active, email_verified, stripe_subscription_id, created_at FROM user_accounts ",
+            $rest
+        )
+    };
+}
+
+pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<User>> {
+    let user = sqlx::query_as(select_users!("WHERE id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
+    Ok(user)
+}
+
+pub async fn find_by_email(db: impl PgExecutor<'_>, email: &str) -> Result<Option<User>> {
+    let user = sqlx::query_as(select_users!("WHERE lower(email) = lower($1)"))
+    .bind(email.trim())
+    .fetch_optional(db)
+    .await?;
+    Ok(user)
+}

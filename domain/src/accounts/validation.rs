@@ -1,0 +1,107 @@
+//! Input rules for account fields, with the messages the spec gives.
+
+use crate::{Error, Result};
+
+pub const MIN_PASSWORD_LEN: usize = 8;
+/// Bounds the work of one argon2 hash.
+pub const MAX_PASSWORD_LEN: usize = 128;
+pub const MAX_NAME_LEN: usize = 100;
+pub const MAX_EMAIL_LEN: usize = 254;
+
+pub const PASSWORD_TOO_SHORT: &str = "Password must be at least 8 characters long";
+pub const INVALID_EMAIL: &str = "Please enter a valid email address";
+
+/// Trims the address and checks its shape; case is kept, uniqueness ignores it.
+pub fn email(raw: &str) -> Result<String> {
+    let email = raw.trim();
+    if email.is_empty() {
+        return Err(Error::validation("Email is required"));
+    }
+    if email.len() > MAX_EMAIL_LEN {
+        return Err(Error::validation("Email must be at most 254 characters"));
+    }
+    let valid = match email.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && !domain.is_empty()
+                && !domain.contains('@')
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        }
+        None => false,
+    };
+    if !valid {
+        return Err(Error::validation(INVALID_EMAIL));
+    }
+    Ok(email.to_string())
+}
+
+pub fn password(raw: &str) -> Result<()> {
+    let chars = raw.chars().count();
+    if chars < MIN_PASSWORD_LEN {
+        return Err(Error::validation(PASSWORD_TOO_SHORT));
+    }
+    if chars > MAX_PASSWORD_LEN {
+        return Err(Error::validation("Password must be at most 128 characters long"));
+    }
+    Ok(())
+}
+
+/// A required person's name, trimmed; `label` is e.g. "First name".
+pub fn name(raw: &str, label: &str) -> Result<String> {
+    let name = raw.trim();
+    if name.is_empty() {
+        return Err(Error::validation(format!("{label} is required")));
+    }
+    if name.chars().count() > MAX_NAME_LEN {
+        return Err(Error::validation(format!("{label} must be at most {MAX_NAME_LEN} characters")));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(Error::validation(format!("{label} contains invalid characters")));
+    }
+    Ok(name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(r: Result<impl std::fmt::Debug>) -> String {
+        r.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn password_length_edges() {
+        assert_eq!(message(password("1234567")), PASSWORD_TOO_SHORT);
+        assert!(password("12345678").is_ok());
+        assert!(password(&"x".repeat(MAX_PASSWORD_LEN)).is_ok());
+        assert!(password(&"x".repeat(MAX_PASSWORD_LEN + 1)).is_err());
+        // characters, not bytes
+        assert!(password("ééééééé").is_err());
+        assert!(password("éééééééé").is_ok());
+    }
+
+    #[test]
+    fn emails_are_trimmed_and_checked() {
+        assert_eq!(email("  Ann@Example.com ").unwrap(), "Ann@Example.com");
+        assert_eq!(message(email("")), "Email is required");
+        for bad in ["ann", "ann@", "@example.com", "ann@example", "a b@example.com", "a@b@c.com", "ann@.com"] {
+            assert_eq!(message(email(bad)), INVALID_EMAIL, "{bad}");
+        }
+        let long = format!("{}@example.com", "a".repeat(250));
+        assert!(email(&long).is_err());
+    }
+
+    #[test]
+    fn names_are_required_and_bounded() {
+        assert_eq!(name("  Ann ", "First name").unwrap(), "Ann");
+        assert_eq!(message(name("   ", "Last name")), "Last name is required");
+        assert!(name(&"a".repeat(MAX_NAME_LEN), "First name").is_ok());
+        assert_eq!(
+            message(name(&"a".repeat(MAX_NAME_LEN + 1), "First name")),
+            "First name must be at most 100 characters"
+        );
+    }
+}

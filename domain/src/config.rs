@@ -1,0 +1,180 @@
+//! Settings from the environment, each with a default that works on a developer machine.
+
+use std::{env, path::PathBuf, str::FromStr};
+
+use anyhow::{Context, anyhow, bail};
+use url::Url;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MailTransport {
+    /// Each message becomes an `.eml` file in `MAIL_DIR`.
+    File,
+    Smtp,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub database_url: String,
+    pub port: u16,
+    /// Public address of the app; every link in every e-mail starts with it.
+    pub app_base_url: Url,
+    pub mail_transport: MailTransport,
+    pub mail_dir: PathBuf,
+    pub smtp_url: Option<String>,
+    pub mail_from: String,
+    pub upload_dir: PathBuf,
+    pub web_dist: PathBuf,
+    /// Trust the first address of `X-Forwarded-For` (only behind a proxy that sets it).
+    pub trust_proxy: bool,
+    pub limits: Limits,
+}
+
+/// Abuse limits, counted over [`crate::rate_limit::WINDOW`].
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub login_failures_per_account: i64,
+    pub login_failures_per_address: i64,
+    pub email_requests_per_address: i64,
+}
+
+pub const DEFAULT_PORT: u16 = 8080;
+pub const DEFAULT_LOGIN_FAILURES_PER_ACCOUNT: i64 = 10;
+pub const DEFAULT_LOGIN_FAILURES_PER_ADDRESS: i64 = 100;
+pub const DEFAULT_EMAIL_REQUESTS_PER_ADDRESS: i64 = 10;
+pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/mentor";
+pub const DEFAULT_MAIL_FROM: &str = "Mystic Mentors <no-reply@mystic-mentors.test>";
+
+impl Config {
+    pub fn from_env() -> anyhow::Result<Self> {
+        Self::from_lookup(|name| env::var(name).ok().filter(|v| !v.trim().is_empty()))
+    }
+
+    /// Reads settings through `get`, so tests can pass a map instead of the process environment.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<Self> {
+        let port: u16 = parse(&get, "PORT")?.unwrap_or(DEFAULT_PORT);
+        let app_base_url = match get("APP_BASE_URL") {
+            Some(raw) => {
+                let url = Url::parse(raw.trim_end_matches('/'))
+                    .map_err(|e| anyhow!("APP_BASE_URL is not a valid URL ({e}): {raw}"))?;
+                if !matches!(url.scheme(), "http" | "https") {
+                    bail!("APP_BASE_URL must start with http:// or https://: {raw}");
+                }
+                url
+            }
+            None => Url::parse(&format!("http://localhost:{port}")).expect("valid default url"),
+        };
+        let mail_transport = match get("MAIL_TRANSPORT").as_deref() {
+            None | Some("file") => MailTransport::File,
+            Some("smtp") => MailTransport::Smtp,
+            Some(other) => bail!("MAIL_TRANSPORT must be 'file' or 'smtp', not '{other}'"),
+        };
+        let smtp_url = get("SMTP_URL");
+        if mail_transport == MailTransport::Smtp && smtp_url.is_none() {
+            bail!("SMTP_URL is required when MAIL_TRANSPORT=smtp (for example smtp://127.0.0.1:2525)");
+        }
+        let mail_from = get("MAIL_FROM").unwrap_or_else(|| DEFAULT_MAIL_FROM.into());
+        mail_from
+            .parse::<lettre::message::Mailbox>()
+            .with_context(|| format!("MAIL_FROM is not a valid mailbox: {mail_from}"))?;
+        let database_url = get("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into());
+        if !database_url.starts_with("postgres://") && !database_url.starts_with("postgresql://") {
+            bail!("DATABASE_URL must be a postgres:// URL");
+        }
+        Ok(Self {
+            database_url,
+            port,
+            app_base_url,
+            mail_transport,
+            mail_dir: get("MAIL_DIR").unwrap_or_else(|| "var/mail".into()).into(),
+            smtp_url,
+            mail_from,
+            upload_dir: get("UPLOAD_DIR").unwrap_or_else(|| "var/uploads".into()).into(),
+            web_dist: get("WEB_DIST").unwrap_or_else(|| "web/dist".into()).into(),
+            trust_proxy: parse(&get, "TRUST_PROXY")?.unwrap_or(false),
+            limits: Limits {
+                login_failures_per_account: parse(&get, "LOGIN_MAX_FAILURES_PER_ACCOUNT")?
+                    .unwrap_or(DEFAULT_LOGIN_FAILURES_PER_ACCOUNT),
+                login_failures_per_address: parse(&get, "LOGIN_MAX_FAILURES_PER_ADDRESS")?
+                    .unwrap_or(DEFAULT_LOGIN_FAILURES_PER_ADDRESS),
+                email_requests_per_address: parse(&get, "EMAIL_REQUESTS_PER_ADDRESS")?
+                    .unwrap_or(DEFAULT_EMAIL_REQUESTS_PER_ADDRESS),
+            },
+        })
+    }
+
+    /// A link into the web app, e.g. `link("/verify-email", &[("token", t)])`.
+    pub fn link(&self, path: &str, query: &[(&str, &str)]) -> String {
+        let mut url = self.app_base_url.clone();
+        url.set_path(path);
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
+        }
+        url.to_string()
+    }
+
+    pub fn secure_cookies(&self) -> bool {
+        self.app_base_url.scheme() == "https"
+    }
+}
+
+fn parse<T: FromStr>(get: &impl Fn(&str) -> Option<String>, name: &str) -> anyhow::Result<Option<T>>
+where
+    T::Err: std::fmt::Display,
+{
+    get(name)
+        .map(|raw| raw.trim().parse::<T>().map_err(|e| anyhow!("{name} is malformed ({e}): {raw}")))
+        .transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn config(pairs: &[(&str, &str)]) -> anyhow::Result<Config> {
+        let map: HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_work_on_a_developer_machine() {
+        let c = config(&[]).unwrap();
+        assert_eq!(c.port, 8080);
+        assert_eq!(c.app_base_url.as_str(), "http://localhost:8080/");
+        assert_eq!(c.mail_transport, MailTransport::File);
+        assert_eq!(c.mail_dir, PathBuf::from("var/mail"));
+        assert_eq!(c.upload_dir, PathBuf::from("var/uploads"));
+        assert_eq!(c.web_dist, PathBuf::from("web/dist"));
+        assert_eq!(c.limits.login_failures_per_account, 10);
+        assert_eq!(c.limits.login_failures_per_address, 100);
+        assert!(!c.secure_cookies());
+    }
+
+    #[test]
+    fn base_url_follows_port_and_builds_links() {
+        let c = config(&[("PORT", "9000")]).unwrap();
+        assert_eq!(
+            c.link("/verify-email", &[("token", "a b")]),
+            "http://localhost:9000/verify-email?token=a+b"
+        );
+        let c = config(&[("APP_BASE_URL", "https://mentors.example/")]).unwrap();
+        assert!(c.secure_cookies());
+        assert_eq!(c.link("/reset-password", &[]), "https://mentors.example/reset-password");
+    }
+
+    #[test]
+    fn malformed_settings_are_one_clear_line() {
+        let err = config(&[("PORT", "eighty")]).unwrap_err().to_string();
+        assert!(err.starts_with("PORT is malformed"), "{err}");
+        let err = config(&[("MAIL_TRANSPORT", "pigeon")]).unwrap_err().to_string();
+        assert!(err.contains("MAIL_TRANSPORT"), "{err}");
+        let err = config(&[("MAIL_TRANSPORT", "smtp")]).unwrap_err().to_string();
+        assert!(err.contains("SMTP_URL is required"), "{err}");
+        let err = config(&[("APP_BASE_URL", "not a url")]).unwrap_err().to_string();
+        assert!(err.contains("APP_BASE_URL"), "{err}");
+        let err = config(&[("LOGIN_MAX_FAILURES_PER_ACCOUNT", "-x")]).unwrap_err().to_string();
+        assert!(err.contains("LOGIN_MAX_FAILURES_PER_ACCOUNT"), "{err}");
+    }
+}

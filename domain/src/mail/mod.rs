@@ -1,0 +1,97 @@
+//! Outgoing e-mail through lettre: `.eml` files on a developer machine, SMTP in production.
+
+pub mod templates;
+
+use anyhow::Context;
+use lettre::{
+    AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+    message::{Mailbox, MultiPart, SinglePart, header::ContentTransferEncoding, header::ContentType, Body},
+};
+
+use crate::config::{Config, MailTransport};
+
+/// A rendered message: always a plain-text and an HTML part.
+#[derive(Clone, Debug)]
+pub struct Email {
+    pub to: String,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+#[derive(Clone)]
+pub struct Mailer {
+    from: Mailbox,
+    transport: Transport,
+}
+
+#[derive(Clone)]
+enum Transport {
+    File(AsyncFileTransport<Tokio1Executor>),
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+}
+
+impl Mailer {
+    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
+        let from: Mailbox = config.mail_from.parse().context("MAIL_FROM is not a valid mailbox")?;
+        let transport = match config.mail_transport {
+            MailTransport::File => {
+                std::fs::create_dir_all(&config.mail_dir)
+                    .with_context(|| format!("cannot create MAIL_DIR {}", config.mail_dir.display()))?;
+                Transport::File(AsyncFileTransport::new(&config.mail_dir))
+            }
+            MailTransport::Smtp => {
+                let url = config.smtp_url.as_deref().context("SMTP_URL is required")?;
+                Transport::Smtp(
+                    AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                        .context("SMTP_URL is not a valid smtp:// or smtps:// URL")?
+                        .timeout(Some(std::time::Duration::from_secs(20)))
+                        .build(),
+                )
+            }
+        };
+        Ok(Self { from, transport })
+    }
+
+    pub async fn send(&self, email: &Email) -> anyhow::Result<()> {
+        let message = self.build(email)?;
+        match &self.transport {
+            Transport::File(t) => {
+                t.send(message).await.context("writing the message file failed")?;
+            }
+            Transport::Smtp(t) => {
+                t.send(message).await.context("the SMTP server refused the message")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn build(&self, email: &Email) -> anyhow::Result<Message> {
+        let to: Mailbox = email.to.parse().context("invalid recipient address")?;
+        Ok(Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject(&email.subject)
+            .multipart(
+                MultiPart::alternative()
+                    .singlepart(part(ContentType::TEXT_PLAIN, &email.text))
+                    .singlepart(part(ContentType::TEXT_HTML, &email.html)),
+            )?)
+    }
+}
+
+/// Lines of a raw 7bit/8bit body may be up to 998 octets (RFC 5322); we stay well below.
+const MAX_RAW_LINE: usize = 900;
+
+/// Sends text unencoded when its lines allow (so links stay whole in the raw message, for
+/// people and tools reading `.eml` files); lettre picks quoted-printable or base64 otherwise.
+fn part(content_type: ContentType, content: &str) -> SinglePart {
+    let plain = !content.contains('\r') && !content.contains('\0') && content.lines().all(|l| l.len() <= MAX_RAW_LINE);
+    let body = if plain {
+        let encoding = if content.is_ascii() { ContentTransferEncoding::SevenBit } else { ContentTransferEncoding::EightBit };
+        Body::dangerous_pre_encoded(content.replace('\n', "\r\n").into_bytes(), encoding)
+    } else {
+        Body::new(content.to_owned())
+    };
+    SinglePart::builder().header(content_type).body(body)
+}

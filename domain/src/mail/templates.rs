@@ -1,0 +1,79 @@
+//! The texts of every e-mail. Links come from `APP_BASE_URL`.
+
+use super::Email;
+use crate::config::Config;
+
+pub const PRODUCT_NAME: &str = "Mystic Mentors";
+
+pub fn verification(config: &Config, to: &str, first_name: &str, token: &str) -> Email {
+    let link = config.link("/verify-email", &[("token", token)]);
+    action_email(
+        to,
+        "Verify your email address",
+        first_name,
+        &format!("Welcome to {PRODUCT_NAME}! Please confirm your email address to activate your account."),
+        "Verify email",
+        &link,
+        "This link expires in 24 hours and can be used once. If you did not create an account, you can ignore this email.",
+    )
+}
+
+pub fn password_reset(config: &Config, to: &str, first_name: &str, token: &str) -> Email {
+    let link = config.link("/reset-password", &[("token", token)]);
+    action_email(
+        to,
+        "Reset your password",
+        first_name,
+        "We received a request to reset the password of your account.",
+        "Reset password",
+        &link,
+        "This link expires in 1 hour and can be used once. If you did not ask for a reset, you can ignore this email; your password stays the same.",
+    )
+}
+
+fn action_email(to: &str, subject: &str, first_name: &str, intro: &str, action: &str, link: &str, outro: &str) -> Email {
+    let greeting = if first_name.trim().is_empty() { "Hello".to_string() } else { format!("Hello {first_name}") };
+    let text = format!("{greeting},\n\n{intro}\n\n{action}:\n{link}\n\n{outro}\n\n{PRODUCT_NAME}\n");
+    let html = format!(
+        "<!doctype html>\n<html><body style=\"font-family:Helvetica,Arial,sans-serif;color:#1f1b2e;max-width:560px;margin:auto\">\n\
+         <h2 style=\"color:#5b3fd1\">{PRODUCT_NAME}</h2>\n<p>{greeting},</p>\n<p>{intro}</p>\n\
+         <p><a href=\"{link}\" style=\"display:inline-block;padding:12px 20px;background:#5b3fd1;color:#fff;border-radius:8px;text-decoration:none\">{action}</a></p>\n\
+         <p style=\"font-size:13px;color:#555\">Or open this address:<br>\n{link}</p>\n<p style=\"font-size:13px;color:#555\">{outro}</p>\n</body></html>\n",
+        greeting = escape(&greeting),
+        intro = escape(intro),
+        action = escape(action),
+        link = escape(link),
+        outro = escape(outro),
+    );
+    Email { to: to.to_string(), subject: subject.to_string(), text, html }
+}
+
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> Config {
+        Config::from_lookup(|k| (k == "APP_BASE_URL").then(|| "https://mentors.example".to_string())).unwrap()
+    }
+
+    #[test]
+    fn verification_links_to_the_app() {
+        let mail = verification(&config(), "ann@example.com", "Ann <3", "tok123");
+        assert_eq!(mail.subject, "Verify your email address");
+        assert!(mail.text.contains("https://mentors.example/verify-email?token=tok123\n"));
+        assert!(mail.html.contains("href=\"https://mentors.example/verify-email?token=tok123\""));
+        assert!(mail.html.contains("Hello Ann &lt;3"), "names are escaped in HTML");
+    }
+
+    #[test]
+    fn reset_links_to_the_app() {
+        let mail = password_reset(&config(), "ann@example.com", "Ann", "tok456");
+        assert_eq!(mail.subject, "Reset your password");
+        assert!(mail.text.contains("https://mentors.example/reset-password?token=tok456"));
+        assert!(mail.text.contains("1 hour"));
+    }
+}

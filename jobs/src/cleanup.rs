@@ -1,0 +1,38 @@
+//! Daily cleanup of what has expired: sessions, e-mail links, rate-limit events and finished tasks.
+//!
+//! When: every day at 03:30 UTC ([`SCHEDULE`]), one task per tick whatever the number of workers.
+//! Safe to run twice: it only deletes rows that are already expired.
+
+use apalis::prelude::{BoxDynError, Data};
+use domain::{accounts::{email_links, sessions}, rate_limit};
+use serde::{Deserialize, Serialize};
+
+use crate::JobContext;
+
+pub const QUEUE: &str = "cleanup";
+/// Seconds, minutes, hours, day of month, month, day of week.
+pub const SCHEDULE: &str = "0 30 3 * * *";
+/// Finished tasks are kept this many days for inspection.
+pub const KEEP_FINISHED_TASKS_DAYS: i32 = 14;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Cleanup {
+    /// The cron tick this run belongs to (unix seconds).
+    pub tick: i64,
+}
+
+pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
+    let pool = &ctx.pool;
+    let sessions = sessions::prune_expired(pool).await?;
+    let links = email_links::prune_expired(pool).await?;
+    let events = rate_limit::prune(pool).await?;
+    let tasks = sqlx::query(
+        "DELETE FROM apalis.jobs WHERE status = 'Done' AND done_at < now() - make_interval(days => $1)",
+    )
+    .bind(KEEP_FINISHED_TASKS_DAYS)
+    .execute(pool)
+    .await?
+    .rows_affected();
+    tracing::info!(tick = job.tick, sessions, links, events, tasks, "cleanup done");
+    Ok(())
+}

@@ -1,0 +1,11 @@
+//! The workflow layer: one module per durable job (payload, handler, scheduling) and the
+//! enqueue API the api calls inside its transactions. The `worker` binary runs them.
+
+pub mod cleanup;
+pub mod email;
+mod poll;
+pub mod queue;
+pub mod runtime;
+pub mod schedule;
+
+pub use runtime::{JobContext, Settings};
