@@ -1,0 +1,165 @@
+import { screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes, useLocation } from 'react-router';
+import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
+import { AppRoutes, PUBLIC_ROUTES, SIGNED_IN_ROUTES } from './routes';
+
+function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname}</div>;
+}
+
+function renderAt(path: string, user: typeof testUser | null) {
+  return renderWithProviders(
+    <>
+      <AppRoutes />
+      <Routes>
+        <Route path="*" element={<LocationProbe />} />
+      </Routes>
+    </>,
+    { client: clientWithUser(user), path },
+  );
+}
+
+beforeEach(() => {
+  // Signed-in pages ask whether the user is a mentor; 404 means not a mentor.
+  mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Not found' }) });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('route table', () => {
+  it('lists exactly the public and signed-in paths of the spec', () => {
+    expect(PUBLIC_ROUTES.map((r) => r.path)).toEqual([
+      '/auth',
+      '/forgot-password',
+      '/reset-password',
+      '/verify-email',
+      '/terms-of-service',
+      '/privacy-policy',
+      '/help-center',
+      '/community-guidelines',
+      '/contact',
+    ]);
+    expect(SIGNED_IN_ROUTES.map((r) => r.path)).toEqual([
+      '/',
+      '/mentors',
+      '/mentor/:id',
+      '/mentor-dashboard',
+      '/become-mentor',
+      '/dashboard',
+      '/admin',
+      '/admin/payouts',
+      '/booking/:serviceId',
+      '/group-sessions',
+      '/group-booking/:bookingId',
+      '/group-video-call/:sessionId',
+      '/messages',
+      '/profile',
+      '/profile/:id',
+      '/favorites',
+      '/notifications',
+    ]);
+  });
+});
+
+describe('signed out', () => {
+  it('shows the landing page at /', async () => {
+    renderAt('/', null);
+    expect(await screen.findByRole('link', { name: /Find Your Mentor/ })).toHaveAttribute('href', '/mentors');
+    expect(screen.getByRole('heading', { name: 'How It Works' })).toBeInTheDocument();
+  });
+
+  it.each(['/mentors', '/dashboard', '/mentor/42', '/admin/payouts', '/no-such-page'])(
+    'redirects %s to /auth',
+    async (path) => {
+      renderAt(path, null);
+      expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+      expect(screen.getByTestId('location')).toHaveTextContent('/auth');
+    },
+  );
+
+  it('can open every public path', async () => {
+    renderAt('/forgot-password', null);
+    expect(await screen.findByRole('button', { name: 'Send Reset Link' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/forgot-password');
+  });
+
+  it.each([
+    ['/terms-of-service', 'Terms of Service'],
+    ['/privacy-policy', 'Privacy Policy'],
+    ['/help-center', 'Help Center'],
+    ['/community-guidelines', 'Community Guidelines'],
+    ['/contact', 'Contact Us'],
+  ])('shows %s', async (path, title) => {
+    renderAt(path, null);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(path);
+  });
+
+  it('shows the reset page with its invalid-link text when the token is missing', async () => {
+    renderAt('/reset-password', null);
+    expect(
+      await screen.findByText('Invalid reset link. Please request a new password reset.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the sign-in link to /api/login in the header', async () => {
+    renderAt('/', null);
+    await screen.findByRole('link', { name: /Find Your Mentor/ });
+    const signIn = screen.getAllByRole('link', { name: 'Sign In' })[0];
+    expect(signIn).toHaveAttribute('href', '/api/login');
+    expect(screen.getByRole('link', { name: 'Services' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
+  });
+});
+
+describe('signed in', () => {
+  it('shows home at / with the first name', async () => {
+    renderAt('/', testUser);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Ada!' })).toBeInTheDocument();
+  });
+
+  it("greets 'Seeker' when there is no first name", async () => {
+    renderAt('/', { ...testUser, firstName: null });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Seeker!' })).toBeInTheDocument();
+  });
+
+  it('opens signed-in pages', async () => {
+    renderAt('/mentor/abc', testUser);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mentor Profile' })).toBeInTheDocument();
+  });
+
+  it('still opens public pages', async () => {
+    renderAt('/help-center', testUser);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Help Center' })).toBeInTheDocument();
+  });
+
+  it('shows the 404 screen for an unknown path', async () => {
+    renderAt('/no-such-page', testUser);
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+    expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/no-such-page');
+  });
+
+  it('sends a signed-in visitor of /auth home', async () => {
+    renderAt('/auth', testUser);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Ada!' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+});
+
+describe('while the signed-in state loads', () => {
+  it('shows a spinner', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+    const { createQueryClient } = await import('@/lib/query-client');
+    renderWithProviders(<AppRoutes />, { client: createQueryClient(), path: '/' });
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+  });
+
+  it('treats a 401 from /api/auth/user as signed out', async () => {
+    mockFetch({ 'GET /api/auth/user': () => jsonResponse(401, { message: 'Unauthorized' }, 'Unauthorized') });
+    const { createQueryClient } = await import('@/lib/query-client');
+    renderWithProviders(<AppRoutes />, { client: createQueryClient(), path: '/dashboard' });
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+});

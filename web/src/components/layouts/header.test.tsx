@@ -1,0 +1,85 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as navigation from '@/lib/navigation';
+import { AUTH_USER_KEY } from '@/lib/auth';
+import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
+import { Header } from './header';
+
+let hardNavigate: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  hardNavigate = vi.spyOn(navigation, 'hardNavigate').mockImplementation(() => {});
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function mainNav() {
+  return within(screen.getByRole('navigation', { name: 'Main' }));
+}
+
+function calledPaths(fetchMock: ReturnType<typeof mockFetch>): string[] {
+  return fetchMock.mock.calls.map(([url]) => String(url));
+}
+
+describe('Header', () => {
+  it("signed out: shows 'Services', 'About' and a sign-in link to /api/login", () => {
+    const fetchMock = mockFetch();
+    renderWithProviders(<Header />);
+    expect(mainNav().getByRole('link', { name: 'Services' })).toBeInTheDocument();
+    expect(mainNav().getByRole('link', { name: 'About' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/api/login');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('signed in, not a mentor: My Dashboard and Become a Mentor, no admin link', async () => {
+    const fetchMock = mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Not found' }) });
+    renderWithProviders(<Header />, { client: clientWithUser(testUser) });
+    await waitFor(() => expect(calledPaths(fetchMock)).toContain('/api/mentor/profile'));
+    const nav = mainNav();
+    expect(nav.getByRole('link', { name: 'Find Mentors' })).toHaveAttribute('href', '/mentors');
+    expect(nav.getByRole('link', { name: 'Group Sessions' })).toHaveAttribute('href', '/group-sessions');
+    expect(nav.getByRole('link', { name: 'Messages' })).toHaveAttribute('href', '/messages');
+    expect(nav.getByRole('link', { name: 'Favorites' })).toHaveAttribute('href', '/favorites');
+    expect(nav.getByRole('link', { name: 'My Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(nav.queryByRole('link', { name: 'Mentor Dashboard' })).not.toBeInTheDocument();
+    expect(nav.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Become a Mentor' })).toHaveAttribute('href', '/become-mentor');
+    expect(screen.getByRole('link', { name: 'Notifications' })).toHaveAttribute('href', '/notifications');
+    // Endpoints that do not exist yet are not called.
+    expect(calledPaths(fetchMock).filter((p) => /unread-count|notifications/.test(p))).toEqual([]);
+  });
+
+  it('mentor: Mentor Dashboard instead of My Dashboard, no Become a Mentor', async () => {
+    mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, { id: 'm1', displayName: 'Luna' }) });
+    renderWithProviders(<Header />, { client: clientWithUser(testUser) });
+    expect(await mainNav().findByRole('link', { name: 'Mentor Dashboard' })).toHaveAttribute('href', '/mentor-dashboard');
+    expect(mainNav().queryByRole('link', { name: 'My Dashboard' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Become a Mentor' })).not.toBeInTheDocument();
+  });
+
+  it('admin (isAdmin exactly true): Admin link', async () => {
+    mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Not found' }) });
+    renderWithProviders(<Header />, { client: clientWithUser({ ...testUser, isAdmin: true, role: 'admin' }) });
+    expect(mainNav().getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+  });
+
+  it('a mentor-profile failure other than 404 shows no mentor links and does not crash', async () => {
+    const fetchMock = mockFetch({ 'GET /api/mentor/profile': () => new Response('', { status: 500, statusText: 'x' }) });
+    renderWithProviders(<Header />, { client: clientWithUser(testUser) });
+    await waitFor(() => expect(calledPaths(fetchMock)).toContain('/api/mentor/profile'));
+    expect(mainNav().getByRole('link', { name: 'My Dashboard' })).toBeInTheDocument();
+  });
+
+  it('logs out: POST /api/logout, clears the cache, opens /auth', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Not found' }),
+      'POST /api/logout': () => jsonResponse(200, { message: 'Logged out' }),
+    });
+    const { client } = renderWithProviders(<Header />, { client: clientWithUser(testUser) });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Log out' }));
+    await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/auth'));
+    expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/logout' && init?.method === 'POST')).toBe(true);
+    expect(client.getQueryData(AUTH_USER_KEY)).toBeUndefined();
+  });
+});
