@@ -23,10 +23,6 @@ export default defineConfig({
         fetch: {
           includeHttpResponseReturnType: false,
         },
-        query: {
-          useQuery: true,
-          useMutation: true,
-        },
       },
     },
   },

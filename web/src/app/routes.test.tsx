@@ -120,7 +120,7 @@ describe('signed in', () => {
   });
 
   it("greets 'Seeker' when there is no first name", async () => {
-    renderAt('/', { ...testUser, firstName: null });
+    renderAt('/', { ...testUser, firstName: '' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Seeker!' })).toBeInTheDocument();
   });
 

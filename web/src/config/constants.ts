@@ -4,7 +4,7 @@
  */
 
 /** The product's name as the web app shows it. */
-export const APP_NAME = 'SoulPath';
+export const APP_NAME = 'Mystic Mentors';
 
 // --- Timing -------------------------------------------------------------------------
 

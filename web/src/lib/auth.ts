@@ -1,36 +1,38 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, errorStatus, apiFetch } from './api-fetch';
+import {
+  getAuthUser,
+  getGetAuthUserQueryKey,
+  login,
+  logout,
+  register,
+} from '@/api/endpoints/accounts/accounts';
+import { getGetMentorProfileQueryKey, getMentorProfile } from '@/api/endpoints/mentors/mentors';
+import type { LoginRequest, MessageResponse, RegisterRequest, UserView } from '@/api/model';
+import { errorStatus } from './api-fetch';
 import { hardNavigate } from './navigation';
-import { getQueryFn } from './query-client';
 
-/** The signed-in user as GET /api/auth/user returns it (docs/accounts.md). */
-export type User = {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-  isAdmin: boolean;
-  role: 'user' | 'mentor' | 'admin';
-  isActive: boolean;
-  emailVerified: boolean;
-  createdAt: string;
-  stripeSubscriptionId: string | null;
-};
+/** The signed-in user as GET /api/auth/user returns it. */
+export type User = UserView;
+export type { MessageResponse };
 
-export type LoginInput = { email: string; password: string };
-export type RegisterInput = { email: string; password: string; firstName: string; lastName: string };
-export type RegisterResponse = { requiresVerification: boolean; message: string };
-export type MessageResponse = { message: string };
+export const AUTH_USER_KEY = getGetAuthUserQueryKey();
+export const MENTOR_PROFILE_KEY = getGetMentorProfileQueryKey();
 
-export const AUTH_USER_KEY = ['/api/auth/user'] as const;
-export const MENTOR_PROFILE_KEY = ['/api/mentor/profile'] as const;
+/** Runs `load`; a response with status `status` yields null instead of an error. */
+async function nullOn<T>(status: number, load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (errorStatus(error) === status) return null;
+    throw error;
+  }
+}
 
 /** 01 §7: GET /api/auth/user; a 401 means signed out (null). No retry, no polling. */
 export function useUser() {
   const query = useQuery<User | null>({
     queryKey: AUTH_USER_KEY,
-    queryFn: getQueryFn<User>({ on401: 'returnNull' }),
+    queryFn: ({ signal }) => nullOn(401, () => getAuthUser({ signal })),
     retry: false,
     refetchInterval: false,
   });
@@ -50,14 +52,7 @@ export function useUser() {
 export function useMentorProfile(enabled: boolean) {
   const query = useQuery<unknown>({
     queryKey: MENTOR_PROFILE_KEY,
-    queryFn: async ({ signal }) => {
-      try {
-        return await apiFetch<unknown>('/api/mentor/profile', { signal });
-      } catch (error) {
-        if (errorStatus(error) === 404) return null;
-        throw error;
-      }
-    },
+    queryFn: ({ signal }) => nullOn(404, () => getMentorProfile({ signal })),
     enabled,
   });
   return {
@@ -82,7 +77,7 @@ export function useRoles() {
 /** POST /api/login; on success the app reloads at / (01 §4). */
 export function useLogin() {
   return useMutation({
-    mutationFn: (input: LoginInput) => apiRequest<User>('POST', '/api/login', input),
+    mutationFn: (input: LoginRequest) => login(input),
     onSuccess: () => hardNavigate('/'),
   });
 }
@@ -90,7 +85,7 @@ export function useLogin() {
 /** POST /api/register; the response says whether the e-mail must be verified first. */
 export function useRegister() {
   return useMutation({
-    mutationFn: (input: RegisterInput) => apiRequest<RegisterResponse>('POST', '/api/register', input),
+    mutationFn: (input: RegisterRequest) => register(input),
   });
 }
 
@@ -98,7 +93,7 @@ export function useRegister() {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<MessageResponse>('POST', '/api/logout'),
+    mutationFn: () => logout(),
     onSuccess: () => {
       queryClient.clear();
       // A full navigation also drops every piece of in-memory state of the signed-in app.
@@ -108,7 +103,7 @@ export function useLogout() {
 }
 
 /** The name to greet someone by: the first name, or 'Seeker' when absent (01 §2). */
-export function greetingName(user: Pick<User, 'firstName'> | null | undefined): string {
+export function greetingName(user: { firstName?: string | null } | null | undefined): string {
   const name = user?.firstName?.trim();
   return name ? name : 'Seeker';
 }

@@ -11,13 +11,11 @@ export const testUser: User = {
   email: 'ada@example.com',
   firstName: 'Ada',
   lastName: 'Lovelace',
-  profileImageUrl: null,
   isAdmin: false,
   role: 'user',
   isActive: true,
   emailVerified: true,
   createdAt: '2025-01-01T00:00:00Z',
-  stripeSubscriptionId: null,
 };
 
 /** A query client whose signed-in state is already known (null = signed out). */

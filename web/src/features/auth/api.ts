@@ -1,30 +1,23 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-fetch';
-import type { MessageResponse } from '@/lib/auth';
+import { resendVerification, verifyEmail } from '@/api/endpoints/accounts/accounts';
+import { forgotPassword, resetPassword } from '@/api/endpoints/passwords/passwords';
 
-// The password and e-mail verification calls of docs/accounts.md (spec 02 §7).
+// The password and e-mail verification calls (spec 02 §7), through the generated client.
 
 export function useResendVerification() {
-  return useMutation({
-    mutationFn: (email: string) => apiRequest<MessageResponse>('POST', '/api/resend-verification', { email }),
-  });
+  return useMutation({ mutationFn: (email: string) => resendVerification({ email }) });
 }
 
 export function useForgotPassword() {
-  return useMutation({
-    mutationFn: (email: string) => apiRequest<MessageResponse>('POST', '/api/forgot-password', { email }),
-  });
+  return useMutation({ mutationFn: (email: string) => forgotPassword({ email }) });
 }
 
 export function useResetPassword() {
   return useMutation({
-    mutationFn: (input: { token: string; newPassword: string }) =>
-      apiRequest<MessageResponse>('POST', '/api/reset-password', input),
+    mutationFn: (input: { token: string; newPassword: string }) => resetPassword(input),
   });
 }
 
 export function useVerifyEmail() {
-  return useMutation({
-    mutationFn: (token: string) => apiRequest<MessageResponse>('POST', '/api/verify-email', { token }),
-  });
+  return useMutation({ mutationFn: (token: string) => verifyEmail({ token }) });
 }
