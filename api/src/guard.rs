@@ -2,6 +2,7 @@
 
 use poem::{
     Endpoint, IntoResponse, Request, Response,
+    error::ReadBodyError,
     http::{Method, StatusCode, header},
 };
 
@@ -11,15 +12,27 @@ use crate::{error::json_response, state::AppState};
 pub const MAX_JSON_BODY_BYTES: u64 = 1024 * 1024;
 pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
 
-pub async fn guard<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
     let state = req.data::<AppState>().expect("AppState is attached").clone();
     if changes_state(req.method()) && !same_origin(&req, &state) {
         return Ok(json_response(StatusCode::FORBIDDEN, CROSS_SITE_REFUSED));
     }
-    if body_too_large(&req) {
-        return Ok(json_response(StatusCode::PAYLOAD_TOO_LARGE, "Request body is too large"));
+    if declared_too_large(&req) {
+        return Ok(too_large());
+    }
+    // A body without Content-Length (chunked) is read up to the limit before any handler runs.
+    if !req.headers().contains_key(header::CONTENT_LENGTH) {
+        match req.take_body().into_bytes_limit(MAX_JSON_BODY_BYTES as usize).await {
+            Ok(bytes) => req.set_body(bytes),
+            Err(ReadBodyError::PayloadTooLarge) => return Ok(too_large()),
+            Err(err) => return Err(err.into()),
+        }
     }
     Ok(next.call(req).await?.into_response())
+}
+
+fn too_large() -> Response {
+    json_response(StatusCode::PAYLOAD_TOO_LARGE, "Request body is too large")
 }
 
 fn changes_state(method: &Method) -> bool {
@@ -44,7 +57,7 @@ fn same_origin(req: &Request, state: &AppState) -> bool {
     }
 }
 
-fn body_too_large(req: &Request) -> bool {
+fn declared_too_large(req: &Request) -> bool {
     req.headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())

@@ -1,19 +1,11 @@
 //! `api serve | migrate | openapi | seed`
 
-mod app;
-mod auth;
-mod error;
-mod guard;
-mod routes;
-mod seed;
-mod state;
-
 use std::{process::ExitCode, sync::Arc, time::Duration};
 
 use domain::{Config, db};
 use poem::{Server, listener::TcpListener};
 
-use crate::state::AppState;
+use api::{app, routes, seed, state::AppState};
 
 const USAGE: &str = "usage: api <serve|migrate|openapi|seed>";
 

@@ -1,0 +1,9 @@
+//! The HTTP API: poem + poem-openapi handlers grouped by area, guards, sessions, and the web app.
+
+pub mod app;
+pub mod auth;
+pub mod error;
+pub mod guard;
+pub mod routes;
+pub mod seed;
+pub mod state;

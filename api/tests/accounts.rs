@@ -1,0 +1,267 @@
+//! The accounts API in-process against a real PostgreSQL (each test its own database).
+
+mod support;
+
+use domain::accounts::email_links::{self, Purpose};
+use poem::http::StatusCode;
+use serde_json::json;
+use support::{app, app_with, body, session_cookie, set_cookie_header};
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn register_validates_and_queues_the_verification_mail(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let resp = app.register("Ann@Example.com", "password1").await;
+    resp.assert_status(StatusCode::CREATED);
+    let b = body(resp).await;
+    assert_eq!(b["requiresVerification"], true);
+    assert!(b["message"].as_str().unwrap().contains("verify"));
+
+    let queued = app.queued("emails").await;
+    assert_eq!(queued.len(), 1);
+    assert_eq!(queued[0]["kind"], "verify_email");
+
+    let dup = app.register("ann@EXAMPLE.com", "password1").await;
+    dup.assert_status(StatusCode::CONFLICT);
+    assert_eq!(body(dup).await["message"], "An account with this email already exists");
+
+    let short = app.register("bo@example.com", "1234567").await;
+    short.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(short).await["message"], "Password must be at least 8 characters long");
+
+    let resp = app.post("/api/register", json!({"email": "cy@example.com", "password": "password1", "firstName": " "}), None).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(resp).await["message"], "First name is required");
+
+    let resp = app.register("not-an-email", "password1").await;
+    assert_eq!(body(resp).await["message"], "Please enter a valid email address");
+
+    assert_eq!(app.queued("emails").await.len(), 1, "refused registrations queue nothing");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    app.register("ann@example.com", "password1").await.assert_status(StatusCode::CREATED);
+
+    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await;
+    resp.assert_status(StatusCode::FORBIDDEN);
+    assert!(body(resp).await["message"].as_str().unwrap().contains("verify your email"));
+
+    let user_id = sqlx::query_scalar("SELECT id FROM users").fetch_one(&app.pool).await.unwrap();
+    let token = email_links::issue(&app.pool, user_id, "ann@example.com", Purpose::VerifyEmail).await.unwrap();
+    app.post("/api/verify-email", json!({"token": token}), None).await.assert_status_is_ok();
+    let again = app.post("/api/verify-email", json!({"token": token}), None).await;
+    again.assert_status(StatusCode::BAD_REQUEST);
+
+    let resp = app.post("/api/login", json!({"email": "ANN@example.com", "password": "password1"}), None).await;
+    resp.assert_status_is_ok();
+    let cookie = set_cookie_header(&resp);
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"), "{cookie}");
+    assert!(!cookie.contains("Secure"), "plain http has no Secure cookie");
+    let sid = session_cookie(&resp).unwrap();
+    let user = body(resp).await;
+    assert_eq!(user["email"], "ann@example.com");
+
+    let resp = app.get("/api/auth/user", Some(&sid)).await;
+    resp.assert_status_is_ok();
+    let me = body(resp).await;
+    for field in ["id", "email", "firstName", "lastName", "profileImageUrl", "isAdmin", "role", "isActive", "emailVerified", "createdAt", "stripeSubscriptionId"] {
+        assert!(me.get(field).is_some(), "missing {field}: {me}");
+    }
+    assert_eq!(me["role"], "user");
+    assert_eq!(me["emailVerified"], true);
+    assert!(me.to_string().find("password").is_none(), "no password data: {me}");
+
+    app.post("/api/logout", json!({}), Some(&sid)).await.assert_status_is_ok();
+    let resp = app.get("/api/auth/user", Some(&sid)).await;
+    resp.assert_status(StatusCode::UNAUTHORIZED);
+    assert_eq!(body(resp).await, json!({"message": "Unauthorized"}));
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn wrong_passwords_and_deactivated_accounts_are_refused(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let id = app.verified_user("ann@example.com", "password1").await;
+    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "password2"}), None).await;
+    resp.assert_status(StatusCode::UNAUTHORIZED);
+    assert_eq!(body(resp).await["message"], "Invalid email or password");
+    let resp = app.post("/api/login", json!({"email": "nobody@example.com", "password": "password1"}), None).await;
+    resp.assert_status(StatusCode::UNAUTHORIZED);
+
+    let sid = app.login("ann@example.com", "password1").await;
+    sqlx::query("UPDATE users SET is_active = false WHERE id = $1").bind(id).execute(&app.pool).await.unwrap();
+    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await;
+    resp.assert_status(StatusCode::FORBIDDEN);
+    assert!(body(resp).await["message"].as_str().unwrap().contains("deactivated"));
+    app.get("/api/auth/user", Some(&sid)).await.assert_status(StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn failed_logins_are_limited_per_account_and_per_address(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| {
+        c.limits.login_failures_per_account = 3;
+        c.limits.login_failures_per_address = 5;
+    })
+    .await;
+    app.verified_user("ann@example.com", "password1").await;
+    for _ in 0..3 {
+        let r = app.post("/api/login", json!({"email": "ann@example.com", "password": "nope-nope"}), None).await;
+        r.assert_status(StatusCode::UNAUTHORIZED);
+    }
+    let locked = app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await;
+    locked.assert_status(StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(body(locked).await["message"], "Too many failed login attempts. Please try again in 15 minutes.");
+
+    // Two more failures on other accounts reach the address limit of 5.
+    for email in ["bo@example.com", "cy@example.com"] {
+        app.post("/api/login", json!({"email": email, "password": "nope-nope"}), None).await.assert_status(StatusCode::UNAUTHORIZED);
+    }
+    let r = app.post("/api/login", json!({"email": "dee@example.com", "password": "nope-nope"}), None).await;
+    r.assert_status(StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn forgot_password_answers_the_same_and_mails_real_accounts_only(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    app.verified_user("ann@example.com", "password1").await;
+    let before = app.queued("emails").await.len();
+    let unknown = body(app.post("/api/forgot-password", json!({"email": "nobody@example.com"}), None).await).await;
+    assert_eq!(app.queued("emails").await.len(), before);
+    let known = body(app.post("/api/forgot-password", json!({"email": "Ann@example.com"}), None).await).await;
+    assert_eq!(unknown, known);
+    let queued = app.queued("emails").await;
+    assert_eq!(queued.last().unwrap()["kind"], "reset_password");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn email_requests_are_limited_per_address(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| c.limits.email_requests_per_address = 2).await;
+    for _ in 0..2 {
+        app.post("/api/forgot-password", json!({"email": "a@example.com"}), None).await.assert_status_is_ok();
+        app.post("/api/resend-verification", json!({"email": "a@example.com"}), None).await.assert_status_is_ok();
+    }
+    app.post("/api/forgot-password", json!({"email": "a@example.com"}), None).await.assert_status(StatusCode::TOO_MANY_REQUESTS);
+    app.post("/api/resend-verification", json!({"email": "a@example.com"}), None).await.assert_status(StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn resend_verification_queues_only_for_unverified_accounts(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    app.register("ann@example.com", "password1").await;
+    app.verified_user("bo@example.com", "password1").await;
+    app.post("/api/resend-verification", json!({"email": "ann@example.com"}), None).await.assert_status_is_ok();
+    app.post("/api/resend-verification", json!({"email": "bo@example.com"}), None).await.assert_status_is_ok();
+    app.post("/api/resend-verification", json!({"email": "zed@example.com"}), None).await.assert_status_is_ok();
+    // two registrations + one resend
+    assert_eq!(app.queued("emails").await.len(), 3);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn reset_password_ends_every_session_and_is_single_use(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let id = app.verified_user("ann@example.com", "password1").await;
+    let sid = app.login("ann@example.com", "password1").await;
+    let token = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword).await.unwrap();
+
+    let short = app.post("/api/reset-password", json!({"token": token, "newPassword": "short"}), None).await;
+    short.assert_status(StatusCode::BAD_REQUEST);
+    app.post("/api/reset-password", json!({"token": token, "newPassword": "new-password"}), None).await.assert_status_is_ok();
+    app.get("/api/auth/user", Some(&sid)).await.assert_status(StatusCode::UNAUTHORIZED);
+    app.post("/api/reset-password", json!({"token": token, "newPassword": "other-password"}), None).await.assert_status(StatusCode::BAD_REQUEST);
+    app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await.assert_status(StatusCode::UNAUTHORIZED);
+    app.login("ann@example.com", "new-password").await;
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn change_password_keeps_this_session_and_ends_the_others(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    app.verified_user("ann@example.com", "password1").await;
+    let here = app.login("ann@example.com", "password1").await;
+    let elsewhere = app.login("ann@example.com", "password1").await;
+
+    let wrong = app.post("/api/user/change-password", json!({"currentPassword": "nope-nope", "newPassword": "password2"}), Some(&here)).await;
+    wrong.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(wrong).await["message"], "Current password is incorrect");
+    app.post("/api/user/change-password", json!({"currentPassword": "password1", "newPassword": "password2"}), None)
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
+    app.post("/api/user/change-password", json!({"currentPassword": "password1", "newPassword": "password2"}), Some(&here))
+        .await
+        .assert_status_is_ok();
+    app.get("/api/auth/user", Some(&here)).await.assert_status_is_ok();
+    app.get("/api/auth/user", Some(&elsewhere)).await.assert_status(StatusCode::UNAUTHORIZED);
+    app.login("ann@example.com", "password2").await;
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn cross_site_requests_are_refused(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let resp = app.cli.post("/api/register").header("origin", "https://evil.example").body_json(&json!({})).send().await;
+    resp.assert_status(StatusCode::FORBIDDEN);
+    assert_eq!(body(resp).await["message"], "Cross-site requests are not allowed");
+    let resp = app.cli.post("/api/forgot-password").header("origin", support::BASE_URL).body_json(&json!({"email": "a@example.com"})).send().await;
+    resp.assert_status_is_ok();
+    // Reads are not state changes.
+    app.cli.get("/api/health").header("origin", "https://evil.example").send().await.assert_status_is_ok();
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn bad_requests_get_json_errors(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let resp = app.cli.post("/api/login").content_type("application/json").body("{not json").send().await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    assert!(body(resp).await["message"].as_str().unwrap().starts_with("Malformed JSON"));
+
+    let big = format!("{{\"email\": \"{}\"}}", "a".repeat(2 * 1024 * 1024));
+    let resp = app.cli.post("/api/login").content_type("application/json").body(big).send().await;
+    resp.assert_status(StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(body(resp).await["message"], "Request body is too large");
+
+    let resp = app.get("/api/does-not-exist", None).await;
+    resp.assert_status(StatusCode::NOT_FOUND);
+    assert_eq!(body(resp).await, json!({"message": "Not found"}));
+
+    let resp = app.get("/api/mentor/profile", None).await;
+    resp.assert_status(StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn browser_navigations_redirect_to_the_auth_screen(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    app.verified_user("ann@example.com", "password1").await;
+    let sid = app.login("ann@example.com", "password1").await;
+
+    let resp = app.get("/api/login", None).await;
+    resp.assert_status(StatusCode::FOUND);
+    resp.assert_header("location", "/auth");
+
+    let resp = app.get("/api/logout", Some(&sid)).await;
+    resp.assert_status(StatusCode::FOUND);
+    resp.assert_header("location", "/auth");
+    assert!(set_cookie_header(&resp).contains("Max-Age=0"));
+    app.get("/api/auth/user", Some(&sid)).await.assert_status(StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn mentor_profile_is_404_for_non_mentors(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    app.verified_user("ann@example.com", "password1").await;
+    let sid = app.login("ann@example.com", "password1").await;
+    app.get("/api/mentor/profile", Some(&sid)).await.assert_status(StatusCode::NOT_FOUND);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn https_base_url_makes_the_cookie_secure(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| c.app_base_url = "https://mentors.example".parse().unwrap()).await;
+    app.verified_user("ann@example.com", "password1").await;
+    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await;
+    assert!(set_cookie_header(&resp).contains("Secure"));
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn health_answers_ok(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let resp = app.get("/api/health", None).await;
+    resp.assert_status_is_ok();
+    assert_eq!(body(resp).await, json!({"status": "ok"}));
+}

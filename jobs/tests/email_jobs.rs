@@ -1,0 +1,95 @@
+//! E-mail jobs through a real apalis worker on a real PostgreSQL, and lettre talking SMTP to
+//! a server started by the test.
+
+mod support;
+
+use domain::accounts::{email_links, registration};
+use jobs::email::{self, EmailJob};
+use sqlx::PgPool;
+use support::{context, eventually, job_state, smtp::SmtpServer, start_workers};
+
+async fn new_user(pool: &PgPool, email: &str) -> uuid::Uuid {
+    jobs::runtime::setup_storage(pool).await.unwrap();
+    let mut tx = pool.begin().await.unwrap();
+    let id = registration::register(
+        &mut tx,
+        registration::NewAccount { email, password: "password1", first_name: "Ann", last_name: "Lee" },
+    )
+    .await
+    .unwrap();
+    email::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id: id }).await.unwrap();
+    tx.commit().await.unwrap();
+    id
+}
+
+fn link_token(message: &str) -> String {
+    let start = message.find("verify-email?token=").expect("a verification link") + "verify-email?token=".len();
+    message[start..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect()
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn verification_mail_goes_out_over_smtp_with_a_working_link(pool: PgPool) {
+    let smtp = SmtpServer::start(false).await;
+    new_user(&pool, "ann@example.com").await;
+    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url()), ("APP_BASE_URL", "https://mentors.example".into())]);
+    let workers = start_workers(ctx);
+
+    let message = eventually(10, || async { smtp.messages().into_iter().next() }).await;
+    let (status, attempts) = eventually(5, || async { job_state(&pool, email::QUEUE).await.filter(|(s, _)| s == "Done") }).await;
+    workers.abort();
+    assert_eq!((status.as_str(), attempts), ("Done", 1));
+    assert_eq!(message.to, vec!["<ann@example.com>"]);
+    assert!(message.data.contains("Subject: Verify your email address"));
+    assert!(message.data.contains("multipart/alternative"));
+    assert!(message.data.contains("Content-Type: text/plain"));
+    assert!(message.data.contains("Content-Type: text/html"));
+    assert!(message.data.contains("https://mentors.example/verify-email?token="));
+
+    email_links::verify_email(&pool, &link_token(&message.data)).await.expect("the mailed link verifies");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_send_that_keeps_failing_retries_then_stays_visible_as_failed(pool: PgPool) {
+    let smtp = SmtpServer::start(true).await;
+    new_user(&pool, "ann@example.com").await;
+    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url())]);
+    let workers = start_workers(ctx);
+
+    let (status, attempts) = eventually(20, || async {
+        job_state(&pool, email::QUEUE).await.filter(|(s, a)| s == "Failed" && *a as usize >= email::MAX_ATTEMPTS)
+    })
+    .await;
+    workers.abort();
+    assert_eq!(status, "Failed");
+    assert_eq!(attempts as usize, email::MAX_ATTEMPTS, "no attempts beyond the maximum");
+    assert!(smtp.messages().is_empty());
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn file_transport_writes_one_eml_per_message(pool: PgPool) {
+    let dir = std::env::temp_dir().join(format!("mail-{}", uuid::Uuid::new_v4()));
+    new_user(&pool, "ann@example.com").await;
+    let ctx = context(&pool, &[("MAIL_DIR", dir.display().to_string())]);
+    let workers = start_workers(ctx);
+    let path = eventually(10, || async {
+        std::fs::read_dir(&dir).ok()?.filter_map(Result::ok).map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "eml"))
+    })
+    .await;
+    workers.abort();
+    let raw = std::fs::read_to_string(path).unwrap();
+    assert!(raw.contains("To: ann@example.com"));
+    assert!(raw.contains("http://localhost:8080/verify-email?token="), "links stay whole in the raw file");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_already_verified_user_gets_no_second_verification_mail(pool: PgPool) {
+    let smtp = SmtpServer::start(false).await;
+    let id = new_user(&pool, "ann@example.com").await;
+    sqlx::query("UPDATE users SET email_verified = true WHERE id = $1").bind(id).execute(&pool).await.unwrap();
+    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url())]);
+    let workers = start_workers(ctx);
+    eventually(10, || async { job_state(&pool, email::QUEUE).await.filter(|(s, _)| s == "Done") }).await;
+    workers.abort();
+    assert!(smtp.messages().is_empty());
+}

@@ -1,0 +1,58 @@
+#![allow(dead_code)]
+
+pub mod smtp;
+
+use std::{sync::Arc, time::Duration};
+
+use domain::{Config, mail::Mailer};
+use jobs::{JobContext, Settings};
+use sqlx::PgPool;
+
+pub fn context(pool: &PgPool, settings: &[(&str, String)]) -> JobContext {
+    let map: std::collections::HashMap<String, String> =
+        settings.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    let config = Config::from_lookup(|k| map.get(k).cloned()).unwrap();
+    let mailer = Mailer::from_config(&config).unwrap();
+    JobContext { pool: pool.clone(), config: Arc::new(config), mailer }
+}
+
+/// Quick polling and retries, so tests take milliseconds rather than minutes.
+pub fn fast() -> Settings {
+    Settings {
+        poll_every: Duration::from_millis(50),
+        retry_min: Duration::from_millis(20),
+        retry_max: Duration::from_millis(100),
+        heartbeat: Duration::from_secs(1),
+    }
+}
+
+/// Runs every worker in the background until the returned handle is dropped.
+pub fn start_workers(ctx: JobContext) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let _ = jobs::runtime::monitor(ctx, fast()).run().await;
+    })
+}
+
+/// Polls `check` until it returns Some, or panics after `secs` seconds.
+pub async fn eventually<T, F, Fut>(secs: u64, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "condition not met within {secs}s");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+pub async fn job_state(pool: &PgPool, queue: &str) -> Option<(String, i32)> {
+    sqlx::query_as("SELECT status, attempts FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at DESC LIMIT 1")
+        .bind(queue)
+        .fetch_optional(pool)
+        .await
+        .unwrap()
+}
