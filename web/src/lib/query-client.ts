@@ -1,5 +1,8 @@
-import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { LOGGED_OUT_REDIRECT_DELAY_MS } from '@/config/constants';
 import { apiFetch, errorStatus } from './api-fetch';
+import { hardNavigate, LOGIN_URL } from './navigation';
 
 export type UnauthorizedBehavior = 'throw' | 'returnNull';
 
@@ -20,9 +23,27 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
   };
 }
 
+export const LOGGED_OUT_MESSAGE = 'You are logged out. Logging in again...';
+
+/**
+ * 01 §2: when a signed-in screen finds the session gone (a data request answers 401), say so
+ * and go to the login endpoint after 500 ms. Only loads count: a 401 from a mutation such as
+ * a wrong password at sign-in is that form's own error. Returns the handler for a QueryCache.
+ */
+export function sessionExpiryHandler(): (error: unknown) => void {
+  let redirecting = false;
+  return (error) => {
+    if (redirecting || errorStatus(error) !== 401) return;
+    redirecting = true;
+    toast.error(LOGGED_OUT_MESSAGE);
+    window.setTimeout(() => hardNavigate(LOGIN_URL), LOGGED_OUT_REDIRECT_DELAY_MS);
+  };
+}
+
 /** 01 §7: no automatic refetch, none on window focus, data never stale, no retries. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({ onError: sessionExpiryHandler() }),
     defaultOptions: {
       queries: {
         queryFn: getQueryFn({ on401: 'throw' }),

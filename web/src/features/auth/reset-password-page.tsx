@@ -70,6 +70,11 @@ export function ResetPasswordPage() {
           {(validation || reset.isError) && (
             <Alert variant="error" className="mb-5">
               <p>{validation ?? errorMessage(reset.error, RESET_FALLBACK)}</p>
+              {!validation && (
+                <Link to="/forgot-password" className="font-medium underline underline-offset-4">
+                  Request a new reset link
+                </Link>
+              )}
             </Alert>
           )}
           <form onSubmit={onSubmit} className="space-y-4">
