@@ -108,7 +108,7 @@ export function AuthPage() {
         </Alert>
       )}
 
-      <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+      <form onSubmit={onSubmit} className="space-y-4">
         {mode === 'register' && (
           <div className="grid gap-4 sm:grid-cols-2">
             <FormField
