@@ -2,21 +2,36 @@ import { describe, expect, it } from 'vitest';
 import {
   AUTH_REDIRECT_DELAY_MS,
   badgeCount,
+  COMMUNICATION_LOGS_RETENTION_YEARS,
+  COMPLAINT_WINDOW_HOURS,
   BADGE_MAX_COUNT,
   FEATURED_MENTORS_COUNT,
+  GROUP_SIZE,
   LANDING_STATS,
   LOGGED_OUT_REDIRECT_DELAY_MS,
   MAX_CARD_SPECIALTIES,
+  MAX_PROFILE_IMAGE_BYTES,
   MENTOR_SKELETON_COUNT,
   MIN_PASSWORD_LENGTH,
+  MINIMUM_AGE,
   NOTIFICATIONS_LIST_LIMIT,
   NOTIFICATIONS_POLL_MS,
   PLATFORM_FEE_PERCENT,
+  POLICIES_LAST_UPDATED,
+  PRIVACY_EMAIL,
+  REFUND_POLICY,
+  RESCHEDULE_CUTOFF_HOURS,
+  RESERVATION_HOLD_MINUTES,
   START_CALL_DELAY_MS,
+  SUPPORT_EMAIL,
+  SUPPORT_HOURS,
+  TERMS_CHANGE_NOTICE_DAYS,
   TOAST_DURATION_MS,
   TOAST_LIMIT,
+  TRANSACTION_RECORDS_RETENTION_YEARS,
   UNREAD_MESSAGES_POLL_MS,
   UNREAD_MESSAGES_STALE_MS,
+  VIDEO_JOIN_EARLY_MINUTES,
 } from './constants';
 
 describe('spec constants', () => {
@@ -35,6 +50,27 @@ describe('spec constants', () => {
     expect(MENTOR_SKELETON_COUNT).toBe(6);
     expect(MIN_PASSWORD_LENGTH).toBe(8);
     expect(PLATFORM_FEE_PERCENT).toBe(15);
+  });
+
+  it('give the support, policy and static-page facts of 02 §2 and §9', () => {
+    expect(SUPPORT_EMAIL).toBe('support@mystic-mentors.test');
+    expect(PRIVACY_EMAIL).toBe('privacy@mystic-mentors.test');
+    expect(SUPPORT_HOURS).toEqual({
+      weekdays: 'Mon to Fri 9 AM to 8 PM EST',
+      weekends: 'Sat to Sun 10 AM to 6 PM EST',
+    });
+    expect(POLICIES_LAST_UPDATED).toBe('December 2024');
+    expect(MINIMUM_AGE).toBe(18);
+    expect(TERMS_CHANGE_NOTICE_DAYS).toBe(30);
+    expect(TRANSACTION_RECORDS_RETENTION_YEARS).toBe(7);
+    expect(COMMUNICATION_LOGS_RETENTION_YEARS).toBe(3);
+    expect(RESERVATION_HOLD_MINUTES).toBe(60);
+    expect(REFUND_POLICY).toEqual({ fullRefundHours: 24, partialRefundHours: 2, partialRefundPercent: 50 });
+    expect(RESCHEDULE_CUTOFF_HOURS).toBe(2);
+    expect(VIDEO_JOIN_EARLY_MINUTES).toBe(15);
+    expect(GROUP_SIZE).toEqual({ min: 2, max: 20 });
+    expect(COMPLAINT_WINDOW_HOURS).toBe(24);
+    expect(MAX_PROFILE_IMAGE_BYTES).toBe(5 * 1024 * 1024);
   });
 
   it('keep the message count fresh for less time than it polls', () => {

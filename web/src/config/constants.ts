@@ -51,6 +51,44 @@ export const PLATFORM_FEE_PERCENT = 15;
 /** 01 §1: support replies within 24 hours. */
 export const SUPPORT_RESPONSE_HOURS = 24;
 
+// --- Support, policies and static pages (02 §2, §9) -----------------------------------
+
+/** Where people write to support and about privacy (the static pages' {email} addresses). */
+export const SUPPORT_EMAIL = 'support@mystic-mentors.test';
+export const PRIVACY_EMAIL = 'privacy@mystic-mentors.test';
+/** 02 §9: support hours. */
+export const SUPPORT_HOURS = {
+  weekdays: 'Mon to Fri 9 AM to 8 PM EST',
+  weekends: 'Sat to Sun 10 AM to 6 PM EST',
+} as const;
+/** 02 §2: terms and privacy policy were last updated in this month. */
+export const POLICIES_LAST_UPDATED = 'December 2024';
+/** 02 §9: the minimum age to hold an account. */
+export const MINIMUM_AGE = 18;
+/** 02 §9: days of notice before a material change of the terms takes effect. */
+export const TERMS_CHANGE_NOTICE_DAYS = 30;
+/** 02 §9: how long transaction records and communication logs are kept. */
+export const TRANSACTION_RECORDS_RETENTION_YEARS = 7;
+export const COMMUNICATION_LOGS_RETENTION_YEARS = 3;
+/** 02 §9: a reservation holds a slot for 60 minutes while the seeker pays. */
+export const RESERVATION_HOLD_MINUTES = 60;
+/** 02 §9: refund on cancellation by hours before the session. */
+export const REFUND_POLICY = {
+  fullRefundHours: 24,
+  partialRefundHours: 2,
+  partialRefundPercent: 50,
+} as const;
+/** 02 §9: a booking can be rescheduled up to 2 hours before it starts. */
+export const RESCHEDULE_CUTOFF_HOURS = 2;
+/** 02 §9: the video session opens 15 minutes before the start. */
+export const VIDEO_JOIN_EARLY_MINUTES = 15;
+/** 02 §9: group sessions take 2 to 20 participants. */
+export const GROUP_SIZE = { min: 2, max: 20 } as const;
+/** 02 §9: complaints about a session are accepted within 24 hours of it. */
+export const COMPLAINT_WINDOW_HOURS = 24;
+/** 02 §9: profile images are at most 5 MB. */
+export const MAX_PROFILE_IMAGE_BYTES = 5 * 1024 * 1024;
+
 // --- Landing page statistics (01 §2, static) -------------------------------------------
 
 export const LANDING_STATS = [
