@@ -26,11 +26,11 @@ export const PUBLIC_ROUTES: RouteEntry[] = [
   { path: '/forgot-password', page: page(() => import('@/features/auth/forgot-password-page')) },
   { path: '/reset-password', page: page(() => import('@/features/auth/reset-password-page')) },
   { path: '/verify-email', page: page(() => import('@/features/auth/verify-email-page')) },
-  { path: '/terms-of-service', page: page(() => import('@/features/static-pages/terms-page')) },
-  { path: '/privacy-policy', page: page(() => import('@/features/static-pages/privacy-page')) },
-  { path: '/help-center', page: page(() => import('@/features/static-pages/help-center-page')) },
-  { path: '/community-guidelines', page: page(() => import('@/features/static-pages/community-guidelines-page')) },
-  { path: '/contact', page: page(() => import('@/features/static-pages/contact-page')) },
+  { path: '/terms-of-service', page: page(() => import('@/features/static/terms-page')) },
+  { path: '/privacy-policy', page: page(() => import('@/features/static/privacy-page')) },
+  { path: '/help-center', page: page(() => import('@/features/static/help-center-page')) },
+  { path: '/community-guidelines', page: page(() => import('@/features/static/community-guidelines-page')) },
+  { path: '/contact', page: page(() => import('@/features/contact/contact-page')) },
 ];
 
 const LandingPage = page(() => import('@/features/landing/landing-page'));
