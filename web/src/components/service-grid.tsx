@@ -1,5 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Flower2, Gem, HeartHandshake, Leaf, Moon, Sparkles, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import { Skeleton } from '@/components/ui/skeleton';
+import { catalogueApi, catalogueKeys, type ServiceStat } from '@/lib/catalogue';
+import { minPriceText } from '@/lib/money';
 import { SERVICE_DESCRIPTIONS, SERVICE_LABELS, SERVICE_TYPES, type ServiceType } from '@/lib/services';
 
 const ICONS: Record<ServiceType, LucideIcon> = {
@@ -11,33 +15,48 @@ const ICONS: Record<ServiceType, LucideIcon> = {
   meditation: Leaf,
 };
 
-export type ServiceStat = { serviceType: string; mentorCount: number; minPrice: number | string };
+/** 01 §2: 'From $25.00', or 'Coming Soon' when the lowest price is 0. */
+export const priceText = minPriceText;
 
-/** 01 §2: 'From $X', or 'Coming Soon' when the lowest price is 0; 'No mentors yet' or the count. */
-export function priceText(minPrice: number | string | undefined): string {
-  const value = Number(minPrice ?? 0);
-  if (!Number.isFinite(value) || value <= 0) return 'Coming Soon';
-  return `From $${Number.isInteger(value) ? value : value.toFixed(2)}`;
-}
-
+/** 01 §2: 'No mentors yet', or the mentor count ('1 mentor', '3 mentors'). */
 export function mentorCountText(count: number | undefined): string {
   if (!count) return 'No mentors yet';
   return count === 1 ? '1 mentor' : `${count} mentors`;
 }
 
+/** GET /api/service-stats: one row per service type (public). */
+export function useServiceStats() {
+  return useQuery({
+    queryKey: catalogueKeys.serviceStats(),
+    queryFn: ({ signal }) => catalogueApi.serviceStats({ signal }),
+  });
+}
+
 type ServiceGridProps = {
-  /** Service statistics from the api; until that call exists every type shows as new. */
-  stats?: ServiceStat[];
   /** Where a card leads: the filtered mentor list when signed in, otherwise sign-in. */
   signedIn: boolean;
 };
 
-export function ServiceGrid({ stats = [], signedIn }: ServiceGridProps) {
+export function ServiceGrid({ signedIn }: ServiceGridProps) {
+  const { data, isLoading, isError } = useServiceStats();
+  return (
+    <>
+      {isError && (
+        <p className="mb-4 text-sm text-slate-500">Prices and mentor counts are unavailable right now.</p>
+      )}
+      <ServiceCards stats={data} loading={isLoading} signedIn={signedIn} />
+    </>
+  );
+}
+
+type ServiceCardsProps = { stats: ServiceStat[] | undefined; loading: boolean; signedIn: boolean };
+
+export function ServiceCards({ stats, loading, signedIn }: ServiceCardsProps) {
   return (
     <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
       {SERVICE_TYPES.map((type) => {
         const Icon = ICONS[type];
-        const stat = stats.find((s) => s.serviceType === type);
+        const stat = stats?.find((s) => s.serviceType === type);
         return (
           <li key={type}>
             <Link
@@ -49,9 +68,18 @@ export function ServiceGrid({ stats = [], signedIn }: ServiceGridProps) {
               </span>
               <h3 className="mt-4 text-lg font-semibold text-slate-900">{SERVICE_LABELS[type]}</h3>
               <p className="mt-1 flex-1 text-sm leading-relaxed text-slate-600">{SERVICE_DESCRIPTIONS[type]}</p>
-              <div className="mt-5 flex items-center justify-between text-sm">
-                <span className="font-medium text-indigo-700">{priceText(stat?.minPrice)}</span>
-                <span className="text-slate-500">{mentorCountText(stat?.mentorCount)}</span>
+              <div className="mt-5 flex min-h-5 items-center justify-between gap-2 text-sm">
+                {loading ? (
+                  <>
+                    <Skeleton className="h-4 w-24" />
+                    <Skeleton className="h-4 w-20" />
+                  </>
+                ) : stats ? (
+                  <>
+                    <span className="font-medium text-indigo-700">{priceText(stat?.minPrice)}</span>
+                    <span className="text-slate-500">{mentorCountText(stat?.mentorCount)}</span>
+                  </>
+                ) : null}
               </div>
               <span className="mt-4 inline-flex items-center gap-1 text-sm font-medium text-slate-700 group-hover:text-indigo-700">
                 Explore

@@ -8,3 +8,8 @@ export function hardNavigate(url: string): void {
 
 /** The provider's login endpoint: a browser navigation that the server answers with /auth. */
 export const LOGIN_URL = '/api/login';
+
+/** Reloads the current page (the spec's 'Retry that reloads the page'). */
+export function reloadPage(): void {
+  window.location.reload();
+}

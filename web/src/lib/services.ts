@@ -27,3 +27,30 @@ export const SERVICE_DESCRIPTIONS: Record<ServiceType, string> = {
   relationship_guidance: 'Clarity and compassion for the bonds that matter.',
   meditation: 'Guided practice for calm, focus and inner stillness.',
 };
+
+export function isServiceType(value: unknown): value is ServiceType {
+  return typeof value === 'string' && (SERVICE_TYPES as readonly string[]).includes(value);
+}
+
+/** A service type's label; an unknown type shows with its underscores as spaces. */
+export function serviceLabel(type: string): string {
+  return isServiceType(type) ? SERVICE_LABELS[type] : type.replace(/_/g, ' ');
+}
+
+/** 02 §3: the 14 specialties a mentor chooses from. */
+export const SPECIALTIES = [
+  'Astrology',
+  'Tarot Reading',
+  'Energy Healing',
+  'Reiki Master',
+  'Meditation Guide',
+  'Chakra Balancing',
+  'Crystal Healing',
+  'Numerology',
+  'Palm Reading',
+  'Spiritual Counseling',
+  'Dream Interpretation',
+  'Mystical Arts',
+  'Life Coaching',
+  'Relationship Guidance',
+] as const;

@@ -1,5 +1,6 @@
 import { ArrowRight, Compass, LayoutDashboard, MessageCircle, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import { FeaturedMentors } from '@/components/featured-mentors';
 import { ServiceGrid } from '@/components/service-grid';
 import { greetingName, useUser } from '@/lib/auth';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -70,6 +71,9 @@ export function HomePage() {
           <p className="mt-2 text-sm text-slate-600">Choose a tradition to see the mentors who offer it.</p>
           <div className="mt-8">
             <ServiceGrid signedIn />
+          </div>
+          <div className="mt-16">
+            <FeaturedMentors signedIn />
           </div>
         </div>
       </section>

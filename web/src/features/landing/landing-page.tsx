@@ -1,5 +1,6 @@
 import { ArrowRight, CalendarCheck, Compass, Quote, Sparkles, Video } from 'lucide-react';
 import { Link } from 'react-router';
+import { FeaturedMentors } from '@/components/featured-mentors';
 import { ServiceGrid } from '@/components/service-grid';
 import { Button } from '@/components/ui/button';
 import { APP_NAME, LANDING_STATS } from '@/config/constants';
@@ -93,6 +94,9 @@ export function LandingPage() {
           />
           <div className="mt-12">
             <ServiceGrid signedIn={false} />
+          </div>
+          <div className="mt-20">
+            <FeaturedMentors signedIn={false} />
           </div>
         </div>
       </section>
