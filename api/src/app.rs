@@ -14,8 +14,10 @@ use crate::{error, guard, routes, state::AppState};
 pub fn build(state: AppState) -> impl Endpoint {
     let api = routes::service().into_endpoint().around(guard::guard);
     let web = web_app(&state.config.web_dist);
+    let uploads = uploads(&state.config.upload_dir);
     Route::new()
         .nest_no_strip("/api", api)
+        .nest("/uploads", uploads)
         .nest("/", web)
         .with(CookieJarManager::new())
         .catch_all_error(error::normalize)
@@ -33,6 +35,14 @@ fn web_app(dist: &Path) -> poem::Route {
         tracing::warn!(dir = %dist.display(), "WEB_DIST has no index.html: build the web app (npm run build in web/)");
         Route::new().nest("/", not_built)
     }
+}
+
+/// Files users uploaded (shared by every api process through `UPLOAD_DIR`).
+fn uploads(dir: &Path) -> impl Endpoint + use<> {
+    if let Err(err) = std::fs::create_dir_all(dir) {
+        tracing::warn!(dir = %dir.display(), error = %err, "cannot create UPLOAD_DIR");
+    }
+    StaticFilesEndpoint::new(dir).with(poem::middleware::SetHeader::new().overriding("x-content-type-options", "nosniff"))
 }
 
 #[handler]

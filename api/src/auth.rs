@@ -52,3 +52,8 @@ pub fn clear_session_cookie(jar: &CookieJar, state: &AppState) {
 pub fn session_token(jar: &CookieJar) -> Option<String> {
     jar.get(sessions::COOKIE_NAME).map(|c| c.value_str().to_string()).filter(|v| !v.is_empty())
 }
+
+/// The session token of a request that may or may not be signed in.
+pub fn session_token_from_request(req: &Request) -> Option<String> {
+    session_token(req.cookie())
+}

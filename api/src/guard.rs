@@ -10,6 +10,9 @@ use crate::{error::json_response, state::AppState};
 
 /// JSON bodies larger than this are refused with 413.
 pub const MAX_JSON_BODY_BYTES: u64 = 1024 * 1024;
+/// The image upload takes a 5 MB file plus the multipart framing.
+pub const MAX_UPLOAD_BODY_BYTES: u64 = 6 * 1024 * 1024;
+pub const UPLOAD_PATH: &str = "/api/user/profile-image";
 pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
 
 pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
@@ -17,22 +20,23 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
     if changes_state(req.method()) && !same_origin(&req, &state) {
         return Ok(json_response(StatusCode::FORBIDDEN, CROSS_SITE_REFUSED));
     }
-    if declared_too_large(&req) {
-        return Ok(too_large());
+    let (limit, message) = if req.uri().path() == UPLOAD_PATH {
+        (MAX_UPLOAD_BODY_BYTES, domain::uploads::IMAGE_TOO_LARGE)
+    } else {
+        (MAX_JSON_BODY_BYTES, "Request body is too large")
+    };
+    if declared_length(&req).is_some_and(|len| len > limit) {
+        return Ok(json_response(StatusCode::PAYLOAD_TOO_LARGE, message));
     }
     // A body without Content-Length (chunked) is read up to the limit before any handler runs.
-    if !req.headers().contains_key(header::CONTENT_LENGTH) {
-        match req.take_body().into_bytes_limit(MAX_JSON_BODY_BYTES as usize).await {
+    if declared_length(&req).is_none() {
+        match req.take_body().into_bytes_limit(limit as usize).await {
             Ok(bytes) => req.set_body(bytes),
-            Err(ReadBodyError::PayloadTooLarge) => return Ok(too_large()),
+            Err(ReadBodyError::PayloadTooLarge) => return Ok(json_response(StatusCode::PAYLOAD_TOO_LARGE, message)),
             Err(err) => return Err(err.into()),
         }
     }
     Ok(next.call(req).await?.into_response())
-}
-
-fn too_large() -> Response {
-    json_response(StatusCode::PAYLOAD_TOO_LARGE, "Request body is too large")
 }
 
 fn changes_state(method: &Method) -> bool {
@@ -57,12 +61,8 @@ fn same_origin(req: &Request, state: &AppState) -> bool {
     }
 }
 
-fn declared_too_large(req: &Request) -> bool {
-    req.headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        .is_some_and(|len| len > MAX_JSON_BODY_BYTES)
+fn declared_length(req: &Request) -> Option<u64> {
+    req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok())
 }
 
 /// The client's address for rate limits: the socket peer, or the first `X-Forwarded-For`

@@ -7,7 +7,7 @@ use poem::{Server, listener::TcpListener};
 
 use api::{app, routes, seed, state::AppState};
 
-const USAGE: &str = "usage: api <serve|migrate|openapi|seed>";
+const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]>";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -49,10 +49,17 @@ async fn migrate() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `api seed [--mentors N]`
 async fn seed() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(2).collect();
+    let generated = match args.as_slice() {
+        [] => 0,
+        [flag, n] if flag == "--mentors" => n.parse().map_err(|_| anyhow::anyhow!("--mentors takes a number"))?,
+        _ => anyhow::bail!("usage: api seed [--mentors N]"),
+    };
     let config = Config::from_env()?;
     let pool = db::connect(&config.database_url, 2).await?;
-    seed::run(&pool).await
+    seed::run(&pool, &config.upload_dir, generated).await
 }
 
 async fn serve() -> anyhow::Result<()> {

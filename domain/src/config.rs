@@ -22,6 +22,8 @@ pub struct Config {
     pub mail_dir: PathBuf,
     pub smtp_url: Option<String>,
     pub mail_from: String,
+    /// Where contact-form messages go.
+    pub support_email: String,
     pub upload_dir: PathBuf,
     pub web_dist: PathBuf,
     /// Trust the first address of `X-Forwarded-For` (only behind a proxy that sets it).
@@ -43,6 +45,7 @@ pub const DEFAULT_LOGIN_FAILURES_PER_ADDRESS: i64 = 100;
 pub const DEFAULT_EMAIL_REQUESTS_PER_ADDRESS: i64 = 10;
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/mentor";
 pub const DEFAULT_MAIL_FROM: &str = "Mystic Mentors <no-reply@mystic-mentors.test>";
+pub const DEFAULT_SUPPORT_EMAIL: &str = "support@mystic-mentors.test";
 
 impl Config {
     pub fn from_env() -> anyhow::Result<Self> {
@@ -76,6 +79,10 @@ impl Config {
         mail_from
             .parse::<lettre::message::Mailbox>()
             .with_context(|| format!("MAIL_FROM is not a valid mailbox: {mail_from}"))?;
+        let support_email = get("SUPPORT_EMAIL").unwrap_or_else(|| DEFAULT_SUPPORT_EMAIL.into());
+        support_email
+            .parse::<lettre::Address>()
+            .with_context(|| format!("SUPPORT_EMAIL is not a valid address: {support_email}"))?;
         let database_url = get("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into());
         if !database_url.starts_with("postgres://") && !database_url.starts_with("postgresql://") {
             bail!("DATABASE_URL must be a postgres:// URL");
@@ -88,6 +95,7 @@ impl Config {
             mail_dir: get("MAIL_DIR").unwrap_or_else(|| "var/mail".into()).into(),
             smtp_url,
             mail_from,
+            support_email,
             upload_dir: get("UPLOAD_DIR").unwrap_or_else(|| "var/uploads".into()).into(),
             web_dist: get("WEB_DIST").unwrap_or_else(|| "web/dist".into()).into(),
             trust_proxy: parse(&get, "TRUST_PROXY")?.unwrap_or(false),

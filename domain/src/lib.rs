@@ -1,12 +1,17 @@
 //! Shared by the api and the worker: configuration, database access, business rules, mail.
 
 pub mod accounts;
+pub mod catalogue;
+pub mod contact;
 pub mod config;
 pub mod db;
 pub mod error;
 pub mod mail;
+pub mod money;
 pub mod rate_limit;
+pub mod time_zones;
 pub mod tokens;
+pub mod uploads;
 
 pub use config::Config;
 pub use error::{Error, Result};

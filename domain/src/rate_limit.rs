@@ -14,6 +14,7 @@ pub enum Scope {
     LoginFailureAddress,
     ForgotPasswordAddress,
     ResendVerificationAddress,
+    ContactAddress,
 }
 
 impl Scope {
@@ -23,6 +24,7 @@ impl Scope {
             Scope::LoginFailureAddress => "login_failure_address",
             Scope::ForgotPasswordAddress => "forgot_password_address",
             Scope::ResendVerificationAddress => "resend_verification_address",
+            Scope::ContactAddress => "contact_address",
         }
     }
 }

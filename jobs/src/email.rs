@@ -1,4 +1,4 @@
-//! Sending account e-mails (verification, password reset).
+//! Sending e-mails: verification, password reset, contact-form messages to support.
 //!
 //! When: enqueued by the api in the same transaction as the change that needs the mail, and
 //! run as soon as a worker is free (also after a worker was down: the task waits in Postgres).
@@ -30,6 +30,8 @@ pub const MAX_ATTEMPTS: usize = 5;
 pub enum EmailJob {
     VerifyEmail { user_id: Uuid },
     ResetPassword { user_id: Uuid },
+    /// A contact-form message to the support address.
+    Contact { message_id: Uuid },
 }
 
 pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> domain::Result<()> {
@@ -64,5 +66,8 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Option<domai
             }
             _ => None,
         },
+        EmailJob::Contact { message_id } => {
+            domain::contact::find(pool, message_id).await?.map(|m| templates::contact(&ctx.config, &m))
+        }
     })
 }

@@ -1,9 +1,15 @@
 //! HTTP handlers grouped by area; each area is one poem-openapi `OpenApi` impl.
 
 mod accounts;
+mod amount;
+mod catalogue_views;
+mod contact;
+mod favorites;
 mod health;
-mod mentor_profile;
+mod mentors;
 mod passwords;
+mod profiles;
+mod services;
 pub mod views;
 
 use poem_openapi::{OpenApiService, Tags};
@@ -16,15 +22,41 @@ pub enum Tag {
     Accounts,
     /// Forgotten and changed passwords
     Passwords,
-    /// Mentor profiles
+    /// Mentor profiles, browsing and search
     Mentors,
+    /// Mentors' services and the service grid
+    Services,
+    /// Favourite mentors
+    Favorites,
+    /// User profiles and images
+    Profiles,
+    /// Contact form
+    Support,
 }
 
-pub type Apis = (health::HealthApi, accounts::AccountsApi, passwords::PasswordsApi, mentor_profile::MentorProfileApi);
+pub type Apis = (
+    health::HealthApi,
+    accounts::AccountsApi,
+    passwords::PasswordsApi,
+    mentors::MentorsApi,
+    services::ServicesApi,
+    favorites::FavoritesApi,
+    profiles::ProfilesApi,
+    contact::ContactApi,
+);
 
 pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (health::HealthApi, accounts::AccountsApi, passwords::PasswordsApi, mentor_profile::MentorProfileApi),
+        (
+            health::HealthApi,
+            accounts::AccountsApi,
+            passwords::PasswordsApi,
+            mentors::MentorsApi,
+            services::ServicesApi,
+            favorites::FavoritesApi,
+            profiles::ProfilesApi,
+            contact::ContactApi,
+        ),
         "Mystic Mentors API",
         env!("CARGO_PKG_VERSION"),
     )

@@ -14,6 +14,16 @@ pub enum Role {
     Admin,
 }
 
+impl Role {
+    pub fn from_name(name: &str) -> Self {
+        match name {
+            "admin" => Role::Admin,
+            "mentor" => Role::Mentor,
+            _ => Role::User,
+        }
+    }
+}
+
 /// A signed-in user as the app sees them; never any password data.
 #[derive(Object, Clone, Debug)]
 #[oai(rename_all = "camelCase")]
@@ -23,6 +33,7 @@ pub struct UserView {
     pub first_name: String,
     pub last_name: String,
     pub profile_image_url: Option<String>,
+    pub bio: Option<String>,
     pub is_admin: bool,
     pub role: Role,
     pub is_active: bool,
@@ -33,17 +44,14 @@ pub struct UserView {
 
 impl From<User> for UserView {
     fn from(u: User) -> Self {
-        let role = match u.role.as_str() {
-            "admin" => Role::Admin,
-            "mentor" => Role::Mentor,
-            _ => Role::User,
-        };
+        let role = Role::from_name(&u.role);
         Self {
             id: u.id,
             email: u.email,
             first_name: u.first_name,
             last_name: u.last_name,
             profile_image_url: u.profile_image_url,
+            bio: u.bio,
             is_admin: u.is_admin,
             role,
             is_active: u.is_active,
@@ -63,4 +71,9 @@ impl MessageResponse {
     pub fn new(message: impl Into<String>) -> Self {
         Self { message: message.into() }
     }
+}
+
+/// Parses a path id; anything that is not a UUID is simply not found.
+pub fn parse_id(raw: &str, not_found: &str) -> Result<Uuid, crate::error::ApiError> {
+    raw.trim().parse().map_err(|_| crate::error::ApiError::not_found(not_found))
 }

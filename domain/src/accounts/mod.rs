@@ -3,6 +3,7 @@
 pub mod email_links;
 pub mod login;
 pub mod passwords;
+pub mod profile;
 pub mod registration;
 pub mod sessions;
 pub mod users;

@@ -17,6 +17,8 @@ pub struct Email {
     pub subject: String,
     pub text: String,
     pub html: String,
+    /// Where replies go, when not to the sender.
+    pub reply_to: Option<String>,
 }
 
 #[derive(Clone)]
@@ -68,9 +70,11 @@ impl Mailer {
 
     fn build(&self, email: &Email) -> anyhow::Result<Message> {
         let to: Mailbox = email.to.parse().context("invalid recipient address")?;
-        Ok(Message::builder()
-            .from(self.from.clone())
-            .to(to)
+        let mut builder = Message::builder().from(self.from.clone()).to(to);
+        if let Some(reply_to) = &email.reply_to {
+            builder = builder.reply_to(reply_to.parse().context("invalid reply-to address")?);
+        }
+        Ok(builder
             .subject(&email.subject)
             .multipart(
                 MultiPart::alternative()

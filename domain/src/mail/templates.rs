@@ -45,7 +45,28 @@ fn action_email(to: &str, subject: &str, first_name: &str, intro: &str, action: 
         link = escape(link),
         outro = escape(outro),
     );
-    Email { to: to.to_string(), subject: subject.to_string(), text, html }
+    Email { to: to.to_string(), subject: subject.to_string(), text, html, reply_to: None }
+}
+
+/// A contact-form message, to support, answerable by replying.
+pub fn contact(config: &Config, message: &crate::contact::ContactMessage) -> Email {
+    let category = crate::contact::category_label(&message.category);
+    let subject_line = if message.subject.trim().is_empty() { "(no subject)" } else { message.subject.trim() };
+    let subject = format!("[Contact] {category}: {subject_line}");
+    let text = format!(
+        "New message from the contact form\n\nFrom: {} <{}>\nCategory: {category}\nSubject: {subject_line}\n\n{}\n\nReply to this e-mail to answer; support promises a reply within 24 hours.\n",
+        message.name, message.email, message.message
+    );
+    let html = format!(
+        "<!doctype html>\n<html><body style=\"font-family:Helvetica,Arial,sans-serif;color:#1f1b2e\">\n<h2>New message from the contact form</h2>\n\
+         <p><b>From:</b> {} &lt;{}&gt;<br>\n<b>Category:</b> {}<br>\n<b>Subject:</b> {}</p>\n<p style=\"white-space:pre-wrap\">{}</p>\n</body></html>\n",
+        escape(&message.name),
+        escape(&message.email),
+        escape(category),
+        escape(subject_line),
+        escape(&message.message),
+    );
+    Email { to: config.support_email.clone(), subject, text, html, reply_to: Some(message.email.clone()) }
 }
 
 pub fn escape(s: &str) -> String {

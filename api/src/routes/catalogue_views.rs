@@ -1,0 +1,181 @@
+//! Response shapes of the catalogue: mentors, services, reviews, the service grid.
+
+use chrono::{DateTime, Utc};
+use poem_openapi::Object;
+use uuid::Uuid;
+
+use domain::{
+    catalogue::{mentors::{Mentor, MentorWithServices}, reviews::Review, services::Service, stats::ServiceStat},
+    money,
+};
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct MentorUserView {
+    pub id: Uuid,
+    pub first_name: String,
+    pub last_name: String,
+    pub profile_image_url: Option<String>,
+}
+
+/// A mentor as cards and pages show it.
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct MentorCardView {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub display_name: String,
+    pub bio: String,
+    pub specialties: Vec<String>,
+    /// Decimal string, e.g. "50.00"
+    pub base_price: String,
+    /// Average review, two decimals; "0.00" before the first review
+    pub rating: String,
+    pub review_count: i32,
+    pub total_sessions: i32,
+    pub profile_image_url: Option<String>,
+    /// IANA time zone of the mentor's availability
+    pub time_zone: String,
+    pub is_active: bool,
+    pub created_at: DateTime<Utc>,
+    pub user: MentorUserView,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct MentorView {
+    #[oai(flatten)]
+    pub card: MentorCardView,
+    pub services: Vec<ServiceView>,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct ServiceView {
+    pub id: Uuid,
+    pub mentor_id: Uuid,
+    pub title: String,
+    pub description: String,
+    /// astrology, tarot, energy_healing, mystical_practices, relationship_guidance or meditation
+    pub service_type: String,
+    /// Decimal string; "0.00" means free
+    pub price: String,
+    /// Minutes
+    pub duration: i32,
+    pub is_active: bool,
+    pub is_group_session: bool,
+    pub max_participants: Option<i32>,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct ServiceWithMentorView {
+    #[oai(flatten)]
+    pub service: ServiceView,
+    pub mentor: MentorCardView,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct ServiceStatView {
+    pub service_type: String,
+    pub mentor_count: i64,
+    /// Lowest non-free price; "0.00" when there is none
+    pub min_price: String,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct ReviewerView {
+    pub first_name: String,
+    pub last_name: String,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct ReviewView {
+    pub id: Uuid,
+    /// Whole stars, 1 to 5
+    pub rating: i32,
+    pub comment: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub user: ReviewerView,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct MentorsPage {
+    pub mentors: Vec<MentorView>,
+    pub total: i64,
+    pub page: i64,
+    pub page_size: i64,
+}
+
+impl From<Mentor> for MentorCardView {
+    fn from(m: Mentor) -> Self {
+        Self {
+            id: m.id,
+            user_id: m.user_id,
+            display_name: m.display_name,
+            bio: m.bio,
+            specialties: m.specialties,
+            base_price: money::format(m.base_price_cents),
+            rating: m.rating,
+            review_count: m.review_count,
+            total_sessions: m.total_sessions,
+            profile_image_url: m.profile_image_url,
+            time_zone: m.time_zone,
+            is_active: m.is_active,
+            created_at: m.created_at,
+            user: MentorUserView {
+                id: m.user_id,
+                first_name: m.user_first_name,
+                last_name: m.user_last_name,
+                profile_image_url: m.user_profile_image_url,
+            },
+        }
+    }
+}
+
+impl From<MentorWithServices> for MentorView {
+    fn from(m: MentorWithServices) -> Self {
+        Self { card: m.mentor.into(), services: m.services.into_iter().map(Into::into).collect() }
+    }
+}
+
+impl From<Service> for ServiceView {
+    fn from(s: Service) -> Self {
+        Self {
+            id: s.id,
+            mentor_id: s.mentor_id,
+            title: s.title,
+            description: s.description,
+            service_type: s.service_type,
+            price: money::format(s.price_cents),
+            duration: s.duration_minutes,
+            is_active: s.is_active,
+            is_group_session: s.is_group_session,
+            max_participants: s.max_participants,
+            created_at: s.created_at,
+        }
+    }
+}
+
+impl From<ServiceStat> for ServiceStatView {
+    fn from(s: ServiceStat) -> Self {
+        Self { service_type: s.service_type, mentor_count: s.mentor_count, min_price: money::format(s.min_price_cents) }
+    }
+}
+
+impl From<Review> for ReviewView {
+    fn from(r: Review) -> Self {
+        Self {
+            id: r.id,
+            rating: r.rating.into(),
+            comment: r.comment,
+            created_at: r.created_at,
+            user: ReviewerView { first_name: r.user_first_name, last_name: r.user_last_name },
+        }
+    }
+}

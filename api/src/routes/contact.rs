@@ -1,0 +1,66 @@
+use poem::{Request, web::Data};
+use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
+
+use super::{Tag, accounts::TOO_MANY_EMAIL_REQUESTS, views::MessageResponse};
+use crate::{auth::session_token_from_request, error::ApiResult, guard::client_address, state::AppState};
+use domain::{
+    accounts::sessions,
+    contact,
+    rate_limit::{self, Scope},
+};
+use jobs::email::{self as email_jobs, EmailJob};
+
+pub struct ContactApi;
+
+#[derive(Object)]
+pub struct ContactRequest {
+    #[oai(default)]
+    pub name: String,
+    #[oai(default)]
+    pub email: String,
+    #[oai(default)]
+    pub subject: String,
+    /// general, technical, billing, mentor, report, partnership or feedback
+    #[oai(default)]
+    pub category: String,
+    #[oai(default)]
+    pub message: String,
+}
+
+#[derive(ApiResponse)]
+pub enum ContactSent {
+    /// Stored and on its way to support
+    #[oai(status = 201)]
+    Created(Json<MessageResponse>),
+}
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Support")]
+impl ContactApi {
+    /// Sends a message to support (stored, then e-mailed to the support address).
+    #[oai(path = "/contact", method = "post", operation_id = "sendContactMessage")]
+    async fn send(&self, state: Data<&AppState>, req: &Request, body: Json<ContactRequest>) -> ApiResult<ContactSent> {
+        let limit = state.config.limits.email_requests_per_address;
+        rate_limit::check(&state.pool, Scope::ContactAddress, &client_address(req, &state), limit, TOO_MANY_EMAIL_REQUESTS).await?;
+        let user_id = match session_token_from_request(req) {
+            Some(token) => sessions::user_for(&state.pool, &token).await?.map(|u| u.id),
+            None => None,
+        };
+        let mut tx = state.pool.begin().await?;
+        let id = contact::store(
+            &mut tx,
+            contact::NewMessage {
+                name: &body.name,
+                email: &body.email,
+                subject: &body.subject,
+                category: &body.category,
+                message: &body.message,
+                user_id,
+            },
+        )
+        .await?;
+        email_jobs::enqueue(&mut tx, &EmailJob::Contact { message_id: id }).await?;
+        rate_limit::record(&mut *tx, Scope::ContactAddress, &client_address(req, &state)).await?;
+        tx.commit().await?;
+        Ok(ContactSent::Created(Json(MessageResponse::new(contact::SENT))))
+    }
+}

@@ -1,0 +1,126 @@
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
+
+use super::{
+    Tag,
+    amount::Amount,
+    catalogue_views::{MentorView, MentorsPage, ReviewView},
+    views::parse_id,
+};
+use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::catalogue::{mentors, reviews, search};
+
+pub struct MentorsApi;
+
+/// Onboarding step 1. Absent fields are validated as missing.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MentorProfileRequest {
+    pub display_name: Option<String>,
+    pub bio: Option<String>,
+    pub specialties: Option<Vec<String>>,
+    pub base_price: Option<Amount>,
+    /// An http(s) URL or an uploaded image; empty for none
+    pub profile_image_url: Option<String>,
+    /// IANA zone, e.g. "Europe/London"; UTC when absent
+    pub time_zone: Option<String>,
+}
+
+impl MentorProfileRequest {
+    fn into_input(self) -> mentors::ProfileInput {
+        mentors::ProfileInput {
+            display_name: self.display_name,
+            bio: self.bio,
+            specialties: self.specialties,
+            base_price: Amount::text(&self.base_price),
+            profile_image_url: self.profile_image_url,
+            time_zone: self.time_zone,
+        }
+    }
+}
+
+#[derive(ApiResponse)]
+pub enum MentorCreated {
+    /// The user is a mentor now
+    #[oai(status = 201)]
+    Created(Json<MentorView>),
+}
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Mentors")]
+impl MentorsApi {
+    /// Creates the signed-in user's mentor profile (onboarding step 1).
+    #[oai(path = "/mentors", method = "post", operation_id = "createMentor")]
+    async fn create(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<MentorProfileRequest>) -> ApiResult<MentorCreated> {
+        let mentor = mentors::create(&state.pool, auth.0.user.id, body.0.into_input()).await?;
+        let full = mentors::with_services(&state.pool, vec![mentor], true).await?.remove(0);
+        Ok(MentorCreated::Created(Json(full.into())))
+    }
+
+    /// The signed-in user's mentor profile with all its services; 404 when not a mentor.
+    #[oai(path = "/mentor/profile", method = "get", operation_id = "getMentorProfile")]
+    async fn own(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<MentorView>> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        Ok(Json(mentors::with_services(&state.pool, vec![mentor], true).await?.remove(0).into()))
+    }
+
+    /// Changes the fields sent; specialties are trimmed and duplicates dropped.
+    #[oai(path = "/mentor/profile", method = "put", operation_id = "updateMentorProfile")]
+    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<MentorProfileRequest>) -> ApiResult<Json<MentorView>> {
+        let mine = mentors::own(&state.pool, auth.0.user.id).await?;
+        let mentor = mentors::update(&state.pool, mine.id, body.0.into_input()).await?;
+        Ok(Json(mentors::with_services(&state.pool, vec![mentor], true).await?.remove(0).into()))
+    }
+
+    /// Active mentors, filtered, searched (full text with typo tolerance), sorted and paged.
+    #[oai(path = "/mentors", method = "get", operation_id = "listMentors")]
+    #[allow(clippy::too_many_arguments)]
+    async fn list(
+        &self,
+        state: Data<&AppState>,
+        /// Service type, e.g. tarot
+        service: Query<Option<String>>,
+        /// Words to look for in names, specialties, service titles and bios
+        search: Query<Option<String>>,
+        #[oai(name = "minPrice")] min_price: Query<Option<String>>,
+        #[oai(name = "maxPrice")] max_price: Query<Option<String>>,
+        #[oai(name = "minRating")] min_rating: Query<Option<String>>,
+        /// relevance (default), rating, price or sessions
+        sort: Query<Option<String>>,
+        /// From 1
+        page: Query<Option<i64>>,
+        /// 12 by default, at most 50
+        #[oai(name = "pageSize")] page_size: Query<Option<i64>>,
+    ) -> ApiResult<Json<MentorsPage>> {
+        let query = search::Query {
+            service: service.0,
+            search: search.0,
+            min_price: min_price.0,
+            max_price: max_price.0,
+            min_rating: min_rating.0,
+            sort: search::Sort::parse(sort.0.as_deref().unwrap_or(""))?,
+            page: page.0,
+            page_size: page_size.0,
+        };
+        let found = search::mentors(&state.pool, query).await?;
+        Ok(Json(MentorsPage {
+            mentors: found.mentors.into_iter().map(Into::into).collect(),
+            total: found.total,
+            page: found.page,
+            page_size: found.page_size,
+        }))
+    }
+
+    /// An active mentor with its active services.
+    #[oai(path = "/mentors/:id", method = "get", operation_id = "getMentor")]
+    async fn get(&self, state: Data<&AppState>, id: Path<String>) -> ApiResult<Json<MentorView>> {
+        let id = parse_id(&id, mentors::NOT_FOUND)?;
+        Ok(Json(mentors::public(&state.pool, id).await?.into()))
+    }
+
+    /// A mentor's reviews, newest first.
+    #[oai(path = "/mentors/:id/reviews", method = "get", operation_id = "getMentorReviews")]
+    async fn reviews(&self, state: Data<&AppState>, id: Path<String>) -> ApiResult<Json<Vec<ReviewView>>> {
+        let id = parse_id(&id, mentors::NOT_FOUND)?;
+        Ok(Json(reviews::for_mentor(&state.pool, id).await?.into_iter().map(Into::into).collect()))
+    }
+}

@@ -1,0 +1,68 @@
+//! A user editing their own profile.
+
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{users::{self, User}, validation};
+use super::registration::EMAIL_TAKEN;
+use crate::{Error, Result, catalogue::mentors::image_url, error::OnConstraint};
+
+pub const MAX_BIO_CHARS: usize = 2000;
+
+#[derive(Default)]
+pub struct ProfileChanges {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub bio: Option<String>,
+    pub profile_image_url: Option<String>,
+}
+
+pub struct Updated {
+    pub user: User,
+    /// The address changed: it is unverified now and needs a verification mail.
+    pub email_changed: bool,
+}
+
+pub async fn update(tx: &mut PgConnection, user_id: Uuid, changes: ProfileChanges) -> Result<Updated> {
+    let current = users::find(&mut *tx, user_id).await?.ok_or_else(|| Error::not_found("User not found"))?;
+    let first_name = changes.first_name.as_deref().map(|n| validation::name(n, "First name")).transpose()?.unwrap_or(current.first_name);
+    let last_name = changes.last_name.as_deref().map(|n| validation::name(n, "Last name")).transpose()?.unwrap_or(current.last_name);
+    let email = changes.email.as_deref().map(validation::email).transpose()?.unwrap_or(current.email.clone());
+    let email_changed = !email.eq_ignore_ascii_case(&current.email);
+    let bio = match changes.bio.as_deref().map(str::trim) {
+        Some("") => None,
+        Some(b) if b.chars().count() > MAX_BIO_CHARS => return Err(Error::validation("Bio must be at most 2000 characters")),
+        Some(b) => Some(b.to_string()),
+        None => current.bio,
+    };
+    let image = match changes.profile_image_url.as_deref() {
+        Some(u) => image_url(u)?,
+        None => current.profile_image_url,
+    };
+    sqlx::query(
+        "UPDATE users SET first_name = $2, last_name = $3, email = $4, bio = $5, profile_image_url = $6, \
+         email_verified = email_verified AND NOT $7, updated_at = now() WHERE id = $1",
+    )
+    .bind(user_id)
+    .bind(first_name)
+    .bind(last_name)
+    .bind(&email)
+    .bind(bio)
+    .bind(image)
+    .bind(email_changed)
+    .execute(&mut *tx)
+    .await
+    .on_constraint("users_email_key", || Error::conflict(EMAIL_TAKEN))?;
+    let user = users::find(&mut *tx, user_id).await?.ok_or_else(|| Error::not_found("User not found"))?;
+    Ok(Updated { user, email_changed })
+}
+
+pub async fn set_image(db: &sqlx::PgPool, user_id: Uuid, url: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET profile_image_url = $2, updated_at = now() WHERE id = $1")
+        .bind(user_id)
+        .bind(url)
+        .execute(db)
+        .await?;
+    Ok(())
+}

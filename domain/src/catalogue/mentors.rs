@@ -1,0 +1,271 @@
+//! Mentor profiles: creating one makes a user a mentor; reading them for cards and pages.
+
+use chrono::{DateTime, Utc};
+use sqlx::{FromRow, PgExecutor, PgPool};
+use uuid::Uuid;
+
+use super::{services::{self, Service}, vocabulary::SPECIALTIES};
+use crate::{Error, Result, error::OnConstraint, money, time_zones};
+
+pub const MIN_DISPLAY_NAME_CHARS: usize = 2;
+pub const MAX_DISPLAY_NAME_CHARS: usize = 100;
+pub const MIN_BIO_CHARS: usize = 50;
+pub const MAX_BIO_CHARS: usize = 500;
+
+pub const NOT_FOUND: &str = "Mentor not found";
+pub const PROFILE_NOT_FOUND: &str = "Mentor profile not found";
+pub const ALREADY_A_MENTOR: &str = "You already have a mentor profile";
+pub const DISPLAY_NAME_TOO_SHORT: &str = "Display name must be at least 2 characters";
+pub const BIO_TOO_SHORT: &str = "Bio must be at least 50 characters";
+pub const BIO_TOO_LONG: &str = "Bio must be less than 500 characters";
+pub const BASE_PRICE_REQUIRED: &str = "Base price is required";
+pub const INVALID_BASE_PRICE: &str = "Base price must be a valid amount of at least 0";
+pub const INVALID_IMAGE_URL: &str = "Please enter a valid image URL";
+pub const NO_SPECIALTY: &str = "Please select at least one specialty";
+
+/// A mentor with the public facts of its user.
+#[derive(Clone, Debug, FromRow)]
+pub struct Mentor {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub display_name: String,
+    pub bio: String,
+    pub specialties: Vec<String>,
+    pub base_price_cents: i64,
+    pub profile_image_url: Option<String>,
+    pub time_zone: String,
+    /// Two decimals, "0.00" until the first review.
+    pub rating: String,
+    pub review_count: i32,
+    pub total_sessions: i32,
+    pub is_active: bool,
+    pub created_at: DateTime<Utc>,
+    pub user_first_name: String,
+    pub user_last_name: String,
+    pub user_profile_image_url: Option<String>,
+}
+
+/// `SELECT <Mentor columns> FROM mentors m JOIN users u ... <rest>` as a static string.
+#[macro_export]
+macro_rules! select_mentors {
+    ($rest:literal) => {
+        concat!(
+            "SELECT m.id, m.user_id, m.display_name, m.bio, m.specialties, m.base_price_cents, m.profile_image_url, ",
+            "m.time_zone, m.rating::text AS rating, m.review_count, m.total_sessions, m.is_active, m.created_at, ",
+            "u.first_name AS user_first_name, u.last_name AS user_last_name, ",
+            "u.profile_image_url AS user_profile_image_url FROM mentors m JOIN users u ON u.id = m.user_id ",
+            $rest
+        )
+    };
+}
+
+/// A mentor and the services to show with it.
+#[derive(Clone, Debug)]
+pub struct MentorWithServices {
+    pub mentor: Mentor,
+    pub services: Vec<Service>,
+}
+
+#[derive(Default)]
+pub struct ProfileInput {
+    pub display_name: Option<String>,
+    pub bio: Option<String>,
+    pub specialties: Option<Vec<String>>,
+    pub base_price: Option<String>,
+    pub profile_image_url: Option<String>,
+    pub time_zone: Option<String>,
+}
+
+pub fn display_name(raw: &str) -> Result<String> {
+    let n = raw.trim();
+    let len = n.chars().count();
+    if len < MIN_DISPLAY_NAME_CHARS {
+        return Err(Error::validation(DISPLAY_NAME_TOO_SHORT));
+    }
+    if len > MAX_DISPLAY_NAME_CHARS {
+        return Err(Error::validation("Display name must be at most 100 characters"));
+    }
+    Ok(n.to_string())
+}
+
+pub fn bio(raw: &str) -> Result<String> {
+    let b = raw.trim();
+    let len = b.chars().count();
+    if len < MIN_BIO_CHARS {
+        return Err(Error::validation(BIO_TOO_SHORT));
+    }
+    if len > MAX_BIO_CHARS {
+        return Err(Error::validation(BIO_TOO_LONG));
+    }
+    Ok(b.to_string())
+}
+
+/// Trims, keeps the first of duplicates, and maps each to its canonical spelling among the 14.
+pub fn specialties(raw: &[String]) -> Result<Vec<String>> {
+    let mut chosen: Vec<String> = Vec::new();
+    for s in raw.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        let canonical = SPECIALTIES
+            .iter()
+            .find(|known| known.eq_ignore_ascii_case(s))
+            .ok_or_else(|| Error::validation(format!("Unknown specialty: {s}")))?;
+        if !chosen.iter().any(|c| c == canonical) {
+            chosen.push(canonical.to_string());
+        }
+    }
+    if chosen.is_empty() {
+        return Err(Error::validation(NO_SPECIALTY));
+    }
+    Ok(chosen)
+}
+
+pub fn base_price(raw: Option<&str>) -> Result<i64> {
+    match raw.map(str::trim) {
+        None | Some("") => Err(Error::validation(BASE_PRICE_REQUIRED)),
+        Some(p) => money::parse(p, INVALID_BASE_PRICE),
+    }
+}
+
+/// An empty value clears the image; otherwise an http(s) URL or one of our uploads.
+pub fn image_url(raw: &str) -> Result<Option<String>> {
+    let u = raw.trim();
+    if u.is_empty() {
+        return Ok(None);
+    }
+    let ok = u.len() <= 2048
+        && (u.starts_with("/uploads/") && !u.contains("..")
+            || url::Url::parse(u).is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some()));
+    if ok { Ok(Some(u.to_string())) } else { Err(Error::validation(INVALID_IMAGE_URL)) }
+}
+
+/// Onboarding step 1: the user becomes a mentor.
+pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<Mentor> {
+    let display_name = display_name(input.display_name.as_deref().unwrap_or(""))?;
+    let bio = bio(input.bio.as_deref().unwrap_or(""))?;
+    let specialties = specialties(input.specialties.as_deref().unwrap_or(&[]))?;
+    let base_price_cents = base_price(input.base_price.as_deref())?;
+    let image = input.profile_image_url.as_deref().map(image_url).transpose()?.flatten();
+    let time_zone = match input.time_zone.as_deref() {
+        Some(tz) if !tz.trim().is_empty() => time_zones::validate(tz)?,
+        _ => time_zones::DEFAULT_TIME_ZONE.to_string(),
+    };
+    let id: Uuid = sqlx::query_scalar(
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+    )
+    .bind(user_id)
+    .bind(display_name)
+    .bind(bio)
+    .bind(&specialties)
+    .bind(base_price_cents)
+    .bind(image)
+    .bind(time_zone)
+    .fetch_one(db)
+    .await
+    .on_constraint("mentors_user_id_key", || Error::conflict(ALREADY_A_MENTOR))?;
+    find(db, id).await?.ok_or_else(|| Error::Internal(anyhow::anyhow!("mentor vanished after insert")))
+}
+
+/// Changes only the fields sent.
+pub async fn update(db: &PgPool, mentor_id: Uuid, input: ProfileInput) -> Result<Mentor> {
+    let current = find(db, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))?;
+    let display_name = input.display_name.as_deref().map(display_name).transpose()?.unwrap_or(current.display_name);
+    let bio = input.bio.as_deref().map(bio).transpose()?.unwrap_or(current.bio);
+    let specialties = input.specialties.as_deref().map(specialties).transpose()?.unwrap_or(current.specialties);
+    let base_price_cents = match input.base_price.as_deref() {
+        Some(p) => base_price(Some(p))?,
+        None => current.base_price_cents,
+    };
+    let image = match input.profile_image_url.as_deref() {
+        Some(u) => image_url(u)?,
+        None => current.profile_image_url,
+    };
+    let time_zone = input.time_zone.as_deref().map(time_zones::validate).transpose()?.unwrap_or(current.time_zone);
+    sqlx::query(
+        "UPDATE mentors SET display_name = $2, bio = $3, specialties = $4, base_price_cents = $5, \
+         profile_image_url = $6, time_zone = $7, updated_at = now() WHERE id = $1",
+    )
+    .bind(mentor_id)
+    .bind(display_name)
+    .bind(bio)
+    .bind(&specialties)
+    .bind(base_price_cents)
+    .bind(image)
+    .bind(time_zone)
+    .execute(db)
+    .await?;
+    find(db, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
+}
+
+pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Mentor>> {
+    Ok(sqlx::query_as(select_mentors!("WHERE m.id = $1")).bind(id).fetch_optional(db).await?)
+}
+
+pub async fn find_by_user(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Option<Mentor>> {
+    Ok(sqlx::query_as(select_mentors!("WHERE m.user_id = $1")).bind(user_id).fetch_optional(db).await?)
+}
+
+/// The signed-in user's own profile, or 404 when they are not a mentor.
+pub async fn own(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Mentor> {
+    find_by_user(db, user_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
+}
+
+/// An active mentor as the public sees it (only active services).
+pub async fn public(db: &PgPool, id: Uuid) -> Result<MentorWithServices> {
+    let mentor = find(db, id).await?.filter(|m| m.is_active).ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    Ok(with_services(db, vec![mentor], false).await?.remove(0))
+}
+
+/// Attaches services to mentors with one query, keeping the mentors' order.
+pub async fn with_services(db: &PgPool, mentors: Vec<Mentor>, include_inactive: bool) -> Result<Vec<MentorWithServices>> {
+    let ids: Vec<Uuid> = mentors.iter().map(|m| m.id).collect();
+    let mut services = services::for_mentors(db, &ids, include_inactive).await?;
+    Ok(mentors
+        .into_iter()
+        .map(|mentor| {
+            let (mine, rest): (Vec<_>, Vec<_>) = services.drain(..).partition(|s| s.mentor_id == mentor.id);
+            services = rest;
+            MentorWithServices { mentor, services: mine }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg<T: std::fmt::Debug>(r: Result<T>) -> String {
+        r.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn onboarding_rules_at_their_edges() {
+        assert_eq!(msg(display_name(" a ")), DISPLAY_NAME_TOO_SHORT);
+        assert_eq!(display_name(" Al ").unwrap(), "Al");
+        assert_eq!(msg(bio(&"b".repeat(49))), BIO_TOO_SHORT);
+        assert!(bio(&"b".repeat(50)).is_ok());
+        assert!(bio(&"b".repeat(500)).is_ok());
+        assert_eq!(msg(bio(&"b".repeat(501))), BIO_TOO_LONG);
+        assert_eq!(msg(base_price(None)), BASE_PRICE_REQUIRED);
+        assert_eq!(msg(base_price(Some("abc"))), INVALID_BASE_PRICE);
+        assert_eq!(base_price(Some("75.5")).unwrap(), 7550);
+    }
+
+    #[test]
+    fn specialties_are_trimmed_deduplicated_and_known() {
+        let got = specialties(&[" Tarot Reading".into(), "tarot reading".into(), "Numerology ".into(), "".into()]).unwrap();
+        assert_eq!(got, vec!["Tarot Reading", "Numerology"]);
+        assert_eq!(msg(specialties(&[])), NO_SPECIALTY);
+        assert_eq!(msg(specialties(&["  ".into()])), NO_SPECIALTY);
+        assert!(specialties(&["Basket Weaving".into()]).is_err());
+    }
+
+    #[test]
+    fn image_urls_are_web_addresses_or_uploads() {
+        assert_eq!(image_url("").unwrap(), None);
+        assert!(image_url("https://cdn.example/a.png").unwrap().is_some());
+        assert!(image_url("/uploads/abc.png").unwrap().is_some());
+        for bad in ["not a url", "javascript:alert(1)", "ftp://x/y.png", "/uploads/../etc/passwd"] {
+            assert_eq!(msg(image_url(bad)), INVALID_IMAGE_URL, "{bad}");
+        }
+    }
+}

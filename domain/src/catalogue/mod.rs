@@ -1,0 +1,9 @@
+//! The catalogue: mentor profiles, their services, browsing and search, favourites, reviews.
+
+pub mod favorites;
+pub mod mentors;
+pub mod reviews;
+pub mod search;
+pub mod services;
+pub mod stats;
+pub mod vocabulary;

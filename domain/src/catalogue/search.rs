@@ -1,0 +1,144 @@
+//! Browsing and search over active mentors: PostgreSQL full-text search with typo tolerance
+//! (pg_trgm word similarity), filters, sorting and pagination.
+
+use sqlx::{PgPool, Postgres, QueryBuilder};
+
+use super::{mentors::{self, Mentor, MentorWithServices}, vocabulary};
+use crate::{Error, Result, money};
+
+pub const DEFAULT_PAGE_SIZE: i64 = 12;
+pub const MAX_PAGE_SIZE: i64 = 50;
+pub const MAX_SEARCH_CHARS: usize = 200;
+/// How close (pg_trgm similarity) a word of the catalogue must be to a query word to count as
+/// the same word misspelled, on either side.
+pub const TYPO_SIMILARITY: &str = "0.3";
+/// Query words shorter than this are matched exactly: short words have too few trigrams.
+pub const MIN_TYPO_WORD_CHARS: i32 = 4;
+/// At most this many spellings are tried for each query word.
+pub const MAX_SPELLINGS_PER_WORD: i32 = 6;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sort {
+    /// Best match first when searching; otherwise the same as `Rating`.
+    #[default]
+    Relevance,
+    Rating,
+    /// Lowest base price first.
+    Price,
+    /// Most sessions first.
+    Sessions,
+}
+
+impl Sort {
+    pub fn parse(raw: &str) -> Result<Self> {
+        match raw {
+            "" | "relevance" => Ok(Sort::Relevance),
+            "rating" => Ok(Sort::Rating),
+            "price" => Ok(Sort::Price),
+            "sessions" => Ok(Sort::Sessions),
+            _ => Err(Error::validation("Sort must be one of relevance, rating, price, sessions")),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    pub service: Option<String>,
+    pub search: Option<String>,
+    pub min_price: Option<String>,
+    pub max_price: Option<String>,
+    pub min_rating: Option<String>,
+    pub sort: Sort,
+    pub page: Option<i64>,
+    pub page_size: Option<i64>,
+}
+
+pub struct Page {
+    pub mentors: Vec<MentorWithServices>,
+    pub total: i64,
+    pub page: i64,
+    pub page_size: i64,
+}
+
+pub async fn mentors(db: &PgPool, q: Query) -> Result<Page> {
+    let page = q.page.unwrap_or(1).max(1);
+    let page_size = q.page_size.unwrap_or(DEFAULT_PAGE_SIZE).clamp(1, MAX_PAGE_SIZE);
+    let service = q.service.as_deref().map(str::trim).filter(|s| !s.is_empty() && *s != "all");
+    if let Some(s) = service
+        && !vocabulary::is_service_type(s)
+    {
+        return Err(Error::validation("Unknown service type"));
+    }
+    let search: Option<String> = q
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.chars().take(MAX_SEARCH_CHARS).collect());
+    let min_price = q.min_price.as_deref().filter(|s| !s.trim().is_empty()).map(|p| money::parse(p, "minPrice must be a valid amount")).transpose()?;
+    let max_price = q.max_price.as_deref().filter(|s| !s.trim().is_empty()).map(|p| money::parse(p, "maxPrice must be a valid amount")).transpose()?;
+    let min_rating = match q.min_rating.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        Some(r) => Some(r.parse::<f64>().ok().filter(|v| (0.0..=5.0).contains(v)).map(|_| r.to_string()).ok_or_else(|| Error::validation("minRating must be a number from 0 to 5"))?),
+        None => None,
+    };
+
+    // Each query word becomes (the word OR catalogue words spelled like it); all words must match.
+    let mut b: QueryBuilder<Postgres> = QueryBuilder::new(
+        "WITH query_words AS (SELECT DISTINCT lower(w) AS w FROM regexp_split_to_table(",
+    );
+    b.push_bind(search.clone().unwrap_or_default());
+    b.push(
+        ", '[^[:alnum:]]+') AS w WHERE w <> ''), \
+         spellings AS (SELECT qw.w, tsquery_or_agg(plainto_tsquery('english', c.word)) AS ts FROM query_words qw \
+           CROSS JOIN LATERAL (SELECT qw.w AS word UNION (SELECT word FROM search_words \
+             WHERE char_length(qw.w) >= ",
+    );
+    b.push_bind(MIN_TYPO_WORD_CHARS);
+    b.push(" AND word % qw.w ORDER BY similarity(word, qw.w) DESC LIMIT ");
+    b.push_bind(MAX_SPELLINGS_PER_WORD);
+    b.push(
+        ")) c GROUP BY qw.w), \
+         q AS (SELECT coalesce((SELECT tsquery_and_agg(ts) FROM spellings), ''::tsquery) AS ts) \
+         SELECT m.id, count(*) OVER () AS total FROM mentors m, q WHERE m.is_active",
+    );
+    if search.is_some() {
+        b.push(" AND m.search_vector @@ q.ts");
+    }
+    if let Some(s) = service {
+        b.push(" AND EXISTS (SELECT 1 FROM services s WHERE s.mentor_id = m.id AND s.is_active AND s.service_type = ");
+        b.push_bind(s.to_string());
+        b.push(")");
+    }
+    if let Some(p) = min_price {
+        b.push(" AND m.base_price_cents >= ").push_bind(p);
+    }
+    if let Some(p) = max_price {
+        b.push(" AND m.base_price_cents <= ").push_bind(p);
+    }
+    if let Some(r) = min_rating {
+        b.push(" AND m.rating >= ").push_bind(r).push("::numeric");
+    }
+    b.push(match (q.sort, search.is_some()) {
+        (Sort::Relevance, true) => {
+            " ORDER BY ts_rank_cd(m.search_vector, q.ts) DESC, m.rating DESC"
+        }
+        (Sort::Relevance | Sort::Rating, _) => " ORDER BY m.rating DESC, m.review_count DESC, m.total_sessions DESC",
+        (Sort::Price, _) => " ORDER BY m.base_price_cents ASC, m.rating DESC",
+        (Sort::Sessions, _) => " ORDER BY m.total_sessions DESC, m.rating DESC",
+    });
+    b.push(", m.created_at, m.id LIMIT ").push_bind(page_size).push(" OFFSET ").push_bind((page - 1) * page_size);
+
+    let mut tx = db.begin().await?;
+    sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)")
+        .bind(TYPO_SIMILARITY)
+        .execute(&mut *tx)
+        .await?;
+    let rows: Vec<(uuid::Uuid, i64)> = b.build_query_as().fetch_all(&mut *tx).await?;
+    tx.commit().await?;
+
+    let total = rows.first().map(|r| r.1).unwrap_or(0);
+    let ids: Vec<uuid::Uuid> = rows.iter().map(|r| r.0).collect();
+    let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)")).bind(&ids).fetch_all(db).await?;
+    let ordered = ids.iter().filter_map(|id| found.iter().find(|m| m.id == *id).cloned()).collect();
+    Ok(Page { mentors: mentors::with_services(db, ordered, false).await?, total, page, page_size })
+}
