@@ -15,6 +15,7 @@ export interface UserView {
   firstName: string;
   lastName: string;
   profileImageUrl?: string;
+  bio?: string;
   isAdmin: boolean;
   role: Role;
   isActive: boolean;

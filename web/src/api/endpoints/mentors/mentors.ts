@@ -5,23 +5,31 @@
  * OpenAPI spec version: 0.1.0
  */
 import {
+  useMutation,
   useQuery
 } from '@tanstack/react-query';
 import type {
   DataTag,
   DefinedInitialDataOptions,
   DefinedUseQueryResult,
+  MutationFunction,
   QueryClient,
   QueryFunction,
   QueryKey,
   UndefinedInitialDataOptions,
+  UseMutationOptions,
+  UseMutationResult,
   UseQueryOptions,
   UseQueryResult
 } from '@tanstack/react-query';
 
 import type {
   ErrorBody,
-  MessageResponse
+  ListMentorsParams,
+  MentorProfileRequest,
+  MentorView,
+  MentorsPage,
+  ReviewView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
@@ -46,6 +54,200 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
+export const getCreateMentorUrl = () => {
+
+
+
+
+  return `/api/mentors`
+}
+
+/**
+ * @summary Creates the signed-in user's mentor profile (onboarding step 1).
+ */
+export const createMentor = async (mentorProfileRequest: MentorProfileRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<MentorView>(getCreateMentorUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(mentorProfileRequest)
+  }
+);}
+
+
+
+
+
+export const getCreateMentorMutationKey = () => ['createMentor'] as const;
+
+export const getCreateMentorMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createMentor>>, TError,CreateMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createMentor>>, TError,CreateMentorMutationVariables, TContext> => {
+
+const mutationKey = getCreateMentorMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createMentor>>, CreateMentorMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createMentor(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateMentorMutationResult = NonNullable<Awaited<ReturnType<typeof createMentor>>>
+    export type CreateMentorMutationBody = MentorProfileRequest
+    export type CreateMentorMutationError = ErrorBody
+    export type CreateMentorMutationVariables = {data: MentorProfileRequest}
+
+    /**
+ * @summary Creates the signed-in user's mentor profile (onboarding step 1).
+ */
+export const useCreateMentor = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createMentor>>, TError,CreateMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createMentor>>,
+        TError,
+        CreateMentorMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreateMentorMutationOptions(options), queryClient);
+    }
+    export const getListMentorsUrl = (params?: ListMentorsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/mentors?${stringifiedParams}` : `/api/mentors`
+}
+
+/**
+ * @summary Active mentors, filtered, searched (full text with typo tolerance), sorted and paged.
+ */
+export const listMentors = async (params?: ListMentorsParams, options?: Parameters<typeof apiFetch>[1]): Promise<MentorsPage> => {
+
+  return apiFetch<MentorsPage>(getListMentorsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListMentorsQueryKey = (params?: ListMentorsParams,) => {
+    return [
+    `/api/mentors`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getListMentorsQueryOptions = <TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(params?: ListMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListMentorsQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMentors>>> = ({ signal }) => listMentors(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListMentorsQueryResult = NonNullable<Awaited<ReturnType<typeof listMentors>>>
+export type ListMentorsQueryError = ErrorBody
+
+
+export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
+ params: undefined |  ListMentorsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMentors>>,
+          TError,
+          Awaited<ReturnType<typeof listMentors>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
+ params?: ListMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMentors>>,
+          TError,
+          Awaited<ReturnType<typeof listMentors>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
+ params?: ListMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Active mentors, filtered, searched (full text with typo tolerance), sorted and paged.
+ */
+
+export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
+ params?: ListMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListMentorsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
 export const getGetMentorProfileUrl = () => {
 
 
@@ -55,11 +257,11 @@ export const getGetMentorProfileUrl = () => {
 }
 
 /**
- * @summary The signed-in user's mentor profile; 404 when the user is not a mentor.
+ * @summary The signed-in user's mentor profile with all its services; 404 when not a mentor.
  */
-export const getMentorProfile = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+export const getMentorProfile = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
 
-  return apiFetch<MessageResponse>(getGetMentorProfileUrl(),
+  return apiFetch<MentorView>(getGetMentorProfileUrl(),
   {
     ...options,
     method: 'GET'
@@ -126,7 +328,7 @@ export function useGetMentorProfile<TData = Awaited<ReturnType<typeof getMentorP
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The signed-in user's mentor profile; 404 when the user is not a mentor.
+ * @summary The signed-in user's mentor profile with all its services; 404 when not a mentor.
  */
 
 export function useGetMentorProfile<TData = Awaited<ReturnType<typeof getMentorProfile>>, TError = ErrorBody>(
@@ -135,6 +337,293 @@ export function useGetMentorProfile<TData = Awaited<ReturnType<typeof getMentorP
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetMentorProfileQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getUpdateMentorProfileUrl = () => {
+
+
+
+
+  return `/api/mentor/profile`
+}
+
+/**
+ * @summary Changes the fields sent; specialties are trimmed and duplicates dropped.
+ */
+export const updateMentorProfile = async (mentorProfileRequest: MentorProfileRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<MentorView>(getUpdateMentorProfileUrl(),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(mentorProfileRequest)
+  }
+);}
+
+
+
+
+
+export const getUpdateMentorProfileMutationKey = () => ['updateMentorProfile'] as const;
+
+export const getUpdateMentorProfileMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateMentorProfile>>, TError,UpdateMentorProfileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateMentorProfile>>, TError,UpdateMentorProfileMutationVariables, TContext> => {
+
+const mutationKey = getUpdateMentorProfileMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateMentorProfile>>, UpdateMentorProfileMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  updateMentorProfile(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateMentorProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateMentorProfile>>>
+    export type UpdateMentorProfileMutationBody = MentorProfileRequest
+    export type UpdateMentorProfileMutationError = ErrorBody
+    export type UpdateMentorProfileMutationVariables = {data: MentorProfileRequest}
+
+    /**
+ * @summary Changes the fields sent; specialties are trimmed and duplicates dropped.
+ */
+export const useUpdateMentorProfile = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateMentorProfile>>, TError,UpdateMentorProfileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateMentorProfile>>,
+        TError,
+        UpdateMentorProfileMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdateMentorProfileMutationOptions(options), queryClient);
+    }
+    export const getGetMentorUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentors/${id}`
+}
+
+/**
+ * @summary An active mentor with its active services.
+ */
+export const getMentor = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
+
+  return apiFetch<MentorView>(getGetMentorUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetMentorQueryKey = (id: string,) => {
+    return [
+    `/api/mentors/${id}`
+    ] as const;
+    }
+
+
+export const getGetMentorQueryOptions = <TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetMentorQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMentor>>> = ({ signal }) => getMentor(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetMentorQueryResult = NonNullable<Awaited<ReturnType<typeof getMentor>>>
+export type GetMentorQueryError = ErrorBody
+
+
+export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMentor>>,
+          TError,
+          Awaited<ReturnType<typeof getMentor>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMentor>>,
+          TError,
+          Awaited<ReturnType<typeof getMentor>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary An active mentor with its active services.
+ */
+
+export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetMentorQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetMentorReviewsUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentors/${id}/reviews`
+}
+
+/**
+ * @summary A mentor's reviews, newest first.
+ */
+export const getMentorReviews = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<ReviewView[]> => {
+
+  return apiFetch<ReviewView[]>(getGetMentorReviewsUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetMentorReviewsQueryKey = (id: string,) => {
+    return [
+    `/api/mentors/${id}/reviews`
+    ] as const;
+    }
+
+
+export const getGetMentorReviewsQueryOptions = <TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetMentorReviewsQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMentorReviews>>> = ({ signal }) => getMentorReviews(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetMentorReviewsQueryResult = NonNullable<Awaited<ReturnType<typeof getMentorReviews>>>
+export type GetMentorReviewsQueryError = ErrorBody
+
+
+export function useGetMentorReviews<TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMentorReviews>>,
+          TError,
+          Awaited<ReturnType<typeof getMentorReviews>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMentorReviews<TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMentorReviews>>,
+          TError,
+          Awaited<ReturnType<typeof getMentorReviews>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMentorReviews<TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary A mentor's reviews, newest first.
+ */
+
+export function useGetMentorReviews<TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetMentorReviewsQueryOptions(id,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
