@@ -1,13 +1,51 @@
 /**
  * The catalogue's shapes and calls (docs/catalogue.md): mentors, services, service statistics,
- * reviews and favourites. Several features use them (landing, home, mentors, favourites, the
- * onboarding wizard and the mentor dashboard), so they live here rather than in one feature.
+ * reviews and favourites, through the client that orval generates from openapi.yaml (src/api).
+ * Several features use them (landing, home, mentors, favourites, the onboarding wizard and the
+ * mentor dashboard), so they are gathered here rather than in one feature.
  *
- * Every call goes through the shared fetch mutator, and the query keys are the request paths
- * (plus the query parameters as one object), exactly as orval's generated keys are, so these
- * and the generated hooks share one cache.
+ * The query keys are the generated ones (the request path, plus the query parameters as one
+ * object), so the generated hooks and these share one cache.
  */
-import { apiFetch, apiRequest } from './api-fetch';
+import {
+  addFavorite,
+  checkFavorite,
+  getCheckFavoriteQueryKey,
+  getListFavoritesQueryKey,
+  listFavorites,
+  removeFavorite,
+} from '@/api/endpoints/favorites/favorites';
+import {
+  createMentor,
+  getGetMentorProfileQueryKey,
+  getGetMentorQueryKey,
+  getGetMentorReviewsQueryKey,
+  getListMentorsQueryKey,
+  getMentor,
+  getMentorProfile,
+  getMentorReviews,
+  listMentors,
+  updateMentorProfile,
+} from '@/api/endpoints/mentors/mentors';
+import {
+  createService,
+  getGetServiceStatsQueryKey,
+  getServiceStats,
+  updateService,
+} from '@/api/endpoints/services/services';
+import type {
+  FavoriteChange,
+  FavoriteStatus,
+  ListMentorsParams,
+  MentorProfileRequest,
+  MentorsPage,
+  MentorView,
+  NewServiceRequest,
+  ReviewView,
+  ServiceChangesRequest,
+  ServiceStatView,
+  ServiceView,
+} from '@/api/model';
 import type { ServiceType } from './services';
 
 export type { ServiceType };
@@ -15,61 +53,18 @@ export type { ServiceType };
 /** Money as the api sends it: a decimal string with two places ('50.00'), USD. */
 export type Money = string;
 
-export type Service = {
-  id: string;
-  mentorId: string;
-  title: string;
-  description: string;
-  serviceType: ServiceType | string;
-  /** '0.00' means free. */
-  price: Money;
-  /** Minutes. */
-  duration: number;
-  isActive: boolean;
-  isGroupSession: boolean;
-  maxParticipants: number | null;
-  createdAt: string;
-};
-
-export type MentorUser = {
-  id: string;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-};
-
-export type Mentor = {
-  id: string;
-  userId: string;
-  displayName: string;
-  bio: string;
-  specialties: string[];
-  basePrice: Money;
-  /** '0.00' while the mentor has no reviews. */
-  rating: Money | null;
-  reviewCount: number;
-  totalSessions: number;
-  profileImageUrl: string | null;
-  timeZone: string;
-  isActive: boolean;
-  createdAt: string;
-  user: MentorUser | null;
-  /** Public calls list only active services; the owner's profile lists all. */
-  services: Service[];
-};
-
-export type ServiceStat = { serviceType: ServiceType | string; mentorCount: number; minPrice: Money | number };
-
-export type Review = {
-  id: string;
-  rating: number;
-  comment: string | null;
-  createdAt: string;
-  user: { firstName: string | null; lastName: string | null } | null;
-};
+/** A mentor with its services (public calls list only active ones; the owner's profile all). */
+export type Mentor = MentorView;
+/** A service; price '0.00' means free, duration in minutes. */
+export type Service = ServiceView;
+export type ServiceStat = ServiceStatView;
+export type Review = ReviewView;
+export type MentorList = MentorsPage;
+export type { FavoriteChange, FavoriteStatus };
 
 export type MentorSort = 'relevance' | 'rating' | 'price' | 'sessions';
 
+/** GET /api/mentors filters as the screens hold them (numbers), before they become query text. */
 export type MentorSearch = {
   service?: ServiceType;
   search?: string;
@@ -81,87 +76,51 @@ export type MentorSearch = {
   pageSize?: number;
 };
 
-export type MentorList = { mentors: Mentor[]; total: number; page: number; pageSize: number };
+export type CreateMentorInput = MentorProfileRequest;
+export type UpdateMentorInput = MentorProfileRequest;
+export type CreateServiceInput = NewServiceRequest;
+export type UpdateServiceInput = ServiceChangesRequest;
 
-export type FavoriteStatus = { isFavorited: boolean; message?: string };
-
-export type CreateMentorInput = {
-  displayName: string;
-  bio: string;
-  specialties: string[];
-  basePrice: Money;
-  profileImageUrl?: string;
-  timeZone?: string;
-};
-
-export type UpdateMentorInput = Partial<CreateMentorInput>;
-
-export type CreateServiceInput = {
-  title: string;
-  description: string;
-  serviceType: ServiceType;
-  price: Money;
-  duration?: number;
-  isGroupSession?: boolean;
-  maxParticipants?: number | null;
-  mentorId?: string;
-};
-
-export type UpdateServiceInput = Partial<Omit<CreateServiceInput, 'mentorId'>> & { isActive?: boolean };
-
-// --- Paths and query keys -----------------------------------------------------------------
-
-/** A query string from the parameters that are set (orval's way: undefined ones are left out). */
-function query(params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== '') search.append(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
+/** The api's query parameters for a search; unset filters are left out. */
+export function listMentorsParams(search: MentorSearch = {}): ListMentorsParams {
+  const params: ListMentorsParams = {};
+  if (search.service) params.service = search.service;
+  if (search.search) params.search = search.search;
+  if (search.minPrice !== undefined) params.minPrice = String(search.minPrice);
+  if (search.maxPrice !== undefined) params.maxPrice = String(search.maxPrice);
+  if (search.minRating !== undefined) params.minRating = String(search.minRating);
+  if (search.sort) params.sort = search.sort;
+  if (search.page !== undefined) params.page = search.page;
+  if (search.pageSize !== undefined) params.pageSize = search.pageSize;
+  return params;
 }
 
-export const SERVICE_STATS_PATH = '/api/service-stats';
-export const MENTORS_PATH = '/api/mentors';
-export const FAVORITES_PATH = '/api/user/favorites';
-export const MENTOR_PROFILE_PATH = '/api/mentor/profile';
-
 export const catalogueKeys = {
-  serviceStats: () => [SERVICE_STATS_PATH] as const,
-  mentors: (params?: MentorSearch) => (params ? ([MENTORS_PATH, params] as const) : ([MENTORS_PATH] as const)),
-  mentor: (id: string) => [`${MENTORS_PATH}/${id}`] as const,
-  reviews: (id: string) => [`${MENTORS_PATH}/${id}/reviews`] as const,
-  favorites: () => [FAVORITES_PATH] as const,
-  favoriteCheck: (mentorId: string) => [`${FAVORITES_PATH}/check/${mentorId}`] as const,
+  serviceStats: () => getGetServiceStatsQueryKey(),
+  /** Without parameters: the prefix of every mentor search (for invalidation) and the featured list. */
+  mentors: (search?: MentorSearch) => getListMentorsQueryKey(search ? listMentorsParams(search) : undefined),
+  mentor: (id: string) => getGetMentorQueryKey(id),
+  reviews: (id: string) => getGetMentorReviewsQueryKey(id),
+  favorites: () => getListFavoritesQueryKey(),
+  favoriteCheck: (mentorId: string) => getCheckFavoriteQueryKey(mentorId),
   /** The same key as lib/auth's MENTOR_PROFILE_KEY: one cache entry for "am I a mentor" and the profile. */
-  mentorProfile: () => [MENTOR_PROFILE_PATH] as const,
+  mentorProfile: () => getGetMentorProfileQueryKey(),
 };
 
 type Opts = { signal?: AbortSignal };
 
-// --- Calls ----------------------------------------------------------------------------------
-
 export const catalogueApi = {
-  serviceStats: ({ signal }: Opts = {}) => apiFetch<ServiceStat[]>(SERVICE_STATS_PATH, { signal }),
-  mentors: (params: MentorSearch = {}, { signal }: Opts = {}) =>
-    apiFetch<MentorList>(`${MENTORS_PATH}${query(params)}`, { signal }),
-  mentor: (id: string, { signal }: Opts = {}) =>
-    apiFetch<Mentor>(`${MENTORS_PATH}/${encodeURIComponent(id)}`, { signal }),
-  reviews: (id: string, { signal }: Opts = {}) =>
-    apiFetch<Review[]>(`${MENTORS_PATH}/${encodeURIComponent(id)}/reviews`, { signal }),
-  favorites: ({ signal }: Opts = {}) => apiFetch<Mentor[]>(FAVORITES_PATH, { signal }),
-  favoriteCheck: (mentorId: string, { signal }: Opts = {}) =>
-    apiFetch<FavoriteStatus>(`${FAVORITES_PATH}/check/${encodeURIComponent(mentorId)}`, { signal }),
-  addFavorite: (mentorId: string) =>
-    apiRequest<FavoriteStatus>('POST', `${FAVORITES_PATH}/${encodeURIComponent(mentorId)}`),
-  removeFavorite: (mentorId: string) =>
-    apiRequest<FavoriteStatus>('DELETE', `${FAVORITES_PATH}/${encodeURIComponent(mentorId)}`),
-  mentorProfile: ({ signal }: Opts = {}) => apiFetch<Mentor>(MENTOR_PROFILE_PATH, { signal }),
-  createMentor: (input: CreateMentorInput) => apiRequest<Mentor>('POST', MENTORS_PATH, input),
-  updateMentorProfile: (input: UpdateMentorInput) => apiRequest<Mentor>('PUT', MENTOR_PROFILE_PATH, input),
-  createService: (input: CreateServiceInput) => apiRequest<Service>('POST', '/api/services', input),
-  updateService: (id: string, input: UpdateServiceInput) =>
-    apiRequest<Service>('PUT', `/api/mentor/services/${encodeURIComponent(id)}`, input),
+  serviceStats: ({ signal }: Opts = {}) => getServiceStats({ signal }),
+  mentors: (search: MentorSearch = {}, { signal }: Opts = {}) => listMentors(listMentorsParams(search), { signal }),
+  mentor: (id: string, { signal }: Opts = {}) => getMentor(id, { signal }),
+  reviews: (id: string, { signal }: Opts = {}) => getMentorReviews(id, { signal }),
+  favorites: ({ signal }: Opts = {}) => listFavorites({ signal }),
+  favoriteCheck: (mentorId: string, { signal }: Opts = {}) => checkFavorite(mentorId, { signal }),
+  addFavorite: (mentorId: string) => addFavorite(mentorId),
+  removeFavorite: (mentorId: string) => removeFavorite(mentorId),
+  mentorProfile: ({ signal }: Opts = {}) => getMentorProfile({ signal }),
+  createMentor: (input: CreateMentorInput) => createMentor(input),
+  updateMentorProfile: (input: UpdateMentorInput) => updateMentorProfile(input),
+  createService: (input: CreateServiceInput) => createService(input),
+  updateService: (id: string, input: UpdateServiceInput) => updateService(id, input),
 };
-
-export { query as toQueryString };

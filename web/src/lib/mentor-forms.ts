@@ -179,7 +179,7 @@ export function serviceToForm(service: {
   price: string;
   duration: number;
   isGroupSession: boolean;
-  maxParticipants: number | null;
+  maxParticipants?: number | null;
 }): ServiceForm {
   const free = Number(service.price) === 0;
   return {

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ApiError } from '@/lib/api-fetch';
 import { catalogueApi, catalogueKeys, type MentorSearch } from '@/lib/catalogue';
 
 // The mentor directory and profile calls (01 §7 browsing; docs/catalogue.md).
@@ -12,12 +13,19 @@ export function useMentors(params: MentorSearch) {
   });
 }
 
-/** GET /api/mentors/{id}: 404 'Mentor not found'. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are UUIDs; anything else in the address is no mentor (and never becomes part of an api path). */
+export function isMentorId(id: string): boolean {
+  return UUID.test(id);
+}
+
+/** GET /api/mentors/{id}: 404 'Mentor not found' (also for an id that is not a UUID, without a call). */
 export function useMentor(id: string) {
   return useQuery({
     queryKey: catalogueKeys.mentor(id),
-    queryFn: ({ signal }) => catalogueApi.mentor(id, { signal }),
-    enabled: !!id,
+    queryFn: ({ signal }) =>
+      isMentorId(id) ? catalogueApi.mentor(id, { signal }) : Promise.reject(new ApiError(404, 'Not Found', '')),
   });
 }
 
