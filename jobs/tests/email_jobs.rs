@@ -93,3 +93,26 @@ async fn an_already_verified_user_gets_no_second_verification_mail(pool: PgPool)
     workers.abort();
     assert!(smtp.messages().is_empty());
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn contact_messages_reach_the_support_address_with_a_reply_to(pool: PgPool) {
+    jobs::runtime::setup_storage(&pool).await.unwrap();
+    let smtp = SmtpServer::start(false).await;
+    let mut tx = pool.begin().await.unwrap();
+    let id = domain::contact::store(
+        &mut tx,
+        domain::contact::NewMessage { name: "Ann", email: "ann@example.com", subject: "Refund", category: "billing", message: "Where is it?", user_id: None },
+    )
+    .await
+    .unwrap();
+    email::enqueue(&mut tx, &EmailJob::Contact { message_id: id }).await.unwrap();
+    tx.commit().await.unwrap();
+    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url()), ("SUPPORT_EMAIL", "help@mentors.example".into())]);
+    let workers = start_workers(ctx);
+    let message = eventually(10, || async { smtp.messages().into_iter().next() }).await;
+    workers.abort();
+    assert_eq!(message.to, vec!["<help@mentors.example>"]);
+    assert!(message.data.contains("Subject: [Contact] Billing & Payments: Refund"));
+    assert!(message.data.contains("Reply-To: ann@example.com"));
+    assert!(message.data.contains("Where is it?"));
+}

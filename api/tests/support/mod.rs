@@ -101,3 +101,59 @@ pub fn set_cookie_header(resp: &TestResponse) -> String {
 pub async fn body(resp: TestResponse) -> Value {
     resp.0.into_body().into_json().await.unwrap()
 }
+
+impl TestApp {
+    pub async fn put(&self, path: &str, body: Value, cookie: Option<&str>) -> TestResponse {
+        let mut req = self.cli.put(path).body_json(&body);
+        if let Some(c) = cookie {
+            req = req.header("cookie", format!("sid={c}"));
+        }
+        req.send().await
+    }
+
+    pub async fn delete(&self, path: &str, cookie: Option<&str>) -> TestResponse {
+        let mut req = self.cli.delete(path);
+        if let Some(c) = cookie {
+            req = req.header("cookie", format!("sid={c}"));
+        }
+        req.send().await
+    }
+
+    /// A verified, signed-in user; returns (user id, session).
+    pub async fn signed_in(&self, email: &str) -> (Uuid, String) {
+        let id = self.verified_user(email, "password1").await;
+        (id, self.login(email, "password1").await)
+    }
+
+    /// A signed-in mentor with a valid profile; returns (mentor id, session).
+    pub async fn mentor(&self, email: &str, display_name: &str, bio_topic: &str) -> (String, String) {
+        let (_, sid) = self.signed_in(email).await;
+        let resp = self.post("/api/mentors", mentor_profile(display_name, bio_topic), Some(&sid)).await;
+        resp.assert_status(poem::http::StatusCode::CREATED);
+        let id = body(resp).await["id"].as_str().unwrap().to_string();
+        (id, sid)
+    }
+
+    pub async fn service(&self, sid: &str, service_type: &str, price: &str) -> String {
+        let resp = self
+            .post(
+                "/api/services",
+                serde_json::json!({"title": "A fine session", "description": "Twenty characters or more of description.", "serviceType": service_type, "price": price}),
+                Some(sid),
+            )
+            .await;
+        resp.assert_status(poem::http::StatusCode::CREATED);
+        body(resp).await["id"].as_str().unwrap().to_string()
+    }
+}
+
+pub fn mentor_profile(display_name: &str, bio_topic: &str) -> Value {
+    serde_json::json!({
+        "displayName": display_name,
+        "bio": format!("I have practised {bio_topic} for many years and love guiding seekers on their own path."),
+        "specialties": ["Astrology"],
+        "basePrice": "50.00",
+        "profileImageUrl": "",
+        "timeZone": "Europe/London"
+    })
+}
