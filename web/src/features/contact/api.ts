@@ -1,14 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-fetch';
+import { useSendContactMessage as useGeneratedSendContactMessage } from '@/api/endpoints/support/support';
 import type { ContactRequest } from './validation';
 
-// POST /api/contact (docs/catalogue.md): 201 {message}; 400 or 429 with {message}.
-// Hand-written until openapi.yaml has the path; then use the generated client.
-
-export function sendContactMessage(body: ContactRequest): Promise<{ message: string }> {
-  return apiRequest<{ message: string }>('POST', '/api/contact', body);
-}
-
+/** POST /api/contact (docs/catalogue.md): 201 {message}; 400 or 429 with {message}. */
 export function useSendContactMessage() {
-  return useMutation({ mutationFn: sendContactMessage });
+  const mutation = useGeneratedSendContactMessage();
+  return {
+    ...mutation,
+    mutate: (body: ContactRequest, options?: Parameters<typeof mutation.mutate>[1]) =>
+      mutation.mutate({ data: body }, options),
+  };
 }

@@ -2,7 +2,6 @@ import { screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
-import type { PublicUser, UserMentor } from './api';
 import { PublicProfilePage } from './public-profile-page';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -10,7 +9,8 @@ afterEach(() => vi.unstubAllGlobals());
 const OTHER_ID = '7d1e3c52-0d5a-4a43-9b8e-0c1f4c2d9e77';
 const MENTOR_ID = '1b6f1e1a-7a4f-4a55-8d0b-5c3a9a0f2b10';
 
-const other: PublicUser = {
+// As the api sends it (null for absent values).
+const other = {
   id: OTHER_ID,
   firstName: 'Luna',
   lastName: 'Starling',
@@ -25,7 +25,7 @@ const other: PublicUser = {
   email: null,
 };
 
-const mentor: UserMentor = {
+const mentor = {
   id: MENTOR_ID,
   displayName: 'Luna the Seer',
   specialties: ['Tarot Reading', 'Astrology'],
