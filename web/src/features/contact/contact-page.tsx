@@ -83,7 +83,7 @@ export function ContactPage() {
       </section>
 
       <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-12 sm:px-6 lg:grid-cols-3 lg:px-8">
-        <Card className="lg:col-span-2">
+        <Card className="lg:col-span-2 lg:self-start">
           <CardHeader>
             <CardTitle>Send us a message</CardTitle>
             <p className="text-sm text-slate-600">Fields marked * are required.</p>
