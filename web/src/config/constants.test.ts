@@ -33,6 +33,19 @@ import {
   UNREAD_MESSAGES_STALE_MS,
   VIDEO_JOIN_EARLY_MINUTES,
 } from './constants';
+import {
+  BOOKING_TEXT,
+  BOOKING_WINDOW_DAYS,
+  CARD_CODE_MAX_DIGITS,
+  CARD_CODE_MIN_DIGITS,
+  CARD_EXPIRY_LENGTH,
+  CARD_NUMBER_MAX_DIGITS,
+  CARD_NUMBER_MIN_DIGITS,
+  FREE_BOOKING_REDIRECT_DELAY_MS,
+  markAllReadLabel,
+  NOTIFICATION_TEXT,
+  NOTIFICATIONS_PAGE_LIMIT,
+} from './constants';
 
 describe('spec constants', () => {
   it('have the values the specification gives', () => {
@@ -88,5 +101,63 @@ describe('badgeCount', () => {
     expect(badgeCount(0)).toBe('0');
     expect(badgeCount(99)).toBe('99');
     expect(badgeCount(100)).toBe('99+');
+  });
+});
+
+describe('booking and payment constants (02 §5, §8, §9)', () => {
+  it('have the limits and delays of the specification', () => {
+    expect(BOOKING_WINDOW_DAYS).toBe(90);
+    expect(FREE_BOOKING_REDIRECT_DELAY_MS).toBe(1500);
+    expect(CARD_NUMBER_MAX_DIGITS).toBe(16);
+    expect(CARD_NUMBER_MIN_DIGITS).toBe(13);
+    expect(CARD_CODE_MIN_DIGITS).toBe(3);
+    expect(CARD_CODE_MAX_DIGITS).toBe(4);
+    expect(CARD_EXPIRY_LENGTH).toBe('MM/YY'.length);
+  });
+
+  it('have the texts of the specification', () => {
+    expect(BOOKING_TEXT).toEqual({
+      serviceNotFoundTitle: 'Service Not Found',
+      serviceNotFoundText: "The service you're looking for doesn't exist or is no longer available.",
+      selectDateAndTime: 'Please select a date and time',
+      noAvailableTimes: 'No available times',
+      noAvailableTimesHint: 'Please select another date or contact the mentor.',
+      slotsLoadFailed: 'Failed to load available times',
+      freeBookedTitle: 'Free Session Booked!',
+      freeBookedText: 'Your free session has been confirmed.',
+      reservationErrorTitle: 'Error',
+      reservationFailed: 'Failed to create reservation',
+      paymentSuccessTitle: 'Payment Successful!',
+      paymentSuccessText: 'Your booking has been confirmed.',
+      paymentFailedTitle: 'Payment Failed',
+      paymentFailedFallback: 'Payment could not be processed',
+      paymentErrorTitle: 'Payment Error',
+      paymentErrorText: 'An error occurred while processing payment',
+    });
+  });
+});
+
+describe('notification constants (01 §2, §8, §9)', () => {
+  it('list up to the api maximum on the page, 10 in the bell', () => {
+    expect(NOTIFICATIONS_LIST_LIMIT).toBe(10);
+    expect(NOTIFICATIONS_PAGE_LIMIT).toBe(100);
+  });
+
+  it('have the texts of the specification', () => {
+    expect(NOTIFICATION_TEXT).toEqual({
+      loadFailedTitle: 'Unable to Load Notifications',
+      fetchFailed: 'Failed to fetch notifications',
+      countFailed: 'Failed to fetch unread count',
+      markReadFailed: 'Failed to mark notification as read',
+      markAllReadFailed: 'Failed to mark all notifications as read',
+      deleteFailed: 'Failed to delete notification',
+      allMarkedRead: 'All notifications marked as read',
+      deleted: 'Notification deleted',
+      emptyAll: 'No notifications yet',
+      emptyUnread: 'No unread notifications',
+      emptyRead: 'No read notifications',
+    });
+    expect(markAllReadLabel(0)).toBe('Mark all as read (0)');
+    expect(markAllReadLabel(12)).toBe('Mark all as read (12)');
   });
 });

@@ -101,3 +101,61 @@ export const LANDING_STATS = [
 export function badgeCount(count: number): string {
   return count > BADGE_MAX_COUNT ? `${BADGE_MAX_COUNT}+` : String(count);
 }
+
+// --- Booking and payment (02 §2, §4, §5, §8, §9) ---------------------------------------
+
+/** 02 §2, §9: a session can be booked from today up to 90 days ahead. */
+export const BOOKING_WINDOW_DAYS = 90;
+/** 02 §5, §9: a card number has at most 16 digits and can be submitted from 13. */
+export const CARD_NUMBER_MAX_DIGITS = 16;
+export const CARD_NUMBER_MIN_DIGITS = 13;
+/** 02 §5, §9: the card's security code has 3 or 4 digits. */
+export const CARD_CODE_MIN_DIGITS = 3;
+export const CARD_CODE_MAX_DIGITS = 4;
+/** 02 §5, §9: the expiry is typed as MM/YY, five characters. */
+export const CARD_EXPIRY_LENGTH = 5;
+
+/** 02 §2, §5, §8: the fixed texts of the booking page, slot picker and card payment. */
+export const BOOKING_TEXT = {
+  serviceNotFoundTitle: 'Service Not Found',
+  serviceNotFoundText: "The service you're looking for doesn't exist or is no longer available.",
+  selectDateAndTime: 'Please select a date and time',
+  noAvailableTimes: 'No available times',
+  noAvailableTimesHint: 'Please select another date or contact the mentor.',
+  slotsLoadFailed: 'Failed to load available times',
+  freeBookedTitle: 'Free Session Booked!',
+  freeBookedText: 'Your free session has been confirmed.',
+  reservationErrorTitle: 'Error',
+  reservationFailed: 'Failed to create reservation',
+  paymentSuccessTitle: 'Payment Successful!',
+  paymentSuccessText: 'Your booking has been confirmed.',
+  paymentFailedTitle: 'Payment Failed',
+  paymentFailedFallback: 'Payment could not be processed',
+  paymentErrorTitle: 'Payment Error',
+  paymentErrorText: 'An error occurred while processing payment',
+} as const;
+
+// --- Notifications (01 §2, §8, §9) ---------------------------------------------------------
+
+/** The /notifications page lists up to the api's maximum (GET /api/notifications allows 1..100). */
+export const NOTIFICATIONS_PAGE_LIMIT = 100;
+
+/** 01 §2, §8: the fixed texts of the notification bell and the /notifications page. */
+export const NOTIFICATION_TEXT = {
+  loadFailedTitle: 'Unable to Load Notifications',
+  fetchFailed: 'Failed to fetch notifications',
+  countFailed: 'Failed to fetch unread count',
+  markReadFailed: 'Failed to mark notification as read',
+  markAllReadFailed: 'Failed to mark all notifications as read',
+  deleteFailed: 'Failed to delete notification',
+  allMarkedRead: 'All notifications marked as read',
+  deleted: 'Notification deleted',
+  emptyAll: 'No notifications yet',
+  emptyUnread: 'No unread notifications',
+  emptyRead: 'No read notifications',
+} as const;
+
+/** 01 §2: 'Mark all as read (n)'. */
+export function markAllReadLabel(unread: number): string {
+  return `Mark all as read (${unread})`;
+}
