@@ -265,9 +265,9 @@ function ServiceCard({ service, onEdit }: { service: Service; onEdit: () => void
           <p className="font-semibold text-slate-900">{servicePriceText(service.price)}</p>
           <p className="text-xs text-slate-500">{service.duration} minutes</p>
         </div>
-        <Button variant="outline" size="sm" onClick={onEdit}>
+        <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit ${service.title}`}>
           <Pencil aria-hidden="true" className="h-4 w-4" />
-          Edit<span className="sr-only"> {service.title}</span>
+          Edit
         </Button>
       </div>
     </Card>

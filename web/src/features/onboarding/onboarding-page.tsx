@@ -391,9 +391,15 @@ function ServicesStep({ mentorId, onDone }: { mentorId: string; onDone: () => vo
                   <span className="rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-medium text-emerald-700">Created</span>
                 ) : (
                   open.length > 1 && (
-                    <Button variant="ghost" size="sm" onClick={() => remove(draft.key)} disabled={create.isPending}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => remove(draft.key)}
+                      disabled={create.isPending}
+                      aria-label={`Remove service ${index + 1}`}
+                    >
                       <Trash2 aria-hidden="true" className="h-4 w-4" />
-                      Remove<span className="sr-only"> service {index + 1}</span>
+                      Remove
                     </Button>
                   )
                 )}
