@@ -31,10 +31,11 @@ run_step() {
   echo "${_GREEN}    ok: $name ($((SECONDS - start)) s)${_RESET}" >&2
 }
 
-# Builds the workspace binaries and exports API_BIN and WORKER_BIN.
+# Builds the workspace binaries and exports API_BIN and WORKER_BIN. With LOCKED=1 (scripts/test)
+# the build refuses to change Cargo.lock.
 build_rust() {
   local profile="${PROFILE:-debug}" args=(build --workspace)
-  [ -f "$ROOT/Cargo.lock" ] && args+=(--locked)
+  [ "${LOCKED:-0}" = "1" ] && [ -f "$ROOT/Cargo.lock" ] && args+=(--locked)
   [ "$profile" = "release" ] && args+=(--release)
   (cd "$ROOT" && cargo "${args[@]}") || return 1
   export API_BIN="$CARGO_TARGET_DIR/$profile/api"

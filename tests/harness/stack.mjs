@@ -202,6 +202,7 @@ export async function startStack({ worker = true, env = {} } = {}) {
     PAYMENT_GATEWAY: 'test',
     RUST_LOG: process.env.RUST_LOG || 'info',
     RUST_BACKTRACE: '1',
+    NO_COLOR: '1',
     ...env,
   };
   const logPrefix = path.join(logsDir, `${label()}-${dbName}`);
