@@ -70,7 +70,7 @@ function MentorCard({ mentor }: { mentor: UserMentor }) {
           <Sparkles aria-hidden="true" className="h-5 w-5 text-indigo-600" />
           Mentor Profile
         </CardTitle>
-        <p className="text-sm text-slate-600">Practises as {mentor.displayName}</p>
+        <p className="text-sm text-slate-600">Offers sessions as {mentor.displayName}</p>
       </CardHeader>
       <CardContent className="space-y-5">
         {mentor.specialties.length > 0 && (

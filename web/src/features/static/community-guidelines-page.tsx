@@ -23,7 +23,7 @@ export const CORE_VALUES: { title: string; text: string; icon: LucideIcon }[] = 
   },
   {
     title: 'Safety',
-    text: 'Everyone deserves a space where they can be open without fear of harm, pressure or judgement.',
+    text: 'Everyone deserves a space where they can be open without fear of harm, pressure or judgment.',
     icon: ShieldCheck,
   },
   {
@@ -33,7 +33,7 @@ export const CORE_VALUES: { title: string; text: string; icon: LucideIcon }[] = 
   },
   {
     title: 'Authenticity',
-    text: 'Be honest about who you are, what you practise and what a session can and cannot offer.',
+    text: 'Be honest about who you are, what you practice and what a session can and cannot offer.',
     icon: Sparkles,
   },
 ];
@@ -99,7 +99,7 @@ export const PROHIBITED_BEHAVIOURS: { title: string; text: string }[] = [
   { title: 'Spam', text: 'Repeated unsolicited messages, advertising or misleading links.' },
   {
     title: 'Impersonation or fake profiles',
-    text: 'Pretending to be another person or organisation, or creating accounts with false details.',
+    text: 'Pretending to be another person or organization, or creating accounts with false details.',
   },
   { title: 'Explicit content', text: 'Sexual, graphic or violent content in profiles, messages or sessions.' },
 ];
@@ -208,7 +208,7 @@ export function CommunityGuidelinesPage() {
 
       <section aria-labelledby="prohibited" className="mt-16">
         <SectionHeading id="prohibited" icon={Ban}>
-          Prohibited Behaviour
+          Prohibited Behavior
         </SectionHeading>
         <p className="mt-2 text-sm text-slate-600">The following are never allowed on {APP_NAME}:</p>
         <ul className="mt-6 grid gap-4 sm:grid-cols-2">

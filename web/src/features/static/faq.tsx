@@ -117,7 +117,7 @@ export const FAQS: Faq[] = [
       <p>
         Please tell us within {COMPLAINT_WINDOW_HOURS} hours of the session through the{' '}
         <Link to="/contact">contact form</Link>, choosing 'Report an Issue'. Include the date, the mentor and what
-        happened, and we will review it and get back to you. Behaviour that breaks our{' '}
+        happened, and we will review it and get back to you. Behavior that breaks our{' '}
         <Link to="/community-guidelines">Community Guidelines</Link> can be reported the same way.
       </p>
     ),

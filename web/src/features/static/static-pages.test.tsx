@@ -117,7 +117,7 @@ describe('/community-guidelines', () => {
     ]) {
       expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
     }
-    const prohibited = screen.getByRole('region', { name: 'Prohibited Behaviour' });
+    const prohibited = screen.getByRole('region', { name: 'Prohibited Behavior' });
     expect(prohibited.querySelectorAll('li')).toHaveLength(8);
     const report = screen.getByRole('region', { name: 'How to Report' });
     expect(report.querySelectorAll('ol > li')).toHaveLength(4);
