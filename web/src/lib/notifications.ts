@@ -1,0 +1,120 @@
+/**
+ * The notification calls (01 §7; docs/booking.md 'Notifications'): the list, the unread count,
+ * mark one or all read, delete. The header's bell and the /notifications page both use them, so
+ * they live here rather than in one feature.
+ *
+ * The paths are not in openapi.yaml yet: these are written by hand on the shared fetch mutator,
+ * with query keys shaped like orval's (the path, then the query parameters as one object), so the
+ * generated functions can replace them without changing the cache.
+ *
+ * 01 §9: the list and the count are polled every 30 s. Every change refreshes both.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { NOTIFICATIONS_LIST_LIMIT, NOTIFICATIONS_POLL_MS } from '@/config/constants';
+import { apiFetch, apiRequest } from './api-fetch';
+
+export const NOTIFICATION_TYPES = [
+  'booking_confirmed',
+  'booking_cancelled',
+  'booking_rescheduled',
+  'booking_reminder',
+  'new_message',
+  'new_review',
+  'mentor_approved',
+  'payment_received',
+  'payment_failed',
+  'system_announcement',
+] as const;
+
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export type Notification = {
+  id: string;
+  /** One of {@link NOTIFICATION_TYPES}; a newer server may send others. */
+  type: string;
+  title: string;
+  message: string;
+  isRead: boolean;
+  createdAt: string;
+  actionUrl: string | null;
+};
+
+export type ListNotificationsParams = { limit?: number };
+
+export const notificationKeys = {
+  /** Without params: every list query (for invalidation). */
+  all: () => ['/api/notifications'] as const,
+  list: (params: ListNotificationsParams) => ['/api/notifications', params] as const,
+  unreadCount: () => ['/api/notifications/unread-count'] as const,
+};
+
+type Opts = { signal?: AbortSignal };
+
+export const notificationsApi = {
+  list: (params: ListNotificationsParams, { signal }: Opts = {}) => {
+    const query = params.limit === undefined ? '' : `?${new URLSearchParams({ limit: String(params.limit) })}`;
+    return apiFetch<Notification[]>(`/api/notifications${query}`, { signal });
+  },
+  unreadCount: ({ signal }: Opts = {}) => apiFetch<{ count: number }>('/api/notifications/unread-count', { signal }),
+  markRead: (id: string) => apiRequest<Notification>('PUT', `/api/notifications/${encodeURIComponent(id)}/read`),
+  markAllRead: () => apiRequest<{ message: string; count: number }>('PUT', '/api/notifications/read-all'),
+  remove: (id: string) => apiRequest<{ message: string }>('DELETE', `/api/notifications/${encodeURIComponent(id)}`),
+};
+
+/** GET /api/notifications?limit=n, newest first, polled every 30 s. */
+export function useNotifications(limit: number = NOTIFICATIONS_LIST_LIMIT, { enabled = true }: { enabled?: boolean } = {}) {
+  const params = { limit };
+  return useQuery({
+    queryKey: notificationKeys.list(params),
+    queryFn: ({ signal }) => notificationsApi.list(params, { signal }),
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+    enabled,
+  });
+}
+
+/** GET /api/notifications/unread-count, polled every 30 s; the number itself. */
+export function useUnreadNotificationCount({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: notificationKeys.unreadCount(),
+    queryFn: ({ signal }) => notificationsApi.unreadCount({ signal }),
+    select: (data) => data.count,
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+    enabled,
+  });
+}
+
+function useRefreshNotifications() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: notificationKeys.all() }),
+      queryClient.invalidateQueries({ queryKey: notificationKeys.unreadCount() }),
+    ]);
+}
+
+/** PUT /api/notifications/{id}/read. */
+export function useMarkNotificationRead() {
+  const refresh = useRefreshNotifications();
+  return useMutation({
+    mutationFn: (id: string) => notificationsApi.markRead(id),
+    onSettled: () => refresh(),
+  });
+}
+
+/** PUT /api/notifications/read-all. */
+export function useMarkAllNotificationsRead() {
+  const refresh = useRefreshNotifications();
+  return useMutation({
+    mutationFn: () => notificationsApi.markAllRead(),
+    onSettled: () => refresh(),
+  });
+}
+
+/** DELETE /api/notifications/{id}. */
+export function useDeleteNotification() {
+  const refresh = useRefreshNotifications();
+  return useMutation({
+    mutationFn: (id: string) => notificationsApi.remove(id),
+    onSettled: () => refresh(),
+  });
+}
