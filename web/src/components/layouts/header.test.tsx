@@ -43,9 +43,11 @@ describe('Header', () => {
     expect(nav.queryByRole('link', { name: 'Mentor Dashboard' })).not.toBeInTheDocument();
     expect(nav.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Become a Mentor' })).toHaveAttribute('href', '/become-mentor');
-    expect(screen.getByRole('link', { name: 'Notifications' })).toHaveAttribute('href', '/notifications');
-    // Endpoints that do not exist yet are not called.
-    expect(calledPaths(fetchMock).filter((p) => /unread-count|notifications/.test(p))).toEqual([]);
+    // The notification bell (its own tests: notification-bell.test.tsx) loads the latest ten and the count.
+    expect(screen.getByRole('button', { name: 'Notifications' })).toBeInTheDocument();
+    expect(calledPaths(fetchMock)).toEqual(
+      expect.arrayContaining(['/api/notifications?limit=10', '/api/notifications/unread-count']),
+    );
   });
 
   it('mentor: Mentor Dashboard instead of My Dashboard, no Become a Mentor', async () => {

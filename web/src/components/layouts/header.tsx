@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Bell, LogOut, Menu, MessageCircle, User as UserIcon, X } from 'lucide-react';
+import { LogOut, Menu, MessageCircle, User as UserIcon, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { toast } from 'sonner';
@@ -11,6 +11,7 @@ import { useLogout, useRoles, type User } from '@/lib/auth';
 import { LOGIN_URL } from '@/lib/navigation';
 import { cn } from '@/lib/utils';
 import { BECOME_MENTOR_LINK, SIGNED_OUT_LINKS, signedInLinks, type NavLinkItem } from './nav-links';
+import { NotificationBell } from './notification-bell';
 
 function initials(user: User): string {
   const letters = `${user.firstName?.[0] ?? ''}${user.lastName?.[0] ?? ''}`.toUpperCase();
@@ -101,17 +102,13 @@ export function Header() {
                   <Link to={BECOME_MENTOR_LINK.to}>{BECOME_MENTOR_LINK.label}</Link>
                 </Button>
               )}
-              {/* The unread badge and the notification list arrive with messaging and notifications. */}
+              {/* The unread message badge arrives with messaging. */}
               <Button asChild variant="ghost" size="icon" className="hidden sm:inline-flex xl:hidden">
                 <Link to="/messages" aria-label="Messages">
                   <MessageCircle aria-hidden="true" className="h-5 w-5" />
                 </Link>
               </Button>
-              <Button asChild variant="ghost" size="icon">
-                <Link to="/notifications" aria-label="Notifications">
-                  <Bell aria-hidden="true" className="h-5 w-5" />
-                </Link>
-              </Button>
+              <NotificationBell />
               <AccountMenu user={user} onLogout={logout.run} loggingOut={logout.isPending} />
             </>
           ) : (
