@@ -162,3 +162,50 @@ describe('register, verify, login, logout', () => {
     assert.equal(me.status, 200, `the other session stays: ${show(me)}`);
   });
 });
+
+describe('the mentor profile of a plain user', () => {
+  it('GET /api/mentor/profile is 401 signed out and 404 for a user who is not a mentor', async () => {
+    const anon = await client(stack.baseUrl).get('/api/mentor/profile');
+    assert.equal(anon.status, 401, show(anon));
+    assert.deepEqual(anon.body, UNAUTHORIZED);
+    const c = await signIn(stack, await createVerifiedUser(stack));
+    const res = await c.get('/api/mentor/profile');
+    assert.equal(res.status, 404, show(res));
+    assert.equal(typeof res.body?.message, 'string', show(res));
+  });
+});
+
+describe('behind HTTPS (APP_BASE_URL=https://...)', () => {
+  const publicUrl = 'https://mentor.example';
+  let https;
+  before(async () => {
+    https = await startStack({ env: { APP_BASE_URL: publicUrl } });
+  });
+  after(async () => {
+    await https?.stop();
+  });
+
+  it('mail links use APP_BASE_URL and the session cookie is Secure', async () => {
+    // Requests come from pages of https://mentor.example (a proxy terminates TLS).
+    const c = client(https.baseUrl, { origin: publicUrl });
+    const user = newUser();
+    const reg = await c.post('/api/register', user);
+    assert.equal(reg.status, 201, show(reg));
+    const mail = await https.waitForMail(mailTo(user.email, VERIFY_SUBJECT));
+    const token = findLink(mail, `${publicUrl}/verify-email?token=`).searchParams.get('token');
+    assert.equal((await c.post('/api/verify-email', { token })).status, 200);
+
+    const login = await c.post('/api/login', { email: user.email, password: user.password });
+    assert.equal(login.status, 200, show(login));
+    const sid = login.setCookies.find((k) => k.name === 'sid');
+    assert.ok(sid?.value, `a sid cookie: ${JSON.stringify(login.setCookies)}`);
+    assert.equal(sid.attributes.secure, true, 'Secure');
+    assert.equal(sid.attributes.httponly, true, 'HttpOnly');
+    assert.equal(String(sid.attributes.samesite).toLowerCase(), 'lax', 'SameSite=Lax');
+
+    // A page of another site is still refused.
+    const evil = client(https.baseUrl, { origin: 'https://evil.example' });
+    const refused = await evil.post('/api/forgot-password', { email: user.email });
+    assert.equal(refused.status, 403, show(refused));
+  });
+});

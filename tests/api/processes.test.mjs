@@ -79,3 +79,28 @@ describe('SIGTERM', () => {
     assert.deepEqual({ code: worker.code, signal: worker.signal }, { code: 0, signal: null }, `worker: ${JSON.stringify(worker)}`);
   });
 });
+
+describe('database outage', () => {
+  it('GET /api/health answers 503 without internals when the database is gone', async () => {
+    const stack = await startStack({ worker: false });
+    stacks.push(stack);
+    await stack.dropDatabase();
+    const c = client(stack.baseUrl);
+    const deadline = Date.now() + 15_000;
+    let res;
+    for (;;) {
+      res = await c.get('/api/health');
+      if (res.status === 503 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(res.status, 503, show(res));
+    assert.equal(typeof res.body?.message, 'string', show(res));
+    assert.doesNotMatch(res.text, new RegExp(`${stack.databaseName}|sqlx|postgres|SQLSTATE|panicked`, 'i'), 'no internals');
+
+    // Other calls fail cleanly too: a 5xx with a plain {message}.
+    const login = await c.post('/api/login', { email: 'a@example.com', password: 'long-enough-1' });
+    assert.ok(login.status >= 500, show(login));
+    assert.equal(typeof login.body?.message, 'string', show(login));
+    assert.doesNotMatch(login.text, new RegExp(`${stack.databaseName}|sqlx|postgres|SQLSTATE|panicked`, 'i'), 'no internals');
+  });
+});

@@ -272,6 +272,8 @@ export async function startStack({ worker = true, env = {} } = {}) {
     stopWorker,
     /** SIGTERM to api serve only; resolves to its exit { code, signal, timedOut? }. */
     stopApi: () => terminate(api),
+    /** Drops the stack's database while the processes run (to simulate an outage). */
+    dropDatabase,
     /** Whether the worker process is running. */
     get workerRunning() {
       return Boolean(workerProc && !workerProc.exit && workerProc.child.exitCode === null);
