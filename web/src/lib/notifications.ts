@@ -12,6 +12,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { NOTIFICATIONS_LIST_LIMIT, NOTIFICATIONS_POLL_MS } from '@/config/constants';
 import { apiFetch, apiRequest } from './api-fetch';
+import { hardNavigate } from './navigation';
 
 export const NOTIFICATION_TYPES = [
   'booking_confirmed',
@@ -117,4 +118,21 @@ export function useDeleteNotification() {
     mutationFn: (id: string) => notificationsApi.remove(id),
     onSettled: () => refresh(),
   });
+}
+
+/**
+ * Follows a notification's actionUrl: an in-app path through the router, an http(s) address as a
+ * full navigation; anything else (a `javascript:` address, say) is ignored.
+ */
+export function followActionUrl(actionUrl: string, navigate: (to: string) => void): void {
+  if (actionUrl.startsWith('/') && !actionUrl.startsWith('//')) {
+    navigate(actionUrl);
+    return;
+  }
+  try {
+    const url = new URL(actionUrl);
+    if (url.protocol === 'http:' || url.protocol === 'https:') hardNavigate(url.href);
+  } catch {
+    // not an address: nothing to follow
+  }
 }

@@ -9,20 +9,14 @@ import { Spinner } from '@/components/ui/spinner';
 import { badgeCount, NOTIFICATION_TEXT, NOTIFICATIONS_LIST_LIMIT } from '@/config/constants';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatDateTime } from '@/lib/format';
-import { hardNavigate } from '@/lib/navigation';
 import {
+  followActionUrl,
   useMarkNotificationRead,
   useNotifications,
   useUnreadNotificationCount,
   type Notification,
 } from '@/lib/notifications';
 import { cn } from '@/lib/utils';
-
-/** An in-app path goes through the router; anything else is a full navigation. */
-export function followActionUrl(actionUrl: string, navigate: (to: string) => void): void {
-  if (actionUrl.startsWith('/') && !actionUrl.startsWith('//')) navigate(actionUrl);
-  else hardNavigate(actionUrl);
-}
 
 /**
  * 01 §2 header: the bell with the unread count ('99+' above 99) that opens the latest
