@@ -1,14 +1,382 @@
-import { CalendarCheck } from 'lucide-react';
-import { ComingSoon } from '@/components/coming-soon';
+import { ArrowLeft, CalendarCheck, CalendarClock, Clock, SearchX, Users } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { MentorAvatar } from '@/components/mentor-avatar';
+import { RatingStars } from '@/components/rating-stars';
+import { StateCard } from '@/components/state-card';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { Skeleton } from '@/components/ui/skeleton';
+import { FullPageSpinner } from '@/components/ui/spinner';
+import { Textarea } from '@/components/ui/textarea';
+import {
+  BOOKING_TEXT,
+  DEFAULT_MENTOR_RATING,
+  FREE_BOOKING_REDIRECT_DELAY_MS,
+  RESERVATION_HOLD_MINUTES,
+} from '@/config/constants';
+import { errorMessage, errorStatus } from '@/lib/api-fetch';
+import { formatDate, formatTime } from '@/lib/format';
+import { isFree, servicePriceText } from '@/lib/money';
+import { hardNavigate } from '@/lib/navigation';
+import { serviceLabel } from '@/lib/services';
+import { browserTimeZone } from '@/lib/time-zones';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { cn } from '@/lib/utils';
+import { wallTimeToIso } from '@/lib/wall-time';
+import {
+  isUnauthorizedError,
+  useCreateReservation,
+  useProcessPayment,
+  useService,
+  type BookableService,
+} from './api';
+import { EMPTY_CARD_FORM, toPaymentRequest, type CardForm as CardFormValues } from './card';
+import { CardForm } from './components/card-form';
+import { isoDate, SlotPicker, slotLabel } from './components/slot-picker';
 
+/** 02 §2: /booking/{serviceId}, signed in only (the route table sends others to /auth). */
 export function BookingPage() {
+  const { serviceId = '' } = useParams();
+  const service = useService(serviceId);
+  useDocumentTitle(service.data?.title ?? 'Book a Session');
+  const unauthorized = service.isError && isUnauthorizedError(service.error);
+
+  useEffect(() => {
+    // 02 §8: the session is gone; a full load of /auth also drops the stale signed-in state.
+    if (unauthorized) hardNavigate('/auth');
+  }, [unauthorized]);
+
+  if (service.isLoading) return <BookingSkeleton />;
+  if (unauthorized) return <FullPageSpinner label="Redirecting to sign in" />;
+  if (service.isError || !service.data || !service.data.isActive) {
+    return (
+      <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:px-8">
+        <StateCard
+          as="h1"
+          icon={SearchX}
+          title={BOOKING_TEXT.serviceNotFoundTitle}
+          actions={
+            <Button asChild>
+              <Link to="/mentors">Browse Mentors</Link>
+            </Button>
+          }
+        >
+          {BOOKING_TEXT.serviceNotFoundText}
+        </StateCard>
+      </div>
+    );
+  }
+  return <Booking service={service.data} />;
+}
+
+type Hold = { reservationId: string; expiresAt: string; scheduledAt: string };
+
+function Booking({ service }: { service: BookableService }) {
+  const navigate = useNavigate();
+  const free = isFree(service.price);
+  const [hold, setHold] = useState<Hold | null>(null);
+  const redirectTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+
+  const onFreeBooked = () => {
+    toast.success(BOOKING_TEXT.freeBookedTitle, { description: BOOKING_TEXT.freeBookedText });
+    redirectTimer.current = window.setTimeout(() => navigate('/dashboard'), FREE_BOOKING_REDIRECT_DELAY_MS);
+  };
+
   return (
-    <ComingSoon
-      title="Book a Session"
-      description="Choose a time that suits you and confirm your session with secure card payment."
-      icon={CalendarCheck}
-      back={{ to: '/mentors', label: 'Browse Mentors' }}
-    />
+    <div className="bg-slate-50/60">
+      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-8">
+        <Link
+          to={`/mentor/${service.mentor.id}`}
+          className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-indigo-700"
+        >
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          Back to {service.mentor.displayName}
+        </Link>
+
+        <div className="mt-6 grid gap-6 lg:grid-cols-3">
+          <div className="space-y-6 lg:col-span-2">
+            <ServiceSummary service={service} />
+            <Card className="p-6">
+              <Steps free={free} step={hold ? 'payment' : 'schedule'} />
+              <div className="mt-6">
+                {hold ? (
+                  <PaymentStep service={service} hold={hold} onExpired={() => setHold(null)} />
+                ) : (
+                  <ScheduleStep service={service} free={free} onHeld={setHold} onFreeBooked={onFreeBooked} />
+                )}
+              </div>
+            </Card>
+          </div>
+          <aside className="space-y-6">
+            <MentorSummary mentor={service.mentor} />
+          </aside>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function ServiceSummary({ service }: { service: BookableService }) {
+  return (
+    <Card className="p-6">
+      <p className="text-xs font-semibold uppercase tracking-wide text-indigo-600">{serviceLabel(service.serviceType)}</p>
+      <h1 className="mt-1 font-display text-3xl font-semibold tracking-tight text-slate-900">{service.title}</h1>
+      <p className="mt-3 whitespace-pre-line text-sm leading-relaxed text-slate-600">{service.description}</p>
+      <dl className="mt-5 flex flex-wrap gap-x-8 gap-y-3 text-sm">
+        <div>
+          <dt className="text-slate-500">Price</dt>
+          <dd className="text-lg font-semibold text-slate-900">{servicePriceText(service.price)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Duration</dt>
+          <dd className="flex items-center gap-1.5 text-lg font-semibold text-slate-900">
+            <Clock aria-hidden="true" className="h-4 w-4 text-slate-400" />
+            {service.duration} minutes
+          </dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+/** 02 §2: photo (or initials), name, bio, rating (5 out of 5 before the first review), sessions. */
+function MentorSummary({ mentor }: { mentor: BookableService['mentor'] }) {
+  const rating = mentor.reviewCount === 0 ? DEFAULT_MENTOR_RATING : Number(mentor.rating);
+  const shown = Number.isFinite(rating) ? rating : DEFAULT_MENTOR_RATING;
+  return (
+    <Card className="p-6" aria-labelledby="booking-mentor-name">
+      <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Your mentor</p>
+      <div className="mt-3 flex items-center gap-4">
+        <MentorAvatar mentor={mentor} size="md" className="ring-indigo-50" />
+        <div className="min-w-0">
+          <h2 id="booking-mentor-name" className="truncate text-lg font-semibold text-slate-900">
+            {mentor.displayName}
+          </h2>
+          <RatingStars rating={shown} />
+          <p className="mt-0.5 text-xs text-slate-500">{shown.toFixed(1)} out of 5</p>
+        </div>
+      </div>
+      <p className="mt-4 line-clamp-6 text-sm leading-relaxed text-slate-600">{mentor.bio}</p>
+      <p className="mt-4 flex items-center gap-2 text-sm text-slate-600">
+        <Users aria-hidden="true" className="h-4 w-4 text-slate-400" />
+        <span>
+          <span className="font-semibold text-slate-900">{mentor.totalSessions}</span>{' '}
+          {mentor.totalSessions === 1 ? 'session' : 'sessions'}
+        </span>
+      </p>
+      <Button asChild variant="outline" className="mt-5 w-full">
+        <Link to={`/mentor/${mentor.id}`}>View Profile</Link>
+      </Button>
+    </Card>
+  );
+}
+
+function Steps({ free, step }: { free: boolean; step: 'schedule' | 'payment' }) {
+  const steps = free ? ['Schedule'] : ['Schedule', 'Payment'];
+  const current = step === 'schedule' ? 0 : 1;
+  return (
+    <ol aria-label="Booking steps" className="flex items-center gap-3 text-sm">
+      {steps.map((label, i) => (
+        <li
+          key={label}
+          aria-current={i === current ? 'step' : undefined}
+          className={cn('flex items-center gap-2', i === current ? 'font-semibold text-indigo-700' : 'text-slate-500')}
+        >
+          <span
+            className={cn(
+              'inline-flex h-6 w-6 items-center justify-center rounded-full text-xs',
+              i <= current ? 'bg-indigo-600 text-white' : 'bg-slate-200 text-slate-600',
+            )}
+          >
+            {i + 1}
+          </span>
+          {label}
+          {i < steps.length - 1 && <span aria-hidden="true" className="ml-1 h-px w-8 bg-slate-300" />}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+type ScheduleStepProps = {
+  service: BookableService;
+  free: boolean;
+  onHeld: (hold: Hold) => void;
+  onFreeBooked: () => void;
+};
+
+/** 02 §4: pick a slot and add notes; a free service is booked at once, a paid one held for payment. */
+function ScheduleStep({ service, free, onHeld, onFreeBooked }: ScheduleStepProps) {
+  const [date, setDate] = useState<Date>();
+  const [time, setTime] = useState<string>();
+  const [notes, setNotes] = useState('');
+  const [missingChoice, setMissingChoice] = useState(false);
+  const [booked, setBooked] = useState(false);
+  const reserve = useCreateReservation();
+  const timeZone = browserTimeZone();
+
+  const submit = () => {
+    if (!date || !time) {
+      setMissingChoice(true);
+      return;
+    }
+    setMissingChoice(false);
+    const scheduledAt = wallTimeToIso(isoDate(date), time, timeZone);
+    reserve.mutate(
+      { serviceId: service.id, mentorId: service.mentorId, scheduledAt, notes: notes.trim(), totalAmount: service.price },
+      {
+        onSuccess: (result) => {
+          if (result.freeBooking) {
+            setBooked(true);
+            onFreeBooked();
+          } else if (result.reservation && result.expiresAt) {
+            onHeld({ reservationId: result.reservation.id, expiresAt: result.expiresAt, scheduledAt });
+          } else {
+            toast.error(BOOKING_TEXT.reservationErrorTitle, { description: BOOKING_TEXT.reservationFailed });
+          }
+        },
+        onError: (error) => {
+          toast.error(BOOKING_TEXT.reservationErrorTitle, {
+            description: errorMessage(error, BOOKING_TEXT.reservationFailed),
+          });
+          // Someone else took the time meanwhile: the refreshed list no longer offers it.
+          if (errorStatus(error) === 409) setTime(undefined);
+        },
+      },
+    );
+  };
+
+  const busy = reserve.isPending || booked;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="font-display text-xl font-semibold text-slate-900">Choose a time</h2>
+        <p className="mt-1 text-sm text-slate-600">Pick a day, then one of the times your mentor is free.</p>
+      </div>
+      <SlotPicker
+        mentorId={service.mentorId}
+        duration={service.duration}
+        date={date}
+        time={time}
+        onDateChange={(d) => {
+          setDate(d);
+          if (d) setMissingChoice(false);
+        }}
+        onTimeChange={(t) => {
+          setTime(t);
+          if (t) setMissingChoice(false);
+        }}
+        timeZone={timeZone}
+        disabled={busy}
+      />
+      <Field label="Notes for your mentor" hint="Optional: what you would like to focus on in the session.">
+        {(control) => (
+          <Textarea
+            {...control}
+            value={notes}
+            onChange={(e) => setNotes(e.target.value)}
+            disabled={busy}
+            rows={3}
+            placeholder="Share a question or intention for your session"
+          />
+        )}
+      </Field>
+      {missingChoice && <Alert variant="error">{BOOKING_TEXT.selectDateAndTime}</Alert>}
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        {date && time ? (
+          <p className="flex items-center gap-2 text-sm text-slate-700">
+            <CalendarClock aria-hidden="true" className="h-4 w-4 text-indigo-600" />
+            {formatDate(date)} at {slotLabel(time)}
+          </p>
+        ) : (
+          <span />
+        )}
+        <Button variant="gradient" size="lg" onClick={submit} disabled={busy}>
+          <CalendarCheck aria-hidden="true" className="h-4 w-4" />
+          {reserve.isPending ? 'Booking...' : free ? 'Book Free Session' : 'Continue to Payment'}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+type PaymentStepProps = { service: BookableService; hold: Hold; onExpired: () => void };
+
+/** 02 §4: the held slot (60 minutes, expiry shown) and the card form. */
+function PaymentStep({ service, hold, onExpired }: PaymentStepProps) {
+  const navigate = useNavigate();
+  const [card, setCard] = useState<CardFormValues>(EMPTY_CARD_FORM);
+  const pay = useProcessPayment(service.mentorId);
+
+  const submit = () =>
+    pay.mutate(toPaymentRequest(hold.reservationId, card), {
+      onSuccess: (result) => {
+        if (result.success) {
+          toast.success(BOOKING_TEXT.paymentSuccessTitle, { description: BOOKING_TEXT.paymentSuccessText });
+          navigate('/dashboard');
+        } else {
+          // Declined: stay on the form; the hold remains until it expires.
+          toast.error(BOOKING_TEXT.paymentFailedTitle, {
+            description: result.error || result.message || BOOKING_TEXT.paymentFailedFallback,
+          });
+        }
+      },
+      onError: (error) => {
+        toast.error(BOOKING_TEXT.paymentErrorTitle, { description: errorMessage(error, BOOKING_TEXT.paymentErrorText) });
+        // The hold is gone (expired, or no longer found): choose a time again.
+        const status = errorStatus(error);
+        if (status === 409 || status === 404) onExpired();
+      },
+    });
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="font-display text-xl font-semibold text-slate-900">Payment</h2>
+        <p className="mt-1 flex items-center gap-2 text-sm text-slate-700">
+          <CalendarClock aria-hidden="true" className="h-4 w-4 text-indigo-600" />
+          {service.title}: {formatDate(hold.scheduledAt)} at {formatTime(hold.scheduledAt)}, {service.duration} minutes
+        </p>
+      </div>
+      <Alert variant="info">
+        <p className="font-medium">Your time is held until {formatTime(hold.expiresAt)}.</p>
+        <p>
+          We keep this slot for you for {RESERVATION_HOLD_MINUTES} minutes. Complete your payment before then, or the
+          reservation expires and the time is released.
+        </p>
+      </Alert>
+      <CardForm value={card} onChange={setCard} onSubmit={submit} amount={service.price} processing={pay.isPending} />
+    </div>
+  );
+}
+
+function BookingSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading service" className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-8">
+      <div className="mt-10 grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card className="space-y-3 p-6">
+            <Skeleton className="h-4 w-24" />
+            <Skeleton className="h-8 w-2/3" />
+            <Skeleton className="h-4 w-full" />
+            <Skeleton className="h-4 w-5/6" />
+          </Card>
+          <Card className="p-6">
+            <Skeleton className="h-72 w-full" />
+          </Card>
+        </div>
+        <Card className="space-y-3 p-6">
+          <Skeleton className="h-16 w-16 rounded-full" />
+          <Skeleton className="h-5 w-1/2" />
+          <Skeleton className="h-4 w-full" />
+        </Card>
+      </div>
+    </div>
   );
 }
 

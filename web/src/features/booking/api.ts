@@ -1,0 +1,168 @@
+/**
+ * The booking calls (02 §7 client side; docs/booking.md): the service, the mentor's free start
+ * times, the reservation and the card payment.
+ *
+ * GET /api/services/{id} comes from the generated client. The slot, reservation and payment paths
+ * are not in openapi.yaml yet, so they are written by hand here on the shared fetch mutator, with
+ * query keys shaped like orval's (the path, then the query parameters as one object) so that the
+ * generated functions can replace them without changing the cache.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getGetServiceQueryKey, getService } from '@/api/endpoints/services/services';
+import type { ServiceWithMentorView } from '@/api/model';
+import { ApiError, apiFetch, apiRequest } from '@/lib/api-fetch';
+import { notificationKeys } from '@/lib/notifications';
+import type { PaymentRequest } from './card';
+
+/** A bookable service with its mentor card; price '0.00' means free, duration in minutes. */
+export type BookableService = ServiceWithMentorView;
+
+export type BookingStatus = 'pending' | 'confirmed' | 'completed' | 'cancelled';
+
+export type Booking = {
+  id: string;
+  status: BookingStatus;
+  scheduledAt: string;
+  duration: number;
+  totalAmount: string;
+  notes: string | null;
+  createdAt: string;
+  service: { id: string; title: string; duration: number; serviceType: string };
+  user: { id: string; firstName: string; lastName: string };
+  mentor: { id: string; userId: string; displayName: string; profileImageUrl?: string | null };
+};
+
+export type CreateReservationInput = {
+  serviceId: string;
+  mentorId: string;
+  /** ISO 8601 instant. */
+  scheduledAt: string;
+  notes?: string;
+  /** The service's price as the api sends it ('50.00'). */
+  totalAmount: string;
+};
+
+/** A free service is booked at once (`booking`); a paid one is held (`reservation`, `expiresAt`). */
+export type ReservationResult = {
+  freeBooking: boolean;
+  booking: Booking | null;
+  reservation: { id: string } | null;
+  expiresAt: string | null;
+};
+
+/** 200 either way: `success: false` is a declined card (the hold stays until it expires). */
+export type PaymentResult = {
+  success: boolean;
+  message?: string;
+  error?: string;
+  booking?: Booking;
+};
+
+export type AvailableSlotsParams = {
+  /** The viewer-local date, YYYY-MM-DD. */
+  date: string;
+  /** Minutes. */
+  duration: number;
+  /** The viewer's IANA zone: the start times are wall times there. */
+  timeZone: string;
+};
+
+export const bookingKeys = {
+  service: (id: string) => getGetServiceQueryKey(id),
+  /** Without params: every slot query of that mentor (for invalidation). */
+  availableSlots: (mentorId: string, params?: AvailableSlotsParams) =>
+    params
+      ? ([`/api/mentors/${mentorId}/available-slots`, params] as const)
+      : ([`/api/mentors/${mentorId}/available-slots`] as const),
+  /** The client dashboard's data, which a new booking changes. */
+  dashboard: () => ['/api/user/dashboard'] as const,
+};
+
+type Opts = { signal?: AbortSignal };
+
+export const bookingApi = {
+  service: (id: string, { signal }: Opts = {}) => getService(id, { signal }),
+
+  availableSlots: (mentorId: string, params: AvailableSlotsParams, { signal }: Opts = {}) => {
+    const query = new URLSearchParams({
+      date: params.date,
+      duration: String(params.duration),
+      timeZone: params.timeZone,
+    });
+    return apiFetch<string[]>(`/api/mentors/${encodeURIComponent(mentorId)}/available-slots?${query}`, { signal });
+  },
+
+  createReservation: (input: CreateReservationInput) => apiRequest<ReservationResult>('POST', '/api/reservations', input),
+
+  processPayment: (input: PaymentRequest) => apiRequest<PaymentResult>('POST', '/api/process-payment-v2', input),
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Service ids are UUIDs; anything else in the address is no service (and never part of an api path). */
+export function isServiceId(id: string): boolean {
+  return UUID.test(id);
+}
+
+/** GET /api/services/{id}; an id that is not a UUID is a 404 without a call. */
+export function useService(id: string) {
+  return useQuery({
+    queryKey: bookingKeys.service(id),
+    queryFn: ({ signal }) =>
+      isServiceId(id) ? bookingApi.service(id, { signal }) : Promise.reject(new ApiError(404, 'Not Found', '')),
+    // A service's price or state may change between visits: read it afresh each time the page opens.
+    staleTime: 0,
+  });
+}
+
+/**
+ * GET /api/mentors/{mentorId}/available-slots for one day; off until a date is chosen.
+ * Read afresh whenever the picker opens: times come and go as others book.
+ */
+export function useAvailableSlots(mentorId: string, params: AvailableSlotsParams | undefined) {
+  return useQuery({
+    queryKey: bookingKeys.availableSlots(mentorId, params),
+    queryFn: ({ signal }) => bookingApi.availableSlots(mentorId, params!, { signal }),
+    enabled: !!params && !!mentorId,
+    staleTime: 0,
+  });
+}
+
+/** After a booking or hold the mentor's free times, the dashboard and the notifications change. */
+function useRefreshAfterBooking() {
+  const queryClient = useQueryClient();
+  return (mentorId: string) => {
+    void queryClient.invalidateQueries({ queryKey: bookingKeys.availableSlots(mentorId) });
+    void queryClient.invalidateQueries({ queryKey: bookingKeys.dashboard() });
+    void queryClient.invalidateQueries({ queryKey: notificationKeys.all() });
+    void queryClient.invalidateQueries({ queryKey: notificationKeys.unreadCount() });
+  };
+}
+
+/** POST /api/reservations. */
+export function useCreateReservation() {
+  const refresh = useRefreshAfterBooking();
+  return useMutation({
+    mutationFn: (input: CreateReservationInput) => bookingApi.createReservation(input),
+    onSettled: (_data, _error, input) => refresh(input.mentorId),
+  });
+}
+
+/** POST /api/process-payment-v2 for a held reservation of `mentorId`. */
+export function useProcessPayment(mentorId: string) {
+  const refresh = useRefreshAfterBooking();
+  return useMutation({
+    mutationFn: (input: PaymentRequest) => bookingApi.processPayment(input),
+    onSuccess: (result) => {
+      if (result.success) refresh(mentorId);
+    },
+  });
+}
+
+/**
+ * 02 §8: a load that failed because the session is gone ('401: ...Unauthorized') sends the
+ * visitor to /auth rather than showing 'Service Not Found'.
+ */
+export function isUnauthorizedError(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('401:') && error.message.includes('Unauthorized');
+}

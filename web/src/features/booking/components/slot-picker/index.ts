@@ -1,0 +1,2 @@
+export { SlotPicker, type SlotPickerProps } from './slot-picker';
+export { bookingWindow, isoDate, slotLabel } from './slot-time';
