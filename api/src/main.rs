@@ -1,6 +1,6 @@
 //! `api serve | migrate | openapi | seed`
 
-use std::{process::ExitCode, sync::Arc, time::Duration};
+use std::{process::ExitCode, time::Duration};
 
 use domain::{Config, db};
 use poem::{Server, listener::TcpListener};
@@ -66,7 +66,7 @@ async fn serve() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let pool = db::connect(&config.database_url, 20).await?;
     let port = config.port;
-    let state = AppState { pool, config: Arc::new(config) };
+    let state = AppState::new(pool, config)?;
     tracing::info!(port, base_url = %state.config.app_base_url, "api listening");
     Server::new(TcpListener::bind(("0.0.0.0", port)))
         .run_with_graceful_shutdown(app::build(state), shutdown_signal(), Some(Duration::from_secs(30)))

@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use domain::Config;
+use domain::{Config, payments::PaymentGateway};
 use sqlx::PgPool;
 
 /// Shared by every request handler.
@@ -8,4 +8,12 @@ use sqlx::PgPool;
 pub struct AppState {
     pub pool: PgPool,
     pub config: Arc<Config>,
+    pub gateway: Arc<dyn PaymentGateway>,
+}
+
+impl AppState {
+    pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
+        let gateway = domain::payments::gateway_from_config(&config)?;
+        Ok(Self { pool, config: Arc::new(config), gateway })
+    }
 }

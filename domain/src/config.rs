@@ -12,6 +12,30 @@ pub enum MailTransport {
     Smtp,
 }
 
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GatewayKind {
+    /// In-process gateway with documented test cards.
+    Test,
+    AuthorizeNet(AuthorizeNetSettings),
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct AuthorizeNetSettings {
+    pub login_id: String,
+    pub transaction_key: String,
+    /// The JSON API address (sandbox or production, or a local stand-in in tests).
+    pub endpoint: String,
+}
+
+impl std::fmt::Debug for AuthorizeNetSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthorizeNetSettings").field("endpoint", &self.endpoint).finish_non_exhaustive()
+    }
+}
+
+pub const AUTHNET_SANDBOX_ENDPOINT: &str = "https://apitest.authorize.net/xml/v1/request.api";
+pub const AUTHNET_PRODUCTION_ENDPOINT: &str = "https://api.authorize.net/xml/v1/request.api";
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub database_url: String,
@@ -29,6 +53,7 @@ pub struct Config {
     /// Trust the first address of `X-Forwarded-For` (only behind a proxy that sets it).
     pub trust_proxy: bool,
     pub limits: Limits,
+    pub payment_gateway: GatewayKind,
 }
 
 /// Abuse limits, counted over [`crate::rate_limit::WINDOW`].
@@ -87,7 +112,26 @@ impl Config {
         if !database_url.starts_with("postgres://") && !database_url.starts_with("postgresql://") {
             bail!("DATABASE_URL must be a postgres:// URL");
         }
+        let payment_gateway = match get("PAYMENT_GATEWAY").as_deref() {
+            None | Some("test") => GatewayKind::Test,
+            Some("authorizenet") => {
+                let required = |name: &str| get(name).ok_or_else(|| anyhow!("{name} is required when PAYMENT_GATEWAY=authorizenet"));
+                let endpoint = match (get("AUTHNET_ENDPOINT"), get("AUTHNET_ENV").as_deref()) {
+                    (Some(url), _) => url,
+                    (None, None | Some("sandbox")) => AUTHNET_SANDBOX_ENDPOINT.into(),
+                    (None, Some("production")) => AUTHNET_PRODUCTION_ENDPOINT.into(),
+                    (None, Some(other)) => bail!("AUTHNET_ENV must be 'sandbox' or 'production', not '{other}'"),
+                };
+                GatewayKind::AuthorizeNet(AuthorizeNetSettings {
+                    login_id: required("AUTHNET_API_LOGIN_ID")?,
+                    transaction_key: required("AUTHNET_TRANSACTION_KEY")?,
+                    endpoint,
+                })
+            }
+            Some(other) => bail!("PAYMENT_GATEWAY must be 'test' or 'authorizenet', not '{other}'"),
+        };
         Ok(Self {
+            payment_gateway,
             database_url,
             port,
             app_base_url,
@@ -158,6 +202,17 @@ mod tests {
         assert_eq!(c.limits.login_failures_per_account, 10);
         assert_eq!(c.limits.login_failures_per_address, 100);
         assert!(!c.secure_cookies());
+        assert_eq!(c.payment_gateway, GatewayKind::Test);
+    }
+
+    #[test]
+    fn authorize_net_settings_never_print_the_key() {
+        let c = config(&[("PAYMENT_GATEWAY", "authorizenet"), ("AUTHNET_API_LOGIN_ID", "login"), ("AUTHNET_TRANSACTION_KEY", "s3cret")]).unwrap();
+        match &c.payment_gateway {
+            GatewayKind::AuthorizeNet(s) => assert_eq!(s.endpoint, AUTHNET_SANDBOX_ENDPOINT),
+            other => panic!("{other:?}"),
+        }
+        assert!(!format!("{c:?}").contains("s3cret"));
     }
 
     #[test]
@@ -182,6 +237,8 @@ mod tests {
         assert!(err.contains("SMTP_URL is required"), "{err}");
         let err = config(&[("APP_BASE_URL", "not a url")]).unwrap_err().to_string();
         assert!(err.contains("APP_BASE_URL"), "{err}");
+        let err = config(&[("PAYMENT_GATEWAY", "authorizenet")]).unwrap_err().to_string();
+        assert!(err.contains("AUTHNET_API_LOGIN_ID is required"), "{err}");
         let err = config(&[("LOGIN_MAX_FAILURES_PER_ACCOUNT", "-x")]).unwrap_err().to_string();
         assert!(err.contains("LOGIN_MAX_FAILURES_PER_ACCOUNT"), "{err}");
     }

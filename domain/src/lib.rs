@@ -1,6 +1,7 @@
 //! Shared by the api and the worker: configuration, database access, business rules, mail.
 
 pub mod accounts;
+pub mod booking;
 pub mod catalogue;
 pub mod contact;
 pub mod config;
@@ -8,6 +9,8 @@ pub mod db;
 pub mod error;
 pub mod mail;
 pub mod money;
+pub mod notifications;
+pub mod payments;
 pub mod rate_limit;
 pub mod time_zones;
 pub mod tokens;

@@ -1,4 +1,4 @@
-//! Sending e-mails: verification, password reset, contact-form messages to support.
+//! Sending e-mails: verification, password reset, booking confirmations, contact-form messages.
 //!
 //! When: enqueued by the api in the same transaction as the change that needs the mail, and
 //! run as soon as a worker is free (also after a worker was down: the task waits in Postgres).
@@ -32,6 +32,8 @@ pub enum EmailJob {
     ResetPassword { user_id: Uuid },
     /// A contact-form message to the support address.
     Contact { message_id: Uuid },
+    /// The seeker's booking confirmation with a calendar invitation.
+    BookingConfirmed { booking_id: Uuid },
 }
 
 pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> domain::Result<()> {
@@ -66,6 +68,10 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Option<domai
             }
             _ => None,
         },
+        EmailJob::BookingConfirmed { booking_id } => domain::booking::bookings::find(pool, booking_id)
+            .await?
+            .filter(|b| b.status == "confirmed")
+            .map(|b| templates::booking_confirmed(&ctx.config, &b, chrono::Utc::now())),
         EmailJob::Contact { message_id } => {
             domain::contact::find(pool, message_id).await?.map(|m| templates::contact(&ctx.config, &m))
         }

@@ -5,6 +5,7 @@ pub mod cleanup;
 pub mod email;
 mod poll;
 pub mod queue;
+pub mod reservation_expiry;
 pub mod runtime;
 pub mod schedule;
 

@@ -13,7 +13,7 @@ use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 use domain::{Config, mail::Mailer};
 use sqlx::PgPool;
 
-use crate::{cleanup, email, poll::Every, schedule};
+use crate::{cleanup, email, poll::Every, reservation_expiry, schedule};
 
 /// What every job handler receives.
 #[derive(Clone)]
@@ -86,20 +86,53 @@ pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
                 .build(email::handle)
         }
     };
-    let cleanups = move |_restarts: usize| {
-        WorkerBuilder::new(worker_name(cleanup::QUEUE))
-            .backend(storage::<cleanup::Cleanup>(&ctx, &settings, cleanup::QUEUE))
+    let cleanups = {
+        let (ctx, settings) = (ctx.clone(), settings.clone());
+        move |_restarts: usize| {
+            WorkerBuilder::new(worker_name(cleanup::QUEUE))
+                .backend(storage::<cleanup::Cleanup>(&ctx, &settings, cleanup::QUEUE))
+                .retry(retries(&settings, 3))
+                .data(ctx.clone())
+                .build(cleanup::handle)
+        }
+    };
+    let expiries = {
+        let (ctx, settings) = (ctx.clone(), settings.clone());
+        move |_restarts: usize| {
+            WorkerBuilder::new(worker_name(reservation_expiry::QUEUE))
+                .backend(storage::<reservation_expiry::ExpireHold>(&ctx, &settings, reservation_expiry::QUEUE))
+                .retry(retries(&settings, reservation_expiry::MAX_ATTEMPTS))
+                .data(ctx.clone())
+                .build(reservation_expiry::handle)
+        }
+    };
+    let sweeps = move |_restarts: usize| {
+        WorkerBuilder::new(worker_name(reservation_expiry::SWEEP_QUEUE))
+            .backend(storage::<reservation_expiry::SweepHolds>(&ctx, &settings, reservation_expiry::SWEEP_QUEUE))
             .retry(retries(&settings, 3))
             .data(ctx.clone())
-            .build(cleanup::handle)
+            .build(reservation_expiry::sweep)
     };
-    Monitor::new().register(emails).register(cleanups).shutdown_timeout(Duration::from_secs(30))
+    Monitor::new()
+        .register(emails)
+        .register(cleanups)
+        .register(expiries)
+        .register(sweeps)
+        .shutdown_timeout(Duration::from_secs(30))
 }
 
 /// The cron loops; they run until the process stops.
 pub fn spawn_schedules(pool: PgPool) {
     tokio::spawn(schedule::run(
-        pool,
+        pool.clone(),
         schedule::Recurring { queue: cleanup::QUEUE, schedule: cleanup::SCHEDULE, payload: |tick| cleanup::Cleanup { tick } },
+    ));
+    tokio::spawn(schedule::run(
+        pool,
+        schedule::Recurring {
+            queue: reservation_expiry::SWEEP_QUEUE,
+            schedule: reservation_expiry::SWEEP_SCHEDULE,
+            payload: |tick| reservation_expiry::SweepHolds { tick },
+        },
     ));
 }

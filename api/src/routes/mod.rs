@@ -2,11 +2,15 @@
 
 mod accounts;
 mod amount;
+mod availability;
+mod booking;
+mod booking_views;
 mod catalogue_views;
 mod contact;
 mod favorites;
 mod health;
 mod mentors;
+mod notifications;
 mod passwords;
 mod profiles;
 mod services;
@@ -32,6 +36,12 @@ pub enum Tag {
     Profiles,
     /// Contact form
     Support,
+    /// Mentors' weekly availability
+    Availability,
+    /// Slots, reservations and payment
+    Booking,
+    /// In-app notifications
+    Notifications,
 }
 
 pub type Apis = (
@@ -43,6 +53,9 @@ pub type Apis = (
     favorites::FavoritesApi,
     profiles::ProfilesApi,
     contact::ContactApi,
+    availability::AvailabilityApi,
+    booking::BookingApi,
+    notifications::NotificationsApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {
@@ -56,6 +69,9 @@ pub fn service() -> OpenApiService<Apis, ()> {
             favorites::FavoritesApi,
             profiles::ProfilesApi,
             contact::ContactApi,
+            availability::AvailabilityApi,
+            booking::BookingApi,
+            notifications::NotificationsApi,
         ),
         "Mystic Mentors API",
         env!("CARGO_PKG_VERSION"),

@@ -2,8 +2,6 @@
 
 #![allow(dead_code)]
 
-use std::sync::Arc;
-
 use api::{app, state::AppState};
 use domain::Config;
 use poem::{EndpointExt, endpoint::BoxEndpoint, test::{TestClient, TestResponse}};
@@ -31,7 +29,7 @@ pub async fn app_with(pool: PgPool, tweak: impl FnOnce(&mut Config)) -> TestApp 
     })
     .unwrap();
     tweak(&mut config);
-    let state = AppState { pool: pool.clone(), config: Arc::new(config) };
+    let state = AppState::new(pool.clone(), config).unwrap();
     TestApp { cli: TestClient::new(app::build(state).map_to_response().boxed()), pool }
 }
 

@@ -1,5 +1,6 @@
 //! Outgoing e-mail through lettre: `.eml` files on a developer machine, SMTP in production.
 
+pub mod calendar;
 pub mod templates;
 
 use anyhow::Context;
@@ -19,6 +20,8 @@ pub struct Email {
     pub html: String,
     /// Where replies go, when not to the sender.
     pub reply_to: Option<String>,
+    /// An `.ics` invitation for calendar apps.
+    pub calendar: Option<calendar::Invite>,
 }
 
 #[derive(Clone)]
@@ -74,13 +77,19 @@ impl Mailer {
         if let Some(reply_to) = &email.reply_to {
             builder = builder.reply_to(reply_to.parse().context("invalid reply-to address")?);
         }
-        Ok(builder
-            .subject(&email.subject)
-            .multipart(
-                MultiPart::alternative()
-                    .singlepart(part(ContentType::TEXT_PLAIN, &email.text))
-                    .singlepart(part(ContentType::TEXT_HTML, &email.html)),
-            )?)
+        let body = MultiPart::alternative()
+            .singlepart(part(ContentType::TEXT_PLAIN, &email.text))
+            .singlepart(part(ContentType::TEXT_HTML, &email.html));
+        let body = match &email.calendar {
+            None => body,
+            Some(invite) => {
+                let content_type = ContentType::parse(&format!("text/calendar; charset=utf-8; method={}", invite.method.as_str()))?;
+                MultiPart::mixed().multipart(body).singlepart(
+                    lettre::message::Attachment::new("invite.ics".to_string()).body(invite.content.clone(), content_type),
+                )
+            }
+        };
+        Ok(builder.subject(&email.subject).multipart(body)?)
     }
 }
 

@@ -31,6 +31,26 @@ pub fn password_reset(config: &Config, to: &str, first_name: &str, token: &str) 
     )
 }
 
+/// The seeker's confirmation, with the session as a calendar invitation.
+pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking, now: chrono::DateTime<chrono::Utc>) -> Email {
+    let link = config.link("/dashboard", &[]);
+    let when = b.scheduled_at.format("%A %b %d, %Y at %H:%M UTC");
+    let mut email = action_email(
+        &b.user_email,
+        &format!("Booking confirmed: {} with {}", b.service_title, b.mentor_display_name),
+        &b.user_first_name,
+        &format!(
+            "Your session \"{}\" with {} is confirmed for {when} ({} minutes, total ${}). The attached invitation adds it to your calendar.",
+            b.service_title, b.mentor_display_name, b.duration_minutes, crate::money::format(b.total_cents)
+        ),
+        "Open your dashboard",
+        &link,
+        "The video session opens 15 minutes before the start. You can reschedule up to 2 hours before, and cancel with a refund by our policy.",
+    );
+    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Request, 0, &link, now));
+    email
+}
+
 fn action_email(to: &str, subject: &str, first_name: &str, intro: &str, action: &str, link: &str, outro: &str) -> Email {
     let greeting = if first_name.trim().is_empty() { "Hello".to_string() } else { format!("Hello {first_name}") };
     let text = format!("{greeting},\n\n{intro}\n\n{action}:\n{link}\n\n{outro}\n\n{PRODUCT_NAME}\n");
@@ -45,7 +65,7 @@ fn action_email(to: &str, subject: &str, first_name: &str, intro: &str, action: 
         link = escape(link),
         outro = escape(outro),
     );
-    Email { to: to.to_string(), subject: subject.to_string(), text, html, reply_to: None }
+    Email { to: to.to_string(), subject: subject.to_string(), text, html, reply_to: None, calendar: None }
 }
 
 /// A contact-form message, to support, answerable by replying.
@@ -66,7 +86,7 @@ pub fn contact(config: &Config, message: &crate::contact::ContactMessage) -> Ema
         escape(subject_line),
         escape(&message.message),
     );
-    Email { to: config.support_email.clone(), subject, text, html, reply_to: Some(message.email.clone()) }
+    Email { to: config.support_email.clone(), subject, text, html, reply_to: Some(message.email.clone()), calendar: None }
 }
 
 pub fn escape(s: &str) -> String {

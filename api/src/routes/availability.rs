@@ -1,0 +1,96 @@
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
+use uuid::Uuid;
+
+use super::{Tag, views::{MessageResponse, parse_id}};
+use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::{
+    booking::availability::{self, Slot},
+    catalogue::mentors,
+};
+
+pub struct AvailabilityApi;
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AvailabilitySlotView {
+    pub id: Uuid,
+    /// 0 Sunday .. 6 Saturday
+    pub day_of_week: i32,
+    /// HH:MM, mentor's wall clock
+    pub start_time: String,
+    /// HH:MM (24:00 is midnight at the end of the day)
+    pub end_time: String,
+    pub is_active: bool,
+}
+
+impl From<Slot> for AvailabilitySlotView {
+    fn from(s: Slot) -> Self {
+        Self {
+            id: s.id,
+            day_of_week: s.day_of_week.into(),
+            start_time: availability::format_time(s.start_minute),
+            end_time: availability::format_time(s.end_minute),
+            is_active: s.is_active,
+        }
+    }
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct NewAvailabilityRequest {
+    pub day_of_week: Option<i64>,
+    #[oai(default)]
+    pub start_time: String,
+    #[oai(default)]
+    pub end_time: String,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AvailabilityStatusRequest {
+    pub is_active: bool,
+}
+
+#[derive(ApiResponse)]
+pub enum SlotCreated {
+    #[oai(status = 201)]
+    Created(Json<AvailabilitySlotView>),
+}
+
+pub const DELETED: &str = "Availability slot deleted";
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Availability")]
+impl AvailabilityApi {
+    /// The signed-in mentor's weekly windows, by day then start.
+    #[oai(path = "/mentor/availability", method = "get", operation_id = "listAvailability")]
+    async fn list(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<AvailabilitySlotView>>> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        Ok(Json(availability::list(&state.pool, mentor.id).await?.into_iter().map(Into::into).collect()))
+    }
+
+    /// Adds a weekly window; overlapping windows of one day are refused.
+    #[oai(path = "/mentor/availability", method = "post", operation_id = "addAvailability")]
+    async fn add(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<NewAvailabilityRequest>) -> ApiResult<SlotCreated> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        let day = body.day_of_week.unwrap_or(-1);
+        let slot = availability::add(&state.pool, mentor.id, day, &body.start_time, &body.end_time).await?;
+        Ok(SlotCreated::Created(Json(slot.into())))
+    }
+
+    /// Switches a window Active or Inactive.
+    #[oai(path = "/mentor/availability/:id", method = "put", operation_id = "setAvailabilityActive")]
+    async fn set_active(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<AvailabilityStatusRequest>) -> ApiResult<Json<AvailabilitySlotView>> {
+        let id = parse_id(&id, availability::NOT_FOUND)?;
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        Ok(Json(availability::set_active(&state.pool, mentor.id, id, body.is_active).await?.into()))
+    }
+
+    #[oai(path = "/mentor/availability/:id", method = "delete", operation_id = "deleteAvailability")]
+    async fn delete(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<MessageResponse>> {
+        let id = parse_id(&id, availability::NOT_FOUND)?;
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        availability::delete(&state.pool, mentor.id, id).await?;
+        Ok(Json(MessageResponse::new(DELETED)))
+    }
+}

@@ -1,0 +1,226 @@
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
+use uuid::Uuid;
+
+use super::{
+    Tag,
+    amount::Amount,
+    booking_views::BookingView,
+    catalogue_views::{MentorCardView, ServiceView},
+    views::parse_id,
+};
+use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};
+use domain::{
+    booking::{available, reservations},
+    catalogue::{mentors, services},
+    money,
+    payments::{card, checkout},
+};
+use jobs::{email::{self as email_jobs, EmailJob}, reservation_expiry};
+
+pub struct BookingApi;
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReservationRequest {
+    pub service_id: Option<String>,
+    pub mentor_id: Option<Uuid>,
+    /// The start, as an ISO 8601 instant
+    pub scheduled_at: Option<DateTime<Utc>>,
+    pub notes: Option<String>,
+    /// Must equal the service's price when sent
+    pub total_amount: Option<Amount>,
+}
+
+#[derive(Object)]
+pub struct ReservationRef {
+    pub id: Uuid,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReservationResult {
+    /// True when the service is free and the booking is confirmed now
+    pub free_booking: bool,
+    pub booking: Option<BookingView>,
+    pub reservation: Option<ReservationRef>,
+    /// When an unpaid hold is released
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+#[derive(ApiResponse)]
+pub enum Reserved {
+    #[oai(status = 201)]
+    Created(Json<ReservationResult>),
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct GroupSessionSummary {
+    pub title: String,
+    pub description: Option<String>,
+    pub current_participants: i32,
+    pub max_participants: i32,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReservationView {
+    pub id: Uuid,
+    pub scheduled_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub total_amount: String,
+    pub notes: Option<String>,
+    pub mentor: MentorCardView,
+    pub service: ServiceView,
+    pub group_session: Option<GroupSessionSummary>,
+}
+
+#[derive(Object, Default)]
+#[oai(rename_all = "camelCase")]
+pub struct BillingInfo {
+    #[oai(default)]
+    pub first_name: String,
+    #[oai(default)]
+    pub last_name: String,
+    #[oai(default)]
+    pub address: String,
+    #[oai(default)]
+    pub city: String,
+    #[oai(default)]
+    pub state: String,
+    #[oai(default)]
+    pub zip: String,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PaymentRequest {
+    pub reservation_id: Option<String>,
+    #[oai(default)]
+    pub card_number: String,
+    /// MMYY
+    #[oai(default)]
+    pub expiration_date: String,
+    #[oai(default)]
+    pub card_code: String,
+    pub billing_info: Option<BillingInfo>,
+}
+
+#[derive(Object)]
+pub struct PaymentResult {
+    pub success: bool,
+    pub message: String,
+    /// Why the payment did not go through
+    pub error: Option<String>,
+    pub booking: Option<BookingView>,
+}
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Booking")]
+impl BookingApi {
+    /// Start times (HH:MM, viewer's zone) a mentor offers on a viewer-local date.
+    #[oai(path = "/mentors/:mentor_id/available-slots", method = "get", operation_id = "getAvailableSlots")]
+    async fn slots(
+        &self,
+        state: Data<&AppState>,
+        mentor_id: Path<String>,
+        /// YYYY-MM-DD in the viewer's zone
+        date: Query<Option<String>>,
+        /// Minutes, 60 by default
+        duration: Query<Option<i64>>,
+        /// The viewer's IANA zone, UTC by default
+        #[oai(name = "timeZone")] time_zone: Query<Option<String>>,
+    ) -> ApiResult<Json<Vec<String>>> {
+        let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
+        let date = date.0.unwrap_or_default();
+        Ok(Json(available::slots_on(&state.pool, mentor_id, &date, duration.0, time_zone.0.as_deref(), Utc::now()).await?))
+    }
+
+    /// Books a free service at once, or holds a paid one for 60 minutes while the seeker pays.
+    #[oai(path = "/reservations", method = "post", operation_id = "createReservation")]
+    async fn reserve(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<ReservationRequest>) -> ApiResult<Reserved> {
+        let body = body.0;
+        let service_id = parse_id(body.service_id.as_deref().unwrap_or(""), services::NOT_FOUND)?;
+        let input = reservations::NewReservation {
+            service_id,
+            mentor_id: body.mentor_id,
+            scheduled_at: body.scheduled_at,
+            notes: body.notes,
+            total_amount: Amount::text(&body.total_amount),
+        };
+        let mut tx = state.pool.begin().await?;
+        let result = match reservations::reserve(&mut tx, auth.0.user.id, input, Utc::now()).await? {
+            reservations::Reserved::Free(booking) => {
+                email_jobs::enqueue(&mut tx, &EmailJob::BookingConfirmed { booking_id: booking.id }).await?;
+                ReservationResult { free_booking: true, booking: Some(booking.into()), reservation: None, expires_at: None }
+            }
+            reservations::Reserved::Held { booking, expires_at } => {
+                reservation_expiry::schedule(&mut tx, booking.id, expires_at).await?;
+                ReservationResult { free_booking: false, booking: None, reservation: Some(ReservationRef { id: booking.id }), expires_at: Some(expires_at) }
+            }
+        };
+        tx.commit().await?;
+        Ok(Reserved::Created(Json(result)))
+    }
+
+    /// The signed-in seeker's live hold.
+    #[oai(path = "/reservations/:id", method = "get", operation_id = "getReservation")]
+    async fn reservation(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<ReservationView>> {
+        let id = parse_id(&id, reservations::NOT_FOUND)?;
+        let hold = reservations::live_hold(&state.pool, auth.0.user.id, id, Utc::now()).await?;
+        let gone = || ApiError::not_found(reservations::NOT_FOUND);
+        let service = services::find(&state.pool, hold.service_id).await?.ok_or_else(gone)?;
+        let mentor = mentors::find(&state.pool, hold.mentor_id).await?.ok_or_else(gone)?;
+        Ok(Json(ReservationView {
+            id: hold.id,
+            scheduled_at: hold.scheduled_at,
+            expires_at: hold.hold_expires_at.ok_or_else(gone)?,
+            total_amount: money::format(hold.total_cents),
+            notes: hold.notes,
+            mentor: mentor.into(),
+            service: service.into(),
+            group_session: None,
+        }))
+    }
+
+    /// Pays a held reservation by card through the payment gateway; a repeated payment charges once.
+    #[oai(path = "/process-payment-v2", method = "post", operation_id = "processPayment")]
+    async fn pay(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<PaymentRequest>) -> ApiResult<Json<PaymentResult>> {
+        let body = body.0;
+        let reservation_id = parse_id(body.reservation_id.as_deref().unwrap_or(""), reservations::NOT_FOUND)?;
+        let billing = body.billing_info.unwrap_or_default();
+        let card = card::validate(
+            card::CardInput {
+                number: &body.card_number,
+                expiration: &body.expiration_date,
+                code: &body.card_code,
+                billing: card::Billing {
+                    first_name: billing.first_name,
+                    last_name: billing.last_name,
+                    address: billing.address,
+                    city: billing.city,
+                    state: billing.state,
+                    zip: billing.zip,
+                },
+            },
+            Utc::now().date_naive(),
+        )?;
+        let mut tx = state.pool.begin().await?;
+        let paid = checkout::pay(&mut tx, state.gateway.as_ref(), auth.0.user.id, reservation_id, &card, Utc::now()).await?;
+        let result = match paid {
+            checkout::Paid::Charged(booking) => {
+                email_jobs::enqueue(&mut tx, &EmailJob::BookingConfirmed { booking_id: booking.id }).await?;
+                PaymentResult { success: true, message: checkout::PAID.into(), error: None, booking: Some(booking.into()) }
+            }
+            checkout::Paid::AlreadyPaid(booking) => {
+                PaymentResult { success: true, message: checkout::PAID.into(), error: None, booking: Some(booking.into()) }
+            }
+            checkout::Paid::Refused { reason } => {
+                PaymentResult { success: false, message: "Payment could not be processed".into(), error: Some(reason), booking: None }
+            }
+        };
+        tx.commit().await?;
+        Ok(Json(result))
+    }
+}

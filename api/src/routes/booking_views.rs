@@ -1,0 +1,72 @@
+//! Response shapes of bookings and reservations.
+
+use chrono::{DateTime, Utc};
+use poem_openapi::Object;
+use uuid::Uuid;
+
+use domain::{booking::bookings::Booking, money};
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct BookingServiceView {
+    pub id: Uuid,
+    pub title: String,
+    pub duration: i32,
+    pub service_type: String,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct BookingUserView {
+    pub id: Uuid,
+    pub first_name: String,
+    pub last_name: String,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct BookingMentorView {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub display_name: String,
+    pub profile_image_url: Option<String>,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct BookingView {
+    pub id: Uuid,
+    /// pending, confirmed, completed or cancelled
+    pub status: String,
+    pub scheduled_at: DateTime<Utc>,
+    /// Minutes
+    pub duration: i32,
+    pub total_amount: String,
+    pub notes: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub service: BookingServiceView,
+    pub user: BookingUserView,
+    pub mentor: BookingMentorView,
+}
+
+impl From<Booking> for BookingView {
+    fn from(b: Booking) -> Self {
+        Self {
+            id: b.id,
+            status: b.status,
+            scheduled_at: b.scheduled_at,
+            duration: b.duration_minutes,
+            total_amount: money::format(b.total_cents),
+            notes: b.notes,
+            created_at: b.created_at,
+            service: BookingServiceView { id: b.service_id, title: b.service_title, duration: b.duration_minutes, service_type: b.service_type },
+            user: BookingUserView { id: b.user_id, first_name: b.user_first_name, last_name: b.user_last_name },
+            mentor: BookingMentorView {
+                id: b.mentor_id,
+                user_id: b.mentor_user_id,
+                display_name: b.mentor_display_name,
+                profile_image_url: b.mentor_profile_image_url,
+            },
+        }
+    }
+}

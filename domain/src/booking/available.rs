@@ -1,0 +1,49 @@
+//! The start times a viewer can book on one of their days.
+
+use chrono::{DateTime, Duration, Utc};
+use jiff::tz::TimeZone;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::{availability, reservations, slots, to_chrono, to_jiff};
+use crate::{Error, Result, catalogue::{mentors, services}, time_zones};
+
+pub const INVALID_DATE: &str = "Invalid date";
+
+/// `HH:MM` starts in the viewer's zone on `date` (YYYY-MM-DD there), free and bookable now.
+pub async fn slots_on(
+    db: &PgPool,
+    mentor_id: Uuid,
+    date: &str,
+    duration: Option<i64>,
+    viewer_zone: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>> {
+    let mentor = mentors::find(db, mentor_id).await?.filter(|m| m.is_active).ok_or_else(|| Error::not_found(mentors::NOT_FOUND))?;
+    let date: jiff::civil::Date = date.trim().parse().map_err(|_| Error::validation(INVALID_DATE))?;
+    let viewer = match viewer_zone.map(str::trim).filter(|z| !z.is_empty()) {
+        Some(z) => TimeZone::get(&time_zones::validate(z)?).map_err(|_| Error::validation(time_zones::INVALID_TIME_ZONE))?,
+        None => TimeZone::UTC,
+    };
+    let duration = services::duration(duration.unwrap_or(services::DEFAULT_DURATION_MINUTES as i64))?;
+    let mentor_tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
+
+    let Some((day_start, day_end)) = slots::viewer_day(date, &viewer) else { return Err(Error::validation(INVALID_DATE)) };
+    let from = to_chrono(day_start).max(now + Duration::seconds(1));
+    let to = to_chrono(day_end).min(now + Duration::days(slots::BOOKING_WINDOW_DAYS) + Duration::seconds(1));
+    if from >= to {
+        return Ok(Vec::new());
+    }
+    let windows = availability::active_windows(db, mentor.id).await?;
+    let starts = slots::starts_between(&windows, &mentor_tz, to_jiff(from), to_jiff(to), duration);
+    let length = Duration::minutes(duration as i64);
+    let busy = reservations::busy(db, mentor.id, from, to + length).await?;
+    let free: Vec<jiff::Timestamp> = starts
+        .into_iter()
+        .filter(|s| {
+            let (start, end) = (to_chrono(*s), to_chrono(*s) + length);
+            !busy.iter().any(|(b_start, b_end)| start < *b_end && *b_start < end)
+        })
+        .collect();
+    Ok(slots::labels(&free, &viewer))
+}

@@ -1,0 +1,55 @@
+//! Reading bookings with what every screen shows about their service, seeker and mentor.
+
+use chrono::{DateTime, Utc};
+use sqlx::{FromRow, PgExecutor};
+use uuid::Uuid;
+
+use crate::Result;
+
+#[derive(Clone, Debug, FromRow)]
+pub struct Booking {
+    pub id: Uuid,
+    pub status: String,
+    pub scheduled_at: DateTime<Utc>,
+    pub ends_at: DateTime<Utc>,
+    pub duration_minutes: i32,
+    pub total_cents: i64,
+    pub notes: Option<String>,
+    pub hold_expires_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub service_id: Uuid,
+    pub service_title: String,
+    pub service_type: String,
+    pub user_id: Uuid,
+    pub user_first_name: String,
+    pub user_last_name: String,
+    pub user_email: String,
+    pub mentor_id: Uuid,
+    pub mentor_user_id: Uuid,
+    pub mentor_display_name: String,
+    pub mentor_profile_image_url: Option<String>,
+    pub mentor_email: String,
+}
+
+/// `SELECT <Booking columns> FROM bookings b ... <rest>` as a static string.
+#[macro_export]
+macro_rules! select_bookings {
+    ($rest:literal) => {
+        concat!(
+            "SELECT b.id, b.status, b.scheduled_at, b.ends_at, ",
+            "(extract(epoch FROM b.ends_at - b.scheduled_at) / 60)::int AS duration_minutes, ",
+            "b.total_cents, b.notes, b.hold_expires_at, b.created_at, ",
+            "s.id AS service_id, s.title AS service_title, s.service_type, ",
+            "u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email, ",
+            "m.id AS mentor_id, m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
+            "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email ",
+            "FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id ",
+            "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
+            $rest
+        )
+    };
+}
+
+pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Booking>> {
+    Ok(sqlx::query_as(select_bookings!("WHERE b.id = $1")).bind(id).fetch_optional(db).await?)
+}

@@ -1,0 +1,16 @@
+//! Booking: weekly availability, offered slots, holds and bookings.
+
+pub mod availability;
+pub mod available;
+pub mod bookings;
+pub mod reservations;
+pub mod slots;
+
+/// chrono at the database edge, jiff for time-zone arithmetic.
+pub fn to_jiff(t: chrono::DateTime<chrono::Utc>) -> jiff::Timestamp {
+    jiff::Timestamp::new(t.timestamp(), t.timestamp_subsec_nanos() as i32).expect("in range")
+}
+
+pub fn to_chrono(t: jiff::Timestamp) -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::from_timestamp(t.as_second(), t.subsec_nanosecond() as u32).expect("in range")
+}

@@ -1,0 +1,178 @@
+//! Reserving a slot: a free service is booked and confirmed at once; a paid one is held for
+//! [`HOLD_MINUTES`] while the seeker pays. The database's exclusion constraint decides races.
+
+use chrono::{DateTime, Duration, Utc};
+use jiff::tz::TimeZone;
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use super::{
+    availability,
+    bookings::{self, Booking},
+    slots::{self, BOOKING_WINDOW_DAYS},
+    to_jiff,
+};
+use crate::{
+    Error, Result,
+    catalogue::{mentors, services},
+    error::OnConstraint,
+    money,
+    notifications::{self, Kind},
+};
+
+/// A paid reservation is held this long for payment.
+pub const HOLD_MINUTES: i64 = 60;
+pub const MAX_NOTES_CHARS: usize = 2000;
+
+pub const NO_TIME_CHOSEN: &str = "Please select a date and time";
+pub const SLOT_TAKEN: &str = "This time is no longer available";
+pub const OWN_SERVICE: &str = "You cannot book your own service";
+pub const NOT_FOUND: &str = "Reservation Not Found";
+pub const GROUP_SERVICE: &str = "This is a group service: join one of its group sessions instead";
+
+pub struct NewReservation {
+    pub service_id: Uuid,
+    pub mentor_id: Option<Uuid>,
+    pub scheduled_at: Option<DateTime<Utc>>,
+    pub notes: Option<String>,
+    pub total_amount: Option<String>,
+}
+
+pub enum Reserved {
+    /// A free service: confirmed now.
+    Free(Booking),
+    /// A paid service: held until `expires_at`.
+    Held { booking: Booking, expires_at: DateTime<Utc> },
+}
+
+pub fn total_mismatch(price_cents: i64) -> String {
+    format!("The total does not match the price of this service (${})", money::format(price_cents))
+}
+
+/// Whether the mentor offers a slot of this length starting exactly then (ignoring other bookings).
+pub fn is_offered(windows: &[slots::Window], tz: &TimeZone, start: DateTime<Utc>, duration_minutes: i32, now: DateTime<Utc>) -> bool {
+    if start <= now || start > now + Duration::days(BOOKING_WINDOW_DAYS) {
+        return false;
+    }
+    let s = to_jiff(start);
+    let Ok(until) = s.checked_add(jiff::SignedDuration::from_secs(1)) else { return false };
+    slots::starts_between(windows, tz, s, until, duration_minutes).contains(&s)
+}
+
+/// Validates and inserts the booking or hold in the caller's transaction.
+pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation, now: DateTime<Utc>) -> Result<Reserved> {
+    let scheduled_at = input.scheduled_at.ok_or_else(|| Error::validation(NO_TIME_CHOSEN))?;
+    let not_found = || Error::not_found(services::NOT_FOUND);
+    let service = services::find(&mut *tx, input.service_id).await?.filter(|s| s.is_active).ok_or_else(not_found)?;
+    let mentor = mentors::find(&mut *tx, service.mentor_id).await?.filter(|m| m.is_active).ok_or_else(not_found)?;
+    if input.mentor_id.is_some_and(|id| id != mentor.id) {
+        return Err(Error::validation("This service belongs to another mentor"));
+    }
+    if mentor.user_id == user_id {
+        return Err(Error::validation(OWN_SERVICE));
+    }
+    if service.is_group_session {
+        return Err(Error::validation(GROUP_SERVICE));
+    }
+    if let Some(total) = input.total_amount.as_deref().filter(|t| !t.trim().is_empty()) {
+        let mismatch = || Error::validation(total_mismatch(service.price_cents));
+        if money::parse(total, "").map_err(|_| mismatch())? != service.price_cents {
+            return Err(mismatch());
+        }
+    }
+    let notes = input.notes.as_deref().map(str::trim).filter(|n| !n.is_empty()).map(str::to_string);
+    if notes.as_deref().is_some_and(|n| n.chars().count() > MAX_NOTES_CHARS) {
+        return Err(Error::validation("Notes must be at most 2000 characters"));
+    }
+    let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
+    let windows = availability::active_windows(&mut *tx, mentor.id).await?;
+    if !is_offered(&windows, &tz, scheduled_at, service.duration_minutes, now) {
+        return Err(Error::conflict(SLOT_TAKEN));
+    }
+    let free = service.price_cents == 0;
+    let expires_at = now + Duration::minutes(HOLD_MINUTES);
+    let id: Uuid = sqlx::query_scalar(
+        "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, notes, \
+         hold_expires_at, confirmed_at) VALUES ($1, $2, $3, $4, $5, $5 + make_interval(mins => $6), $7, $8, $9, $10) RETURNING id",
+    )
+    .bind(user_id)
+    .bind(mentor.id)
+    .bind(service.id)
+    .bind(if free { "confirmed" } else { "reserved" })
+    .bind(scheduled_at)
+    .bind(service.duration_minutes)
+    .bind(service.price_cents)
+    .bind(notes)
+    .bind((!free).then_some(expires_at))
+    .bind(free.then_some(now))
+    .fetch_one(&mut *tx)
+    .await
+    .on_constraint("bookings_no_overlap", || Error::conflict(SLOT_TAKEN))?;
+    let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| anyhow::anyhow!("booking vanished"))?;
+    if free {
+        notify_confirmed(&mut *tx, &booking, false).await?;
+        Ok(Reserved::Free(booking))
+    } else {
+        Ok(Reserved::Held { booking, expires_at })
+    }
+}
+
+/// Tells both sides about a confirmed booking; a paid one tells the mentor about the payment.
+pub async fn notify_confirmed(tx: &mut PgConnection, b: &Booking, paid: bool) -> Result<()> {
+    let when = b.scheduled_at.format("%b %d, %Y %H:%M UTC");
+    notifications::notify(
+        &mut *tx,
+        b.user_id,
+        Kind::BookingConfirmed,
+        "Booking confirmed",
+        &format!("Your session \"{}\" with {} on {when} is confirmed.", b.service_title, b.mentor_display_name),
+        Some("/dashboard"),
+    )
+    .await?;
+    let (kind, title, message) = if paid {
+        (Kind::PaymentReceived, "Payment received", format!("{} {} paid ${} for \"{}\" on {when}.", b.user_first_name, b.user_last_name, money::format(b.total_cents), b.service_title))
+    } else {
+        (Kind::BookingConfirmed, "New booking", format!("{} {} booked \"{}\" on {when}.", b.user_first_name, b.user_last_name, b.service_title))
+    };
+    notifications::notify(&mut *tx, b.mentor_user_id, kind, title, &message, Some("/mentor-dashboard")).await
+}
+
+/// The seeker's live hold; anything else (someone else's, paid, expired) is not found.
+pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<Booking> {
+    bookings::find(db, id)
+        .await?
+        .filter(|b| b.user_id == user_id && b.status == "reserved" && b.hold_expires_at.is_some_and(|t| t > now))
+        .ok_or_else(|| Error::not_found(NOT_FOUND))
+}
+
+/// Releases a hold whose time has come; true when this call released it. Never releases early.
+pub async fn expire_hold(db: &PgPool, id: Uuid) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE bookings SET status = 'expired', updated_at = now() WHERE id = $1 AND status = 'reserved' AND hold_expires_at <= now()",
+    )
+    .bind(id)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Releases every hold that has run out (the safety net for lost jobs); returns how many.
+pub async fn expire_overdue_holds(db: &PgPool) -> Result<u64> {
+    Ok(sqlx::query("UPDATE bookings SET status = 'expired', updated_at = now() WHERE status = 'reserved' AND hold_expires_at <= now()")
+        .execute(db)
+        .await?
+        .rows_affected())
+}
+
+/// Start instants of live bookings and holds of a mentor overlapping `[from, to)`.
+pub async fn busy(db: &PgPool, mentor_id: Uuid, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>> {
+    Ok(sqlx::query_as(
+        "SELECT scheduled_at, ends_at FROM bookings WHERE mentor_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
+         AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3)",
+    )
+    .bind(mentor_id)
+    .bind(from)
+    .bind(to)
+    .fetch_all(db)
+    .await?)
+}
