@@ -65,9 +65,13 @@ async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
     let resp = app.get("/api/auth/user", Some(&sid)).await;
     resp.assert_status_is_ok();
     let me = body(resp).await;
-    for field in ["id", "email", "firstName", "lastName", "profileImageUrl", "isAdmin", "role", "isActive", "emailVerified", "createdAt", "stripeSubscriptionId"] {
-        assert!(me.get(field).is_some(), "missing {field}: {me}");
-    }
+    let mut keys: Vec<&str> = me.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["createdAt", "email", "emailVerified", "firstName", "id", "isActive", "isAdmin", "lastName", "profileImageUrl", "role", "stripeSubscriptionId"],
+        "exactly the spec's user fields"
+    );
     assert_eq!(me["role"], "user");
     assert_eq!(me["emailVerified"], true);
     assert!(me.to_string().find("password").is_none(), "no password data: {me}");

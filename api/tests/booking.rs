@@ -238,9 +238,9 @@ async fn fifty_concurrent_reservations_of_one_slot_have_one_winner(pool: sqlx::P
         seekers.push(app.signed_in(&format!("s{i}@example.com")).await.1);
     }
     let base = chrono::DateTime::parse_from_rfc3339(&slot_in(48)).unwrap();
-    // Same start, and overlapping starts 30 minutes either side.
+    // The same start, and a start 30 minutes later: every pair of these 60-minute slots overlaps.
     let requests = (0..50).map(|i| {
-        let at = (base + Duration::minutes(30 * ((i % 3) as i64 - 1))).to_rfc3339();
+        let at = (base + Duration::minutes(30 * (i % 2) as i64)).to_rfc3339();
         let sid = seekers[i % seekers.len()].clone();
         let payload = reservation(&paid, &mentor, &at, "40");
         let app = &app;

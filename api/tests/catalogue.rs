@@ -261,6 +261,7 @@ async fn profile_edits_and_a_new_email_needs_verifying(pool: sqlx::PgPool) {
     resp.assert_status_is_ok();
     let me = body(resp).await;
     assert_eq!((me["firstName"].as_str(), me["bio"].as_str(), me["emailVerified"].as_bool()), (Some("Annie"), Some("Stargazer."), Some(true)));
+    assert_eq!(body(app.get("/api/user/profile", Some(&sid)).await).await["bio"], "Stargazer.");
     app.put("/api/user/profile", json!({"firstName": ""}), Some(&sid)).await.assert_status(StatusCode::BAD_REQUEST);
     app.put("/api/user/profile", json!({"email": "TAKEN@example.com"}), Some(&sid)).await.assert_status(StatusCode::CONFLICT);
 

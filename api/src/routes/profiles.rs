@@ -6,7 +6,7 @@ use uuid::Uuid;
 use super::{
     Tag,
     catalogue_views::MentorView,
-    views::{Role, UserView, parse_id},
+    views::{OwnProfileView, Role, parse_id},
 };
 use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};
 use domain::{
@@ -66,9 +66,15 @@ pub struct PublicUserView {
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Profiles")]
 impl ProfilesApi {
+    /// The signed-in user's own profile, with the bio.
+    #[oai(path = "/user/profile", method = "get", operation_id = "getOwnProfile")]
+    async fn own(&self, auth: SessionAuth) -> Json<OwnProfileView> {
+        Json(auth.0.user.into())
+    }
+
     /// Edits the signed-in user's profile; a changed e-mail gets a verification link.
     #[oai(path = "/user/profile", method = "put", operation_id = "updateProfile")]
-    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<ProfileChangesRequest>) -> ApiResult<Json<UserView>> {
+    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<ProfileChangesRequest>) -> ApiResult<Json<OwnProfileView>> {
         let body = body.0;
         let user_id = auth.0.user.id;
         let mut tx = state.pool.begin().await?;

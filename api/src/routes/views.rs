@@ -33,7 +33,6 @@ pub struct UserView {
     pub first_name: String,
     pub last_name: String,
     pub profile_image_url: Option<String>,
-    pub bio: Option<String>,
     pub is_admin: bool,
     pub role: Role,
     pub is_active: bool,
@@ -51,7 +50,6 @@ impl From<User> for UserView {
             first_name: u.first_name,
             last_name: u.last_name,
             profile_image_url: u.profile_image_url,
-            bio: u.bio,
             is_admin: u.is_admin,
             role,
             is_active: u.is_active,
@@ -59,6 +57,22 @@ impl From<User> for UserView {
             created_at: u.created_at,
             stripe_subscription_id: u.stripe_subscription_id,
         }
+    }
+}
+
+/// The signed-in user's own profile: the user plus what only the profile screen needs.
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct OwnProfileView {
+    #[oai(flatten)]
+    pub user: UserView,
+    pub bio: Option<String>,
+}
+
+impl From<User> for OwnProfileView {
+    fn from(u: User) -> Self {
+        let bio = u.bio.clone();
+        Self { user: u.into(), bio }
     }
 }
 
