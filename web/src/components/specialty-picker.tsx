@@ -41,7 +41,8 @@ export function SpecialtyPicker({ value, onChange, error, legend = 'Specialties'
             >
               <input
                 type="checkbox"
-                className="sr-only"
+                // Invisible but covering the chip, so a click or tap lands on the checkbox itself.
+                className="absolute inset-0 m-0 h-full w-full cursor-pointer appearance-none rounded-full opacity-0"
                 checked={checked}
                 onChange={(e) => toggle(specialty, e.target.checked)}
               />
