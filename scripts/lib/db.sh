@@ -146,8 +146,10 @@ _start_local_database() {
     _as_pg "$bindir/pg_ctl" stop -D "$PG_DATA" -m fast -w >/dev/null 2>&1 || true
   fi
   _db_log "starting the local PostgreSQL cluster on 127.0.0.1:$PG_PORT (log: $PG_LOG)"
+  # The server must not inherit the start lock (fd 9) or our stdout (a caller may wait for it to close).
   if ! _as_pg "$bindir/pg_ctl" start -D "$PG_DATA" -l "$PG_LOG" -w -t 60 \
-      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories='$sockets' -c fsync=off -c max_connections=200" >/dev/null; then
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories='$sockets' -c fsync=off -c max_connections=200" \
+      </dev/null >/dev/null 2>&1 9>&-; then
     _db_log "PostgreSQL did not start; the end of its log:"
     tail -n 30 "$PG_LOG" >&2 || true
     return 1
@@ -161,7 +163,14 @@ ensure_database() {
     export DATABASE_URL
     return 0
   fi
-  _start_local_database || return 1
+  _local_pg_paths
+  mkdir -p "$(dirname "$PG_HOME")"
+  # One starter at a time (several test processes may ask at once).
+  if command -v flock >/dev/null 2>&1; then
+    ( flock 9 && _start_local_database ) 9>"$(dirname "$PG_HOME")/pg.lock" || return 1
+  else
+    _start_local_database || return 1
+  fi
   export DATABASE_URL="postgres://postgres@127.0.0.1:${PG_PORT}/mentor"
   _db_create_if_missing "$DATABASE_URL" || return 1
 }
