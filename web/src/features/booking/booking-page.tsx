@@ -81,6 +81,11 @@ function Booking({ service }: { service: BookableService }) {
   const [hold, setHold] = useState<Hold | null>(null);
   const redirectTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+  const flowRef = useRef<HTMLDivElement>(null);
+  // Each step starts at the top of the booking card (the card form is long).
+  useEffect(() => {
+    if (hold) flowRef.current?.scrollIntoView({ block: 'start' });
+  }, [hold]);
 
   const onFreeBooked = () => {
     toast.success(BOOKING_TEXT.freeBookedTitle, { description: BOOKING_TEXT.freeBookedText });
@@ -101,16 +106,18 @@ function Booking({ service }: { service: BookableService }) {
         <div className="mt-6 grid gap-6 lg:grid-cols-3">
           <div className="space-y-6 lg:col-span-2">
             <ServiceSummary service={service} />
-            <Card className="p-6">
-              <Steps free={free} step={hold ? 'payment' : 'schedule'} />
-              <div className="mt-6">
-                {hold ? (
-                  <PaymentStep service={service} hold={hold} onExpired={() => setHold(null)} />
-                ) : (
-                  <ScheduleStep service={service} free={free} onHeld={setHold} onFreeBooked={onFreeBooked} />
-                )}
-              </div>
-            </Card>
+            <div ref={flowRef} className="scroll-mt-24">
+              <Card className="p-6">
+                <Steps free={free} step={hold ? 'payment' : 'schedule'} />
+                <div className="mt-6">
+                  {hold ? (
+                    <PaymentStep service={service} hold={hold} onExpired={() => setHold(null)} />
+                  ) : (
+                    <ScheduleStep service={service} free={free} onHeld={setHold} onFreeBooked={onFreeBooked} />
+                  )}
+                </div>
+              </Card>
+            </div>
           </div>
           <aside className="space-y-6">
             <MentorSummary mentor={service.mentor} />
