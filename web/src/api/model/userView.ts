@@ -15,7 +15,6 @@ export interface UserView {
   firstName: string;
   lastName: string;
   profileImageUrl?: string;
-  bio?: string;
   isAdmin: boolean;
   role: Role;
   isActive: boolean;

@@ -27,10 +27,10 @@ import type {
   ErrorBody,
   ImageUploaded,
   MentorView,
+  OwnProfileView,
   ProfileChangesRequest,
   PublicUserView,
-  UploadProfileImageBody,
-  UserView
+  UploadProfileImageBody
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
@@ -55,6 +55,106 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
+export const getGetOwnProfileUrl = () => {
+
+
+
+
+  return `/api/user/profile`
+}
+
+/**
+ * @summary The signed-in user's own profile, with the bio.
+ */
+export const getOwnProfile = async ( options?: Parameters<typeof apiFetch>[1]): Promise<OwnProfileView> => {
+
+  return apiFetch<OwnProfileView>(getGetOwnProfileUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetOwnProfileQueryKey = () => {
+    return [
+    `/api/user/profile`
+    ] as const;
+    }
+
+
+export const getGetOwnProfileQueryOptions = <TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetOwnProfileQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOwnProfile>>> = ({ signal }) => getOwnProfile({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetOwnProfileQueryResult = NonNullable<Awaited<ReturnType<typeof getOwnProfile>>>
+export type GetOwnProfileQueryError = unknown
+
+
+export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getOwnProfile>>,
+          TError,
+          Awaited<ReturnType<typeof getOwnProfile>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getOwnProfile>>,
+          TError,
+          Awaited<ReturnType<typeof getOwnProfile>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The signed-in user's own profile, with the bio.
+ */
+
+export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetOwnProfileQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
 export const getUpdateProfileUrl = () => {
 
 
@@ -66,7 +166,7 @@ export const getUpdateProfileUrl = () => {
 /**
  * @summary Edits the signed-in user's profile; a changed e-mail gets a verification link.
  */
-export const updateProfile = async (profileChangesRequest: ProfileChangesRequest, options?: Parameters<typeof apiFetch>[1]): Promise<UserView> => {
+export const updateProfile = async (profileChangesRequest: ProfileChangesRequest, options?: Parameters<typeof apiFetch>[1]): Promise<OwnProfileView> => {
 
     const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
@@ -82,7 +182,7 @@ export const updateProfile = async (profileChangesRequest: ProfileChangesRequest
     }
     return headers;
   };
-return apiFetch<UserView>(getUpdateProfileUrl(),
+return apiFetch<OwnProfileView>(getUpdateProfileUrl(),
   {
     ...options,
     method: 'PUT',
