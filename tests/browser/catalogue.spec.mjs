@@ -25,6 +25,14 @@ const BIO =
 test('onboarding, a dashboard service, search, a service chip and favourites', async ({ page, browser, stack }) => {
   test.setTimeout(120_000);
 
+  // --- Signed out, the landing page's service grid loads without a session ----------------------
+  await page.goto('/');
+  const landingTarot = page.getByRole('main').getByRole('link', { name: /^Tarot/ });
+  await expect(landingTarot).toHaveAttribute('href', '/auth');
+  await expect(landingTarot.getByText(/^(Coming Soon|From \$\d+\.\d\d)$/)).toBeVisible();
+  await expect(page.getByText('You are logged out. Logging in again...')).toHaveCount(0);
+  await expect(page).toHaveURL(`${stack.baseUrl}/`);
+
   // --- The mentor-to-be: the wizard ---------------------------------------------------------
   const mentorUser = await createVerifiedUser(stack, { firstName: 'Zephyrine' });
   await signInThroughUi(page, mentorUser);
@@ -151,6 +159,15 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
     await expect(favorites.getByText('Starting from $45.00')).toBeVisible();
     await expect(favorites.getByRole('link', { name: /^Book/ })).toHaveAttribute('href', /^\/booking\//);
     await shot(seeker, 'catalogue-09-favorites');
+
+    // A phone-sized screen: the same pages stack into one column.
+    await seeker.setViewportSize({ width: 390, height: 844 });
+    await seeker.goto('/mentors?service=tarot');
+    await expect(card).toBeVisible();
+    await shot(seeker, 'catalogue-10-mentors-phone');
+    await card.click();
+    await expect(seeker.getByRole('link', { name: 'Book a Session' })).toBeVisible();
+    await shot(seeker, 'catalogue-11-profile-phone');
   } finally {
     await seekerContext.close();
   }

@@ -52,7 +52,7 @@ export function MentorCard({ mentor, to, action, headingLevel: Heading = 'h3' }:
       <div className="flex items-start gap-4 pr-10">
         <MentorAvatar mentor={mentor} size="md" className="ring-indigo-50" />
         <div className="min-w-0 space-y-1">
-          <Heading className="truncate text-lg font-semibold text-slate-900">
+          <Heading className="line-clamp-2 break-words text-lg font-semibold text-slate-900">
             <Link to={to} className="outline-none after:absolute after:inset-0 after:rounded-2xl focus-visible:after:outline-2 focus-visible:after:outline-indigo-500">
               {mentor.displayName}
             </Link>

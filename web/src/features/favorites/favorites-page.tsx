@@ -89,8 +89,8 @@ function FavoriteCard({ mentor }: { mentor: Mentor }) {
       <div className="flex items-start gap-4 pr-12">
         <MentorAvatar mentor={mentor} size="md" className="ring-rose-50" />
         <div className="min-w-0 space-y-1">
-          <h2 className="truncate text-lg font-semibold text-slate-900">{mentor.displayName}</h2>
-          <RatingStars rating={mentor.rating} />
+          <h2 className="line-clamp-2 break-words text-lg font-semibold text-slate-900">{mentor.displayName}</h2>
+          <RatingStars rating={mentor.rating} reviewCount={mentor.reviewCount} />
         </div>
       </div>
       <div className="mt-4">

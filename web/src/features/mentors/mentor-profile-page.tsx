@@ -101,8 +101,9 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
           Back to mentors
         </Link>
 
-        <div className="mt-6 grid gap-6 lg:grid-cols-3">
-          <div className="space-y-6 lg:col-span-2">
+        <div className="mt-6 grid gap-6 lg:grid-cols-3 lg:items-start">
+          {/* On small screens the booking panel follows the profile; on large ones it sits beside everything. */}
+          <div className="lg:col-span-2">
             {/* Profile */}
             <Card className="overflow-hidden">
               <div aria-hidden="true" className="h-24 bg-gradient-to-r from-indigo-600 via-violet-600 to-fuchsia-500 sm:h-32" />
@@ -142,33 +143,10 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
                 )}
               </div>
             </Card>
-
-            {/* Services */}
-            <section id="services" aria-labelledby="services-title" className="scroll-mt-24">
-              <h2 id="services-title" className="font-display text-2xl font-semibold text-slate-900">
-                Services Offered
-              </h2>
-              {services.length === 0 ? (
-                <p className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
-                  This mentor has no services to book yet.
-                </p>
-              ) : (
-                <ul className="mt-4 grid gap-4 md:grid-cols-2">
-                  {services.map((service) => (
-                    <li key={service.id}>
-                      <ServiceCard service={service} bookable={!isSelf} />
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </section>
-
-            {/* Reviews */}
-            <Reviews mentorId={mentor.id} />
           </div>
 
           {/* Side panel */}
-          <aside aria-label="Book and contact" className="lg:col-span-1">
+          <aside aria-label="Book and contact" className="lg:col-span-1 lg:row-span-2 lg:self-stretch">
             <div className="space-y-6 lg:sticky lg:top-24">
               <Card className="p-6">
                 <p className="text-sm text-slate-600">Sessions from</p>
@@ -214,6 +192,31 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
               </Card>
             </div>
           </aside>
+
+          <div className="space-y-6 lg:col-span-2">
+            {/* Services */}
+            <section id="services" aria-labelledby="services-title" className="scroll-mt-24">
+              <h2 id="services-title" className="font-display text-2xl font-semibold text-slate-900">
+                Services Offered
+              </h2>
+              {services.length === 0 ? (
+                <p className="mt-4 rounded-2xl border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
+                  This mentor has no services to book yet.
+                </p>
+              ) : (
+                <ul className="mt-4 grid gap-4 md:grid-cols-2">
+                  {services.map((service) => (
+                    <li key={service.id}>
+                      <ServiceCard service={service} bookable={!isSelf} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+
+            {/* Reviews */}
+            <Reviews mentorId={mentor.id} />
+          </div>
         </div>
       </div>
     </div>
