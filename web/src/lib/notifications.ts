@@ -1,17 +1,23 @@
 /**
  * The notification calls (01 §7; docs/booking.md 'Notifications'): the list, the unread count,
  * mark one or all read, delete. The header's bell and the /notifications page both use them, so
- * they live here rather than in one feature.
- *
- * The paths are not in openapi.yaml yet: these are written by hand on the shared fetch mutator,
- * with query keys shaped like orval's (the path, then the query parameters as one object), so the
- * generated functions can replace them without changing the cache.
+ * they live here rather than in one feature. They go through the client orval generates from
+ * openapi.yaml (src/api), so the query keys are the generated ones.
  *
  * 01 §9: the list and the count are polled every 30 s. Every change refreshes both.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  deleteNotification,
+  getGetUnreadNotificationCountQueryKey,
+  getListNotificationsQueryKey,
+  getUnreadNotificationCount,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+} from '@/api/endpoints/notifications/notifications';
+import type { ListNotificationsParams, NotificationView } from '@/api/model';
 import { NOTIFICATIONS_LIST_LIMIT, NOTIFICATIONS_POLL_MS } from '@/config/constants';
-import { apiFetch, apiRequest } from './api-fetch';
 import { hardNavigate } from './navigation';
 
 export const NOTIFICATION_TYPES = [
@@ -29,37 +35,27 @@ export const NOTIFICATION_TYPES = [
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-export type Notification = {
-  id: string;
-  /** One of {@link NOTIFICATION_TYPES}; a newer server may send others. */
-  type: string;
-  title: string;
-  message: string;
-  isRead: boolean;
-  createdAt: string;
-  actionUrl: string | null;
-};
+/** `type` is one of {@link NOTIFICATION_TYPES} (a newer server may send others); actionUrl may be null. */
+export type Notification = Omit<NotificationView, 'actionUrl'> & { actionUrl?: string | null };
 
-export type ListNotificationsParams = { limit?: number };
+export type { ListNotificationsParams };
 
 export const notificationKeys = {
   /** Without params: every list query (for invalidation). */
-  all: () => ['/api/notifications'] as const,
-  list: (params: ListNotificationsParams) => ['/api/notifications', params] as const,
-  unreadCount: () => ['/api/notifications/unread-count'] as const,
+  all: () => getListNotificationsQueryKey(),
+  list: (params: ListNotificationsParams) => getListNotificationsQueryKey(params),
+  unreadCount: () => getGetUnreadNotificationCountQueryKey(),
 };
 
 type Opts = { signal?: AbortSignal };
 
 export const notificationsApi = {
-  list: (params: ListNotificationsParams, { signal }: Opts = {}) => {
-    const query = params.limit === undefined ? '' : `?${new URLSearchParams({ limit: String(params.limit) })}`;
-    return apiFetch<Notification[]>(`/api/notifications${query}`, { signal });
-  },
-  unreadCount: ({ signal }: Opts = {}) => apiFetch<{ count: number }>('/api/notifications/unread-count', { signal }),
-  markRead: (id: string) => apiRequest<Notification>('PUT', `/api/notifications/${encodeURIComponent(id)}/read`),
-  markAllRead: () => apiRequest<{ message: string; count: number }>('PUT', '/api/notifications/read-all'),
-  remove: (id: string) => apiRequest<{ message: string }>('DELETE', `/api/notifications/${encodeURIComponent(id)}`),
+  list: (params: ListNotificationsParams, { signal }: Opts = {}): Promise<Notification[]> =>
+    listNotifications(params, { signal }),
+  unreadCount: ({ signal }: Opts = {}) => getUnreadNotificationCount({ signal }),
+  markRead: (id: string) => markNotificationRead(id),
+  markAllRead: () => markAllNotificationsRead(),
+  remove: (id: string) => deleteNotification(id),
 };
 
 /** GET /api/notifications?limit=n, newest first, polled every 30 s. */

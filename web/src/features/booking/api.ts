@@ -1,62 +1,43 @@
 /**
  * The booking calls (02 §7 client side; docs/booking.md): the service, the mentor's free start
- * times, the reservation and the card payment.
- *
- * GET /api/services/{id} comes from the generated client. The slot, reservation and payment paths
- * are not in openapi.yaml yet, so they are written by hand here on the shared fetch mutator, with
- * query keys shaped like orval's (the path, then the query parameters as one object) so that the
- * generated functions can replace them without changing the cache.
+ * times, the reservation and the card payment, through the client orval generates from
+ * openapi.yaml (src/api), so the query keys are the generated ones (the path, then the query
+ * parameters as one object).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  createReservation,
+  getAvailableSlots,
+  getGetAvailableSlotsQueryKey,
+  processPayment,
+} from '@/api/endpoints/booking/booking';
 import { getGetServiceQueryKey, getService } from '@/api/endpoints/services/services';
-import type { ServiceWithMentorView } from '@/api/model';
-import { ApiError, apiFetch, apiRequest } from '@/lib/api-fetch';
+import type {
+  BookingView,
+  PaymentResult,
+  ReservationRequest,
+  ReservationResult,
+  ServiceWithMentorView,
+} from '@/api/model';
+import { ApiError } from '@/lib/api-fetch';
 import { notificationKeys } from '@/lib/notifications';
 import type { PaymentRequest } from './card';
 
 /** A bookable service with its mentor card; price '0.00' means free, duration in minutes. */
 export type BookableService = ServiceWithMentorView;
 
-export type BookingStatus = 'pending' | 'confirmed' | 'completed' | 'cancelled';
+/** status: pending, confirmed, completed or cancelled. */
+export type Booking = BookingView;
 
-export type Booking = {
-  id: string;
-  status: BookingStatus;
-  scheduledAt: string;
-  duration: number;
-  totalAmount: string;
-  notes: string | null;
-  createdAt: string;
-  service: { id: string; title: string; duration: number; serviceType: string };
-  user: { id: string; firstName: string; lastName: string };
-  mentor: { id: string; userId: string; displayName: string; profileImageUrl?: string | null };
-};
-
-export type CreateReservationInput = {
-  serviceId: string;
-  mentorId: string;
-  /** ISO 8601 instant. */
-  scheduledAt: string;
-  notes?: string;
-  /** The service's price as the api sends it ('50.00'). */
-  totalAmount: string;
-};
+/** serviceId, mentorId, scheduledAt (ISO 8601 instant), notes, totalAmount (the price, '50.00'). */
+export type CreateReservationInput = Required<Pick<ReservationRequest, 'serviceId' | 'mentorId' | 'scheduledAt' | 'totalAmount'>> &
+  Pick<ReservationRequest, 'notes'>;
 
 /** A free service is booked at once (`booking`); a paid one is held (`reservation`, `expiresAt`). */
-export type ReservationResult = {
-  freeBooking: boolean;
-  booking: Booking | null;
-  reservation: { id: string } | null;
-  expiresAt: string | null;
-};
+export type { ReservationResult };
 
 /** 200 either way: `success: false` is a declined card (the hold stays until it expires). */
-export type PaymentResult = {
-  success: boolean;
-  message?: string;
-  error?: string;
-  booking?: Booking;
-};
+export type { PaymentResult };
 
 export type AvailableSlotsParams = {
   /** The viewer-local date, YYYY-MM-DD. */
@@ -70,10 +51,7 @@ export type AvailableSlotsParams = {
 export const bookingKeys = {
   service: (id: string) => getGetServiceQueryKey(id),
   /** Without params: every slot query of that mentor (for invalidation). */
-  availableSlots: (mentorId: string, params?: AvailableSlotsParams) =>
-    params
-      ? ([`/api/mentors/${mentorId}/available-slots`, params] as const)
-      : ([`/api/mentors/${mentorId}/available-slots`] as const),
+  availableSlots: (mentorId: string, params?: AvailableSlotsParams) => getGetAvailableSlotsQueryKey(mentorId, params),
   /** The client dashboard's data, which a new booking changes. */
   dashboard: () => ['/api/user/dashboard'] as const,
 };
@@ -82,19 +60,10 @@ type Opts = { signal?: AbortSignal };
 
 export const bookingApi = {
   service: (id: string, { signal }: Opts = {}) => getService(id, { signal }),
-
-  availableSlots: (mentorId: string, params: AvailableSlotsParams, { signal }: Opts = {}) => {
-    const query = new URLSearchParams({
-      date: params.date,
-      duration: String(params.duration),
-      timeZone: params.timeZone,
-    });
-    return apiFetch<string[]>(`/api/mentors/${encodeURIComponent(mentorId)}/available-slots?${query}`, { signal });
-  },
-
-  createReservation: (input: CreateReservationInput) => apiRequest<ReservationResult>('POST', '/api/reservations', input),
-
-  processPayment: (input: PaymentRequest) => apiRequest<PaymentResult>('POST', '/api/process-payment-v2', input),
+  availableSlots: (mentorId: string, params: AvailableSlotsParams, { signal }: Opts = {}) =>
+    getAvailableSlots(mentorId, params, { signal }),
+  createReservation: (input: CreateReservationInput) => createReservation(input),
+  processPayment: (input: PaymentRequest) => processPayment(input),
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
