@@ -224,19 +224,32 @@ test('a seeker books a paid session, is declined for a second, and books a free 
   notes = await notificationsOf(api);
   expect(notes.filter((n) => n.type === 'booking_confirmed')).toHaveLength(2);
 
-  // --- 4. The notifications: bell with the unread count, then the full list ---------------------
+  // --- 4. The bell: the unread count and the latest ones; a click marks one read and follows it ----
   const all = notes.length;
-  const unread = notes.filter((n) => !n.isRead).length;
+  let unread = notes.filter((n) => !n.isRead).length;
   expect(unread).toBeGreaterThanOrEqual(3);
+  const bell = page.getByRole('button', { name: 'Notifications' });
+  await expect(bell).toHaveAccessibleDescription(`${unread} unread`);
+  await bell.click();
+  const failedItem = page.getByRole('menu').getByRole('menuitem', { name: /Payment failed/ });
+  await expect(failedItem).toBeVisible();
+  await expect(page.getByRole('menu').getByRole('menuitem', { name: /Booking confirmed/ })).toHaveCount(2);
+  await shot(page, 'booking-04-bell');
+  await failedItem.click();
+  await expect(page).toHaveURL(new RegExp(`/booking/${paid.id}$`)); // its actionUrl
+  unread -= 1;
+  await expect(bell).toHaveAccessibleDescription(`${unread} unread`);
+
+  // --- 5. The notifications page: tabs with counts, mark all as read ----------------------------
   await page.goto('/notifications');
   await expect(page.getByRole('tab', { name: `All (${all})` })).toBeVisible();
   await expect(page.getByRole('tab', { name: `Unread (${unread})` })).toBeVisible();
+  await expect(page.getByRole('tab', { name: `Read (${all - unread})` })).toBeVisible();
   await expect(page.getByText('Booking confirmed').first()).toBeVisible();
-  await expect(page.getByText('Payment failed')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Notifications' })).toHaveAccessibleDescription(`${unread} unread`);
-  await shot(page, 'booking-04-notifications');
+  await shot(page, 'booking-05-notifications');
   await page.getByRole('button', { name: `Mark all as read (${unread})` }).click();
   await expect(page.getByText('All notifications marked as read')).toBeVisible();
   await expect(page.getByRole('tab', { name: `Read (${all})` })).toBeVisible();
+  await expect(bell).not.toHaveAccessibleDescription(/unread/);
   expect((await (await api.get('/api/notifications/unread-count')).json()).count).toBe(0);
 });
