@@ -1,24 +1,32 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { changePassword } from '@/api/endpoints/passwords/passwords';
 import {
+  getGetOwnProfileQueryKey,
   getGetUserQueryKey,
   getGetUserMentorQueryKey,
   getUserMentor,
+  useGetOwnProfile,
   useGetUser,
   useUpdateProfile as useGeneratedUpdateProfile,
   useUploadProfileImage as useGeneratedUploadProfileImage,
 } from '@/api/endpoints/profiles/profiles';
-import type { MentorView, ProfileChangesRequest, PublicUserView } from '@/api/model';
+import type { MentorView, OwnProfileView, ProfileChangesRequest, PublicUserView } from '@/api/model';
 import { errorStatus } from '@/lib/api-fetch';
 import { AUTH_USER_KEY, type User } from '@/lib/auth';
 
 // The profile calls of docs/catalogue.md, through the generated client (src/api).
 
-export type ProfileUser = User;
+/** GET /api/user/profile: the signed-in user plus the bio. */
+export type ProfileUser = OwnProfileView;
 export type PublicUser = PublicUserView;
 export type UserMentor = Pick<MentorView, 'id' | 'displayName' | 'specialties' | 'rating' | 'totalSessions'> &
   Partial<Pick<MentorView, 'reviewCount'>>;
 export type ProfileUpdate = ProfileChangesRequest;
+
+/** GET /api/user/profile: my own profile (the user and the bio). */
+export function useOwnProfile() {
+  return useGetOwnProfile();
+}
 
 /** GET /api/users/{id}: `email` only comes for the user themself and admins. */
 export function usePublicUser(id: string) {
@@ -41,17 +49,31 @@ export function useUserMentor(id: string, enabled = true) {
   });
 }
 
-/** Keeps the signed-in user and their public profile in step with a change. */
+/**
+ * Keeps my profile, the signed-in user (header avatar, greeting) and my public profile in step
+ * with a change. The signed-in user has exactly the fields of User, so the bio stays out of it.
+ */
 function useStoreUser() {
   const queryClient = useQueryClient();
   return (patch: Partial<ProfileUser>) => {
-    const current = queryClient.getQueryData<ProfileUser | null>(AUTH_USER_KEY);
-    if (current) queryClient.setQueryData<ProfileUser>(AUTH_USER_KEY, { ...current, ...patch });
-    if (current?.id) void queryClient.invalidateQueries({ queryKey: getGetUserQueryKey(current.id) });
+    const profile = queryClient.getQueryData<ProfileUser>(getGetOwnProfileQueryKey());
+    if (profile) queryClient.setQueryData<ProfileUser>(getGetOwnProfileQueryKey(), { ...profile, ...patch });
+    const user = queryClient.getQueryData<User | null>(AUTH_USER_KEY);
+    if (user) {
+      const next = { ...user };
+      for (const key of Object.keys(user) as (keyof User)[]) {
+        if (key in patch) (next as Record<string, unknown>)[key] = patch[key];
+      }
+      // Optional fields absent from the cached user (a first profile image, say).
+      if (patch.profileImageUrl !== undefined) next.profileImageUrl = patch.profileImageUrl;
+      queryClient.setQueryData<User>(AUTH_USER_KEY, next);
+    }
+    const id = profile?.id ?? user?.id;
+    if (id) void queryClient.invalidateQueries({ queryKey: getGetUserQueryKey(id) });
   };
 }
 
-/** PUT /api/user/profile with only the changed fields; the answer is the updated user. */
+/** PUT /api/user/profile with only the changed fields; the answer is the updated profile. */
 export function useUpdateProfile() {
   const store = useStoreUser();
   const mutation = useGeneratedUpdateProfile({ mutation: { onSuccess: (user) => store(user) } });

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getGetOwnProfileQueryKey } from '@/api/endpoints/profiles/profiles';
 import { AUTH_USER_KEY } from '@/lib/auth';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
 import { ProfilePage } from './profile-page';
@@ -22,8 +23,10 @@ afterEach(() => {
 
 const me = { ...testUser, bio: 'Stargazer.' };
 
+/** /profile with my profile (GET /api/user/profile) already loaded. */
 function renderProfile() {
-  const client = clientWithUser(me);
+  const client = clientWithUser(testUser);
+  client.setQueryData(getGetOwnProfileQueryKey(), me);
   return { ...renderWithProviders(<ProfilePage />, { client, path: '/profile' }), client };
 }
 
@@ -32,6 +35,21 @@ function bodyOf(call: unknown[]) {
 }
 
 describe('/profile details', () => {
+  it('loads my profile, with the bio, from GET /api/user/profile', async () => {
+    mockFetch({ 'GET /api/user/profile': () => jsonResponse(200, me) });
+    renderWithProviders(<ProfilePage />, { client: clientWithUser(testUser), path: '/profile' });
+    expect(await screen.findByText('Stargazer.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.getByText('January 2025')).toBeInTheDocument();
+  });
+
+  it("offers Retry when my profile can't be loaded", async () => {
+    mockFetch({ 'GET /api/user/profile': () => jsonResponse(500, { message: 'boom' }) });
+    renderWithProviders(<ProfilePage />, { client: clientWithUser(testUser), path: '/profile' });
+    expect(await screen.findByRole('heading', { name: 'Unable to Load Profile' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
   it('shows the profile and toggles edit mode on and off', async () => {
     mockFetch();
     renderProfile();
@@ -72,7 +90,9 @@ describe('/profile details', () => {
     await waitFor(() => expect(success).toHaveBeenCalledWith('Profile updated successfully!'));
     expect(bodyOf(fetchMock.mock.calls[0])).toEqual({ firstName: 'Augusta' });
     expect(screen.getByRole('heading', { name: 'Augusta Lovelace' })).toBeInTheDocument();
+    // The signed-in user (header, greeting) follows, without the bio.
     expect(client.getQueryData<{ firstName: string }>(AUTH_USER_KEY)?.firstName).toBe('Augusta');
+    expect(client.getQueryData(AUTH_USER_KEY)).not.toHaveProperty('bio');
     expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
   });
 
@@ -111,7 +131,7 @@ describe('/profile image', () => {
     const fetchMock = mockFetch({
       'POST /api/user/profile-image': () => jsonResponse(200, { imageUrl: '/uploads/abc.png' }),
     });
-    renderProfile();
+    const { client } = renderProfile();
     expect(screen.getByText(/JPG\/PNG/)).toBeInTheDocument();
     const user = userEvent.setup();
     const file = new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
@@ -122,6 +142,7 @@ describe('/profile image', () => {
     expect((init.body as FormData).get('profileImage')).toBeInstanceOf(File);
     expect(new Headers(init.headers).has('Content-Type')).toBe(false);
     expect(screen.getByRole('img', { name: 'Your profile photo' })).toHaveAttribute('src', '/uploads/abc.png');
+    expect(client.getQueryData<{ profileImageUrl: string }>(AUTH_USER_KEY)?.profileImageUrl).toBe('/uploads/abc.png');
   });
 
   it('refuses large and non-image files before uploading', async () => {

@@ -6,9 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
-import { useUser } from '@/lib/auth';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import type { ProfileUser } from './api';
+import { useOwnProfile } from './api';
 import { ChangePasswordForm } from './change-password-form';
 import { fullName, memberSince, roleLabel } from './format';
 import { ProfileDetailsForm } from './profile-details-form';
@@ -32,13 +31,26 @@ function NotSet() {
 /** 02 §2: /profile, my profile with edit mode, photo upload and the change-password form. */
 export function ProfilePage() {
   useDocumentTitle('My Profile');
-  const { user: authUser } = useUser();
-  const user = authUser as ProfileUser | null;
+  const profile = useOwnProfile();
+  const user = profile.data;
   const [editing, setEditing] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
 
-  if (!user) return <FullPageSpinner />;
+  if (profile.isLoading) return <FullPageSpinner label="Loading profile" />;
+  if (!user) {
+    return (
+      <div className="flex flex-1 items-center justify-center px-4 py-20">
+        <Card className="w-full max-w-md text-center">
+          <CardContent className="flex flex-col items-center gap-4">
+            <h1 className="text-2xl font-semibold text-slate-900">Unable to Load Profile</h1>
+            <p className="text-sm text-slate-600">Please check your connection and try again.</p>
+            <Button onClick={() => void profile.refetch()}>Retry</Button>
+          </CardContent>
+        </Card>
+      </div>
+    );
+  }
   const name = fullName(user);
 
   return (
