@@ -165,6 +165,7 @@ async function waitHealthy(baseUrl, proc) {
 }
 
 function label() {
+  if (/playwright/.test(process.argv[1] ?? '')) return 'browser';
   const main = process.argv[1] ? path.basename(process.argv[1]).replace(/\.(test|spec)?\.?m?js$/, '') : 'stack';
   return main.replace(/[^A-Za-z0-9_.-]/g, '_') || 'stack';
 }
