@@ -1,16 +1,19 @@
-//! Sending e-mails: verification, password reset, booking confirmations, contact-form messages.
+//! Sending e-mails: verification, password reset, booking confirmations, changes and reminders,
+//! review requests, contact-form messages.
 //!
-//! When: enqueued by the api in the same transaction as the change that needs the mail, and
-//! run as soon as a worker is free (also after a worker was down: the task waits in Postgres).
-//! A failed send retries with exponential backoff; after [`MAX_ATTEMPTS`] the task stays
+//! When: enqueued by the api or another job in the same transaction as the change that causes
+//! the mail, and run as soon as a worker is free (after a worker was down, the task waits in
+//! Postgres). A failed send retries with exponential backoff; after [`MAX_ATTEMPTS`] the task stays
 //! visible as `Failed` in `apalis.jobs`.
-//! Safe to run twice: each run issues a fresh single-use link and the recipient's state is read
-//! at run time (an address verified in the meantime gets no second verification mail).
+//! Safe to run twice: the recipient's state and e-mail preferences are read at run time (an
+//! address verified meanwhile gets no second verification mail; a link is fresh and single use).
 
 use apalis::prelude::{BoxDynError, Data};
+use chrono::Utc;
 use domain::{
-    accounts::{email_links, email_links::Purpose, users},
-    mail::templates,
+    accounts::{email_links, email_links::Purpose, email_preferences, users},
+    booking::bookings::{self, Booking},
+    mail::{Email, templates},
 };
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
@@ -34,6 +37,14 @@ pub enum EmailJob {
     Contact { message_id: Uuid },
     /// The seeker's booking confirmation with a calendar invitation.
     BookingConfirmed { booking_id: Uuid },
+    /// Both sides: the updated invitation.
+    BookingRescheduled { booking_id: Uuid },
+    /// Both sides: the cancellation, with the seeker's refund.
+    BookingCancelled { booking_id: Uuid, refund_cents: i64 },
+    /// Both sides, 24 hours ("24 hours") or 1 hour ("1 hour") before the start.
+    BookingReminder { booking_id: Uuid, lead: String },
+    /// The seeker, after a completed session.
+    ReviewRequest { booking_id: Uuid },
 }
 
 pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> domain::Result<()> {
@@ -42,38 +53,89 @@ pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> domain::Result<
 }
 
 pub async fn handle(job: EmailJob, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
-    let Some(email) = render(&ctx, &job).await? else {
-        tracing::info!(?job, "nothing to send any more");
-        return Ok(());
-    };
-    ctx.mailer.send(&email).await?;
-    tracing::info!(?job, subject = %email.subject, "mail sent");
+    let emails = render(&ctx, &job).await?;
+    if emails.is_empty() {
+        tracing::info!(?job, "nothing to send");
+    }
+    for email in &emails {
+        ctx.mailer.send(email).await?;
+        tracing::info!(?job, subject = %email.subject, "mail sent");
+    }
     Ok(())
 }
 
-async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Option<domain::mail::Email>> {
+/// Which preference allows a booking e-mail.
+#[derive(Clone, Copy)]
+enum Allowed {
+    Confirmations,
+    Reminders,
+    ReviewRequests,
+}
+
+async fn allows(ctx: &JobContext, user_id: Uuid, what: Allowed) -> domain::Result<bool> {
+    let p = email_preferences::get(&ctx.pool, user_id).await?;
+    Ok(match what {
+        Allowed::Confirmations => p.booking_confirmations,
+        Allowed::Reminders => p.booking_reminders,
+        Allowed::ReviewRequests => p.review_requests,
+    })
+}
+
+/// The seeker's and the mentor's copies, each only where its recipient allows it.
+async fn both_sides(ctx: &JobContext, b: &Booking, what: Allowed, make: impl Fn(bool) -> Email) -> domain::Result<Vec<Email>> {
+    let mut out = Vec::new();
+    if allows(ctx, b.user_id, what).await? {
+        out.push(make(false));
+    }
+    if allows(ctx, b.mentor_user_id, what).await? {
+        out.push(make(true));
+    }
+    Ok(out)
+}
+
+async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> {
     let pool = &ctx.pool;
-    Ok(match *job {
-        EmailJob::VerifyEmail { user_id } => match users::find(pool, user_id).await? {
+    let config = &ctx.config;
+    let booking = |id: Uuid| async move { bookings::find(pool, id).await };
+    Ok(match job {
+        EmailJob::VerifyEmail { user_id } => match users::find(pool, *user_id).await? {
             Some(user) if !user.email_verified && user.is_active => {
                 let token = email_links::issue(pool, user.id, &user.email, Purpose::VerifyEmail).await?;
-                Some(templates::verification(&ctx.config, &user.email, &user.first_name, &token))
+                vec![templates::verification(config, &user.email, &user.first_name, &token)]
             }
-            _ => None,
+            _ => vec![],
         },
-        EmailJob::ResetPassword { user_id } => match users::find(pool, user_id).await? {
+        EmailJob::ResetPassword { user_id } => match users::find(pool, *user_id).await? {
             Some(user) if user.is_active => {
                 let token = email_links::issue(pool, user.id, &user.email, Purpose::ResetPassword).await?;
-                Some(templates::password_reset(&ctx.config, &user.email, &user.first_name, &token))
+                vec![templates::password_reset(config, &user.email, &user.first_name, &token)]
             }
-            _ => None,
+            _ => vec![],
         },
-        EmailJob::BookingConfirmed { booking_id } => domain::booking::bookings::find(pool, booking_id)
-            .await?
-            .filter(|b| b.status == "confirmed")
-            .map(|b| templates::booking_confirmed(&ctx.config, &b, chrono::Utc::now())),
         EmailJob::Contact { message_id } => {
-            domain::contact::find(pool, message_id).await?.map(|m| templates::contact(&ctx.config, &m))
+            domain::contact::find(pool, *message_id).await?.map(|m| templates::contact(config, &m)).into_iter().collect()
         }
+        EmailJob::BookingConfirmed { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == "confirmed") {
+            Some(b) if allows(ctx, b.user_id, Allowed::Confirmations).await? => vec![templates::booking_confirmed(config, &b, Utc::now())],
+            _ => vec![],
+        },
+        EmailJob::BookingRescheduled { booking_id } => match booking(*booking_id).await?.filter(|b| matches!(b.status.as_str(), "pending" | "confirmed")) {
+            Some(b) => both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| templates::booking_rescheduled(config, &b, to_mentor, Utc::now())).await?,
+            None => vec![],
+        },
+        EmailJob::BookingCancelled { booking_id, refund_cents } => match booking(*booking_id).await?.filter(|b| b.status == "cancelled") {
+            Some(b) => {
+                both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| templates::booking_cancelled(config, &b, to_mentor, *refund_cents, Utc::now())).await?
+            }
+            None => vec![],
+        },
+        EmailJob::BookingReminder { booking_id, lead } => match booking(*booking_id).await?.filter(|b| matches!(b.status.as_str(), "pending" | "confirmed")) {
+            Some(b) => both_sides(ctx, &b, Allowed::Reminders, |to_mentor| templates::booking_reminder(config, &b, to_mentor, lead)).await?,
+            None => vec![],
+        },
+        EmailJob::ReviewRequest { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == "completed") {
+            Some(b) if allows(ctx, b.user_id, Allowed::ReviewRequests).await? => vec![templates::review_request(config, &b)],
+            _ => vec![],
+        },
     })
 }

@@ -10,10 +10,10 @@ use apalis::{
     prelude::{Monitor, PollWith, WorkerBuilder, WorkerBuilderExt},
 };
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
-use domain::{Config, mail::Mailer};
+use domain::{Config, mail::Mailer, payments::PaymentGateway};
 use sqlx::PgPool;
 
-use crate::{cleanup, email, poll::Every, reservation_expiry, schedule};
+use crate::{booking_completion, booking_reminders, cleanup, email, poll::Every, refunds, reservation_expiry, schedule};
 
 /// What every job handler receives.
 #[derive(Clone)]
@@ -21,6 +21,15 @@ pub struct JobContext {
     pub pool: PgPool,
     pub config: Arc<Config>,
     pub mailer: Mailer,
+    pub gateway: Arc<dyn PaymentGateway>,
+}
+
+impl JobContext {
+    pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
+        let mailer = Mailer::from_config(&config)?;
+        let gateway = domain::payments::gateway_from_config(&config)?;
+        Ok(Self { pool, config: Arc::new(config), mailer, gateway })
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -74,65 +83,69 @@ fn worker_name(queue: &str) -> String {
     format!("{queue}-{}-{}", std::process::id(), uuid::Uuid::new_v4().simple())
 }
 
+/// Registers a worker for `queue`, running `handler` on `Args` with up to `max_attempts` tries.
+macro_rules! register {
+    ($monitor:expr, $ctx:expr, $settings:expr, $args:ty, $queue:expr, $max_attempts:expr, $handler:expr) => {{
+        let (ctx, settings) = ($ctx.clone(), $settings.clone());
+        $monitor.register(move |_restarts: usize| {
+            WorkerBuilder::new(worker_name($queue))
+                .backend(storage::<$args>(&ctx, &settings, $queue))
+                .retry(retries(&settings, $max_attempts))
+                .data(ctx.clone())
+                .build($handler)
+        })
+    }};
+}
+
 /// Every worker of every queue, ready to run.
 pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
-    let emails = {
-        let (ctx, settings) = (ctx.clone(), settings.clone());
-        move |_restarts: usize| {
-            WorkerBuilder::new(worker_name(email::QUEUE))
-                .backend(storage::<email::EmailJob>(&ctx, &settings, email::QUEUE))
-                .retry(retries(&settings, email::MAX_ATTEMPTS))
-                .data(ctx.clone())
-                .build(email::handle)
-        }
-    };
-    let cleanups = {
-        let (ctx, settings) = (ctx.clone(), settings.clone());
-        move |_restarts: usize| {
-            WorkerBuilder::new(worker_name(cleanup::QUEUE))
-                .backend(storage::<cleanup::Cleanup>(&ctx, &settings, cleanup::QUEUE))
-                .retry(retries(&settings, 3))
-                .data(ctx.clone())
-                .build(cleanup::handle)
-        }
-    };
-    let expiries = {
-        let (ctx, settings) = (ctx.clone(), settings.clone());
-        move |_restarts: usize| {
-            WorkerBuilder::new(worker_name(reservation_expiry::QUEUE))
-                .backend(storage::<reservation_expiry::ExpireHold>(&ctx, &settings, reservation_expiry::QUEUE))
-                .retry(retries(&settings, reservation_expiry::MAX_ATTEMPTS))
-                .data(ctx.clone())
-                .build(reservation_expiry::handle)
-        }
-    };
-    let sweeps = move |_restarts: usize| {
-        WorkerBuilder::new(worker_name(reservation_expiry::SWEEP_QUEUE))
-            .backend(storage::<reservation_expiry::SweepHolds>(&ctx, &settings, reservation_expiry::SWEEP_QUEUE))
-            .retry(retries(&settings, 3))
-            .data(ctx.clone())
-            .build(reservation_expiry::sweep)
-    };
-    Monitor::new()
-        .register(emails)
-        .register(cleanups)
-        .register(expiries)
-        .register(sweeps)
-        .shutdown_timeout(Duration::from_secs(30))
+    let m = Monitor::new().shutdown_timeout(Duration::from_secs(30));
+    let m = register!(m, ctx, settings, email::EmailJob, email::QUEUE, email::MAX_ATTEMPTS, email::handle);
+    let m = register!(m, ctx, settings, cleanup::Cleanup, cleanup::QUEUE, 3, cleanup::handle);
+    let m = register!(
+        m, ctx, settings, reservation_expiry::ExpireHold, reservation_expiry::QUEUE, reservation_expiry::MAX_ATTEMPTS, reservation_expiry::handle
+    );
+    let m = register!(m, ctx, settings, reservation_expiry::SweepHolds, reservation_expiry::SWEEP_QUEUE, 3, reservation_expiry::sweep);
+    let m = register!(
+        m, ctx, settings, booking_reminders::Remind, booking_reminders::QUEUE, booking_reminders::MAX_ATTEMPTS, booking_reminders::handle
+    );
+    let m = register!(m, ctx, settings, booking_reminders::SweepReminders, booking_reminders::SWEEP_QUEUE, 3, booking_reminders::sweep);
+    let m = register!(
+        m, ctx, settings, booking_completion::Complete, booking_completion::QUEUE, booking_completion::MAX_ATTEMPTS, booking_completion::handle
+    );
+    let m = register!(m, ctx, settings, booking_completion::SweepCompletions, booking_completion::SWEEP_QUEUE, 3, booking_completion::sweep);
+    register!(m, ctx, settings, refunds::PayRefund, refunds::QUEUE, refunds::MAX_ATTEMPTS, refunds::handle)
 }
 
 /// The cron loops; they run until the process stops.
 pub fn spawn_schedules(pool: PgPool) {
+    use schedule::Recurring;
     tokio::spawn(schedule::run(
         pool.clone(),
-        schedule::Recurring { queue: cleanup::QUEUE, schedule: cleanup::SCHEDULE, payload: |tick| cleanup::Cleanup { tick } },
+        Recurring { queue: cleanup::QUEUE, schedule: cleanup::SCHEDULE, payload: |tick| cleanup::Cleanup { tick } },
     ));
     tokio::spawn(schedule::run(
-        pool,
-        schedule::Recurring {
+        pool.clone(),
+        Recurring {
             queue: reservation_expiry::SWEEP_QUEUE,
             schedule: reservation_expiry::SWEEP_SCHEDULE,
             payload: |tick| reservation_expiry::SweepHolds { tick },
+        },
+    ));
+    tokio::spawn(schedule::run(
+        pool.clone(),
+        Recurring {
+            queue: booking_reminders::SWEEP_QUEUE,
+            schedule: booking_reminders::SWEEP_SCHEDULE,
+            payload: |tick| booking_reminders::SweepReminders { tick },
+        },
+    ));
+    tokio::spawn(schedule::run(
+        pool,
+        Recurring {
+            queue: booking_completion::SWEEP_QUEUE,
+            schedule: booking_completion::SWEEP_SCHEDULE,
+            payload: |tick| booking_completion::SweepCompletions { tick },
         },
     ));
 }

@@ -1,9 +1,9 @@
 //! The worker process: runs every durable job and cron schedule (apalis on Postgres).
 //! Any number of workers may run; SIGTERM lets in-flight jobs finish.
 
-use std::{process::ExitCode, sync::Arc};
+use std::process::ExitCode;
 
-use domain::{Config, db, mail::Mailer};
+use domain::{Config, db};
 use jobs::{JobContext, Settings, runtime};
 
 #[tokio::main]
@@ -26,8 +26,7 @@ async fn run() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let pool = db::connect(&config.database_url, 10).await?;
     runtime::setup_storage(&pool).await?;
-    let mailer = Mailer::from_config(&config)?;
-    let ctx = JobContext { pool: pool.clone(), config: Arc::new(config), mailer };
+    let ctx = JobContext::new(pool.clone(), config)?;
     runtime::spawn_schedules(pool);
     tracing::info!("worker started");
     runtime::monitor(ctx, Settings::default()).run_with_signal(shutdown_signal()).await?;

@@ -17,7 +17,7 @@ use domain::{
     money,
     payments::{card, checkout},
 };
-use jobs::{email::{self as email_jobs, EmailJob}, reservation_expiry};
+use jobs::{booking_events, reservation_expiry};
 
 pub struct BookingApi;
 
@@ -152,7 +152,7 @@ impl BookingApi {
         let mut tx = state.pool.begin().await?;
         let result = match reservations::reserve(&mut tx, auth.0.user.id, input, Utc::now()).await? {
             reservations::Reserved::Free(booking) => {
-                email_jobs::enqueue(&mut tx, &EmailJob::BookingConfirmed { booking_id: booking.id }).await?;
+                booking_events::confirmed(&mut tx, &booking).await?;
                 ReservationResult { free_booking: true, booking: Some(booking.into()), reservation: None, expires_at: None }
             }
             reservations::Reserved::Held { booking, expires_at } => {
@@ -210,7 +210,7 @@ impl BookingApi {
         let paid = checkout::pay(&mut tx, state.gateway.as_ref(), auth.0.user.id, reservation_id, &card, Utc::now()).await?;
         let result = match paid {
             checkout::Paid::Charged(booking) => {
-                email_jobs::enqueue(&mut tx, &EmailJob::BookingConfirmed { booking_id: booking.id }).await?;
+                booking_events::confirmed(&mut tx, &booking).await?;
                 PaymentResult { success: true, message: checkout::PAID.into(), error: None, booking: Some(booking.into()) }
             }
             checkout::Paid::AlreadyPaid(booking) => {

@@ -7,8 +7,10 @@ mod booking;
 mod booking_views;
 mod catalogue_views;
 mod contact;
+mod dashboard;
 mod favorites;
 mod health;
+mod mentor_bookings;
 mod mentors;
 mod notifications;
 mod passwords;
@@ -42,6 +44,8 @@ pub enum Tag {
     Booking,
     /// In-app notifications
     Notifications,
+    /// Client and mentor dashboards: bookings after they are made
+    Dashboard,
 }
 
 pub type Apis = (
@@ -56,6 +60,8 @@ pub type Apis = (
     availability::AvailabilityApi,
     booking::BookingApi,
     notifications::NotificationsApi,
+    dashboard::DashboardApi,
+    mentor_bookings::MentorBookingsApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {
@@ -72,6 +78,8 @@ pub fn service() -> OpenApiService<Apis, ()> {
             availability::AvailabilityApi,
             booking::BookingApi,
             notifications::NotificationsApi,
+            dashboard::DashboardApi,
+            mentor_bookings::MentorBookingsApi,
         ),
         "Mystic Mentors API",
         env!("CARGO_PKG_VERSION"),

@@ -1,6 +1,7 @@
 //! Accounts: registration, sign-in, sessions, e-mail verification and passwords.
 
 pub mod email_links;
+pub mod email_preferences;
 pub mod login;
 pub mod passwords;
 pub mod profile;

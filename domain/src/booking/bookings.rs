@@ -29,6 +29,8 @@ pub struct Booking {
     pub mentor_display_name: String,
     pub mentor_profile_image_url: Option<String>,
     pub mentor_email: String,
+    /// Raised at every change of time or cancellation (the calendar event's SEQUENCE).
+    pub calendar_sequence: i32,
 }
 
 /// `SELECT <Booking columns> FROM bookings b ... <rest>` as a static string.
@@ -42,7 +44,7 @@ macro_rules! select_bookings {
             "s.id AS service_id, s.title AS service_title, s.service_type, ",
             "u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email, ",
             "m.id AS mentor_id, m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
-            "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email ",
+            "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email, b.calendar_sequence ",
             "FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id ",
             "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
             $rest

@@ -3,7 +3,11 @@
 pub mod availability;
 pub mod available;
 pub mod bookings;
+pub mod dashboards;
+pub mod manage;
+pub mod refunds;
 pub mod reservations;
+pub mod video;
 pub mod slots;
 
 /// chrono at the database edge, jiff for time-zone arithmetic.

@@ -30,3 +30,55 @@ pub async fn for_mentor(db: &PgPool, mentor_id: Uuid) -> Result<Vec<Review>> {
     .fetch_all(db)
     .await?)
 }
+
+pub const RATING_RANGE: &str = "Rating must be from 1 to 5";
+pub const ONLY_COMPLETED: &str = "Only completed sessions can be reviewed";
+pub const ALREADY_REVIEWED: &str = "You have already reviewed this session";
+pub const MAX_COMMENT_CHARS: usize = 2000;
+
+/// The seeker of a completed booking reviews it, once; the mentor hears about it.
+pub async fn create(db: &PgPool, user_id: Uuid, booking_id: Uuid, rating: i64, comment: Option<&str>) -> Result<Review> {
+    use crate::error::OnConstraint;
+    if !(1..=5).contains(&rating) {
+        return Err(Error::validation(RATING_RANGE));
+    }
+    let comment = comment.map(str::trim).filter(|c| !c.is_empty());
+    if comment.is_some_and(|c| c.chars().count() > MAX_COMMENT_CHARS) {
+        return Err(Error::validation("Comment must be at most 2000 characters"));
+    }
+    let booking = crate::booking::bookings::find(db, booking_id)
+        .await?
+        .filter(|b| b.user_id == user_id && !matches!(b.status.as_str(), "reserved" | "expired"))
+        .ok_or_else(|| Error::not_found(crate::booking::manage::NOT_FOUND))?;
+    if booking.status != "completed" {
+        return Err(Error::conflict(ONLY_COMPLETED));
+    }
+    let mut tx = db.begin().await?;
+    let id: Uuid = sqlx::query_scalar("INSERT INTO reviews (mentor_id, user_id, booking_id, rating, comment) VALUES ($1, $2, $3, $4, $5) RETURNING id")
+        .bind(booking.mentor_id)
+        .bind(user_id)
+        .bind(booking_id)
+        .bind(rating as i16)
+        .bind(comment)
+        .fetch_one(&mut *tx)
+        .await
+        .on_constraint("reviews_booking_id_key", || Error::conflict(ALREADY_REVIEWED))?;
+    crate::notifications::notify(
+        &mut *tx,
+        booking.mentor_user_id,
+        crate::notifications::Kind::NewReview,
+        "New review",
+        &format!("{} {} rated \"{}\" {rating} out of 5.", booking.user_first_name, booking.user_last_name, booking.service_title),
+        Some(&format!("/mentor/{}", booking.mentor_id)),
+    )
+    .await?;
+    let review = sqlx::query_as(
+        "SELECT r.id, r.rating, r.comment, r.created_at, u.first_name AS user_first_name, u.last_name AS user_last_name \
+         FROM reviews r JOIN users u ON u.id = r.user_id WHERE r.id = $1",
+    )
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(review)
+}

@@ -47,8 +47,82 @@ pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking,
         &link,
         "The video session opens 15 minutes before the start. You can reschedule up to 2 hours before, and cancel with a refund by our policy.",
     );
-    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Request, 0, &link, now));
+    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Request, b.calendar_sequence, &link, now));
     email
+}
+
+/// A booking moved: both sides get the updated invitation (same UID, higher SEQUENCE).
+pub fn booking_rescheduled(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool, now: chrono::DateTime<chrono::Utc>) -> Email {
+    let (to, name, link) = recipient(config, b, to_mentor);
+    let when = b.scheduled_at.format("%A %b %d, %Y at %H:%M UTC");
+    let mut email = action_email(
+        &to,
+        &format!("Booking rescheduled: {} on {}", b.service_title, b.scheduled_at.format("%b %d")),
+        &name,
+        &format!("\"{}\" with {} now starts {when}. The attached invitation updates your calendar.", b.service_title, b.mentor_display_name),
+        "Open your dashboard",
+        &link,
+        "If the new time does not suit you, you can reschedule again up to 2 hours before the start.",
+    );
+    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Request, b.calendar_sequence, &link, now));
+    email
+}
+
+/// A booking was cancelled: both sides get a cancellation for their calendar.
+pub fn booking_cancelled(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool, refund_cents: i64, now: chrono::DateTime<chrono::Utc>) -> Email {
+    let (to, name, link) = recipient(config, b, to_mentor);
+    let refund = if !to_mentor && refund_cents > 0 {
+        format!(" A refund of ${} goes back to your card; banks usually show it within 5 to 10 business days.", crate::money::format(refund_cents))
+    } else {
+        String::new()
+    };
+    let mut email = action_email(
+        &to,
+        &format!("Booking cancelled: {} on {}", b.service_title, b.scheduled_at.format("%b %d")),
+        &name,
+        &format!("\"{}\" with {} on {} was cancelled.{refund}", b.service_title, b.mentor_display_name, b.scheduled_at.format("%b %d, %Y at %H:%M UTC")),
+        "Open your dashboard",
+        &link,
+        "The attached update removes the session from your calendar.",
+    );
+    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Cancel, b.calendar_sequence, &link, now));
+    email
+}
+
+/// A reminder 24 hours or 1 hour before the start.
+pub fn booking_reminder(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool, lead: &str) -> Email {
+    let (to, name, link) = recipient(config, b, to_mentor);
+    action_email(
+        &to,
+        &format!("Reminder: {} starts in {lead}", b.service_title),
+        &name,
+        &format!("\"{}\" with {} starts {}.", b.service_title, b.mentor_display_name, b.scheduled_at.format("%A %b %d, %Y at %H:%M UTC")),
+        "Open your dashboard",
+        &link,
+        "The video session opens 15 minutes before the start.",
+    )
+}
+
+/// After a completed session: an invitation to review it.
+pub fn review_request(config: &Config, b: &crate::booking::bookings::Booking) -> Email {
+    let link = config.link("/dashboard", &[]);
+    action_email(
+        &b.user_email,
+        &format!("How was your session with {}?", b.mentor_display_name),
+        &b.user_first_name,
+        &format!("Your session \"{}\" is complete. A short review helps other seekers find the right mentor.", b.service_title),
+        "Leave a review",
+        &link,
+        "You find the review form under Session History on your dashboard.",
+    )
+}
+
+fn recipient(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool) -> (String, String, String) {
+    if to_mentor {
+        (b.mentor_email.clone(), b.mentor_display_name.clone(), config.link("/mentor-dashboard", &[]))
+    } else {
+        (b.user_email.clone(), b.user_first_name.clone(), config.link("/dashboard", &[]))
+    }
 }
 
 fn action_email(to: &str, subject: &str, first_name: &str, intro: &str, action: &str, link: &str, outro: &str) -> Email {

@@ -2,9 +2,9 @@
 
 pub mod smtp;
 
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
-use domain::{Config, mail::Mailer};
+use domain::Config;
 use jobs::{JobContext, Settings};
 use sqlx::PgPool;
 
@@ -12,8 +12,7 @@ pub fn context(pool: &PgPool, settings: &[(&str, String)]) -> JobContext {
     let map: std::collections::HashMap<String, String> =
         settings.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
     let config = Config::from_lookup(|k| map.get(k).cloned()).unwrap();
-    let mailer = Mailer::from_config(&config).unwrap();
-    JobContext { pool: pool.clone(), config: Arc::new(config), mailer }
+    JobContext::new(pool.clone(), config).unwrap()
 }
 
 /// Quick polling and retries, so tests take milliseconds rather than minutes.

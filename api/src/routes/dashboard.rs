@@ -1,0 +1,198 @@
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
+
+use super::{
+    Tag,
+    booking_views::BookingView,
+    catalogue_views::ReviewView,
+    views::{UserView, parse_id},
+};
+use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::{
+    accounts::email_preferences::{self, EmailPreferences},
+    booking::{dashboards, manage},
+    catalogue::reviews,
+    money,
+};
+use jobs::booking_events;
+
+pub struct DashboardApi;
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ClientStatsView {
+    pub total_sessions: i64,
+    pub upcoming_sessions: i64,
+    pub total_spent: String,
+}
+
+#[derive(Object)]
+pub struct ClientDashboard {
+    pub user: UserView,
+    /// Newest start first
+    pub bookings: Vec<BookingView>,
+    pub stats: ClientStatsView,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RefundPolicyView {
+    /// 100, 50 or 0
+    pub refund_percentage: i32,
+    pub refund_amount: String,
+}
+
+impl From<manage::RefundPolicy> for RefundPolicyView {
+    fn from(p: manage::RefundPolicy) -> Self {
+        Self { refund_percentage: p.percentage.into(), refund_amount: money::format(p.amount_cents) }
+    }
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RescheduleRequest {
+    pub scheduled_at: Option<DateTime<Utc>>,
+    pub reason: Option<String>,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CancelRequest {
+    pub reason: Option<String>,
+    #[oai(default)]
+    pub acknowledge_policy: bool,
+}
+
+#[derive(Object)]
+pub struct Rescheduled {
+    pub message: String,
+    pub booking: BookingView,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CancelledView {
+    pub message: String,
+    pub booking: BookingView,
+    pub refund_policy: RefundPolicyView,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EmailPreferencesView {
+    pub booking_confirmations: bool,
+    pub booking_reminders: bool,
+    pub marketing_emails: bool,
+    pub review_requests: bool,
+}
+
+impl From<EmailPreferences> for EmailPreferencesView {
+    fn from(p: EmailPreferences) -> Self {
+        Self {
+            booking_confirmations: p.booking_confirmations,
+            booking_reminders: p.booking_reminders,
+            marketing_emails: p.marketing_emails,
+            review_requests: p.review_requests,
+        }
+    }
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EmailPreferencesChange {
+    pub booking_confirmations: Option<bool>,
+    pub booking_reminders: Option<bool>,
+    pub marketing_emails: Option<bool>,
+    pub review_requests: Option<bool>,
+}
+
+#[derive(Object)]
+pub struct ReviewRequest {
+    pub rating: Option<i64>,
+    pub comment: Option<String>,
+}
+
+#[derive(ApiResponse)]
+pub enum ReviewCreated {
+    #[oai(status = 201)]
+    Created(Json<ReviewView>),
+}
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Dashboard")]
+impl DashboardApi {
+    /// The seeker's bookings and figures.
+    #[oai(path = "/user/dashboard", method = "get", operation_id = "getUserDashboard")]
+    async fn dashboard(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<ClientDashboard>> {
+        let me = &auth.0.user;
+        let bookings = dashboards::client_bookings(&state.pool, me.id).await?;
+        let stats = dashboards::client_stats(&state.pool, me.id, Utc::now()).await?;
+        Ok(Json(ClientDashboard {
+            user: me.clone().into(),
+            bookings: bookings.into_iter().map(Into::into).collect(),
+            stats: ClientStatsView {
+                total_sessions: stats.total_sessions,
+                upcoming_sessions: stats.upcoming_sessions,
+                total_spent: money::format(stats.total_spent_cents),
+            },
+        }))
+    }
+
+    /// What cancelling now would refund.
+    #[oai(path = "/user/bookings/:id/refund-preview", method = "get", operation_id = "getRefundPreview")]
+    async fn refund_preview(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<RefundPolicyView>> {
+        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let mut tx = state.pool.begin().await?;
+        let policy = manage::refund_preview(&mut tx, auth.0.user.id, id, Utc::now()).await?;
+        tx.commit().await?;
+        Ok(Json(policy.into()))
+    }
+
+    /// Moves a booking to another offered slot, up to 2 hours before its start.
+    #[oai(path = "/user/bookings/:id/reschedule", method = "put", operation_id = "rescheduleBooking")]
+    async fn reschedule(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<RescheduleRequest>) -> ApiResult<Json<Rescheduled>> {
+        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let mut tx = state.pool.begin().await?;
+        let booking = manage::reschedule(&mut tx, auth.0.user.id, id, body.scheduled_at, body.reason.as_deref(), Utc::now()).await?;
+        booking_events::rescheduled(&mut tx, &booking).await?;
+        tx.commit().await?;
+        Ok(Json(Rescheduled { message: "Booking rescheduled successfully".into(), booking: booking.into() }))
+    }
+
+    /// Cancels a booking with the refund the policy gives.
+    #[oai(path = "/user/bookings/:id/cancel", method = "put", operation_id = "cancelBooking")]
+    async fn cancel(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<CancelRequest>) -> ApiResult<Json<CancelledView>> {
+        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let mut tx = state.pool.begin().await?;
+        let done = manage::cancel_by_seeker(&mut tx, auth.0.user.id, id, body.acknowledge_policy, body.reason.as_deref(), Utc::now()).await?;
+        booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents).await?;
+        tx.commit().await?;
+        Ok(Json(CancelledView { message: "Booking cancelled".into(), booking: done.booking.into(), refund_policy: done.policy.into() }))
+    }
+
+    #[oai(path = "/user/email-preferences", method = "get", operation_id = "getEmailPreferences")]
+    async fn preferences(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<EmailPreferencesView>> {
+        Ok(Json(email_preferences::get(&state.pool, auth.0.user.id).await?.into()))
+    }
+
+    /// Changes the preferences sent; the answer has all four.
+    #[oai(path = "/user/email-preferences", method = "put", operation_id = "updateEmailPreferences")]
+    async fn update_preferences(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<EmailPreferencesChange>) -> ApiResult<Json<EmailPreferencesView>> {
+        let b = body.0;
+        let changes = email_preferences::Changes {
+            booking_confirmations: b.booking_confirmations,
+            booking_reminders: b.booking_reminders,
+            marketing_emails: b.marketing_emails,
+            review_requests: b.review_requests,
+        };
+        Ok(Json(email_preferences::update(&state.pool, auth.0.user.id, changes).await?.into()))
+    }
+
+    /// Reviews a completed session, once.
+    #[oai(path = "/bookings/:id/review", method = "post", operation_id = "reviewBooking")]
+    async fn review(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<ReviewRequest>) -> ApiResult<ReviewCreated> {
+        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let review = reviews::create(&state.pool, auth.0.user.id, id, body.rating.unwrap_or(0), body.comment.as_deref()).await?;
+        Ok(ReviewCreated::Created(Json(review.into())))
+    }
+}

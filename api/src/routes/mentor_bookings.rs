@@ -1,0 +1,77 @@
+use chrono::Utc;
+use poem::web::Data;
+use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
+
+use super::{Tag, booking_views::BookingView, views::parse_id};
+use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::{
+    booking::{dashboards, manage},
+    catalogue::mentors,
+    money,
+};
+use jobs::booking_events;
+
+pub struct MentorBookingsApi;
+
+#[derive(Object)]
+pub struct StatusRequest {
+    /// confirmed, completed or cancelled
+    #[oai(default)]
+    pub status: String,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MentorStatsView {
+    pub total_sessions: i64,
+    /// Bookings scheduled in the current calendar month
+    pub this_month: i64,
+    /// Sum of completed bookings' totals
+    pub total_earnings: String,
+    pub rating: String,
+    pub review_count: i32,
+}
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Dashboard")]
+impl MentorBookingsApi {
+    /// The signed-in mentor's bookings, newest start first.
+    #[oai(path = "/mentor/bookings", method = "get", operation_id = "listMentorBookings")]
+    async fn list(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<BookingView>>> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        Ok(Json(dashboards::mentor_bookings(&state.pool, mentor.id).await?.into_iter().map(Into::into).collect()))
+    }
+
+    /// pending -> confirmed or cancelled (full refund), confirmed -> completed.
+    #[oai(path = "/mentor/bookings/:id", method = "put", operation_id = "updateMentorBooking")]
+    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<StatusRequest>) -> ApiResult<Json<BookingView>> {
+        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let mut tx = state.pool.begin().await?;
+        let booking = match manage::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now()).await? {
+            manage::MentorMove::Confirmed(b) => {
+                booking_events::confirmed(&mut tx, &b).await?;
+                b
+            }
+            manage::MentorMove::Completed(b) => b,
+            manage::MentorMove::Cancelled(done) => {
+                booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents).await?;
+                done.booking
+            }
+        };
+        tx.commit().await?;
+        Ok(Json(booking.into()))
+    }
+
+    /// The four figures of the mentor dashboard.
+    #[oai(path = "/mentor/stats", method = "get", operation_id = "getMentorStats")]
+    async fn stats(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<MentorStatsView>> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        let s = dashboards::mentor_stats(&state.pool, mentor.id, Utc::now()).await?;
+        Ok(Json(MentorStatsView {
+            total_sessions: s.total_sessions,
+            this_month: s.this_month,
+            total_earnings: money::format(s.total_earnings_cents),
+            rating: mentor.rating,
+            review_count: mentor.review_count,
+        }))
+    }
+}

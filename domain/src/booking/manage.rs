@@ -1,0 +1,189 @@
+//! What happens to a booking after it is made: the seeker reschedules or cancels, the mentor
+//! confirms, cancels or completes. Every function runs in the caller's transaction; the caller
+//! queues the e-mails, reminders and refund jobs in the same transaction.
+
+use chrono::{DateTime, Duration, Utc};
+use jiff::tz::TimeZone;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{availability, bookings::{self, Booking}, refunds, reservations};
+use crate::{
+    Error, Result,
+    catalogue::mentors,
+    error::OnConstraint,
+    money,
+    notifications::{self, Kind},
+};
+
+/// Rescheduling closes this long before the start.
+pub const RESCHEDULE_CLOSES_BEFORE: Duration = Duration::hours(2);
+pub const NOT_FOUND: &str = "Booking not found";
+pub const NO_NEW_TIME: &str = "Please select a new time";
+pub const ACKNOWLEDGE: &str = "Please acknowledge the policy";
+pub const TOO_LATE_TO_RESCHEDULE: &str = "Bookings can be rescheduled up to 2 hours before the start";
+pub const ALREADY_STARTED: &str = "This session has already started";
+
+#[derive(Clone, Copy, Debug)]
+pub struct RefundPolicy {
+    pub percentage: u8,
+    pub amount_cents: i64,
+}
+
+pub struct Cancelled {
+    pub booking: Booking,
+    pub policy: RefundPolicy,
+    /// The refund to pay out, when there is money to return.
+    pub refund: Option<Uuid>,
+}
+
+async fn locked(tx: &mut PgConnection, id: Uuid) -> Result<Booking> {
+    sqlx::query("SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE").bind(id).execute(&mut *tx).await?;
+    bookings::find(&mut *tx, id).await?.filter(|b| !matches!(b.status.as_str(), "reserved" | "expired")).ok_or_else(|| Error::not_found(NOT_FOUND))
+}
+
+async fn seekers(tx: &mut PgConnection, user_id: Uuid, id: Uuid) -> Result<Booking> {
+    let b = locked(tx, id).await?;
+    if b.user_id != user_id {
+        return Err(Error::not_found(NOT_FOUND));
+    }
+    Ok(b)
+}
+
+fn live(b: &Booking, action: &str) -> Result<()> {
+    if !matches!(b.status.as_str(), "pending" | "confirmed") {
+        return Err(Error::conflict(format!("Only pending or confirmed bookings can be {action}")));
+    }
+    Ok(())
+}
+
+/// What cancelling now would refund (the preview the cancel dialog shows).
+pub async fn refund_preview(tx: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<RefundPolicy> {
+    let b = seekers(tx, user_id, id).await?;
+    let percentage = refunds::percentage(now, b.scheduled_at);
+    Ok(RefundPolicy { percentage, amount_cents: refunds::amount(paid(tx, id).await?, percentage) })
+}
+
+async fn paid(tx: &mut PgConnection, id: Uuid) -> Result<i64> {
+    Ok(sqlx::query_scalar("SELECT coalesce(sum(amount_cents), 0)::bigint FROM payments WHERE booking_id = $1 AND status = 'approved'")
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?)
+}
+
+pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_start: Option<DateTime<Utc>>, reason: Option<&str>, now: DateTime<Utc>) -> Result<Booking> {
+    let new_start = new_start.ok_or_else(|| Error::validation(NO_NEW_TIME))?;
+    let b = seekers(tx, user_id, id).await?;
+    live(&b, "rescheduled")?;
+    if b.scheduled_at - now < RESCHEDULE_CLOSES_BEFORE {
+        return Err(Error::conflict(TOO_LATE_TO_RESCHEDULE));
+    }
+    let mentor = mentors::find(&mut *tx, b.mentor_id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
+    let windows = availability::active_windows(&mut *tx, mentor.id).await?;
+    if !reservations::is_offered(&windows, &tz, new_start, b.duration_minutes, now) {
+        return Err(Error::conflict(reservations::SLOT_TAKEN));
+    }
+    sqlx::query(
+        "UPDATE bookings SET scheduled_at = $2, ends_at = $2 + (ends_at - scheduled_at), calendar_sequence = calendar_sequence + 1, \
+         updated_at = now() WHERE id = $1",
+    )
+    .bind(id)
+    .bind(new_start)
+    .execute(&mut *tx)
+    .await
+    .on_constraint("bookings_no_overlap", || Error::conflict(reservations::SLOT_TAKEN))?;
+    let moved = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let when = moved.scheduled_at.format("%b %d, %Y %H:%M UTC");
+    let why = reason.map(str::trim).filter(|r| !r.is_empty()).map(|r| format!(" Reason: {r}")).unwrap_or_default();
+    notifications::notify(&mut *tx, moved.user_id, Kind::BookingRescheduled, "Booking rescheduled", &format!("\"{}\" now starts {when}.{why}", moved.service_title), Some("/dashboard")).await?;
+    notifications::notify(
+        &mut *tx,
+        moved.mentor_user_id,
+        Kind::BookingRescheduled,
+        "Booking rescheduled",
+        &format!("{} {} moved \"{}\" to {when}.{why}", moved.user_first_name, moved.user_last_name, moved.service_title),
+        Some("/mentor-dashboard"),
+    )
+    .await?;
+    Ok(moved)
+}
+
+/// Cancels a booking; `by_mentor` refunds in full, a seeker by the policy.
+async fn cancel_booking(tx: &mut PgConnection, b: Booking, by_mentor: bool, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
+    let percentage = if by_mentor { refunds::FULL } else { refunds::percentage(now, b.scheduled_at) };
+    let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+    sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $2, cancellation_reason = $3, calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1")
+        .bind(b.id)
+        .bind(now)
+        .bind(reason)
+        .execute(&mut *tx)
+        .await?;
+    let (refund_id, cents) = refunds::record(tx, b.id, percentage).await?;
+    let booking = bookings::find(&mut *tx, b.id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let refund_text = if cents > 0 { format!(" A refund of ${} is on its way.", money::format(cents)) } else { String::new() };
+    let who = if by_mentor { booking.mentor_display_name.clone() } else { format!("{} {}", booking.user_first_name, booking.user_last_name) };
+    let when = booking.scheduled_at.format("%b %d, %Y %H:%M UTC");
+    notifications::notify(&mut *tx, booking.user_id, Kind::BookingCancelled, "Booking cancelled", &format!("\"{}\" on {when} was cancelled by {who}.{refund_text}", booking.service_title), Some("/dashboard")).await?;
+    notifications::notify(&mut *tx, booking.mentor_user_id, Kind::BookingCancelled, "Booking cancelled", &format!("\"{}\" on {when} was cancelled by {who}.", booking.service_title), Some("/mentor-dashboard")).await?;
+    Ok(Cancelled { booking, policy: RefundPolicy { percentage, amount_cents: cents }, refund: (cents > 0).then_some(refund_id) })
+}
+
+pub async fn cancel_by_seeker(tx: &mut PgConnection, user_id: Uuid, id: Uuid, acknowledged: bool, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
+    if !acknowledged {
+        return Err(Error::validation(ACKNOWLEDGE));
+    }
+    let b = seekers(tx, user_id, id).await?;
+    live(&b, "cancelled")?;
+    if b.scheduled_at <= now {
+        return Err(Error::conflict(ALREADY_STARTED));
+    }
+    cancel_booking(tx, b, false, reason, now).await
+}
+
+pub enum MentorMove {
+    Confirmed(Booking),
+    Completed(Booking),
+    Cancelled(Cancelled),
+}
+
+/// pending -> confirmed | cancelled, confirmed -> completed; anything else is a conflict.
+pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uuid, to: &str, now: DateTime<Utc>) -> Result<MentorMove> {
+    let b = locked(tx, id).await?;
+    if b.mentor_user_id != mentor_user_id {
+        return Err(Error::not_found(NOT_FOUND));
+    }
+    match (b.status.as_str(), to) {
+        ("pending", "confirmed") => {
+            sqlx::query("UPDATE bookings SET status = 'confirmed', confirmed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
+            let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+            reservations::notify_confirmed(tx, &booking, false).await?;
+            Ok(MentorMove::Confirmed(booking))
+        }
+        ("pending", "cancelled") => Ok(MentorMove::Cancelled(cancel_booking(tx, b, true, None, now).await?)),
+        ("confirmed", "completed") => {
+            sqlx::query("UPDATE bookings SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
+            Ok(MentorMove::Completed(bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?))
+        }
+        (from, to) if matches!(to, "pending" | "confirmed" | "completed" | "cancelled") => {
+            Err(Error::conflict(format!("A {from} booking cannot become {to}")))
+        }
+        _ => Err(Error::validation("Status must be confirmed, completed or cancelled")),
+    }
+}
+
+/// Completes a confirmed booking whose session ended more than the complaint window ago.
+pub async fn complete_if_due(tx: &mut PgConnection, id: Uuid, complaint_window: Duration) -> Result<Option<Booking>> {
+    let done = sqlx::query(
+        "UPDATE bookings SET status = 'completed', completed_at = now(), updated_at = now() \
+         WHERE id = $1 AND status = 'confirmed' AND ends_at + $2::interval <= now()",
+    )
+    .bind(id)
+    .bind(complaint_window)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Ok(None);
+    }
+    bookings::find(&mut *tx, id).await
+}

@@ -1,0 +1,143 @@
+//! Refunds on cancellation: the policy by time before the start, and paying them out once.
+
+use chrono::{DateTime, Duration, Utc};
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use crate::{
+    Result,
+    payments::{PaymentGateway, RefundOutcome, gateway::RefundRequest},
+};
+
+/// Cancelling this long or longer before the start refunds everything.
+pub const FULL_REFUND_BEFORE: Duration = Duration::hours(24);
+/// Cancelling at least this long before the start refunds half.
+pub const HALF_REFUND_BEFORE: Duration = Duration::hours(2);
+pub const FULL: u8 = 100;
+pub const HALF: u8 = 50;
+pub const NONE: u8 = 0;
+
+/// The share refunded when cancelling at `now` a session starting at `start`.
+pub fn percentage(now: DateTime<Utc>, start: DateTime<Utc>) -> u8 {
+    let before = start - now;
+    if before >= FULL_REFUND_BEFORE {
+        FULL
+    } else if before >= HALF_REFUND_BEFORE {
+        HALF
+    } else {
+        NONE
+    }
+}
+
+/// The refunded amount in cents (half of an odd cent amount rounds down).
+pub fn amount(total_cents: i64, percentage: u8) -> i64 {
+    total_cents * percentage as i64 / 100
+}
+
+/// Records the refund owed for a cancelled booking; the caller queues the payout job when the
+/// returned amount is above zero. Free or unpaid bookings owe nothing.
+pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> Result<(Uuid, i64)> {
+    let payment: Option<(Uuid, i64)> =
+        sqlx::query_as("SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = 'approved'")
+            .bind(booking_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let (payment_id, paid) = payment.map_or((None, 0), |(id, cents)| (Some(id), cents));
+    let cents = amount(paid, percentage);
+    let id = sqlx::query_scalar(
+        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    )
+    .bind(booking_id)
+    .bind(payment_id)
+    .bind(percentage as i16)
+    .bind(cents)
+    .bind(if cents > 0 { "pending" } else { "not_needed" })
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok((id, cents))
+}
+
+pub enum Payout {
+    Done,
+    /// The gateway refused; the job retries with backoff.
+    Retry(String),
+}
+
+/// Pays a pending refund out through the gateway. The refund row stays locked during the call,
+/// so two runs never overlap; a finished refund is never paid again.
+pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uuid) -> Result<Payout> {
+    let mut tx = pool.begin().await?;
+    let row: Option<(String, i64, Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT r.status, r.amount_cents, p.transaction_id, p.card_last4 FROM refunds r \
+         LEFT JOIN payments p ON p.id = r.payment_id WHERE r.id = $1 FOR UPDATE OF r",
+    )
+    .bind(refund_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((status, cents, Some(transaction_id), Some(last4))) = row else { return Ok(Payout::Done) };
+    if status != "pending" {
+        return Ok(Payout::Done);
+    }
+    let outcome = gateway
+        .refund(RefundRequest { reference: refund_id, transaction_id: &transaction_id, amount_cents: cents, card_last4: &last4 })
+        .await?;
+    match outcome {
+        RefundOutcome::Refunded { transaction_id } => {
+            sqlx::query("UPDATE refunds SET status = 'succeeded', gateway_transaction_id = $2, attempts = attempts + 1, completed_at = now() WHERE id = $1")
+                .bind(refund_id)
+                .bind(transaction_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(Payout::Done)
+        }
+        RefundOutcome::Failed { reason } => {
+            sqlx::query("UPDATE refunds SET attempts = attempts + 1, last_error = $2 WHERE id = $1")
+                .bind(refund_id)
+                .bind(&reason)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(Payout::Retry(reason))
+        }
+    }
+}
+
+/// After the job gave up: the refund stays visible as failed for an admin.
+pub async fn mark_failed(pool: &PgPool, refund_id: Uuid) -> Result<()> {
+    sqlx::query("UPDATE refunds SET status = 'failed' WHERE id = $1 AND status = 'pending'").bind(refund_id).execute(pool).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(h: i64, s: i64) -> (DateTime<Utc>, DateTime<Utc>) {
+        let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        (now, now + Duration::hours(h) + Duration::seconds(s))
+    }
+
+    #[test]
+    fn tiers_at_their_exact_edges() {
+        let p = |h, s| {
+            let (now, start) = at(h, s);
+            percentage(now, start)
+        };
+        assert_eq!(p(24, 1), 100);
+        assert_eq!(p(24, 0), 100, "24 hours or more");
+        assert_eq!(p(24, -1), 50);
+        assert_eq!(p(2, 1), 50);
+        assert_eq!(p(2, 0), 50, "2 to 24 hours");
+        assert_eq!(p(2, -1), 0);
+        assert_eq!(p(0, 0), 0);
+    }
+
+    #[test]
+    fn amounts() {
+        assert_eq!(amount(4000, FULL), 4000);
+        assert_eq!(amount(4000, HALF), 2000);
+        assert_eq!(amount(4001, HALF), 2000);
+        assert_eq!(amount(4000, NONE), 0);
+    }
+}

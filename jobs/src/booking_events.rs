@@ -1,0 +1,37 @@
+//! The jobs each booking event sets off, queued in the transaction of the event itself.
+
+use chrono::Utc;
+use domain::booking::bookings::Booking;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::{
+    booking_completion, booking_reminders,
+    email::{self, EmailJob},
+    refunds,
+};
+
+/// Confirmed (free booking, payment, or the mentor's confirmation): the confirmation e-mail,
+/// the reminders and the completion after the session.
+pub async fn confirmed(conn: &mut PgConnection, b: &Booking) -> domain::Result<()> {
+    email::enqueue(conn, &EmailJob::BookingConfirmed { booking_id: b.id }).await?;
+    booking_reminders::schedule(conn, b.id, b.scheduled_at, Utc::now()).await?;
+    booking_completion::schedule(conn, b.id, b.ends_at).await
+}
+
+/// Moved: updated invitations to both sides, and reminders and completion for the new time
+/// (the old ones find the booking moved and do nothing).
+pub async fn rescheduled(conn: &mut PgConnection, b: &Booking) -> domain::Result<()> {
+    email::enqueue(conn, &EmailJob::BookingRescheduled { booking_id: b.id }).await?;
+    booking_reminders::schedule(conn, b.id, b.scheduled_at, Utc::now()).await?;
+    booking_completion::schedule(conn, b.id, b.ends_at).await
+}
+
+/// Cancelled: cancellations to both sides and the refund payout when money goes back.
+pub async fn cancelled(conn: &mut PgConnection, b: &Booking, refund: Option<Uuid>, refund_cents: i64) -> domain::Result<()> {
+    email::enqueue(conn, &EmailJob::BookingCancelled { booking_id: b.id, refund_cents }).await?;
+    if let Some(id) = refund {
+        refunds::enqueue(conn, id).await?;
+    }
+    Ok(())
+}
