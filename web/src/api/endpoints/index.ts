@@ -1,6 +1,7 @@
 export * from './accounts/accounts';
 export * from './availability/availability';
 export * from './booking/booking';
+export * from './dashboard/dashboard';
 export * from './favorites/favorites';
 export * from './health/health';
 export * from './mentors/mentors';
