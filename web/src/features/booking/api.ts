@@ -1,16 +1,11 @@
 /**
- * The booking calls (02 §7 client side; docs/booking.md): the service, the mentor's free start
- * times, the reservation and the card payment, through the client orval generates from
- * openapi.yaml (src/api), so the query keys are the generated ones (the path, then the query
- * parameters as one object).
+ * The booking calls (02 §7 client side; docs/booking.md): the service, the reservation and the
+ * card payment, through the client orval generates from openapi.yaml (src/api), so the query keys
+ * are the generated ones (the path, then the query parameters as one object). The mentor's free
+ * start times are the shared slot picker's own call (components/slot-picker).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  createReservation,
-  getAvailableSlots,
-  getGetAvailableSlotsQueryKey,
-  processPayment,
-} from '@/api/endpoints/booking/booking';
+import { createReservation, processPayment } from '@/api/endpoints/booking/booking';
 import { getGetServiceQueryKey, getService } from '@/api/endpoints/services/services';
 import type {
   BookingView,
@@ -19,6 +14,7 @@ import type {
   ReservationResult,
   ServiceWithMentorView,
 } from '@/api/model';
+import { availableSlotsKey } from '@/components/slot-picker';
 import { ApiError } from '@/lib/api-fetch';
 import { notificationKeys } from '@/lib/notifications';
 import type { PaymentRequest } from './card';
@@ -39,19 +35,10 @@ export type { ReservationResult };
 /** 200 either way: `success: false` is a declined card (the hold stays until it expires). */
 export type { PaymentResult };
 
-export type AvailableSlotsParams = {
-  /** The viewer-local date, YYYY-MM-DD. */
-  date: string;
-  /** Minutes. */
-  duration: number;
-  /** The viewer's IANA zone: the start times are wall times there. */
-  timeZone: string;
-};
-
 export const bookingKeys = {
   service: (id: string) => getGetServiceQueryKey(id),
-  /** Without params: every slot query of that mentor (for invalidation). */
-  availableSlots: (mentorId: string, params?: AvailableSlotsParams) => getGetAvailableSlotsQueryKey(mentorId, params),
+  /** Every slot query of that mentor (for invalidation); the slot picker reads them. */
+  availableSlots: (mentorId: string) => availableSlotsKey(mentorId),
   /** The client dashboard's data, which a new booking changes. */
   dashboard: () => ['/api/user/dashboard'] as const,
 };
@@ -60,8 +47,6 @@ type Opts = { signal?: AbortSignal };
 
 export const bookingApi = {
   service: (id: string, { signal }: Opts = {}) => getService(id, { signal }),
-  availableSlots: (mentorId: string, params: AvailableSlotsParams, { signal }: Opts = {}) =>
-    getAvailableSlots(mentorId, params, { signal }),
   createReservation: (input: CreateReservationInput) => createReservation(input),
   processPayment: (input: PaymentRequest) => processPayment(input),
 };
@@ -80,19 +65,6 @@ export function useService(id: string) {
     queryFn: ({ signal }) =>
       isServiceId(id) ? bookingApi.service(id, { signal }) : Promise.reject(new ApiError(404, 'Not Found', '')),
     // A service's price or state may change between visits: read it afresh each time the page opens.
-    staleTime: 0,
-  });
-}
-
-/**
- * GET /api/mentors/{mentorId}/available-slots for one day; off until a date is chosen.
- * Read afresh whenever the picker opens: times come and go as others book.
- */
-export function useAvailableSlots(mentorId: string, params: AvailableSlotsParams | undefined) {
-  return useQuery({
-    queryKey: bookingKeys.availableSlots(mentorId, params),
-    queryFn: ({ signal }) => bookingApi.availableSlots(mentorId, params!, { signal }),
-    enabled: !!params && !!mentorId,
     staleTime: 0,
   });
 }

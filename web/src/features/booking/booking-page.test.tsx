@@ -5,13 +5,13 @@ import { Route, Routes, useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServiceWithMentorView } from '@/api/model';
+import { isoDate } from '@/components/slot-picker';
 import * as navigation from '@/lib/navigation';
 import { browserTimeZone } from '@/lib/time-zones';
 import { wallTimeToIso } from '@/lib/wall-time';
 import { mentor, MENTOR_ID, service, SERVICE_ID } from '@/testing/catalogue-fixtures';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
 import BookingPage from './booking-page';
-import { isoDate } from './components/slot-picker';
 
 let success: ReturnType<typeof vi.spyOn>;
 let error: ReturnType<typeof vi.spyOn>;

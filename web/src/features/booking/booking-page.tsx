@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { MentorAvatar } from '@/components/mentor-avatar';
 import { RatingStars } from '@/components/rating-stars';
+import { isoDate, SlotPicker, slotLabel } from '@/components/slot-picker';
 import { StateCard } from '@/components/state-card';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -36,7 +37,6 @@ import {
 } from './api';
 import { EMPTY_CARD_FORM, toPaymentRequest, type CardForm as CardFormValues } from './card';
 import { CardForm } from './components/card-form';
-import { isoDate, SlotPicker, slotLabel } from './components/slot-picker';
 
 /** 02 §2: /booking/{serviceId}, signed in only (the route table sends others to /auth). */
 export function BookingPage() {

@@ -8,7 +8,7 @@ import { BOOKING_TEXT } from '@/config/constants';
 import { formatDate } from '@/lib/format';
 import { browserTimeZone } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
-import { useAvailableSlots } from '../../api';
+import { useAvailableSlots } from './use-available-slots';
 import { bookingWindow, isoDate, slotLabel } from './slot-time';
 
 export type SlotPickerProps = {
