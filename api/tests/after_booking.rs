@@ -1,0 +1,210 @@
+//! After booking: dashboards, reschedule, cancel with refunds, mentor transitions, reviews and
+//! e-mail preferences, in-process on a real PostgreSQL.
+
+mod support;
+
+use chrono::{Duration, DurationRound, Utc};
+use poem::http::StatusCode;
+use serde_json::{Value, json};
+use support::{TestApp, app, body};
+
+struct Fixture {
+    mentor: String,
+    mentor_sid: String,
+    seeker: String,
+    paid: String,
+}
+
+async fn fixture(app: &TestApp) -> Fixture {
+    let (mentor, mentor_sid) = app.mentor("mentor@example.com", "Mira", "astrology").await;
+    app.put("/api/mentor/profile", json!({"timeZone": "UTC"}), Some(&mentor_sid)).await.assert_status_is_ok();
+    for day in 0..7 {
+        app.post("/api/mentor/availability", json!({"dayOfWeek": day, "startTime": "00:00", "endTime": "24:00"}), Some(&mentor_sid)).await;
+    }
+    let paid = app.service(&mentor_sid, "astrology", "40").await;
+    let (_, seeker) = app.signed_in("seeker@example.com").await;
+    Fixture { mentor, mentor_sid, seeker, paid }
+}
+
+fn at(hours: i64) -> String {
+    (Utc::now() + Duration::hours(hours)).duration_trunc(Duration::minutes(30)).unwrap().to_rfc3339()
+}
+
+/// A paid, confirmed booking `hours` ahead; returns its id.
+async fn paid_booking(app: &TestApp, f: &Fixture, hours: i64) -> String {
+    let held = body(app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(hours), "totalAmount": "40"}), Some(&f.seeker)).await).await;
+    let id = held["reservation"]["id"].as_str().unwrap().to_string();
+    let paid = body(
+        app.post(
+            "/api/process-payment-v2",
+            json!({"reservationId": id, "cardNumber": "4111111111111111", "expirationDate": "1230", "cardCode": "123", "billingInfo": {"firstName": "A", "lastName": "B", "zip": "1"}}),
+            Some(&f.seeker),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(paid["success"], true, "{paid}");
+    id
+}
+
+async fn queued_kinds(app: &TestApp, queue: &str) -> Vec<Value> {
+    app.queued(queue).await
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_dashboard_lists_bookings_and_figures(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let empty = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
+    assert_eq!(empty["stats"], json!({"totalSessions": 0, "upcomingSessions": 0, "totalSpent": "0.00"}));
+    let first = paid_booking(&app, &f, 30).await;
+    let second = paid_booking(&app, &f, 60).await;
+    // A hold is not a booking yet.
+    app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(90), "totalAmount": "40"}), Some(&f.seeker)).await;
+    let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
+    let ids: Vec<&str> = d["bookings"].as_array().unwrap().iter().map(|b| b["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [second.as_str(), first.as_str()], "newest start first");
+    assert_eq!(d["stats"], json!({"totalSessions": 2, "upcomingSessions": 2, "totalSpent": "80.00"}));
+    assert_eq!(d["user"]["email"], "seeker@example.com");
+    let mentor_side = body(app.get("/api/mentor/bookings", Some(&f.mentor_sid)).await).await;
+    assert_eq!(mentor_side.as_array().unwrap().len(), 2);
+    let stats = body(app.get("/api/mentor/stats", Some(&f.mentor_sid)).await).await;
+    assert_eq!((stats["totalSessions"].as_i64(), stats["totalEarnings"].as_str()), (Some(2), Some("0.00")));
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn rescheduling_moves_the_booking_and_its_reminders(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let id = paid_booking(&app, &f, 30).await;
+    let path = format!("/api/user/bookings/{id}/reschedule");
+    let r = app.put(&path, json!({"reason": "busy"}), Some(&f.seeker)).await;
+    r.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(r).await["message"], "Please select a new time");
+    let (_, stranger) = app.signed_in("stranger@example.com").await;
+    app.put(&path, json!({"scheduledAt": at(40)}), Some(&stranger)).await.assert_status(StatusCode::NOT_FOUND);
+    let odd = (chrono::DateTime::parse_from_rfc3339(&at(40)).unwrap() + Duration::minutes(7)).to_rfc3339();
+    app.put(&path, json!({"scheduledAt": odd}), Some(&f.seeker)).await.assert_status(StatusCode::CONFLICT);
+
+    let new_time = at(40);
+    let r = app.put(&path, json!({"scheduledAt": new_time, "reason": " busy "}), Some(&f.seeker)).await;
+    r.assert_status_is_ok();
+    let moved = body(r).await;
+    assert_eq!(chrono::DateTime::parse_from_rfc3339(moved["booking"]["scheduledAt"].as_str().unwrap()).unwrap(), chrono::DateTime::parse_from_rfc3339(&new_time).unwrap());
+    let reminders = queued_kinds(&app, "booking_reminders").await;
+    let new_start = chrono::DateTime::parse_from_rfc3339(&new_time).unwrap().timestamp();
+    assert!(reminders.iter().filter(|r| r["start"] == new_start).count() == 2, "{reminders:?}");
+    let emails = app.queued("emails").await;
+    assert_eq!(emails.last().unwrap()["kind"], "booking_rescheduled");
+    let mentor_notes = body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await;
+    assert_eq!(mentor_notes[0]["type"], "booking_rescheduled");
+
+    // Too close to the start.
+    let soon = paid_booking(&app, &f, 1).await;
+    let r = app.put(&format!("/api/user/bookings/{soon}/reschedule"), json!({"scheduledAt": at(50)}), Some(&f.seeker)).await;
+    r.assert_status(StatusCode::CONFLICT);
+    assert_eq!(body(r).await["message"], "Bookings can be rescheduled up to 2 hours before the start");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn cancelling_refunds_by_the_policy_once(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let early = paid_booking(&app, &f, 30).await;
+    let late = paid_booking(&app, &f, 5).await;
+    let preview = body(app.get(&format!("/api/user/bookings/{early}/refund-preview"), Some(&f.seeker)).await).await;
+    assert_eq!(preview, json!({"refundPercentage": 100, "refundAmount": "40.00"}));
+    let r = app.put(&format!("/api/user/bookings/{early}/cancel"), json!({"reason": "sick"}), Some(&f.seeker)).await;
+    r.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(r).await["message"], "Please acknowledge the policy");
+    let done = body(app.put(&format!("/api/user/bookings/{early}/cancel"), json!({"reason": "sick", "acknowledgePolicy": true}), Some(&f.seeker)).await).await;
+    assert_eq!(done["refundPolicy"], json!({"refundPercentage": 100, "refundAmount": "40.00"}));
+    assert_eq!(done["booking"]["status"], "cancelled");
+    let half = body(app.put(&format!("/api/user/bookings/{late}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await).await;
+    assert_eq!(half["refundPolicy"], json!({"refundPercentage": 50, "refundAmount": "20.00"}));
+    app.put(&format!("/api/user/bookings/{early}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await.assert_status(StatusCode::CONFLICT);
+    assert_eq!(app.queued("refunds").await.len(), 2);
+    assert_eq!(app.queued("emails").await.last().unwrap()["kind"], "booking_cancelled");
+    let stats = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await["stats"].clone();
+    assert_eq!(stats["totalSpent"], "20.00", "paid 80, 60 refunded");
+
+    // The refund job pays out once, however often it runs.
+    let refund: uuid::Uuid = sqlx::query_scalar("SELECT id FROM refunds WHERE percentage = 100").fetch_one(&app.pool).await.unwrap();
+    let gateway = domain::payments::test_gateway::TestGateway;
+    for _ in 0..3 {
+        domain::booking::refunds::pay_out(&app.pool, &gateway, refund).await.unwrap();
+    }
+    let (status, attempts): (String, i32) = sqlx::query_as("SELECT status, attempts FROM refunds WHERE id = $1").bind(refund).fetch_one(&app.pool).await.unwrap();
+    assert_eq!((status.as_str(), attempts), ("succeeded", 1));
+    // The slot is offered again.
+    let day = chrono::DateTime::parse_from_rfc3339(&at(30)).unwrap();
+    let slots = body(app.get(&format!("/api/mentors/{}/available-slots?date={}&timeZone=UTC", f.mentor, day.date_naive()), None).await).await;
+    assert!(slots.as_array().unwrap().contains(&json!(day.format("%H:%M").to_string())));
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn mentors_move_bookings_only_along_the_allowed_transitions(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let id = paid_booking(&app, &f, 30).await;
+    let path = format!("/api/mentor/bookings/{id}");
+    let r = app.put(&path, json!({"status": "pending"}), Some(&f.mentor_sid)).await;
+    r.assert_status(StatusCode::CONFLICT);
+    assert_eq!(body(r).await["message"], "A confirmed booking cannot become pending");
+    app.put(&path, json!({"status": "cancelled"}), Some(&f.mentor_sid)).await.assert_status(StatusCode::CONFLICT);
+    app.put(&path, json!({"status": "completed"}), Some(&f.seeker)).await.assert_status(StatusCode::NOT_FOUND);
+    let done = body(app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await).await;
+    assert_eq!(done["status"], "completed");
+    app.put(&path, json!({"status": "confirmed"}), Some(&f.mentor_sid)).await.assert_status(StatusCode::CONFLICT);
+    let stats = body(app.get("/api/mentor/stats", Some(&f.mentor_sid)).await).await;
+    assert_eq!(stats["totalEarnings"], "40.00");
+    let m = body(app.get(&format!("/api/mentors/{}", f.mentor), None).await).await;
+    assert_eq!(m["totalSessions"], 1);
+
+    // A pending booking can be confirmed or cancelled (with a full refund).
+    let pending = paid_booking(&app, &f, 50).await;
+    sqlx::query("UPDATE bookings SET status = 'pending' WHERE id = $1::uuid").bind(&pending).execute(&app.pool).await.unwrap();
+    let c = body(app.put(&format!("/api/mentor/bookings/{pending}"), json!({"status": "cancelled"}), Some(&f.mentor_sid)).await).await;
+    assert_eq!(c["status"], "cancelled");
+    let refund: (i16, i64) = sqlx::query_as("SELECT percentage, amount_cents FROM refunds WHERE booking_id = $1::uuid").bind(&pending).fetch_one(&app.pool).await.unwrap();
+    assert_eq!(refund, (100, 4000));
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn completed_sessions_are_reviewed_once(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let id = paid_booking(&app, &f, 30).await;
+    let path = format!("/api/bookings/{id}/review");
+    let r = app.post(&path, json!({"rating": 5}), Some(&f.seeker)).await;
+    r.assert_status(StatusCode::CONFLICT);
+    assert_eq!(body(r).await["message"], "Only completed sessions can be reviewed");
+    app.put(&format!("/api/mentor/bookings/{id}"), json!({"status": "completed"}), Some(&f.mentor_sid)).await.assert_status_is_ok();
+    let r = app.post(&path, json!({"rating": 6}), Some(&f.seeker)).await;
+    assert_eq!(body(r).await["message"], "Rating must be from 1 to 5");
+    let (_, stranger) = app.signed_in("stranger@example.com").await;
+    app.post(&path, json!({"rating": 4}), Some(&stranger)).await.assert_status(StatusCode::NOT_FOUND);
+    let r = app.post(&path, json!({"rating": 4, "comment": " Lovely "}), Some(&f.seeker)).await;
+    r.assert_status(StatusCode::CREATED);
+    assert_eq!(body(r).await["comment"], "Lovely");
+    let again = app.post(&path, json!({"rating": 5}), Some(&f.seeker)).await;
+    again.assert_status(StatusCode::CONFLICT);
+    assert_eq!(body(again).await["message"], "You have already reviewed this session");
+    let m = body(app.get(&format!("/api/mentors/{}", f.mentor), None).await).await;
+    assert_eq!((m["rating"].as_str(), m["reviewCount"].as_i64()), (Some("4.00"), Some(1)));
+    assert_eq!(body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await[0]["type"], "new_review");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn email_preferences_default_on_and_change_one_at_a_time(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (_, sid) = app.signed_in("ann@example.com").await;
+    let all_on = json!({"bookingConfirmations": true, "bookingReminders": true, "marketingEmails": true, "reviewRequests": true});
+    assert_eq!(body(app.get("/api/user/email-preferences", Some(&sid)).await).await, all_on);
+    let r = body(app.put("/api/user/email-preferences", json!({"bookingReminders": false}), Some(&sid)).await).await;
+    assert_eq!(r, json!({"bookingConfirmations": true, "bookingReminders": false, "marketingEmails": true, "reviewRequests": true}));
+    let r = body(app.put("/api/user/email-preferences", json!({"marketingEmails": false}), Some(&sid)).await).await;
+    assert_eq!(r["bookingReminders"], false, "other preferences stay");
+    app.put("/api/user/email-preferences", json!({}), Some(&sid)).await.assert_status(StatusCode::BAD_REQUEST);
+    app.get("/api/user/email-preferences", None).await.assert_status(StatusCode::UNAUTHORIZED);
+}
