@@ -41,10 +41,13 @@ import {
   CARD_EXPIRY_LENGTH,
   CARD_NUMBER_MAX_DIGITS,
   CARD_NUMBER_MIN_DIGITS,
+  DASHBOARD_TEXT,
   FREE_BOOKING_REDIRECT_DELAY_MS,
   markAllReadLabel,
   NOTIFICATION_TEXT,
   NOTIFICATIONS_PAGE_LIMIT,
+  refundPercentAt,
+  refundPercentForHours,
 } from './constants';
 
 describe('spec constants', () => {
@@ -159,5 +162,48 @@ describe('notification constants (01 §2, §8, §9)', () => {
     });
     expect(markAllReadLabel(0)).toBe('Mark all as read (0)');
     expect(markAllReadLabel(12)).toBe('Mark all as read (12)');
+  });
+});
+
+describe('refund tiers (02 §9)', () => {
+  it('refund 100% from 24 hours before the start, 50% from 2 hours, 0% under 2 hours', () => {
+    expect(refundPercentForHours(72)).toBe(100);
+    expect(refundPercentForHours(24)).toBe(100);
+    expect(refundPercentForHours(23.999)).toBe(50);
+    expect(refundPercentForHours(2)).toBe(50);
+    expect(refundPercentForHours(1.999)).toBe(0);
+    expect(refundPercentForHours(0)).toBe(0);
+    expect(refundPercentForHours(-1)).toBe(0);
+  });
+
+  it('measure the hours from now to the start', () => {
+    const now = new Date('2025-06-01T12:00:00Z');
+    expect(refundPercentAt('2025-06-02T12:00:00Z', now)).toBe(100);
+    expect(refundPercentAt('2025-06-02T11:59:59Z', now)).toBe(50);
+    expect(refundPercentAt('2025-06-01T14:00:00Z', now)).toBe(50);
+    expect(refundPercentAt('2025-06-01T13:59:59Z', now)).toBe(0);
+  });
+});
+
+describe('client dashboard texts (02 §2, §5, §8)', () => {
+  it('have the texts of the specification', () => {
+    expect(DASHBOARD_TEXT).toEqual({
+      loadFailed: 'Failed to fetch dashboard data',
+      emptyTitle: 'Welcome to Your Journey',
+      fallbackName: 'Seeker',
+      notSet: 'Not set',
+      activeMember: 'Active member',
+      newMember: 'New member',
+      selectNewTime: 'Please select a new time',
+      rescheduleFailedTitle: 'Rescheduling Failed',
+      rescheduleFailed: 'Failed to reschedule booking',
+      acknowledgePolicy: 'Please acknowledge the policy',
+      cancelFailedTitle: 'Cancellation Failed',
+      cancelFailed: 'Failed to cancel booking',
+      preferencesLoadFailed: 'Failed to load email preferences',
+      preferencesUpdateFailedTitle: 'Error',
+      preferencesUpdateFailed: 'Failed to update email preferences',
+      alreadyReviewed: 'You have already reviewed this session',
+    });
   });
 });

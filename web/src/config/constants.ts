@@ -159,3 +159,45 @@ export const NOTIFICATION_TEXT = {
 export function markAllReadLabel(unread: number): string {
   return `Mark all as read (${unread})`;
 }
+
+// --- Client dashboard, reschedule, cancel, reviews, e-mail preferences (02 §2, §4, §5, §8, §9) ---
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * 02 §9: the share of the price refunded when a seeker cancels `hoursBefore` hours before the
+ * start: 24 hours or more 100%, 2 to 24 hours 50%, under 2 hours (or after the start) 0%.
+ * The api computes the exact amount (GET /api/user/bookings/{id}/refund-preview); this names the
+ * tier that applies, for the policy the cancel dialog shows.
+ */
+export function refundPercentForHours(hoursBefore: number): number {
+  if (hoursBefore >= REFUND_POLICY.fullRefundHours) return 100;
+  if (hoursBefore >= REFUND_POLICY.partialRefundHours) return REFUND_POLICY.partialRefundPercent;
+  return 0;
+}
+
+/** {@link refundPercentForHours} for a session starting at `start`, cancelled at `now`. */
+export function refundPercentAt(start: Date | string, now: Date = new Date()): number {
+  return refundPercentForHours((new Date(start).getTime() - now.getTime()) / HOUR_MS);
+}
+
+/** 02 §2, §5, §8: the fixed texts of the client dashboard and its dialogs. */
+export const DASHBOARD_TEXT = {
+  loadFailed: 'Failed to fetch dashboard data',
+  emptyTitle: 'Welcome to Your Journey',
+  fallbackName: 'Seeker',
+  notSet: 'Not set',
+  activeMember: 'Active member',
+  newMember: 'New member',
+  selectNewTime: 'Please select a new time',
+  rescheduleFailedTitle: 'Rescheduling Failed',
+  rescheduleFailed: 'Failed to reschedule booking',
+  acknowledgePolicy: 'Please acknowledge the policy',
+  cancelFailedTitle: 'Cancellation Failed',
+  cancelFailed: 'Failed to cancel booking',
+  preferencesLoadFailed: 'Failed to load email preferences',
+  preferencesUpdateFailedTitle: 'Error',
+  preferencesUpdateFailed: 'Failed to update email preferences',
+  /** The api's 409 for a second review of one booking (docs/after-booking.md). */
+  alreadyReviewed: 'You have already reviewed this session',
+} as const;

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
+import {
+  canChangeBooking,
+  canStartVideoSession,
+  isPast,
+  isUpcoming,
+  splitBookings,
+  videoSessionWindow,
+  type TimedBooking,
+} from './booking-rules';
+
+const START = '2025-06-01T15:00:00.000Z';
+const at = (iso: string) => new Date(iso);
+const booking = (status: string, scheduledAt = START, duration = 60): TimedBooking => ({ status, scheduledAt, duration });
+
+describe('canStartVideoSession (02 §4, §9)', () => {
+  const confirmed = booking('confirmed', START, 45);
+
+  it('opens exactly 15 minutes before the start', () => {
+    expect(VIDEO_JOIN_EARLY_MINUTES).toBe(15);
+    expect(canStartVideoSession(confirmed, at('2025-06-01T14:44:59.999Z'))).toBe(false);
+    expect(canStartVideoSession(confirmed, at('2025-06-01T14:45:00.000Z'))).toBe(true);
+  });
+
+  it('stays open through the session and closes at start plus duration', () => {
+    expect(canStartVideoSession(confirmed, at(START))).toBe(true);
+    expect(canStartVideoSession(confirmed, at('2025-06-01T15:44:59.999Z'))).toBe(true);
+    expect(canStartVideoSession(confirmed, at('2025-06-01T15:45:00.000Z'))).toBe(false);
+  });
+
+  it('is only for confirmed bookings', () => {
+    for (const status of ['pending', 'completed', 'cancelled']) {
+      expect(canStartVideoSession(booking(status, START, 45), at(START))).toBe(false);
+    }
+  });
+
+  it('names the window', () => {
+    expect(videoSessionWindow(confirmed)).toEqual({
+      opens: at('2025-06-01T14:45:00.000Z'),
+      closes: at('2025-06-01T15:45:00.000Z'),
+    });
+  });
+});
+
+describe('upcoming, history and changes (02 §4)', () => {
+  const justBefore = at('2025-06-01T14:59:59.999Z');
+
+  it('upcoming is pending or confirmed with a future start', () => {
+    expect(isUpcoming(booking('confirmed'), justBefore)).toBe(true);
+    expect(isUpcoming(booking('pending'), justBefore)).toBe(true);
+    expect(isUpcoming(booking('confirmed'), at(START))).toBe(false);
+    expect(isUpcoming(booking('completed'), justBefore)).toBe(false);
+    expect(isUpcoming(booking('cancelled'), justBefore)).toBe(false);
+  });
+
+  it('history is completed, cancelled or started', () => {
+    expect(isPast(booking('completed'), justBefore)).toBe(true);
+    expect(isPast(booking('cancelled'), justBefore)).toBe(true);
+    expect(isPast(booking('confirmed'), at(START))).toBe(true);
+    expect(isPast(booking('confirmed'), justBefore)).toBe(false);
+  });
+
+  it('offers reschedule and cancel only before the start of a pending or confirmed booking', () => {
+    expect(canChangeBooking(booking('confirmed'), justBefore)).toBe(true);
+    expect(canChangeBooking(booking('pending'), justBefore)).toBe(true);
+    expect(canChangeBooking(booking('confirmed'), at(START))).toBe(false);
+    expect(canChangeBooking(booking('completed'), justBefore)).toBe(false);
+    expect(canChangeBooking(booking('cancelled'), justBefore)).toBe(false);
+  });
+
+  it('lists upcoming soonest first and history newest first', () => {
+    const now = at('2025-06-01T12:00:00Z');
+    const a = { ...booking('confirmed', '2025-06-03T10:00:00Z'), id: 'a' };
+    const b = { ...booking('pending', '2025-06-02T10:00:00Z'), id: 'b' };
+    const c = { ...booking('completed', '2025-05-20T10:00:00Z'), id: 'c' };
+    const d = { ...booking('cancelled', '2025-06-05T10:00:00Z'), id: 'd' };
+    const e = { ...booking('confirmed', '2025-05-30T10:00:00Z'), id: 'e' };
+    const { upcoming, history } = splitBookings([d, a, b, e, c], now);
+    expect(upcoming.map((x) => x.id)).toEqual(['b', 'a']);
+    expect(history.map((x) => x.id)).toEqual(['d', 'e', 'c']);
+  });
+});

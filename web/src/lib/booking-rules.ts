@@ -1,0 +1,71 @@
+/**
+ * When a booking may do what (02 §4, §9). Pure functions of the booking and the current time,
+ * shared by the client dashboard (and any other screen that shows bookings).
+ *
+ * - Upcoming: pending or confirmed with a start in the future; everything else (completed,
+ *   cancelled, or whose start has passed) is history.
+ * - Reschedule and cancel: only pending or confirmed bookings that have not started.
+ * - Start Video Session: only a confirmed booking, from 15 minutes before the start until the
+ *   start plus the duration (the end itself is outside).
+ */
+import { VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
+
+const MINUTE_MS = 60_000;
+
+export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** The fields the rules read: status, ISO start, duration in minutes. */
+export type TimedBooking = { status: string; scheduledAt: string; duration: number };
+
+function startMs(booking: Pick<TimedBooking, 'scheduledAt'>): number {
+  return new Date(booking.scheduledAt).getTime();
+}
+
+/** Pending or confirmed: the booking still stands. */
+export function isLive(booking: Pick<TimedBooking, 'status'>): boolean {
+  return booking.status === 'pending' || booking.status === 'confirmed';
+}
+
+/** 02 §4: confirmed or pending with a future start. */
+export function isUpcoming(booking: TimedBooking, now: Date = new Date()): boolean {
+  return isLive(booking) && startMs(booking) > now.getTime();
+}
+
+/** 02 §4: completed, cancelled, or whose time has passed. */
+export function isPast(booking: TimedBooking, now: Date = new Date()): boolean {
+  return !isUpcoming(booking, now);
+}
+
+/** 02 §4: Reschedule and Cancel are offered for a pending or confirmed booking in the future. */
+export function canChangeBooking(booking: TimedBooking, now: Date = new Date()): boolean {
+  return isUpcoming(booking, now);
+}
+
+/** 02 §9: the video session opens 15 minutes before the start and closes at start plus duration. */
+export function videoSessionWindow(booking: Pick<TimedBooking, 'scheduledAt' | 'duration'>): { opens: Date; closes: Date } {
+  const start = startMs(booking);
+  return {
+    opens: new Date(start - VIDEO_JOIN_EARLY_MINUTES * MINUTE_MS),
+    closes: new Date(start + booking.duration * MINUTE_MS),
+  };
+}
+
+/** 02 §4: Start Video Session, for a confirmed booking inside {@link videoSessionWindow}. */
+export function canStartVideoSession(booking: TimedBooking, now: Date = new Date()): boolean {
+  if (booking.status !== 'confirmed') return false;
+  const { opens, closes } = videoSessionWindow(booking);
+  const t = now.getTime();
+  return t >= opens.getTime() && t < closes.getTime();
+}
+
+/**
+ * The dashboard's two lists: upcoming soonest first, history newest first.
+ * (The api sends bookings newest start first.)
+ */
+export function splitBookings<T extends TimedBooking>(bookings: T[], now: Date = new Date()): { upcoming: T[]; history: T[] } {
+  const byStart = (a: T, b: T) => startMs(a) - startMs(b);
+  const upcoming = bookings.filter((b) => isUpcoming(b, now)).sort(byStart);
+  const history = bookings.filter((b) => !isUpcoming(b, now)).sort((a, b) => byStart(b, a));
+  return { upcoming, history };
+}
