@@ -1,5 +1,5 @@
 // Profile and contact in the browser, against the real api (serving web/dist) and worker:
-// a signed-in user edits their name and uploads a profile image that is then shown; the public
+// a signed-in user edits their name and bio and uploads a profile image that is then shown; the public
 // contact form sends a message that arrives in the support outbox. Screenshots of key steps:
 // tests/artifacts/profile-*.png.
 import path from 'node:path';
@@ -29,7 +29,7 @@ async function signInThroughUi(page, user) {
 /** True once the <img> has really loaded a picture (not a broken image). */
 const loaded = (img) => img.evaluate((el) => el.complete && el.naturalWidth > 0);
 
-test('edit my name and upload a profile image', async ({ page, stack }) => {
+test('edit my name and bio and upload a profile image', async ({ page, stack }) => {
   const user = await createVerifiedUser(stack, { firstName: 'Selene', lastName: 'Ashgrove' });
   await signInThroughUi(page, user);
 
@@ -48,6 +48,7 @@ test('edit my name and upload a profile image', async ({ page, stack }) => {
   // Edit the name.
   await page.getByLabel('First Name').fill('Seraphina');
   await page.getByLabel('Last Name').fill('Moonwhisper');
+  await page.getByLabel('Bio').fill('Reading the stars since childhood.');
   await shot(page, 'profile-01-editing');
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await expect(page.getByText('Profile updated successfully!')).toBeVisible();
@@ -66,6 +67,7 @@ test('edit my name and upload a profile image', async ({ page, stack }) => {
   // Both changes were saved: after a reload the name and the photo are still there.
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Seraphina Moonwhisper' })).toBeVisible();
+  await expect(page.getByText('Reading the stars since childhood.')).toBeVisible();
   await expect(photo).toHaveAttribute('src', /\/uploads\//);
   await expect.poll(() => loaded(photo)).toBe(true);
 
@@ -74,6 +76,7 @@ test('edit my name and upload a profile image', async ({ page, stack }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Seraphina Moonwhisper' })).toBeVisible();
   const publicPhoto = page.locator(`img[alt="Seraphina Moonwhisper's profile photo"]`);
   await expect.poll(() => loaded(publicPhoto)).toBe(true);
+  await expect(page.getByText('Reading the stars since childhood.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Edit Profile' })).toHaveAttribute('href', '/profile');
   await shot(page, 'profile-03-public');
 });
