@@ -9,8 +9,13 @@ export function initialsOf(name: string | null | undefined): string {
   return letters.toUpperCase() || '?';
 }
 
+/** What an avatar reads of a mentor; a booking's mentor card has no account (`user`). */
+type AvatarMentor = Pick<Mentor, 'displayName' | 'profileImageUrl'> & {
+  user?: Pick<Mentor['user'], 'profileImageUrl'> | null;
+};
+
 /** The mentor's photo: the mentor profile's image, else the account's, else initials. */
-export function mentorImage(mentor: Pick<Mentor, 'profileImageUrl' | 'user'>): string | null {
+export function mentorImage(mentor: Pick<AvatarMentor, 'profileImageUrl' | 'user'>): string | null {
   return mentor.profileImageUrl || mentor.user?.profileImageUrl || null;
 }
 
@@ -21,7 +26,7 @@ const sizes = {
 } as const;
 
 type MentorAvatarProps = {
-  mentor: Pick<Mentor, 'displayName' | 'profileImageUrl' | 'user'>;
+  mentor: AvatarMentor;
   size?: keyof typeof sizes;
   className?: string;
 };
