@@ -18,7 +18,7 @@ function renderAt(id: string) {
 
 const GROUP_ID = '11111111-2222-4333-8444-555555555555';
 
-describe('/mentor/{id}', () => {
+describe('/mentor/{id}', { timeout: 20_000 }, () => {
   it('shows the profile, services, reviews and the side panel', async () => {
     mockFetch({
       [`GET /api/mentors/${MENTOR_ID}`]: () =>

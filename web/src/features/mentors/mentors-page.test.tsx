@@ -36,7 +36,8 @@ const page = (mentors = [mentor()], total = mentors.length) => jsonResponse(200,
 beforeEach(() => vi.mocked(toast.success).mockClear());
 afterEach(() => vi.unstubAllGlobals());
 
-describe('/mentors', () => {
+// Generous: these render whole pages, and the machine may be busy (2 cores).
+describe('/mentors', { timeout: 20_000 }, () => {
   it('shows 6 skeleton cards while loading, then the cards', async () => {
     let answer: (r: Response) => void = () => {};
     mockFetch({
