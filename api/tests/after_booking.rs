@@ -130,7 +130,7 @@ async fn cancelling_refunds_by_the_policy_once(pool: sqlx::PgPool) {
 
     // The refund job pays out once, however often it runs.
     let refund: uuid::Uuid = sqlx::query_scalar("SELECT id FROM refunds WHERE percentage = 100").fetch_one(&app.pool).await.unwrap();
-    let gateway = domain::payments::test_gateway::TestGateway;
+    let gateway = domain::payments::test_gateway::TestGateway::default();
     for _ in 0..3 {
         domain::booking::refunds::pay_out(&app.pool, &gateway, refund).await.unwrap();
     }

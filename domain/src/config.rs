@@ -14,8 +14,9 @@ pub enum MailTransport {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GatewayKind {
-    /// In-process gateway with documented test cards.
-    Test,
+    /// In-process gateway with documented test cards. `refund_delay_ms` makes each refund take
+    /// that long (`PAYMENT_TEST_REFUND_DELAY_MS`), to test a worker stopped during a refund.
+    Test { refund_delay_ms: u64 },
     AuthorizeNet(AuthorizeNetSettings),
 }
 
@@ -113,7 +114,7 @@ impl Config {
             bail!("DATABASE_URL must be a postgres:// URL");
         }
         let payment_gateway = match get("PAYMENT_GATEWAY").as_deref() {
-            None | Some("test") => GatewayKind::Test,
+            None | Some("test") => GatewayKind::Test { refund_delay_ms: parse(&get, "PAYMENT_TEST_REFUND_DELAY_MS")?.unwrap_or(0) },
             Some("authorizenet") => {
                 let required = |name: &str| get(name).ok_or_else(|| anyhow!("{name} is required when PAYMENT_GATEWAY=authorizenet"));
                 let endpoint = match (get("AUTHNET_ENDPOINT"), get("AUTHNET_ENV").as_deref()) {
@@ -202,7 +203,7 @@ mod tests {
         assert_eq!(c.limits.login_failures_per_account, 10);
         assert_eq!(c.limits.login_failures_per_address, 100);
         assert!(!c.secure_cookies());
-        assert_eq!(c.payment_gateway, GatewayKind::Test);
+        assert_eq!(c.payment_gateway, GatewayKind::Test { refund_delay_ms: 0 });
     }
 
     #[test]

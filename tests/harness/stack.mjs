@@ -271,6 +271,13 @@ export async function startStack({ worker = true, env = {} } = {}) {
     startWorker,
     /** SIGTERM to the worker; resolves to its exit { code, signal, timedOut? } (null when none ran). */
     stopWorker,
+    /** SIGKILL to the worker (a crash: nothing finishes); resolves to its exit. */
+    killWorker: async () => {
+      if (!workerProc || workerProc.exit) return null;
+      workerProc.child.kill('SIGKILL');
+      workerProc.exit = await workerProc.exited;
+      return workerProc.exit;
+    },
     /** SIGTERM to api serve only; resolves to its exit { code, signal, timedOut? }. */
     stopApi: () => terminate(api),
     /** Drops the stack's database while the processes run (to simulate an outage). */

@@ -16,7 +16,7 @@ use crate::config::{Config, GatewayKind};
 /// The gateway the configuration names.
 pub fn gateway_from_config(config: &Config) -> anyhow::Result<Arc<dyn PaymentGateway>> {
     Ok(match &config.payment_gateway {
-        GatewayKind::Test => Arc::new(test_gateway::TestGateway),
+        GatewayKind::Test { refund_delay_ms } => Arc::new(test_gateway::TestGateway::with_refund_delay(*refund_delay_ms)),
         GatewayKind::AuthorizeNet(settings) => Arc::new(authorize_net::AuthorizeNet::new(settings.clone())?),
     })
 }

@@ -17,7 +17,16 @@ pub const DECLINED_REASON: &str = "This transaction has been declined.";
 pub const INSUFFICIENT_FUNDS_REASON: &str = "Insufficient funds.";
 pub const GATEWAY_ERROR_REASON: &str = "An error occurred during processing. Please try again.";
 
-pub struct TestGateway;
+#[derive(Default)]
+pub struct TestGateway {
+    refund_delay: std::time::Duration,
+}
+
+impl TestGateway {
+    pub fn with_refund_delay(ms: u64) -> Self {
+        Self { refund_delay: std::time::Duration::from_millis(ms) }
+    }
+}
 
 impl PaymentGateway for TestGateway {
     fn name(&self) -> &'static str {
@@ -37,6 +46,10 @@ impl PaymentGateway for TestGateway {
     }
 
     fn refund<'a>(&'a self, request: RefundRequest<'a>) -> BoxFuture<'a, anyhow::Result<RefundOutcome>> {
-        async move { Ok(RefundOutcome::Refunded { transaction_id: format!("test-refund-{}", request.reference.simple()) }) }.boxed()
+        async move {
+            tokio::time::sleep(self.refund_delay).await;
+            Ok(RefundOutcome::Refunded { transaction_id: format!("test-refund-{}", request.reference.simple()) })
+        }
+        .boxed()
     }
 }
