@@ -35,7 +35,9 @@ CREATE INDEX search_words_trgm_idx ON search_words USING gin (word gin_trgm_ops)
 -- OR and AND over many tsquery values, for building a query from word alternatives.
 CREATE AGGREGATE tsquery_or_agg(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
 CREATE AGGREGATE tsquery_and_agg(tsquery) (SFUNC = tsquery_and, STYPE = tsquery);
-CREATE INDEX mentors_rating_idx ON mentors (rating DESC, total_sessions DESC) WHERE is_active;
+-- The default order of the listing, so its first page is read straight off the index.
+CREATE INDEX mentors_rating_idx ON mentors (rating DESC, review_count DESC, total_sessions DESC, created_at, id) WHERE is_active;
+CREATE INDEX mentors_price_idx ON mentors (base_price_cents) WHERE is_active;
 
 CREATE TABLE services (
     id               uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -82,63 +82,81 @@ pub async fn mentors(db: &PgPool, q: Query) -> Result<Page> {
         None => None,
     };
 
-    // Each query word becomes (the word OR catalogue words spelled like it); all words must match.
-    let mut b: QueryBuilder<Postgres> = QueryBuilder::new(
-        "WITH query_words AS (SELECT DISTINCT lower(w) AS w FROM regexp_split_to_table(",
-    );
-    b.push_bind(search.clone().unwrap_or_default());
-    b.push(
-        ", '[^[:alnum:]]+') AS w WHERE w <> ''), \
-         spellings AS (SELECT qw.w, tsquery_or_agg(plainto_tsquery('english', c.word)) AS ts FROM query_words qw \
-           CROSS JOIN LATERAL (SELECT qw.w AS word UNION (SELECT word FROM search_words \
-             WHERE char_length(qw.w) >= ",
-    );
-    b.push_bind(MIN_TYPO_WORD_CHARS);
-    b.push(" AND word % qw.w ORDER BY similarity(word, qw.w) DESC LIMIT ");
-    b.push_bind(MAX_SPELLINGS_PER_WORD);
-    b.push(
-        ")) c GROUP BY qw.w), \
-         q AS (SELECT coalesce((SELECT tsquery_and_agg(ts) FROM spellings), ''::tsquery) AS ts) \
-         SELECT m.id, count(*) OVER () AS total FROM mentors m, q WHERE m.is_active",
-    );
-    if search.is_some() {
-        b.push(" AND m.search_vector @@ q.ts");
-    }
-    if let Some(s) = service {
-        b.push(" AND EXISTS (SELECT 1 FROM services s WHERE s.mentor_id = m.id AND s.is_active AND s.service_type = ");
-        b.push_bind(s.to_string());
-        b.push(")");
-    }
-    if let Some(p) = min_price {
-        b.push(" AND m.base_price_cents >= ").push_bind(p);
-    }
-    if let Some(p) = max_price {
-        b.push(" AND m.base_price_cents <= ").push_bind(p);
-    }
-    if let Some(r) = min_rating {
-        b.push(" AND m.rating >= ").push_bind(r).push("::numeric");
-    }
-    b.push(match (q.sort, search.is_some()) {
-        (Sort::Relevance, true) => {
-            " ORDER BY ts_rank_cd(m.search_vector, q.ts) DESC, m.rating DESC"
-        }
+    let filters = Filters { search: search.as_deref(), service, min_price, max_price, min_rating: min_rating.as_deref() };
+    let mut count = QueryBuilder::new("");
+    filters.push(&mut count, "count(*)");
+    let mut page_query = QueryBuilder::new("");
+    filters.push(&mut page_query, "m.id");
+    page_query.push(match (q.sort, search.is_some()) {
+        (Sort::Relevance, true) => " ORDER BY ts_rank_cd(m.search_vector, q.ts) DESC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
         (Sort::Relevance | Sort::Rating, _) => " ORDER BY m.rating DESC, m.review_count DESC, m.total_sessions DESC",
-        (Sort::Price, _) => " ORDER BY m.base_price_cents ASC, m.rating DESC",
-        (Sort::Sessions, _) => " ORDER BY m.total_sessions DESC, m.rating DESC",
+        (Sort::Price, _) => " ORDER BY m.base_price_cents ASC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
+        (Sort::Sessions, _) => " ORDER BY m.total_sessions DESC, m.rating DESC, m.review_count DESC",
     });
-    b.push(", m.created_at, m.id LIMIT ").push_bind(page_size).push(" OFFSET ").push_bind((page - 1) * page_size);
+    page_query.push(", m.created_at, m.id LIMIT ").push_bind(page_size).push(" OFFSET ").push_bind((page - 1) * page_size);
 
     let mut tx = db.begin().await?;
-    sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)")
-        .bind(TYPO_SIMILARITY)
-        .execute(&mut *tx)
-        .await?;
-    let rows: Vec<(uuid::Uuid, i64)> = b.build_query_as().fetch_all(&mut *tx).await?;
+    if search.is_some() {
+        sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)").bind(TYPO_SIMILARITY).execute(&mut *tx).await?;
+    }
+    let total: i64 = count.build_query_scalar().fetch_one(&mut *tx).await?;
+    let ids: Vec<uuid::Uuid> = page_query.build_query_scalar().fetch_all(&mut *tx).await?;
     tx.commit().await?;
 
-    let total = rows.first().map(|r| r.1).unwrap_or(0);
-    let ids: Vec<uuid::Uuid> = rows.iter().map(|r| r.0).collect();
     let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)")).bind(&ids).fetch_all(db).await?;
     let ordered = ids.iter().filter_map(|id| found.iter().find(|m| m.id == *id).cloned()).collect();
     Ok(Page { mentors: mentors::with_services(db, ordered, false).await?, total, page, page_size })
+}
+
+/// The WHERE of a mentor listing; written once for the count and once for the page.
+struct Filters<'a> {
+    search: Option<&'a str>,
+    service: Option<&'a str>,
+    min_price: Option<i64>,
+    max_price: Option<i64>,
+    min_rating: Option<&'a str>,
+}
+
+impl Filters<'_> {
+    /// `WITH q AS (<the tsquery>) SELECT <select> FROM mentors m, q WHERE <filters>`
+    fn push(&self, b: &mut QueryBuilder<Postgres>, select: &'static str) {
+        match self.search {
+            // Each query word becomes (the word OR catalogue words spelled like it); all words must match.
+            Some(search) => {
+                b.push("WITH query_words AS (SELECT DISTINCT lower(w) AS w FROM regexp_split_to_table(");
+                b.push_bind(search.to_string());
+                b.push(
+                    ", '[^[:alnum:]]+') AS w WHERE w <> ''), \
+                     spellings AS (SELECT qw.w, tsquery_or_agg(plainto_tsquery('english', c.word)) AS ts FROM query_words qw \
+                       CROSS JOIN LATERAL (SELECT qw.w AS word UNION (SELECT word FROM search_words \
+                         WHERE char_length(qw.w) >= ",
+                );
+                b.push_bind(MIN_TYPO_WORD_CHARS);
+                b.push(" AND word % qw.w ORDER BY similarity(word, qw.w) DESC LIMIT ");
+                b.push_bind(MAX_SPELLINGS_PER_WORD);
+                b.push(")) c GROUP BY qw.w), q AS (SELECT coalesce((SELECT tsquery_and_agg(ts) FROM spellings), ''::tsquery) AS ts) ");
+            }
+            None => {
+                b.push("WITH q AS (SELECT ''::tsquery AS ts) ");
+            }
+        }
+        b.push("SELECT ").push(select).push(" FROM mentors m, q WHERE m.is_active");
+        if self.search.is_some() {
+            b.push(" AND m.search_vector @@ q.ts");
+        }
+        if let Some(s) = self.service {
+            b.push(" AND EXISTS (SELECT 1 FROM services s WHERE s.mentor_id = m.id AND s.is_active AND s.service_type = ");
+            b.push_bind(s.to_string());
+            b.push(")");
+        }
+        if let Some(p) = self.min_price {
+            b.push(" AND m.base_price_cents >= ").push_bind(p);
+        }
+        if let Some(p) = self.max_price {
+            b.push(" AND m.base_price_cents <= ").push_bind(p);
+        }
+        if let Some(r) = self.min_rating {
+            b.push(" AND m.rating >= ").push_bind(r.to_string()).push("::numeric");
+        }
+    }
 }
