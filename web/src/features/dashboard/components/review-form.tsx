@@ -80,7 +80,7 @@ export function ReviewForm({ booking, onReviewed }: ReviewFormProps) {
             <label
               key={n}
               onMouseEnter={() => setHover(n)}
-              className="cursor-pointer rounded-md p-0.5 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-500"
+              className="relative cursor-pointer rounded-md p-0.5 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-500"
             >
               <input
                 type="radio"
@@ -93,7 +93,8 @@ export function ReviewForm({ booking, onReviewed }: ReviewFormProps) {
                   setRating(n);
                   setMissingRating(false);
                 }}
-                className="sr-only"
+                // Over the star, invisible: the star is what people see and press.
+                className="absolute inset-0 m-0 h-full w-full cursor-pointer opacity-0"
               />
               <Star
                 aria-hidden="true"
