@@ -33,6 +33,7 @@ import {
   UNREAD_MESSAGES_STALE_MS,
   VIDEO_JOIN_EARLY_MINUTES,
 } from './constants';
+import { AVAILABILITY_STEP_MINUTES, AVAILABILITY_TIME_OPTION_COUNT, MENTOR_DASHBOARD_TEXT } from './constants';
 import {
   BOOKING_TEXT,
   BOOKING_WINDOW_DAYS,
@@ -204,6 +205,29 @@ describe('client dashboard texts (02 §2, §5, §8)', () => {
       preferencesUpdateFailedTitle: 'Error',
       preferencesUpdateFailed: 'Failed to update email preferences',
       alreadyReviewed: 'You have already reviewed this session',
+    });
+  });
+});
+
+describe('mentor dashboard facts and texts (02 §1, §5, §8, §9)', () => {
+  it('keeps a 15% platform fee and offers availability every 30 minutes (48 options)', () => {
+    expect(PLATFORM_FEE_PERCENT).toBe(15);
+    expect(AVAILABILITY_STEP_MINUTES).toBe(30);
+    expect(AVAILABILITY_TIME_OPTION_COUNT).toBe(48);
+  });
+
+  it('have the texts of the specification', () => {
+    expect(MENTOR_DASHBOARD_TEXT).toEqual({
+      bookingsLoadFailed: 'Failed to fetch bookings',
+      bookingUpdateFailed: 'Failed to update booking',
+      noBookings: 'No bookings yet',
+      availabilityLoadFailed: 'Failed to fetch availability',
+      availabilitySaveFailed: 'Failed to save availability',
+      availabilityDeleteFailed: 'Failed to delete availability',
+      noAvailability: 'No availability set',
+      notAvailable: 'Not available',
+      endAfterStart: 'End time must be after start time',
+      confirmDeleteSlot: 'Are you sure you want to delete this availability slot?',
     });
   });
 });

@@ -201,3 +201,23 @@ export const DASHBOARD_TEXT = {
   /** The api's 409 for a second review of one booking (docs/after-booking.md). */
   alreadyReviewed: 'You have already reviewed this session',
 } as const;
+
+// --- Mentor dashboard: stats, bookings, availability (02 §2, §4, §5, §8, §9) ---------------
+
+/** 02 §5, §9: availability times are offered every 30 minutes (48 options a day). */
+export const AVAILABILITY_STEP_MINUTES = 30;
+export const AVAILABILITY_TIME_OPTION_COUNT = (24 * 60) / AVAILABILITY_STEP_MINUTES;
+
+/** 02 §2, §5, §8: the fixed texts of the mentor dashboard's Bookings and Availability tabs. */
+export const MENTOR_DASHBOARD_TEXT = {
+  bookingsLoadFailed: 'Failed to fetch bookings',
+  bookingUpdateFailed: 'Failed to update booking',
+  noBookings: 'No bookings yet',
+  availabilityLoadFailed: 'Failed to fetch availability',
+  availabilitySaveFailed: 'Failed to save availability',
+  availabilityDeleteFailed: 'Failed to delete availability',
+  noAvailability: 'No availability set',
+  notAvailable: 'Not available',
+  endAfterStart: 'End time must be after start time',
+  confirmDeleteSlot: 'Are you sure you want to delete this availability slot?',
+} as const;

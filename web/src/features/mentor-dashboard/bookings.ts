@@ -1,0 +1,49 @@
+/**
+ * The Bookings tab's rules (02 §2, §4): which actions a booking card offers a mentor now, and the
+ * links to the message screen. The video window is the shared rule of lib/booking-rules.
+ */
+import type { BookingView } from '@/api/model';
+import { canStartVideoSession } from '@/lib/booking-rules';
+
+export type MentorBooking = BookingView;
+
+/** The statuses a mentor may move a booking to (docs/after-booking.md). */
+export type MentorTransition = 'confirmed' | 'cancelled' | 'completed';
+
+export type MentorActions = {
+  /** pending -> confirmed ('Confirm'). */
+  confirm: boolean;
+  /** pending -> cancelled ('Cancel'; the seeker is refunded in full). */
+  cancel: boolean;
+  /** confirmed -> completed ('Mark Complete'). */
+  complete: boolean;
+  /** 'Start Video Session': confirmed, from 15 minutes before the start until start plus duration. */
+  startVideo: boolean;
+};
+
+/** 02 §4: pending offers Confirm and Cancel, confirmed offers Mark Complete; completed and cancelled offer none. */
+export function mentorActions(booking: Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'>, now: Date = new Date()): MentorActions {
+  return {
+    confirm: booking.status === 'pending',
+    cancel: booking.status === 'pending',
+    complete: booking.status === 'confirmed',
+    startVideo: canStartVideoSession(booking, now),
+  };
+}
+
+/** 02 §2: /messages?user={userId}&booking={bookingId}, with &startCall=true to start the call. */
+export function clientMessagesHref(booking: Pick<MentorBooking, 'id' | 'user'>, startCall = false): string {
+  const params = new URLSearchParams({ user: booking.user.id, booking: booking.id });
+  if (startCall) params.set('startCall', 'true');
+  return `/messages?${params.toString()}`;
+}
+
+/** 'Ada Lovelace' (or 'Client' when the seeker has no name). */
+export function clientName(booking: Pick<MentorBooking, 'user'>): string {
+  return [booking.user.firstName, booking.user.lastName].filter((s) => s && s.trim()).join(' ') || 'Client';
+}
+
+/** 'confirmed' -> 'Confirmed'. */
+export function statusLabel(status: string): string {
+  return status ? status[0].toUpperCase() + status.slice(1) : status;
+}

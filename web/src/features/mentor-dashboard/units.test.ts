@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { PLATFORM_FEE_PERCENT } from '@/config/constants';
+import {
+  DAY_NAMES,
+  END_TIME_OPTIONS,
+  groupByDay,
+  isEndAfterStart,
+  minutesOf,
+  slotName,
+  START_TIME_OPTIONS,
+  timeLabel,
+  windowLabel,
+} from './availability';
+import { clientMessagesHref, clientName, mentorActions } from './bookings';
+import { centsToAmount, earningsBreakdown, platformFeeCents, toCents } from './earnings';
+
+describe('availability time options (02 §5, §9)', () => {
+  it('offers 48 half-hour starts from 12:00 AM to 11:30 PM, values HH:MM 24-hour', () => {
+    expect(START_TIME_OPTIONS).toHaveLength(48);
+    expect(START_TIME_OPTIONS[0]).toEqual({ value: '00:00', label: '12:00 AM' });
+    expect(START_TIME_OPTIONS[1]).toEqual({ value: '00:30', label: '12:30 AM' });
+    expect(START_TIME_OPTIONS[2]).toEqual({ value: '01:00', label: '1:00 AM' });
+    expect(START_TIME_OPTIONS[23]).toEqual({ value: '11:30', label: '11:30 AM' });
+    expect(START_TIME_OPTIONS[24]).toEqual({ value: '12:00', label: '12:00 PM' });
+    expect(START_TIME_OPTIONS[27]).toEqual({ value: '13:30', label: '1:30 PM' });
+    expect(START_TIME_OPTIONS[47]).toEqual({ value: '23:30', label: '11:30 PM' });
+    expect(new Set(START_TIME_OPTIONS.map((o) => o.value)).size).toBe(48);
+    expect(new Set(START_TIME_OPTIONS.map((o) => o.label)).size).toBe(48);
+    for (const o of START_TIME_OPTIONS) expect(o.value).toMatch(/^([01]\d|2[0-3]):(00|30)$/);
+  });
+
+  it('lets the end also be 24:00, labelled 12:00 AM (midnight)', () => {
+    expect(END_TIME_OPTIONS).toHaveLength(49);
+    expect(END_TIME_OPTIONS.slice(0, 48)).toEqual(START_TIME_OPTIONS);
+    expect(END_TIME_OPTIONS[48]).toEqual({ value: '24:00', label: '12:00 AM (midnight)' });
+  });
+
+  it('labels times in 12-hour form', () => {
+    expect(timeLabel('09:00')).toBe('9:00 AM');
+    expect(timeLabel('17:30')).toBe('5:30 PM');
+    expect(timeLabel('24:00')).toBe('12:00 AM (midnight)');
+    expect(windowLabel({ startTime: '21:00', endTime: '24:00' })).toBe('9:00 PM – 12:00 AM (midnight)');
+    expect(slotName({ dayOfWeek: 1, startTime: '09:00', endTime: '17:00' })).toBe('Monday 9:00 AM to 5:00 PM');
+  });
+
+  it('requires the end after the start', () => {
+    expect(isEndAfterStart('09:00', '09:30')).toBe(true);
+    expect(isEndAfterStart('23:30', '24:00')).toBe(true);
+    expect(isEndAfterStart('09:00', '09:00')).toBe(false);
+    expect(isEndAfterStart('10:00', '09:00')).toBe(false);
+    expect(isEndAfterStart('09:00', '')).toBe(false);
+    expect(isEndAfterStart('', '10:00')).toBe(false);
+    expect(minutesOf('24:00')).toBe(1440);
+    expect(minutesOf('24:30')).toBeNaN();
+    expect(minutesOf('9:00')).toBeNaN();
+  });
+});
+
+describe('groupByDay (02 §2)', () => {
+  const slot = (id: string, dayOfWeek: number, startTime: string, endTime = '24:00') => ({
+    id,
+    dayOfWeek,
+    startTime,
+    endTime,
+    isActive: true,
+  });
+
+  it('gives Sunday to Saturday, empty days included, each day by start', () => {
+    const groups = groupByDay([slot('a', 3, '13:00'), slot('b', 0, '09:00'), slot('c', 3, '08:30', '12:00'), slot('d', 6, '00:00')]);
+    expect(groups.map((g) => g.day)).toEqual([...DAY_NAMES]);
+    expect(DAY_NAMES[0]).toBe('Sunday');
+    expect(DAY_NAMES[6]).toBe('Saturday');
+    expect(groups.map((g) => g.slots.map((s) => s.id))).toEqual([['b'], [], [], ['c', 'a'], [], [], ['d']]);
+    expect(groups.map((g) => g.dayOfWeek)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('gives seven empty days for no slots and ignores days outside 0..6', () => {
+    const groups = groupByDay([slot('x', 7, '09:00'), slot('y', -1, '09:00')]);
+    expect(groups).toHaveLength(7);
+    expect(groups.every((g) => g.slots.length === 0)).toBe(true);
+  });
+});
+
+describe('earnings: the platform fee (02 §1, §9)', () => {
+  it('is 15%', () => {
+    expect(PLATFORM_FEE_PERCENT).toBe(15);
+  });
+
+  it('deducts the fee and leaves the net', () => {
+    expect(earningsBreakdown('100.00')).toEqual({ totalCents: 10000, feeCents: 1500, netCents: 8500 });
+    expect(earningsBreakdown('45.00')).toEqual({ totalCents: 4500, feeCents: 675, netCents: 3825 });
+    expect(earningsBreakdown('0.00')).toEqual({ totalCents: 0, feeCents: 0, netCents: 0 });
+  });
+
+  it('rounds the fee to the nearest cent and keeps fee + net = total', () => {
+    // 15% of $33.33 is $4.9995 -> $5.00; net $28.33.
+    expect(earningsBreakdown('33.33')).toEqual({ totalCents: 3333, feeCents: 500, netCents: 2833 });
+    // 15% of $0.10 is 1.5 cents -> 2 cents (half up).
+    expect(platformFeeCents(10)).toBe(2);
+    for (const total of ['0.01', '19.99', '1234.56', '0.07', '99999.99']) {
+      const b = earningsBreakdown(total);
+      expect(b.feeCents + b.netCents).toBe(b.totalCents);
+    }
+  });
+
+  it('reads amounts safely', () => {
+    expect(toCents('19.99')).toBe(1999);
+    expect(toCents('0.29')).toBe(29);
+    expect(toCents('')).toBe(0);
+    expect(toCents('abc')).toBe(0);
+    expect(toCents(undefined)).toBe(0);
+    expect(toCents('-5.00')).toBe(0);
+    expect(centsToAmount(2833)).toBe('28.33');
+    expect(centsToAmount(0)).toBe('0.00');
+  });
+});
+
+describe('mentor booking actions (02 §4)', () => {
+  const START = '2025-06-01T15:00:00.000Z';
+  const at = (iso: string) => new Date(iso);
+  const booking = (status: string, duration = 45) => ({ status, scheduledAt: START, duration });
+
+  it('pending: Confirm and Cancel; confirmed: Mark Complete; others nothing', () => {
+    const now = at('2025-05-01T00:00:00Z');
+    expect(mentorActions(booking('pending'), now)).toEqual({ confirm: true, cancel: true, complete: false, startVideo: false });
+    expect(mentorActions(booking('confirmed'), now)).toEqual({ confirm: false, cancel: false, complete: true, startVideo: false });
+    expect(mentorActions(booking('completed'), now)).toEqual({ confirm: false, cancel: false, complete: false, startVideo: false });
+    expect(mentorActions(booking('cancelled'), now)).toEqual({ confirm: false, cancel: false, complete: false, startVideo: false });
+  });
+
+  it('Start Video Session: confirmed, from 15 minutes before the start until start plus duration', () => {
+    const confirmed = booking('confirmed', 45);
+    expect(mentorActions(confirmed, at('2025-06-01T14:44:59.999Z')).startVideo).toBe(false);
+    expect(mentorActions(confirmed, at('2025-06-01T14:45:00.000Z')).startVideo).toBe(true);
+    expect(mentorActions(confirmed, at(START)).startVideo).toBe(true);
+    expect(mentorActions(confirmed, at('2025-06-01T15:44:59.999Z')).startVideo).toBe(true);
+    expect(mentorActions(confirmed, at('2025-06-01T15:45:00.000Z')).startVideo).toBe(false);
+    expect(mentorActions(booking('pending', 45), at(START)).startVideo).toBe(false);
+  });
+
+  it('links to the message screen with the client and the booking', () => {
+    const b = { id: 'b-1', user: { id: 'u-1', firstName: 'Ada', lastName: 'Lovelace' } };
+    expect(clientMessagesHref(b)).toBe('/messages?user=u-1&booking=b-1');
+    expect(clientMessagesHref(b, true)).toBe('/messages?user=u-1&booking=b-1&startCall=true');
+    expect(clientName(b)).toBe('Ada Lovelace');
+    expect(clientName({ user: { id: 'u', firstName: '', lastName: ' ' } })).toBe('Client');
+  });
+});
