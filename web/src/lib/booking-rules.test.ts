@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
+import { RESCHEDULE_CUTOFF_HOURS, VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
 import {
   canChangeBooking,
   canStartVideoSession,
   isPast,
+  isRescheduleClosed,
   isUpcoming,
   splitBookings,
   videoSessionWindow,
@@ -79,5 +80,15 @@ describe('upcoming, history and changes (02 §4)', () => {
     const { upcoming, history } = splitBookings([d, a, b, e, c], now);
     expect(upcoming.map((x) => x.id)).toEqual(['b', 'a']);
     expect(history.map((x) => x.id)).toEqual(['d', 'e', 'c']);
+  });
+});
+
+describe('isRescheduleClosed (02 §9)', () => {
+  it('allows a move up to exactly 2 hours before the start', () => {
+    expect(RESCHEDULE_CUTOFF_HOURS).toBe(2);
+    const b = booking('confirmed');
+    expect(isRescheduleClosed(b, at('2025-06-01T13:00:00.000Z'))).toBe(false);
+    expect(isRescheduleClosed(b, at('2025-06-01T13:00:00.001Z'))).toBe(true);
+    expect(isRescheduleClosed(b, at(START))).toBe(true);
   });
 });

@@ -4,13 +4,15 @@
  *
  * - Upcoming: pending or confirmed with a start in the future; everything else (completed,
  *   cancelled, or whose start has passed) is history.
- * - Reschedule and cancel: only pending or confirmed bookings that have not started.
+ * - Reschedule and cancel: only pending or confirmed bookings that have not started; the api
+ *   moves a booking only up to 2 hours before its start.
  * - Start Video Session: only a confirmed booking, from 15 minutes before the start until the
  *   start plus the duration (the end itself is outside).
  */
-import { VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
+import { RESCHEDULE_CUTOFF_HOURS, VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -40,6 +42,11 @@ export function isPast(booking: TimedBooking, now: Date = new Date()): boolean {
 /** 02 §4: Reschedule and Cancel are offered for a pending or confirmed booking in the future. */
 export function canChangeBooking(booking: TimedBooking, now: Date = new Date()): boolean {
   return isUpcoming(booking, now);
+}
+
+/** 02 §9: a booking can be moved up to 2 hours before it starts; from then on it is too late. */
+export function isRescheduleClosed(booking: Pick<TimedBooking, 'scheduledAt'>, now: Date = new Date()): boolean {
+  return startMs(booking) - now.getTime() < RESCHEDULE_CUTOFF_HOURS * HOUR_MS;
 }
 
 /** 02 §9: the video session opens 15 minutes before the start and closes at start plus duration. */

@@ -265,6 +265,24 @@ describe('DashboardPage: reschedule', () => {
   });
 });
 
+describe('DashboardPage: reschedule inside the last 2 hours', () => {
+  it('says it is too late instead of offering times', async () => {
+    const soon = booking('soon', { scheduledAt: inFuture(HOUR + 30 * MINUTE) });
+    const fetchMock = mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([soon])) });
+    renderDashboard();
+    const user = userEvent.setup();
+    await screen.findByRole('list', { name: 'Upcoming sessions' });
+    await user.click(within(card(soon)).getByRole('button', { name: /Reschedule/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reschedule Session' });
+    expect(dialog).toHaveTextContent('Bookings can be rescheduled up to 2 hours before the start.');
+    expect(within(dialog).queryByRole('button', { name: 'Confirm Reschedule' })).not.toBeInTheDocument();
+    // The dialog's own 'Close' (the X in the corner has the same name).
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false);
+  });
+});
+
 describe('DashboardPage: cancel', () => {
   const b = booking('b1', { totalAmount: '50.00' });
   const url = '/api/user/bookings/b1/cancel';

@@ -9,6 +9,7 @@ import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/textarea';
 import { DASHBOARD_TEXT, RESCHEDULE_CUTOFF_HOURS } from '@/config/constants';
 import { errorMessage, errorStatus } from '@/lib/api-fetch';
+import { isRescheduleClosed } from '@/lib/booking-rules';
 import { formatDate, formatTime } from '@/lib/format';
 import { browserTimeZone } from '@/lib/time-zones';
 import { wallTimeToIso } from '@/lib/wall-time';
@@ -24,6 +25,8 @@ type RescheduleDialogProps = {
  * 02 §2, §5: move a booking to another of the mentor's free times (the slot picker, with the
  * booking's mentor and duration) with an optional reason; PUT /api/user/bookings/{id}/reschedule.
  */
+export const RESCHEDULE_CLOSED = `Bookings can be rescheduled up to ${RESCHEDULE_CUTOFF_HOURS} hours before the start. Please message your mentor, or cancel instead.`;
+
 export function RescheduleDialog({ booking, onClose }: RescheduleDialogProps) {
   return (
     <Dialog
@@ -51,7 +54,22 @@ function RescheduleForm({ booking, onDone }: { booking: DashboardBooking; onDone
   const [missingTime, setMissingTime] = useState(false);
   const reschedule = useRescheduleBooking();
   const timeZone = browserTimeZone();
+  // The api refuses a move inside the last 2 hours: say so rather than offer times.
+  const closed = isRescheduleClosed(booking);
   const busy = reschedule.isPending;
+
+  if (closed) {
+    return (
+      <div className="space-y-5">
+        <Alert variant="info">{RESCHEDULE_CLOSED}</Alert>
+        <div className="flex justify-end border-t border-slate-100 pt-4">
+          <Button variant="outline" onClick={onDone}>
+            Close
+          </Button>
+        </div>
+      </div>
+    );
+  }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
