@@ -1,4 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  addAvailability,
+  deleteAvailability,
+  getListAvailabilityQueryKey,
+  listAvailability,
+  setAvailabilityActive,
+} from '@/api/endpoints/availability/availability';
+import {
+  getGetMentorStatsQueryKey,
+  getListMentorBookingsQueryKey,
+  getMentorStats,
+  listMentorBookings,
+  updateMentorBooking,
+} from '@/api/endpoints/dashboard/dashboard';
+import type { AvailabilitySlotView, MentorStatsView, NewAvailabilityRequest } from '@/api/model';
+import { availableSlotsKey } from '@/components/slot-picker';
 import { errorStatus } from '@/lib/api-fetch';
 import { MENTOR_PROFILE_KEY } from '@/lib/auth';
 import {
@@ -10,8 +26,9 @@ import {
   type UpdateServiceInput,
 } from '@/lib/catalogue';
 
-// The mentor dashboard's calls (02 §7 mentor side) that exist so far: the profile with all its
-// services, creating and editing services, and editing the profile.
+// The mentor dashboard's calls (02 §7 mentor side; docs/booking.md, docs/after-booking.md): the
+// profile with all its services, creating and editing services, editing the profile, the four
+// figures, the bookings and their status changes, and the weekly availability.
 
 /** GET /api/mentor/profile: the profile with every service (active or not); null when not a mentor (404). */
 export function useOwnMentorProfile() {
@@ -63,5 +80,99 @@ export function useUpdateMentorProfile() {
   return useMutation({
     mutationFn: (input: UpdateMentorInput) => catalogueApi.updateMentorProfile(input),
     onSuccess: (mentor) => refresh(mentor.id),
+  });
+}
+
+// --- Stats and bookings ------------------------------------------------------------------------
+
+export type { AvailabilitySlotView as AvailabilitySlot, MentorStatsView as MentorStats };
+
+export const mentorDashboardKeys = {
+  stats: () => getGetMentorStatsQueryKey(),
+  bookings: () => getListMentorBookingsQueryKey(),
+  availability: () => getListAvailabilityQueryKey(),
+};
+
+/** GET /api/mentor/stats: totalSessions, thisMonth, totalEarnings ('0.00'), rating, reviewCount. */
+export function useMentorStats() {
+  return useQuery({
+    queryKey: mentorDashboardKeys.stats(),
+    queryFn: ({ signal }) => getMentorStats({ signal }),
+    // The figures move with bookings and with time (This Month): read afresh on each visit.
+    staleTime: 0,
+  });
+}
+
+/** GET /api/mentor/bookings: newest start first. */
+export function useMentorBookings() {
+  return useQuery({
+    queryKey: mentorDashboardKeys.bookings(),
+    queryFn: ({ signal }) => listMentorBookings({ signal }),
+    staleTime: 0,
+  });
+}
+
+/**
+ * PUT /api/mentor/bookings/{id} {status}: pending -> confirmed or cancelled, confirmed -> completed.
+ * Either way the list and the figures are read again (a refused move may mean the booking changed).
+ */
+export function useUpdateMentorBooking() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: 'confirmed' | 'cancelled' | 'completed' }) =>
+      updateMentorBooking(id, { status }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.bookings() }),
+        queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.stats() }),
+        queryClient.invalidateQueries({ queryKey: MENTOR_PROFILE_KEY }),
+      ]),
+  });
+}
+
+// --- Availability ------------------------------------------------------------------------------
+
+/** GET /api/mentor/availability: by day, then start. */
+export function useAvailability() {
+  return useQuery({
+    queryKey: mentorDashboardKeys.availability(),
+    queryFn: ({ signal }) => listAvailability({ signal }),
+  });
+}
+
+/** After a change: the list, and the free times seekers see for this mentor. */
+function useRefreshAvailability() {
+  const queryClient = useQueryClient();
+  return (mentorId: string) =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.availability() }),
+      queryClient.invalidateQueries({ queryKey: availableSlotsKey(mentorId) }),
+    ]);
+}
+
+/** POST /api/mentor/availability {dayOfWeek, startTime, endTime}; 409 when it overlaps a window of that day. */
+export function useAddAvailability(mentorId: string) {
+  const refresh = useRefreshAvailability();
+  return useMutation({
+    mutationFn: (input: Required<NewAvailabilityRequest>) => addAvailability(input),
+    onSuccess: () => refresh(mentorId),
+  });
+}
+
+/** PUT /api/mentor/availability/{id} {isActive}. */
+export function useSetAvailabilityActive(mentorId: string) {
+  const refresh = useRefreshAvailability();
+  return useMutation({
+    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => setAvailabilityActive(id, { isActive }),
+    onSettled: () => refresh(mentorId),
+  });
+}
+
+/** DELETE /api/mentor/availability/{id}. */
+export function useDeleteAvailability(mentorId: string) {
+  const refresh = useRefreshAvailability();
+  return useMutation({
+    mutationFn: (id: string) => deleteAvailability(id),
+    onSettled: () => refresh(mentorId),
   });
 }

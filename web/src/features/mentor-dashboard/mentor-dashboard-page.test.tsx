@@ -18,6 +18,14 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+/** The dashboard's other loads, answered empty (stats, bookings, availability). */
+const EMPTY_LISTS = {
+  'GET /api/mentor/stats': () =>
+    jsonResponse(200, { totalSessions: 0, thisMonth: 0, totalEarnings: '0.00', rating: '0.00', reviewCount: 0 }),
+  'GET /api/mentor/bookings': () => jsonResponse(200, []),
+  'GET /api/mentor/availability': () => jsonResponse(200, []),
+};
+
 const render = () => renderWithProviders(<MentorDashboardPage />, { client: clientWithUser(testUser), path: '/mentor-dashboard' });
 
 function bodies(fetchMock: ReturnType<typeof mockFetch>, method: string, path: string): unknown[] {
@@ -34,16 +42,21 @@ describe('/mentor-dashboard (02 §2)', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: 'Create Mentor Profile' })).toHaveAttribute('href', '/become-mentor');
   });
 
-  it('greets by display name; only Services and Profile are open', async () => {
-    mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, mentor()) });
+  it('greets by display name; Bookings is the default tab, Group Sessions and Payouts are Soon', async () => {
+    mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, mentor()), ...EMPTY_LISTS });
     render();
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Luna Starweaver!' })).toBeInTheDocument();
     const tabs = screen.getByRole('tablist', { name: 'Mentor dashboard' });
-    for (const name of ['Bookings', 'Group Sessions', 'Availability', 'Payouts']) {
-      expect(within(tabs).getByRole('tab', { name: new RegExp(`^${name}`) })).toBeDisabled();
+    for (const name of ['Group Sessions', 'Payouts']) {
+      const tab = within(tabs).getByRole('tab', { name: `${name} Soon` });
+      expect(tab).toBeDisabled();
     }
-    expect(within(tabs).getByRole('tab', { name: 'Services' })).toHaveAttribute('aria-selected', 'true');
-    expect(within(tabs).getByRole('tab', { name: 'Profile' })).toBeEnabled();
+    for (const name of ['Bookings', 'Services', 'Availability', 'Profile']) {
+      expect(within(tabs).getByRole('tab', { name })).toBeEnabled();
+    }
+    expect(within(tabs).getByRole('tab', { name: 'Bookings' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('heading', { name: 'No bookings yet' })).toBeInTheDocument();
+    await userEvent.setup().click(within(tabs).getByRole('tab', { name: 'Services' }));
     expect(screen.getByRole('heading', { name: 'Birth Chart Reading' })).toBeInTheDocument();
   });
 
@@ -60,6 +73,7 @@ describe('/mentor-dashboard (02 §2)', { timeout: 20_000 }, () => {
     });
     render();
     const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Services' }));
     await user.click(await screen.findByRole('button', { name: 'Create Your First Service' }));
     const dialog = screen.getByRole('dialog', { name: 'Create New Service' });
     await user.click(within(dialog).getByRole('button', { name: 'Create Service' }));
@@ -101,6 +115,7 @@ describe('/mentor-dashboard (02 §2)', { timeout: 20_000 }, () => {
     });
     render();
     const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Services' }));
     await user.click(await screen.findByRole('button', { name: 'Edit Birth Chart Reading' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit Service' });
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));

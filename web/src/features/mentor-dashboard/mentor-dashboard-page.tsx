@@ -1,23 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import {
-  CalendarDays,
-  CircleAlert,
-  Clock,
-  DollarSign,
-  ExternalLink,
-  Pencil,
-  Plus,
-  RefreshCw,
-  Sparkles,
-  Star,
-  TrendingUp,
-  UserPlus,
-  Users,
-  type LucideIcon,
-} from 'lucide-react';
+import { CircleAlert, Clock, ExternalLink, Pencil, Plus, RefreshCw, Sparkles, TrendingUp, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ratingValue } from '@/components/rating-stars';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -28,20 +12,25 @@ import { serviceLabel } from '@/lib/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { useOwnMentorProfile } from './api';
+import { AvailabilityTab } from './availability-tab';
+import { BookingsTab } from './bookings-tab';
 import { EditProfileDialog } from './edit-profile-dialog';
 import { CreateServiceDialog, EditServiceDialog } from './service-dialog';
+import { MentorSummary } from './summary';
 
-/** 02 §2: the six tabs; those that need bookings are shown but not open yet. */
+/** 02 §2: the six tabs, Bookings first (the default); those not built yet are shown but not open. */
 export const DASHBOARD_TABS: { value: string; label: string; ready: boolean }[] = [
-  { value: 'bookings', label: 'Bookings', ready: false },
+  { value: 'bookings', label: 'Bookings', ready: true },
   { value: 'services', label: 'Services', ready: true },
   { value: 'group-sessions', label: 'Group Sessions', ready: false },
-  { value: 'availability', label: 'Availability', ready: false },
+  { value: 'availability', label: 'Availability', ready: true },
   { value: 'payouts', label: 'Payouts', ready: false },
   { value: 'profile', label: 'Profile', ready: true },
 ];
 
-export const COMING_WITH_BOOKINGS = 'Bookings, group sessions, availability and payouts arrive with booking.';
+export const DEFAULT_TAB = 'bookings';
+
+export const COMING_SOON_NOTE = 'Group sessions and payout settings are coming soon.';
 
 export function MentorDashboardPage() {
   useDocumentTitle('Mentor Dashboard');
@@ -90,7 +79,7 @@ export function MentorDashboardPage() {
 }
 
 function Dashboard({ mentor }: { mentor: Mentor }) {
-  const [tab, setTab] = useState('services');
+  const [tab, setTab] = useState(DEFAULT_TAB);
   return (
     <div className="bg-slate-50/60">
       <section className="border-b border-slate-200/70 bg-gradient-to-br from-indigo-50 via-white to-violet-50">
@@ -100,7 +89,7 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
             <h1 className="mt-1 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
               Welcome back, {mentor.displayName}!
             </h1>
-            <p className="mt-2 text-slate-600">Manage your services and how seekers see you.</p>
+            <p className="mt-2 text-slate-600">Manage your bookings, availability, services and how seekers see you.</p>
           </div>
           <Button asChild variant="outline">
             <Link to={`/mentor/${mentor.id}`}>
@@ -112,17 +101,7 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
       </section>
 
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
-        <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-          <SummaryCard icon={Users} label="Total Sessions" value={String(mentor.totalSessions ?? 0)} />
-          <SummaryCard icon={CalendarDays} label="This Month" value="—" note="Counts start with bookings" />
-          <SummaryCard icon={DollarSign} label="Total Earnings" value="—" note="Counts start with bookings" />
-          <SummaryCard
-            icon={Star}
-            label="Rating"
-            value={mentor.reviewCount ? ratingValue(mentor.rating).toFixed(1) : 'New'}
-            note={mentor.reviewCount ? `${mentor.reviewCount} reviews` : 'No reviews yet'}
-          />
-        </dl>
+        <MentorSummary />
 
         <Tabs.Root value={tab} onValueChange={setTab} className="mt-8">
           <Tabs.List
@@ -142,6 +121,7 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
                 )}
               >
                 {t.label}
+                {!t.ready && ' '}
                 {!t.ready && (
                   <span className="rounded-full bg-slate-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-500">
                     Soon
@@ -152,9 +132,15 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
           </Tabs.List>
           <p className="mt-3 flex items-center gap-2 text-sm text-slate-500">
             <Clock aria-hidden="true" className="h-4 w-4 shrink-0" />
-            {COMING_WITH_BOOKINGS}
+            {COMING_SOON_NOTE}
           </p>
 
+          <Tabs.Content value="bookings" className="mt-6 outline-none">
+            <BookingsTab />
+          </Tabs.Content>
+          <Tabs.Content value="availability" className="mt-6 outline-none">
+            <AvailabilityTab mentor={mentor} />
+          </Tabs.Content>
           <Tabs.Content value="services" className="mt-6 outline-none">
             <ServicesTab mentor={mentor} />
           </Tabs.Content>
@@ -164,21 +150,6 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
         </Tabs.Root>
       </div>
     </div>
-  );
-}
-
-function SummaryCard({ icon: Icon, label, value, note }: { icon: LucideIcon; label: string; value: string; note?: string }) {
-  return (
-    <Card className="p-5">
-      <dt className="flex items-center justify-between gap-2 text-sm font-medium text-slate-600">
-        {label}
-        <Icon aria-hidden="true" className="h-5 w-5 text-indigo-500" />
-      </dt>
-      <dd className="mt-2">
-        <span className="font-display text-2xl font-semibold text-slate-900">{value}</span>
-        {note && <span className="mt-0.5 block text-xs text-slate-500">{note}</span>}
-      </dd>
-    </Card>
   );
 }
 

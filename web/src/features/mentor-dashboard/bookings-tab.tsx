@@ -1,0 +1,252 @@
+import {
+  CalendarCheck,
+  CalendarDays,
+  CalendarX,
+  CircleAlert,
+  CircleCheck,
+  Clock,
+  DollarSign,
+  Hourglass,
+  MessageSquare,
+  RefreshCw,
+  Video,
+  type LucideIcon,
+} from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { StateCard } from '@/components/state-card';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Dialog } from '@/components/ui/dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
+import { errorMessage } from '@/lib/api-fetch';
+import { formatDate, formatTime } from '@/lib/format';
+import { servicePriceText } from '@/lib/money';
+import { cn } from '@/lib/utils';
+import { useMentorBookings, useUpdateMentorBooking } from './api';
+import { clientMessagesHref, clientName, mentorActions, statusLabel, type MentorBooking, type MentorTransition } from './bookings';
+import { useNow } from './use-now';
+
+const STATUS_STYLES: Record<string, string> = {
+  pending: 'bg-amber-50 text-amber-800 ring-amber-200',
+  confirmed: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
+  completed: 'bg-indigo-50 text-indigo-800 ring-indigo-200',
+  cancelled: 'bg-slate-100 text-slate-700 ring-slate-200',
+};
+
+const DONE_TOASTS: Record<MentorTransition, string> = {
+  confirmed: 'Booking confirmed',
+  cancelled: 'Booking cancelled',
+  completed: 'Session marked complete',
+};
+
+/** The card's accessible name: '{client}, {service title}, {MMM dd, yyyy} at {h:mm a}'. */
+export function mentorBookingLabel(booking: MentorBooking): string {
+  return `${clientName(booking)}, ${booking.service.title}, ${formatDate(booking.scheduledAt)} at ${formatTime(booking.scheduledAt)}`;
+}
+
+/** 02 §2: the mentor's bookings, newest start first, each with what it allows now (02 §4). */
+export function BookingsTab() {
+  const bookings = useMentorBookings();
+  const update = useUpdateMentorBooking();
+  const now = useNow();
+  const [cancelling, setCancelling] = useState<MentorBooking | null>(null);
+
+  const move = (booking: MentorBooking, status: MentorTransition, onDone?: () => void) =>
+    update.mutate(
+      { id: booking.id, status },
+      {
+        onSuccess: () => {
+          toast.success(DONE_TOASTS[status]);
+          onDone?.();
+        },
+        onError: (error) => {
+          toast.error(TEXT.bookingUpdateFailed, { description: errorMessage(error, 'Please try again.') });
+          onDone?.();
+        },
+      },
+    );
+  const busyId = update.isPending ? update.variables?.id : undefined;
+
+  return (
+    <section aria-labelledby="bookings-heading">
+      <div>
+        <h2 id="bookings-heading" className="font-display text-2xl font-semibold text-slate-900">
+          Your Bookings
+        </h2>
+        <p className="text-sm text-slate-600">Sessions seekers have booked with you. Times are in your browser&apos;s time zone.</p>
+      </div>
+
+      {bookings.isLoading ? (
+        <ul aria-label="Loading bookings" className="mt-6 space-y-4">
+          {[0, 1, 2].map((i) => (
+            <li key={i}>
+              <Skeleton className="h-40 w-full rounded-2xl" />
+            </li>
+          ))}
+        </ul>
+      ) : bookings.isError ? (
+        <StateCard
+          as="h3"
+          tone="error"
+          className="mt-6"
+          icon={CircleAlert}
+          title={TEXT.bookingsLoadFailed}
+          actions={
+            <Button onClick={() => void bookings.refetch()}>
+              <RefreshCw aria-hidden="true" className="h-4 w-4" />
+              Retry
+            </Button>
+          }
+        >
+          {errorMessage(bookings.error, 'Your bookings could not be loaded. Please try again.')}
+        </StateCard>
+      ) : !bookings.data?.length ? (
+        <StateCard as="h3" className="mt-6" icon={CalendarDays} title={TEXT.noBookings}>
+          When a seeker books one of your services, it shows here.
+        </StateCard>
+      ) : (
+        <ul aria-label="Bookings" className="mt-6 space-y-4">
+          {bookings.data.map((booking) => (
+            <li key={booking.id}>
+              <MentorBookingCard
+                booking={booking}
+                now={now}
+                busy={busyId === booking.id}
+                onConfirm={() => move(booking, 'confirmed')}
+                onCancel={() => setCancelling(booking)}
+                onComplete={() => move(booking, 'completed')}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <Dialog
+        open={!!cancelling}
+        onOpenChange={(open) => !open && !update.isPending && setCancelling(null)}
+        title="Cancel Booking"
+        description={
+          cancelling
+            ? `${cancelling.service.title} with ${clientName(cancelling)} on ${formatDate(cancelling.scheduledAt)} at ${formatTime(cancelling.scheduledAt)}.`
+            : undefined
+        }
+      >
+        <p className="text-sm text-slate-700">The seeker is refunded in full. This cannot be undone.</p>
+        <div className="mt-5 flex justify-end gap-3">
+          <Button variant="outline" onClick={() => setCancelling(null)} disabled={update.isPending}>
+            Keep Booking
+          </Button>
+          <Button
+            variant="destructive"
+            disabled={update.isPending}
+            onClick={() => cancelling && move(cancelling, 'cancelled', () => setCancelling(null))}
+          >
+            {update.isPending ? 'Cancelling...' : 'Cancel Booking'}
+          </Button>
+        </div>
+      </Dialog>
+    </section>
+  );
+}
+
+type CardProps = {
+  booking: MentorBooking;
+  now: Date;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+  onComplete: () => void;
+};
+
+/** 02 §2: client, service, date and time, duration, total, status, notes and the allowed actions. */
+function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete }: CardProps) {
+  const actions = mentorActions(booking, now);
+  return (
+    <Card role="article" aria-label={mentorBookingLabel(booking)} className="p-5 sm:p-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="font-display text-lg font-semibold text-slate-900">{clientName(booking)}</h3>
+          <p className="mt-0.5 text-sm text-slate-600">{booking.service.title}</p>
+        </div>
+        <span
+          className={cn(
+            'inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset',
+            STATUS_STYLES[booking.status] ?? STATUS_STYLES.cancelled,
+          )}
+        >
+          {statusLabel(booking.status)}
+        </span>
+      </div>
+
+      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4">
+        <Detail icon={CalendarDays} label="Date" value={formatDate(booking.scheduledAt)} />
+        <Detail icon={Clock} label="Time" value={formatTime(booking.scheduledAt)} />
+        <Detail icon={Hourglass} label="Duration" value={`${booking.duration} minutes`} />
+        <Detail icon={DollarSign} label="Total" value={servicePriceText(booking.totalAmount)} />
+      </dl>
+
+      {booking.notes && (
+        <p className="mt-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
+          <span className="font-medium text-slate-900">Notes: </span>
+          <span className="whitespace-pre-line break-words">{booking.notes}</span>
+        </p>
+      )}
+
+      <div className="mt-5 flex flex-wrap gap-2">
+        {actions.startVideo && (
+          <Button asChild variant="gradient" size="sm">
+            <Link to={clientMessagesHref(booking, true)}>
+              <Video aria-hidden="true" className="h-4 w-4" />
+              Start Video Session
+            </Link>
+          </Button>
+        )}
+        {actions.confirm && (
+          <Button size="sm" onClick={onConfirm} disabled={busy}>
+            <CalendarCheck aria-hidden="true" className="h-4 w-4" />
+            Confirm
+          </Button>
+        )}
+        {actions.complete && (
+          <Button size="sm" onClick={onComplete} disabled={busy}>
+            <CircleCheck aria-hidden="true" className="h-4 w-4" />
+            Mark Complete
+          </Button>
+        )}
+        <Button asChild variant="outline" size="sm">
+          <Link to={clientMessagesHref(booking)}>
+            <MessageSquare aria-hidden="true" className="h-4 w-4" />
+            Message Client
+          </Link>
+        </Button>
+        {actions.cancel && (
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={busy}
+            className="border-rose-200 text-rose-700 hover:border-rose-300 hover:bg-rose-50"
+            onClick={onCancel}
+          >
+            <CalendarX aria-hidden="true" className="h-4 w-4" />
+            Cancel
+          </Button>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function Detail({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-slate-500">
+        <Icon aria-hidden="true" className="h-3.5 w-3.5" />
+        {label}
+      </dt>
+      <dd className="mt-0.5 font-medium text-slate-900">{value}</dd>
+    </div>
+  );
+}

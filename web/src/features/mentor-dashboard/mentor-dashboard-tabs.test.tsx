@@ -1,0 +1,405 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import type { AvailabilitySlotView, BookingView, MentorStatsView } from '@/api/model';
+import { formatDate, formatTime } from '@/lib/format';
+import { mentor, MENTOR_ID } from '@/testing/catalogue-fixtures';
+import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
+import { MentorDashboardPage } from './mentor-dashboard-page';
+
+let success: MockInstance;
+let error: MockInstance;
+
+beforeEach(() => {
+  // Radix's Switch measures itself; jsdom has no ResizeObserver.
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  success = vi.spyOn(toast, 'success').mockImplementation(() => 1);
+  error = vi.spyOn(toast, 'error').mockImplementation(() => 1);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const MINUTE = 60_000;
+const SEEKER_ID = '7a7a7a7a-1111-4222-8333-944444444444';
+
+function booking(overrides: Partial<BookingView> = {}): BookingView {
+  return {
+    id: 'b-pending',
+    status: 'pending',
+    scheduledAt: new Date(Date.now() + 3 * 24 * 60 * MINUTE).toISOString(),
+    duration: 60,
+    totalAmount: '45.00',
+    notes: 'First time with tarot, a little nervous.',
+    createdAt: '2026-01-01T00:00:00Z',
+    service: { id: 's-1', title: 'Tarot Insight Reading', duration: 60, serviceType: 'tarot' },
+    user: { id: SEEKER_ID, firstName: 'Orion', lastName: 'Seeker' },
+    mentor: { id: MENTOR_ID, userId: 'u-m', displayName: 'Luna Starweaver' },
+    ...overrides,
+  } as BookingView;
+}
+
+const STATS: MentorStatsView = { totalSessions: 7, thisMonth: 3, totalEarnings: '120.00', rating: '4.50', reviewCount: 2 };
+
+type Handlers = Parameters<typeof mockFetch>[0];
+
+function setup(handlers: Handlers = {}) {
+  const fetchMock = mockFetch({
+    'GET /api/mentor/profile': () => jsonResponse(200, mentor()),
+    'GET /api/mentor/stats': () => jsonResponse(200, STATS),
+    'GET /api/mentor/bookings': () => jsonResponse(200, []),
+    'GET /api/mentor/availability': () => jsonResponse(200, []),
+    ...handlers,
+  });
+  renderWithProviders(<MentorDashboardPage />, { client: clientWithUser(testUser), path: '/mentor-dashboard' });
+  return fetchMock;
+}
+
+const calls = (fetchMock: ReturnType<typeof mockFetch>, method: string, path: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => url === path && ((init as RequestInit | undefined)?.method ?? 'GET') === method);
+const bodies = (fetchMock: ReturnType<typeof mockFetch>, method: string, path: string) =>
+  calls(fetchMock, method, path).map(([, init]) => JSON.parse(String((init as RequestInit).body)));
+
+/** The value shown under a summary card's label. */
+function cardValue(label: string): HTMLElement {
+  const term = screen.getByText(label, { selector: 'dt' });
+  return term.nextElementSibling as HTMLElement;
+}
+
+describe('summary cards and the earnings card (02 §2, §9)', () => {
+  it('shows the four figures from GET /api/mentor/stats and the earnings after the 15% fee', async () => {
+    setup();
+    await waitFor(() => expect(cardValue('Total Sessions')).toHaveTextContent('7'));
+    expect(cardValue('This Month')).toHaveTextContent('3');
+    expect(cardValue('Total Earnings')).toHaveTextContent('$120.00');
+    expect(cardValue('Rating')).toHaveTextContent('4.5');
+    expect(cardValue('Rating')).toHaveTextContent('2 reviews');
+
+    const earnings = screen.getByRole('region', { name: 'Earnings' });
+    expect(within(earnings).getByText('Total earnings').nextElementSibling).toHaveTextContent('$120.00');
+    expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent('−$18.00');
+    expect(within(earnings).getByText('Your net earnings').nextElementSibling).toHaveTextContent('$102.00');
+  });
+
+  it("shows 'New' for a mentor without reviews", async () => {
+    setup({ 'GET /api/mentor/stats': () => jsonResponse(200, { ...STATS, rating: '0.00', reviewCount: 0 }) });
+    await waitFor(() => expect(cardValue('Rating')).toHaveTextContent('New'));
+    expect(cardValue('Rating')).toHaveTextContent('No reviews yet');
+  });
+
+  it('shows dashes when the figures cannot be loaded', async () => {
+    setup({ 'GET /api/mentor/stats': () => jsonResponse(500, { message: 'boom' }) });
+    await waitFor(() => expect(cardValue('Total Earnings')).toHaveTextContent('—'));
+    expect(cardValue('Total Sessions')).toHaveTextContent('Unavailable right now');
+    expect(screen.getByText('Earnings are unavailable right now.')).toBeInTheDocument();
+  });
+});
+
+describe('Bookings tab (02 §2, §4)', { timeout: 20_000 }, () => {
+  it("shows 'No bookings yet'", async () => {
+    setup();
+    expect(await screen.findByRole('heading', { name: 'No bookings yet' })).toBeInTheDocument();
+  });
+
+  it("shows 'Failed to fetch bookings' when the list fails", async () => {
+    setup({ 'GET /api/mentor/bookings': () => jsonResponse(500, 'oops') });
+    expect(await screen.findByRole('heading', { name: 'Failed to fetch bookings' })).toBeInTheDocument();
+  });
+
+  it('cards show client, service, date, time, duration, total, status and notes, with the allowed actions', async () => {
+    const soon = new Date(Date.now() + 5 * MINUTE).toISOString();
+    const pending = booking();
+    const live = booking({ id: 'b-live', status: 'confirmed', scheduledAt: soon, notes: undefined, totalAmount: '0.00' });
+    const later = booking({ id: 'b-later', status: 'confirmed', user: { id: 'u-2', firstName: 'Vega', lastName: 'Star' } });
+    const done = booking({ id: 'b-done', status: 'completed', scheduledAt: '2026-01-10T15:00:00Z' });
+    const gone = booking({ id: 'b-gone', status: 'cancelled', scheduledAt: '2026-01-09T15:00:00Z' });
+    setup({ 'GET /api/mentor/bookings': () => jsonResponse(200, [pending, later, live, done, gone]) });
+
+    const list = await screen.findByRole('list', { name: 'Bookings' });
+    const cards = within(list).getAllByRole('article');
+    expect(cards).toHaveLength(5);
+
+    const p = screen.getByRole('article', {
+      name: `Orion Seeker, Tarot Insight Reading, ${formatDate(pending.scheduledAt)} at ${formatTime(pending.scheduledAt)}`,
+    });
+    expect(within(p).getByRole('heading', { name: 'Orion Seeker' })).toBeInTheDocument();
+    expect(within(p).getByText('Tarot Insight Reading')).toBeInTheDocument();
+    expect(within(p).getByText(formatDate(pending.scheduledAt))).toBeInTheDocument();
+    expect(within(p).getByText(formatTime(pending.scheduledAt))).toBeInTheDocument();
+    expect(formatDate(pending.scheduledAt)).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4}$/);
+    expect(formatTime(pending.scheduledAt)).toMatch(/^\d{1,2}:\d{2} (AM|PM)$/);
+    expect(within(p).getByText('60 minutes')).toBeInTheDocument();
+    expect(within(p).getByText('$45.00')).toBeInTheDocument();
+    expect(within(p).getByText('Pending')).toBeInTheDocument();
+    expect(within(p).getByText('First time with tarot, a little nervous.')).toBeInTheDocument();
+    expect(within(p).getByRole('button', { name: 'Confirm' })).toBeInTheDocument();
+    expect(within(p).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    expect(within(p).queryByRole('button', { name: 'Mark Complete' })).not.toBeInTheDocument();
+    expect(within(p).queryByRole('link', { name: 'Start Video Session' })).not.toBeInTheDocument();
+    expect(within(p).getByRole('link', { name: 'Message Client' })).toHaveAttribute(
+      'href',
+      `/messages?user=${SEEKER_ID}&booking=b-pending`,
+    );
+
+    const [, laterCard, liveCard, doneCard, goneCard] = cards;
+    // Confirmed, in the video window (starts in 5 minutes): Mark Complete and Start Video Session.
+    expect(within(liveCard).getByText('Confirmed')).toBeInTheDocument();
+    expect(within(liveCard).getByText('Free')).toBeInTheDocument();
+    expect(within(liveCard).getByRole('button', { name: 'Mark Complete' })).toBeInTheDocument();
+    expect(within(liveCard).getByRole('link', { name: 'Start Video Session' })).toHaveAttribute(
+      'href',
+      `/messages?user=${SEEKER_ID}&booking=b-live&startCall=true`,
+    );
+    expect(within(liveCard).queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
+    // Confirmed, three days ahead: no video yet.
+    expect(within(laterCard).getByRole('heading', { name: 'Vega Star' })).toBeInTheDocument();
+    expect(within(laterCard).getByRole('button', { name: 'Mark Complete' })).toBeInTheDocument();
+    expect(within(laterCard).queryByRole('link', { name: 'Start Video Session' })).not.toBeInTheDocument();
+    expect(within(laterCard).getByRole('link', { name: 'Message Client' })).toHaveAttribute('href', '/messages?user=u-2&booking=b-later');
+    // Completed and cancelled: no status actions.
+    for (const [card, label] of [
+      [doneCard, 'Completed'],
+      [goneCard, 'Cancelled'],
+    ] as const) {
+      expect(within(card).getByText(label)).toBeInTheDocument();
+      expect(within(card).queryByRole('button', { name: /Confirm|Cancel|Mark Complete/ })).not.toBeInTheDocument();
+      expect(within(card).queryByRole('link', { name: 'Start Video Session' })).not.toBeInTheDocument();
+      expect(within(card).getByRole('link', { name: 'Message Client' })).toBeInTheDocument();
+    }
+  });
+
+  it('Confirm, Mark Complete and Cancel send the status and refresh the list and the figures', async () => {
+    let list = [booking(), booking({ id: 'b-conf', status: 'confirmed' })];
+    const fetchMock = setup({
+      'GET /api/mentor/bookings': () => jsonResponse(200, list),
+      'PUT /api/mentor/bookings/b-pending': (_url, init) => {
+        const { status } = JSON.parse(String(init?.body));
+        list = list.map((b) => (b.id === 'b-pending' ? { ...b, status } : b));
+        return jsonResponse(200, list[0]);
+      },
+      'PUT /api/mentor/bookings/b-conf': () => {
+        list = list.map((b) => (b.id === 'b-conf' ? { ...b, status: 'completed' } : b));
+        return jsonResponse(200, list[1]);
+      },
+    });
+    const user = userEvent.setup();
+    const cards = await screen.findAllByRole('article');
+    const statsBefore = calls(fetchMock, 'GET', '/api/mentor/stats').length;
+    const listBefore = calls(fetchMock, 'GET', '/api/mentor/bookings').length;
+
+    await user.click(within(cards[0]).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(within(screen.getAllByRole('article')[0]).getByText('Confirmed')).toBeInTheDocument());
+    expect(success).toHaveBeenCalledWith('Booking confirmed');
+    expect(calls(fetchMock, 'GET', '/api/mentor/stats').length).toBeGreaterThan(statsBefore);
+    expect(calls(fetchMock, 'GET', '/api/mentor/bookings').length).toBeGreaterThan(listBefore);
+
+    await user.click(within(screen.getAllByRole('article')[1]).getByRole('button', { name: 'Mark Complete' }));
+    await waitFor(() => expect(within(screen.getAllByRole('article')[1]).getByText('Completed')).toBeInTheDocument());
+    expect(success).toHaveBeenCalledWith('Session marked complete');
+    expect(bodies(fetchMock, 'PUT', '/api/mentor/bookings/b-pending')).toEqual([{ status: 'confirmed' }]);
+    expect(bodies(fetchMock, 'PUT', '/api/mentor/bookings/b-conf')).toEqual([{ status: 'completed' }]);
+  });
+
+  it('Cancel asks first, then cancels a pending booking', async () => {
+    let list = [booking()];
+    const fetchMock = setup({
+      'GET /api/mentor/bookings': () => jsonResponse(200, list),
+      'PUT /api/mentor/bookings/b-pending': () => {
+        list = [{ ...list[0], status: 'cancelled' }];
+        return jsonResponse(200, list[0]);
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cancel Booking' });
+    expect(within(dialog).getByText('The seeker is refunded in full. This cannot be undone.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Keep Booking' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls(fetchMock, 'PUT', '/api/mentor/bookings/b-pending')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Cancel Booking' })).getByRole('button', { name: 'Cancel Booking' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(bodies(fetchMock, 'PUT', '/api/mentor/bookings/b-pending')).toEqual([{ status: 'cancelled' }]);
+    expect(await screen.findByText('Cancelled')).toBeInTheDocument();
+    expect(success).toHaveBeenCalledWith('Booking cancelled');
+  });
+
+  it("toasts 'Failed to update booking' with the server's reason", async () => {
+    setup({
+      'GET /api/mentor/bookings': () => jsonResponse(200, [booking({ status: 'confirmed' })]),
+      'PUT /api/mentor/bookings/b-pending': () => jsonResponse(409, { message: 'A cancelled booking cannot become completed' }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Mark Complete' }));
+    await waitFor(() =>
+      expect(error).toHaveBeenCalledWith('Failed to update booking', { description: 'A cancelled booking cannot become completed' }),
+    );
+  });
+});
+
+function slot(overrides: Partial<AvailabilitySlotView> = {}): AvailabilitySlotView {
+  return { id: 'a-mon', dayOfWeek: 1, startTime: '09:00', endTime: '17:00', isActive: true, ...overrides };
+}
+
+async function openAvailability() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('tab', { name: 'Availability' }));
+  return user;
+}
+
+describe('Availability tab (02 §2, §5)', { timeout: 30_000 }, () => {
+  it("shows 'No availability set' and the quick tips with the mentor's time zone", async () => {
+    setup();
+    await openAvailability();
+    expect(await screen.findByRole('heading', { name: 'No availability set' })).toBeInTheDocument();
+    const tips = screen.getByRole('complementary', { name: 'Quick Tips' });
+    expect(tips).toHaveTextContent('Europe / London');
+    expect(tips).toHaveTextContent('every 30 minutes');
+    expect(tips).toHaveTextContent('up to 90 days ahead');
+  });
+
+  it("shows 'Failed to fetch availability' when the list fails", async () => {
+    setup({ 'GET /api/mentor/availability': () => jsonResponse(500, 'oops') });
+    await openAvailability();
+    expect(await screen.findByRole('heading', { name: 'Failed to fetch availability' })).toBeInTheDocument();
+  });
+
+  it("lists Sunday to Saturday, 'Not available' for empty days, Active or Inactive per slot", async () => {
+    setup({
+      'GET /api/mentor/availability': () =>
+        jsonResponse(200, [
+          slot(),
+          slot({ id: 'a-mon2', startTime: '18:00', endTime: '24:00', isActive: false }),
+          slot({ id: 'a-sat', dayOfWeek: 6, startTime: '10:30', endTime: '12:00' }),
+        ]),
+    });
+    await openAvailability();
+    const days = await screen.findByRole('list', { name: 'Availability by day' });
+    const headings = within(days).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(headings).toEqual(['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']);
+    expect(within(days).getAllByText('Not available')).toHaveLength(5);
+    const monday = within(days).getByRole('list', { name: 'Monday' });
+    expect(within(monday).getByText('9:00 AM – 5:00 PM')).toBeInTheDocument();
+    expect(within(monday).getByText('6:00 PM – 12:00 AM (midnight)')).toBeInTheDocument();
+    expect(within(monday).getByText('Active')).toBeInTheDocument();
+    expect(within(monday).getByText('Inactive')).toBeInTheDocument();
+    expect(within(monday).getByRole('switch', { name: 'Active: Monday 9:00 AM to 5:00 PM' })).toBeChecked();
+    expect(within(monday).getByRole('switch', { name: 'Active: Monday 6:00 PM to 12:00 AM (midnight)' })).not.toBeChecked();
+    expect(within(days).getByRole('list', { name: 'Saturday' })).toHaveTextContent('10:30 AM – 12:00 PM');
+  });
+
+  it('the switch sends isActive; delete asks first and sends DELETE', async () => {
+    let slots = [slot()];
+    const fetchMock = setup({
+      'GET /api/mentor/availability': () => jsonResponse(200, slots),
+      'PUT /api/mentor/availability/a-mon': (_url, init) => {
+        slots = [{ ...slots[0], ...JSON.parse(String(init?.body)) }];
+        return jsonResponse(200, slots[0]);
+      },
+      'DELETE /api/mentor/availability/a-mon': () => {
+        slots = [];
+        return jsonResponse(200, { message: 'Availability deleted' });
+      },
+    });
+    const user = await openAvailability();
+    await user.click(await screen.findByRole('switch', { name: 'Active: Monday 9:00 AM to 5:00 PM' }));
+    await waitFor(() => expect(screen.getByText('Inactive')).toBeInTheDocument());
+    expect(bodies(fetchMock, 'PUT', '/api/mentor/availability/a-mon')).toEqual([{ isActive: false }]);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Monday 9:00 AM to 5:00 PM' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete Availability' });
+    expect(within(dialog).getByText('Are you sure you want to delete this availability slot?')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls(fetchMock, 'DELETE', '/api/mentor/availability/a-mon')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Monday 9:00 AM to 5:00 PM' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete Availability' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('heading', { name: 'No availability set' })).toBeInTheDocument();
+    expect(calls(fetchMock, 'DELETE', '/api/mentor/availability/a-mon')).toHaveLength(1);
+    expect(success).toHaveBeenCalledWith('Availability deleted');
+  });
+
+  it("toasts 'Failed to delete availability' and 'Failed to save availability'", async () => {
+    setup({
+      'GET /api/mentor/availability': () => jsonResponse(200, [slot()]),
+      'PUT /api/mentor/availability/a-mon': () => jsonResponse(500, 'oops'),
+      'DELETE /api/mentor/availability/a-mon': () => jsonResponse(500, 'oops'),
+    });
+    const user = await openAvailability();
+    await user.click(await screen.findByRole('switch', { name: 'Active: Monday 9:00 AM to 5:00 PM' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to save availability', expect.anything()));
+    await user.click(screen.getByRole('button', { name: 'Delete Monday 9:00 AM to 5:00 PM' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete Availability' })).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to delete availability', expect.anything()));
+  });
+
+  it('Add Availability: 48 half-hour times, required fields, end after start, then POST', async () => {
+    let slots: AvailabilitySlotView[] = [];
+    const fetchMock = setup({
+      'GET /api/mentor/availability': () => jsonResponse(200, slots),
+      'POST /api/mentor/availability': (_url, init) => {
+        const created = slot({ id: 'a-new', ...JSON.parse(String(init?.body)) });
+        slots = [created];
+        return jsonResponse(201, created);
+      },
+    });
+    const user = await openAvailability();
+    await user.click(await screen.findByRole('button', { name: 'Add Availability' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Availability' });
+    const start = within(dialog).getByLabelText('Start Time');
+    const end = within(dialog).getByLabelText('End Time');
+    // A disabled placeholder plus 48 times; the end also offers midnight.
+    expect(within(start).getAllByRole('option').filter((o) => !(o as HTMLOptionElement).disabled)).toHaveLength(48);
+    expect(within(end).getAllByRole('option').filter((o) => !(o as HTMLOptionElement).disabled)).toHaveLength(49);
+    expect(within(end).getByRole('option', { name: '12:00 AM (midnight)' })).toHaveValue('24:00');
+    expect(within(start).getByRole('option', { name: '1:30 PM' })).toHaveValue('13:30');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save Availability' }));
+    expect(within(dialog).getByText('Please select a day')).toBeInTheDocument();
+    expect(within(dialog).getByText('Please select a start time')).toBeInTheDocument();
+    expect(within(dialog).getByText('Please select an end time')).toBeInTheDocument();
+
+    await user.selectOptions(within(dialog).getByLabelText('Day of Week'), 'Monday');
+    await user.selectOptions(start, '10:00 AM');
+    await user.selectOptions(end, '9:00 AM');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Availability' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('End time must be after start time');
+    await user.selectOptions(end, '10:00 AM');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Availability' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('End time must be after start time');
+    expect(calls(fetchMock, 'POST', '/api/mentor/availability')).toHaveLength(0);
+
+    await user.selectOptions(end, '12:00 AM (midnight)');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save Availability' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(bodies(fetchMock, 'POST', '/api/mentor/availability')).toEqual([{ dayOfWeek: 1, startTime: '10:00', endTime: '24:00' }]);
+    expect(await screen.findByText('10:00 AM – 12:00 AM (midnight)')).toBeInTheDocument();
+  });
+
+  it("shows the server's message for an overlap (409)", async () => {
+    setup({
+      'GET /api/mentor/availability': () => jsonResponse(200, [slot()]),
+      'POST /api/mentor/availability': () => jsonResponse(409, { message: 'This time overlaps your availability on that day' }),
+    });
+    const user = await openAvailability();
+    await user.click(await screen.findByRole('button', { name: 'Add Availability' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Availability' });
+    await user.selectOptions(within(dialog).getByLabelText('Day of Week'), 'Monday');
+    await user.selectOptions(within(dialog).getByLabelText('Start Time'), '4:00 PM');
+    await user.selectOptions(within(dialog).getByLabelText('End Time'), '6:00 PM');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Availability' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This time overlaps your availability on that day');
+    expect(screen.getByRole('dialog', { name: 'Add Availability' })).toBeInTheDocument();
+  });
+});
