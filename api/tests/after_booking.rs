@@ -192,6 +192,8 @@ async fn completed_sessions_are_reviewed_once(pool: sqlx::PgPool) {
     assert_eq!(body(again).await["message"], "You have already reviewed this session");
     let m = body(app.get(&format!("/api/mentors/{}", f.mentor), None).await).await;
     assert_eq!((m["rating"].as_str(), m["reviewCount"].as_i64()), (Some("4.00"), Some(1)));
+    let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
+    assert_eq!(d["bookings"][0]["hasReview"], true);
     assert_eq!(body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await[0]["type"], "new_review");
 }
 

@@ -44,6 +44,8 @@ pub struct BookingView {
     pub total_amount: String,
     pub notes: Option<String>,
     pub created_at: DateTime<Utc>,
+    /// Whether the seeker has reviewed this session
+    pub has_review: bool,
     pub service: BookingServiceView,
     pub user: BookingUserView,
     pub mentor: BookingMentorView,
@@ -59,6 +61,7 @@ impl From<Booking> for BookingView {
             total_amount: money::format(b.total_cents),
             notes: b.notes,
             created_at: b.created_at,
+            has_review: b.has_review,
             service: BookingServiceView { id: b.service_id, title: b.service_title, duration: b.duration_minutes, service_type: b.service_type },
             user: BookingUserView { id: b.user_id, first_name: b.user_first_name, last_name: b.user_last_name },
             mentor: BookingMentorView {

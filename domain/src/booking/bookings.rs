@@ -31,6 +31,8 @@ pub struct Booking {
     pub mentor_email: String,
     /// Raised at every change of time or cancellation (the calendar event's SEQUENCE).
     pub calendar_sequence: i32,
+    /// Whether the seeker has reviewed this booking.
+    pub has_review: bool,
 }
 
 /// `SELECT <Booking columns> FROM bookings b ... <rest>` as a static string.
@@ -44,7 +46,8 @@ macro_rules! select_bookings {
             "s.id AS service_id, s.title AS service_title, s.service_type, ",
             "u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email, ",
             "m.id AS mentor_id, m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
-            "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email, b.calendar_sequence ",
+            "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email, b.calendar_sequence, ",
+            "EXISTS (SELECT 1 FROM reviews r WHERE r.booking_id = b.id) AS has_review ",
             "FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id ",
             "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
             $rest

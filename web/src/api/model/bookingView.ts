@@ -18,6 +18,8 @@ export interface BookingView {
   totalAmount: string;
   notes?: string;
   createdAt: string;
+  /** Whether the seeker has reviewed this session */
+  hasReview: boolean;
   service: BookingServiceView;
   user: BookingUserView;
   mentor: BookingMentorView;

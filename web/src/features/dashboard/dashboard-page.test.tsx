@@ -43,6 +43,7 @@ function booking(id: string, overrides: Partial<BookingView> = {}): BookingView 
     duration: 60,
     totalAmount: '75.00',
     createdAt: '2025-01-01T00:00:00Z',
+    hasReview: false,
     service: { id: 'svc-1', title: 'Birth Chart Reading', duration: 60, serviceType: 'astrology' },
     user: { id: testUser.id, firstName: 'Ada', lastName: 'Lovelace' },
     mentor: { id: MENTOR_ID, userId: 'mentor-user', displayName: 'Luna Starweaver' },

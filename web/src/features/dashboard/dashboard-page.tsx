@@ -92,7 +92,7 @@ function Dashboard({ data }: { data: ClientDashboard }) {
   const [tab, setTab] = useState<TabValue>('upcoming');
   const [rescheduling, setRescheduling] = useState<DashboardBooking | null>(null);
   const [cancelling, setCancelling] = useState<DashboardBooking | null>(null);
-  // The api does not say whether a booking has a review: remember the ones reviewed here.
+  // Reviews sent from this page show at once, before the dashboard reloads with hasReview.
   const [reviewed, setReviewed] = useState<ReadonlySet<string>>(() => new Set());
   const { upcoming, history } = useMemo(() => splitBookings(data.bookings, now), [data.bookings, now]);
   const { stats } = data;
@@ -213,7 +213,7 @@ function Dashboard({ data }: { data: ClientDashboard }) {
                   <li key={booking.id}>
                     <BookingCard booking={booking} {...cardProps}>
                       {booking.status === 'completed' &&
-                        (reviewed.has(booking.id) ? (
+                        (booking.hasReview || reviewed.has(booking.id) ? (
                           <p className="mt-4 flex items-center gap-2 text-sm font-medium text-emerald-700">
                             <Star aria-hidden="true" className="h-4 w-4 fill-amber-400 text-amber-400" />
                             Thanks for your review!
