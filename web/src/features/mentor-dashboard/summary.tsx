@@ -92,7 +92,7 @@ function SummaryCard({
 function EarningsCard({ total, loading, failed }: { total: string | undefined; loading: boolean; failed: boolean }) {
   const b = total === undefined ? undefined : earningsBreakdown(total);
   const show = (cents: number | undefined, prefix = '') =>
-    cents === undefined ? UNAVAILABLE : `${prefix}${formatUsd(centsToAmount(cents))}`;
+    cents === undefined ? UNAVAILABLE : `${cents > 0 ? prefix : ''}${formatUsd(centsToAmount(cents))}`;
   return (
     <Card role="region" aria-labelledby="earnings-heading" className="p-5">
       <div className="flex items-center justify-between gap-2">
