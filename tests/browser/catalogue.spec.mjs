@@ -79,8 +79,12 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   await expect(page).toHaveURL(/\/mentor-dashboard$/);
   await expect(page.getByRole('heading', { level: 1, name: `Welcome back, ${MENTOR_NAME}!` })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Become a Mentor' })).toHaveCount(0);
+  // Bookings is the default tab (nothing booked yet); the services are one tab over.
+  await expect(page.getByRole('tab', { name: 'Bookings' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('heading', { name: 'No bookings yet' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Payouts Soon' })).toBeDisabled();
+  await page.getByRole('tab', { name: 'Services' }).click();
   await expect(page.getByRole('heading', { name: 'Starlit Tarot Reading' })).toBeVisible();
-  await expect(page.getByRole('tab', { name: /^Bookings/ })).toBeDisabled();
 
   await page.getByRole('button', { name: 'Add Service' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create New Service' });
