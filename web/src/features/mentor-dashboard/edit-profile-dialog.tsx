@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { FormField } from '@/components/ui/form-field';
+import { Select } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage } from '@/lib/api-fetch';
 import type { Mentor } from '@/lib/catalogue';
@@ -19,6 +20,7 @@ import {
   type ProfileForm,
 } from '@/lib/mentor-forms';
 import { normalizePrice } from '@/lib/money';
+import { timeZoneLabel, timeZoneOptions } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
 import { useUpdateMentorProfile } from './api';
 
@@ -26,7 +28,7 @@ export const UPDATE_PROFILE_FAILED = 'Failed to update mentor profile';
 
 type Props = { mentor: Mentor; open: boolean; onOpenChange: (open: boolean) => void };
 
-/** 02 §2: 'Edit Mentor Profile' (display name, bio, specialties, base price). */
+/** 02 §2: 'Edit Mentor Profile' (display name, bio, specialties, base price), plus the time zone of the availability. */
 export function EditProfileDialog({ mentor, open, onOpenChange }: Props) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Edit Mentor Profile" className="max-w-2xl">
@@ -43,6 +45,8 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
     basePrice: mentor.basePrice,
     profileImageUrl: '',
   });
+  const [timeZone, setTimeZone] = useState(mentor.timeZone);
+  const [zones] = useState(() => timeZoneOptions(mentor.timeZone));
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const [checked, setChecked] = useState(false);
   const update = useUpdateMentorProfile();
@@ -66,6 +70,7 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
         // 02 §5: trimmed, duplicates ignored.
         specialties: normalizeSpecialties(form.specialties),
         basePrice: normalizePrice(form.basePrice)!,
+        timeZone,
       },
       {
         onSuccess: () => {
@@ -118,6 +123,17 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
         error={errors.basePrice}
         disabled={update.isPending}
       />
+      <Field label="Time Zone" hint="Your availability is in this zone.">
+        {(control) => (
+          <Select {...control} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} disabled={update.isPending}>
+            {zones.map((zone) => (
+              <option key={zone} value={zone}>
+                {timeZoneLabel(zone)}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
       <div className="flex justify-end gap-3 border-t border-slate-100 pt-4">
         <Button variant="outline" onClick={onDone} disabled={update.isPending}>
           Cancel

@@ -129,7 +129,7 @@ describe('/mentor-dashboard (02 §2)', { timeout: 20_000 }, () => {
     expect(bodies(fetchMock, 'PUT', `/api/mentor/services/${SERVICE_ID}`)).toEqual([{ price: '80.00', isActive: false }]);
   }, 30_000);
 
-  it('Profile tab: read-only details and Edit Mentor Profile with trimmed specialties', async () => {
+  it('Profile tab: read-only details and Edit Mentor Profile with trimmed specialties and the time zone', async () => {
     const fetchMock = mockFetch({
       'GET /api/mentor/profile': () => jsonResponse(200, mentor({ specialties: ['Astrology', ' Numerology '] })),
       'PUT /api/mentor/profile': (_url, init) => jsonResponse(200, mentor(JSON.parse(String(init?.body)))),
@@ -145,6 +145,7 @@ describe('/mentor-dashboard (02 §2)', { timeout: 20_000 }, () => {
     await user.clear(within(dialog).getByLabelText('Display Name'));
     await user.type(within(dialog).getByLabelText('Display Name'), 'Luna');
     await user.click(within(dialog).getByRole('checkbox', { name: 'Meditation Guide' }));
+    await user.selectOptions(within(dialog).getByLabelText('Time Zone'), 'America/New_York');
     await user.click(within(dialog).getByRole('button', { name: 'Save Profile' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(bodies(fetchMock, 'PUT', '/api/mentor/profile')).toEqual([
@@ -153,6 +154,7 @@ describe('/mentor-dashboard (02 §2)', { timeout: 20_000 }, () => {
         bio: mentor().bio,
         specialties: ['Astrology', 'Numerology', 'Meditation Guide'],
         basePrice: '50.00',
+        timeZone: 'America/New_York',
       },
     ]);
   }, 30_000);
