@@ -150,6 +150,9 @@ test('a seeker books a paid session, is declined for a second, and books a free 
   expect(paid1.success).toBe(true);
   await expect(page.getByText('Payment Successful!')).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/);
+  // ... and the dashboard shows it among the upcoming sessions.
+  const upcoming = page.getByRole('list', { name: 'Upcoming sessions' });
+  await expect(upcoming.getByRole('article', { name: new RegExp(`^${paid.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `) })).toBeVisible();
 
   // The booking through the api: confirmed, at the wall time chosen in New York, the hold consumed.
   const booking1 = paid1.booking;
