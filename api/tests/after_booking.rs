@@ -99,6 +99,15 @@ async fn rescheduling_moves_the_booking_and_its_reminders(pool: sqlx::PgPool) {
     let mentor_notes = body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await;
     assert_eq!(mentor_notes[0]["type"], "booking_rescheduled");
 
+    // The booking's own time is offered to it, and it can move by half an hour into it.
+    let day = chrono::DateTime::parse_from_rfc3339(&new_time).unwrap();
+    let slots = |extra: String| format!("/api/mentors/{}/available-slots?date={}&timeZone=UTC{extra}", f.mentor, day.date_naive());
+    let label = json!(day.format("%H:%M").to_string());
+    assert!(!body(app.get(&slots(String::new()), None).await).await.as_array().unwrap().contains(&label));
+    assert!(body(app.get(&slots(format!("&excludeBooking={id}")), None).await).await.as_array().unwrap().contains(&label));
+    let half_hour_later = (day + Duration::minutes(30)).to_rfc3339();
+    app.put(&path, json!({"scheduledAt": half_hour_later}), Some(&f.seeker)).await.assert_status_is_ok();
+
     // Too close to the start.
     let soon = paid_booking(&app, &f, 1).await;
     let r = app.put(&format!("/api/user/bookings/{soon}/reschedule"), json!({"scheduledAt": at(50)}), Some(&f.seeker)).await;

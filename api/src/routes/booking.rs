@@ -131,10 +131,13 @@ impl BookingApi {
         duration: Query<Option<i64>>,
         /// The viewer's IANA zone, UTC by default
         #[oai(name = "timeZone")] time_zone: Query<Option<String>>,
+        /// A booking being rescheduled: its own time counts as free
+        #[oai(name = "excludeBooking")] exclude_booking: Query<Option<String>>,
     ) -> ApiResult<Json<Vec<String>>> {
         let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
         let date = date.0.unwrap_or_default();
-        Ok(Json(available::slots_on(&state.pool, mentor_id, &date, duration.0, time_zone.0.as_deref(), Utc::now()).await?))
+        let except = exclude_booking.0.as_deref().and_then(|id| id.trim().parse().ok());
+        Ok(Json(available::slots_on(&state.pool, mentor_id, &date, duration.0, time_zone.0.as_deref(), except, Utc::now()).await?))
     }
 
     /// Books a free service at once, or holds a paid one for 60 minutes while the seeker pays.

@@ -10,13 +10,15 @@ use crate::{Error, Result, catalogue::{mentors, services}, time_zones};
 
 pub const INVALID_DATE: &str = "Invalid date";
 
-/// `HH:MM` starts in the viewer's zone on `date` (YYYY-MM-DD there), free and bookable now.
+/// `HH:MM` starts in the viewer's zone on `date` (YYYY-MM-DD there), free and bookable now;
+/// `except_booking` counts that booking's own time as free (for rescheduling it).
 pub async fn slots_on(
     db: &PgPool,
     mentor_id: Uuid,
     date: &str,
     duration: Option<i64>,
     viewer_zone: Option<&str>,
+    except_booking: Option<Uuid>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
     let mentor = mentors::find(db, mentor_id).await?.filter(|m| m.is_active).ok_or_else(|| Error::not_found(mentors::NOT_FOUND))?;
@@ -37,7 +39,7 @@ pub async fn slots_on(
     let windows = availability::active_windows(db, mentor.id).await?;
     let starts = slots::starts_between(&windows, &mentor_tz, to_jiff(from), to_jiff(to), duration);
     let length = Duration::minutes(duration as i64);
-    let busy = reservations::busy(db, mentor.id, from, to + length).await?;
+    let busy = reservations::busy(db, mentor.id, from, to + length, except_booking).await?;
     let free: Vec<jiff::Timestamp> = starts
         .into_iter()
         .filter(|s| {

@@ -164,15 +164,17 @@ pub async fn expire_overdue_holds(db: &PgPool) -> Result<u64> {
         .rows_affected())
 }
 
-/// Start instants of live bookings and holds of a mentor overlapping `[from, to)`.
-pub async fn busy(db: &PgPool, mentor_id: Uuid, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>> {
+/// Start and end of the live bookings and holds of a mentor overlapping `[from, to)`;
+/// `except` leaves one booking out: the one being rescheduled may move into its own time.
+pub async fn busy(db: &PgPool, mentor_id: Uuid, from: DateTime<Utc>, to: DateTime<Utc>, except: Option<Uuid>) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>> {
     Ok(sqlx::query_as(
         "SELECT scheduled_at, ends_at FROM bookings WHERE mentor_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
-         AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3)",
+         AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3) AND id IS DISTINCT FROM $4",
     )
     .bind(mentor_id)
     .bind(from)
     .bind(to)
+    .bind(except)
     .fetch_all(db)
     .await?)
 }

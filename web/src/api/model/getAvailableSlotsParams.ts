@@ -18,4 +18,8 @@ duration?: number;
  * The viewer's IANA zone, UTC by default
  */
 timeZone?: string;
+/**
+ * A booking being rescheduled: its own time counts as free
+ */
+excludeBooking?: string;
 };

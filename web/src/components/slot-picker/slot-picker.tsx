@@ -23,6 +23,8 @@ export type SlotPickerProps = {
   /** The zone the times are shown in; the browser's by default. */
   timeZone?: string;
   disabled?: boolean;
+  /** Rescheduling: the booking whose own time still counts as free. */
+  excludeBooking?: string;
 };
 
 const calendarStyle = {
@@ -48,9 +50,10 @@ export function SlotPicker({
   onTimeChange,
   timeZone = browserTimeZone(),
   disabled = false,
+  excludeBooking,
 }: SlotPickerProps) {
   const { first, last } = useMemo(() => bookingWindow(), []);
-  const params = date ? { date: isoDate(date), duration, timeZone } : undefined;
+  const params = date ? { date: isoDate(date), duration, timeZone, ...(excludeBooking ? { excludeBooking } : {}) } : undefined;
   const slots = useAvailableSlots(mentorId, params);
 
   return (

@@ -13,6 +13,8 @@ export type AvailableSlotsParams = {
   duration: number;
   /** The viewer's IANA zone: the start times are wall times there. */
   timeZone: string;
+  /** A booking being rescheduled: its own time counts as free. */
+  excludeBooking?: string;
 };
 
 /** Without params: every slot query of that mentor (for invalidation after a booking or a move). */

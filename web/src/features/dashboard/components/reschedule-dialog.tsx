@@ -116,6 +116,7 @@ function RescheduleForm({ booking, onDone }: { booking: DashboardBooking; onDone
         }}
         timeZone={timeZone}
         disabled={busy}
+        excludeBooking={booking.id}
       />
       <Field
         label="Reason for rescheduling (optional)"
