@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { SpecialtyPicker } from '@/components/specialty-picker';
+import { TimeZoneField } from '@/components/time-zone-field';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { FormField } from '@/components/ui/form-field';
-import { Select } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage } from '@/lib/api-fetch';
 import type { Mentor } from '@/lib/catalogue';
@@ -20,7 +20,6 @@ import {
   type ProfileForm,
 } from '@/lib/mentor-forms';
 import { normalizePrice } from '@/lib/money';
-import { timeZoneLabel, timeZoneOptions } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
 import { useUpdateMentorProfile } from './api';
 
@@ -46,7 +45,6 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
     profileImageUrl: '',
   });
   const [timeZone, setTimeZone] = useState(mentor.timeZone);
-  const [zones] = useState(() => timeZoneOptions(mentor.timeZone));
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const [checked, setChecked] = useState(false);
   const update = useUpdateMentorProfile();
@@ -123,17 +121,7 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
         error={errors.basePrice}
         disabled={update.isPending}
       />
-      <Field label="Time Zone" hint="Your availability is in this zone.">
-        {(control) => (
-          <Select {...control} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} disabled={update.isPending}>
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {timeZoneLabel(zone)}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
+      <TimeZoneField value={timeZone} onChange={setTimeZone} hint="Your availability is in this zone." disabled={update.isPending} />
       <div className="flex justify-end gap-3 border-t border-slate-100 pt-4">
         <Button variant="outline" onClick={onDone} disabled={update.isPending}>
           Cancel

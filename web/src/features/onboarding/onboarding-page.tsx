@@ -7,7 +7,6 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { FormField } from '@/components/ui/form-field';
-import { Select } from '@/components/ui/select';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, errorStatus } from '@/lib/api-fetch';
@@ -30,7 +29,8 @@ import {
 import { normalizePrice, servicePriceText } from '@/lib/money';
 import { hardNavigate, LOGIN_URL } from '@/lib/navigation';
 import { serviceLabel } from '@/lib/services';
-import { browserTimeZone, timeZoneLabel, timeZoneOptions } from '@/lib/time-zones';
+import { browserTimeZone } from '@/lib/time-zones';
+import { TimeZoneField } from '@/components/time-zone-field';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { useCreateMentorProfile, useCreateServices } from './api';
@@ -197,7 +197,6 @@ function ProfileStep({ onCreated, onStart }: { onCreated: (mentorId: string) => 
     profileImageUrl: '',
   });
   const [timeZone, setTimeZone] = useState(browserTimeZone);
-  const [zones] = useState(() => timeZoneOptions(browserTimeZone()));
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const [submitted, setSubmitted] = useState(false);
   const create = useCreateMentorProfile();
@@ -283,17 +282,7 @@ function ProfileStep({ onCreated, onStart }: { onCreated: (mentorId: string) => 
             placeholder="50.00"
             hint="Your usual rate per session."
           />
-          <Field label="Time Zone" hint="Your availability is shown in this zone.">
-            {(control) => (
-              <Select {...control} value={timeZone} onChange={(e) => setTimeZone(e.target.value)}>
-                {zones.map((zone) => (
-                  <option key={zone} value={zone}>
-                    {timeZoneLabel(zone)}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+          <TimeZoneField value={timeZone} onChange={setTimeZone} hint="Your availability is shown in this zone." />
         </div>
         <FormField
           label="Profile Image URL (optional)"
