@@ -25,26 +25,22 @@ pub async fn create(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<String> {
     Ok(token)
 }
 
-/// The active user behind a live session, refreshing its expiry now and then.
+/// The active user behind a live session, in one statement that also slides the session's
+/// expiry forward when it was last seen more than [`TOUCH_EVERY`] ago.
 pub async fn user_for(pool: &sqlx::PgPool, token: &str) -> Result<Option<User>> {
-    let digest = tokens::digest(token);
-    let user: Option<User> = sqlx::query_as(crate::select_users!(
-        "WHERE is_active AND id = (SELECT user_id FROM sessions WHERE token_hash = $1 AND expires_at > now())"
+    let user = sqlx::query_as(concat!(
+        "WITH live AS (SELECT user_id FROM sessions WHERE token_hash = $1 AND expires_at > now()), ",
+        "touched AS (UPDATE sessions SET last_seen_at = now(), expires_at = now() + $2::interval ",
+        "WHERE token_hash = $1 AND expires_at > now() AND last_seen_at < now() - $3::interval) ",
+        "SELECT ",
+        crate::user_columns!(),
+        " FROM user_accounts WHERE is_active AND id = (SELECT user_id FROM live)"
     ))
-    .bind(&digest)
+    .bind(tokens::digest(token))
+    .bind(SESSION_TTL)
+    .bind(TOUCH_EVERY)
     .fetch_optional(pool)
     .await?;
-    if user.is_some() {
-        sqlx::query(
-            "UPDATE sessions SET last_seen_at = now(), expires_at = now() + $2::interval \
-             WHERE token_hash = $1 AND last_seen_at < now() - $3::interval",
-        )
-        .bind(&digest)
-        .bind(SESSION_TTL)
-        .bind(TOUCH_EVERY)
-        .execute(pool)
-        .await?;
-    }
     Ok(user)
 }
 

@@ -22,15 +22,20 @@ pub struct User {
     pub created_at: DateTime<Utc>,
 }
 
+/// The columns of [`User`] in `user_accounts`, as a literal for `concat!`.
+#[macro_export]
+macro_rules! user_columns {
+    () => {
+        "id, email, first_name, last_name, bio, profile_image_url, is_admin, role, \
+         is_active, email_verified, stripe_subscription_id, created_at"
+    };
+}
+
 /// `SELECT <the columns of User> FROM user_accounts <rest>` as a static string.
 #[macro_export]
 macro_rules! select_users {
     ($rest:literal) => {
-        concat!(
-            "SELECT id, email, first_name, last_name, bio, profile_image_url, is_admin, role, ",
-            "is_active, email_verified, stripe_subscription_id, created_at FROM user_accounts ",
-            $rest
-        )
+        concat!("SELECT ", $crate::user_columns!(), " FROM user_accounts ", $rest)
     };
 }
 
