@@ -48,7 +48,17 @@ pub enum Tag {
     Dashboard,
 }
 
-pub type Apis = (
+/// Every area's API, listed once: the service's type and its value.
+macro_rules! apis {
+    ($($api:path),+ $(,)?) => {
+        pub type Apis = ($($api,)+);
+        fn all_apis() -> Apis {
+            ($($api,)+)
+        }
+    };
+}
+
+apis!(
     health::HealthApi,
     accounts::AccountsApi,
     passwords::PasswordsApi,
@@ -66,21 +76,7 @@ pub type Apis = (
 
 pub fn service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (
-            health::HealthApi,
-            accounts::AccountsApi,
-            passwords::PasswordsApi,
-            mentors::MentorsApi,
-            services::ServicesApi,
-            favorites::FavoritesApi,
-            profiles::ProfilesApi,
-            contact::ContactApi,
-            availability::AvailabilityApi,
-            booking::BookingApi,
-            notifications::NotificationsApi,
-            dashboard::DashboardApi,
-            mentor_bookings::MentorBookingsApi,
-        ),
+        all_apis(),
         "Mystic Mentors API",
         env!("CARGO_PKG_VERSION"),
     )
