@@ -13,7 +13,7 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
-        let gateway = domain::payments::gateway_from_config(&config)?;
+        let gateway = domain::payments::gateway_from_config(&config, &pool)?;
         Ok(Self { pool, config: Arc::new(config), gateway })
     }
 }

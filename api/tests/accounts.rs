@@ -267,5 +267,10 @@ async fn health_answers_ok(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let resp = app.get("/api/health", None).await;
     resp.assert_status_is_ok();
-    assert_eq!(body(resp).await, json!({"status": "ok"}));
+    let health = body(resp).await;
+    assert_eq!(health["status"], "ok");
+    // No worker runs in this test: every queue reports that nothing polls it.
+    let queues = health["details"]["queues"].as_array().unwrap();
+    assert_eq!(queues.len(), jobs::runtime::QUEUES.len());
+    assert!(queues.iter().all(|q| q["state"] == "not_polling"), "{queues:?}");
 }

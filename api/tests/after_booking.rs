@@ -139,9 +139,9 @@ async fn cancelling_refunds_by_the_policy_once(pool: sqlx::PgPool) {
 
     // The refund job pays out once, however often it runs.
     let refund: uuid::Uuid = sqlx::query_scalar("SELECT id FROM refunds WHERE percentage = 100").fetch_one(&app.pool).await.unwrap();
-    let gateway = domain::payments::test_gateway::TestGateway::default();
+    let gateway = domain::payments::test_gateway::TestGateway::new(app.pool.clone(), Default::default());
     for _ in 0..3 {
-        domain::booking::refunds::pay_out(&app.pool, &gateway, refund).await.unwrap();
+        domain::payments::refund_payout::pay_out(&app.pool, &gateway, refund).await.unwrap();
     }
     let (status, attempts): (String, i32) = sqlx::query_as("SELECT status, attempts FROM refunds WHERE id = $1").bind(refund).fetch_one(&app.pool).await.unwrap();
     assert_eq!((status.as_str(), attempts), ("succeeded", 1));

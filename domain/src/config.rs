@@ -14,10 +14,42 @@ pub enum MailTransport {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GatewayKind {
-    /// In-process gateway with documented test cards. `refund_delay_ms` makes each refund take
-    /// that long (`PAYMENT_TEST_REFUND_DELAY_MS`), to test a worker stopped during a refund.
-    Test { refund_delay_ms: u64 },
+    /// The stand-in gateway with documented test cards, and faults for tests.
+    Test(TestGatewaySettings),
     AuthorizeNet(AuthorizeNetSettings),
+}
+
+/// Test-only behaviour of `PAYMENT_GATEWAY=test`, to test failures between us and the gateway.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TestGatewaySettings {
+    /// `PAYMENT_TEST_CHARGE_DELAY_MS`: the time between approving a charge and answering.
+    pub charge_delay_ms: u64,
+    /// `PAYMENT_TEST_REFUND_DELAY_MS`: the time between making a refund and answering.
+    pub refund_delay_ms: u64,
+    /// `PAYMENT_TEST_CHARGE_FAULT`
+    pub charge_fault: Option<GatewayFault>,
+    /// `PAYMENT_TEST_REFUND_FAULT`
+    pub refund_fault: Option<GatewayFault>,
+}
+
+/// What goes wrong between us and the test gateway.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GatewayFault {
+    /// `timeout-after-approve`: the gateway makes the charge or refund, then the answer is lost.
+    LostAnswer,
+    /// `error`: the request never reaches the gateway.
+    Unreachable,
+}
+
+impl FromStr for GatewayFault {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "timeout-after-approve" => Ok(Self::LostAnswer),
+            "error" => Ok(Self::Unreachable),
+            other => Err(format!("expected 'timeout-after-approve' or 'error', not '{other}'")),
+        }
+    }
 }
 
 #[derive(Clone, PartialEq, Eq)]
@@ -55,6 +87,9 @@ pub struct Config {
     pub trust_proxy: bool,
     pub limits: Limits,
     pub payment_gateway: GatewayKind,
+    /// How long after a payment attempt starts the worker settles it when the api has not
+    /// (`PAYMENT_RECONCILE_AFTER_SECONDS`).
+    pub payment_reconcile_after: chrono::Duration,
 }
 
 /// Abuse limits, counted over [`crate::rate_limit::WINDOW`].
@@ -66,6 +101,7 @@ pub struct Limits {
 }
 
 pub const DEFAULT_PORT: u16 = 8080;
+pub const DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS: i64 = 120;
 pub const DEFAULT_LOGIN_FAILURES_PER_ACCOUNT: i64 = 10;
 pub const DEFAULT_LOGIN_FAILURES_PER_ADDRESS: i64 = 100;
 pub const DEFAULT_EMAIL_REQUESTS_PER_ADDRESS: i64 = 10;
@@ -113,8 +149,22 @@ impl Config {
         if !database_url.starts_with("postgres://") && !database_url.starts_with("postgresql://") {
             bail!("DATABASE_URL must be a postgres:// URL");
         }
+        let production = match get("APP_ENV").as_deref() {
+            None => app_base_url.scheme() == "https",
+            Some("production") => true,
+            Some("development" | "test") => false,
+            Some(other) => bail!("APP_ENV must be 'production', 'development' or 'test', not '{other}'"),
+        };
         let payment_gateway = match get("PAYMENT_GATEWAY").as_deref() {
-            None | Some("test") => GatewayKind::Test { refund_delay_ms: parse(&get, "PAYMENT_TEST_REFUND_DELAY_MS")?.unwrap_or(0) },
+            None if production => {
+                bail!("PAYMENT_GATEWAY must be set in production (authorizenet, or test to take only test cards)")
+            }
+            None | Some("test") => GatewayKind::Test(TestGatewaySettings {
+                charge_delay_ms: parse(&get, "PAYMENT_TEST_CHARGE_DELAY_MS")?.unwrap_or(0),
+                refund_delay_ms: parse(&get, "PAYMENT_TEST_REFUND_DELAY_MS")?.unwrap_or(0),
+                charge_fault: parse(&get, "PAYMENT_TEST_CHARGE_FAULT")?,
+                refund_fault: parse(&get, "PAYMENT_TEST_REFUND_FAULT")?,
+            }),
             Some("authorizenet") => {
                 let required = |name: &str| get(name).ok_or_else(|| anyhow!("{name} is required when PAYMENT_GATEWAY=authorizenet"));
                 let endpoint = match (get("AUTHNET_ENDPOINT"), get("AUTHNET_ENV").as_deref()) {
@@ -133,6 +183,9 @@ impl Config {
         };
         Ok(Self {
             payment_gateway,
+            payment_reconcile_after: chrono::Duration::seconds(
+                parse(&get, "PAYMENT_RECONCILE_AFTER_SECONDS")?.unwrap_or(DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS),
+            ),
             database_url,
             port,
             app_base_url,
@@ -203,7 +256,8 @@ mod tests {
         assert_eq!(c.limits.login_failures_per_account, 10);
         assert_eq!(c.limits.login_failures_per_address, 100);
         assert!(!c.secure_cookies());
-        assert_eq!(c.payment_gateway, GatewayKind::Test { refund_delay_ms: 0 });
+        assert_eq!(c.payment_gateway, GatewayKind::Test(TestGatewaySettings::default()));
+        assert_eq!(c.payment_reconcile_after, chrono::Duration::minutes(2));
     }
 
     #[test]
@@ -223,7 +277,7 @@ mod tests {
             c.link("/verify-email", &[("token", "a b")]),
             "http://localhost:9000/verify-email?token=a+b"
         );
-        let c = config(&[("APP_BASE_URL", "https://mentors.example/")]).unwrap();
+        let c = config(&[("APP_BASE_URL", "https://mentors.example/"), ("PAYMENT_GATEWAY", "test")]).unwrap();
         assert!(c.secure_cookies());
         assert_eq!(c.link("/reset-password", &[]), "https://mentors.example/reset-password");
     }
@@ -242,5 +296,26 @@ mod tests {
         assert!(err.contains("AUTHNET_API_LOGIN_ID is required"), "{err}");
         let err = config(&[("LOGIN_MAX_FAILURES_PER_ACCOUNT", "-x")]).unwrap_err().to_string();
         assert!(err.contains("LOGIN_MAX_FAILURES_PER_ACCOUNT"), "{err}");
+    }
+
+    #[test]
+    fn production_names_its_payment_gateway() {
+        let err = config(&[("APP_ENV", "production")]).unwrap_err().to_string();
+        assert_eq!(err, "PAYMENT_GATEWAY must be set in production (authorizenet, or test to take only test cards)");
+        let err = config(&[("APP_BASE_URL", "https://mentors.example")]).unwrap_err().to_string();
+        assert!(err.starts_with("PAYMENT_GATEWAY must be set in production"), "{err}");
+        assert!(config(&[("APP_BASE_URL", "https://mentors.example"), ("APP_ENV", "development")]).is_ok());
+        assert!(config(&[("APP_ENV", "production"), ("PAYMENT_GATEWAY", "test")]).is_ok());
+        assert!(config(&[("APP_ENV", "staging")]).unwrap_err().to_string().contains("APP_ENV"));
+    }
+
+    #[test]
+    fn test_gateway_faults_are_named() {
+        let c = config(&[("PAYMENT_TEST_CHARGE_FAULT", "timeout-after-approve"), ("PAYMENT_TEST_REFUND_FAULT", "error"), ("PAYMENT_TEST_CHARGE_DELAY_MS", "250")]).unwrap();
+        let GatewayKind::Test(t) = c.payment_gateway else { panic!("test gateway") };
+        assert_eq!(t.charge_fault, Some(GatewayFault::LostAnswer));
+        assert_eq!(t.refund_fault, Some(GatewayFault::Unreachable));
+        assert_eq!(t.charge_delay_ms, 250);
+        assert!(config(&[("PAYMENT_TEST_CHARGE_FAULT", "sometimes")]).unwrap_err().to_string().contains("PAYMENT_TEST_CHARGE_FAULT"));
     }
 }

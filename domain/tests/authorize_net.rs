@@ -8,7 +8,7 @@ use domain::{
     config::AuthorizeNetSettings,
     payments::{
         ChargeOutcome, PaymentGateway, RefundOutcome,
-        authorize_net::AuthorizeNet,
+        authorize_net::{self, AuthorizeNet},
         card::{self, Billing, CardInput},
         gateway::{ChargeRequest, RefundRequest},
     },
@@ -80,13 +80,13 @@ async fn charges_and_refunds_speak_the_json_api() {
     let (endpoint, received) = fake_gateway(answers).await;
     let gateway = AuthorizeNet::new(AuthorizeNetSettings { login_id: "login".into(), transaction_key: "key".into(), endpoint }).unwrap();
     let card = test_card();
-    let request = || ChargeRequest { reference: uuid::Uuid::new_v4(), amount_cents: 4050, card: &card, description: "Reading" };
+    let request = || ChargeRequest { reference: "0123456789abcdef0123", amount_cents: 4050, card: &card, description: "Reading" };
 
     assert_eq!(gateway.charge(request()).await.unwrap(), ChargeOutcome::Approved { transaction_id: "60012345".into() });
     assert_eq!(gateway.charge(request()).await.unwrap(), ChargeOutcome::Declined { reason: "This transaction has been declined.".into() });
-    assert!(matches!(gateway.charge(request()).await.unwrap(), ChargeOutcome::Error { reason } if reason.contains("authentication failed")));
+    assert_eq!(gateway.charge(request()).await.unwrap(), ChargeOutcome::Error { reason: authorize_net::ERROR_TEXT.into() }, "the gateway's own text is not shown");
     let refund = gateway
-        .refund(RefundRequest { reference: uuid::Uuid::new_v4(), transaction_id: "60012345", amount_cents: 2025, card_last4: "1111" })
+        .refund(RefundRequest { reference: "fedcba9876543210fedc", transaction_id: "60012345", amount_cents: 2025, card_last4: "1111" })
         .await
         .unwrap();
     assert_eq!(refund, RefundOutcome::Refunded { transaction_id: "60099999".into() });
@@ -98,6 +98,11 @@ async fn charges_and_refunds_speak_the_json_api() {
     assert_eq!(charge["transactionRequest"]["amount"], "40.50");
     assert_eq!(charge["transactionRequest"]["payment"]["creditCard"]["expirationDate"], "2030-12");
     assert_eq!(charge["transactionRequest"]["billTo"]["zip"], "10001");
+    assert_eq!(charge["transactionRequest"]["order"]["invoiceNumber"], "0123456789abcdef0123", "our attempt's reference");
+    assert_eq!(
+        charge["transactionRequest"]["transactionSettings"]["setting"][0],
+        json!({"settingName": "duplicateWindow", "settingValue": "600"})
+    );
     let refund = &sent[3]["createTransactionRequest"]["transactionRequest"];
     assert_eq!(refund["transactionType"], "refundTransaction");
     assert_eq!(refund["refTransId"], "60012345");
@@ -105,7 +110,27 @@ async fn charges_and_refunds_speak_the_json_api() {
 }
 
 #[tokio::test]
-async fn an_unreachable_gateway_is_an_error_not_a_charge() {
+async fn a_lost_answer_is_found_by_reference() {
+    let answers = vec![
+        json!({"transactions": [
+            {"transId": "70000001", "invoiceNumber": "otherreference000000", "transactionStatus": "capturedPendingSettlement"},
+            {"transId": "70000002", "invoiceNumber": "0123456789abcdef0123", "transactionStatus": "capturedPendingSettlement"}
+        ], "totalNumInResultSet": 2, "messages": {"resultCode": "Ok"}}),
+        json!({"transactions": [], "messages": {"resultCode": "Ok"}}),
+    ];
+    let (endpoint, received) = fake_gateway(answers).await;
+    let gateway = AuthorizeNet::new(AuthorizeNetSettings { login_id: "login".into(), transaction_key: "key".into(), endpoint }).unwrap();
+    assert_eq!(
+        gateway.find_charge("0123456789abcdef0123").await.unwrap(),
+        Some(ChargeOutcome::Approved { transaction_id: "70000002".into() })
+    );
+    assert_eq!(gateway.find_charge("neverchargedxxxxxxxx").await.unwrap(), None);
+    let sent = received.lock().unwrap().clone();
+    assert_eq!(sent[0]["getUnsettledTransactionListRequest"]["sorting"]["orderDescending"], true);
+}
+
+#[tokio::test]
+async fn an_unreachable_gateway_is_an_unknown_outcome_not_a_charge() {
     let gateway = AuthorizeNet::new(AuthorizeNetSettings {
         login_id: "l".into(),
         transaction_key: "k".into(),
@@ -113,6 +138,6 @@ async fn an_unreachable_gateway_is_an_error_not_a_charge() {
     })
     .unwrap();
     let card = test_card();
-    let outcome = gateway.charge(ChargeRequest { reference: uuid::Uuid::new_v4(), amount_cents: 100, card: &card, description: "x" }).await.unwrap();
-    assert!(matches!(outcome, ChargeOutcome::Error { .. }), "{outcome:?}");
+    let outcome = gateway.charge(ChargeRequest { reference: "0123456789abcdef0123", amount_cents: 100, card: &card, description: "x" }).await;
+    assert!(outcome.is_err(), "an unanswered charge is left for reconciliation: {outcome:?}");
 }

@@ -6,11 +6,13 @@ pub mod booking_events;
 pub mod booking_reminders;
 pub mod cleanup;
 pub mod email;
+pub mod payment_reconciliation;
 mod poll;
 pub mod queue;
 pub mod refunds;
 pub mod reservation_expiry;
 pub mod runtime;
 pub mod schedule;
+pub mod supervision;
 
 pub use runtime::{JobContext, Settings};

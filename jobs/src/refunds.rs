@@ -1,12 +1,13 @@
 //! Paying refunds out through the payment gateway.
 //!
-//! When: enqueued with the cancellation that owes the refund. A gateway refusal retries with
-//! backoff; after [`MAX_ATTEMPTS`] the refund is marked failed for an admin to see.
-//! Safe to run twice: the refund row is locked during the gateway call and a refund that
-//! succeeded is never paid again; the gateway gets the refund's id as its reference.
+//! When: enqueued with the cancellation (or the reversal of a late charge) that owes the refund.
+//! A gateway refusal or an unknown outcome retries with backoff; after [`MAX_ATTEMPTS`] the
+//! refund is marked failed for an admin to see.
+//! Safe to run twice: a try whose answer was lost is looked up at the gateway by the refund's
+//! reference before another is sent, and a refund that succeeded is never paid again.
 
 use apalis::prelude::{Attempt, BoxDynError, Data};
-use domain::booking::refunds::{self, Payout};
+use domain::payments::refund_payout::{self, Payout};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -33,15 +34,16 @@ pub async fn enqueue(conn: &mut PgConnection, refund_id: Uuid) -> domain::Result
 }
 
 pub async fn handle(job: PayRefund, attempt: Attempt, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
-    match refunds::pay_out(&ctx.pool, ctx.gateway.as_ref(), job.refund_id).await? {
-        Payout::Done => Ok(()),
-        Payout::Retry(reason) => {
-            if attempt.current() + 1 >= MAX_ATTEMPTS {
-                refunds::mark_failed(&ctx.pool, job.refund_id).await?;
-                tracing::error!(refund = %job.refund_id, reason, "refund failed for good");
-                return Ok(());
-            }
-            Err(format!("the gateway refused the refund: {reason}").into())
-        }
+    let last_try = attempt.current() + 1 >= MAX_ATTEMPTS;
+    let reason = match refund_payout::pay_out(&ctx.pool, ctx.gateway.as_ref(), job.refund_id).await {
+        Ok(Payout::Done) => return Ok(()),
+        Ok(Payout::Retry(reason)) => format!("the gateway refused the refund: {reason}"),
+        Err(err) => format!("the refund's outcome is unknown: {err}"),
+    };
+    if last_try {
+        refund_payout::mark_failed(&ctx.pool, job.refund_id, &reason).await?;
+        tracing::error!(refund = %job.refund_id, reason, "refund failed for good");
+        return Ok(());
     }
+    Err(reason.into())
 }

@@ -13,7 +13,25 @@ use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 use domain::{Config, mail::Mailer, payments::PaymentGateway};
 use sqlx::PgPool;
 
-use crate::{booking_completion, booking_reminders, cleanup, email, poll::Every, refunds, reservation_expiry, schedule};
+use crate::{
+    booking_completion, booking_reminders, cleanup, email, payment_reconciliation, poll::Every, refunds, reservation_expiry, schedule,
+    supervision,
+};
+
+/// Every queue the worker serves (for `/api/health` and the supervisor).
+pub const QUEUES: &[&str] = &[
+    email::QUEUE,
+    cleanup::QUEUE,
+    reservation_expiry::QUEUE,
+    reservation_expiry::SWEEP_QUEUE,
+    booking_reminders::QUEUE,
+    booking_reminders::SWEEP_QUEUE,
+    booking_completion::QUEUE,
+    booking_completion::SWEEP_QUEUE,
+    refunds::QUEUE,
+    payment_reconciliation::QUEUE,
+    payment_reconciliation::SWEEP_QUEUE,
+];
 
 /// What every job handler receives.
 #[derive(Clone)]
@@ -27,7 +45,7 @@ pub struct JobContext {
 impl JobContext {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
         let mailer = Mailer::from_config(&config)?;
-        let gateway = domain::payments::gateway_from_config(&config)?;
+        let gateway = domain::payments::gateway_from_config(&config, &pool)?;
         Ok(Self { pool, config: Arc::new(config), mailer, gateway })
     }
 }
@@ -44,6 +62,13 @@ pub struct Settings {
 }
 
 pub const MISSED_HEARTBEATS: usize = 3;
+
+impl Settings {
+    /// A queue with no worker heartbeat for this long is not being polled.
+    pub fn silent_after(&self) -> Duration {
+        self.heartbeat * MISSED_HEARTBEATS as u32
+    }
+}
 
 impl Default for Settings {
     fn default() -> Self {
@@ -63,12 +88,13 @@ pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))
 }
 
-fn storage<T>(ctx: &JobContext, settings: &Settings, queue: &str) -> PollWith<PostgresStorage<T>, Every> {
+fn storage<T>(ctx: &JobContext, settings: &Settings, queue: &str, restarts: usize) -> PollWith<PostgresStorage<T>, Every> {
     let config = QueueConfig::default()
         .queue(queue)
         .heartbeat_interval(settings.heartbeat)
         .missed_heartbeats(MISSED_HEARTBEATS);
-    PollWith::new(PostgresStorage::new(&ctx.pool).with_config(config), Every::new(settings.poll_every))
+    let poll = Every::new(settings.poll_every).first_after(supervision::restart_delay(restarts));
+    PollWith::new(PostgresStorage::new(&ctx.pool).with_config(config), poll)
 }
 
 fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<ExponentialBackoff> {
@@ -78,18 +104,19 @@ fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<Expon
     RetryPolicy::retries(max_attempts.saturating_sub(1)).with_backoff(backoff)
 }
 
-/// A name unique to this process: apalis refuses two live workers with one name.
+/// A name unique to this process (apalis refuses two live workers with one name) that starts
+/// with its queue (`supervision::queue_of`).
 fn worker_name(queue: &str) -> String {
-    format!("{queue}-{}-{}", std::process::id(), uuid::Uuid::new_v4().simple())
+    format!("{queue}@{}-{}", std::process::id(), uuid::Uuid::new_v4().simple())
 }
 
 /// Registers a worker for `queue`, running `handler` on `Args` with up to `max_attempts` tries.
 macro_rules! register {
     ($monitor:expr, $ctx:expr, $settings:expr, $args:ty, $queue:expr, $max_attempts:expr, $handler:expr) => {{
         let (ctx, settings) = ($ctx.clone(), $settings.clone());
-        $monitor.register(move |_restarts: usize| {
+        $monitor.register(move |restarts: usize| {
             WorkerBuilder::new(worker_name($queue))
-                .backend(storage::<$args>(&ctx, &settings, $queue))
+                .backend(storage::<$args>(&ctx, &settings, $queue, restarts))
                 .retry(retries(&settings, $max_attempts))
                 .data(ctx.clone())
                 .build($handler)
@@ -97,9 +124,29 @@ macro_rules! register {
     }};
 }
 
-/// Every worker of every queue, ready to run.
+/// Sets aside what no worker could decode, in every queue, before the workers start.
+pub async fn set_aside_undecodable(pool: &PgPool) -> anyhow::Result<()> {
+    for queue in QUEUES {
+        let n = supervision::set_aside_undecodable(pool, queue).await?;
+        if n > 0 {
+            tracing::error!(queue, tasks = n, "set aside tasks that no worker can decode");
+        }
+    }
+    Ok(())
+}
+
+/// Every worker of every queue, ready to run. A worker that ends with an error is restarted
+/// (after `supervision::restart_delay`), however often.
 pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
-    let m = Monitor::new().shutdown_timeout(Duration::from_secs(30));
+    let pool = ctx.pool.clone();
+    let m = Monitor::new().shutdown_timeout(Duration::from_secs(30)).should_restart(move |worker, error| {
+        let queue = supervision::queue_of(worker.name()).to_string();
+        let error = error.to_string();
+        tracing::error!(queue, error, restarts = worker.restarts(), "a queue's worker failed; restarting it");
+        let pool = pool.clone();
+        tokio::spawn(async move { supervision::worker_failed(&pool, &queue, &error).await });
+        true
+    });
     let m = register!(m, ctx, settings, email::EmailJob, email::QUEUE, email::MAX_ATTEMPTS, email::handle);
     let m = register!(m, ctx, settings, cleanup::Cleanup, cleanup::QUEUE, 3, cleanup::handle);
     let m = register!(
@@ -114,6 +161,13 @@ pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
         m, ctx, settings, booking_completion::Complete, booking_completion::QUEUE, booking_completion::MAX_ATTEMPTS, booking_completion::handle
     );
     let m = register!(m, ctx, settings, booking_completion::SweepCompletions, booking_completion::SWEEP_QUEUE, 3, booking_completion::sweep);
+    let m = register!(
+        m, ctx, settings, payment_reconciliation::Reconcile, payment_reconciliation::QUEUE, payment_reconciliation::MAX_ATTEMPTS,
+        payment_reconciliation::handle
+    );
+    let m = register!(
+        m, ctx, settings, payment_reconciliation::SweepAttempts, payment_reconciliation::SWEEP_QUEUE, 3, payment_reconciliation::sweep
+    );
     register!(m, ctx, settings, refunds::PayRefund, refunds::QUEUE, refunds::MAX_ATTEMPTS, refunds::handle)
 }
 
@@ -138,6 +192,14 @@ pub fn spawn_schedules(pool: PgPool) {
             queue: booking_reminders::SWEEP_QUEUE,
             schedule: booking_reminders::SWEEP_SCHEDULE,
             payload: |tick| booking_reminders::SweepReminders { tick },
+        },
+    ));
+    tokio::spawn(schedule::run(
+        pool.clone(),
+        Recurring {
+            queue: payment_reconciliation::SWEEP_QUEUE,
+            schedule: payment_reconciliation::SWEEP_SCHEDULE,
+            payload: |tick| payment_reconciliation::SweepAttempts { tick },
         },
     ));
     tokio::spawn(schedule::run(

@@ -32,10 +32,13 @@ function assertRedirectTo(res, pathname) {
 }
 
 describe('health', () => {
-  it('GET /api/health answers {"status":"ok"}', async () => {
+  it('GET /api/health answers {"status":"ok"}, with details of the job queues that are not ok', async () => {
     const res = await client(stack.baseUrl).get('/api/health');
     assert.equal(res.status, 200, show(res));
-    assert.deepEqual(res.body, { status: 'ok' });
+    assert.equal(res.body.status, 'ok');
+    for (const queue of res.body.details?.queues ?? []) {
+      assert.ok(['failing', 'not_polling'].includes(queue.state), show(res));
+    }
   });
 });
 

@@ -26,6 +26,7 @@ async fn run() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let pool = db::connect(&config.database_url, 10).await?;
     runtime::setup_storage(&pool).await?;
+    runtime::set_aside_undecodable(&pool).await?;
     let ctx = JobContext::new(pool.clone(), config)?;
     runtime::spawn_schedules(pool);
     tracing::info!("worker started");

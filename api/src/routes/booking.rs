@@ -15,7 +15,6 @@ use domain::{
     booking::{available, reservations},
     catalogue::{mentors, services},
     money,
-    payments::{card, checkout},
 };
 use jobs::{booking_events, reservation_expiry};
 
@@ -75,46 +74,6 @@ pub struct ReservationView {
     pub mentor: MentorCardView,
     pub service: ServiceView,
     pub group_session: Option<GroupSessionSummary>,
-}
-
-#[derive(Object, Default)]
-#[oai(rename_all = "camelCase")]
-pub struct BillingInfo {
-    #[oai(default)]
-    pub first_name: String,
-    #[oai(default)]
-    pub last_name: String,
-    #[oai(default)]
-    pub address: String,
-    #[oai(default)]
-    pub city: String,
-    #[oai(default)]
-    pub state: String,
-    #[oai(default)]
-    pub zip: String,
-}
-
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct PaymentRequest {
-    pub reservation_id: Option<String>,
-    #[oai(default)]
-    pub card_number: String,
-    /// MMYY
-    #[oai(default)]
-    pub expiration_date: String,
-    #[oai(default)]
-    pub card_code: String,
-    pub billing_info: Option<BillingInfo>,
-}
-
-#[derive(Object)]
-pub struct PaymentResult {
-    pub success: bool,
-    pub message: String,
-    /// Why the payment did not go through
-    pub error: Option<String>,
-    pub booking: Option<BookingView>,
 }
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Booking")]
@@ -185,45 +144,5 @@ impl BookingApi {
             service: service.into(),
             group_session: None,
         }))
-    }
-
-    /// Pays a held reservation by card through the payment gateway; a repeated payment charges once.
-    #[oai(path = "/process-payment-v2", method = "post", operation_id = "processPayment")]
-    async fn pay(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<PaymentRequest>) -> ApiResult<Json<PaymentResult>> {
-        let body = body.0;
-        let reservation_id = parse_id(body.reservation_id.as_deref().unwrap_or(""), reservations::NOT_FOUND)?;
-        let billing = body.billing_info.unwrap_or_default();
-        let card = card::validate(
-            card::CardInput {
-                number: &body.card_number,
-                expiration: &body.expiration_date,
-                code: &body.card_code,
-                billing: card::Billing {
-                    first_name: billing.first_name,
-                    last_name: billing.last_name,
-                    address: billing.address,
-                    city: billing.city,
-                    state: billing.state,
-                    zip: billing.zip,
-                },
-            },
-            Utc::now().date_naive(),
-        )?;
-        let mut tx = state.pool.begin().await?;
-        let paid = checkout::pay(&mut tx, state.gateway.as_ref(), auth.0.user.id, reservation_id, &card, Utc::now()).await?;
-        let result = match paid {
-            checkout::Paid::Charged(booking) => {
-                booking_events::confirmed(&mut tx, &booking).await?;
-                PaymentResult { success: true, message: checkout::PAID.into(), error: None, booking: Some(booking.into()) }
-            }
-            checkout::Paid::AlreadyPaid(booking) => {
-                PaymentResult { success: true, message: checkout::PAID.into(), error: None, booking: Some(booking.into()) }
-            }
-            checkout::Paid::Refused { reason } => {
-                PaymentResult { success: false, message: "Payment could not be processed".into(), error: Some(reason), booking: None }
-            }
-        };
-        tx.commit().await?;
-        Ok(Json(result))
     }
 }

@@ -1,8 +1,13 @@
+use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
 use super::Tag;
 use crate::{error::ErrorBody, state::AppState};
+use jobs::{
+    runtime::{QUEUES, Settings},
+    supervision::{self, QueueState},
+};
 
 pub struct HealthApi;
 
@@ -10,6 +15,39 @@ pub struct HealthApi;
 pub struct HealthStatus {
     /// "ok"
     pub status: String,
+    /// For operators, present only when a job queue is failing or not polled
+    #[oai(skip_serializing_if_is_none)]
+    pub details: Option<HealthDetails>,
+}
+
+#[derive(Object)]
+pub struct HealthDetails {
+    /// The queues that are not ok
+    pub queues: Vec<QueueHealthView>,
+}
+
+#[derive(Enum)]
+#[oai(rename_all = "snake_case")]
+pub enum QueueStateView {
+    /// A worker polls it and nothing failed recently
+    Ok,
+    /// Its worker failed within the last 5 minutes (and was restarted)
+    Failing,
+    /// No worker has polled it within 3 heartbeats: no worker runs, or it is stuck
+    NotPolling,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct QueueHealthView {
+    pub name: String,
+    pub state: QueueStateView,
+    /// The last heartbeat of a worker of this queue
+    pub last_seen_at: Option<DateTime<Utc>>,
+    /// How often its worker was restarted after failing
+    pub restarts: i32,
+    /// Tasks set aside because no worker could decode them
+    pub set_aside: i32,
 }
 
 #[derive(ApiResponse)]
@@ -24,17 +62,41 @@ pub enum HealthResponse {
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Health")]
 impl HealthApi {
-    /// Whether the api and its database answer.
+    /// Whether the api and its database answer, with the state of each job queue.
     #[oai(path = "/health", method = "get", operation_id = "getHealth")]
     async fn health(&self, state: Data<&AppState>) -> HealthResponse {
-        let ping = tokio::time::timeout(
+        let silent_after = Settings::default().silent_after();
+        let queues = tokio::time::timeout(
             std::time::Duration::from_secs(3),
-            sqlx::query_scalar::<_, i32>("SELECT 1").fetch_one(&state.pool),
+            supervision::queue_health(&state.pool, QUEUES, silent_after),
         )
         .await;
-        match ping {
-            Ok(Ok(_)) => HealthResponse::Ok(Json(HealthStatus { status: "ok".into() })),
-            _ => HealthResponse::Unavailable(Json(ErrorBody { message: "Database unavailable".into() })),
+        match queues {
+            Ok(Ok(queues)) => {
+                let troubled: Vec<QueueHealthView> = queues
+                    .into_iter()
+                    .filter(|q| q.state != QueueState::Ok)
+                    .map(|q| QueueHealthView {
+                        name: q.queue.into(),
+                        state: match q.state {
+                            QueueState::Ok => QueueStateView::Ok,
+                            QueueState::Failing => QueueStateView::Failing,
+                            QueueState::NotPolling => QueueStateView::NotPolling,
+                        },
+                        last_seen_at: q.last_seen,
+                        restarts: q.restarts,
+                        set_aside: q.set_aside,
+                    })
+                    .collect();
+                let details = (!troubled.is_empty()).then_some(HealthDetails { queues: troubled });
+                HealthResponse::Ok(Json(HealthStatus {
+                    status: "ok".into(),
+                    details,
+                }))
+            }
+            _ => HealthResponse::Unavailable(Json(ErrorBody {
+                message: "Database unavailable".into(),
+            })),
         }
     }
 }

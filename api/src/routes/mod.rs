@@ -14,6 +14,7 @@ mod mentor_bookings;
 mod mentors;
 mod notifications;
 mod passwords;
+mod payments;
 mod profiles;
 mod services;
 pub mod views;
@@ -69,6 +70,7 @@ apis!(
     contact::ContactApi,
     availability::AvailabilityApi,
     booking::BookingApi,
+    payments::PaymentsApi,
     notifications::NotificationsApi,
     dashboard::DashboardApi,
     mentor_bookings::MentorBookingsApi,

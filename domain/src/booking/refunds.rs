@@ -1,13 +1,11 @@
-//! Refunds on cancellation: the policy by time before the start, and paying them out once.
+//! Refunds on cancellation: the policy by time before the start, and the refund owed
+//! (`payments::refund_payout` pays it out).
 
 use chrono::{DateTime, Duration, Utc};
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{
-    Result,
-    payments::{PaymentGateway, RefundOutcome, gateway::RefundRequest},
-};
+use crate::Result;
 
 /// Cancelling this long or longer before the start refunds everything.
 pub const FULL_REFUND_BEFORE: Duration = Duration::hours(24);
@@ -55,58 +53,6 @@ pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> 
     .fetch_one(&mut *tx)
     .await?;
     Ok((id, cents))
-}
-
-pub enum Payout {
-    Done,
-    /// The gateway refused; the job retries with backoff.
-    Retry(String),
-}
-
-/// Pays a pending refund out through the gateway. The refund row stays locked during the call,
-/// so two runs never overlap; a finished refund is never paid again.
-pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uuid) -> Result<Payout> {
-    let mut tx = pool.begin().await?;
-    let row: Option<(String, i64, Option<String>, Option<String>)> = sqlx::query_as(
-        "SELECT r.status, r.amount_cents, p.transaction_id, p.card_last4 FROM refunds r \
-         LEFT JOIN payments p ON p.id = r.payment_id WHERE r.id = $1 FOR UPDATE OF r",
-    )
-    .bind(refund_id)
-    .fetch_optional(&mut *tx)
-    .await?;
-    let Some((status, cents, Some(transaction_id), Some(last4))) = row else { return Ok(Payout::Done) };
-    if status != "pending" {
-        return Ok(Payout::Done);
-    }
-    let outcome = gateway
-        .refund(RefundRequest { reference: refund_id, transaction_id: &transaction_id, amount_cents: cents, card_last4: &last4 })
-        .await?;
-    match outcome {
-        RefundOutcome::Refunded { transaction_id } => {
-            sqlx::query("UPDATE refunds SET status = 'succeeded', gateway_transaction_id = $2, attempts = attempts + 1, completed_at = now() WHERE id = $1")
-                .bind(refund_id)
-                .bind(transaction_id)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(Payout::Done)
-        }
-        RefundOutcome::Failed { reason } => {
-            sqlx::query("UPDATE refunds SET attempts = attempts + 1, last_error = $2 WHERE id = $1")
-                .bind(refund_id)
-                .bind(&reason)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(Payout::Retry(reason))
-        }
-    }
-}
-
-/// After the job gave up: the refund stays visible as failed for an admin.
-pub async fn mark_failed(pool: &PgPool, refund_id: Uuid) -> Result<()> {
-    sqlx::query("UPDATE refunds SET status = 'failed' WHERE id = $1 AND status = 'pending'").bind(refund_id).execute(pool).await?;
-    Ok(())
 }
 
 #[cfg(test)]

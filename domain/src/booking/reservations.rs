@@ -146,9 +146,12 @@ pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>)
 }
 
 /// Releases a hold whose time has come; true when this call released it. Never releases early.
+/// A hold with a charge in flight is kept until the charge settles (reconciliation settles it;
+/// the sweep then releases a hold whose charge was refused).
 pub async fn expire_hold(db: &PgPool, id: Uuid) -> Result<bool> {
     let done = sqlx::query(
-        "UPDATE bookings SET status = 'expired', updated_at = now() WHERE id = $1 AND status = 'reserved' AND hold_expires_at <= now()",
+        "UPDATE bookings SET status = 'expired', updated_at = now() WHERE id = $1 AND status = 'reserved' AND hold_expires_at <= now() \
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'processing')",
     )
     .bind(id)
     .execute(db)
@@ -158,8 +161,11 @@ pub async fn expire_hold(db: &PgPool, id: Uuid) -> Result<bool> {
 
 /// Releases every hold that has run out (the safety net for lost jobs); returns how many.
 pub async fn expire_overdue_holds(db: &PgPool) -> Result<u64> {
-    Ok(sqlx::query("UPDATE bookings SET status = 'expired', updated_at = now() WHERE status = 'reserved' AND hold_expires_at <= now()")
-        .execute(db)
+    Ok(sqlx::query(
+        "UPDATE bookings SET status = 'expired', updated_at = now() WHERE status = 'reserved' AND hold_expires_at <= now() \
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'processing')",
+    )
+    .execute(db)
         .await?
         .rows_affected())
 }

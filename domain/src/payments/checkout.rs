@@ -1,15 +1,21 @@
-//! Paying for a held reservation. The booking row is locked while the gateway decides, so two
-//! payments of one reservation (double click, retry, two tabs) charge once: the second finds
-//! the booking confirmed and answers with it.
+//! Paying for a held reservation without losing or doubling money when the gateway or a process
+//! fails. Three steps:
+//!
+//! 1. [`start`] records a payment attempt ('processing', with its own reference) in a transaction
+//!    of its own, which the caller commits together with a reconciliation job for the attempt;
+//! 2. the caller charges through the gateway outside any transaction;
+//! 3. [`settle`] records the gateway's answer in a second transaction and confirms the booking.
+//!
+//! When the answer is lost (a timeout, a crash), the attempt stays 'processing' and the
+//! reconciliation job settles it by asking the gateway about the reference.
+
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sqlx::PgConnection;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{
-    card::Card,
-    gateway::{ChargeOutcome, ChargeRequest, PaymentGateway},
-};
+use super::{ChargeOutcome, gateway};
 use crate::{
     Error, Result,
     booking::{bookings::{self, Booking}, reservations},
@@ -18,25 +24,36 @@ use crate::{
 
 pub const EXPIRED_HOLD: &str = "This reservation has expired. Please choose a time again.";
 pub const PAID: &str = "Payment successful! Your booking has been confirmed.";
+pub const IN_PROGRESS: &str = "A payment for this reservation is already being processed. Please wait a moment, then check your bookings.";
+pub const UNCONFIRMED: &str =
+    "We could not confirm your payment with the bank yet. Please check your bookings in a few minutes; you will not be charged twice.";
+pub const REVERSED: &str = "Your reservation expired before the payment completed, so the charge will be refunded in full.";
 
-pub enum Paid {
-    /// Charged now; the caller sends the confirmation e-mail.
-    Charged(Booking),
-    /// Paid before (a repeated request): nothing was charged now.
-    AlreadyPaid(Booking),
-    /// Not charged; the hold stays until it expires.
-    Refused { reason: String },
+/// How often a second payment request looks whether the first one has settled.
+pub const SETTLEMENT_POLL: Duration = Duration::from_millis(100);
+
+/// A charge about to be sent to the gateway.
+pub struct Attempt {
+    pub payment_id: Uuid,
+    pub booking_id: Uuid,
+    /// Sent as the gateway's invoice number, to find the charge again.
+    pub reference: String,
+    pub amount_cents: i64,
+    pub description: String,
 }
 
-/// Runs in the caller's transaction, which must be committed whatever the outcome.
-pub async fn pay(
-    tx: &mut PgConnection,
-    gateway: &dyn PaymentGateway,
-    user_id: Uuid,
-    reservation_id: Uuid,
-    card: &Card,
-    now: DateTime<Utc>,
-) -> Result<Paid> {
+pub enum Start {
+    /// Charge this attempt now.
+    Charge(Attempt),
+    /// Paid before (a repeated request): nothing to charge.
+    AlreadyPaid(Booking),
+    /// Another request is charging this reservation right now.
+    InProgress,
+}
+
+/// Step 1: checks the hold and records the attempt. The caller commits, with a reconciliation
+/// job for `payment_id` in the same transaction.
+pub async fn start(tx: &mut PgConnection, gateway_name: &str, user_id: Uuid, reservation_id: Uuid, card_last4: &str, now: DateTime<Utc>) -> Result<Start> {
     let not_found = || Error::not_found(reservations::NOT_FOUND);
     let row: Option<(Uuid, String, Option<DateTime<Utc>>, i64)> =
         sqlx::query_as("SELECT user_id, status, hold_expires_at, total_cents FROM bookings WHERE id = $1 FOR UPDATE")
@@ -47,13 +64,19 @@ pub async fn pay(
     if owner != user_id {
         return Err(not_found());
     }
-    let paid_before: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM payments WHERE booking_id = $1 AND status = 'approved')")
-        .bind(reservation_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    if paid_before {
-        let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
-        return Ok(Paid::AlreadyPaid(booking));
+    let open: Option<String> = sqlx::query_scalar(
+        "SELECT status FROM payments WHERE booking_id = $1 AND status IN ('approved', 'processing') ORDER BY status = 'approved' DESC LIMIT 1",
+    )
+    .bind(reservation_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    match open.as_deref() {
+        Some("approved") => {
+            let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
+            return Ok(Start::AlreadyPaid(booking));
+        }
+        Some(_) => return Ok(Start::InProgress),
+        None => {}
     }
     match status.as_str() {
         "reserved" if expires.is_some_and(|t| t > now) => {}
@@ -61,41 +84,83 @@ pub async fn pay(
         _ => return Err(not_found()),
     }
     let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
-    let description = format!("{} with {}", booking.service_title, booking.mentor_display_name);
-    let outcome = gateway
-        .charge(ChargeRequest { reference: reservation_id, amount_cents: total_cents, card, description: &description })
-        .await?;
-    let (status, transaction_id, message) = match &outcome {
+    let payment_id = Uuid::new_v4();
+    let reference = gateway::reference(payment_id);
+    sqlx::query(
+        "INSERT INTO payments (id, booking_id, user_id, gateway, amount_cents, card_last4, status, reference) \
+         VALUES ($1, $2, $3, $4, $5, $6, 'processing', $7)",
+    )
+    .bind(payment_id)
+    .bind(reservation_id)
+    .bind(user_id)
+    .bind(gateway_name)
+    .bind(total_cents)
+    .bind(card_last4)
+    .bind(&reference)
+    .execute(&mut *tx)
+    .await?;
+    Ok(Start::Charge(Attempt {
+        payment_id,
+        booking_id: reservation_id,
+        reference,
+        amount_cents: total_cents,
+        description: format!("{} with {}", booking.service_title, booking.mentor_display_name),
+    }))
+}
+
+pub enum Settled {
+    /// Charged and the booking confirmed now: the caller queues the confirmation's jobs.
+    Confirmed(Booking),
+    /// Settled before (by the other of the api and the reconciliation job).
+    AlreadySettled,
+    /// Not charged; the hold stays until it expires.
+    Refused { reason: String },
+    /// Charged, but the hold had gone: the caller queues this full refund.
+    Reversed { refund_id: Uuid },
+}
+
+/// Step 3: records the gateway's answer for a 'processing' attempt, once.
+pub async fn settle(tx: &mut PgConnection, payment_id: Uuid, outcome: &ChargeOutcome, now: DateTime<Utc>) -> Result<Settled> {
+    let booking_id: Option<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payments WHERE id = $1").bind(payment_id).fetch_optional(&mut *tx).await?;
+    let booking_id = booking_id.ok_or_else(|| Error::not_found("Payment not found"))?;
+    // The booking first, as `start` locks it, so the two never wait for each other in a circle.
+    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE").bind(booking_id).fetch_one(&mut *tx).await?;
+    let (payment_status, user_id, amount_cents): (String, Uuid, i64) =
+        sqlx::query_as("SELECT status, user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE").bind(payment_id).fetch_one(&mut *tx).await?;
+    if payment_status != "processing" {
+        return Ok(Settled::AlreadySettled);
+    }
+    let (new_status, transaction_id, message) = match outcome {
         ChargeOutcome::Approved { transaction_id } => ("approved", Some(transaction_id.as_str()), None),
         ChargeOutcome::Declined { reason } => ("declined", None, Some(reason.as_str())),
         ChargeOutcome::Error { reason } => ("error", None, Some(reason.as_str())),
     };
-    sqlx::query(
-        "INSERT INTO payments (booking_id, user_id, gateway, transaction_id, amount_cents, card_last4, status, message) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(reservation_id)
-    .bind(user_id)
-    .bind(gateway.name())
-    .bind(transaction_id)
-    .bind(total_cents)
-    .bind(card.last4())
-    .bind(status)
-    .bind(message)
-    .execute(&mut *tx)
-    .await?;
+    sqlx::query("UPDATE payments SET status = $2, transaction_id = $3, message = $4, settled_at = $5 WHERE id = $1")
+        .bind(payment_id)
+        .bind(new_status)
+        .bind(transaction_id)
+        .bind(message)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
     match outcome {
-        ChargeOutcome::Approved { .. } => {
+        ChargeOutcome::Approved { .. } if status == "reserved" => {
             sqlx::query("UPDATE bookings SET status = 'confirmed', confirmed_at = $2, hold_expires_at = NULL, updated_at = now() WHERE id = $1")
-                .bind(reservation_id)
+                .bind(booking_id)
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-            let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
+            let booking = bookings::find(&mut *tx, booking_id).await?.ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
             reservations::notify_confirmed(tx, &booking, true).await?;
-            Ok(Paid::Charged(booking))
+            Ok(Settled::Confirmed(booking))
+        }
+        ChargeOutcome::Approved { .. } => {
+            let refund_id = super::refund_payout::record_reversal(tx, booking_id, payment_id, amount_cents).await?;
+            tracing::warn!(payment = %payment_id, booking = %booking_id, "a charge settled after its hold had gone; refunding it");
+            Ok(Settled::Reversed { refund_id })
         }
         ChargeOutcome::Declined { reason } | ChargeOutcome::Error { reason } => {
+            let booking = bookings::find(&mut *tx, booking_id).await?.ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
             notifications::notify(
                 &mut *tx,
                 user_id,
@@ -105,7 +170,52 @@ pub async fn pay(
                 Some(&format!("/booking/{}", booking.service_id)),
             )
             .await?;
-            Ok(Paid::Refused { reason })
+            Ok(Settled::Refused { reason: reason.clone() })
         }
     }
+}
+
+/// The newest attempt on a booking: its id and status.
+pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uuid, String)>> {
+    Ok(sqlx::query_as("SELECT id, status FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1")
+        .bind(booking_id)
+        .fetch_optional(db)
+        .await?)
+}
+
+/// Waits up to `deadline` while another request's attempt on this booking is 'processing';
+/// returns the status it settled to, or None when it is still processing.
+pub async fn wait_for_settlement(db: &PgPool, booking_id: Uuid, deadline: Duration) -> Result<Option<String>> {
+    let until = tokio::time::Instant::now() + deadline;
+    loop {
+        match latest_attempt(db, booking_id).await? {
+            Some((_, status)) if status != "processing" => return Ok(Some(status)),
+            None => return Ok(None),
+            Some(_) if tokio::time::Instant::now() >= until => return Ok(None),
+            Some(_) => tokio::time::sleep(SETTLEMENT_POLL).await,
+        }
+    }
+}
+
+/// An attempt left open: what reconciliation needs.
+#[derive(Debug, sqlx::FromRow)]
+pub struct OpenAttempt {
+    pub id: Uuid,
+    pub reference: String,
+    pub created_at: DateTime<Utc>,
+}
+
+pub async fn open_attempt(db: &PgPool, payment_id: Uuid) -> Result<Option<OpenAttempt>> {
+    Ok(sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = 'processing'")
+        .bind(payment_id)
+        .fetch_optional(db)
+        .await?)
+}
+
+/// Attempts still 'processing' that were started before `before`.
+pub async fn open_attempts_before(db: &PgPool, before: DateTime<Utc>) -> Result<Vec<OpenAttempt>> {
+    Ok(sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE status = 'processing' AND created_at < $1 ORDER BY created_at LIMIT 500")
+        .bind(before)
+        .fetch_all(db)
+        .await?)
 }

@@ -5,18 +5,21 @@ pub mod authorize_net;
 pub mod card;
 pub mod checkout;
 pub mod gateway;
+pub mod refund_payout;
 pub mod test_gateway;
 
 pub use gateway::{ChargeOutcome, PaymentGateway, RefundOutcome};
 
 use std::sync::Arc;
 
+use sqlx::PgPool;
+
 use crate::config::{Config, GatewayKind};
 
 /// The gateway the configuration names.
-pub fn gateway_from_config(config: &Config) -> anyhow::Result<Arc<dyn PaymentGateway>> {
+pub fn gateway_from_config(config: &Config, pool: &PgPool) -> anyhow::Result<Arc<dyn PaymentGateway>> {
     Ok(match &config.payment_gateway {
-        GatewayKind::Test { refund_delay_ms } => Arc::new(test_gateway::TestGateway::with_refund_delay(*refund_delay_ms)),
+        GatewayKind::Test(settings) => Arc::new(test_gateway::TestGateway::new(pool.clone(), settings.clone())),
         GatewayKind::AuthorizeNet(settings) => Arc::new(authorize_net::AuthorizeNet::new(settings.clone())?),
     })
 }

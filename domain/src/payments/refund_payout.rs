@@ -1,0 +1,97 @@
+//! Paying refunds out through the gateway once, whatever fails.
+//!
+//! Like charges: each try is recorded (`last_attempt_at`) in a committed transaction before the
+//! gateway is called outside any transaction. A try whose answer was lost leaves the refund
+//! 'pending' with `last_attempt_at` set, so the next try first asks the gateway whether it made
+//! the refund (by our reference) before sending another.
+
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use super::{PaymentGateway, RefundOutcome, gateway::{self, RefundRequest}};
+use crate::Result;
+
+pub enum Payout {
+    Done,
+    /// The gateway refused; the job retries with backoff.
+    Retry(String),
+}
+
+/// A full refund of a charge that settled after its hold had gone (no booking to keep).
+pub async fn record_reversal(tx: &mut PgConnection, booking_id: Uuid, payment_id: Uuid, amount_cents: i64) -> Result<Uuid> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status, reason) \
+         VALUES ($1, $2, 100, $3, 'pending', 'reversal') RETURNING id",
+    )
+    .bind(booking_id)
+    .bind(payment_id)
+    .bind(amount_cents)
+    .fetch_one(&mut *tx)
+    .await?)
+}
+
+async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Result<()> {
+    sqlx::query(
+        "UPDATE refunds SET status = 'succeeded', gateway_transaction_id = $2, completed_at = now(), last_error = NULL \
+         WHERE id = $1 AND status = 'pending'",
+    )
+    .bind(refund_id)
+    .bind(transaction_id)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Pays a pending refund out. An `Err` means the outcome is unknown: retry later.
+pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uuid) -> Result<Payout> {
+    let mut tx = pool.begin().await?;
+    let row: Option<(String, i64, Option<chrono::DateTime<chrono::Utc>>, Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT r.status, r.amount_cents, r.last_attempt_at, p.transaction_id, p.card_last4 FROM refunds r \
+         LEFT JOIN payments p ON p.id = r.payment_id WHERE r.id = $1 FOR UPDATE OF r",
+    )
+    .bind(refund_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((status, cents, tried_before, Some(transaction_id), Some(last4))) = row else { return Ok(Payout::Done) };
+    if status != "pending" {
+        return Ok(Payout::Done);
+    }
+    let reference = gateway::reference(refund_id);
+    if tried_before.is_some() {
+        tx.commit().await?;
+        if let Some(made) = gateway.find_refund(&reference).await? {
+            succeeded(pool, refund_id, &made).await?;
+            return Ok(Payout::Done);
+        }
+        tx = pool.begin().await?;
+    }
+    sqlx::query("UPDATE refunds SET last_attempt_at = now(), attempts = attempts + 1 WHERE id = $1")
+        .bind(refund_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    let outcome = gateway
+        .refund(RefundRequest { reference: &reference, transaction_id: &transaction_id, amount_cents: cents, card_last4: &last4 })
+        .await?;
+    match outcome {
+        RefundOutcome::Refunded { transaction_id } => {
+            succeeded(pool, refund_id, &transaction_id).await?;
+            Ok(Payout::Done)
+        }
+        RefundOutcome::Failed { reason } => {
+            tracing::warn!(refund = %refund_id, gateway_says = %reason, "the gateway refused a refund");
+            sqlx::query("UPDATE refunds SET last_error = $2 WHERE id = $1").bind(refund_id).bind(&reason).execute(pool).await?;
+            Ok(Payout::Retry(reason))
+        }
+    }
+}
+
+/// After the last try: the refund stays visible as failed for an admin.
+pub async fn mark_failed(pool: &PgPool, refund_id: Uuid, reason: &str) -> Result<()> {
+    sqlx::query("UPDATE refunds SET status = 'failed', last_error = $2 WHERE id = $1 AND status = 'pending'")
+        .bind(refund_id)
+        .bind(reason)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
