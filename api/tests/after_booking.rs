@@ -27,12 +27,21 @@ async fn fixture(app: &TestApp) -> Fixture {
 }
 
 fn at(hours: i64) -> String {
-    (Utc::now() + Duration::hours(hours)).duration_trunc(Duration::minutes(30)).unwrap().to_rfc3339()
+    at_minutes(hours * 60)
+}
+
+/// The half hour at or before `minutes` from now.
+fn at_minutes(minutes: i64) -> String {
+    (Utc::now() + Duration::minutes(minutes)).duration_trunc(Duration::minutes(30)).unwrap().to_rfc3339()
 }
 
 /// A paid, confirmed booking `hours` ahead; returns its id.
 async fn paid_booking(app: &TestApp, f: &Fixture, hours: i64) -> String {
-    let held = body(app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(hours), "totalAmount": "40"}), Some(&f.seeker)).await).await;
+    paid_booking_at(app, f, &at(hours)).await
+}
+
+async fn paid_booking_at(app: &TestApp, f: &Fixture, start: &str) -> String {
+    let held = body(app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": start, "totalAmount": "40"}), Some(&f.seeker)).await).await;
     let id = held["reservation"]["id"].as_str().unwrap().to_string();
     let paid = body(
         app.post(
@@ -45,6 +54,15 @@ async fn paid_booking(app: &TestApp, f: &Fixture, hours: i64) -> String {
     .await;
     assert_eq!(paid["success"], true, "{paid}");
     id
+}
+
+/// Moves a booking into the past: its session ended an hour ago.
+async fn move_into_the_past(app: &TestApp, id: &str) {
+    sqlx::query("UPDATE bookings SET scheduled_at = now() - interval '2 hours', ends_at = now() - interval '1 hour' WHERE id = $1::uuid")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
 }
 
 async fn queued_kinds(app: &TestApp, queue: &str) -> Vec<Value> {
@@ -162,6 +180,7 @@ async fn mentors_move_bookings_only_along_the_allowed_transitions(pool: sqlx::Pg
     assert_eq!(body(r).await["message"], "A confirmed booking cannot become pending");
     app.put(&path, json!({"status": "cancelled"}), Some(&f.mentor_sid)).await.assert_status(StatusCode::CONFLICT);
     app.put(&path, json!({"status": "completed"}), Some(&f.seeker)).await.assert_status(StatusCode::NOT_FOUND);
+    move_into_the_past(&app, &id).await;
     let done = body(app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await).await;
     assert_eq!(done["status"], "completed");
     app.put(&path, json!({"status": "confirmed"}), Some(&f.mentor_sid)).await.assert_status(StatusCode::CONFLICT);
@@ -180,6 +199,77 @@ async fn mentors_move_bookings_only_along_the_allowed_transitions(pool: sqlx::Pg
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn rescheduling_later_never_raises_the_refund(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    // 3 to 3.5 hours away: half back.
+    let id = paid_booking_at(&app, &f, &at_minutes(210)).await;
+    let preview = format!("/api/user/bookings/{id}/refund-preview");
+    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await, json!({"refundPercentage": 50, "refundAmount": "20.00"}));
+    let r = app.put(&format!("/api/user/bookings/{id}/reschedule"), json!({"scheduledAt": at(24 * 7)}), Some(&f.seeker)).await;
+    r.assert_status_is_ok();
+    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await, json!({"refundPercentage": 50, "refundAmount": "20.00"}), "a week away now, but first booked 3.5 hours ahead");
+    let done = body(app.put(&format!("/api/user/bookings/{id}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await).await;
+    assert_eq!(done["refundPolicy"], json!({"refundPercentage": 50, "refundAmount": "20.00"}));
+    let refund: (i16, i64) = sqlx::query_as("SELECT percentage, amount_cents FROM refunds WHERE booking_id = $1::uuid").bind(&id).fetch_one(&app.pool).await.unwrap();
+    assert_eq!(refund, (50, 2000));
+
+    // Moving a booking earlier lowers the tier for good; moving it back does not restore it.
+    let early = paid_booking(&app, &f, 30).await;
+    let preview = format!("/api/user/bookings/{early}/refund-preview");
+    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"], 100);
+    app.put(&format!("/api/user/bookings/{early}/reschedule"), json!({"scheduledAt": at_minutes(270)}), Some(&f.seeker)).await.assert_status_is_ok();
+    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"], 50);
+    app.put(&format!("/api/user/bookings/{early}/reschedule"), json!({"scheduledAt": at(50)}), Some(&f.seeker)).await.assert_status_is_ok();
+    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"], 50);
+    // A mentor's cancellation still refunds in full.
+    let by_mentor = paid_booking_at(&app, &f, &at_minutes(330)).await;
+    app.put(&format!("/api/user/bookings/{by_mentor}/reschedule"), json!({"scheduledAt": at(80)}), Some(&f.seeker)).await.assert_status_is_ok();
+    sqlx::query("UPDATE bookings SET status = 'pending' WHERE id = $1::uuid").bind(&by_mentor).execute(&app.pool).await.unwrap();
+    let c = body(app.put(&format!("/api/mentor/bookings/{by_mentor}"), json!({"status": "cancelled"}), Some(&f.mentor_sid)).await).await;
+    assert_eq!(c["status"], "cancelled");
+    let refund: i16 = sqlx::query_scalar("SELECT percentage FROM refunds WHERE booking_id = $1::uuid").bind(&by_mentor).fetch_one(&app.pool).await.unwrap();
+    assert_eq!(refund, 100);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_session_is_completed_only_after_it_has_ended(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let id = paid_booking(&app, &f, 24 * 6).await;
+    let path = format!("/api/mentor/bookings/{id}");
+    let r = app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await;
+    r.assert_status(StatusCode::CONFLICT);
+    assert_eq!(body(r).await["message"], "A session can be marked completed only after it has ended");
+    // A session that never happened cannot be reviewed.
+    let r = app.post(&format!("/api/bookings/{id}/review"), json!({"rating": 5}), Some(&f.seeker)).await;
+    r.assert_status(StatusCode::CONFLICT);
+
+    // Started but not over: still refused.
+    sqlx::query("UPDATE bookings SET scheduled_at = now() - interval '30 minutes', ends_at = now() + interval '30 minutes' WHERE id = $1::uuid")
+        .bind(&id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await.assert_status(StatusCode::CONFLICT);
+
+    // The completion job waits for the complaint window after the end, too.
+    let uuid: uuid::Uuid = id.parse().unwrap();
+    let window = Duration::hours(24);
+    let mut tx = app.pool.begin().await.unwrap();
+    assert!(domain::booking::manage::complete_if_due(&mut tx, uuid, window).await.unwrap().is_none(), "not over yet");
+    tx.rollback().await.unwrap();
+    move_into_the_past(&app, &id).await;
+    let mut tx = app.pool.begin().await.unwrap();
+    assert!(domain::booking::manage::complete_if_due(&mut tx, uuid, window).await.unwrap().is_none(), "inside the complaint window");
+    tx.rollback().await.unwrap();
+
+    let done = body(app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await).await;
+    assert_eq!(done["status"], "completed");
+    app.post(&format!("/api/bookings/{id}/review"), json!({"rating": 5}), Some(&f.seeker)).await.assert_status(StatusCode::CREATED);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn completed_sessions_are_reviewed_once(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let f = fixture(&app).await;
@@ -188,6 +278,7 @@ async fn completed_sessions_are_reviewed_once(pool: sqlx::PgPool) {
     let r = app.post(&path, json!({"rating": 5}), Some(&f.seeker)).await;
     r.assert_status(StatusCode::CONFLICT);
     assert_eq!(body(r).await["message"], "Only completed sessions can be reviewed");
+    move_into_the_past(&app, &id).await;
     app.put(&format!("/api/mentor/bookings/{id}"), json!({"status": "completed"}), Some(&f.mentor_sid)).await.assert_status_is_ok();
     let r = app.post(&path, json!({"rating": 6}), Some(&f.seeker)).await;
     assert_eq!(body(r).await["message"], "Rating must be from 1 to 5");

@@ -9,7 +9,11 @@ use support::{TestApp, app, body};
 
 /// A mentor available all day every day (UTC) with a paid (40.00) and a free service.
 async fn mentor_with_services(app: &TestApp) -> (String, String, String, String) {
-    let (mentor, sid) = app.mentor("mentor@example.com", "Mira", "astrology").await;
+    mentor_named(app, "mentor@example.com").await
+}
+
+async fn mentor_named(app: &TestApp, email: &str) -> (String, String, String, String) {
+    let (mentor, sid) = app.mentor(email, "Mira", "astrology").await;
     app.put("/api/mentor/profile", json!({"timeZone": "UTC"}), Some(&sid)).await.assert_status_is_ok();
     for day in 0..7 {
         app.post("/api/mentor/availability", json!({"dayOfWeek": day, "startTime": "00:00", "endTime": "24:00"}), Some(&sid))
@@ -250,6 +254,91 @@ async fn fifty_concurrent_reservations_of_one_slot_have_one_winner(pool: sqlx::P
     let won = statuses.iter().filter(|s| **s == StatusCode::CREATED).count();
     let lost = statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count();
     assert_eq!((won, lost), (1, 49), "{statuses:?}");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_seeker_holds_one_slot_per_mentor_and_three_in_all(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (mentor, _, paid, free) = mentor_with_services(&app).await;
+    let (_, seeker) = app.signed_in("seeker@example.com").await;
+    let day = (Utc::now() + Duration::days(3)).date_naive();
+    let mut statuses = Vec::new();
+    for hour in 8..18 {
+        let r = app.post("/api/reservations", reservation(&paid, &mentor, &format!("{day}T{hour:02}:00:00Z"), "40"), Some(&seeker)).await;
+        let status = r.0.status();
+        let message = body(r).await["message"].clone();
+        if status == StatusCode::CONFLICT {
+            assert_eq!(message, "You already have a reservation waiting for payment with this mentor. Complete or release it first.");
+        }
+        statuses.push(status);
+    }
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::CREATED).count(), 1, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count(), 9, "{statuses:?}");
+    // Free bookings are not holds.
+    app.post("/api/reservations", reservation(&free, &mentor, &format!("{day}T20:00:00Z"), "0"), Some(&seeker)).await.assert_status(StatusCode::CREATED);
+    // The refused ones left no trace: their times are still offered.
+    let slots = body(app.get(&format!("/api/mentors/{mentor}/available-slots?date={day}&timeZone=UTC"), None).await).await;
+    assert!(slots.as_array().unwrap().contains(&json!("12:00")));
+
+    // Three mentors more: two more holds, then the total cap.
+    let mut others = Vec::new();
+    for i in 0..3 {
+        others.push(mentor_named(&app, &format!("m{i}@example.com")).await);
+    }
+    let at = format!("{day}T10:00:00Z");
+    for (m, _, service, _) in &others[..2] {
+        app.post("/api/reservations", reservation(service, m, &at, "40"), Some(&seeker)).await.assert_status(StatusCode::CREATED);
+    }
+    let (fourth, _, fourth_service, _) = &others[2];
+    let r = app.post("/api/reservations", reservation(fourth_service, fourth, &at, "40"), Some(&seeker)).await;
+    r.assert_status(StatusCode::CONFLICT);
+    assert_eq!(body(r).await["message"], "You can hold at most 3 unpaid reservations at a time. Complete or release one first.");
+    // Someone else is not held back.
+    let (_, other) = app.signed_in("other@example.com").await;
+    app.post("/api/reservations", reservation(fourth_service, fourth, &at, "40"), Some(&other)).await.assert_status(StatusCode::CREATED);
+
+    // Releasing a hold (its owner only) makes room at once; an expired hold does not count.
+    let held: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT b.id FROM bookings b JOIN users u ON u.id = b.user_id WHERE u.email = 'seeker@example.com' AND b.status = 'reserved' ORDER BY b.created_at")
+        .fetch_all(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(held.len(), 3);
+    let path = format!("/api/reservations/{}", held[0]);
+    app.delete(&path, Some(&other)).await.assert_status(StatusCode::NOT_FOUND);
+    app.delete(&path, None).await.assert_status(StatusCode::UNAUTHORIZED);
+    let r = app.delete(&path, Some(&seeker)).await;
+    r.assert_status_is_ok();
+    assert_eq!(body(r).await, json!({"message": "Reservation released"}));
+    let r = app.delete(&path, Some(&seeker)).await;
+    r.assert_status(StatusCode::NOT_FOUND);
+    assert_eq!(body(r).await["message"], "Reservation Not Found");
+    app.get(&path, Some(&seeker)).await.assert_status(StatusCode::NOT_FOUND);
+    let (third, _, third_service, _) = &others[2];
+    let later = format!("{day}T12:00:00Z");
+    app.post("/api/reservations", reservation(&paid, &mentor, &later, "40"), Some(&seeker)).await.assert_status(StatusCode::CREATED);
+    app.post("/api/reservations", reservation(third_service, third, &later, "40"), Some(&seeker)).await.assert_status(StatusCode::CONFLICT);
+    sqlx::query("UPDATE bookings SET hold_expires_at = now() - interval '1 second' WHERE id = $1").bind(held[1]).execute(&app.pool).await.unwrap();
+    app.post("/api/reservations", reservation(third_service, third, &later, "40"), Some(&seeker)).await.assert_status(StatusCode::CREATED);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn parallel_holds_of_one_seeker_stop_at_three(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let mut mentors = Vec::new();
+    for i in 0..10 {
+        mentors.push(mentor_named(&app, &format!("m{i}@example.com")).await);
+    }
+    let (_, seeker) = app.signed_in("seeker@example.com").await;
+    let at = slot_in(48);
+    let requests = mentors.iter().map(|(m, _, service, _)| {
+        let payload = reservation(service, m, &at, "40");
+        let (app, seeker) = (&app, &seeker);
+        async move { app.post("/api/reservations", payload, Some(seeker)).await.0.status() }
+    });
+    let statuses = futures::future::join_all(requests).await;
+    let won = statuses.iter().filter(|s| **s == StatusCode::CREATED).count();
+    let lost = statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count();
+    assert_eq!((won, lost), (3, 7), "{statuses:?}");
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]

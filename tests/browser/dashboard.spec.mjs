@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { test, expect, createVerifiedUser, signIn, show } from '../harness/fixtures.mjs';
 
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
@@ -207,6 +208,16 @@ test('a seeker reschedules and cancels a booking, and reviews a completed sessio
   await expect(figures).toContainText('Total Invested$45.00');
 
   // --- 4. The mentor completes the other session; the seeker reviews it -----------------------------
+  // A session can be completed only after it has ended: it took place three hours ago.
+  const ended = new Date(Math.floor((Date.now() - 3 * 3600_000) / 1_800_000) * 1_800_000);
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  try {
+    await db.query("UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '60 minutes' WHERE id = $1", [toReview.id, ended]);
+  } finally {
+    await db.end();
+  }
+  toReview.scheduledAt = ended.toISOString();
   const done = await mentorClient.put(`/api/mentor/bookings/${toReview.id}`, { status: 'completed' });
   expect(done.status, show(done)).toBe(200);
   await page.reload();

@@ -266,17 +266,28 @@ test('a mentor sets availability, sees a booked session and marks it complete', 
     await shot(page, 'mentor-dashboard-04-video-window');
 
     // --- Mark Complete: the card and the figures follow -------------------------------------------
-    await liveCard.getByRole('button', { name: 'Mark Complete' }).click();
+    // A session can be completed only after it has ended: both sessions move into the past.
+    const endedFree = new Date(Math.floor((Date.now() - 5 * 3600_000) / 60_000) * 60_000);
+    const endedPaid = new Date(endedFree.getTime() + 2 * 3600_000);
+    await db.query("UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '30 minutes' WHERE id = $1", [freeBooking.id, endedFree]);
+    await db.query("UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '60 minutes' WHERE id = $1", [paidBooking.id, endedPaid]);
+    await page.reload();
+    const endedFreeCard = page.getByRole('article', {
+      name: `Orion Seeker, Free Introductory Call, ${cardDate(BROWSER_ZONE, endedFree)} at ${cardTime(BROWSER_ZONE, endedFree)}`,
+    });
+    const endedPaidCard = page.getByRole('article', {
+      name: `Orion Seeker, Birth Chart Reading, ${cardDate(BROWSER_ZONE, endedPaid)} at ${cardTime(BROWSER_ZONE, endedPaid)}`,
+    });
+    await endedFreeCard.getByRole('button', { name: 'Mark Complete' }).click();
     await expect(page.getByText('Session marked complete')).toBeVisible();
-    await expect(liveCard.getByText('Completed')).toBeVisible();
-    await expect(liveCard.getByRole('button', { name: 'Mark Complete' })).toHaveCount(0);
-    await expect(liveCard.getByRole('link', { name: 'Start Video Session' })).toHaveCount(0);
-    await expect(liveCard.getByRole('link', { name: 'Message Client' })).toBeVisible();
+    await expect(endedFreeCard.getByText('Completed')).toBeVisible();
+    await expect(endedFreeCard.getByRole('button', { name: 'Mark Complete' })).toHaveCount(0);
+    await expect(endedFreeCard.getByRole('link', { name: 'Start Video Session' })).toHaveCount(0);
+    await expect(endedFreeCard.getByRole('link', { name: 'Message Client' })).toBeVisible();
     await expect(summary(page, 'Total Earnings')).toContainText('$0.00');
 
-    // A future confirmed (paid) session: the api allows confirmed -> completed at any time.
-    await paidCard.getByRole('button', { name: 'Mark Complete' }).click();
-    await expect(paidCard.getByText('Completed')).toBeVisible();
+    await endedPaidCard.getByRole('button', { name: 'Mark Complete' }).click();
+    await expect(endedPaidCard.getByText('Completed')).toBeVisible();
     await expect(summary(page, 'Total Earnings')).toContainText('$45.00');
     await expect(summary(page, 'Total Sessions')).toContainText('2');
     const earnings = page.getByRole('region', { name: 'Earnings' });

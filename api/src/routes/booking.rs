@@ -8,7 +8,7 @@ use super::{
     amount::Amount,
     booking_views::BookingView,
     catalogue_views::{MentorCardView, ServiceView},
-    views::parse_id,
+    views::{MessageResponse, parse_id},
 };
 use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};
 use domain::{
@@ -144,5 +144,13 @@ impl BookingApi {
             service: service.into(),
             group_session: None,
         }))
+    }
+
+    /// Releases the signed-in seeker's live hold at once, freeing its time for others.
+    #[oai(path = "/reservations/:id", method = "delete", operation_id = "releaseReservation")]
+    async fn release(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<MessageResponse>> {
+        let id = parse_id(&id, reservations::NOT_FOUND)?;
+        reservations::release(&state.pool, auth.0.user.id, id, Utc::now()).await?;
+        Ok(Json(MessageResponse::new(reservations::RELEASED)))
     }
 }

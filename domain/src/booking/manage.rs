@@ -23,6 +23,7 @@ pub const NO_NEW_TIME: &str = "Please select a new time";
 pub const ACKNOWLEDGE: &str = "Please acknowledge the policy";
 pub const TOO_LATE_TO_RESCHEDULE: &str = "Bookings can be rescheduled up to 2 hours before the start";
 pub const ALREADY_STARTED: &str = "This session has already started";
+pub const NOT_ENDED: &str = "A session can be marked completed only after it has ended";
 
 #[derive(Clone, Copy, Debug)]
 pub struct RefundPolicy {
@@ -59,9 +60,15 @@ fn live(b: &Booking, action: &str) -> Result<()> {
 
 /// What cancelling now would refund (the preview the cancel dialog shows).
 pub async fn refund_preview(tx: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<RefundPolicy> {
-    let b = seekers(tx, user_id, id).await?;
-    let percentage = refunds::percentage(now, b.scheduled_at);
+    seekers(tx, user_id, id).await?;
+    let percentage = refunds::percentage(now, earliest_start(tx, id).await?);
     Ok(RefundPolicy { percentage, amount_cents: refunds::amount(paid(tx, id).await?, percentage) })
+}
+
+/// The earliest start the booking has had: the refund tier follows it, so rescheduling a
+/// session later never raises the refund.
+async fn earliest_start(tx: &mut PgConnection, id: Uuid) -> Result<DateTime<Utc>> {
+    Ok(sqlx::query_scalar("SELECT earliest_scheduled_at FROM bookings WHERE id = $1").bind(id).fetch_one(&mut *tx).await?)
 }
 
 async fn paid(tx: &mut PgConnection, id: Uuid) -> Result<i64> {
@@ -85,8 +92,8 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
         return Err(Error::conflict(reservations::SLOT_TAKEN));
     }
     sqlx::query(
-        "UPDATE bookings SET scheduled_at = $2, ends_at = $2 + (ends_at - scheduled_at), calendar_sequence = calendar_sequence + 1, \
-         updated_at = now() WHERE id = $1",
+        "UPDATE bookings SET scheduled_at = $2, ends_at = $2 + (ends_at - scheduled_at), \
+         earliest_scheduled_at = least(earliest_scheduled_at, $2), calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1",
     )
     .bind(id)
     .bind(new_start)
@@ -111,7 +118,7 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
 
 /// Cancels a booking; `by_mentor` refunds in full, a seeker by the policy.
 async fn cancel_booking(tx: &mut PgConnection, b: Booking, by_mentor: bool, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
-    let percentage = if by_mentor { refunds::FULL } else { refunds::percentage(now, b.scheduled_at) };
+    let percentage = if by_mentor { refunds::FULL } else { refunds::percentage(now, earliest_start(tx, b.id).await?) };
     let reason = reason.map(str::trim).filter(|r| !r.is_empty());
     sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $2, cancellation_reason = $3, calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1")
         .bind(b.id)
@@ -162,6 +169,9 @@ pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uui
         }
         ("pending", "cancelled") => Ok(MentorMove::Cancelled(cancel_booking(tx, b, true, None, now).await?)),
         ("confirmed", "completed") => {
+            if !has_ended(&b, now) {
+                return Err(Error::conflict(NOT_ENDED));
+            }
             sqlx::query("UPDATE bookings SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
             Ok(MentorMove::Completed(bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?))
         }
@@ -170,6 +180,11 @@ pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uui
         }
         _ => Err(Error::validation("Status must be confirmed, completed or cancelled")),
     }
+}
+
+/// Whether the session is over: only then can it be marked completed.
+pub fn has_ended(b: &Booking, now: DateTime<Utc>) -> bool {
+    b.ends_at <= now
 }
 
 /// Completes a confirmed booking whose session ended more than the complaint window ago.

@@ -29,6 +29,16 @@ pub const SLOT_TAKEN: &str = "This time is no longer available";
 pub const OWN_SERVICE: &str = "You cannot book your own service";
 pub const NOT_FOUND: &str = "Reservation Not Found";
 pub const GROUP_SERVICE: &str = "This is a group service: join one of its group sessions instead";
+pub const RELEASED: &str = "Reservation released";
+
+/// Live (unpaid, unexpired) holds one seeker may have at a time, so nobody can starve others.
+pub const MAX_LIVE_HOLDS: i64 = 3;
+/// Live holds one seeker may have with one mentor.
+pub const MAX_LIVE_HOLDS_PER_MENTOR: i64 = 1;
+pub const HOLD_WITH_MENTOR: &str = "You already have a reservation waiting for payment with this mentor. Complete or release it first.";
+pub const TOO_MANY_HOLDS: &str = "You can hold at most 3 unpaid reservations at a time. Complete or release one first.";
+/// The first key of the advisory lock that serializes one seeker's new holds.
+const HOLDS_LOCK_NAMESPACE: i32 = 0x686f_6c64; // "hold"
 
 pub struct NewReservation {
     pub service_id: Uuid,
@@ -90,10 +100,14 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
         return Err(Error::conflict(SLOT_TAKEN));
     }
     let free = service.price_cents == 0;
+    if !free {
+        lock_holds_of(&mut *tx, user_id).await?;
+    }
     let expires_at = now + Duration::minutes(HOLD_MINUTES);
     let id: Uuid = sqlx::query_scalar(
         "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, notes, \
-         hold_expires_at, confirmed_at) VALUES ($1, $2, $3, $4, $5, $5 + make_interval(mins => $6), $7, $8, $9, $10) RETURNING id",
+         hold_expires_at, confirmed_at, earliest_scheduled_at) \
+         VALUES ($1, $2, $3, $4, $5, $5 + make_interval(mins => $6), $7, $8, $9, $10, $5) RETURNING id",
     )
     .bind(user_id)
     .bind(mentor.id)
@@ -108,6 +122,11 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
     .fetch_one(&mut *tx)
     .await
     .on_constraint("bookings_no_overlap", || Error::conflict(SLOT_TAKEN))?;
+    if !free {
+        // Counted after the insert, so a taken slot answers SLOT_TAKEN before any cap does.
+        let (total, with_mentor) = live_holds(&mut *tx, user_id, mentor.id, now).await?;
+        check_hold_caps(total, with_mentor)?;
+    }
     let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| anyhow::anyhow!("booking vanished"))?;
     if free {
         notify_confirmed(&mut *tx, &booking, false).await?;
@@ -115,6 +134,37 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
     } else {
         Ok(Reserved::Held { booking, expires_at })
     }
+}
+
+/// Serializes the seeker's new holds until the transaction ends, so parallel requests cannot
+/// all pass the caps.
+async fn lock_holds_of(tx: &mut PgConnection, user_id: Uuid) -> Result<()> {
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))").bind(HOLDS_LOCK_NAMESPACE).bind(user_id).execute(&mut *tx).await?;
+    Ok(())
+}
+
+/// The seeker's live holds: in total and with one mentor.
+async fn live_holds(tx: &mut PgConnection, user_id: Uuid, mentor_id: Uuid, now: DateTime<Utc>) -> Result<(i64, i64)> {
+    Ok(sqlx::query_as(
+        "SELECT count(*), count(*) FILTER (WHERE mentor_id = $2) FROM bookings \
+         WHERE user_id = $1 AND status = 'reserved' AND hold_expires_at > $3",
+    )
+    .bind(user_id)
+    .bind(mentor_id)
+    .bind(now)
+    .fetch_one(&mut *tx)
+    .await?)
+}
+
+/// Refuses a seeker's live holds (the new one included) beyond the caps.
+pub fn check_hold_caps(total: i64, with_mentor: i64) -> Result<()> {
+    if with_mentor > MAX_LIVE_HOLDS_PER_MENTOR {
+        return Err(Error::conflict(HOLD_WITH_MENTOR));
+    }
+    if total > MAX_LIVE_HOLDS {
+        return Err(Error::conflict(TOO_MANY_HOLDS));
+    }
+    Ok(())
 }
 
 /// Tells both sides about a confirmed booking; a paid one tells the mentor about the payment.
@@ -143,6 +193,23 @@ pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>)
         .await?
         .filter(|b| b.user_id == user_id && b.status == "reserved" && b.hold_expires_at.is_some_and(|t| t > now))
         .ok_or_else(|| Error::not_found(NOT_FOUND))
+}
+
+/// The seeker gives up their live hold at once, freeing the slot for others.
+pub async fn release(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
+    let done = sqlx::query(
+        "UPDATE bookings SET status = 'expired', hold_expires_at = $3, updated_at = now() \
+         WHERE id = $1 AND user_id = $2 AND status = 'reserved' AND hold_expires_at > $3",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::not_found(NOT_FOUND));
+    }
+    Ok(())
 }
 
 /// Releases a hold whose time has come; true when this call released it. Never releases early.
@@ -183,4 +250,21 @@ pub async fn busy(db: &PgPool, mentor_id: Uuid, from: DateTime<Utc>, to: DateTim
     .bind(except)
     .fetch_all(db)
     .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hold_caps() {
+        assert_eq!((MAX_LIVE_HOLDS, MAX_LIVE_HOLDS_PER_MENTOR), (3, 1));
+        assert!(check_hold_caps(1, 1).is_ok());
+        assert!(check_hold_caps(3, 1).is_ok(), "three in total, one per mentor");
+        let over = |total, with_mentor| check_hold_caps(total, with_mentor).unwrap_err().to_string();
+        assert_eq!(over(2, 2), HOLD_WITH_MENTOR);
+        assert_eq!(over(4, 1), TOO_MANY_HOLDS);
+        assert_eq!(over(4, 2), HOLD_WITH_MENTOR, "the mentor's cap is named first");
+        assert!(TOO_MANY_HOLDS.contains(&MAX_LIVE_HOLDS.to_string()));
+    }
 }
