@@ -357,3 +357,17 @@ async fn a_reset_or_a_password_change_voids_every_other_reset_link(pool: sqlx::P
     assert_eq!(body(resp).await["message"], email_links::INVALID_RESET_LINK);
     app.login("ann@example.com", "newer-password").await;
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn contact_messages_are_limited_per_address_and_a_refused_form_is_not_counted(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| c.limits.email_requests_per_address = 2).await;
+    let message = json!({"name": "Ann", "email": "ann@example.com", "subject": "Hi", "category": "general", "message": "A question."});
+    let resp = app.post("/api/contact", json!({"name": "Ann", "email": "ann@example.com"}), None).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    for _ in 0..2 {
+        app.post("/api/contact", message.clone(), None).await.assert_status(StatusCode::CREATED);
+    }
+    let resp = app.post("/api/contact", message, None).await;
+    resp.assert_status(StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(body(resp).await["message"], "Too many requests. Please try again in 15 minutes.");
+}
