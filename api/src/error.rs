@@ -104,27 +104,181 @@ pub async fn normalize(err: poem::Error) -> Response {
     json_response(status, &message)
 }
 
-/// poem-openapi's parse errors name our Rust types; keep only the reason.
+/// poem-openapi's parse errors name our Rust and schema types ("LoginRequest", "optional_integer_int64");
+/// the user gets the parameter's name and the kind of value in plain words instead.
 fn bad_request_text(raw: &str) -> String {
-    let reason = raw.strip_prefix("parse request payload error: ").unwrap_or(raw);
-    let reason = reason.rsplit_once("\": ").map(|(_, r)| r).unwrap_or(reason);
-    if reason.contains("expected") || reason.contains("EOF") || reason.contains("line ") {
-        format!("Malformed JSON in request body: {reason}")
-    } else {
-        format!("Invalid request: {reason}")
+    if let Some(rest) = raw.strip_prefix("failed to parse parameter `").or_else(|| raw.strip_prefix("failed to parse path `")) {
+        let (name, reason) = rest.split_once("`: ").unwrap_or(("a parameter", rest));
+        return if reason.contains("expects an input value") {
+            format!("Invalid request: {name} is required")
+        } else {
+            match innermost_type(reason).and_then(kind_of_value) {
+                Some(kind) => format!("Invalid request: {name} must be {kind}"),
+                None => format!("Invalid request: {name} is not valid"),
+            }
+        };
     }
+    let Some(reason) = raw.strip_prefix("parse request payload error: ") else {
+        return if raw.starts_with("parse multipart error") {
+            "Invalid request: the upload could not be read".to_string()
+        } else {
+            "Invalid request".to_string()
+        };
+    };
+    let from_schema = ["Expected input type \"", "failed to parse \"", "Type \"", "occurred while parsing \""]
+        .iter()
+        .any(|p| reason.contains(p));
+    if !from_schema {
+        // serde_json's own words: "key must be a string at line 1 column 2"
+        return format!("Malformed JSON in request body: {reason}");
+    }
+    if !reason.contains("occurred while parsing") {
+        // The body as a whole is not the object the call takes (or there is no body).
+        return "Invalid request: the request body must be a JSON object".to_string();
+    }
+    if reason.contains("expects an input value") {
+        return "Invalid request: a required field is missing".to_string();
+    }
+    if let Some(field) = between(reason, "unknown field `", "`") {
+        return format!("Invalid request: unknown field {field}");
+    }
+    let kind = innermost_type(reason).and_then(kind_of_value);
+    let found = between(reason, "\", found ", ". (occurred").filter(|f| f.chars().count() <= MAX_ECHOED_CHARS);
+    match (kind, found) {
+        (Some(kind), Some(found)) => format!("Invalid request: expected {kind} but found {found}"),
+        (Some(kind), None) => format!("Invalid request: a field must be {kind}"),
+        (None, _) => "Invalid request: a field has a value of the wrong kind".to_string(),
+    }
+}
+
+/// A value the client sent is quoted back only when it is this short.
+const MAX_ECHOED_CHARS: usize = 40;
+
+fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let from = s.find(start)? + start.len();
+    let len = s[from..].find(end)?;
+    Some(&s[from..from + len])
+}
+
+/// The first type named in a parse error is the innermost one: the value that failed.
+fn innermost_type(reason: &str) -> Option<&str> {
+    ["Expected input type \"", "failed to parse \"", "Type \"", "occurred while parsing \""]
+        .iter()
+        .filter_map(|p| reason.find(p).map(|at| (at, p.len())))
+        .min()
+        .and_then(|(at, len)| reason[at + len..].split('"').next())
+}
+
+/// Plain words for a schema type name.
+fn kind_of_value(schema: &str) -> Option<&'static str> {
+    let mut name = schema;
+    while let Some(inner) = name.strip_prefix("optional_") {
+        name = inner;
+    }
+    Some(match name {
+        n if n.starts_with("integer") => "a whole number",
+        n if n.starts_with("number") => "a number",
+        "boolean" => "true or false",
+        "string_uuid" => "a valid id",
+        "string_date-time" => "a date and time",
+        "string_date" => "a date (YYYY-MM-DD)",
+        n if n.starts_with("string") => "text",
+        n if n.starts_with('[') || n.starts_with("array") => "a list",
+        n if n.starts_with(|c: char| c.is_ascii_uppercase()) || n.starts_with("object") || n.starts_with("map") => "an object",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Rust and schema type names a user must never see.
+    fn assert_plain(text: &str) {
+        for internal in ["Request", "_int64", "int32", "optional_", "Object", "Uuid", "string", "\"integer"] {
+            assert!(!text.contains(internal), "{text:?} names {internal}");
+        }
+    }
+
     #[test]
-    fn parse_errors_lose_type_names() {
-        let t = bad_request_text(r#"parse request payload error: failed to parse "LoginRequest": expected value at line 1 column 1"#);
-        assert_eq!(t, "Malformed JSON in request body: expected value at line 1 column 1");
-        assert!(!t.contains("LoginRequest"));
+    fn malformed_json_keeps_the_parser_position() {
         let t = bad_request_text("parse request payload error: key must be a string at line 1 column 2");
         assert_eq!(t, "Malformed JSON in request body: key must be a string at line 1 column 2");
+    }
+
+    #[test]
+    fn a_body_that_is_not_an_object() {
+        for raw in [
+            r#"parse request payload error: Expected input type "LoginRequest", found null."#,
+            r#"parse request payload error: Expected input type "LoginRequest", found [1,2]."#,
+        ] {
+            let t = bad_request_text(raw);
+            assert_eq!(t, "Invalid request: the request body must be a JSON object");
+        }
+    }
+
+    #[test]
+    fn fields_of_the_wrong_kind_or_missing() {
+        let cases = [
+            (
+                r#"parse request payload error: Expected input type "integer_int64", found "monday". (occurred while parsing "optional_integer_int64") (occurred while parsing "NewAvailabilityRequest")"#,
+                r#"Invalid request: expected a whole number but found "monday""#,
+            ),
+            (
+                r#"parse request payload error: invalid integer (occurred while parsing "optional_integer_int64") (occurred while parsing "NewAvailabilityRequest")"#,
+                "Invalid request: a field must be a whole number",
+            ),
+            (
+                r#"parse request payload error: Expected input type "string", found []. (occurred while parsing "RegisterRequest")"#,
+                "Invalid request: expected text but found []",
+            ),
+            (
+                r#"parse request payload error: Expected input type "string_date-time", found 5. (occurred while parsing "optional_string_date-time") (occurred while parsing "ReservationRequest")"#,
+                "Invalid request: expected a date and time but found 5",
+            ),
+            (
+                r#"parse request payload error: Type "string" expects an input value. (occurred while parsing "TokenRequest")"#,
+                "Invalid request: a required field is missing",
+            ),
+            (
+                r#"parse request payload error: failed to parse "LoginRequest": unknown field `emial`. (occurred while parsing "LoginRequest")"#,
+                "Invalid request: unknown field emial",
+            ),
+        ];
+        for (raw, want) in cases {
+            let t = bad_request_text(raw);
+            assert_eq!(t, want);
+            assert_plain(&t);
+        }
+        let long = format!(r#"parse request payload error: Expected input type "boolean", found "{}". (occurred while parsing "X")"#, "y".repeat(MAX_ECHOED_CHARS));
+        assert_eq!(bad_request_text(&long), "Invalid request: a field must be true or false");
+    }
+
+    #[test]
+    fn parameters_are_named() {
+        let cases = [
+            (
+                r#"failed to parse parameter `page`: failed to parse "integer_int64": invalid digit found in string (occurred while parsing "optional_integer_int64")"#,
+                "Invalid request: page must be a whole number",
+            ),
+            (
+                r#"failed to parse parameter `page`: failed to parse "integer_int64": number too large to fit in target type (occurred while parsing "optional_integer_int64")"#,
+                "Invalid request: page must be a whole number",
+            ),
+            (r#"failed to parse parameter `date`: Type "string" expects an input value."#, "Invalid request: date is required"),
+            (r#"failed to parse path `id`: failed to parse "string_uuid": invalid character"#, "Invalid request: id must be a valid id"),
+            (r#"failed to parse parameter `x`: something odd about "Weird_type""#, "Invalid request: x is not valid"),
+        ];
+        for (raw, want) in cases {
+            let t = bad_request_text(raw);
+            assert_eq!(t, want);
+            assert_plain(&t);
+        }
+    }
+
+    #[test]
+    fn anything_else_says_nothing_internal() {
+        assert_eq!(bad_request_text("parse multipart error: boundary missing"), "Invalid request: the upload could not be read");
+        assert_eq!(bad_request_text("some poem error about LoginRequest"), "Invalid request");
     }
 }

@@ -20,9 +20,12 @@ async fn register_validates_and_queues_the_verification_mail(pool: sqlx::PgPool)
     assert_eq!(queued.len(), 1);
     assert_eq!(queued[0]["kind"], "verify_email");
 
-    let dup = app.register("ann@EXAMPLE.com", "password1").await;
-    dup.assert_status(StatusCode::CONFLICT);
-    assert_eq!(body(dup).await["message"], "An account with this email already exists");
+    let dup = app.register("ann@EXAMPLE.com", "password2").await;
+    dup.assert_status(StatusCode::CREATED);
+    assert_eq!(body(dup).await, b, "a taken address answers like a new one");
+    let queued = app.queued("emails").await;
+    assert_eq!(queued.len(), 2);
+    assert_eq!(queued[1]["kind"], "account_exists");
 
     let short = app.register("bo@example.com", "1234567").await;
     short.assert_status(StatusCode::BAD_REQUEST);
@@ -35,7 +38,7 @@ async fn register_validates_and_queues_the_verification_mail(pool: sqlx::PgPool)
     let resp = app.register("not-an-email", "password1").await;
     assert_eq!(body(resp).await["message"], "Please enter a valid email address");
 
-    assert_eq!(app.queued("emails").await.len(), 1, "refused registrations queue nothing");
+    assert_eq!(app.queued("emails").await.len(), 2, "refused registrations queue nothing");
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -273,4 +276,103 @@ async fn health_answers_ok(pool: sqlx::PgPool) {
     let queues = health["details"]["queues"].as_array().unwrap();
     assert_eq!(queues.len(), jobs::runtime::QUEUES.len());
     assert!(queues.iter().all(|q| q["state"] == "not_polling"), "{queues:?}");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_taken_address_creates_nothing_and_keeps_its_password(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let id = app.verified_user("ann@example.com", "password1").await;
+    let resp = app.post("/api/register", json!({"email": " ANN@example.com ", "password": "other-password", "firstName": "Eve", "lastName": "Mallory"}), None).await;
+    resp.assert_status(StatusCode::CREATED);
+    let users: Vec<(uuid::Uuid, String)> = sqlx::query_as("SELECT id, first_name FROM users").fetch_all(&app.pool).await.unwrap();
+    assert_eq!(users, [(id, "Ann".to_string())], "no second account and no change to the first");
+    assert_eq!(app.queued("emails").await.last().unwrap()["kind"], "account_exists");
+    app.login("ann@example.com", "password1").await;
+    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "other-password"}), None).await;
+    resp.assert_status(StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn registrations_are_limited_per_address_and_refused_input_is_not_counted(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| c.limits.registrations_per_address = 2).await;
+    app.register("bad-address", "password1").await.assert_status(StatusCode::BAD_REQUEST);
+    app.register("ann@example.com", "password1").await.assert_status(StatusCode::CREATED);
+    app.register("ann@example.com", "password1").await.assert_status(StatusCode::CREATED);
+    let resp = app.register("bo@example.com", "password1").await;
+    resp.assert_status(StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(body(resp).await["message"], "Too many sign-ups from your network. Please try again in 15 minutes.");
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM users").fetch_one(&app.pool).await.unwrap();
+    assert_eq!(n, 1);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn parallel_wrong_passwords_are_evaluated_only_up_to_the_limit(pool: sqlx::PgPool) {
+    let app = std::sync::Arc::new(app_with(pool, |c| c.limits.login_failures_per_account = 4).await);
+    app.verified_user("ann@example.com", "password1").await;
+    let tries: Vec<_> = (0..12)
+        .map(|i| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                app.post("/api/login", json!({"email": "ann@example.com", "password": format!("wrong-{i}-password")}), None).await.0.status()
+            })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    for t in tries {
+        statuses.push(t.await.unwrap());
+    }
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::UNAUTHORIZED).count(), 4, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count(), 8, "{statuses:?}");
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_right_password_does_not_count_as_a_failure(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| c.limits.login_failures_per_address = 2).await;
+    let id = app.verified_user("ann@example.com", "password1").await;
+    for _ in 0..3 {
+        app.login("ann@example.com", "password1").await;
+    }
+    app.register("bo@example.com", "password1").await;
+    for _ in 0..2 {
+        app.post("/api/login", json!({"email": "bo@example.com", "password": "password1"}), None).await.assert_status(StatusCode::FORBIDDEN);
+    }
+    sqlx::query("UPDATE users SET is_active = false WHERE id = $1").bind(id).execute(&app.pool).await.unwrap();
+    app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await.assert_status(StatusCode::FORBIDDEN);
+    app.post("/api/login", json!({"email": "ann@example.com", "password": "nope-nope"}), None).await.assert_status(StatusCode::UNAUTHORIZED);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_reset_or_a_password_change_voids_every_other_reset_link(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let id = app.verified_user("ann@example.com", "password1").await;
+    let first = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword).await.unwrap();
+    let second = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword).await.unwrap();
+    app.post("/api/reset-password", json!({"token": second, "newPassword": "new-password"}), None).await.assert_status_is_ok();
+    let resp = app.post("/api/reset-password", json!({"token": first, "newPassword": "attacker-password"}), None).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(resp).await["message"], email_links::INVALID_RESET_LINK);
+
+    let outstanding = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword).await.unwrap();
+    let sid = app.login("ann@example.com", "new-password").await;
+    app.post("/api/user/change-password", json!({"currentPassword": "new-password", "newPassword": "newer-password"}), Some(&sid))
+        .await
+        .assert_status_is_ok();
+    let resp = app.post("/api/reset-password", json!({"token": outstanding, "newPassword": "attacker-password"}), None).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(resp).await["message"], email_links::INVALID_RESET_LINK);
+    app.login("ann@example.com", "newer-password").await;
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn contact_messages_are_limited_per_address_and_a_refused_form_is_not_counted(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| c.limits.email_requests_per_address = 2).await;
+    let message = json!({"name": "Ann", "email": "ann@example.com", "subject": "Hi", "category": "general", "message": "A question."});
+    let resp = app.post("/api/contact", json!({"name": "Ann", "email": "ann@example.com"}), None).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    for _ in 0..2 {
+        app.post("/api/contact", message.clone(), None).await.assert_status(StatusCode::CREATED);
+    }
+    let resp = app.post("/api/contact", message, None).await;
+    resp.assert_status(StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(body(resp).await["message"], "Too many requests. Please try again in 15 minutes.");
 }

@@ -98,6 +98,7 @@ pub struct Limits {
     pub login_failures_per_account: i64,
     pub login_failures_per_address: i64,
     pub email_requests_per_address: i64,
+    pub registrations_per_address: i64,
 }
 
 pub const DEFAULT_PORT: u16 = 8080;
@@ -105,6 +106,7 @@ pub const DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS: i64 = 120;
 pub const DEFAULT_LOGIN_FAILURES_PER_ACCOUNT: i64 = 10;
 pub const DEFAULT_LOGIN_FAILURES_PER_ADDRESS: i64 = 100;
 pub const DEFAULT_EMAIL_REQUESTS_PER_ADDRESS: i64 = 10;
+pub const DEFAULT_REGISTRATIONS_PER_ADDRESS: i64 = 10;
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/mentor";
 pub const DEFAULT_MAIL_FROM: &str = "Mystic Mentors <no-reply@mystic-mentors.test>";
 pub const DEFAULT_SUPPORT_EMAIL: &str = "support@mystic-mentors.test";
@@ -204,6 +206,8 @@ impl Config {
                     .unwrap_or(DEFAULT_LOGIN_FAILURES_PER_ADDRESS),
                 email_requests_per_address: parse(&get, "EMAIL_REQUESTS_PER_ADDRESS")?
                     .unwrap_or(DEFAULT_EMAIL_REQUESTS_PER_ADDRESS),
+                registrations_per_address: parse(&get, "REGISTRATIONS_PER_ADDRESS")?
+                    .unwrap_or(DEFAULT_REGISTRATIONS_PER_ADDRESS),
             },
         })
     }
@@ -255,6 +259,7 @@ mod tests {
         assert_eq!(c.web_dist, PathBuf::from("web/dist"));
         assert_eq!(c.limits.login_failures_per_account, 10);
         assert_eq!(c.limits.login_failures_per_address, 100);
+        assert_eq!(c.limits.registrations_per_address, 10);
         assert!(!c.secure_cookies());
         assert_eq!(c.payment_gateway, GatewayKind::Test(TestGatewaySettings::default()));
         assert_eq!(c.payment_reconcile_after, chrono::Duration::minutes(2));

@@ -1,7 +1,11 @@
 //! Sliding-window limits kept in Postgres, so every api process counts the same events.
+//!
+//! Counting and recording are one decision: [`take`] locks each (scope, key) pair for the rest of
+//! the transaction, then counts the window and records the event in one statement, so requests
+//! racing for the last places cannot all get one.
 
 use chrono::Duration;
-use sqlx::PgExecutor;
+use sqlx::{PgConnection, PgExecutor};
 
 use crate::{Error, Result};
 
@@ -15,6 +19,7 @@ pub enum Scope {
     ForgotPasswordAddress,
     ResendVerificationAddress,
     ContactAddress,
+    RegistrationAddress,
 }
 
 impl Scope {
@@ -25,8 +30,17 @@ impl Scope {
             Scope::ForgotPasswordAddress => "forgot_password_address",
             Scope::ResendVerificationAddress => "resend_verification_address",
             Scope::ContactAddress => "contact_address",
+            Scope::RegistrationAddress => "registration_address",
         }
     }
+}
+
+/// One limit: at most `limit` events of `scope` for `key` in the window.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit<'a> {
+    pub scope: Scope,
+    pub key: &'a str,
+    pub limit: i64,
 }
 
 pub async fn count(db: impl PgExecutor<'_>, scope: Scope, key: &str) -> Result<i64> {
@@ -41,12 +55,51 @@ pub async fn count(db: impl PgExecutor<'_>, scope: Scope, key: &str) -> Result<i
     Ok(n)
 }
 
-pub async fn record(db: impl PgExecutor<'_>, scope: Scope, key: &str) -> Result<()> {
-    sqlx::query("INSERT INTO rate_limit_events (scope, key) VALUES ($1, $2)")
-        .bind(scope.as_str())
-        .bind(key)
-        .execute(db)
-        .await?;
+/// Records one event for every limit when each of them still has room, or none and refuses
+/// with 429. Inside the caller's transaction: the pairs stay locked until it ends, and a
+/// rollback takes the events back. Returns the ids of the recorded events.
+pub async fn take(tx: &mut PgConnection, limits: &[Limit<'_>], message: &str) -> Result<Vec<i64>> {
+    // Always in the callers' fixed order (e.g. account before address), so two requests never wait on each other in a cycle.
+    for l in limits {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))")
+            .bind(l.scope.as_str())
+            .bind(l.key)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let scopes: Vec<&str> = limits.iter().map(|l| l.scope.as_str()).collect();
+    let keys: Vec<&str> = limits.iter().map(|l| l.key).collect();
+    let caps: Vec<i64> = limits.iter().map(|l| l.limit).collect();
+    let ids: Vec<i64> = sqlx::query_scalar(
+        "WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int8[]) AS w (scope, key, cap)), \
+         full_limits AS (SELECT 1 FROM wanted w WHERE (SELECT count(*) FROM rate_limit_events e \
+             WHERE e.scope = w.scope AND e.key = w.key AND e.created_at > now() - $4::interval) >= w.cap) \
+         INSERT INTO rate_limit_events (scope, key) \
+         SELECT scope, key FROM wanted WHERE NOT EXISTS (SELECT 1 FROM full_limits) RETURNING id",
+    )
+    .bind(&scopes)
+    .bind(&keys)
+    .bind(&caps)
+    .bind(WINDOW)
+    .fetch_all(&mut *tx)
+    .await?;
+    if ids.len() < limits.len() {
+        return Err(Error::TooManyRequests(message.into()));
+    }
+    Ok(ids)
+}
+
+/// Counts this request against one limit in its own transaction, refusing it when the limit is reached.
+pub async fn hit(pool: &sqlx::PgPool, scope: Scope, key: &str, limit: i64, message: &str) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    take(&mut tx, &[Limit { scope, key, limit }], message).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Takes back events recorded by [`take`] (e.g. a reserved failure that turned out a success).
+pub async fn forget(db: impl PgExecutor<'_>, ids: &[i64]) -> Result<()> {
+    sqlx::query("DELETE FROM rate_limit_events WHERE id = ANY($1)").bind(ids).execute(db).await?;
     Ok(())
 }
 
@@ -59,20 +112,6 @@ pub async fn clear(db: impl PgExecutor<'_>, scope: Scope, key: &str) -> Result<(
     Ok(())
 }
 
-/// Refuses with 429 once `limit` events are already counted in the window.
-pub async fn check(db: impl PgExecutor<'_>, scope: Scope, key: &str, limit: i64, message: &str) -> Result<()> {
-    if count(db, scope, key).await? >= limit {
-        return Err(Error::TooManyRequests(message.into()));
-    }
-    Ok(())
-}
-
-/// Counts this request and refuses it when it goes over `limit`.
-pub async fn hit(pool: &sqlx::PgPool, scope: Scope, key: &str, limit: i64, message: &str) -> Result<()> {
-    check(pool, scope, key, limit, message).await?;
-    record(pool, scope, key).await
-}
-
 /// Deletes events older than the window.
 pub async fn prune(db: impl PgExecutor<'_>) -> Result<u64> {
     let done = sqlx::query("DELETE FROM rate_limit_events WHERE created_at < now() - $1::interval")
@@ -80,4 +119,56 @@ pub async fn prune(db: impl PgExecutor<'_>) -> Result<u64> {
         .execute(db)
         .await?;
     Ok(done.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_is_fifteen_minutes() {
+        assert_eq!(WINDOW, Duration::minutes(15));
+    }
+
+    async fn take_one(pool: &sqlx::PgPool, key: &str, limit: i64) -> Result<Vec<i64>> {
+        let mut tx = pool.begin().await?;
+        let ids = take(&mut tx, &[Limit { scope: Scope::ContactAddress, key, limit }], "slow down").await?;
+        tx.commit().await?;
+        Ok(ids)
+    }
+
+    #[sqlx::test(migrator = "crate::db::MIGRATOR")]
+    async fn parallel_requests_get_exactly_the_limit(pool: sqlx::PgPool) {
+        let tasks: Vec<_> = (0..20).map(|_| tokio::spawn({
+            let pool = pool.clone();
+            async move { take_one(&pool, "10.0.0.1", 5).await.is_ok() }
+        })).collect();
+        let mut passed = 0;
+        for t in tasks {
+            passed += t.await.unwrap() as usize;
+        }
+        assert_eq!(passed, 5);
+        assert_eq!(count(&pool, Scope::ContactAddress, "10.0.0.1").await.unwrap(), 5);
+    }
+
+    #[sqlx::test(migrator = "crate::db::MIGRATOR")]
+    async fn all_limits_or_none_and_a_rollback_takes_the_event_back(pool: sqlx::PgPool) {
+        let both = |limit_b| [
+            Limit { scope: Scope::LoginFailureAccount, key: "a", limit: 5 },
+            Limit { scope: Scope::LoginFailureAddress, key: "b", limit: limit_b },
+        ];
+        let mut tx = pool.begin().await.unwrap();
+        assert_eq!(take(&mut tx, &both(1), "x").await.unwrap().len(), 2);
+        tx.commit().await.unwrap();
+        let mut tx = pool.begin().await.unwrap();
+        let err = take(&mut tx, &both(1), "full").await.unwrap_err();
+        assert_eq!(err.to_string(), "full");
+        drop(tx);
+        assert_eq!(count(&pool, Scope::LoginFailureAccount, "a").await.unwrap(), 1, "the account gets nothing when the address is full");
+
+        let mut tx = pool.begin().await.unwrap();
+        take(&mut tx, &both(10), "x").await.unwrap();
+        tx.rollback().await.unwrap();
+        assert_eq!(count(&pool, Scope::LoginFailureAccount, "a").await.unwrap(), 1);
+    }
 }

@@ -33,6 +33,9 @@ pub const MAX_ATTEMPTS: usize = 5;
 pub enum EmailJob {
     VerifyEmail { user_id: Uuid },
     ResetPassword { user_id: Uuid },
+    /// Someone signed up with an address that already has this account: a verified owner hears
+    /// about it (with sign-in and reset links), an unverified one gets a fresh verification link.
+    AccountExists { user_id: Uuid },
     /// A contact-form message to the support address.
     Contact { message_id: Uuid },
     /// The seeker's booking confirmation with a calendar invitation.
@@ -109,6 +112,14 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             Some(user) if user.is_active => {
                 let token = email_links::issue(pool, user.id, &user.email, Purpose::ResetPassword).await?;
                 vec![templates::password_reset(config, &user.email, &user.first_name, &token)]
+            }
+            _ => vec![],
+        },
+        EmailJob::AccountExists { user_id } => match users::find(pool, *user_id).await? {
+            Some(user) if user.is_active && user.email_verified => vec![templates::account_exists(config, &user.email, &user.first_name)],
+            Some(user) if user.is_active => {
+                let token = email_links::issue(pool, user.id, &user.email, Purpose::VerifyEmail).await?;
+                vec![templates::verification(config, &user.email, &user.first_name, &token)]
             }
             _ => vec![],
         },

@@ -16,7 +16,8 @@ async fn new_user(pool: &PgPool, email: &str) -> uuid::Uuid {
         registration::NewAccount { email, password: "password1", first_name: "Ann", last_name: "Lee" },
     )
     .await
-    .unwrap();
+    .unwrap()
+    .user_id();
     email::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id: id }).await.unwrap();
     tx.commit().await.unwrap();
     id

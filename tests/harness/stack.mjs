@@ -204,6 +204,8 @@ export async function startStack({ worker = true, env = {} } = {}) {
     RUST_LOG: process.env.RUST_LOG || 'info',
     RUST_BACKTRACE: '1',
     NO_COLOR: '1',
+    // Tests sign up many accounts from one address; abuse-accounts.test.mjs checks the real limit.
+    REGISTRATIONS_PER_ADDRESS: '1000',
     ...env,
   };
   const logPrefix = path.join(logsDir, `${label()}-${dbName}`);

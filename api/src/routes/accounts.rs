@@ -43,7 +43,7 @@ pub struct RegisterResponse {
 
 #[derive(ApiResponse)]
 pub enum RegisterResult {
-    /// The account exists; a verification e-mail is on its way
+    /// A verification e-mail is on its way (or, for an address that already has an account, a note to its owner)
     #[oai(status = 201)]
     Created(Json<RegisterResponse>),
 }
@@ -77,21 +77,25 @@ pub enum Redirect {
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Accounts")]
 impl AccountsApi {
-    /// Creates an unverified account and e-mails a verification link.
+    /// Creates an unverified account and e-mails a verification link. An address that already has
+    /// an account gets the same answer; nothing is created and the mail goes to its owner.
     #[oai(path = "/register", method = "post", operation_id = "register")]
-    async fn register(&self, state: Data<&AppState>, body: Json<RegisterRequest>) -> ApiResult<RegisterResult> {
+    async fn register(&self, state: Data<&AppState>, req: &Request, body: Json<RegisterRequest>) -> ApiResult<RegisterResult> {
+        let account = registration::NewAccount {
+            email: &body.email,
+            password: &body.password,
+            first_name: &body.first_name,
+            last_name: &body.last_name,
+        };
+        registration::validate(&account)?;
+        let limit = state.config.limits.registrations_per_address;
+        rate_limit::hit(&state.pool, Scope::RegistrationAddress, &client_address(req, &state), limit, registration::TOO_MANY_REGISTRATIONS).await?;
         let mut tx = state.pool.begin().await?;
-        let user_id = registration::register(
-            &mut tx,
-            registration::NewAccount {
-                email: &body.email,
-                password: &body.password,
-                first_name: &body.first_name,
-                last_name: &body.last_name,
-            },
-        )
-        .await?;
-        email_jobs::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id }).await?;
+        let job = match registration::register(&mut tx, account).await? {
+            registration::Registered::New(user_id) => EmailJob::VerifyEmail { user_id },
+            registration::Registered::Existing(user_id) => EmailJob::AccountExists { user_id },
+        };
+        email_jobs::enqueue(&mut tx, &job).await?;
         tx.commit().await?;
         Ok(RegisterResult::Created(Json(RegisterResponse {
             requires_verification: true,

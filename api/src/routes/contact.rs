@@ -6,7 +6,7 @@ use crate::{auth::session_token_from_request, error::ApiResult, guard::client_ad
 use domain::{
     accounts::sessions,
     contact,
-    rate_limit::{self, Scope},
+    rate_limit::{self, Limit, Scope},
 };
 use jobs::email::{self as email_jobs, EmailJob};
 
@@ -39,13 +39,15 @@ impl ContactApi {
     /// Sends a message to support (stored, then e-mailed to the support address).
     #[oai(path = "/contact", method = "post", operation_id = "sendContactMessage")]
     async fn send(&self, state: Data<&AppState>, req: &Request, body: Json<ContactRequest>) -> ApiResult<ContactSent> {
-        let limit = state.config.limits.email_requests_per_address;
-        rate_limit::check(&state.pool, Scope::ContactAddress, &client_address(req, &state), limit, TOO_MANY_EMAIL_REQUESTS).await?;
+        let client = client_address(req, &state);
+        let limit = Limit { scope: Scope::ContactAddress, key: &client, limit: state.config.limits.email_requests_per_address };
         let user_id = match session_token_from_request(req) {
             Some(token) => sessions::user_for(&state.pool, &token).await?.map(|u| u.id),
             None => None,
         };
         let mut tx = state.pool.begin().await?;
+        // Counted only when the message is stored: a refused form takes its event back with the rollback.
+        rate_limit::take(&mut tx, &[limit], TOO_MANY_EMAIL_REQUESTS).await?;
         let id = contact::store(
             &mut tx,
             contact::NewMessage {
@@ -59,7 +61,6 @@ impl ContactApi {
         )
         .await?;
         email_jobs::enqueue(&mut tx, &EmailJob::Contact { message_id: id }).await?;
-        rate_limit::record(&mut *tx, Scope::ContactAddress, &client_address(req, &state)).await?;
         tx.commit().await?;
         Ok(ContactSent::Created(Json(MessageResponse::new(contact::SENT))))
     }

@@ -28,6 +28,8 @@ pub async fn app_with(pool: PgPool, tweak: impl FnOnce(&mut Config)) -> TestApp 
         _ => None,
     })
     .unwrap();
+    // Every in-process request comes from one address; tests that count sign-ups set their own limit.
+    config.limits.registrations_per_address = 10_000;
     tweak(&mut config);
     let state = AppState::new(pool.clone(), config).unwrap();
     TestApp { cli: TestClient::new(app::build(state).map_to_response().boxed()), pool }

@@ -93,7 +93,7 @@ pub async fn verify_email(pool: &PgPool, token: &str) -> Result<()> {
     Ok(())
 }
 
-/// Sets a new password from a reset link and ends every session of the user.
+/// Sets a new password from a reset link, voids the user's other reset links and ends every session.
 pub async fn reset_password(pool: &PgPool, token: &str, new_password: &str) -> Result<()> {
     validation::password(new_password)?;
     let password_hash = passwords::hash(new_password).await?;
@@ -102,12 +102,13 @@ pub async fn reset_password(pool: &PgPool, token: &str, new_password: &str) -> R
         return Err(Error::validation(INVALID_RESET_LINK));
     };
     set_password(&mut *tx, user_id, &password_hash).await?;
+    void_reset_links(&mut *tx, user_id).await?;
     sessions::end_all(&mut *tx, user_id, None).await?;
     tx.commit().await?;
     Ok(())
 }
 
-/// Changes the password of a signed-in user; other sessions end, the current one stays.
+/// Changes the password of a signed-in user; reset links are voided and other sessions end, the current one stays.
 pub async fn change_password(
     pool: &PgPool,
     user_id: Uuid,
@@ -129,8 +130,19 @@ pub async fn change_password(
     let password_hash = passwords::hash(new_password).await?;
     let mut tx = pool.begin().await?;
     set_password(&mut *tx, user_id, &password_hash).await?;
+    void_reset_links(&mut *tx, user_id).await?;
     sessions::end_all(&mut *tx, user_id, Some(current_session)).await?;
     tx.commit().await?;
+    Ok(())
+}
+
+/// A reset link sent before the password changed must not change it again.
+async fn void_reset_links(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<()> {
+    sqlx::query("DELETE FROM email_tokens WHERE user_id = $1 AND purpose = $2")
+        .bind(user_id)
+        .bind(Purpose::ResetPassword.as_str())
+        .execute(db)
+        .await?;
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use super::{passwords, users::User, users::find_by_email};
 use crate::{
     Error, Result,
     config::Limits,
-    rate_limit::{self, Scope},
+    rate_limit::{self, Limit, Scope},
 };
 
 pub const INVALID_CREDENTIALS: &str = "Invalid email or password";
@@ -21,8 +21,19 @@ pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, 
     if email.trim().is_empty() || password.is_empty() {
         return Err(Error::validation("Email and password are required"));
     }
-    rate_limit::check(pool, Scope::LoginFailureAccount, &account_key, limits.login_failures_per_account, TOO_MANY_ATTEMPTS).await?;
-    rate_limit::check(pool, Scope::LoginFailureAddress, client, limits.login_failures_per_address, TOO_MANY_ATTEMPTS).await?;
+    // The failure is recorded before the slow password check, so parallel guesses cannot all pass
+    // the limit; a matching password takes it back.
+    let mut tx = pool.begin().await?;
+    let reserved = rate_limit::take(
+        &mut tx,
+        &[
+            Limit { scope: Scope::LoginFailureAccount, key: &account_key, limit: limits.login_failures_per_account },
+            Limit { scope: Scope::LoginFailureAddress, key: client, limit: limits.login_failures_per_address },
+        ],
+        TOO_MANY_ATTEMPTS,
+    )
+    .await?;
+    tx.commit().await?;
 
     let user = find_by_email(pool, email).await?;
     let stored: Option<String> = match &user {
@@ -42,12 +53,9 @@ pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, 
     };
     let user = match (user, matches) {
         (Some(user), true) => user,
-        _ => {
-            rate_limit::record(pool, Scope::LoginFailureAccount, &account_key).await?;
-            rate_limit::record(pool, Scope::LoginFailureAddress, client).await?;
-            return Err(Error::unauthorized(INVALID_CREDENTIALS));
-        }
+        _ => return Err(Error::unauthorized(INVALID_CREDENTIALS)),
     };
+    rate_limit::forget(pool, &reserved).await?;
     if !user.is_active {
         return Err(Error::forbidden(ACCOUNT_DEACTIVATED));
     }

@@ -1,10 +1,13 @@
-//! Creating an account. The caller enqueues the verification e-mail in the same transaction.
+//! Creating an account. The caller enqueues the e-mail in the same transaction.
+//!
+//! An address that already has an account gets the same answer as a new one and nothing is
+//! created; the mail tells the owner instead, so sign-up does not reveal who has an account.
 
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::{passwords, validation};
-use crate::{Error, Result, error::OnConstraint};
+use crate::Result;
 
 pub struct NewAccount<'a> {
     pub email: &'a str,
@@ -13,27 +16,70 @@ pub struct NewAccount<'a> {
     pub last_name: &'a str,
 }
 
+/// Used when an existing address changes to a taken one (profile); sign-up never says it.
 pub const EMAIL_TAKEN: &str = "An account with this email already exists";
 pub const REGISTERED: &str =
     "Registration successful! Please check your email to verify your account before signing in.";
+pub const TOO_MANY_REGISTRATIONS: &str = "Too many sign-ups from your network. Please try again in 15 minutes.";
 
-/// Validates and inserts an unverified user; returns its id.
-pub async fn register(tx: &mut PgConnection, input: NewAccount<'_>) -> Result<Uuid> {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Registered {
+    /// A new, unverified account: send it the verification link.
+    New(Uuid),
+    /// The address already had this account; nothing was created: tell its owner.
+    Existing(Uuid),
+}
+
+impl Registered {
+    pub fn user_id(self) -> Uuid {
+        match self {
+            Registered::New(id) | Registered::Existing(id) => id,
+        }
+    }
+}
+
+struct Valid {
+    email: String,
+    first_name: String,
+    last_name: String,
+}
+
+/// The field checks alone (no hashing, no database), so refused input costs nothing.
+pub fn validate(input: &NewAccount<'_>) -> Result<()> {
+    check(input).map(|_| ())
+}
+
+fn check(input: &NewAccount<'_>) -> Result<Valid> {
     let first_name = validation::name(input.first_name, "First name")?;
     let last_name = validation::name(input.last_name, "Last name")?;
     let email = validation::email(input.email)?;
     validation::password(input.password)?;
+    Ok(Valid { email, first_name, last_name })
+}
+
+/// Validates and inserts an unverified user, or finds the account the address already has.
+/// Both ways hash the password once, so the answer takes as long for a taken address.
+pub async fn register(tx: &mut PgConnection, input: NewAccount<'_>) -> Result<Registered> {
+    let valid = check(&input)?;
     let password_hash = passwords::hash(input.password).await?;
-    sqlx::query_scalar(
-        "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, $2, $3, $4) RETURNING id",
+    let created: Option<Uuid> = sqlx::query_scalar(
+        "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT DO NOTHING RETURNING id",
     )
-    .bind(&email)
+    .bind(&valid.email)
     .bind(&password_hash)
-    .bind(&first_name)
-    .bind(&last_name)
-    .fetch_one(&mut *tx)
-    .await
-    .on_constraint("users_email_key", || Error::conflict(EMAIL_TAKEN))
+    .bind(&valid.first_name)
+    .bind(&valid.last_name)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if let Some(id) = created {
+        return Ok(Registered::New(id));
+    }
+    let existing = sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1)")
+        .bind(&valid.email)
+        .fetch_one(&mut *tx)
+        .await?;
+    Ok(Registered::Existing(existing))
 }
 
 /// The user a new verification e-mail should go to, if the address belongs to an

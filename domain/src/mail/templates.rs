@@ -31,6 +31,26 @@ pub fn password_reset(config: &Config, to: &str, first_name: &str, token: &str) 
     )
 }
 
+pub const ACCOUNT_EXISTS_SUBJECT: &str = "Someone tried to create an account with your address";
+
+/// A sign-up with an address that already has a verified account: the owner hears about it, nobody else does.
+pub fn account_exists(config: &Config, to: &str, first_name: &str) -> Email {
+    let sign_in = config.link("/auth", &[]);
+    let reset = config.link("/forgot-password", &[]);
+    action_email(
+        to,
+        ACCOUNT_EXISTS_SUBJECT,
+        first_name,
+        &format!(
+            "Someone tried to create a {PRODUCT_NAME} account with your address, which already has an account. \
+             No new account was created and your password stays the same."
+        ),
+        "If it was you, sign in",
+        &sign_in,
+        &format!("Forgot your password? Reset it here: {reset}\nIf it was not you, you can ignore this email."),
+    )
+}
+
 /// The seeker's confirmation, with the session as a calendar invitation.
 pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking, now: chrono::DateTime<chrono::Utc>) -> Email {
     let link = config.link("/dashboard", &[]);
@@ -182,6 +202,15 @@ mod tests {
         assert!(mail.text.contains("https://mentors.example/verify-email?token=tok123\n"));
         assert!(mail.html.contains("href=\"https://mentors.example/verify-email?token=tok123\""));
         assert!(mail.html.contains("Hello Ann &lt;3"), "names are escaped in HTML");
+    }
+
+    #[test]
+    fn account_exists_links_to_sign_in_and_reset() {
+        let mail = account_exists(&config(), "ann@example.com", "Ann");
+        assert_eq!(mail.subject, "Someone tried to create an account with your address");
+        assert!(mail.text.contains("https://mentors.example/auth\n"));
+        assert!(mail.text.contains("https://mentors.example/forgot-password"));
+        assert!(mail.html.contains("href=\"https://mentors.example/auth\""));
     }
 
     #[test]
