@@ -12,5 +12,6 @@ pub mod refunds;
 pub mod reservation_expiry;
 pub mod runtime;
 pub mod schedule;
+pub mod upload_cleanup;
 
 pub use runtime::{JobContext, Settings};

@@ -13,7 +13,7 @@ use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 use domain::{Config, mail::Mailer, payments::PaymentGateway};
 use sqlx::PgPool;
 
-use crate::{booking_completion, booking_reminders, cleanup, email, poll::Every, refunds, reservation_expiry, schedule};
+use crate::{booking_completion, booking_reminders, cleanup, email, poll::Every, refunds, reservation_expiry, schedule, upload_cleanup};
 
 /// What every job handler receives.
 #[derive(Clone)]
@@ -102,6 +102,9 @@ pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
     let m = Monitor::new().shutdown_timeout(Duration::from_secs(30));
     let m = register!(m, ctx, settings, email::EmailJob, email::QUEUE, email::MAX_ATTEMPTS, email::handle);
     let m = register!(m, ctx, settings, cleanup::Cleanup, cleanup::QUEUE, 3, cleanup::handle);
+    let m = register!(
+        m, ctx, settings, upload_cleanup::DeleteUpload, upload_cleanup::QUEUE, upload_cleanup::MAX_ATTEMPTS, upload_cleanup::handle
+    );
     let m = register!(
         m, ctx, settings, reservation_expiry::ExpireHold, reservation_expiry::QUEUE, reservation_expiry::MAX_ATTEMPTS, reservation_expiry::handle
     );
