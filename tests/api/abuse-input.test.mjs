@@ -87,6 +87,21 @@ describe('text fields refuse control and bidi characters with a 400', () => {
       assert.equal(res.body.message, 'Title contains characters that are not allowed');
     });
 
+    it(`booking notes, reasons, review comments and the contact form (${kind})`, async () => {
+      const some = '00000000-0000-4000-8000-000000000000';
+      const start = new Date(Date.now() + 3 * 86_400_000).toISOString();
+      const reserve = await mentor.c.post('/api/reservations', { serviceId: mentor.serviceId, scheduledAt: start, notes: inside('Looking forward', bad) });
+      assertRefused(reserve, 'reservation notes');
+      assert.equal(reserve.body.message, 'Notes contains characters that are not allowed');
+      assertRefused(await mentor.c.put(`/api/user/bookings/${some}/reschedule`, { scheduledAt: start, reason: inside('Travel', bad) }), 'reschedule reason');
+      assertRefused(await mentor.c.put(`/api/user/bookings/${some}/cancel`, { acknowledgePolicy: true, reason: inside('Travel', bad) }), 'cancel reason');
+      assertRefused(await mentor.c.post(`/api/bookings/${some}/review`, { rating: 5, comment: inside('Wonderful', bad) }), 'review comment');
+      const contact = { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'Hello there', category: 'general', message: 'A question about sessions.' };
+      for (const field of ['name', 'subject', 'message']) {
+        assertRefused(await client(stack.baseUrl).post('/api/contact', { ...contact, [field]: inside(contact[field], bad) }), `contact ${field}`);
+      }
+    });
+
     it(`search and filters (${kind})`, async () => {
       const anon = client(stack.baseUrl);
       for (const [param, value] of [['search', 'tarot'], ['service', 'tarot'], ['minPrice', '10'], ['maxPrice', '10'], ['minRating', '4.5'], ['sort', 'rating']]) {
@@ -129,6 +144,8 @@ describe('numbers are range-checked before any arithmetic', () => {
       const res = await mentor.c.post('/api/services', serviceBody(overrides));
       assertRefused(res, `service ${JSON.stringify(overrides)}`);
     }
+    const slots = await client(stack.baseUrl).get(`/api/mentors/${mentor.id}/available-slots?date=2030-01-01&duration=${huge}`);
+    assertRefused(slots, 'available-slots duration');
     const notes = await mentor.c.get(`/api/notifications?limit=${huge}`);
     assert.equal(notes.status, 200, show(notes));
     const bad = await mentor.c.get('/api/notifications?limit=99999999999999999999');
