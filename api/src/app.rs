@@ -9,7 +9,7 @@ use poem::{
     middleware::{CatchPanic, CookieJarManager},
 };
 
-use crate::{error, guard, routes, state::AppState};
+use crate::{error, guard, routes, security_headers, state::AppState};
 
 pub fn build(state: AppState) -> impl Endpoint {
     let api = routes::service().into_endpoint().around(guard::guard);
@@ -24,6 +24,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .with(CatchPanic::new().with_handler(|_| {
             error::json_response(StatusCode::INTERNAL_SERVER_ERROR, error::INTERNAL_ERROR)
         }))
+        .around(security_headers::apply)
         .data(state)
 }
 
@@ -37,12 +38,13 @@ fn web_app(dist: &Path) -> poem::Route {
     }
 }
 
-/// Files users uploaded (shared by every api process through `UPLOAD_DIR`).
+/// Files users uploaded (shared by every api process through `UPLOAD_DIR`); served with
+/// `nosniff` and an empty CSP like every response.
 fn uploads(dir: &Path) -> impl Endpoint + use<> {
     if let Err(err) = std::fs::create_dir_all(dir) {
         tracing::warn!(dir = %dir.display(), error = %err, "cannot create UPLOAD_DIR");
     }
-    StaticFilesEndpoint::new(dir).with(poem::middleware::SetHeader::new().overriding("x-content-type-options", "nosniff"))
+    StaticFilesEndpoint::new(dir)
 }
 
 #[handler]

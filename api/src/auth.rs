@@ -29,22 +29,37 @@ async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> 
     }
 }
 
-pub fn set_session_cookie(jar: &CookieJar, state: &AppState, token: String) {
+/// `Secure` when the app's own address is https, or when a trusted proxy in front
+/// (`TRUST_PROXY`) says the browser reached it over https (`X-Forwarded-Proto`).
+pub fn secure_cookie(req: &Request, state: &AppState) -> bool {
+    state.config.secure_cookies() || (state.config.trust_proxy && forwarded_https(req))
+}
+
+/// The scheme the browser used says https, per the first `X-Forwarded-Proto` entry.
+pub fn forwarded_https(req: &Request) -> bool {
+    req.headers()
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"))
+}
+
+pub fn set_session_cookie(jar: &CookieJar, req: &Request, state: &AppState, token: String) {
     let mut cookie = Cookie::new_with_str(sessions::COOKIE_NAME, token);
     cookie.set_http_only(true);
     cookie.set_same_site(SameSite::Lax);
     cookie.set_path("/");
-    cookie.set_secure(state.config.secure_cookies());
+    cookie.set_secure(secure_cookie(req, state));
     cookie.set_max_age(sessions::SESSION_TTL.to_std().expect("positive ttl"));
     jar.add(cookie);
 }
 
-pub fn clear_session_cookie(jar: &CookieJar, state: &AppState) {
+pub fn clear_session_cookie(jar: &CookieJar, req: &Request, state: &AppState) {
     let mut cookie = Cookie::new_with_str(sessions::COOKIE_NAME, "");
     cookie.set_http_only(true);
     cookie.set_same_site(SameSite::Lax);
     cookie.set_path("/");
-    cookie.set_secure(state.config.secure_cookies());
+    cookie.set_secure(secure_cookie(req, state));
     cookie.set_max_age(std::time::Duration::ZERO);
     jar.add(cookie);
 }

@@ -6,7 +6,9 @@ use poem::{
     http::{Method, StatusCode, header},
 };
 
-use crate::{error::json_response, state::AppState};
+use url::{Origin, Url};
+
+use crate::{auth::forwarded_https, error::json_response, state::AppState};
 
 /// JSON bodies larger than this are refused with 413.
 pub const MAX_JSON_BODY_BYTES: u64 = 1024 * 1024;
@@ -44,21 +46,26 @@ fn changes_state(method: &Method) -> bool {
 }
 
 /// Browsers send `Origin` with every cross-site state-changing request; when present it must
-/// be the app's own origin (from `APP_BASE_URL`, or the host the request was sent to).
+/// be the app's own origin: scheme, host and port exactly (default ports 80 and 443 count as
+/// written), either that of `APP_BASE_URL` or the host the request was sent to (over https only
+/// when a trusted proxy says so).
 fn same_origin(req: &Request, state: &AppState) -> bool {
     let Some(origin) = req.headers().get(header::ORIGIN) else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    let origin = origin.trim_end_matches('/');
-    if origin.eq_ignore_ascii_case(state.config.app_base_url.origin().ascii_serialization().as_str()) {
-        return true;
+    let Some(origin) = origin.to_str().ok().and_then(|o| Url::parse(o).ok()).map(|u| u.origin()) else { return false };
+    if !origin.is_tuple() {
+        return false;
     }
-    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok());
-    match (host, origin.split_once("://")) {
-        (Some(host), Some((scheme, origin_host))) => {
-            matches!(scheme, "http" | "https") && origin_host.eq_ignore_ascii_case(host)
-        }
-        _ => false,
+    origin == state.config.app_base_url.origin() || request_origin(req, state).is_some_and(|own| own == origin)
+}
+
+/// The origin the request itself was sent to: its `Host` with the scheme it arrived over.
+fn request_origin(req: &Request, state: &AppState) -> Option<Origin> {
+    let host = req.headers().get(header::HOST)?.to_str().ok()?;
+    if host.is_empty() || host.contains(['/', '\\', '@', '?', '#']) {
+        return None;
     }
+    let scheme = if state.config.trust_proxy && forwarded_https(req) { "https" } else { "http" };
+    Url::parse(&format!("{scheme}://{host}")).ok().map(|u| u.origin())
 }
 
 fn declared_length(req: &Request) -> Option<u64> {

@@ -5,5 +5,6 @@ pub mod auth;
 pub mod error;
 pub mod guard;
 pub mod routes;
+pub mod security_headers;
 pub mod seed;
 pub mod state;

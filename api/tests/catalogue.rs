@@ -341,3 +341,76 @@ async fn contact_messages_are_stored_and_mailed_to_support(pool: sqlx::PgPool) {
     app.post("/api/contact", ok.clone(), None).await.assert_status(StatusCode::CREATED);
     app.post("/api/contact", ok, None).await.assert_status(StatusCode::TOO_MANY_REQUESTS);
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn image_urls_are_our_own_uploads_and_replaced_ones_are_queued_for_deletion(pool: sqlx::PgPool) {
+    let dir = std::env::temp_dir().join(format!("uploads-{}", uuid::Uuid::new_v4()));
+    let upload_dir = dir.clone();
+    let app = support::app_with(pool, move |c| c.upload_dir = upload_dir).await;
+    let (_, sid) = app.signed_in("ann@example.com").await;
+    for bad in ["/uploads/%2e%2e/api/logout", "/uploads/../api/logout", "/api/logout", "https://cdn.example/a.png", "//evil.example/a.png"] {
+        let resp = app.put("/api/user/profile", json!({"profileImageUrl": bad}), Some(&sid)).await;
+        resp.assert_status(StatusCode::BAD_REQUEST);
+        assert_eq!(body(resp).await["message"], "Please enter a valid image URL", "{bad}");
+    }
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    let upload = || async {
+        let resp = app
+            .cli
+            .post("/api/user/profile-image")
+            .header("cookie", format!("sid={sid}"))
+            .multipart(TestForm::new().field(TestFormField::bytes(png.clone()).name("profileImage").filename("me.png")))
+            .send()
+            .await;
+        resp.assert_status_is_ok();
+        body(resp).await["imageUrl"].as_str().unwrap().to_string()
+    };
+    let first = upload().await;
+    assert!(app.queued("upload_cleanup").await.is_empty(), "nothing replaced yet");
+    let second = upload().await;
+    assert_eq!(app.queued("upload_cleanup").await, vec![json!({"url": first})]);
+
+    // The profile may name its own upload again; clearing it queues that one.
+    app.put("/api/user/profile", json!({"profileImageUrl": first}), Some(&sid)).await.assert_status_is_ok();
+    app.put("/api/user/profile", json!({"profileImageUrl": ""}), Some(&sid)).await.assert_status_is_ok();
+    let queued = app.queued("upload_cleanup").await;
+    assert_eq!(queued[1..], [json!({"url": second}), json!({"url": first})]);
+
+    // The mentor image too.
+    app.post("/api/mentors", mentor_profile("Ann", "astrology"), Some(&sid)).await.assert_status(StatusCode::CREATED);
+    app.put("/api/mentor/profile", json!({"profileImageUrl": second}), Some(&sid)).await.assert_status_is_ok();
+    let resp = app.put("/api/mentor/profile", json!({"profileImageUrl": "/uploads/%2e%2e/api/logout"}), Some(&sid)).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    app.put("/api/mentor/profile", json!({"profileImageUrl": ""}), Some(&sid)).await.assert_status_is_ok();
+    assert_eq!(app.queued("upload_cleanup").await.last().unwrap(), &json!({"url": second}));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_seeded_avatar_sent_back_unchanged_is_kept(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (_, sid) = app.mentor("luna@example.com", "Luna", "astrology").await;
+    let avatar = "/uploads/avatars/luna-moon.svg";
+    sqlx::query("UPDATE mentors SET profile_image_url = $1").bind(avatar).execute(&app.pool).await.unwrap();
+    let resp = app.put("/api/mentor/profile", json!({"profileImageUrl": avatar, "displayName": "Luna Moon"}), Some(&sid)).await;
+    resp.assert_status_is_ok();
+    assert_eq!(body(resp).await["profileImageUrl"], avatar);
+    assert!(app.queued("upload_cleanup").await.is_empty());
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn nul_bytes_and_giant_pages_are_plain_400s(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (_, sid) = app.signed_in("ann@example.com").await;
+    let resp = app.get("/api/mentors?page=9223372036854775807", None).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(resp).await["message"], "Page must be at most 10000");
+    let resp = app.get("/api/mentors?search=tarot%00", None).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(resp).await["message"], "Search contains characters that are not allowed");
+    let resp = app.put("/api/user/profile", json!({"bio": "Hello\u{0}"}), Some(&sid)).await;
+    resp.assert_status(StatusCode::BAD_REQUEST);
+    assert_eq!(body(resp).await["message"], "Bio contains characters that are not allowed");
+    let resp = app.put("/api/user/profile", json!({"bio": "Line one\nLine two"}), Some(&sid)).await;
+    resp.assert_status_is_ok();
+}

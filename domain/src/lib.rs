@@ -12,6 +12,7 @@ pub mod money;
 pub mod notifications;
 pub mod payments;
 pub mod rate_limit;
+pub mod text;
 pub mod time_zones;
 pub mod tokens;
 pub mod uploads;

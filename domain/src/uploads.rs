@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use sqlx::PgExecutor;
+
 use crate::{Error, Result};
 
 /// 5 MB, as the spec says.
@@ -11,6 +13,49 @@ pub const IMAGE_TOO_LARGE: &str = "Image file must be smaller than 5MB";
 pub const NOT_AN_IMAGE: &str = "Only image files are allowed";
 /// Uploaded files are served under this path.
 pub const PUBLIC_PREFIX: &str = "/uploads/";
+
+/// Extensions [`store_image`] gives its files.
+pub const IMAGE_EXTENSIONS: [&str; 4] = ["jpg", "png", "gif", "webp"];
+/// Length of the random part of a stored name: a UUID as 32 lowercase hex digits.
+pub const NAME_HEX_CHARS: usize = 32;
+
+/// The file name inside `UPLOAD_DIR` when `url` is exactly the public URL of a file
+/// [`store_image`] wrote (`/uploads/<32 hex>.<ext>`): no percent-encoding, no dot segments, no
+/// extra slashes, no query. Anything else is not one of our uploads.
+pub fn own_upload_name(url: &str) -> Option<&str> {
+    let name = url.strip_prefix(PUBLIC_PREFIX)?;
+    let (stem, ext) = name.split_once('.')?;
+    let canonical = stem.len() == NAME_HEX_CHARS
+        && stem.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && IMAGE_EXTENSIONS.contains(&ext);
+    canonical.then_some(name)
+}
+
+/// Whether any user or mentor still shows the image at `url`.
+pub async fn in_use(db: impl PgExecutor<'_>, url: &str) -> Result<bool> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE profile_image_url = $1) \
+             OR EXISTS (SELECT 1 FROM mentors WHERE profile_image_url = $1)",
+    )
+    .bind(url)
+    .fetch_one(db)
+    .await?)
+}
+
+/// Deletes the uploaded file behind `url` once nothing refers to it. Only our own uploads,
+/// directly inside `dir`, are ever touched; a file already gone is fine. Returns whether a
+/// file was deleted.
+pub async fn delete_if_unused(db: impl PgExecutor<'_>, dir: &Path, url: &str) -> Result<bool> {
+    let Some(name) = own_upload_name(url) else { return Ok(false) };
+    if in_use(db, url).await? {
+        return Ok(false);
+    }
+    match tokio::fs::remove_file(dir.join(name)).await {
+        Ok(()) => Ok(true),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(err) => Err(anyhow::Error::from(err).into()),
+    }
+}
 
 /// The file extension for JPEG, PNG, GIF or WebP content, judged by the magic bytes.
 pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
@@ -50,6 +95,35 @@ mod tests {
         assert_eq!(sniff_image(b""), None);
     }
 
+    #[test]
+    fn only_canonical_upload_urls_are_ours() {
+        let name = "0123456789abcdef0123456789abcdef";
+        assert_eq!(own_upload_name(&format!("/uploads/{name}.png")), Some(format!("{name}.png").as_str()));
+        for ext in IMAGE_EXTENSIONS {
+            assert!(own_upload_name(&format!("/uploads/{name}.{ext}")).is_some(), "{ext}");
+        }
+        assert_eq!(NAME_HEX_CHARS, uuid::Uuid::new_v4().simple().to_string().len());
+        for bad in [
+            "/uploads/%2e%2e/api/logout".to_string(),
+            "/uploads/../api/logout".into(),
+            format!("/uploads//{name}.png"),
+            format!("/uploads/{name}.png?x=1"),
+            format!("/uploads/{name}.png/"),
+            format!("/uploads/{name}.svg"),
+            format!("/uploads/{name}.png.png"),
+            format!("/uploads/{}.png", name.to_uppercase()),
+            format!("/uploads/{}.png", &name[1..]),
+            format!("/uploads/avatars/{name}.png"),
+            format!("/UPLOADS/{name}.png"),
+            format!("https://example.com/uploads/{name}.png"),
+            format!("//evil.example/uploads/{name}.png"),
+            "/api/logout".into(),
+            String::new(),
+        ] {
+            assert_eq!(own_upload_name(&bad), None, "{bad}");
+        }
+    }
+
     #[tokio::test]
     async fn oversized_and_non_images_are_refused() {
         let dir = std::env::temp_dir().join(format!("uploads-{}", uuid::Uuid::new_v4()));
@@ -61,6 +135,7 @@ mod tests {
         ok.resize(MAX_IMAGE_BYTES, 0);
         let url = store_image(&dir, &ok).await.unwrap();
         assert!(url.starts_with("/uploads/") && url.ends_with(".png"));
+        assert!(own_upload_name(&url).is_some(), "what we store is ours: {url}");
         std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -14,5 +14,6 @@ pub mod reservation_expiry;
 pub mod runtime;
 pub mod schedule;
 pub mod supervision;
+pub mod upload_cleanup;
 
 pub use runtime::{JobContext, Settings};

@@ -15,7 +15,7 @@ use sqlx::PgPool;
 
 use crate::{
     booking_completion, booking_reminders, cleanup, email, payment_reconciliation, poll::Every, refunds, reservation_expiry, schedule,
-    supervision,
+    supervision, upload_cleanup,
 };
 
 /// Every queue the worker serves (for `/api/health` and the supervisor).
@@ -29,6 +29,7 @@ pub const QUEUES: &[&str] = &[
     booking_completion::QUEUE,
     booking_completion::SWEEP_QUEUE,
     refunds::QUEUE,
+    upload_cleanup::QUEUE,
     payment_reconciliation::QUEUE,
     payment_reconciliation::SWEEP_QUEUE,
 ];
@@ -149,6 +150,9 @@ pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
     });
     let m = register!(m, ctx, settings, email::EmailJob, email::QUEUE, email::MAX_ATTEMPTS, email::handle);
     let m = register!(m, ctx, settings, cleanup::Cleanup, cleanup::QUEUE, 3, cleanup::handle);
+    let m = register!(
+        m, ctx, settings, upload_cleanup::DeleteUpload, upload_cleanup::QUEUE, upload_cleanup::MAX_ATTEMPTS, upload_cleanup::handle
+    );
     let m = register!(
         m, ctx, settings, reservation_expiry::ExpireHold, reservation_expiry::QUEUE, reservation_expiry::MAX_ATTEMPTS, reservation_expiry::handle
     );

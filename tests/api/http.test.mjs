@@ -1,5 +1,5 @@
 // HTTP behaviour shared by every route: health, error bodies, body limits, cross-site refusal,
-// the /api/login and /api/logout redirects and the SPA fallback. No worker needed.
+// the /api/login redirect, the GET /api/logout refusal and the SPA fallback. No worker needed.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -111,8 +111,8 @@ describe('browser navigations', () => {
     assertRedirectTo(await client(stack.baseUrl).get('/api/login'), '/auth');
   });
 
-  it('GET /api/logout redirects to /auth', async () => {
-    assertRedirectTo(await client(stack.baseUrl).get('/api/logout'), '/auth');
+  it('GET /api/logout is not a way to sign out (405)', async () => {
+    assertErrorBody(await client(stack.baseUrl).get('/api/logout'), 405);
   });
 });
 

@@ -18,7 +18,7 @@ pub struct AccountsApi;
 
 pub const TOO_MANY_EMAIL_REQUESTS: &str = "Too many requests. Please try again in 15 minutes.";
 pub const LOGGED_OUT: &str = "Logged out successfully";
-/// Where browser navigations to the sign-in and sign-out endpoints land.
+/// Where browser navigations to the sign-in endpoint land.
 pub const AUTH_SCREEN: &str = "/auth";
 
 #[derive(Object)]
@@ -129,7 +129,7 @@ impl AccountsApi {
         let client = client_address(req, &state);
         let user = login::login(&state.pool, &state.config.limits, &body.email, &body.password, &client).await?;
         let token = sessions::create(&state.pool, user.id).await?;
-        set_session_cookie(jar, &state, token);
+        set_session_cookie(jar, req, &state, token);
         Ok(Json(user.into()))
     }
 
@@ -139,18 +139,11 @@ impl AccountsApi {
         Redirect::Found(AUTH_SCREEN.into())
     }
 
-    /// Ends the current session.
+    /// Ends the current session. POST only: a GET (an image or link pointing here) changes nothing.
     #[oai(path = "/logout", method = "post", operation_id = "logout")]
-    async fn logout(&self, state: Data<&AppState>, jar: &CookieJar) -> ApiResult<Json<MessageResponse>> {
-        end_session(&state, jar).await?;
+    async fn logout(&self, state: Data<&AppState>, req: &Request, jar: &CookieJar) -> ApiResult<Json<MessageResponse>> {
+        end_session(&state, req, jar).await?;
         Ok(Json(MessageResponse::new(LOGGED_OUT)))
-    }
-
-    /// Browser navigation to sign out: ends the session and shows the sign-in screen.
-    #[oai(path = "/logout", method = "get", operation_id = "logoutPage")]
-    async fn logout_page(&self, state: Data<&AppState>, jar: &CookieJar) -> ApiResult<Redirect> {
-        end_session(&state, jar).await?;
-        Ok(Redirect::Found(AUTH_SCREEN.into()))
     }
 
     /// The signed-in user.
@@ -160,10 +153,10 @@ impl AccountsApi {
     }
 }
 
-async fn end_session(state: &AppState, jar: &CookieJar) -> domain::Result<()> {
+async fn end_session(state: &AppState, req: &Request, jar: &CookieJar) -> domain::Result<()> {
     if let Some(token) = session_token(jar) {
         sessions::end(&state.pool, &token).await?;
     }
-    clear_session_cookie(jar, state);
+    clear_session_cookie(jar, req, state);
     Ok(())
 }

@@ -103,6 +103,7 @@ impl BookingApi {
     #[oai(path = "/reservations", method = "post", operation_id = "createReservation")]
     async fn reserve(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<ReservationRequest>) -> ApiResult<Reserved> {
         let body = body.0;
+        domain::text::multi_line(body.notes.as_deref().unwrap_or_default(), "Notes")?;
         let service_id = parse_id(body.service_id.as_deref().unwrap_or(""), services::NOT_FOUND)?;
         let input = reservations::NewReservation {
             service_id,

@@ -152,6 +152,7 @@ impl DashboardApi {
     #[oai(path = "/user/bookings/:id/reschedule", method = "put", operation_id = "rescheduleBooking")]
     async fn reschedule(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<RescheduleRequest>) -> ApiResult<Json<Rescheduled>> {
         let id = parse_id(&id, manage::NOT_FOUND)?;
+        domain::text::multi_line(body.reason.as_deref().unwrap_or_default(), "Reason")?;
         let mut tx = state.pool.begin().await?;
         let booking = manage::reschedule(&mut tx, auth.0.user.id, id, body.scheduled_at, body.reason.as_deref(), Utc::now()).await?;
         booking_events::rescheduled(&mut tx, &booking).await?;
@@ -163,6 +164,7 @@ impl DashboardApi {
     #[oai(path = "/user/bookings/:id/cancel", method = "put", operation_id = "cancelBooking")]
     async fn cancel(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<CancelRequest>) -> ApiResult<Json<CancelledView>> {
         let id = parse_id(&id, manage::NOT_FOUND)?;
+        domain::text::multi_line(body.reason.as_deref().unwrap_or_default(), "Reason")?;
         let mut tx = state.pool.begin().await?;
         let done = manage::cancel_by_seeker(&mut tx, auth.0.user.id, id, body.acknowledge_policy, body.reason.as_deref(), Utc::now()).await?;
         booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents).await?;

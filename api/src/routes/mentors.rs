@@ -9,6 +9,7 @@ use super::{
 };
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::catalogue::{mentors, reviews, search};
+use jobs::upload_cleanup;
 
 pub struct MentorsApi;
 
@@ -20,7 +21,7 @@ pub struct MentorProfileRequest {
     pub bio: Option<String>,
     pub specialties: Option<Vec<String>>,
     pub base_price: Option<Amount>,
-    /// An http(s) URL or an uploaded image; empty for none
+    /// An image uploaded here, exactly as `POST /api/user/profile-image` returned it (`/uploads/<name>`); empty for none
     pub profile_image_url: Option<String>,
     /// IANA zone, e.g. "Europe/London"; UTC when absent
     pub time_zone: Option<String>,
@@ -67,7 +68,12 @@ impl MentorsApi {
     #[oai(path = "/mentor/profile", method = "put", operation_id = "updateMentorProfile")]
     async fn update(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<MentorProfileRequest>) -> ApiResult<Json<MentorView>> {
         let mine = mentors::own(&state.pool, auth.0.user.id).await?;
-        let mentor = mentors::update(&state.pool, mine.id, body.0.into_input()).await?;
+        let mut tx = state.pool.begin().await?;
+        let mentor = mentors::update(&mut tx, mine.id, body.0.into_input()).await?;
+        if let Some(old) = mine.profile_image_url.filter(|old| mentor.profile_image_url.as_ref() != Some(old)) {
+            upload_cleanup::enqueue(&mut tx, &old).await?;
+        }
+        tx.commit().await?;
         Ok(Json(mentors::with_services(&state.pool, vec![mentor], true).await?.remove(0).into()))
     }
 

@@ -15,7 +15,7 @@ use domain::{
     catalogue::mentors,
     uploads,
 };
-use jobs::email::{self as email_jobs, EmailJob};
+use jobs::{email::{self as email_jobs, EmailJob}, upload_cleanup};
 
 pub struct ProfilesApi;
 
@@ -89,6 +89,9 @@ impl ProfilesApi {
         if updated.email_changed {
             email_jobs::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id }).await?;
         }
+        if let Some(old) = &updated.replaced_image {
+            upload_cleanup::enqueue(&mut tx, old).await?;
+        }
         tx.commit().await?;
         Ok(Json(updated.user.into()))
     }
@@ -102,7 +105,11 @@ impl ProfilesApi {
         }
         let bytes = upload.into_vec().await.map_err(|_| Error::validation(uploads::NOT_AN_IMAGE))?;
         let image_url = uploads::store_image(&state.config.upload_dir, &bytes).await?;
-        profile::set_image(&state.pool, auth.0.user.id, &image_url).await?;
+        let mut tx = state.pool.begin().await?;
+        if let Some(old) = profile::set_image(&mut tx, auth.0.user.id, &image_url).await? {
+            upload_cleanup::enqueue(&mut tx, &old).await?;
+        }
+        tx.commit().await?;
         Ok(Json(ImageUploaded { image_url }))
     }
 

@@ -5,7 +5,7 @@ use uuid::Uuid;
 
 use super::{users::{self, User}, validation};
 use super::registration::EMAIL_TAKEN;
-use crate::{Error, Result, catalogue::mentors::image_url, error::OnConstraint};
+use crate::{Error, Result, catalogue::mentors::changed_image_url, error::OnConstraint, text};
 
 pub const MAX_BIO_CHARS: usize = 2000;
 
@@ -22,6 +22,8 @@ pub struct Updated {
     pub user: User,
     /// The address changed: it is unverified now and needs a verification mail.
     pub email_changed: bool,
+    /// The image this change replaced or cleared, for deletion once nothing shows it.
+    pub replaced_image: Option<String>,
 }
 
 pub async fn update(tx: &mut PgConnection, user_id: Uuid, changes: ProfileChanges) -> Result<Updated> {
@@ -30,16 +32,17 @@ pub async fn update(tx: &mut PgConnection, user_id: Uuid, changes: ProfileChange
     let last_name = changes.last_name.as_deref().map(|n| validation::name(n, "Last name")).transpose()?.unwrap_or(current.last_name);
     let email = changes.email.as_deref().map(validation::email).transpose()?.unwrap_or(current.email.clone());
     let email_changed = !email.eq_ignore_ascii_case(&current.email);
+    if let Some(b) = changes.bio.as_deref() {
+        text::multi_line(b, "Bio")?;
+    }
     let bio = match changes.bio.as_deref().map(str::trim) {
         Some("") => None,
         Some(b) if b.chars().count() > MAX_BIO_CHARS => return Err(Error::validation("Bio must be at most 2000 characters")),
         Some(b) => Some(b.to_string()),
         None => current.bio,
     };
-    let image = match changes.profile_image_url.as_deref() {
-        Some(u) => image_url(u)?,
-        None => current.profile_image_url,
-    };
+    let image = changed_image_url(changes.profile_image_url.as_deref(), current.profile_image_url.clone())?;
+    let replaced_image = current.profile_image_url.filter(|old| image.as_ref() != Some(old));
     sqlx::query(
         "UPDATE users SET first_name = $2, last_name = $3, email = $4, bio = $5, profile_image_url = $6, \
          email_verified = email_verified AND NOT $7, updated_at = now() WHERE id = $1",
@@ -55,14 +58,20 @@ pub async fn update(tx: &mut PgConnection, user_id: Uuid, changes: ProfileChange
     .await
     .on_constraint("users_email_key", || Error::conflict(EMAIL_TAKEN))?;
     let user = users::find(&mut *tx, user_id).await?.ok_or_else(|| Error::not_found("User not found"))?;
-    Ok(Updated { user, email_changed })
+    Ok(Updated { user, email_changed, replaced_image })
 }
 
-pub async fn set_image(db: &sqlx::PgPool, user_id: Uuid, url: &str) -> Result<()> {
+/// Sets a freshly uploaded image; returns the image it replaced, if any.
+pub async fn set_image(tx: &mut PgConnection, user_id: Uuid, url: &str) -> Result<Option<String>> {
+    let replaced: Option<String> = sqlx::query_scalar("SELECT profile_image_url FROM users WHERE id = $1 FOR UPDATE")
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .flatten();
     sqlx::query("UPDATE users SET profile_image_url = $2, updated_at = now() WHERE id = $1")
         .bind(user_id)
         .bind(url)
-        .execute(db)
+        .execute(&mut *tx)
         .await?;
-    Ok(())
+    Ok(replaced)
 }

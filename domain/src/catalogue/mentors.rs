@@ -1,11 +1,11 @@
 //! Mentor profiles: creating one makes a user a mentor; reading them for cards and pages.
 
 use chrono::{DateTime, Utc};
-use sqlx::{FromRow, PgExecutor, PgPool};
+use sqlx::{FromRow, PgConnection, PgExecutor, PgPool};
 use uuid::Uuid;
 
 use super::{services::{self, Service}, vocabulary::SPECIALTIES};
-use crate::{Error, Result, error::OnConstraint, money, time_zones};
+use crate::{Error, Result, error::OnConstraint, money, text, time_zones, uploads};
 
 pub const MIN_DISPLAY_NAME_CHARS: usize = 2;
 pub const MAX_DISPLAY_NAME_CHARS: usize = 100;
@@ -77,6 +77,7 @@ pub struct ProfileInput {
 }
 
 pub fn display_name(raw: &str) -> Result<String> {
+    text::single_line(raw, "Display name")?;
     let n = raw.trim();
     let len = n.chars().count();
     if len < MIN_DISPLAY_NAME_CHARS {
@@ -89,6 +90,7 @@ pub fn display_name(raw: &str) -> Result<String> {
 }
 
 pub fn bio(raw: &str) -> Result<String> {
+    text::multi_line(raw, "Bio")?;
     let b = raw.trim();
     let len = b.chars().count();
     if len < MIN_BIO_CHARS {
@@ -103,6 +105,9 @@ pub fn bio(raw: &str) -> Result<String> {
 /// Trims, keeps the first of duplicates, and maps each to its canonical spelling among the 14.
 pub fn specialties(raw: &[String]) -> Result<Vec<String>> {
     let mut chosen: Vec<String> = Vec::new();
+    for s in raw {
+        text::single_line(s, "Specialty")?;
+    }
     for s in raw.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
         let canonical = SPECIALTIES
             .iter()
@@ -125,16 +130,29 @@ pub fn base_price(raw: Option<&str>) -> Result<i64> {
     }
 }
 
-/// An empty value clears the image; otherwise an http(s) URL or one of our uploads.
+/// An empty value clears the image; otherwise exactly the URL of one of our uploads
+/// (`/uploads/<name>` as the upload handler returns it). Other addresses are refused: an image
+/// URL is fetched by every viewer's browser, so a path of our own site (`/uploads/%2e%2e/...`)
+/// would act in the viewer's name, and the app's CSP shows images of its own origin only.
 pub fn image_url(raw: &str) -> Result<Option<String>> {
     let u = raw.trim();
     if u.is_empty() {
         return Ok(None);
     }
-    let ok = u.len() <= 2048
-        && (u.starts_with("/uploads/") && !u.contains("..")
-            || url::Url::parse(u).is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some()));
-    if ok { Ok(Some(u.to_string())) } else { Err(Error::validation(INVALID_IMAGE_URL)) }
+    match uploads::own_upload_name(u) {
+        Some(_) => Ok(Some(u.to_string())),
+        None => Err(Error::validation(INVALID_IMAGE_URL)),
+    }
+}
+
+/// The image after a change: a value equal to the current one keeps it as it is (seeded
+/// avatars live elsewhere under `/uploads/`), anything else passes [`image_url`].
+pub fn changed_image_url(raw: Option<&str>, current: Option<String>) -> Result<Option<String>> {
+    match raw {
+        None => Ok(current),
+        Some(u) if current.as_deref() == Some(u.trim()) => Ok(current),
+        Some(u) => image_url(u),
+    }
 }
 
 /// Onboarding step 1: the user becomes a mentor.
@@ -165,9 +183,10 @@ pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<M
     find(db, id).await?.ok_or_else(|| Error::Internal(anyhow::anyhow!("mentor vanished after insert")))
 }
 
-/// Changes only the fields sent.
-pub async fn update(db: &PgPool, mentor_id: Uuid, input: ProfileInput) -> Result<Mentor> {
-    let current = find(db, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))?;
+/// Changes only the fields sent. The caller compares the image before and after to have a
+/// replaced upload deleted.
+pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput) -> Result<Mentor> {
+    let current = find(&mut *tx, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))?;
     let display_name = input.display_name.as_deref().map(display_name).transpose()?.unwrap_or(current.display_name);
     let bio = input.bio.as_deref().map(bio).transpose()?.unwrap_or(current.bio);
     let specialties = input.specialties.as_deref().map(specialties).transpose()?.unwrap_or(current.specialties);
@@ -175,10 +194,7 @@ pub async fn update(db: &PgPool, mentor_id: Uuid, input: ProfileInput) -> Result
         Some(p) => base_price(Some(p))?,
         None => current.base_price_cents,
     };
-    let image = match input.profile_image_url.as_deref() {
-        Some(u) => image_url(u)?,
-        None => current.profile_image_url,
-    };
+    let image = changed_image_url(input.profile_image_url.as_deref(), current.profile_image_url)?;
     let time_zone = input.time_zone.as_deref().map(time_zones::validate).transpose()?.unwrap_or(current.time_zone);
     sqlx::query(
         "UPDATE mentors SET display_name = $2, bio = $3, specialties = $4, base_price_cents = $5, \
@@ -191,9 +207,9 @@ pub async fn update(db: &PgPool, mentor_id: Uuid, input: ProfileInput) -> Result
     .bind(base_price_cents)
     .bind(image)
     .bind(time_zone)
-    .execute(db)
+    .execute(&mut *tx)
     .await?;
-    find(db, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
+    find(&mut *tx, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Mentor>> {
@@ -260,12 +276,34 @@ mod tests {
     }
 
     #[test]
-    fn image_urls_are_web_addresses_or_uploads() {
+    fn image_urls_are_our_own_uploads_only() {
+        let ours = "/uploads/0123456789abcdef0123456789abcdef.png";
         assert_eq!(image_url("").unwrap(), None);
-        assert!(image_url("https://cdn.example/a.png").unwrap().is_some());
-        assert!(image_url("/uploads/abc.png").unwrap().is_some());
-        for bad in ["not a url", "javascript:alert(1)", "ftp://x/y.png", "/uploads/../etc/passwd"] {
+        assert_eq!(image_url(&format!(" {ours} ")).unwrap().as_deref(), Some(ours));
+        for bad in [
+            "not a url", "javascript:alert(1)", "ftp://x/y.png", "/uploads/../etc/passwd", "/uploads/%2e%2e/api/logout",
+            "/uploads/abc.png", "https://cdn.example/a.png", "/api/logout",
+        ] {
             assert_eq!(msg(image_url(bad)), INVALID_IMAGE_URL, "{bad}");
         }
+    }
+
+    #[test]
+    fn an_unchanged_image_is_kept_as_it_is() {
+        let seeded = Some("/uploads/avatars/luna-moon.svg".to_string());
+        assert_eq!(changed_image_url(None, seeded.clone()).unwrap(), seeded);
+        assert_eq!(changed_image_url(Some("/uploads/avatars/luna-moon.svg"), seeded.clone()).unwrap(), seeded);
+        assert_eq!(changed_image_url(Some(""), seeded.clone()).unwrap(), None);
+        assert_eq!(msg(changed_image_url(Some("/uploads/avatars/other.svg"), seeded)), INVALID_IMAGE_URL);
+    }
+
+    #[test]
+    fn profile_texts_refuse_control_characters() {
+        assert_eq!(msg(display_name("Ann\0Lee")), "Display name contains characters that are not allowed");
+        assert_eq!(msg(display_name("Ann\u{202E}Lee")), "Display name contains characters that are not allowed");
+        let bio_text = "b".repeat(60);
+        assert!(bio(&format!("{bio_text}\n\tmore")).is_ok());
+        assert_eq!(msg(bio(&format!("{bio_text}\r"))), "Bio contains characters that are not allowed");
+        assert_eq!(msg(specialties(&["Tarot\0".into()])), "Specialty contains characters that are not allowed");
     }
 }

@@ -5,7 +5,7 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::mentors;
-use crate::{Error, Result};
+use crate::{Error, Result, text};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct Review {
@@ -41,6 +41,9 @@ pub async fn create(db: &PgPool, user_id: Uuid, booking_id: Uuid, rating: i64, c
     use crate::error::OnConstraint;
     if !(1..=5).contains(&rating) {
         return Err(Error::validation(RATING_RANGE));
+    }
+    if let Some(c) = comment {
+        text::multi_line(c, "Comment")?;
     }
     let comment = comment.map(str::trim).filter(|c| !c.is_empty());
     if comment.is_some_and(|c| c.chars().count() > MAX_COMMENT_CHARS) {

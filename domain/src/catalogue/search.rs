@@ -4,11 +4,14 @@
 use sqlx::{PgPool, Postgres, QueryBuilder};
 
 use super::{mentors::{self, Mentor, MentorWithServices}, vocabulary};
-use crate::{Error, Result, money};
+use crate::{Error, Result, money, text};
 
 pub const DEFAULT_PAGE_SIZE: i64 = 12;
 pub const MAX_PAGE_SIZE: i64 = 50;
 pub const MAX_SEARCH_CHARS: usize = 200;
+/// Pages beyond this are refused before any arithmetic (10,000 pages of 50 is far past the catalogue).
+pub const MAX_PAGE: i64 = 10_000;
+pub const PAGE_TOO_LARGE: &str = "Page must be at most 10000";
 /// How close (pg_trgm similarity) a word of the catalogue must be to a query word to count as
 /// the same word misspelled, on either side.
 pub const TYPO_SIMILARITY: &str = "0.3";
@@ -60,9 +63,21 @@ pub struct Page {
     pub page_size: i64,
 }
 
+/// The page (from 1; lower values mean 1) and page size (clamped to 1..=50), range-checked so
+/// the offset cannot overflow.
+pub fn paging(page: Option<i64>, page_size: Option<i64>) -> Result<(i64, i64)> {
+    let page = page.unwrap_or(1).max(1);
+    if page > MAX_PAGE {
+        return Err(Error::validation(PAGE_TOO_LARGE));
+    }
+    Ok((page, page_size.unwrap_or(DEFAULT_PAGE_SIZE).clamp(1, MAX_PAGE_SIZE)))
+}
+
 pub async fn mentors(db: &PgPool, q: Query) -> Result<Page> {
-    let page = q.page.unwrap_or(1).max(1);
-    let page_size = q.page_size.unwrap_or(DEFAULT_PAGE_SIZE).clamp(1, MAX_PAGE_SIZE);
+    let (page, page_size) = paging(q.page, q.page_size)?;
+    if let Some(s) = q.search.as_deref() {
+        text::single_line(s, "Search")?;
+    }
     let service = q.service.as_deref().map(str::trim).filter(|s| !s.is_empty() && *s != "all");
     if let Some(s) = service
         && !vocabulary::is_service_type(s)
@@ -158,5 +173,21 @@ impl Filters<'_> {
         if let Some(r) = self.min_rating {
             b.push(" AND m.rating >= ").push_bind(r.to_string()).push("::numeric");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_are_range_checked_before_the_offset_is_computed() {
+        assert_eq!(paging(None, None).unwrap(), (1, DEFAULT_PAGE_SIZE));
+        assert_eq!(paging(Some(0), Some(0)).unwrap(), (1, 1));
+        assert_eq!(paging(Some(i64::MIN), Some(i64::MIN)).unwrap(), (1, 1));
+        assert_eq!(paging(Some(MAX_PAGE), Some(i64::MAX)).unwrap(), (MAX_PAGE, MAX_PAGE_SIZE));
+        assert_eq!(paging(Some(MAX_PAGE + 1), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
+        assert_eq!(paging(Some(i64::MAX), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
+        assert_eq!((DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE), (12, 50, 10_000));
     }
 }

@@ -5,7 +5,7 @@ use sqlx::{FromRow, PgExecutor, PgPool};
 use uuid::Uuid;
 
 use super::vocabulary;
-use crate::{Error, Result, money};
+use crate::{Error, Result, money, text};
 
 pub const MIN_TITLE_CHARS: usize = 3;
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -73,6 +73,7 @@ pub struct ServiceChanges {
 }
 
 pub fn title(raw: &str) -> Result<String> {
+    text::single_line(raw, "Title")?;
     let t = raw.trim();
     let n = t.chars().count();
     if n < MIN_TITLE_CHARS {
@@ -85,6 +86,7 @@ pub fn title(raw: &str) -> Result<String> {
 }
 
 pub fn description(raw: &str) -> Result<String> {
+    text::multi_line(raw, "Description")?;
     let d = raw.trim();
     let n = d.chars().count();
     if n < MIN_DESCRIPTION_CHARS {
@@ -229,6 +231,16 @@ mod tests {
         assert_eq!(duration(480).unwrap(), 480);
         assert_eq!(msg(duration(481)), INVALID_DURATION);
         assert_eq!(DEFAULT_DURATION_MINUTES, 60);
+    }
+
+    #[test]
+    fn titles_and_descriptions_refuse_control_characters() {
+        // A CR in a title would reach calendar invitations.
+        assert_eq!(msg(title("Tarot\rATTENDEE:x")), "Title contains characters that are not allowed");
+        assert_eq!(msg(title("Tarot\n")), "Title contains characters that are not allowed");
+        assert_eq!(msg(title("Tarot \u{202E}gnidaer")), "Title contains characters that are not allowed");
+        assert!(description("Twenty characters or more,\n\twith a second line.").is_ok());
+        assert_eq!(msg(description(&format!("{}\0", "x".repeat(20)))), "Description contains characters that are not allowed");
     }
 
     #[test]
