@@ -7,7 +7,7 @@ use apalis::{
         BackoffRetryPolicy, HasherRng, RetryPolicy,
         backoff::{ExponentialBackoff, ExponentialBackoffMaker, MakeBackoff},
     },
-    prelude::{Monitor, PollWith, WorkerBuilder, WorkerBuilderExt},
+    prelude::{Monitor, PollWith, WorkerBuilder, WorkerBuilderExt, WorkerContext, WorkerError},
 };
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 use domain::{Config, mail::Mailer, payments::PaymentGateway};
@@ -97,9 +97,16 @@ macro_rules! register {
     }};
 }
 
+/// A worker whose storage fails (the database stopped, restarting or unreachable) is started again
+/// instead of ending, which would end the process: the worker rides out an outage and resumes.
+/// The pool's acquire timeout paces the attempts while the database is away.
+fn restart_after(_: &WorkerContext, error: &WorkerError) -> bool {
+    matches!(error, WorkerError::BackendError(_))
+}
+
 /// Every worker of every queue, ready to run.
 pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
-    let m = Monitor::new().shutdown_timeout(Duration::from_secs(30));
+    let m = Monitor::new().shutdown_timeout(Duration::from_secs(30)).should_restart(restart_after);
     let m = register!(m, ctx, settings, email::EmailJob, email::QUEUE, email::MAX_ATTEMPTS, email::handle);
     let m = register!(m, ctx, settings, cleanup::Cleanup, cleanup::QUEUE, 3, cleanup::handle);
     let m = register!(
@@ -148,4 +155,17 @@ pub fn spawn_schedules(pool: PgPool) {
             payload: |tick| booking_completion::SweepCompletions { tick },
         },
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_storage_failures_restart_a_worker() {
+        let ctx = WorkerContext::new("restart-test");
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        assert!(restart_after(&ctx, &WorkerError::BackendError(Box::new(refused))));
+        assert!(!restart_after(&ctx, &WorkerError::PanicError("boom".into())));
+    }
 }
