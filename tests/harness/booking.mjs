@@ -35,10 +35,14 @@ export async function bookableMentor(stack, { price = '30.00', baseUrl = stack.b
   return { c, user, mentor: m.body, service: s.body };
 }
 
-/** The start of the half hour `hours` from now, as ISO. */
+/**
+ * The start of the hour `hours` from now, as ISO. Whole hours, because a 60-minute slot must fit
+ * inside one availability window: one starting at 23:30 would cross midnight into the next day's
+ * window and is not offered.
+ */
 export function startIn(hours) {
   const t = Date.now() + hours * 3_600_000;
-  return new Date(Math.floor(t / 1_800_000) * 1_800_000).toISOString();
+  return new Date(Math.floor(t / 3_600_000) * 3_600_000).toISOString();
 }
 
 /** Holds a paid slot: POST /api/reservations, asserting 201; resolves to the response body. */
