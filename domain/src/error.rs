@@ -43,10 +43,25 @@ impl Error {
     }
 }
 
+/// PostgreSQL cannot store the character NUL in text: a request carrying one is bad input.
+pub const NUL_IN_TEXT: &str = "Text cannot contain NUL characters";
+
 impl From<sqlx::Error> for Error {
     fn from(err: sqlx::Error) -> Self {
-        if is_outage(&err) { Self::Unavailable(err) } else { Self::Internal(err.into()) }
+        if is_outage(&err) {
+            Self::Unavailable(err)
+        } else if is_unstorable_text(&err) {
+            Self::Validation(NUL_IN_TEXT.into())
+        } else {
+            Self::Internal(err.into())
+        }
     }
+}
+
+/// SQLSTATE 22021 (character_not_in_repertoire, a NUL byte in text) or 22P05 (untranslatable_character,
+/// `\u0000` in JSON text): the client sent a string no text column can hold.
+fn is_unstorable_text(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("22021" | "22P05")))
 }
 
 /// Whether `err` says the database cannot be reached right now, rather than that a query is wrong:
