@@ -10,6 +10,7 @@ pub struct ErrorBody {
 
 pub const INTERNAL_ERROR: &str = "Something went wrong. Please try again later.";
 pub const UNAUTHORIZED: &str = "Unauthorized";
+pub const SERVICE_UNAVAILABLE: &str = "The service is temporarily unavailable. Please try again shortly.";
 
 #[derive(ApiResponse, Debug)]
 pub enum ApiError {
@@ -34,6 +35,9 @@ pub enum ApiError {
     /// Unexpected failure
     #[oai(status = 500)]
     Internal(Json<ErrorBody>),
+    /// The database does not answer; try again shortly
+    #[oai(status = 503)]
+    ServiceUnavailable(Json<ErrorBody>),
 }
 
 fn body(message: impl Into<String>) -> Json<ErrorBody> {
@@ -47,6 +51,10 @@ impl ApiError {
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::NotFound(body(message))
     }
+    fn unavailable(err: &sqlx::Error) -> Self {
+        tracing::warn!(error = %err, "database unavailable");
+        Self::ServiceUnavailable(body(SERVICE_UNAVAILABLE))
+    }
 }
 
 impl From<domain::Error> for ApiError {
@@ -59,10 +67,14 @@ impl From<domain::Error> for ApiError {
             E::NotFound(m) => Self::NotFound(body(m)),
             E::Conflict(m) => Self::Conflict(body(m)),
             E::TooManyRequests(m) => Self::TooManyRequests(body(m)),
-            E::Internal(e) => {
-                tracing::error!(error = %format!("{e:#}"), "request failed");
-                Self::Internal(body(INTERNAL_ERROR))
-            }
+            E::Unavailable(e) => Self::unavailable(&e),
+            E::Internal(e) => match e.chain().find_map(|cause| cause.downcast_ref::<sqlx::Error>()) {
+                Some(db) if domain::error::is_outage(db) => Self::unavailable(db),
+                _ => {
+                    tracing::error!(error = %format!("{e:#}"), "request failed");
+                    Self::Internal(body(INTERNAL_ERROR))
+                }
+            },
         }
     }
 }
@@ -198,6 +210,17 @@ mod tests {
         for internal in ["Request", "_int64", "int32", "optional_", "Object", "Uuid", "string", "\"integer"] {
             assert!(!text.contains(internal), "{text:?} names {internal}");
         }
+    }
+
+    #[test]
+    fn database_outages_are_503_with_a_plain_message() {
+        for err in [domain::Error::from(sqlx::Error::PoolTimedOut), domain::Error::Internal(anyhow::Error::from(sqlx::Error::PoolTimedOut))] {
+            match ApiError::from(err) {
+                ApiError::ServiceUnavailable(Json(b)) => assert_eq!(b.message, SERVICE_UNAVAILABLE),
+                other => panic!("expected 503, got {other:?}"),
+            }
+        }
+        assert!(matches!(ApiError::from(domain::Error::from(sqlx::Error::RowNotFound)), ApiError::Internal(_)));
     }
 
     #[test]

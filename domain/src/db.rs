@@ -4,12 +4,16 @@ use std::time::Duration;
 
 use sqlx::{PgPool, postgres::PgPoolOptions};
 
+/// How long a request waits for a database connection before it gives up with 503: short, so an
+/// outage answers quickly instead of holding every request open.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
+
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
 pub async fn connect(database_url: &str, max_connections: u32) -> anyhow::Result<PgPool> {
     let pool = PgPoolOptions::new()
         .max_connections(max_connections)
-        .acquire_timeout(Duration::from_secs(5))
+        .acquire_timeout(ACQUIRE_TIMEOUT)
         .connect(database_url)
         .await
         .map_err(|e| anyhow::anyhow!("cannot connect to the database at DATABASE_URL: {e}"))?;
@@ -19,4 +23,14 @@ pub async fn connect(database_url: &str, max_connections: u32) -> anyhow::Result
 pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
     MIGRATOR.run(pool).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_outage_answers_within_a_few_seconds() {
+        assert_eq!(ACQUIRE_TIMEOUT, Duration::from_secs(3));
+    }
 }

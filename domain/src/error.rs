@@ -17,6 +17,9 @@ pub enum Error {
     Conflict(String),
     #[error("{0}")]
     TooManyRequests(String),
+    /// The database does not answer (stopped, restarting, unreachable): worth retrying shortly.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(#[source] sqlx::Error),
     /// Anything unexpected: logged, never shown.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -40,10 +43,40 @@ impl Error {
     }
 }
 
+/// PostgreSQL cannot store the character NUL in text: a request carrying one is bad input.
+pub const NUL_IN_TEXT: &str = "Text cannot contain NUL characters";
+
 impl From<sqlx::Error> for Error {
     fn from(err: sqlx::Error) -> Self {
-        Self::Internal(err.into())
+        if is_outage(&err) {
+            Self::Unavailable(err)
+        } else if is_unstorable_text(&err) {
+            Self::Validation(NUL_IN_TEXT.into())
+        } else {
+            Self::Internal(err.into())
+        }
     }
+}
+
+/// SQLSTATE 22021 (character_not_in_repertoire, a NUL byte in text) or 22P05 (untranslatable_character,
+/// `\u0000` in JSON text): the client sent a string no text column can hold.
+fn is_unstorable_text(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("22021" | "22P05")))
+}
+
+/// Whether `err` says the database cannot be reached right now, rather than that a query is wrong:
+/// no connection within the pool's acquire timeout, a broken socket, or the server shutting down
+/// or starting up (SQLSTATE class 08 and 57P01..57P03).
+pub fn is_outage(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| is_outage_sqlstate(&code)),
+        _ => false,
+    }
+}
+
+fn is_outage_sqlstate(code: &str) -> bool {
+    code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03")
 }
 
 /// Turns a violation of the named unique or exclusion constraint into a client error.
@@ -56,6 +89,36 @@ impl<T> OnConstraint<T> for std::result::Result<T, sqlx::Error> {
         match self {
             Err(sqlx::Error::Database(db)) if db.constraint() == Some(name) => Err(to()),
             other => other.map_err(Error::from),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unreachable_database_is_an_outage() {
+        assert!(is_outage(&sqlx::Error::PoolTimedOut));
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        assert!(is_outage(&sqlx::Error::Io(refused)));
+        assert!(matches!(Error::from(sqlx::Error::PoolTimedOut), Error::Unavailable(_)));
+    }
+
+    #[test]
+    fn query_mistakes_are_not_an_outage() {
+        assert!(!is_outage(&sqlx::Error::RowNotFound));
+        assert!(!is_outage(&sqlx::Error::PoolClosed));
+        assert!(matches!(Error::from(sqlx::Error::RowNotFound), Error::Internal(_)));
+    }
+
+    #[test]
+    fn shutdown_and_connection_sqlstates_are_outages() {
+        for code in ["57P01", "57P02", "57P03", "08006", "08001"] {
+            assert!(is_outage_sqlstate(code), "{code}");
+        }
+        for code in ["23505", "40001", "57014", "42P01"] {
+            assert!(!is_outage_sqlstate(code), "{code}");
         }
     }
 }

@@ -12,7 +12,8 @@ use sqlx::PgPool;
 
 /// The first restart waits this long; each further one twice as long, up to [`MAX_RESTART_DELAY`].
 pub const FIRST_RESTART_DELAY: Duration = Duration::from_secs(1);
-pub const MAX_RESTART_DELAY: Duration = Duration::from_secs(60);
+/// Short enough that a queue resumes soon after a database outage ends.
+pub const MAX_RESTART_DELAY: Duration = Duration::from_secs(10);
 /// A queue whose worker failed this recently reports 'failing'.
 pub const FAILING_FOR: chrono::Duration = chrono::Duration::minutes(5);
 
@@ -125,8 +126,8 @@ mod tests {
         assert_eq!(restart_delay(1), Duration::from_secs(1));
         assert_eq!(restart_delay(2), Duration::from_secs(2));
         assert_eq!(restart_delay(4), Duration::from_secs(8));
-        assert_eq!(restart_delay(7), Duration::from_secs(60));
-        assert_eq!(restart_delay(10_000), Duration::from_secs(60));
+        assert_eq!(restart_delay(5), Duration::from_secs(10));
+        assert_eq!(restart_delay(10_000), Duration::from_secs(10));
     }
 
     #[test]

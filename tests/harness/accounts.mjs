@@ -28,18 +28,21 @@ export async function register(stack, overrides = {}, c = client(stack.baseUrl))
   return user;
 }
 
+// Links in mail point at APP_BASE_URL (the first api of a stack with several).
+const linkBase = (stack) => stack.env?.APP_BASE_URL ?? stack.baseUrl;
+
 /** Waits for the newest verification mail to `email` and returns its token. */
 export async function verificationToken(stack, email, { after = [] } = {}) {
   const seen = new Set(after.map((m) => m.path));
   const mail = await stack.waitForMail((m) => mailTo(email, VERIFY_SUBJECT)(m) && !seen.has(m.path));
-  return tokenFrom(mail, `${stack.baseUrl}/verify-email`);
+  return tokenFrom(mail, `${linkBase(stack)}/verify-email`);
 }
 
 /** Waits for the newest reset mail to `email` and returns its token. */
 export async function resetToken(stack, email, { after = [] } = {}) {
   const seen = new Set(after.map((m) => m.path));
   const mail = await stack.waitForMail((m) => mailTo(email, RESET_SUBJECT)(m) && !seen.has(m.path));
-  return tokenFrom(mail, `${stack.baseUrl}/reset-password`);
+  return tokenFrom(mail, `${linkBase(stack)}/reset-password`);
 }
 
 /** Registers and verifies a user through the outbox (needs the worker). */

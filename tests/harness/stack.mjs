@@ -61,8 +61,8 @@ function urlWithDatabase(url, name) {
   return u.toString();
 }
 
-async function admin(sql) {
-  const c = new pg.Client({ connectionString: urlWithDatabase(serverUrl(), 'postgres') });
+async function admin(sql, server = serverUrl()) {
+  const c = new pg.Client({ connectionString: urlWithDatabase(server, 'postgres') });
   await c.connect();
   try {
     return await c.query(sql);
@@ -174,23 +174,30 @@ function label() {
  * Starts a stack. Options:
  *   worker  start `worker` too (default true); startWorker() starts it later
  *   env     extra environment for every process (overrides the defaults below)
+ *   apis    how many `api serve` processes (default 1), each on its own port, one database
+ *   workers how many `worker` processes when `worker` is true (default 1)
+ *   server  a DATABASE_URL naming the PostgreSQL server to use instead of serverUrl()
+ *           (for example a private cluster from harness/postgres.mjs)
  */
-export async function startStack({ worker = true, env = {} } = {}) {
+export async function startStack({ worker = true, env = {}, apis = 1, workers = 1, server = serverUrl() } = {}) {
   requireBinary(apiBin, 'API_BIN');
   if (worker) requireBinary(workerBin, 'WORKER_BIN');
   mkdirSync(logsDir, { recursive: true });
 
   const dbName = `bb_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const databaseUrl = urlWithDatabase(serverUrl(), dbName);
-  await admin(`CREATE DATABASE "${dbName}"`);
+  const databaseUrl = urlWithDatabase(server, dbName);
+  await admin(`CREATE DATABASE "${dbName}"`, server);
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mentor-stack-'));
   const mailDir = path.join(dir, 'mail');
   const uploadDir = path.join(dir, 'uploads');
   await mkdir(mailDir);
   await mkdir(uploadDir);
-  const port = await freePort();
+  const ports = [];
+  for (let i = 0; i < apis; i += 1) ports.push(await freePort());
+  const [port] = ports;
   const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrls = ports.map((p) => `http://127.0.0.1:${p}`);
   const fullEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -210,29 +217,41 @@ export async function startStack({ worker = true, env = {} } = {}) {
   };
   const logPrefix = path.join(logsDir, `${label()}-${dbName}`);
 
-  let api = null;
-  let workerProc = null;
+  // apiProcs[0] and workerProcs[0] are "the" api and worker of a one-process stack.
+  const apiProcs = [];
+  const workerProcs = [];
   let stopped = null;
+  // Process i > 0 logs to <prefix>-api2.log, <prefix>-worker2.log, ...
+  const logOf = (kind, i) => `${logPrefix}-${kind}${i === 0 ? '' : i + 1}.log`;
 
   async function dropDatabase() {
-    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`, server);
   }
 
-  async function startWorker() {
-    if (workerProc && !workerProc.exit) return;
+  async function startWorker(i = 0) {
+    if (workerProcs[i] && !workerProcs[i].exit) return;
     requireBinary(workerBin, 'WORKER_BIN');
-    workerProc = launch(workerBin, [], fullEnv, `${logPrefix}-worker.log`);
+    workerProcs[i] = launch(workerBin, [], fullEnv, logOf('worker', i));
   }
 
-  async function stopWorker() {
-    const result = await terminate(workerProc);
+  async function stopWorker(i = 0) {
+    const result = await terminate(workerProcs[i]);
     return result;
+  }
+
+  async function startApi(i) {
+    // Every api shares APP_BASE_URL (links in mail point at the first, like a load balancer's address).
+    const proc = launch(apiBin, ['serve'], { ...fullEnv, PORT: String(ports[i]) }, logOf('api', i));
+    apiProcs[i] = proc;
+    await waitHealthy(baseUrls[i], proc);
   }
 
   async function stop() {
     if (stopped) return stopped;
     stopped = (async () => {
-      const [workerExit, apiExit] = await Promise.all([terminate(workerProc), terminate(api)]);
+      const exits = await Promise.all([...workerProcs, ...apiProcs].map((p) => terminate(p)));
+      const workerExit = workerProcs.length ? exits[0] : null;
+      const apiExit = apiProcs.length ? exits[workerProcs.length] : null;
       try {
         await dropDatabase();
       } catch (e) {
@@ -250,43 +269,55 @@ export async function startStack({ worker = true, env = {} } = {}) {
     if (migrated.code !== 0) {
       throw new Error(`api migrate failed (${JSON.stringify(migrated)}); log ${migrate.logFile}:\n${tail(migrate.logFile)}`);
     }
-    api = launch(apiBin, ['serve'], fullEnv, `${logPrefix}-api.log`);
-    await waitHealthy(baseUrl, api);
-    if (worker) await startWorker();
+    for (let i = 0; i < apis; i += 1) await startApi(i);
+    if (worker) for (let i = 0; i < workers; i += 1) await startWorker(i);
   } catch (e) {
     await stop();
     throw e;
   }
 
+  const running = (proc) => Boolean(proc && !proc.exit && proc.child.exitCode === null);
+
   return {
     baseUrl,
+    /** Every api process's address, baseUrls[0] === baseUrl. */
+    baseUrls,
     port,
     mailDir,
     uploadDir,
     databaseUrl,
     databaseName: dbName,
     env: fullEnv,
-    logs: { api: `${logPrefix}-api.log`, worker: `${logPrefix}-worker.log`, migrate: `${logPrefix}-migrate.log` },
+    logs: { api: logOf('api', 0), worker: logOf('worker', 0), migrate: `${logPrefix}-migrate.log` },
     /** Stops worker and api (SIGTERM, waits), drops the database. Resolves to { api, worker } exits. */
     stop,
-    /** Starts the worker when it is not running. */
+    /** Starts the worker (number i, default 0) when it is not running. */
     startWorker,
-    /** SIGTERM to the worker; resolves to its exit { code, signal, timedOut? } (null when none ran). */
+    /** SIGTERM to the worker (number i, default 0); resolves to its exit { code, signal, timedOut? } (null when none ran). */
     stopWorker,
-    /** SIGKILL to the worker (a crash: nothing finishes); resolves to its exit. */
-    killWorker: async () => {
-      if (!workerProc || workerProc.exit) return null;
-      workerProc.child.kill('SIGKILL');
-      workerProc.exit = await workerProc.exited;
-      return workerProc.exit;
+    /** SIGKILL to the worker (number i, default 0: a crash, nothing finishes); resolves to its exit. */
+    killWorker: async (i = 0) => {
+      const proc = workerProcs[i];
+      if (!proc || proc.exit) return null;
+      proc.child.kill('SIGKILL');
+      proc.exit = await proc.exited;
+      return proc.exit;
     },
-    /** SIGTERM to api serve only; resolves to its exit { code, signal, timedOut? }. */
-    stopApi: () => terminate(api),
+    /** SIGTERM to api serve (number i, default 0) only; resolves to its exit { code, signal, timedOut? }. */
+    stopApi: (i = 0) => terminate(apiProcs[i]),
     /** Drops the stack's database while the processes run (to simulate an outage). */
     dropDatabase,
-    /** Whether the worker process is running. */
+    /** Whether the worker process (number 0) is running. */
     get workerRunning() {
-      return Boolean(workerProc && !workerProc.exit && workerProc.child.exitCode === null);
+      return running(workerProcs[0]);
+    },
+    /** Whether each worker process is running, in order. */
+    get workersRunning() {
+      return workerProcs.map(running);
+    },
+    /** Whether each api process is running, in order. */
+    get apisRunning() {
+      return apiProcs.map(running);
     },
     /** Every complete message in the outbox, oldest first: { to, subject, text, html, path, ... }. */
     mails: () => readMails(mailDir),

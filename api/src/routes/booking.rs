@@ -42,9 +42,12 @@ pub struct ReservationRef {
 pub struct ReservationResult {
     /// True when the service is free and the booking is confirmed now
     pub free_booking: bool,
+    #[oai(nullable)]
     pub booking: Option<BookingView>,
+    #[oai(nullable)]
     pub reservation: Option<ReservationRef>,
     /// When an unpaid hold is released
+    #[oai(nullable)]
     pub expires_at: Option<DateTime<Utc>>,
 }
 
@@ -58,6 +61,7 @@ pub enum Reserved {
 #[oai(rename_all = "camelCase")]
 pub struct GroupSessionSummary {
     pub title: String,
+    #[oai(nullable)]
     pub description: Option<String>,
     pub current_participants: i32,
     pub max_participants: i32,
@@ -70,9 +74,11 @@ pub struct ReservationView {
     pub scheduled_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub total_amount: String,
+    #[oai(nullable)]
     pub notes: Option<String>,
     pub mentor: MentorCardView,
     pub service: ServiceView,
+    #[oai(nullable)]
     pub group_session: Option<GroupSessionSummary>,
 }
 

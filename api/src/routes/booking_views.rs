@@ -29,6 +29,7 @@ pub struct BookingMentorView {
     pub id: Uuid,
     pub user_id: Uuid,
     pub display_name: String,
+    #[oai(nullable)]
     pub profile_image_url: Option<String>,
 }
 
@@ -42,6 +43,7 @@ pub struct BookingView {
     /// Minutes
     pub duration: i32,
     pub total_amount: String,
+    #[oai(nullable)]
     pub notes: Option<String>,
     pub created_at: DateTime<Utc>,
     /// Whether the seeker has reviewed this session

@@ -15,6 +15,7 @@ pub struct MentorUserView {
     pub id: Uuid,
     pub first_name: String,
     pub last_name: String,
+    #[oai(nullable)]
     pub profile_image_url: Option<String>,
 }
 
@@ -33,6 +34,7 @@ pub struct MentorCardView {
     pub rating: String,
     pub review_count: i32,
     pub total_sessions: i32,
+    #[oai(nullable)]
     pub profile_image_url: Option<String>,
     /// IANA time zone of the mentor's availability
     pub time_zone: String,
@@ -64,6 +66,7 @@ pub struct ServiceView {
     pub duration: i32,
     pub is_active: bool,
     pub is_group_session: bool,
+    #[oai(nullable)]
     pub max_participants: Option<i32>,
     pub created_at: DateTime<Utc>,
 }
@@ -98,6 +101,7 @@ pub struct ReviewView {
     pub id: Uuid,
     /// Whole stars, 1 to 5
     pub rating: i32,
+    #[oai(nullable)]
     pub comment: Option<String>,
     pub created_at: DateTime<Utc>,
     pub user: ReviewerView,

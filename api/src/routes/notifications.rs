@@ -21,6 +21,7 @@ pub struct NotificationView {
     pub message: String,
     pub is_read: bool,
     pub created_at: DateTime<Utc>,
+    #[oai(nullable)]
     pub action_url: Option<String>,
 }
 

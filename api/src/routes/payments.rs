@@ -57,7 +57,9 @@ pub struct PaymentResult {
     pub success: bool,
     pub message: String,
     /// Why the payment did not go through
+    #[oai(nullable)]
     pub error: Option<String>,
+    #[oai(nullable)]
     pub booking: Option<BookingView>,
 }
 

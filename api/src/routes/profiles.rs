@@ -53,14 +53,18 @@ pub struct PublicUserView {
     pub id: Uuid,
     pub first_name: String,
     pub last_name: String,
+    #[oai(nullable)]
     pub profile_image_url: Option<String>,
+    #[oai(nullable)]
     pub bio: Option<String>,
     pub role: Role,
     pub is_admin: bool,
     pub is_active: bool,
     pub email_verified: bool,
     pub created_at: DateTime<Utc>,
+    #[oai(nullable)]
     pub stripe_subscription_id: Option<String>,
+    #[oai(nullable)]
     pub email: Option<String>,
 }
 

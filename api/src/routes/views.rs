@@ -32,12 +32,14 @@ pub struct UserView {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
+    #[oai(nullable)]
     pub profile_image_url: Option<String>,
     pub is_admin: bool,
     pub role: Role,
     pub is_active: bool,
     pub email_verified: bool,
     pub created_at: DateTime<Utc>,
+    #[oai(nullable)]
     pub stripe_subscription_id: Option<String>,
 }
 
@@ -66,6 +68,7 @@ impl From<User> for UserView {
 pub struct OwnProfileView {
     #[oai(flatten)]
     pub user: UserView,
+    #[oai(nullable)]
     pub bio: Option<String>,
 }
 

@@ -1,0 +1,290 @@
+// The access-control matrix: for every operation of the OpenAPI document whose path names an
+// object (`{...}`), and for the own-object lists that could leak, the owner succeeds and another
+// seeker, another mentor and anonymous are refused as the docs say. A new object endpoint without
+// a row here fails the first test: add its row.
+//
+// Each row creates its own object as its owner (`make`), then sends the same request as every
+// other role first (they must be refused and must not change the object) and as the owner last.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
+import { bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
+import { client, show } from '../harness/client.mjs';
+import { committedOperations, servedOperations } from '../harness/openapi.mjs';
+import { startStack } from '../harness/stack.mjs';
+import { until } from '../harness/wait.mjs';
+
+const ROLES = ['otherSeeker', 'otherMentor', 'anonymous'];
+const UNAUTHORIZED = { status: 401, message: 'Unauthorized' };
+
+// access: 'public'   everyone, anonymous too, gets `ok`
+//         'signedIn' every signed-in user gets `ok` (the object is public; the call is about the caller); anonymous 401
+//         'owner'    only the owner gets `ok`; `refused` says what the others get (anonymous always 401)
+// make(w) resolves to { path, body?, owner: 'seeker' | 'mentor' | a client } for a fresh object.
+const ROWS = {
+  'GET /api/mentors/{id}': { access: 'public', ok: 200, make: (w) => ({ path: `/api/mentors/${w.mentor.mentor.id}` }) },
+  'GET /api/mentors/{id}/reviews': { access: 'public', ok: 200, make: (w) => ({ path: `/api/mentors/${w.mentor.mentor.id}/reviews` }) },
+  'GET /api/services/{id}': { access: 'public', ok: 200, make: (w) => ({ path: `/api/services/${w.mentor.service.id}` }) },
+  'GET /api/mentors/{mentor_id}/available-slots': {
+    access: 'public',
+    ok: 200,
+    make: (w) => ({ path: `/api/mentors/${w.mentor.mentor.id}/available-slots?date=${startIn(72).slice(0, 10)}&duration=60&timeZone=UTC` }),
+  },
+  'GET /api/user/favorites/check/{mentor_id}': { access: 'signedIn', ok: 200, make: (w) => ({ path: `/api/user/favorites/check/${w.mentor.mentor.id}` }) },
+  'POST /api/user/favorites/{mentor_id}': { access: 'signedIn', ok: 200, make: (w) => ({ path: `/api/user/favorites/${w.mentor.mentor.id}` }) },
+  'DELETE /api/user/favorites/{mentor_id}': { access: 'signedIn', ok: 200, make: (w) => ({ path: `/api/user/favorites/${w.mentor.mentor.id}` }) },
+  'GET /api/users/{id}': {
+    access: 'signedIn',
+    ok: 200,
+    make: (w) => ({ path: `/api/users/${w.seekerUserId}`, owner: 'seeker' }),
+    // Others see the profile but not the e-mail address.
+    check: (role, res) => (role === 'owner' ? assert.ok(res.body.email) : assert.equal(res.body.email, null, `${role} sees the e-mail`)),
+  },
+  'GET /api/users/{id}/mentor': { access: 'signedIn', ok: 200, make: (w) => ({ path: `/api/users/${w.mentor.mentor.userId}/mentor` }) },
+
+  'PUT /api/mentor/services/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({ path: `/api/mentor/services/${(await w.newService()).id}`, body: { title: 'Renamed by its owner' }, owner: 'mentor' }),
+  },
+  'PUT /api/mentor/availability/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 403 },
+    make: async (w) => ({ path: `/api/mentor/availability/${(await w.newAvailability()).id}`, body: { isActive: false }, owner: w.availabilityOwner }),
+  },
+  'DELETE /api/mentor/availability/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 403 },
+    make: async (w) => ({ path: `/api/mentor/availability/${(await w.newAvailability()).id}`, owner: w.availabilityOwner }),
+  },
+  'GET /api/reservations/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/reservations/${(await w.newReservation()).reservation.id}`, owner: 'seeker' }),
+  },
+  'PUT /api/notifications/{id}/read': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/notifications/${(await w.newNotification()).id}/read`, owner: 'seeker' }),
+  },
+  'DELETE /api/notifications/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/notifications/${(await w.newNotification()).id}`, owner: 'seeker' }),
+  },
+  'GET /api/user/bookings/{id}/refund-preview': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/user/bookings/${(await w.newBooking()).id}/refund-preview`, owner: 'seeker' }),
+  },
+  'PUT /api/user/bookings/{id}/reschedule': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/user/bookings/${(await w.newBooking()).id}/reschedule`, body: { scheduledAt: w.nextSlot() }, owner: 'seeker' }),
+  },
+  'PUT /api/user/bookings/{id}/cancel': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/user/bookings/${(await w.newBooking()).id}/cancel`, body: { acknowledgePolicy: true }, owner: 'seeker' }),
+  },
+  'POST /api/bookings/{id}/review': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/bookings/${(await w.newBooking({ completed: true })).id}/review`, body: { rating: 5, comment: 'Kind and clear' }, owner: 'seeker' }),
+  },
+  'PUT /api/mentor/bookings/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/mentor/bookings/${(await w.newBooking({ ended: true })).id}`, body: { status: 'completed' }, owner: 'mentor' }),
+  },
+};
+
+// Own-object calls without an id in the path: the object must not show up for anyone else.
+const OWN = {
+  'GET /api/user/dashboard': {
+    owner: 'seeker',
+    make: (w) => w.newBooking(),
+    path: () => '/api/user/dashboard',
+    contains: (res, booking) => res.body.bookings.some((b) => b.id === booking.id),
+  },
+  'GET /api/mentor/bookings': {
+    owner: 'mentor',
+    make: (w) => w.newBooking(),
+    path: () => '/api/mentor/bookings',
+    contains: (res, booking) => res.body.some((b) => b.id === booking.id),
+  },
+  'GET /api/notifications': {
+    owner: 'seeker',
+    make: (w) => w.newNotification(),
+    path: () => '/api/notifications?limit=100',
+    contains: (res, n) => res.body.some((x) => x.id === n.id),
+  },
+};
+
+let stack;
+let db;
+const w = {};
+before(async () => {
+  stack = await startStack();
+  db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  const [mentor, otherMentor, seekerUser, otherSeekerUser, availabilityMentor] = await Promise.all([
+    bookableMentor(stack),
+    bookableMentor(stack),
+    createVerifiedUser(stack),
+    createVerifiedUser(stack),
+    createVerifiedUser(stack),
+  ]);
+  w.mentor = mentor;
+  w.seeker = await signIn(stack, seekerUser);
+  w.seekerUser = seekerUser;
+  w.seekerUserId = (await w.seeker.get('/api/auth/user')).body.id;
+  w.clients = {
+    seeker: w.seeker,
+    mentor: mentor.c,
+    otherSeeker: await signIn(stack, otherSeekerUser),
+    otherMentor: otherMentor.c,
+    anonymous: client(stack.baseUrl),
+  };
+  // A mentor without availability, whose windows the availability rows create and change.
+  w.availabilityOwner = await signIn(stack, availabilityMentor);
+  const m = await w.availabilityOwner.post('/api/mentors', {
+    displayName: 'Ava Windows',
+    bio: 'A mentor whose weekly windows the access-control matrix creates and changes.',
+    specialties: ['Tarot Reading'],
+    basePrice: '20.00',
+    timeZone: 'UTC',
+  });
+  assert.equal(m.status, 201, show(m));
+
+  let slot = 0;
+  w.nextSlot = () => {
+    slot += 1;
+    return startIn(30 + slot * 2);
+  };
+  let window = 0;
+  w.newAvailability = async () => {
+    window += 1;
+    const hour = String(window).padStart(2, '0');
+    const r = await w.availabilityOwner.post('/api/mentor/availability', { dayOfWeek: window % 7, startTime: `${hour}:00`, endTime: `${hour}:30` });
+    assert.equal(r.status, 201, show(r));
+    return r.body;
+  };
+  w.newService = async () => {
+    const r = await mentor.c.post('/api/services', { title: 'Matrix reading', description: 'A service the access-control matrix changes.', serviceType: 'tarot', price: '25.00', duration: 30 });
+    assert.equal(r.status, 201, show(r));
+    return r.body;
+  };
+  w.newReservation = () => reserve(w.seeker, mentor, w.nextSlot());
+  w.newBooking = async ({ completed = false, ended = false } = {}) => {
+    const held = await w.newReservation();
+    const booking = await pay(w.seeker, held.reservation.id, seekerUser);
+    if (completed || ended) {
+      await db.query("UPDATE bookings SET scheduled_at = now() - interval '3 hours', ends_at = now() - interval '2 hours' WHERE id = $1", [booking.id]);
+    }
+    if (completed) await db.query("UPDATE bookings SET status = 'completed' WHERE id = $1", [booking.id]);
+    return booking;
+  };
+  w.newNotification = async () => {
+    const before = new Set((await w.seeker.get('/api/notifications?limit=100')).body.map((n) => n.id));
+    await w.newBooking();
+    return until('a new notification for the seeker', async () => (await w.seeker.get('/api/notifications?limit=100')).body.find((n) => !before.has(n.id)));
+  };
+});
+after(async () => {
+  await db?.end();
+  await stack?.stop();
+});
+
+const opKey = (op) => `${op.method} ${op.path}`;
+
+describe('access-control matrix', () => {
+  it('has a row for every object-bearing operation of the OpenAPI document, and none for a missing one', async () => {
+    const ops = [...(await committedOperations()), ...(await servedOperations())];
+    const objectOps = new Set(ops.filter((op) => op.path.includes('{')).map(opKey));
+    assert.ok(objectOps.size > 10, `only ${objectOps.size} object operations found: is the reader broken?`);
+    const missing = [...objectOps].filter((k) => !ROWS[k]);
+    assert.deepEqual(missing, [], 'object-bearing operations without a row in tests/api/access-control.test.mjs');
+    const known = new Set(ops.map(opKey));
+    const stale = [...Object.keys(ROWS), ...Object.keys(OWN)].filter((k) => !known.has(k));
+    assert.deepEqual(stale, [], 'rows for operations the document does not have');
+    // Secured rows are exactly the secured operations.
+    for (const op of ops.filter((o) => ROWS[opKey(o)])) {
+      assert.equal(op.secured, ROWS[opKey(op)].access !== 'public', `${opKey(op)}: secured in the document vs the row`);
+    }
+  });
+
+  for (const [key, row] of Object.entries(ROWS)) {
+    it(`${key}: ${row.access}`, async () => {
+      const [method] = key.split(' ');
+      const made = await row.make(w);
+      const owner = typeof made.owner === 'object' ? made.owner : w.clients[made.owner ?? 'seeker'];
+      const send = (c) => c.request(method, made.path, made.body);
+      for (const role of ROLES) {
+        const res = await send(w.clients[role]);
+        const expected = role === 'anonymous' && row.access !== 'public' ? UNAUTHORIZED : row.access === 'owner' ? { status: row.refused[role] } : { status: row.ok };
+        assert.equal(res.status, expected.status, `${role}: ${show(res)}`);
+        if (res.status >= 400) {
+          assert.equal(typeof res.body?.message, 'string', `${role}: ${show(res)}`);
+          if (expected.message) assert.equal(res.body.message, expected.message);
+        } else {
+          row.check?.(role, res);
+        }
+      }
+      // Last, the owner: this also proves the refusals above changed nothing (a cancel, delete or
+      // review by someone else would make it fail).
+      const res = await send(owner);
+      assert.equal(res.status, row.ok, `owner: ${show(res)}`);
+      row.check?.('owner', res);
+    });
+  }
+
+  for (const [key, own] of Object.entries(OWN)) {
+    it(`${key}: shows the owner's objects to nobody else`, async () => {
+      const object = await own.make(w);
+      const owner = w.clients[own.owner];
+      const mine = await owner.get(own.path());
+      assert.equal(mine.status, 200, show(mine));
+      assert.ok(own.contains(mine, object), `the owner does not see it: ${show(mine)}`);
+      for (const role of ROLES) {
+        const res = await w.clients[role].get(own.path());
+        if (role === 'anonymous') {
+          assert.equal(res.status, 401, show(res));
+          continue;
+        }
+        if (res.status === 200) assert.ok(!own.contains(res, object), `${role} sees the owner's object: ${show(res)}`);
+        else assert.ok([403, 404].includes(res.status), `${role}: ${show(res)}`);
+      }
+    });
+  }
+
+  it("POST /api/process-payment-v2 refuses someone else's reservation", async () => {
+    const held = await w.newReservation();
+    const body = {
+      reservationId: held.reservation.id,
+      cardNumber: '4111111111111111',
+      expirationDate: '1230',
+      cardCode: '123',
+      billingInfo: { firstName: 'Eve', lastName: 'Other', zip: '10001' },
+    };
+    for (const role of ROLES) {
+      const res = await w.clients[role].post('/api/process-payment-v2', body);
+      assert.equal(res.status, role === 'anonymous' ? 401 : 404, `${role}: ${show(res)}`);
+    }
+    const { rows } = await db.query('SELECT status FROM bookings WHERE id = $1', [held.reservation.id]);
+    assert.equal(rows[0].status, 'reserved', 'nobody but the owner paid it');
+    await pay(w.seeker, held.reservation.id, w.seekerUser);
+  });
+});
