@@ -9,5 +9,6 @@ export interface BookingMentorView {
   id: string;
   userId: string;
   displayName: string;
-  profileImageUrl?: string;
+  /** @nullable */
+  profileImageUrl?: string | null;
 }

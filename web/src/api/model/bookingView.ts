@@ -16,7 +16,8 @@ export interface BookingView {
   /** Minutes */
   duration: number;
   totalAmount: string;
-  notes?: string;
+  /** @nullable */
+  notes?: string | null;
   createdAt: string;
   /** Whether the seeker has reviewed this session */
   hasReview: boolean;

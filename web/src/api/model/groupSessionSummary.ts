@@ -7,7 +7,8 @@
 
 export interface GroupSessionSummary {
   title: string;
-  description?: string;
+  /** @nullable */
+  description?: string | null;
   currentParticipants: number;
   maxParticipants: number;
 }

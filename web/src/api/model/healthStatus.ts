@@ -4,8 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { HealthDetails } from './healthDetails';
 
 export interface HealthStatus {
   /** "ok" */
   status: string;
+  /** For operators, present only when a job queue is failing or not polled */
+  details?: HealthDetails & unknown;
 }

@@ -21,7 +21,8 @@ export interface MentorCardView {
   rating: string;
   reviewCount: number;
   totalSessions: number;
-  profileImageUrl?: string;
+  /** @nullable */
+  profileImageUrl?: string | null;
   /** IANA time zone of the mentor's availability */
   timeZone: string;
   isActive: boolean;

@@ -14,7 +14,7 @@ export interface MentorProfileRequest {
   specialties?: string[];
   /** A non-negative amount in USD with at most two decimals, e.g. "50.00" */
   basePrice?: string;
-  /** An http(s) URL or an uploaded image; empty for none */
+  /** An image uploaded here, exactly as `POST /api/user/profile-image` returned it (`/uploads/<name>`); empty for none */
   profileImageUrl?: string;
   /** IANA zone, e.g. "Europe/London"; UTC when absent */
   timeZone?: string;

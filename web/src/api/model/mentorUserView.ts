@@ -9,5 +9,6 @@ export interface MentorUserView {
   id: string;
   firstName: string;
   lastName: string;
-  profileImageUrl?: string;
+  /** @nullable */
+  profileImageUrl?: string | null;
 }

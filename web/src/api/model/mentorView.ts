@@ -19,7 +19,8 @@ export interface MentorView {
   rating: string;
   reviewCount: number;
   totalSessions: number;
-  profileImageUrl?: string;
+  /** @nullable */
+  profileImageUrl?: string | null;
   /** IANA time zone of the mentor's availability */
   timeZone: string;
   isActive: boolean;

@@ -16,5 +16,6 @@ export interface NotificationView {
   message: string;
   isRead: boolean;
   createdAt: string;
-  actionUrl?: string;
+  /** @nullable */
+  actionUrl?: string | null;
 }

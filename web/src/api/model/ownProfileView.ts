@@ -14,12 +14,15 @@ export interface OwnProfileView {
   email: string;
   firstName: string;
   lastName: string;
-  profileImageUrl?: string;
+  /** @nullable */
+  profileImageUrl?: string | null;
   isAdmin: boolean;
   role: Role;
   isActive: boolean;
   emailVerified: boolean;
   createdAt: string;
-  stripeSubscriptionId?: string;
-  bio?: string;
+  /** @nullable */
+  stripeSubscriptionId?: string | null;
+  /** @nullable */
+  bio?: string | null;
 }

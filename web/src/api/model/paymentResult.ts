@@ -9,7 +9,10 @@ import type { BookingView } from './bookingView';
 export interface PaymentResult {
   success: boolean;
   message: string;
-  /** Why the payment did not go through */
-  error?: string;
-  booking?: BookingView;
+  /**
+     * Why the payment did not go through
+     * @nullable
+     */
+  error?: string | null;
+  booking?: BookingView & unknown | null;
 }

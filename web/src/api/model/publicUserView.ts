@@ -13,13 +13,17 @@ export interface PublicUserView {
   id: string;
   firstName: string;
   lastName: string;
-  profileImageUrl?: string;
-  bio?: string;
+  /** @nullable */
+  profileImageUrl?: string | null;
+  /** @nullable */
+  bio?: string | null;
   role: Role;
   isAdmin: boolean;
   isActive: boolean;
   emailVerified: boolean;
   createdAt: string;
-  stripeSubscriptionId?: string;
-  email?: string;
+  /** @nullable */
+  stripeSubscriptionId?: string | null;
+  /** @nullable */
+  email?: string | null;
 }

@@ -10,8 +10,11 @@ import type { ReservationRef } from './reservationRef';
 export interface ReservationResult {
   /** True when the service is free and the booking is confirmed now */
   freeBooking: boolean;
-  booking?: BookingView;
-  reservation?: ReservationRef;
-  /** When an unpaid hold is released */
-  expiresAt?: string;
+  booking?: BookingView & unknown | null;
+  reservation?: ReservationRef & unknown | null;
+  /**
+     * When an unpaid hold is released
+     * @nullable
+     */
+  expiresAt?: string | null;
 }

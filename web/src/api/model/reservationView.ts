@@ -13,8 +13,9 @@ export interface ReservationView {
   scheduledAt: string;
   expiresAt: string;
   totalAmount: string;
-  notes?: string;
+  /** @nullable */
+  notes?: string | null;
   mentor: MentorCardView;
   service: ServiceView;
-  groupSession?: GroupSessionSummary;
+  groupSession?: GroupSessionSummary & unknown | null;
 }

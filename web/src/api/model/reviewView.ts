@@ -10,7 +10,8 @@ export interface ReviewView {
   id: string;
   /** Whole stars, 1 to 5 */
   rating: number;
-  comment?: string;
+  /** @nullable */
+  comment?: string | null;
   createdAt: string;
   user: ReviewerView;
 }

@@ -18,6 +18,7 @@ export interface ServiceView {
   duration: number;
   isActive: boolean;
   isGroupSession: boolean;
-  maxParticipants?: number;
+  /** @nullable */
+  maxParticipants?: number | null;
   createdAt: string;
 }

@@ -19,7 +19,8 @@ export interface ServiceWithMentorView {
   duration: number;
   isActive: boolean;
   isGroupSession: boolean;
-  maxParticipants?: number;
+  /** @nullable */
+  maxParticipants?: number | null;
   createdAt: string;
   mentor: MentorCardView;
 }

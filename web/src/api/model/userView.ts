@@ -14,11 +14,13 @@ export interface UserView {
   email: string;
   firstName: string;
   lastName: string;
-  profileImageUrl?: string;
+  /** @nullable */
+  profileImageUrl?: string | null;
   isAdmin: boolean;
   role: Role;
   isActive: boolean;
   emailVerified: boolean;
   createdAt: string;
-  stripeSubscriptionId?: string;
+  /** @nullable */
+  stripeSubscriptionId?: string | null;
 }

@@ -65,7 +65,8 @@ export const getRegisterUrl = () => {
 }
 
 /**
- * @summary Creates an unverified account and e-mails a verification link.
+ * @summary Creates an unverified account and e-mails a verification link. An address that already has
+an account gets the same answer; nothing is created and the mail goes to its owner.
  */
 export const register = async (registerRequest: RegisterRequest, options?: Parameters<typeof apiFetch>[1]): Promise<RegisterResponse> => {
 
@@ -131,7 +132,8 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type RegisterMutationVariables = {data: RegisterRequest}
 
     /**
- * @summary Creates an unverified account and e-mails a verification link.
+ * @summary Creates an unverified account and e-mails a verification link. An address that already has
+an account gets the same answer; nothing is created and the mail goes to its owner.
  */
 export const useRegister = <TError = ErrorBody,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,RegisterMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
@@ -513,7 +515,7 @@ export const getLogoutUrl = () => {
 }
 
 /**
- * @summary Ends the current session.
+ * @summary Ends the current session. POST only: a GET (an image or link pointing here) changes nothing.
  */
 export const logout = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
 
@@ -565,7 +567,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
 
     /**
- * @summary Ends the current session.
+ * @summary Ends the current session. POST only: a GET (an image or link pointing here) changes nothing.
  */
 export const useLogout = <TError = ErrorBody,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
@@ -577,107 +579,7 @@ export const useLogout = <TError = ErrorBody,
       > => {
       return useMutation(getLogoutMutationOptions(options), queryClient);
     }
-    export const getLogoutPageUrl = () => {
-
-
-
-
-  return `/api/logout`
-}
-
-/**
- * @summary Browser navigation to sign out: ends the session and shows the sign-in screen.
- */
-export const logoutPage = async ( options?: Parameters<typeof apiFetch>[1]): Promise<unknown> => {
-
-  return apiFetch<unknown>(getLogoutPageUrl(),
-  {
-    ...options,
-    method: 'GET'
-
-
-  }
-);}
-
-
-
-
-
-export const getLogoutPageQueryKey = () => {
-    return [
-    `/api/logout`
-    ] as const;
-    }
-
-
-export const getLogoutPageQueryOptions = <TData = Awaited<ReturnType<typeof logoutPage>>, TError = void | ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof logoutPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getLogoutPageQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof logoutPage>>> = ({ signal }) => logoutPage({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof logoutPage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type LogoutPageQueryResult = NonNullable<Awaited<ReturnType<typeof logoutPage>>>
-export type LogoutPageQueryError = void | ErrorBody
-
-
-export function useLogoutPage<TData = Awaited<ReturnType<typeof logoutPage>>, TError = void | ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof logoutPage>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof logoutPage>>,
-          TError,
-          Awaited<ReturnType<typeof logoutPage>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLogoutPage<TData = Awaited<ReturnType<typeof logoutPage>>, TError = void | ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof logoutPage>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof logoutPage>>,
-          TError,
-          Awaited<ReturnType<typeof logoutPage>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLogoutPage<TData = Awaited<ReturnType<typeof logoutPage>>, TError = void | ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof logoutPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Browser navigation to sign out: ends the session and shows the sign-in screen.
- */
-
-export function useLogoutPage<TData = Awaited<ReturnType<typeof logoutPage>>, TError = void | ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof logoutPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getLogoutPageQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
-export const getGetAuthUserUrl = () => {
+    export const getGetAuthUserUrl = () => {
 
 
 

@@ -26,6 +26,7 @@ import type {
 import type {
   ErrorBody,
   GetAvailableSlotsParams,
+  MessageResponse,
   PaymentRequest,
   PaymentResult,
   ReservationRequest,
@@ -357,7 +358,80 @@ export function useGetReservation<TData = Awaited<ReturnType<typeof getReservati
 
 
 
-export const getProcessPaymentUrl = () => {
+export const getReleaseReservationUrl = (id: string,) => {
+
+
+
+
+  return `/api/reservations/${id}`
+}
+
+/**
+ * @summary Releases the signed-in seeker's live hold at once, freeing its time for others.
+ */
+export const releaseReservation = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getReleaseReservationUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getReleaseReservationMutationKey = () => ['releaseReservation'] as const;
+
+export const getReleaseReservationMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof releaseReservation>>, TError,ReleaseReservationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof releaseReservation>>, TError,ReleaseReservationMutationVariables, TContext> => {
+
+const mutationKey = getReleaseReservationMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof releaseReservation>>, ReleaseReservationMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  releaseReservation(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ReleaseReservationMutationResult = NonNullable<Awaited<ReturnType<typeof releaseReservation>>>
+
+    export type ReleaseReservationMutationError = ErrorBody
+    export type ReleaseReservationMutationVariables = {id: string}
+
+    /**
+ * @summary Releases the signed-in seeker's live hold at once, freeing its time for others.
+ */
+export const useReleaseReservation = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof releaseReservation>>, TError,ReleaseReservationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof releaseReservation>>,
+        TError,
+        ReleaseReservationMutationVariables,
+        TContext
+      > => {
+      return useMutation(getReleaseReservationMutationOptions(options), queryClient);
+    }
+    export const getProcessPaymentUrl = () => {
 
 
 

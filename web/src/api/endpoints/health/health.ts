@@ -55,7 +55,7 @@ export const getGetHealthUrl = () => {
 }
 
 /**
- * @summary Whether the api and its database answer.
+ * @summary Whether the api and its database answer, with the state of each job queue.
  */
 export const getHealth = async ( options?: Parameters<typeof apiFetch>[1]): Promise<HealthStatus> => {
 
@@ -126,7 +126,7 @@ export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TErr
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Whether the api and its database answer.
+ * @summary Whether the api and its database answer, with the state of each job queue.
  */
 
 export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TError = ErrorBody>(

@@ -23,7 +23,7 @@ export function ProfilePanel({ user, totalSessions }: { user: ClientDashboard['u
   return (
     <Card className="p-6">
       <div className="flex flex-col gap-6 sm:flex-row sm:items-start">
-        <Avatar src={user.profileImageUrl} name={fullName || user.email} />
+        <Avatar src={user.profileImageUrl ?? undefined} name={fullName || user.email} />
         <dl className="grid flex-1 gap-x-8 gap-y-4 sm:grid-cols-2">
           <Item label="First Name" value={orNotSet(user.firstName)} />
           <Item label="Last Name" value={orNotSet(user.lastName)} />
