@@ -6,7 +6,7 @@ use poem::{Endpoint, IntoResponse, Request, Response, http::HeaderValue};
 
 /// What the built React app needs: its own scripts and styles (Tailwind and Radix set inline
 /// styles), images from uploads, data: and blob: URLs, and the real-time channel.
-pub const APP_CSP: &str = "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; \
+pub const APP_CSP: &str = "default-src 'self'; img-src 'self' https: data: blob:; media-src 'self' blob:; \
      connect-src 'self' ws: wss:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; \
      base-uri 'self'; frame-ancestors 'none'";
 /// JSON answers and uploaded files are never documents that run or load anything.

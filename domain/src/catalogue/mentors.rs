@@ -130,19 +130,30 @@ pub fn base_price(raw: Option<&str>) -> Result<i64> {
     }
 }
 
+/// The longest image address kept.
+pub const MAX_IMAGE_URL_LEN: usize = 2048;
+
 /// An empty value clears the image; otherwise exactly the URL of one of our uploads
-/// (`/uploads/<name>` as the upload handler returns it). Other addresses are refused: an image
-/// URL is fetched by every viewer's browser, so a path of our own site (`/uploads/%2e%2e/...`)
-/// would act in the viewer's name, and the app's CSP shows images of its own origin only.
+/// (`/uploads/<name>` as the upload handler returns it), or an `https` address of another site
+/// in canonical form (as the URL standard writes it, without credentials). An image URL is
+/// fetched by every viewer's browser, so no other path of our own site (`/uploads/%2e%2e/...`)
+/// and no other scheme is accepted.
 pub fn image_url(raw: &str) -> Result<Option<String>> {
     let u = raw.trim();
     if u.is_empty() {
         return Ok(None);
     }
-    match uploads::own_upload_name(u) {
-        Some(_) => Ok(Some(u.to_string())),
-        None => Err(Error::validation(INVALID_IMAGE_URL)),
+    if uploads::own_upload_name(u).is_some() || is_canonical_https(u) {
+        return Ok(Some(u.to_string()));
     }
+    Err(Error::validation(INVALID_IMAGE_URL))
+}
+
+fn is_canonical_https(u: &str) -> bool {
+    u.len() <= MAX_IMAGE_URL_LEN
+        && url::Url::parse(u).is_ok_and(|url| {
+            url.scheme() == "https" && url.username().is_empty() && url.password().is_none() && url.host_str().is_some_and(|h| h.contains('.')) && url.as_str() == u
+        })
 }
 
 /// The image after a change: a value equal to the current one keeps it as it is (seeded
@@ -276,13 +287,15 @@ mod tests {
     }
 
     #[test]
-    fn image_urls_are_our_own_uploads_only() {
+    fn image_urls_are_our_own_uploads_or_canonical_https() {
         let ours = "/uploads/0123456789abcdef0123456789abcdef.png";
         assert_eq!(image_url("").unwrap(), None);
         assert_eq!(image_url(&format!(" {ours} ")).unwrap().as_deref(), Some(ours));
+        assert_eq!(image_url("https://cdn.example/a.png").unwrap().as_deref(), Some("https://cdn.example/a.png"));
         for bad in [
             "not a url", "javascript:alert(1)", "ftp://x/y.png", "/uploads/../etc/passwd", "/uploads/%2e%2e/api/logout",
-            "/uploads/abc.png", "https://cdn.example/a.png", "/api/logout",
+            "/uploads/abc.png", "/api/logout", "http://cdn.example/a.png", "https://user:pw@cdn.example/a.png",
+            "HTTPS://CDN.example/a.png", "https://cdn.example/../a.png", "//evil.example/a.png", "https://localhost/a.png",
         ] {
             assert_eq!(msg(image_url(bad)), INVALID_IMAGE_URL, "{bad}");
         }

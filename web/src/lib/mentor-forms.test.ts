@@ -25,6 +25,9 @@ describe('onboarding profile validation (02 §5)', () => {
   it('accepts a complete profile', () => {
     expect(validateProfile(profile)).toEqual({});
     expect(validateProfile({ ...profile, profileImageUrl: 'https://example.com/me.png' })).toEqual({});
+    for (const refused of ['http://example.com/me.png', 'https://user:pw@example.com/me.png', 'HTTPS://EXAMPLE.com/me.png']) {
+      expect(validateProfile({ ...profile, profileImageUrl: refused }).profileImageUrl).toBe('Please enter a valid image URL');
+    }
   });
 
   it("uses the spec's exact messages", () => {

@@ -49,10 +49,11 @@ export type ProfileForm = {
 
 export type ProfileField = keyof ProfileForm;
 
+/** The server's rule (docs/catalogue.md): an https address in canonical form, without credentials. */
 export function isValidImageUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    return url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password && url.href === value;
   } catch {
     return false;
   }

@@ -15,7 +15,7 @@ export type MentorActions = {
   confirm: boolean;
   /** pending -> cancelled ('Cancel'; the seeker is refunded in full). */
   cancel: boolean;
-  /** confirmed -> completed ('Mark Complete'). */
+  /** confirmed -> completed ('Mark Complete'), once the session has ended (the api refuses it before). */
   complete: boolean;
   /** 'Start Video Session': confirmed, from 15 minutes before the start until start plus duration. */
   startVideo: boolean;
@@ -26,9 +26,14 @@ export function mentorActions(booking: Pick<MentorBooking, 'status' | 'scheduled
   return {
     confirm: booking.status === 'pending',
     cancel: booking.status === 'pending',
-    complete: booking.status === 'confirmed',
+    complete: booking.status === 'confirmed' && sessionHasEnded(booking, now),
     startVideo: canStartVideoSession(booking, now),
   };
+}
+
+/** Whether start plus duration has passed. */
+export function sessionHasEnded(booking: Pick<MentorBooking, 'scheduledAt' | 'duration'>, now: Date): boolean {
+  return new Date(booking.scheduledAt).getTime() + booking.duration * 60_000 <= now.getTime();
 }
 
 /** 02 §2: /messages?user={userId}&booking={bookingId}, with &startCall=true to start the call. */

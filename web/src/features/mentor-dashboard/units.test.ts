@@ -120,8 +120,14 @@ describe('mentor booking actions (02 §4)', () => {
   const at = (iso: string) => new Date(iso);
   const booking = (status: string, duration = 45) => ({ status, scheduledAt: START, duration });
 
-  it('pending: Confirm and Cancel; confirmed: Mark Complete; others nothing', () => {
-    const now = at('2025-05-01T00:00:00Z');
+  it('Mark Complete only once the session has ended (the api refuses it before)', () => {
+    const confirmed = booking('confirmed', 45);
+    expect(mentorActions(confirmed, at('2025-06-01T15:44:59.999Z')).complete).toBe(false);
+    expect(mentorActions(confirmed, at('2025-06-01T15:45:00.000Z')).complete).toBe(true);
+  });
+
+  it('pending: Confirm and Cancel; confirmed and ended: Mark Complete; others nothing', () => {
+    const now = at('2025-06-02T00:00:00Z');
     expect(mentorActions(booking('pending'), now)).toEqual({ confirm: true, cancel: true, complete: false, startVideo: false });
     expect(mentorActions(booking('confirmed'), now)).toEqual({ confirm: false, cancel: false, complete: true, startVideo: false });
     expect(mentorActions(booking('completed'), now)).toEqual({ confirm: false, cancel: false, complete: false, startVideo: false });
