@@ -32,7 +32,7 @@ fn link_token(message: &str) -> String {
 async fn verification_mail_goes_out_over_smtp_with_a_working_link(pool: PgPool) {
     let smtp = SmtpServer::start(false).await;
     new_user(&pool, "ann@example.com").await;
-    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url()), ("APP_BASE_URL", "https://mentors.example".into())]);
+    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url()), ("APP_BASE_URL", "https://mentors.example".into()), ("PAYMENT_GATEWAY", "test".into())]);
     let workers = start_workers(ctx);
 
     let message = eventually(10, || async { smtp.messages().into_iter().next() }).await;

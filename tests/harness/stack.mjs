@@ -305,6 +305,16 @@ export async function startStack({ worker = true, env = {}, apis = 1, workers = 
     },
     /** SIGTERM to api serve (number i, default 0) only; resolves to its exit { code, signal, timedOut? }. */
     stopApi: (i = 0) => terminate(apiProcs[i]),
+    /** SIGKILL to api serve (number i, default 0: a crash, nothing finishes); resolves to its exit. */
+    killApi: async (i = 0) => {
+      const proc = apiProcs[i];
+      if (!proc || proc.exit) return null;
+      proc.child.kill('SIGKILL');
+      proc.exit = await proc.exited;
+      return proc.exit;
+    },
+    /** Starts api serve (number i, default 0) again on its port; resolves once it is healthy. */
+    startApi: (i = 0) => startApi(i),
     /** Drops the stack's database while the processes run (to simulate an outage). */
     dropDatabase,
     /** Whether the worker process (number 0) is running. */

@@ -192,7 +192,12 @@ mod tests {
     use super::*;
 
     fn config() -> Config {
-        Config::from_lookup(|k| (k == "APP_BASE_URL").then(|| "https://mentors.example".to_string())).unwrap()
+        Config::from_lookup(|k| match k {
+            "APP_BASE_URL" => Some("https://mentors.example".to_string()),
+            "PAYMENT_GATEWAY" => Some("test".to_string()),
+            _ => None,
+        })
+        .unwrap()
     }
 
     #[test]
