@@ -62,7 +62,8 @@ async function paidBooking() {
   const user = await createVerifiedUser(stack);
   const seeker = await signIn(stack, user);
   slot += 1;
-  const start = new Date(Math.floor(Date.now() / 1_800_000) * 1_800_000 + (30 + slot * 2) * 3_600_000).toISOString();
+  // Whole hours: a 60-minute session starting at 23:30 would cross midnight out of its day's window.
+  const start = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + (30 + slot * 2) * 3_600_000).toISOString();
   const held = await seeker.post('/api/reservations', { serviceId: service.id, mentorId: m.id, scheduledAt: start, totalAmount: '40.00' });
   assert.equal(held.status, 201, show(held));
   const paid = await seeker.post('/api/process-payment-v2', {

@@ -45,10 +45,13 @@ async function bookableMentor() {
   return { mentor: m.body, service: s.body };
 }
 
-/** The start of the half hour `hours` from now, as ISO. */
+/**
+ * The start of the hour `hours` from now, as ISO: whole hours, so a 60-minute session never starts at
+ * 23:30 and crosses midnight out of its day's window.
+ */
 function startIn(hours) {
   const t = Date.now() + hours * 3_600_000;
-  return new Date(Math.floor(t / 1_800_000) * 1_800_000).toISOString();
+  return new Date(Math.floor(t / 3_600_000) * 3_600_000).toISOString();
 }
 
 describe('reservations', () => {
