@@ -25,11 +25,26 @@ pub fn fast() -> Settings {
     }
 }
 
-/// Runs every worker in the background until the returned handle is dropped.
-pub fn start_workers(ctx: JobContext) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
+/// Every worker, running in the background until aborted or dropped (a test that ends with
+/// workers still running would otherwise wait for them forever).
+pub struct Workers(tokio::task::JoinHandle<()>);
+
+impl Workers {
+    pub fn abort(&self) {
+        self.0.abort();
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+pub fn start_workers(ctx: JobContext) -> Workers {
+    Workers(tokio::spawn(async move {
         let _ = jobs::runtime::monitor(ctx, fast()).run().await;
-    })
+    }))
 }
 
 /// Polls `check` until it returns Some, or panics after `secs` seconds.
