@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
+import { bookableMentor, startIn } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
 import { startStack } from '../harness/stack.mjs';
 
@@ -18,50 +19,17 @@ before(async () => {
   stack = await startStack();
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
-  mentors = await Promise.all(Array.from({ length: 10 }, (_, i) => bookableMentor(i)));
+  mentors = await Promise.all(Array.from({ length: 10 }, () => bookableMentor(stack)));
 });
 after(async () => {
   await db?.end();
   await stack?.stop();
 });
 
-/** A mentor available around the clock (UTC) with a paid 60-minute service at 30.00. */
-async function bookableMentor(i) {
-  const user = await createVerifiedUser(stack);
-  const c = await signIn(stack, user);
-  const m = await c.post('/api/mentors', {
-    displayName: `Abe Guard ${i}`,
-    bio: 'Available day and night for the abuse tests, with a bio long enough to pass.',
-    specialties: ['Astrology'],
-    basePrice: '30.00',
-    timeZone: 'UTC',
-  });
-  assert.equal(m.status, 201, show(m));
-  for (let day = 0; day < 7; day += 1) {
-    const a = await c.post('/api/mentor/availability', { dayOfWeek: day, startTime: '00:00', endTime: '24:00' });
-    assert.equal(a.status, 201, show(a));
-  }
-  const s = await c.post('/api/services', {
-    title: 'Hour reading',
-    description: 'Sixty minutes of reading for the abuse tests.',
-    serviceType: 'astrology',
-    price: '30.00',
-    duration: 60,
-  });
-  assert.equal(s.status, 201, show(s));
-  return { c, mentor: m.body, service: s.body };
-}
-
 const seeker = async () => {
   const user = await createVerifiedUser(stack);
   return { user, c: await signIn(stack, user) };
 };
-
-/** The start of the half hour `hours` from now (rounded down), as ISO. */
-function startIn(hours) {
-  const t = Date.now() + hours * 3_600_000;
-  return new Date(Math.floor(t / 1_800_000) * 1_800_000).toISOString();
-}
 
 const hold = (c, { mentor, service }, scheduledAt) =>
   c.post('/api/reservations', { serviceId: service.id, mentorId: mentor.id, scheduledAt, totalAmount: '30.00' });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
+import { bookableMentor, startIn } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
 import { startStack } from '../harness/stack.mjs';
 
@@ -19,44 +20,9 @@ after(async () => {
   await stack?.stop();
 });
 
-/** A mentor available around the clock (UTC) with a paid 60-minute service. */
-async function bookableMentor() {
-  const c = await signIn(stack, await createVerifiedUser(stack));
-  const m = await c.post('/api/mentors', {
-    displayName: 'Rhea Race',
-    bio: 'Available day and night for the booking tests, with a bio long enough to pass.',
-    specialties: ['Astrology'],
-    basePrice: '30.00',
-    timeZone: 'UTC',
-  });
-  assert.equal(m.status, 201, show(m));
-  for (let day = 0; day < 7; day += 1) {
-    const a = await c.post('/api/mentor/availability', { dayOfWeek: day, startTime: '00:00', endTime: '24:00' });
-    assert.equal(a.status, 201, show(a));
-  }
-  const s = await c.post('/api/services', {
-    title: 'Hour reading',
-    description: 'Sixty minutes of reading for the booking tests.',
-    serviceType: 'astrology',
-    price: '30.00',
-    duration: 60,
-  });
-  assert.equal(s.status, 201, show(s));
-  return { mentor: m.body, service: s.body };
-}
-
-/**
- * The start of the hour `hours` from now, as ISO: whole hours, so a 60-minute session never starts at
- * 23:30 and crosses midnight out of its day's window.
- */
-function startIn(hours) {
-  const t = Date.now() + hours * 3_600_000;
-  return new Date(Math.floor(t / 3_600_000) * 3_600_000).toISOString();
-}
-
 describe('reservations', () => {
   it('lets exactly one of 50 concurrent reservations of overlapping slots win', async () => {
-    const { mentor, service } = await bookableMentor();
+    const { mentor, service } = await bookableMentor(stack);
     const seekers = await Promise.all(Array.from({ length: 5 }, async () => signIn(stack, await createVerifiedUser(stack))));
     const base = Date.parse(startIn(50));
     const results = await Promise.all(
@@ -77,7 +43,7 @@ describe('reservations', () => {
   });
 
   it('releases an unpaid hold through the worker once it expires, and offers the slot again', async () => {
-    const { mentor, service } = await bookableMentor();
+    const { mentor, service } = await bookableMentor(stack);
     const seeker = await signIn(stack, await createVerifiedUser(stack));
     const at = startIn(30);
     const held = await seeker.post('/api/reservations', { serviceId: service.id, mentorId: mentor.id, scheduledAt: at, totalAmount: '30.00' });
