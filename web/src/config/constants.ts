@@ -46,7 +46,10 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 // --- Platform facts -------------------------------------------------------------------
 
-/** 01 §1, 02 §9: the platform keeps 15% of mentor earnings. */
+/**
+ * The platform's fee as the FAQ and the terms state it. The rule itself and every figure live on the
+ * server (domain/src/payments/fees.rs); the dashboard shows the server's fee and net.
+ */
 export const PLATFORM_FEE_PERCENT = 15;
 /** 01 §1: support replies within 24 hours. */
 export const SUPPORT_RESPONSE_HOURS = 24;

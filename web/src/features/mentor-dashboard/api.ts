@@ -93,7 +93,7 @@ export const mentorDashboardKeys = {
   availability: () => getListAvailabilityQueryKey(),
 };
 
-/** GET /api/mentor/stats: totalSessions, thisMonth, totalEarnings ('0.00'), rating, reviewCount. */
+/** GET /api/mentor/stats: totalSessions, thisMonth, totalEarnings, platformFeePercent, platformFee, netEarnings ('0.00'), rating, reviewCount. */
 export function useMentorStats() {
   return useQuery({
     queryKey: mentorDashboardKeys.stats(),

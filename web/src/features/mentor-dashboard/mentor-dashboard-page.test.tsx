@@ -21,7 +21,16 @@ afterEach(() => vi.unstubAllGlobals());
 /** The dashboard's other loads, answered empty (stats, bookings, availability). */
 const EMPTY_LISTS = {
   'GET /api/mentor/stats': () =>
-    jsonResponse(200, { totalSessions: 0, thisMonth: 0, totalEarnings: '0.00', rating: '0.00', reviewCount: 0 }),
+    jsonResponse(200, {
+      totalSessions: 0,
+      thisMonth: 0,
+      totalEarnings: '0.00',
+      platformFeePercent: 15,
+      platformFee: '0.00',
+      netEarnings: '0.00',
+      rating: '0.00',
+      reviewCount: 0,
+    }),
   'GET /api/mentor/bookings': () => jsonResponse(200, []),
   'GET /api/mentor/availability': () => jsonResponse(200, []),
 };

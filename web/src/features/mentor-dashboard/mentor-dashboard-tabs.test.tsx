@@ -48,7 +48,16 @@ function booking(overrides: Partial<BookingView> = {}): BookingView {
   } as BookingView;
 }
 
-const STATS: MentorStatsView = { totalSessions: 7, thisMonth: 3, totalEarnings: '120.00', rating: '4.50', reviewCount: 2 };
+const STATS: MentorStatsView = {
+  totalSessions: 7,
+  thisMonth: 3,
+  totalEarnings: '120.00',
+  platformFeePercent: 15,
+  platformFee: '18.00',
+  netEarnings: '102.00',
+  rating: '4.50',
+  reviewCount: 2,
+};
 
 type Handlers = Parameters<typeof mockFetch>[0];
 
@@ -88,6 +97,24 @@ describe('summary cards and the earnings card (02 §2, §9)', () => {
     expect(within(earnings).getByText('Total earnings').nextElementSibling).toHaveTextContent('$120.00');
     expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent('−$18.00');
     expect(within(earnings).getByText('Your net earnings').nextElementSibling).toHaveTextContent('$102.00');
+  });
+
+  it("shows the server's fee and net as they are, without working them out again", async () => {
+    // The server takes the fee per booking (0.38 on each of two 2.50 sessions): 15% of the total would be 6.75.
+    setup({
+      'GET /api/mentor/stats': () =>
+        jsonResponse(200, { ...STATS, totalEarnings: '45.00', platformFeePercent: 15, platformFee: '6.76', netEarnings: '38.24' }),
+    });
+    const earnings = await screen.findByRole('region', { name: 'Earnings' });
+    await waitFor(() => expect(within(earnings).getByText('Total earnings').nextElementSibling).toHaveTextContent('$45.00'));
+    expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent('−$6.76');
+    expect(within(earnings).getByText('Your net earnings').nextElementSibling).toHaveTextContent('$38.24');
+  });
+
+  it('shows no minus sign on a fee of nothing', async () => {
+    setup({ 'GET /api/mentor/stats': () => jsonResponse(200, { ...STATS, totalEarnings: '0.00', platformFee: '0.00', netEarnings: '0.00' }) });
+    const earnings = await screen.findByRole('region', { name: 'Earnings' });
+    await waitFor(() => expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent(/^\$0\.00$/));
   });
 
   it("shows 'New' for a mentor without reviews", async () => {
