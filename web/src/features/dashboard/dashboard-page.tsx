@@ -24,6 +24,7 @@ import { DASHBOARD_TEXT } from '@/config/constants';
 import { splitBookings } from '@/lib/booking-rules';
 import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { useClientDashboard, type ClientDashboard, type DashboardBooking } from './api';
 import { BookingCard } from './components/booking-card';
@@ -32,7 +33,6 @@ import { EmailPreferencesPanel } from './components/email-preferences-panel';
 import { ProfilePanel } from './components/profile-panel';
 import { RescheduleDialog } from './components/reschedule-dialog';
 import { ReviewForm } from './components/review-form';
-import { useNow } from './use-now';
 
 /** 02 §2: the four tabs; Upcoming Sessions is the default. */
 export const DASHBOARD_TABS = [

@@ -48,7 +48,3 @@ export function clientName(booking: Pick<MentorBooking, 'user'>): string {
   return [booking.user.firstName, booking.user.lastName].filter((s) => s && s.trim()).join(' ') || 'Client';
 }
 
-/** 'confirmed' -> 'Confirmed'. */
-export function statusLabel(status: string): string {
-  return status ? status[0].toUpperCase() + status.slice(1) : status;
-}
