@@ -1,8 +1,9 @@
-import { CalendarCheck, CalendarDays, CalendarX, CircleAlert, CircleCheck, MessageSquare, RefreshCw, Video } from 'lucide-react';
+import { CalendarCheck, CalendarDays, CalendarX, CircleAlert, CircleCheck, MessageSquare, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { BookingDetails } from '@/components/booking/booking-details';
+import { StartVideoButton } from '@/components/booking/start-video-button';
 import { StatusBadge } from '@/components/booking/status-badge';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
@@ -157,14 +158,7 @@ function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete
       <BookingDetails booking={booking} />
 
       <div className="mt-5 flex flex-wrap gap-2">
-        {actions.startVideo && (
-          <Button asChild variant="gradient" size="sm">
-            <Link to={clientMessagesHref(booking, true)}>
-              <Video aria-hidden="true" className="h-4 w-4" />
-              Start Video Session
-            </Link>
-          </Button>
-        )}
+        {actions.startVideo && <StartVideoButton to={clientMessagesHref(booking, true)} />}
         {actions.confirm && (
           <Button size="sm" onClick={onConfirm} disabled={busy}>
             <CalendarCheck aria-hidden="true" className="h-4 w-4" />

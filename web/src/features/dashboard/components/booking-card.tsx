@@ -1,7 +1,8 @@
-import { CalendarX, MessageSquare, RefreshCcw, User, Video } from 'lucide-react';
+import { CalendarX, MessageSquare, RefreshCcw, User } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { BookingDetails } from '@/components/booking/booking-details';
+import { StartVideoButton } from '@/components/booking/start-video-button';
 import { StatusBadge } from '@/components/booking/status-badge';
 import { MentorAvatar } from '@/components/mentor-avatar';
 import { Button } from '@/components/ui/button';
@@ -56,14 +57,7 @@ export function BookingCard({ booking, now, onReschedule, onCancel, children }: 
       <BookingDetails booking={booking} />
 
       <div className="mt-5 flex flex-wrap gap-2">
-        {videoOpen && (
-          <Button asChild variant="gradient" size="sm">
-            <Link to={messagesHref(booking, true)}>
-              <Video aria-hidden="true" className="h-4 w-4" />
-              Start Video Session
-            </Link>
-          </Button>
-        )}
+        {videoOpen && <StartVideoButton to={messagesHref(booking, true)} />}
         <Button asChild variant="outline" size="sm">
           <Link to={`/mentor/${booking.mentor.id}`}>
             <User aria-hidden="true" className="h-4 w-4" />
