@@ -34,7 +34,7 @@ import { ProfilePanel } from './components/profile-panel';
 import { RescheduleDialog } from './components/reschedule-dialog';
 import { ReviewForm } from './components/review-form';
 
-/** 02 §2: the four tabs; Upcoming Sessions is the default. */
+/** The four tabs; Upcoming Sessions is the default. */
 export const DASHBOARD_TABS = [
   { value: 'upcoming', label: 'Upcoming Sessions' },
   { value: 'history', label: 'Session History' },
@@ -44,7 +44,7 @@ export const DASHBOARD_TABS = [
 
 type TabValue = (typeof DASHBOARD_TABS)[number]['value'];
 
-/** 02 §2: the quick actions. */
+/** The quick actions. */
 export const QUICK_ACTIONS: { to: string; label: string; icon: LucideIcon }[] = [
   { to: '/mentors', label: 'Browse All Mentors', icon: Compass },
   { to: '/favorites', label: 'My Favorites', icon: Heart },
@@ -53,12 +53,12 @@ export const QUICK_ACTIONS: { to: string; label: string; icon: LucideIcon }[] = 
   { to: '/mentors?type=energy_healing', label: 'Energy Healing', icon: Sun },
 ];
 
-/** 02 §2: the welcome line's name: the first name, or 'Seeker'. */
+/** The welcome line's name: the first name, or 'Seeker'. */
 export function welcomeName(firstName: string | null | undefined): string {
   return firstName?.trim() || DASHBOARD_TEXT.fallbackName;
 }
 
-/** 02 §2: /dashboard, the seeker's sessions, profile and e-mail preferences. */
+/** /dashboard, the seeker's sessions, profile and e-mail preferences. */
 export function DashboardPage() {
   useDocumentTitle('My Dashboard');
   const dashboard = useClientDashboard();

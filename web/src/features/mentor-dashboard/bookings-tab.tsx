@@ -28,7 +28,7 @@ export function mentorBookingLabel(booking: MentorBooking): string {
   return `${clientName(booking)}, ${booking.service.title}, ${formatDate(booking.scheduledAt)} at ${formatTime(booking.scheduledAt)}`;
 }
 
-/** 02 §2: the mentor's bookings, newest start first, each with what it allows now (02 §4). */
+/** The mentor's bookings, newest start first, each with what it allows now. */
 export function BookingsTab() {
   const bookings = useMentorBookings();
   const update = useUpdateMentorBooking();
@@ -142,7 +142,7 @@ type CardProps = {
   onComplete: () => void;
 };
 
-/** 02 §2: client, service, date and time, duration, total, status, notes and the allowed actions. */
+/** Client, service, date and time, duration, total, status, notes and the allowed actions. */
 function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete }: CardProps) {
   const actions = mentorActions(booking, now);
   return (

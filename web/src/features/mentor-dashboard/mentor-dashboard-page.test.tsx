@@ -43,7 +43,7 @@ function bodies(fetchMock: ReturnType<typeof mockFetch>, method: string, path: s
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
 }
 
-describe('/mentor-dashboard (02 §2)', { timeout: 20_000 }, () => {
+describe('/mentor-dashboard', { timeout: 20_000 }, () => {
   it("prompts 'Create Your Mentor Profile' when the user is not a mentor", async () => {
     mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Mentor profile not found' }) });
     render();

@@ -84,7 +84,7 @@ function cardValue(label: string): HTMLElement {
   return term.nextElementSibling as HTMLElement;
 }
 
-describe('summary cards and the earnings card (02 §2, §9)', () => {
+describe('summary cards and the earnings card', () => {
   it('shows the four figures from GET /api/mentor/stats and the earnings after the 15% fee', async () => {
     setup();
     await waitFor(() => expect(cardValue('Total Sessions')).toHaveTextContent('7'));
@@ -131,7 +131,7 @@ describe('summary cards and the earnings card (02 §2, §9)', () => {
   });
 });
 
-describe('Bookings tab (02 §2, §4)', { timeout: 20_000 }, () => {
+describe('Bookings tab', { timeout: 20_000 }, () => {
   it("shows 'No bookings yet'", async () => {
     setup();
     expect(await screen.findByRole('heading', { name: 'No bookings yet' })).toBeInTheDocument();
@@ -284,7 +284,7 @@ async function openAvailability() {
   return user;
 }
 
-describe('Availability tab (02 §2, §5)', { timeout: 30_000 }, () => {
+describe('Availability tab', { timeout: 30_000 }, () => {
   it("shows 'No availability set' and the quick tips with the mentor's time zone", async () => {
     setup();
     await openAvailability();

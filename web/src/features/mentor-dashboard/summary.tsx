@@ -7,14 +7,14 @@ import { useMentorStats, type MentorStats } from './api';
 
 const UNAVAILABLE = '—';
 
-/** The Rating card's value: 'New' until the first review, else '4.8' (02 §9, as the catalogue shows it). */
+/** The Rating card's value: 'New' until the first review, else '4.8' (as the catalogue shows it). */
 export function ratingText(stats: Pick<MentorStats, 'rating' | 'reviewCount'>): { value: string; note: string } {
   if (!stats.reviewCount) return { value: 'New', note: 'No reviews yet' };
   return { value: ratingValue(stats.rating).toFixed(1), note: reviewCountText(stats.reviewCount) };
 }
 
 /**
- * 02 §2, §9: the four summary cards (Total Sessions, This Month, Total Earnings, Rating) from
+ * The four summary cards (Total Sessions, This Month, Total Earnings, Rating) from
  * GET /api/mentor/stats, and the earnings card with the platform fee deducted.
  */
 export function MentorSummary() {

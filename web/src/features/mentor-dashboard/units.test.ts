@@ -12,7 +12,7 @@ import {
 } from './availability';
 import { clientMessagesHref, clientName, mentorActions } from './bookings';
 
-describe('availability time options (02 §5, §9)', () => {
+describe('availability time options', () => {
   it('offers 48 half-hour starts from 12:00 AM to 11:30 PM, values HH:MM 24-hour', () => {
     expect(START_TIME_OPTIONS).toHaveLength(48);
     expect(START_TIME_OPTIONS[0]).toEqual({ value: '00:00', label: '12:00 AM' });
@@ -54,7 +54,7 @@ describe('availability time options (02 §5, §9)', () => {
   });
 });
 
-describe('groupByDay (02 §2)', () => {
+describe('groupByDay', () => {
   const slot = (id: string, dayOfWeek: number, startTime: string, endTime = '24:00') => ({
     id,
     dayOfWeek,
@@ -79,7 +79,7 @@ describe('groupByDay (02 §2)', () => {
   });
 });
 
-describe('mentor booking actions (02 §4)', () => {
+describe('mentor booking actions', () => {
   const START = '2025-06-01T15:00:00.000Z';
   const at = (iso: string) => new Date(iso);
   const booking = (status: string, duration = 45) => ({ status, scheduledAt: START, duration });

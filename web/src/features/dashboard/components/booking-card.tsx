@@ -11,7 +11,7 @@ import { canChangeBooking, canStartVideoSession } from '@/lib/booking-rules';
 import { formatDate, formatTime } from '@/lib/format';
 import type { DashboardBooking } from '../api';
 
-/** 02 §2: the message screen with this mentor about this booking (and the call started). */
+/** The message screen with this mentor about this booking (and the call started). */
 export function messagesHref(booking: DashboardBooking, startCall = false): string {
   const params = new URLSearchParams({ mentor: booking.mentor.id, booking: booking.id });
   if (startCall) params.set('startCall', 'true');
@@ -33,8 +33,8 @@ type BookingCardProps = {
 };
 
 /**
- * 02 §2: service, mentor, date and time (the browser's zone), duration, total, status, notes,
- * and the actions the booking allows now (02 §4).
+ * Service, mentor, date and time (the browser's zone), duration, total, status, notes,
+ * and the actions the booking allows now.
  */
 export function BookingCard({ booking, now, onReschedule, onCancel, children }: BookingCardProps) {
   const changeable = canChangeBooking(booking, now);
