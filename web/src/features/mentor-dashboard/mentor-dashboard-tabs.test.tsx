@@ -178,10 +178,10 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
     );
 
     const [, laterCard, liveCard, doneCard, goneCard] = cards;
-    // Confirmed, in the video window (starts in 5 minutes): Mark Complete and Start Video Session.
+    // Confirmed, in the video window (starts in 5 minutes): Start Video Session; Mark Complete only once it has ended.
     expect(within(liveCard).getByText('Confirmed')).toBeInTheDocument();
     expect(within(liveCard).getByText('Free')).toBeInTheDocument();
-    expect(within(liveCard).getByRole('button', { name: 'Mark Complete' })).toBeInTheDocument();
+    expect(within(liveCard).queryByRole('button', { name: 'Mark Complete' })).not.toBeInTheDocument();
     expect(within(liveCard).getByRole('link', { name: 'Start Video Session' })).toHaveAttribute(
       'href',
       `/messages?user=${SEEKER_ID}&booking=b-live&startCall=true`,
@@ -189,7 +189,7 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
     expect(within(liveCard).queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
     // Confirmed, three days ahead: no video yet.
     expect(within(laterCard).getByRole('heading', { name: 'Vega Star' })).toBeInTheDocument();
-    expect(within(laterCard).getByRole('button', { name: 'Mark Complete' })).toBeInTheDocument();
+    expect(within(laterCard).queryByRole('button', { name: 'Mark Complete' })).not.toBeInTheDocument();
     expect(within(laterCard).queryByRole('link', { name: 'Start Video Session' })).not.toBeInTheDocument();
     expect(within(laterCard).getByRole('link', { name: 'Message Client' })).toHaveAttribute('href', '/messages?user=u-2&booking=b-later');
     // Completed and cancelled: no status actions.
@@ -205,7 +205,8 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
   });
 
   it('Confirm, Mark Complete and Cancel send the status and refresh the list and the figures', async () => {
-    let list = [booking(), booking({ id: 'b-conf', status: 'confirmed' })];
+    const ended = new Date(Date.now() - 2 * 60 * MINUTE).toISOString();
+    let list = [booking(), booking({ id: 'b-conf', status: 'confirmed', scheduledAt: ended })];
     const fetchMock = setup({
       'GET /api/mentor/bookings': () => jsonResponse(200, list),
       'PUT /api/mentor/bookings/b-pending': (_url, init) => {
@@ -263,7 +264,8 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
 
   it("toasts 'Failed to update booking' with the server's reason", async () => {
     setup({
-      'GET /api/mentor/bookings': () => jsonResponse(200, [booking({ status: 'confirmed' })]),
+      'GET /api/mentor/bookings': () =>
+        jsonResponse(200, [booking({ status: 'confirmed', scheduledAt: new Date(Date.now() - 2 * 60 * MINUTE).toISOString() })]),
       'PUT /api/mentor/bookings/b-pending': () => jsonResponse(409, { message: 'A cancelled booking cannot become completed' }),
     });
     const user = userEvent.setup();
