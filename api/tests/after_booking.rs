@@ -91,6 +91,27 @@ async fn the_dashboard_lists_bookings_and_figures(pool: sqlx::PgPool) {
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn mentor_stats_show_the_platform_fee_and_the_net_earnings(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let stats = body(app.get("/api/mentor/stats", Some(&f.mentor_sid)).await).await;
+    assert_eq!(
+        (&stats["totalEarnings"], &stats["platformFee"], &stats["netEarnings"], &stats["platformFeePercent"]),
+        (&json!("0.00"), &json!("0.00"), &json!("0.00"), &json!(15))
+    );
+
+    // Three completed sessions (40.00, 2.50, 2.50) and one still upcoming.
+    for (hours, total_cents) in [(30, 4_000), (40, 250), (50, 250)] {
+        let id = paid_booking(&app, &f, hours).await;
+        sqlx::query("UPDATE bookings SET status = 'completed', total_cents = $2 WHERE id = $1::uuid").bind(&id).bind(total_cents as i64).execute(&app.pool).await.unwrap();
+    }
+    paid_booking(&app, &f, 60).await;
+    let stats = body(app.get("/api/mentor/stats", Some(&f.mentor_sid)).await).await;
+    // The fee is taken per booking: 6.00 + 0.38 + 0.38 (15% of the 45.00 total would be 6.75).
+    assert_eq!((stats["totalEarnings"].as_str(), stats["platformFee"].as_str(), stats["netEarnings"].as_str()), (Some("45.00"), Some("6.76"), Some("38.24")));
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn rescheduling_moves_the_booking_and_its_reminders(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let f = fixture(&app).await;

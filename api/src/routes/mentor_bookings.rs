@@ -8,6 +8,7 @@ use domain::{
     booking::{dashboards, manage},
     catalogue::mentors,
     money,
+    payments::fees,
 };
 use jobs::booking_events;
 
@@ -28,6 +29,12 @@ pub struct MentorStatsView {
     pub this_month: i64,
     /// Sum of completed bookings' totals
     pub total_earnings: String,
+    /// The share of each completed booking's total the platform keeps, in percent
+    pub platform_fee_percent: i64,
+    /// The platform's fee on the completed bookings (taken per booking, half a cent rounded up)
+    pub platform_fee: String,
+    /// Total earnings less the platform's fee
+    pub net_earnings: String,
     pub rating: String,
     pub review_count: i32,
 }
@@ -61,15 +68,20 @@ impl MentorBookingsApi {
         Ok(Json(booking.into()))
     }
 
-    /// The four figures of the mentor dashboard.
+    /// The figures of the mentor dashboard, with the platform's fee and the mentor's net earnings.
     #[oai(path = "/mentor/stats", method = "get", operation_id = "getMentorStats")]
     async fn stats(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<MentorStatsView>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         let s = dashboards::mentor_stats(&state.pool, mentor.id, Utc::now()).await?;
+        let earnings = fees::mentor_earnings(&state.pool, mentor.id).await?;
         Ok(Json(MentorStatsView {
             total_sessions: s.total_sessions,
             this_month: s.this_month,
-            total_earnings: money::format(s.total_earnings_cents),
+            // From the same rows as the fee, so that fee + net is always the total shown.
+            total_earnings: money::format(earnings.gross_cents),
+            platform_fee_percent: fees::PLATFORM_FEE_PERCENT,
+            platform_fee: money::format(earnings.fee_cents),
+            net_earnings: money::format(earnings.net_cents),
             rating: mentor.rating,
             review_count: mentor.review_count,
         }))

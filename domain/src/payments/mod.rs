@@ -1,9 +1,10 @@
-//! Card payments: checking card data, the gateway trait with its two implementations, and
-//! paying for a held reservation exactly once.
+//! Card payments: checking card data, the gateway trait with its two implementations, paying for
+//! a held reservation exactly once, and the platform's fee on what mentors earn.
 
 pub mod authorize_net;
 pub mod card;
 pub mod checkout;
+pub mod fees;
 pub mod gateway;
 pub mod refund_payout;
 pub mod test_gateway;

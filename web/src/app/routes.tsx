@@ -1,5 +1,5 @@
 /**
- * The route table, mirroring spec 01 §2 (and 02 §2):
+ * The route table:
  * - public paths are always available;
  * - signed-in paths exist only for a signed-in user;
  * - signed out, / shows the landing page and any other path redirects to /auth;

@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { catalogueApi, catalogueKeys, type FavoriteStatus, type Mentor } from '@/lib/catalogue';
 import { cn } from '@/lib/utils';
 
-/** 01 §8: the favourite toasts. */
+/** The favourite toasts. */
 export const FAVORITE_TEXTS = {
   added: 'Added to favorites',
   removed: 'Removed from favorites',

@@ -5,7 +5,7 @@ import { FEATURED_MENTORS_COUNT } from '@/config/constants';
 import { catalogueApi, catalogueKeys } from '@/lib/catalogue';
 import { MentorCard, MentorCardSkeleton } from './mentor-card';
 
-/** 01 §2: featured mentors are the first 3 of GET /api/mentors (public). */
+/** Featured mentors are the first 3 of GET /api/mentors (public). */
 export function useFeaturedMentors() {
   return useQuery({
     queryKey: catalogueKeys.mentors(),

@@ -9,7 +9,7 @@ import { formatUsd } from '@/lib/money';
 import { MentorAvatar } from './mentor-avatar';
 import { RatingStars } from './rating-stars';
 
-/** 01 §9: cards show at most two specialties. */
+/** Cards show at most two specialties. */
 export function cardSpecialties(specialties: string[] | null | undefined): { shown: string[]; more: number } {
   const list = specialties ?? [];
   return { shown: list.slice(0, MAX_CARD_SPECIALTIES), more: Math.max(0, list.length - MAX_CARD_SPECIALTIES) };

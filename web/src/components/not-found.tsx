@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** 01 §2: the fallback screen for paths the router does not know. */
+/** The fallback screen for paths the router does not know. */
 export function NotFound() {
   useDocumentTitle('Page not found');
   return (

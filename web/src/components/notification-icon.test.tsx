@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES } from '@/lib/notifications';
 import { DEFAULT_NOTIFICATION_ICON, NOTIFICATION_ICONS, NotificationIcon, notificationIcon } from './notification-icon';
 
-describe('notification icons (01 §3)', () => {
+describe('notification icons', () => {
   it('give every known type its own icon, none of them the default', () => {
     for (const type of NOTIFICATION_TYPES) {
       expect(NOTIFICATION_ICONS[type]).toBeDefined();

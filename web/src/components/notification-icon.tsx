@@ -17,7 +17,7 @@ import { cn } from '@/lib/utils';
 
 type IconStyle = { icon: LucideIcon; tone: string };
 
-/** 01 §3: each type has an icon. */
+/** Each type has an icon. */
 export const NOTIFICATION_ICONS: Record<NotificationType, IconStyle> = {
   booking_confirmed: { icon: CalendarCheck, tone: 'bg-emerald-50 text-emerald-600' },
   booking_cancelled: { icon: CalendarX, tone: 'bg-rose-50 text-rose-600' },
@@ -31,7 +31,7 @@ export const NOTIFICATION_ICONS: Record<NotificationType, IconStyle> = {
   system_announcement: { icon: Megaphone, tone: 'bg-slate-100 text-slate-600' },
 };
 
-/** 01 §3: unknown types get a default icon (the bell). */
+/** Unknown types get a default icon (the bell). */
 export const DEFAULT_NOTIFICATION_ICON: IconStyle = { icon: Bell, tone: 'bg-slate-100 text-slate-600' };
 
 export function notificationIcon(type: string): IconStyle {

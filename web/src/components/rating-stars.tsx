@@ -3,7 +3,7 @@ import { DEFAULT_MENTOR_RATING } from '@/config/constants';
 import { cn } from '@/lib/utils';
 
 /**
- * A rating as a number of stars (0 to 5). 01 §9 / 02 §9: when a mentor has no rating value
+ * A rating as a number of stars (0 to 5). When a mentor has no rating value
  * at all the default is 5; the api sends '0.00' for a mentor without reviews, which stays 0.
  */
 export function ratingValue(rating: string | number | null | undefined): number {

@@ -10,7 +10,7 @@ function card(name: string) {
   return screen.getByRole('link', { name: new RegExp(`^${name}`) });
 }
 
-describe('service grid (01 §2)', () => {
+describe('service grid', () => {
   it('counts mentors', () => {
     expect(mentorCountText(0)).toBe('No mentors yet');
     expect(mentorCountText(undefined)).toBe('No mentors yet');

@@ -15,10 +15,10 @@ const ICONS: Record<ServiceType, LucideIcon> = {
   meditation: Leaf,
 };
 
-/** 01 §2: 'From $25.00', or 'Coming Soon' when the lowest price is 0. */
+/** 'From $25.00', or 'Coming Soon' when the lowest price is 0. */
 export const priceText = minPriceText;
 
-/** 01 §2: 'No mentors yet', or the mentor count ('1 mentor', '3 mentors'). */
+/** 'No mentors yet', or the mentor count ('1 mentor', '3 mentors'). */
 export function mentorCountText(count: number | undefined): string {
   if (!count) return 'No mentors yet';
   return count === 1 ? '1 mentor' : `${count} mentors`;

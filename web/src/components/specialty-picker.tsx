@@ -12,7 +12,7 @@ type SpecialtyPickerProps = {
 };
 
 /**
- * The 14 specialties (02 §3) as checkbox chips in a fieldset: each is a real checkbox, so Tab
+ * The 14 specialties as checkbox chips in a fieldset: each is a real checkbox, so Tab
  * and Space work and screen readers say checked / not checked. A chosen value outside the 14
  * (from an older profile) is offered too, so editing never silently drops it.
  */

@@ -69,7 +69,7 @@ describe('spec constants', () => {
     expect(PLATFORM_FEE_PERCENT).toBe(15);
   });
 
-  it('give the support, policy and static-page facts of 02 §2 and §9', () => {
+  it('give the support, policy and static-page facts', () => {
     expect(SUPPORT_EMAIL).toBe('support@mystic-mentors.test');
     expect(PRIVACY_EMAIL).toBe('privacy@mystic-mentors.test');
     expect(SUPPORT_HOURS).toEqual({
@@ -108,7 +108,7 @@ describe('badgeCount', () => {
   });
 });
 
-describe('booking and payment constants (02 §5, §8, §9)', () => {
+describe('booking and payment constants', () => {
   it('have the limits and delays of the specification', () => {
     expect(BOOKING_WINDOW_DAYS).toBe(90);
     expect(FREE_BOOKING_REDIRECT_DELAY_MS).toBe(1500);
@@ -141,7 +141,7 @@ describe('booking and payment constants (02 §5, §8, §9)', () => {
   });
 });
 
-describe('notification constants (01 §2, §8, §9)', () => {
+describe('notification constants', () => {
   it('list up to the api maximum on the page, 10 in the bell', () => {
     expect(NOTIFICATIONS_LIST_LIMIT).toBe(10);
     expect(NOTIFICATIONS_PAGE_LIMIT).toBe(100);
@@ -166,7 +166,7 @@ describe('notification constants (01 §2, §8, §9)', () => {
   });
 });
 
-describe('refund tiers (02 §9)', () => {
+describe('refund tiers', () => {
   it('refund 100% from 24 hours before the start, 50% from 2 hours, 0% under 2 hours', () => {
     expect(refundPercentForHours(72)).toBe(100);
     expect(refundPercentForHours(24)).toBe(100);
@@ -186,7 +186,7 @@ describe('refund tiers (02 §9)', () => {
   });
 });
 
-describe('client dashboard texts (02 §2, §5, §8)', () => {
+describe('client dashboard texts', () => {
   it('have the texts of the specification', () => {
     expect(DASHBOARD_TEXT).toEqual({
       loadFailed: 'Failed to fetch dashboard data',
@@ -209,7 +209,7 @@ describe('client dashboard texts (02 §2, §5, §8)', () => {
   });
 });
 
-describe('mentor dashboard facts and texts (02 §1, §5, §8, §9)', () => {
+describe('mentor dashboard facts and texts', () => {
   it('keeps a 15% platform fee and offers availability every 30 minutes (48 options)', () => {
     expect(PLATFORM_FEE_PERCENT).toBe(15);
     expect(AVAILABILITY_STEP_MINUTES).toBe(30);

@@ -6,25 +6,25 @@
 /** The product's name as the web app shows it. */
 export const APP_NAME = 'Mystic Mentors';
 
-// --- Timing -------------------------------------------------------------------------
+// --- Timing ---------------------------------------------------------------------------
 
-/** 02 §9: after a password reset or an e-mail verification, go to /auth after 3 s. */
+/** After a password reset or an e-mail verification, go to /auth after 3 s. */
 export const AUTH_REDIRECT_DELAY_MS = 3_000;
-/** 01 §9: a logged-out user on the home screen is sent to /api/login after 500 ms. */
+/** A logged-out user on the home screen is sent to /api/login after 500 ms. */
 export const LOGGED_OUT_REDIRECT_DELAY_MS = 500;
-/** 01 §9: a call started through startCall=true begins after 0.5 s. */
+/** A call started through startCall=true begins after 0.5 s. */
 export const START_CALL_DELAY_MS = 500;
-/** 02 §9: after a free booking, go to /dashboard after 1.5 s. */
+/** After a free booking, go to /dashboard after 1.5 s. */
 export const FREE_BOOKING_REDIRECT_DELAY_MS = 1_500;
 
-// --- Toasts and tooltips (01 §9) ------------------------------------------------------
+// --- Toasts and tooltips --------------------------------------------------------------
 
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5_000;
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 
-// --- Polling (01 §9) -------------------------------------------------------------------
+// --- Polling --------------------------------------------------------------------------
 
 export const UNREAD_MESSAGES_POLL_MS = 30_000;
 export const UNREAD_MESSAGES_STALE_MS = 25_000;
@@ -33,63 +33,66 @@ export const NOTIFICATIONS_LIST_LIMIT = 10;
 /** Badges show '99+' above this count. */
 export const BADGE_MAX_COUNT = 99;
 
-// --- Browsing (01 §9) -----------------------------------------------------------------
+// --- Browsing -------------------------------------------------------------------------
 
 export const FEATURED_MENTORS_COUNT = 3;
 export const MAX_CARD_SPECIALTIES = 2;
 export const MENTOR_SKELETON_COUNT = 6;
 export const DEFAULT_MENTOR_RATING = 5;
 
-// --- Accounts (02 §5, §9) -------------------------------------------------------------
+// --- Accounts -------------------------------------------------------------------------
 
 export const MIN_PASSWORD_LENGTH = 8;
 
 // --- Platform facts -------------------------------------------------------------------
 
-/** 01 §1, 02 §9: the platform keeps 15% of mentor earnings. */
+/**
+ * The platform's fee as the FAQ and the terms state it. The rule itself and every figure live on the
+ * server (domain/src/payments/fees.rs); the dashboard shows the server's fee and net.
+ */
 export const PLATFORM_FEE_PERCENT = 15;
-/** 01 §1: support replies within 24 hours. */
+/** Support replies within 24 hours. */
 export const SUPPORT_RESPONSE_HOURS = 24;
 
-// --- Support, policies and static pages (02 §2, §9) -----------------------------------
+// --- Support, policies and static pages -----------------------------------------------
 
 /** Where people write to support and about privacy (the static pages' {email} addresses). */
 export const SUPPORT_EMAIL = 'support@mystic-mentors.test';
 export const PRIVACY_EMAIL = 'privacy@mystic-mentors.test';
-/** 02 §9: support hours. */
+/** Support hours. */
 export const SUPPORT_HOURS = {
   weekdays: 'Mon to Fri 9 AM to 8 PM EST',
   weekends: 'Sat to Sun 10 AM to 6 PM EST',
 } as const;
-/** 02 §2: terms and privacy policy were last updated in this month. */
+/** Terms and privacy policy were last updated in this month. */
 export const POLICIES_LAST_UPDATED = 'December 2024';
-/** 02 §9: the minimum age to hold an account. */
+/** The minimum age to hold an account. */
 export const MINIMUM_AGE = 18;
-/** 02 §9: days of notice before a material change of the terms takes effect. */
+/** Days of notice before a material change of the terms takes effect. */
 export const TERMS_CHANGE_NOTICE_DAYS = 30;
-/** 02 §9: how long transaction records and communication logs are kept. */
+/** How long transaction records and communication logs are kept. */
 export const TRANSACTION_RECORDS_RETENTION_YEARS = 7;
 export const COMMUNICATION_LOGS_RETENTION_YEARS = 3;
-/** 02 §9: a reservation holds a slot for 60 minutes while the seeker pays. */
+/** A reservation holds a slot for 60 minutes while the seeker pays. */
 export const RESERVATION_HOLD_MINUTES = 60;
-/** 02 §9: refund on cancellation by hours before the session. */
+/** Refund on cancellation by hours before the session. */
 export const REFUND_POLICY = {
   fullRefundHours: 24,
   partialRefundHours: 2,
   partialRefundPercent: 50,
 } as const;
-/** 02 §9: a booking can be rescheduled up to 2 hours before it starts. */
+/** A booking can be rescheduled up to 2 hours before it starts. */
 export const RESCHEDULE_CUTOFF_HOURS = 2;
-/** 02 §9: the video session opens 15 minutes before the start. */
+/** The video session opens 15 minutes before the start. */
 export const VIDEO_JOIN_EARLY_MINUTES = 15;
-/** 02 §9: group sessions take 2 to 20 participants. */
+/** Group sessions take 2 to 20 participants. */
 export const GROUP_SIZE = { min: 2, max: 20 } as const;
-/** 02 §9: complaints about a session are accepted within 24 hours of it. */
+/** Complaints about a session are accepted within 24 hours of it. */
 export const COMPLAINT_WINDOW_HOURS = 24;
-/** 02 §9: profile images are at most 5 MB. */
+/** Profile images are at most 5 MB. */
 export const MAX_PROFILE_IMAGE_BYTES = 5 * 1024 * 1024;
 
-// --- Landing page statistics (01 §2, static) -------------------------------------------
+// --- Landing page statistics (static) ---------------------------------------------------
 
 export const LANDING_STATS = [
   { value: '1000+', label: 'Mentors' },
@@ -102,20 +105,20 @@ export function badgeCount(count: number): string {
   return count > BADGE_MAX_COUNT ? `${BADGE_MAX_COUNT}+` : String(count);
 }
 
-// --- Booking and payment (02 §2, §4, §5, §8, §9) ---------------------------------------
+// --- Booking and payment --------------------------------------------------------------
 
-/** 02 §2, §9: a session can be booked from today up to 90 days ahead. */
+/** A session can be booked from today up to 90 days ahead. */
 export const BOOKING_WINDOW_DAYS = 90;
-/** 02 §5, §9: a card number has at most 16 digits and can be submitted from 13. */
+/** A card number has at most 16 digits and can be submitted from 13. */
 export const CARD_NUMBER_MAX_DIGITS = 16;
 export const CARD_NUMBER_MIN_DIGITS = 13;
-/** 02 §5, §9: the card's security code has 3 or 4 digits. */
+/** The card's security code has 3 or 4 digits. */
 export const CARD_CODE_MIN_DIGITS = 3;
 export const CARD_CODE_MAX_DIGITS = 4;
-/** 02 §5, §9: the expiry is typed as MM/YY, five characters. */
+/** The expiry is typed as MM/YY, five characters. */
 export const CARD_EXPIRY_LENGTH = 5;
 
-/** 02 §2, §5, §8: the fixed texts of the booking page, slot picker and card payment. */
+/** The fixed texts of the booking page, slot picker and card payment. */
 export const BOOKING_TEXT = {
   serviceNotFoundTitle: 'Service Not Found',
   serviceNotFoundText: "The service you're looking for doesn't exist or is no longer available.",
@@ -135,12 +138,12 @@ export const BOOKING_TEXT = {
   paymentErrorText: 'An error occurred while processing payment',
 } as const;
 
-// --- Notifications (01 §2, §8, §9) ---------------------------------------------------------
+// --- Notifications --------------------------------------------------------------------
 
 /** The /notifications page lists up to the api's maximum (GET /api/notifications allows 1..100). */
 export const NOTIFICATIONS_PAGE_LIMIT = 100;
 
-/** 01 §2, §8: the fixed texts of the notification bell and the /notifications page. */
+/** The fixed texts of the notification bell and the /notifications page. */
 export const NOTIFICATION_TEXT = {
   loadFailedTitle: 'Unable to Load Notifications',
   fetchFailed: 'Failed to fetch notifications',
@@ -155,17 +158,17 @@ export const NOTIFICATION_TEXT = {
   emptyRead: 'No read notifications',
 } as const;
 
-/** 01 §2: 'Mark all as read (n)'. */
+/** 'Mark all as read (n)'. */
 export function markAllReadLabel(unread: number): string {
   return `Mark all as read (${unread})`;
 }
 
-// --- Client dashboard, reschedule, cancel, reviews, e-mail preferences (02 §2, §4, §5, §8, §9) ---
+// --- Client dashboard, reschedule, cancel, reviews, e-mail preferences ----------------
 
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * 02 §9: the share of the price refunded when a seeker cancels `hoursBefore` hours before the
+ * The share of the price refunded when a seeker cancels `hoursBefore` hours before the
  * start: 24 hours or more 100%, 2 to 24 hours 50%, under 2 hours (or after the start) 0%.
  * The api computes the exact amount (GET /api/user/bookings/{id}/refund-preview); this names the
  * tier that applies, for the policy the cancel dialog shows.
@@ -181,7 +184,7 @@ export function refundPercentAt(start: Date | string, now: Date = new Date()): n
   return refundPercentForHours((new Date(start).getTime() - now.getTime()) / HOUR_MS);
 }
 
-/** 02 §2, §5, §8: the fixed texts of the client dashboard and its dialogs. */
+/** The fixed texts of the client dashboard and its dialogs. */
 export const DASHBOARD_TEXT = {
   loadFailed: 'Failed to fetch dashboard data',
   emptyTitle: 'Welcome to Your Journey',
@@ -202,13 +205,13 @@ export const DASHBOARD_TEXT = {
   alreadyReviewed: 'You have already reviewed this session',
 } as const;
 
-// --- Mentor dashboard: stats, bookings, availability (02 §2, §4, §5, §8, §9) ---------------
+// --- Mentor dashboard: stats, bookings, availability ----------------------------------
 
-/** 02 §5, §9: availability times are offered every 30 minutes (48 options a day). */
+/** Availability times are offered every 30 minutes (48 options a day). */
 export const AVAILABILITY_STEP_MINUTES = 30;
 export const AVAILABILITY_TIME_OPTION_COUNT = (24 * 60) / AVAILABILITY_STEP_MINUTES;
 
-/** 02 §2, §5, §8: the fixed texts of the mentor dashboard's Bookings and Availability tabs. */
+/** The fixed texts of the mentor dashboard's Bookings and Availability tabs. */
 export const MENTOR_DASHBOARD_TEXT = {
   bookingsLoadFailed: 'Failed to fetch bookings',
   bookingUpdateFailed: 'Failed to update booking',

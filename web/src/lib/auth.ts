@@ -28,7 +28,7 @@ async function nullOn<T>(status: number, load: () => Promise<T>): Promise<T | nu
   }
 }
 
-/** 01 §7: GET /api/auth/user; a 401 means signed out (null). No retry, no polling. */
+/** GET /api/auth/user; a 401 means signed out (null). No retry, no polling. */
 export function useUser() {
   const query = useQuery<User | null>({
     queryKey: AUTH_USER_KEY,
@@ -46,7 +46,7 @@ export function useUser() {
 }
 
 /**
- * 01 §6: a user is a mentor when GET /api/mentor/profile returns a profile; a 404 means
+ * A user is a mentor when GET /api/mentor/profile returns a profile; a 404 means
  * not a mentor (null). Other failures are errors (the header then shows no mentor links).
  */
 export function useMentorProfile(enabled: boolean) {
@@ -63,7 +63,7 @@ export function useMentorProfile(enabled: boolean) {
   };
 }
 
-/** Roles as the header and guards need them (01 §6). */
+/** Roles as the header and guards need them. */
 export function useRoles() {
   const { user } = useUser();
   const { isMentor } = useMentorProfile(!!user);
@@ -74,7 +74,7 @@ export function useRoles() {
   };
 }
 
-/** POST /api/login; on success the app reloads at / (01 §4). */
+/** POST /api/login; on success the app reloads at /. */
 export function useLogin() {
   return useMutation({
     mutationFn: (input: LoginRequest) => login(input),
@@ -102,7 +102,7 @@ export function useLogout() {
   });
 }
 
-/** The name to greet someone by: the first name, or 'Seeker' when absent (01 §2). */
+/** The name to greet someone by: the first name, or 'Seeker' when absent. */
 export function greetingName(user: { firstName?: string | null } | null | undefined): string {
   const name = user?.firstName?.trim();
   return name ? name : 'Seeker';

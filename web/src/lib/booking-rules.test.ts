@@ -15,7 +15,7 @@ const START = '2025-06-01T15:00:00.000Z';
 const at = (iso: string) => new Date(iso);
 const booking = (status: string, scheduledAt = START, duration = 60): TimedBooking => ({ status, scheduledAt, duration });
 
-describe('canStartVideoSession (02 §4, §9)', () => {
+describe('canStartVideoSession', () => {
   const confirmed = booking('confirmed', START, 45);
 
   it('opens exactly 15 minutes before the start', () => {
@@ -44,7 +44,7 @@ describe('canStartVideoSession (02 §4, §9)', () => {
   });
 });
 
-describe('upcoming, history and changes (02 §4)', () => {
+describe('upcoming, history and changes', () => {
   const justBefore = at('2025-06-01T14:59:59.999Z');
 
   it('upcoming is pending or confirmed with a future start', () => {
@@ -83,7 +83,7 @@ describe('upcoming, history and changes (02 §4)', () => {
   });
 });
 
-describe('isRescheduleClosed (02 §9)', () => {
+describe('isRescheduleClosed', () => {
   it('allows a move up to exactly 2 hours before the start', () => {
     expect(RESCHEDULE_CUTOFF_HOURS).toBe(2);
     const b = booking('confirmed');

@@ -1,5 +1,5 @@
 /**
- * When a booking may do what (02 §4, §9). Pure functions of the booking and the current time,
+ * When a booking may do what. Pure functions of the booking and the current time,
  * shared by the client dashboard (and any other screen that shows bookings).
  *
  * - Upcoming: pending or confirmed with a start in the future; everything else (completed,
@@ -29,27 +29,27 @@ export function isLive(booking: Pick<TimedBooking, 'status'>): boolean {
   return booking.status === 'pending' || booking.status === 'confirmed';
 }
 
-/** 02 §4: confirmed or pending with a future start. */
+/** Confirmed or pending with a future start. */
 export function isUpcoming(booking: TimedBooking, now: Date = new Date()): boolean {
   return isLive(booking) && startMs(booking) > now.getTime();
 }
 
-/** 02 §4: completed, cancelled, or whose time has passed. */
+/** Completed, cancelled, or whose time has passed. */
 export function isPast(booking: TimedBooking, now: Date = new Date()): boolean {
   return !isUpcoming(booking, now);
 }
 
-/** 02 §4: Reschedule and Cancel are offered for a pending or confirmed booking in the future. */
+/** Reschedule and Cancel are offered for a pending or confirmed booking in the future. */
 export function canChangeBooking(booking: TimedBooking, now: Date = new Date()): boolean {
   return isUpcoming(booking, now);
 }
 
-/** 02 §9: a booking can be moved up to 2 hours before it starts; from then on it is too late. */
+/** A booking can be moved up to 2 hours before it starts; from then on it is too late. */
 export function isRescheduleClosed(booking: Pick<TimedBooking, 'scheduledAt'>, now: Date = new Date()): boolean {
   return startMs(booking) - now.getTime() < RESCHEDULE_CUTOFF_HOURS * HOUR_MS;
 }
 
-/** 02 §9: the video session opens 15 minutes before the start and closes at start plus duration. */
+/** The video session opens 15 minutes before the start and closes at start plus duration. */
 export function videoSessionWindow(booking: Pick<TimedBooking, 'scheduledAt' | 'duration'>): { opens: Date; closes: Date } {
   const start = startMs(booking);
   return {
@@ -58,7 +58,7 @@ export function videoSessionWindow(booking: Pick<TimedBooking, 'scheduledAt' | '
   };
 }
 
-/** 02 §4: Start Video Session, for a confirmed booking inside {@link videoSessionWindow}. */
+/** Start Video Session, for a confirmed booking inside {@link videoSessionWindow}. */
 export function canStartVideoSession(booking: TimedBooking, now: Date = new Date()): boolean {
   if (booking.status !== 'confirmed') return false;
   const { opens, closes } = videoSessionWindow(booking);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime, formatTime } from './format';
 
-describe('date formats (01 §9)', () => {
+describe('date formats', () => {
   const local = new Date(2025, 2, 7, 14, 5); // 7 March 2025, 14:05 local time
   it("read 'MMM dd, yyyy' and 'h:mm a'", () => {
     expect(formatDate(local)).toBe('Mar 07, 2025');

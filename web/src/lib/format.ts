@@ -1,6 +1,6 @@
 import { format } from 'date-fns';
 
-/** 01 §9: dates read 'MMM dd, yyyy'; with a time, 'h:mm a'. */
+/** Dates read 'MMM dd, yyyy'; with a time, 'h:mm a'. */
 export const DATE_FORMAT = 'MMM dd, yyyy';
 export const TIME_FORMAT = 'h:mm a';
 

@@ -21,7 +21,7 @@ const profile: ProfileForm = {
   profileImageUrl: '',
 };
 
-describe('onboarding profile validation (02 §5)', () => {
+describe('onboarding profile validation', () => {
   it('accepts a complete profile', () => {
     expect(validateProfile(profile)).toEqual({});
     expect(validateProfile({ ...profile, profileImageUrl: 'https://example.com/me.png' })).toEqual({});
@@ -66,7 +66,7 @@ const service: ServiceForm = {
   price: '75',
 };
 
-describe('service validation (02 §5)', () => {
+describe('service validation', () => {
   it('accepts a complete service, duration 60 by default', () => {
     expect(EMPTY_SERVICE.duration).toBe('60');
     expect(validateService(service)).toEqual({});
@@ -115,7 +115,7 @@ describe('service validation (02 §5)', () => {
   });
 });
 
-describe('Edit Service sends only what changed (02 §7)', () => {
+describe('Edit Service sends only what changed', () => {
   const saved = {
     title: 'Birth Chart Reading',
     description: 'A full reading of your natal chart and its themes.',

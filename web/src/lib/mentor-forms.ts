@@ -1,5 +1,5 @@
 /**
- * Client-side checks of the mentor forms, with the spec's exact messages (02 §5): the
+ * Client-side checks of the mentor forms, with the spec's exact messages: the
  * onboarding profile and service steps, the dashboard's service dialogs and the Edit Mentor
  * Profile dialog. The api checks the same rules and answers with the same texts.
  */
@@ -59,7 +59,7 @@ export function isValidImageUrl(value: string): boolean {
   }
 }
 
-/** 02 §5: specialties are trimmed, and duplicates (ignoring case) and empty ones dropped. */
+/** Specialties are trimmed, and duplicates (ignoring case) and empty ones dropped. */
 export function normalizeSpecialties(specialties: string[]): string[] {
   const seen = new Set<string>();
   const result: string[] = [];
@@ -72,7 +72,7 @@ export function normalizeSpecialties(specialties: string[]): string[] {
   return result;
 }
 
-/** 02 §5 onboarding profile (and Edit Mentor Profile): the first problem of each field. */
+/** The onboarding profile (and Edit Mentor Profile): the first problem of each field. */
 export function validateProfile(form: ProfileForm): Errors<ProfileField> {
   const errors: Errors<ProfileField> = {};
   if (form.displayName.trim().length < DISPLAY_NAME_MIN) errors.displayName = MESSAGES.displayName;
@@ -115,14 +115,14 @@ export const EMPTY_SERVICE: ServiceForm = {
   free: false,
 };
 
-/** 02 §5: the duration defaults to 60 minutes when empty or not a whole number. */
+/** The duration defaults to 60 minutes when empty or not a whole number. */
 export function durationOrDefault(value: string): number {
   const n = Number(value.trim());
   return value.trim() !== '' && Number.isInteger(n) && n > 0 ? n : DEFAULT_DURATION;
 }
 
 /**
- * 02 §5: the service checks. `requireDuration` is the onboarding rule ('Duration is required');
+ * The service checks. `requireDuration` is the onboarding rule ('Duration is required');
  * the dashboard instead falls back to 60 minutes.
  */
 export function validateService(form: ServiceForm, { requireDuration = false } = {}): Errors<ServiceField> {
@@ -196,7 +196,7 @@ export function serviceToForm(service: {
 }
 
 /**
- * 02 §7: the Edit Service dialog sends only the fields that changed (and isActive when it
+ * The Edit Service dialog sends only the fields that changed (and isActive when it
  * changed). Prices compare as amounts, so '50' and '50.00' are no change.
  */
 export function changedServiceFields(

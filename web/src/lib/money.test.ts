@@ -10,7 +10,7 @@ describe('money', () => {
     expect(formatUsd(null)).toBe('$0.00');
   });
 
-  it("shows 'Free' for a price of 0 (02 §3)", () => {
+  it("shows 'Free' for a price of 0", () => {
     expect(servicePriceText('0.00')).toBe('Free');
     expect(servicePriceText(0)).toBe('Free');
     expect(servicePriceText('25.00')).toBe('$25.00');
@@ -18,7 +18,7 @@ describe('money', () => {
     expect(isFree('')).toBe(false);
   });
 
-  it("service grid: 'From $X', or 'Coming Soon' when the lowest price is 0 (01 §2)", () => {
+  it("service grid: 'From $X', or 'Coming Soon' when the lowest price is 0", () => {
     expect(minPriceText('25.00')).toBe('From $25.00');
     expect(minPriceText('19.99')).toBe('From $19.99');
     expect(minPriceText('0.00')).toBe('Coming Soon');

@@ -1,6 +1,6 @@
 /**
  * Money as the catalogue sends it: decimal strings with two places ('50.00'), in USD.
- * 02 §3: a price of '0.00' means free.
+ * A price of '0.00' means free.
  */
 
 /** The amount as a number, or NaN when it is not one. */
@@ -27,7 +27,7 @@ export function servicePriceText(price: string | number | null | undefined): str
   return isFree(price) ? 'Free' : formatUsd(price);
 }
 
-/** 01 §2 service grid: 'From $25.00', or 'Coming Soon' when the lowest price is 0 (or unknown). */
+/** Service grid: 'From $25.00', or 'Coming Soon' when the lowest price is 0 (or unknown). */
 export function minPriceText(minPrice: string | number | null | undefined): string {
   const n = amount(minPrice);
   if (!Number.isFinite(n) || n <= 0) return 'Coming Soon';

@@ -1,10 +1,10 @@
 /**
- * The notification calls (01 §7; docs/booking.md 'Notifications'): the list, the unread count,
+ * The notification calls (docs/booking.md 'Notifications'): the list, the unread count,
  * mark one or all read, delete. The header's bell and the /notifications page both use them, so
  * they live here rather than in one feature. They go through the client orval generates from
  * openapi.yaml (src/api), so the query keys are the generated ones.
  *
- * 01 §9: the list and the count are polled every 30 s. Every change refreshes both.
+ * The list and the count are polled every 30 s. Every change refreshes both.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {

@@ -7,7 +7,7 @@ import { hardNavigate, LOGIN_URL } from './navigation';
 export type UnauthorizedBehavior = 'throw' | 'returnNull';
 
 /**
- * 01 §7: default data loading is a GET to the query key's parts joined with '/'.
+ * Default data loading is a GET to the query key's parts joined with '/'.
  * A 401 raises (default) or yields null. orval's generated keys are the request path,
  * so hand-written and generated queries share one cache.
  */
@@ -26,7 +26,7 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
 export const LOGGED_OUT_MESSAGE = 'You are logged out. Logging in again...';
 
 /**
- * 01 §2: when a signed-in screen finds the session gone (a data request answers 401), say so
+ * When a signed-in screen finds the session gone (a data request answers 401), say so
  * and go to the login endpoint after 500 ms. Only loads count: a 401 from a mutation such as
  * a wrong password at sign-in is that form's own error. Returns the handler for a QueryCache.
  */
@@ -40,7 +40,7 @@ export function sessionExpiryHandler(): (error: unknown) => void {
   };
 }
 
-/** 01 §7: no automatic refetch, none on window focus, data never stale, no retries. */
+/** No automatic refetch, none on window focus, data never stale, no retries. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({ onError: sessionExpiryHandler() }),

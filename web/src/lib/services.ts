@@ -1,4 +1,4 @@
-/** 01 §3, 02 §3: the six service types and the labels people see. */
+/** The six service types and the labels people see. */
 export const SERVICE_TYPES = [
   'astrology',
   'tarot',
@@ -37,7 +37,7 @@ export function serviceLabel(type: string): string {
   return isServiceType(type) ? SERVICE_LABELS[type] : type.replace(/_/g, ' ');
 }
 
-/** 02 §3: the 14 specialties a mentor chooses from. */
+/** The 14 specialties a mentor chooses from. */
 export const SPECIALTIES = [
   'Astrology',
   'Tarot Reading',

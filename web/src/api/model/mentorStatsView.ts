@@ -11,6 +11,12 @@ export interface MentorStatsView {
   thisMonth: number;
   /** Sum of completed bookings' totals */
   totalEarnings: string;
+  /** The share of each completed booking's total the platform keeps, in percent */
+  platformFeePercent: number;
+  /** The platform's fee on the completed bookings (taken per booking, half a cent rounded up) */
+  platformFee: string;
+  /** Total earnings less the platform's fee */
+  netEarnings: string;
   rating: string;
   reviewCount: number;
 }

@@ -1,4 +1,4 @@
-/** The header's role-based links (01 §2 Header, §6 roles). */
+/** The header's links, by role: what a seeker, a mentor and an administrator each see. */
 export type NavLinkItem = { to: string; label: string };
 
 export type NavRoles = { isAdmin: boolean; isMentor: boolean };

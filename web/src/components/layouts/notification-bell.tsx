@@ -19,7 +19,7 @@ import {
 import { cn } from '@/lib/utils';
 
 /**
- * 01 §2 header: the bell with the unread count ('99+' above 99) that opens the latest
+ * Header: the bell with the unread count ('99+' above 99) that opens the latest
  * notifications (GET /api/notifications?limit=10; list and count polled every 30 s). Clicking one
  * marks it read when unread and follows its actionUrl; the last entry leads to /notifications.
  */

@@ -37,7 +37,7 @@ const calendarStyle = {
 } as CSSProperties;
 
 /**
- * 02 §2 slot picker: a calendar (today to 90 days ahead, past days disabled) and the mentor's free
+ * Slot picker: a calendar (today to 90 days ahead, past days disabled) and the mentor's free
  * start times that day as buttons in 12-hour format, in the viewer's zone
  * (GET /api/mentors/{mentorId}/available-slots?date&duration&timeZone).
  */

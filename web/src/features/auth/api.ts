@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { resendVerification, verifyEmail } from '@/api/endpoints/accounts/accounts';
 import { forgotPassword, resetPassword } from '@/api/endpoints/passwords/passwords';
 
-// The password and e-mail verification calls (spec 02 §7), through the generated client.
+// The password and e-mail verification calls, through the generated client.
 
 export function useResendVerification() {
   return useMutation({ mutationFn: (email: string) => resendVerification({ email }) });

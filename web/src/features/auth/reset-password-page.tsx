@@ -15,7 +15,7 @@ export const INVALID_RESET_LINK = 'Invalid reset link. Please request a new pass
 export const PASSWORD_TOO_SHORT = `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`;
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 
-/** The client-side checks of 02 §5 for a new password and its confirmation. */
+/** The client-side checks of a new password and its confirmation (docs/accounts.md). */
 export function validateNewPassword(password: string, confirm: string): string | null {
   if (password.length < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT;
   if (password !== confirm) return PASSWORDS_DO_NOT_MATCH;

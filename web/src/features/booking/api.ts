@@ -1,5 +1,5 @@
 /**
- * The booking calls (02 §7 client side; docs/booking.md): the service, the reservation and the
+ * The booking calls (docs/booking.md): the service, the reservation and the
  * card payment, through the client orval generates from openapi.yaml (src/api), so the query keys
  * are the generated ones (the path, then the query parameters as one object). The mentor's free
  * start times are the shared slot picker's own call (components/slot-picker).
@@ -101,7 +101,7 @@ export function useProcessPayment(mentorId: string) {
 }
 
 /**
- * 02 §8: a load that failed because the session is gone ('401: ...Unauthorized') sends the
+ * A load that failed because the session is gone ('401: ...Unauthorized') sends the
  * visitor to /auth rather than showing 'Service Not Found'.
  */
 export function isUnauthorizedError(error: unknown): boolean {

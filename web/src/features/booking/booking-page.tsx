@@ -38,7 +38,7 @@ import {
 import { EMPTY_CARD_FORM, toPaymentRequest, type CardForm as CardFormValues } from './card';
 import { CardForm } from './components/card-form';
 
-/** 02 §2: /booking/{serviceId}, signed in only (the route table sends others to /auth). */
+/** /booking/{serviceId}, signed in only (the route table sends others to /auth). */
 export function BookingPage() {
   const { serviceId = '' } = useParams();
   const service = useService(serviceId);
@@ -46,7 +46,7 @@ export function BookingPage() {
   const unauthorized = service.isError && isUnauthorizedError(service.error);
 
   useEffect(() => {
-    // 02 §8: the session is gone; a full load of /auth also drops the stale signed-in state.
+    // The session is gone; a full load of /auth also drops the stale signed-in state.
     if (unauthorized) hardNavigate('/auth');
   }, [unauthorized]);
 
@@ -151,7 +151,7 @@ function ServiceSummary({ service }: { service: BookableService }) {
   );
 }
 
-/** 02 §2: photo (or initials), name, bio, rating (5 out of 5 before the first review), sessions. */
+/** Photo (or initials), name, bio, rating (5 out of 5 before the first review), sessions. */
 function MentorSummary({ mentor }: { mentor: BookableService['mentor'] }) {
   const rating = mentor.reviewCount === 0 ? DEFAULT_MENTOR_RATING : Number(mentor.rating);
   const shown = Number.isFinite(rating) ? rating : DEFAULT_MENTOR_RATING;
@@ -217,7 +217,7 @@ type ScheduleStepProps = {
   onFreeBooked: () => void;
 };
 
-/** 02 §4: pick a slot and add notes; a free service is booked at once, a paid one held for payment. */
+/** Pick a slot and add notes; a free service is booked at once, a paid one held for payment. */
 function ScheduleStep({ service, free, onHeld, onFreeBooked }: ScheduleStepProps) {
   const [date, setDate] = useState<Date>();
   const [time, setTime] = useState<string>();
@@ -314,7 +314,7 @@ function ScheduleStep({ service, free, onHeld, onFreeBooked }: ScheduleStepProps
 
 type PaymentStepProps = { service: BookableService; hold: Hold; onExpired: () => void };
 
-/** 02 §4: the held slot (60 minutes, expiry shown) and the card form. */
+/** The held slot (60 minutes, expiry shown) and the card form. */
 function PaymentStep({ service, hold, onExpired }: PaymentStepProps) {
   const navigate = useNavigate();
   const [card, setCard] = useState<CardFormValues>(EMPTY_CARD_FORM);

@@ -1,5 +1,5 @@
 /**
- * The card form's rules (02 §5): what each field keeps of what is typed, when the form may be
+ * The card form's rules: what each field keeps of what is typed, when the form may be
  * submitted, and the payload POST /api/process-payment-v2 receives (docs/booking.md).
  */
 import {

@@ -1,4 +1,4 @@
-/** The contact form's categories (02 §7; docs/catalogue.md), in the order the select offers them. */
+/** The contact form's categories (docs/catalogue.md), in the order the select offers them. */
 export const CONTACT_CATEGORIES = [
   { value: 'general', label: 'General Inquiry' },
   { value: 'technical', label: 'Technical Support' },

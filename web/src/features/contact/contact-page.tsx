@@ -38,7 +38,7 @@ function InfoRow({ icon: Icon, title, children }: { icon: LucideIcon; title: str
   );
 }
 
-/** 02 §2: /contact, a public page: the form, the support panel and the emergency notice. */
+/** /contact, a public page: the form, the support panel and the emergency notice. */
 export function ContactPage() {
   useDocumentTitle('Contact Us');
   const [form, setForm] = useState<ContactForm>(EMPTY_CONTACT_FORM);

@@ -26,7 +26,7 @@ export const MISSING_INFORMATION = {
 } as const;
 
 /**
- * 02 §5: name, email and message are required (blank after trimming counts as missing).
+ * Name, email and message are required (blank after trimming counts as missing).
  * Returns the request to send, or null when a required field is missing.
  */
 export function toContactRequest(form: ContactForm): ContactRequest | null {

@@ -1,10 +1,10 @@
 /**
- * The client dashboard's calls (02 §7 client side; docs/after-booking.md): the dashboard data,
+ * The client dashboard's calls (docs/after-booking.md): the dashboard data,
  * the refund preview, reschedule, cancel, reviews and the e-mail preferences, through the client
  * orval generates from openapi.yaml (src/api), so the query keys are the generated ones.
  *
- * Every change to a booking refreshes the dashboard (02 §2: 'On success the dashboard data
- * refreshes'), the mentor's free times and the notifications.
+ * Every change to a booking refreshes the dashboard data, the mentor's free times and the
+ * notifications.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -34,7 +34,7 @@ import { notificationKeys } from '@/lib/notifications';
 export type DashboardBooking = BookingView;
 export type { ClientDashboard, EmailPreferencesView, RefundPolicyView };
 
-/** The four e-mail preferences (02 §3), in the order the panel shows them. */
+/** The four e-mail preferences, in the order the panel shows them. */
 export type EmailPreference = keyof EmailPreferencesView;
 
 export const dashboardKeys = {

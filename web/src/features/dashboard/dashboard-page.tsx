@@ -24,6 +24,7 @@ import { DASHBOARD_TEXT } from '@/config/constants';
 import { splitBookings } from '@/lib/booking-rules';
 import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { useClientDashboard, type ClientDashboard, type DashboardBooking } from './api';
 import { BookingCard } from './components/booking-card';
@@ -32,9 +33,8 @@ import { EmailPreferencesPanel } from './components/email-preferences-panel';
 import { ProfilePanel } from './components/profile-panel';
 import { RescheduleDialog } from './components/reschedule-dialog';
 import { ReviewForm } from './components/review-form';
-import { useNow } from './use-now';
 
-/** 02 §2: the four tabs; Upcoming Sessions is the default. */
+/** The four tabs; Upcoming Sessions is the default. */
 export const DASHBOARD_TABS = [
   { value: 'upcoming', label: 'Upcoming Sessions' },
   { value: 'history', label: 'Session History' },
@@ -44,7 +44,7 @@ export const DASHBOARD_TABS = [
 
 type TabValue = (typeof DASHBOARD_TABS)[number]['value'];
 
-/** 02 §2: the quick actions. */
+/** The quick actions. */
 export const QUICK_ACTIONS: { to: string; label: string; icon: LucideIcon }[] = [
   { to: '/mentors', label: 'Browse All Mentors', icon: Compass },
   { to: '/favorites', label: 'My Favorites', icon: Heart },
@@ -53,12 +53,12 @@ export const QUICK_ACTIONS: { to: string; label: string; icon: LucideIcon }[] = 
   { to: '/mentors?type=energy_healing', label: 'Energy Healing', icon: Sun },
 ];
 
-/** 02 §2: the welcome line's name: the first name, or 'Seeker'. */
+/** The welcome line's name: the first name, or 'Seeker'. */
 export function welcomeName(firstName: string | null | undefined): string {
   return firstName?.trim() || DASHBOARD_TEXT.fallbackName;
 }
 
-/** 02 §2: /dashboard, the seeker's sessions, profile and e-mail preferences. */
+/** /dashboard, the seeker's sessions, profile and e-mail preferences. */
 export function DashboardPage() {
   useDocumentTitle('My Dashboard');
   const dashboard = useClientDashboard();

@@ -9,7 +9,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const render = () => renderWithProviders(<FavoritesPage />, { client: clientWithUser(testUser), path: '/favorites' });
 
-describe('/favorites (01 §2)', { timeout: 20_000 }, () => {
+describe('/favorites', { timeout: 20_000 }, () => {
   it('shows each favourite with stars, two specialties, bio, price, View Profile and Book', async () => {
     mockFetch({ 'GET /api/user/favorites': () => jsonResponse(200, [mentor({ rating: undefined as unknown as string })]) });
     render();

@@ -78,7 +78,7 @@ export function FavoritesPage() {
   );
 }
 
-/** 01 §2: photo, name, stars (default 5), two specialties, bio, 'Starting from', View Profile, Book. */
+/** Photo, name, stars (default 5), two specialties, bio, 'Starting from', View Profile, Book. */
 function FavoriteCard({ mentor }: { mentor: Mentor }) {
   const firstService = mentor.services?.[0];
   return (

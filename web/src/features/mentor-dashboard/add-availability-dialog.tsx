@@ -29,7 +29,7 @@ function validate(form: Form): Errors {
 
 type Props = { open: boolean; onOpenChange: (open: boolean) => void; mentorId: string; timeZone: string };
 
-/** 02 §2, §5: the 'Add Availability' dialog (mounted afresh each time it opens). */
+/** The 'Add Availability' dialog (mounted afresh each time it opens). */
 export function AddAvailabilityDialog({ open, onOpenChange, mentorId, timeZone }: Props) {
   return (
     <Dialog

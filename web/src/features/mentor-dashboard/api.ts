@@ -26,7 +26,7 @@ import {
   type UpdateServiceInput,
 } from '@/lib/catalogue';
 
-// The mentor dashboard's calls (02 §7 mentor side; docs/booking.md, docs/after-booking.md): the
+// The mentor dashboard's calls (docs/booking.md, docs/after-booking.md): the
 // profile with all its services, creating and editing services, editing the profile, the four
 // figures, the bookings and their status changes, and the weekly availability.
 
@@ -93,7 +93,7 @@ export const mentorDashboardKeys = {
   availability: () => getListAvailabilityQueryKey(),
 };
 
-/** GET /api/mentor/stats: totalSessions, thisMonth, totalEarnings ('0.00'), rating, reviewCount. */
+/** GET /api/mentor/stats: totalSessions, thisMonth, totalEarnings, platformFeePercent, platformFee, netEarnings ('0.00'), rating, reviewCount. */
 export function useMentorStats() {
   return useQuery({
     queryKey: mentorDashboardKeys.stats(),

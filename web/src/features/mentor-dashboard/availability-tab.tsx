@@ -16,7 +16,7 @@ import { AddAvailabilityDialog } from './add-availability-dialog';
 import { useAvailability, useDeleteAvailability, useSetAvailabilityActive, type AvailabilitySlot } from './api';
 import { DAY_NAMES, groupByDay, slotName, windowLabel } from './availability';
 
-/** 02 §2: the weekly windows by day, Sunday to Saturday, with quick tips and the Add Availability dialog. */
+/** The weekly windows by day, Sunday to Saturday, with quick tips and the Add Availability dialog. */
 export function AvailabilityTab({ mentor }: { mentor: Mentor }) {
   const availability = useAvailability();
   const setActive = useSetAvailabilityActive(mentor.id);

@@ -1,5 +1,5 @@
 /**
- * The Availability tab's pure parts (02 §2, §3, §5, §9; docs/booking.md): the day names, the
+ * The Availability tab's pure parts (docs/booking.md): the day names, the
  * half-hour time options of the Add Availability dialog, their 12-hour labels, the end-after-start
  * rule and the per-day grouping of the weekly windows.
  *
@@ -39,7 +39,7 @@ export function timeLabel(time: string): string {
   return `${h % 12 === 0 ? 12 : h % 12}:${pad(m)} ${h < 12 ? 'AM' : 'PM'}`;
 }
 
-/** 02 §5: the 48 half-hour times of a day, 00:00 to 23:30, with 12-hour labels. */
+/** The 48 half-hour times of a day, 00:00 to 23:30, with 12-hour labels. */
 export const START_TIME_OPTIONS: readonly TimeOption[] = Array.from({ length: AVAILABILITY_TIME_OPTION_COUNT }, (_, i) => {
   const minutes = i * AVAILABILITY_STEP_MINUTES;
   const value = `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
@@ -52,7 +52,7 @@ export const END_TIME_OPTIONS: readonly TimeOption[] = [
   { value: MIDNIGHT_END, label: MIDNIGHT_END_LABEL },
 ];
 
-/** 02 §5: the end must be after the start (equal is not). */
+/** The end must be after the start (equal is not). */
 export function isEndAfterStart(startTime: string, endTime: string): boolean {
   const start = minutesOf(startTime);
   const end = minutesOf(endTime);
@@ -72,7 +72,7 @@ export function slotName(slot: { dayOfWeek: number; startTime: string; endTime: 
 export type DayGroup<T> = { dayOfWeek: number; day: (typeof DAY_NAMES)[number]; slots: T[] };
 
 /**
- * 02 §2: one entry per day, Sunday to Saturday (empty days included, for 'Not available'), each
+ * One entry per day, Sunday to Saturday (empty days included, for 'Not available'), each
  * day's windows by start time. Slots with a day outside 0..6 are left out.
  */
 export function groupByDay<T extends { dayOfWeek: number; startTime: string }>(slots: readonly T[]): DayGroup<T>[] {

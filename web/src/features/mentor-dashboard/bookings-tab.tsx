@@ -1,20 +1,10 @@
-import {
-  CalendarCheck,
-  CalendarDays,
-  CalendarX,
-  CircleAlert,
-  CircleCheck,
-  Clock,
-  DollarSign,
-  Hourglass,
-  MessageSquare,
-  RefreshCw,
-  Video,
-  type LucideIcon,
-} from 'lucide-react';
+import { CalendarCheck, CalendarDays, CalendarX, CircleAlert, CircleCheck, MessageSquare, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { BookingDetails } from '@/components/booking/booking-details';
+import { StartVideoButton } from '@/components/booking/start-video-button';
+import { StatusBadge } from '@/components/booking/status-badge';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -23,18 +13,9 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatDate, formatTime } from '@/lib/format';
-import { servicePriceText } from '@/lib/money';
-import { cn } from '@/lib/utils';
+import { useNow } from '@/lib/use-now';
 import { useMentorBookings, useUpdateMentorBooking } from './api';
-import { clientMessagesHref, clientName, mentorActions, statusLabel, type MentorBooking, type MentorTransition } from './bookings';
-import { useNow } from './use-now';
-
-const STATUS_STYLES: Record<string, string> = {
-  pending: 'bg-amber-50 text-amber-800 ring-amber-200',
-  confirmed: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
-  completed: 'bg-indigo-50 text-indigo-800 ring-indigo-200',
-  cancelled: 'bg-slate-100 text-slate-700 ring-slate-200',
-};
+import { clientMessagesHref, clientName, mentorActions, type MentorBooking, type MentorTransition } from './bookings';
 
 const DONE_TOASTS: Record<MentorTransition, string> = {
   confirmed: 'Booking confirmed',
@@ -47,7 +28,7 @@ export function mentorBookingLabel(booking: MentorBooking): string {
   return `${clientName(booking)}, ${booking.service.title}, ${formatDate(booking.scheduledAt)} at ${formatTime(booking.scheduledAt)}`;
 }
 
-/** 02 §2: the mentor's bookings, newest start first, each with what it allows now (02 §4). */
+/** The mentor's bookings, newest start first, each with what it allows now. */
 export function BookingsTab() {
   const bookings = useMentorBookings();
   const update = useUpdateMentorBooking();
@@ -161,7 +142,7 @@ type CardProps = {
   onComplete: () => void;
 };
 
-/** 02 §2: client, service, date and time, duration, total, status, notes and the allowed actions. */
+/** Client, service, date and time, duration, total, status, notes and the allowed actions. */
 function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete }: CardProps) {
   const actions = mentorActions(booking, now);
   return (
@@ -171,39 +152,13 @@ function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete
           <h3 className="font-display text-lg font-semibold text-slate-900">{clientName(booking)}</h3>
           <p className="mt-0.5 text-sm text-slate-600">{booking.service.title}</p>
         </div>
-        <span
-          className={cn(
-            'inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset',
-            STATUS_STYLES[booking.status] ?? STATUS_STYLES.cancelled,
-          )}
-        >
-          {statusLabel(booking.status)}
-        </span>
+        <StatusBadge status={booking.status} />
       </div>
 
-      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4">
-        <Detail icon={CalendarDays} label="Date" value={formatDate(booking.scheduledAt)} />
-        <Detail icon={Clock} label="Time" value={formatTime(booking.scheduledAt)} />
-        <Detail icon={Hourglass} label="Duration" value={`${booking.duration} minutes`} />
-        <Detail icon={DollarSign} label="Total" value={servicePriceText(booking.totalAmount)} />
-      </dl>
-
-      {booking.notes && (
-        <p className="mt-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
-          <span className="font-medium text-slate-900">Notes: </span>
-          <span className="whitespace-pre-line break-words">{booking.notes}</span>
-        </p>
-      )}
+      <BookingDetails booking={booking} />
 
       <div className="mt-5 flex flex-wrap gap-2">
-        {actions.startVideo && (
-          <Button asChild variant="gradient" size="sm">
-            <Link to={clientMessagesHref(booking, true)}>
-              <Video aria-hidden="true" className="h-4 w-4" />
-              Start Video Session
-            </Link>
-          </Button>
-        )}
+        {actions.startVideo && <StartVideoButton to={clientMessagesHref(booking, true)} />}
         {actions.confirm && (
           <Button size="sm" onClick={onConfirm} disabled={busy}>
             <CalendarCheck aria-hidden="true" className="h-4 w-4" />
@@ -236,17 +191,5 @@ function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete
         )}
       </div>
     </Card>
-  );
-}
-
-function Detail({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-slate-500">
-        <Icon aria-hidden="true" className="h-3.5 w-3.5" />
-        {label}
-      </dt>
-      <dd className="mt-0.5 font-medium text-slate-900">{value}</dd>
-    </div>
   );
 }

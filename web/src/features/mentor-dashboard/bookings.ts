@@ -1,5 +1,5 @@
 /**
- * The Bookings tab's rules (02 §2, §4): which actions a booking card offers a mentor now, and the
+ * The Bookings tab's rules: which actions a booking card offers a mentor now, and the
  * links to the message screen. The video window is the shared rule of lib/booking-rules.
  */
 import type { BookingView } from '@/api/model';
@@ -21,7 +21,7 @@ export type MentorActions = {
   startVideo: boolean;
 };
 
-/** 02 §4: pending offers Confirm and Cancel, confirmed offers Mark Complete; completed and cancelled offer none. */
+/** Pending offers Confirm and Cancel, confirmed offers Mark Complete; completed and cancelled offer none. */
 export function mentorActions(booking: Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'>, now: Date = new Date()): MentorActions {
   return {
     confirm: booking.status === 'pending',
@@ -36,7 +36,7 @@ export function sessionHasEnded(booking: Pick<MentorBooking, 'scheduledAt' | 'du
   return new Date(booking.scheduledAt).getTime() + booking.duration * 60_000 <= now.getTime();
 }
 
-/** 02 §2: /messages?user={userId}&booking={bookingId}, with &startCall=true to start the call. */
+/** The conversation with the seeker about this booking: /messages?user={userId}&booking={bookingId}, with &startCall=true to start the call. */
 export function clientMessagesHref(booking: Pick<MentorBooking, 'id' | 'user'>, startCall = false): string {
   const params = new URLSearchParams({ user: booking.user.id, booking: booking.id });
   if (startCall) params.set('startCall', 'true');
@@ -48,7 +48,3 @@ export function clientName(booking: Pick<MentorBooking, 'user'>): string {
   return [booking.user.firstName, booking.user.lastName].filter((s) => s && s.trim()).join(' ') || 'Client';
 }
 
-/** 'confirmed' -> 'Confirmed'. */
-export function statusLabel(status: string): string {
-  return status ? status[0].toUpperCase() + status.slice(1) : status;
-}

@@ -27,7 +27,7 @@ export const UPDATE_PROFILE_FAILED = 'Failed to update mentor profile';
 
 type Props = { mentor: Mentor; open: boolean; onOpenChange: (open: boolean) => void };
 
-/** 02 §2: 'Edit Mentor Profile' (display name, bio, specialties, base price), plus the time zone of the availability. */
+/** 'Edit Mentor Profile' (display name, bio, specialties, base price), plus the time zone of the availability. */
 export function EditProfileDialog({ mentor, open, onOpenChange }: Props) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Edit Mentor Profile" className="max-w-2xl">
@@ -65,7 +65,7 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
       {
         displayName: form.displayName.trim(),
         bio: form.bio.trim(),
-        // 02 §5: trimmed, duplicates ignored.
+        // Trimmed, duplicates ignored.
         specialties: normalizeSpecialties(form.specialties),
         basePrice: normalizePrice(form.basePrice)!,
         timeZone,

@@ -21,7 +21,16 @@ afterEach(() => vi.unstubAllGlobals());
 /** The dashboard's other loads, answered empty (stats, bookings, availability). */
 const EMPTY_LISTS = {
   'GET /api/mentor/stats': () =>
-    jsonResponse(200, { totalSessions: 0, thisMonth: 0, totalEarnings: '0.00', rating: '0.00', reviewCount: 0 }),
+    jsonResponse(200, {
+      totalSessions: 0,
+      thisMonth: 0,
+      totalEarnings: '0.00',
+      platformFeePercent: 15,
+      platformFee: '0.00',
+      netEarnings: '0.00',
+      rating: '0.00',
+      reviewCount: 0,
+    }),
   'GET /api/mentor/bookings': () => jsonResponse(200, []),
   'GET /api/mentor/availability': () => jsonResponse(200, []),
 };
@@ -34,7 +43,7 @@ function bodies(fetchMock: ReturnType<typeof mockFetch>, method: string, path: s
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
 }
 
-describe('/mentor-dashboard (02 §2)', { timeout: 20_000 }, () => {
+describe('/mentor-dashboard', { timeout: 20_000 }, () => {
   it("prompts 'Create Your Mentor Profile' when the user is not a mentor", async () => {
     mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Mentor profile not found' }) });
     render();

@@ -18,7 +18,7 @@ import { EditProfileDialog } from './edit-profile-dialog';
 import { CreateServiceDialog, EditServiceDialog } from './service-dialog';
 import { MentorSummary } from './summary';
 
-/** 02 §2: the six tabs, Bookings first (the default); those not built yet are shown but not open. */
+/** The six tabs, Bookings first (the default); those not built yet are shown but not open. */
 export const DASHBOARD_TABS: { value: string; label: string; ready: boolean }[] = [
   { value: 'bookings', label: 'Bookings', ready: true },
   { value: 'services', label: 'Services', ready: true },

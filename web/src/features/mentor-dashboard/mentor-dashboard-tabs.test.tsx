@@ -48,7 +48,16 @@ function booking(overrides: Partial<BookingView> = {}): BookingView {
   } as BookingView;
 }
 
-const STATS: MentorStatsView = { totalSessions: 7, thisMonth: 3, totalEarnings: '120.00', rating: '4.50', reviewCount: 2 };
+const STATS: MentorStatsView = {
+  totalSessions: 7,
+  thisMonth: 3,
+  totalEarnings: '120.00',
+  platformFeePercent: 15,
+  platformFee: '18.00',
+  netEarnings: '102.00',
+  rating: '4.50',
+  reviewCount: 2,
+};
 
 type Handlers = Parameters<typeof mockFetch>[0];
 
@@ -75,7 +84,7 @@ function cardValue(label: string): HTMLElement {
   return term.nextElementSibling as HTMLElement;
 }
 
-describe('summary cards and the earnings card (02 §2, §9)', () => {
+describe('summary cards and the earnings card', () => {
   it('shows the four figures from GET /api/mentor/stats and the earnings after the 15% fee', async () => {
     setup();
     await waitFor(() => expect(cardValue('Total Sessions')).toHaveTextContent('7'));
@@ -88,6 +97,24 @@ describe('summary cards and the earnings card (02 §2, §9)', () => {
     expect(within(earnings).getByText('Total earnings').nextElementSibling).toHaveTextContent('$120.00');
     expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent('−$18.00');
     expect(within(earnings).getByText('Your net earnings').nextElementSibling).toHaveTextContent('$102.00');
+  });
+
+  it("shows the server's fee and net as they are, without working them out again", async () => {
+    // The server takes the fee per booking (0.38 on each of two 2.50 sessions): 15% of the total would be 6.75.
+    setup({
+      'GET /api/mentor/stats': () =>
+        jsonResponse(200, { ...STATS, totalEarnings: '45.00', platformFeePercent: 15, platformFee: '6.76', netEarnings: '38.24' }),
+    });
+    const earnings = await screen.findByRole('region', { name: 'Earnings' });
+    await waitFor(() => expect(within(earnings).getByText('Total earnings').nextElementSibling).toHaveTextContent('$45.00'));
+    expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent('−$6.76');
+    expect(within(earnings).getByText('Your net earnings').nextElementSibling).toHaveTextContent('$38.24');
+  });
+
+  it('shows no minus sign on a fee of nothing', async () => {
+    setup({ 'GET /api/mentor/stats': () => jsonResponse(200, { ...STATS, totalEarnings: '0.00', platformFee: '0.00', netEarnings: '0.00' }) });
+    const earnings = await screen.findByRole('region', { name: 'Earnings' });
+    await waitFor(() => expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent(/^\$0\.00$/));
   });
 
   it("shows 'New' for a mentor without reviews", async () => {
@@ -104,7 +131,7 @@ describe('summary cards and the earnings card (02 §2, §9)', () => {
   });
 });
 
-describe('Bookings tab (02 §2, §4)', { timeout: 20_000 }, () => {
+describe('Bookings tab', { timeout: 20_000 }, () => {
   it("shows 'No bookings yet'", async () => {
     setup();
     expect(await screen.findByRole('heading', { name: 'No bookings yet' })).toBeInTheDocument();
@@ -178,7 +205,7 @@ describe('Bookings tab (02 §2, §4)', { timeout: 20_000 }, () => {
   });
 
   it('Confirm, Mark Complete and Cancel send the status and refresh the list and the figures', async () => {
-    const ended = new Date(Date.now() - 3 * 60 * MINUTE).toISOString();
+    const ended = new Date(Date.now() - 2 * 60 * MINUTE).toISOString();
     let list = [booking(), booking({ id: 'b-conf', status: 'confirmed', scheduledAt: ended })];
     const fetchMock = setup({
       'GET /api/mentor/bookings': () => jsonResponse(200, list),
@@ -237,7 +264,8 @@ describe('Bookings tab (02 §2, §4)', { timeout: 20_000 }, () => {
 
   it("toasts 'Failed to update booking' with the server's reason", async () => {
     setup({
-      'GET /api/mentor/bookings': () => jsonResponse(200, [booking({ status: 'confirmed', scheduledAt: new Date(Date.now() - 3 * 60 * MINUTE).toISOString() })]),
+      'GET /api/mentor/bookings': () =>
+        jsonResponse(200, [booking({ status: 'confirmed', scheduledAt: new Date(Date.now() - 2 * 60 * MINUTE).toISOString() })]),
       'PUT /api/mentor/bookings/b-pending': () => jsonResponse(409, { message: 'A cancelled booking cannot become completed' }),
     });
     const user = userEvent.setup();
@@ -258,7 +286,7 @@ async function openAvailability() {
   return user;
 }
 
-describe('Availability tab (02 §2, §5)', { timeout: 30_000 }, () => {
+describe('Availability tab', { timeout: 30_000 }, () => {
   it("shows 'No availability set' and the quick tips with the mentor's time zone", async () => {
     setup();
     await openAvailability();

@@ -45,7 +45,7 @@ function useServiceForm(initial: ServiceForm) {
 
 type CreateProps = { open: boolean; onOpenChange: (open: boolean) => void; mentorId: string };
 
-/** 02 §2: the 'Create New Service' dialog (mounted afresh each time it opens). */
+/** The 'Create New Service' dialog (mounted afresh each time it opens). */
 export function CreateServiceDialog({ open, onOpenChange, mentorId }: CreateProps) {
   return (
     <Dialog
@@ -94,7 +94,7 @@ function CreateServiceForm({ mentorId, onDone }: { mentorId: string; onDone: () 
 
 type EditProps = { service: Service | null; onClose: () => void };
 
-/** 02 §2: the 'Edit Service' dialog; sends only what changed, including the Active switch. */
+/** The 'Edit Service' dialog; sends only what changed, including the Active switch. */
 export function EditServiceDialog({ service, onClose }: EditProps) {
   return (
     <Dialog

@@ -2,21 +2,19 @@ import { CalendarDays, DollarSign, Star, Users, Wallet, type LucideIcon } from '
 import { ratingValue, reviewCountText } from '@/components/rating-stars';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { PLATFORM_FEE_PERCENT } from '@/config/constants';
-import { formatUsd } from '@/lib/money';
+import { amount, formatUsd } from '@/lib/money';
 import { useMentorStats, type MentorStats } from './api';
-import { centsToAmount, earningsBreakdown } from './earnings';
 
 const UNAVAILABLE = '—';
 
-/** The Rating card's value: 'New' until the first review, else '4.8' (02 §9, as the catalogue shows it). */
+/** The Rating card's value: 'New' until the first review, else '4.8' (as the catalogue shows it). */
 export function ratingText(stats: Pick<MentorStats, 'rating' | 'reviewCount'>): { value: string; note: string } {
   if (!stats.reviewCount) return { value: 'New', note: 'No reviews yet' };
   return { value: ratingValue(stats.rating).toFixed(1), note: reviewCountText(stats.reviewCount) };
 }
 
 /**
- * 02 §2, §9: the four summary cards (Total Sessions, This Month, Total Earnings, Rating) from
+ * The four summary cards (Total Sessions, This Month, Total Earnings, Rating) from
  * GET /api/mentor/stats, and the earnings card with the platform fee deducted.
  */
 export function MentorSummary() {
@@ -52,7 +50,7 @@ export function MentorSummary() {
         />
         <SummaryCard icon={Star} label="Rating" value={rating?.value} loading={loading} note={note ?? rating?.note} />
       </dl>
-      <EarningsCard total={data?.totalEarnings} loading={loading} failed={failed} />
+      <EarningsCard stats={data} loading={loading} failed={failed} />
     </div>
   );
 }
@@ -88,11 +86,16 @@ function SummaryCard({
   );
 }
 
-/** Total earnings, the platform's fee as a deduction, and what the mentor keeps. */
-function EarningsCard({ total, loading, failed }: { total: string | undefined; loading: boolean; failed: boolean }) {
-  const b = total === undefined ? undefined : earningsBreakdown(total);
-  const show = (cents: number | undefined, prefix = '') =>
-    cents === undefined ? UNAVAILABLE : `${cents > 0 ? prefix : ''}${formatUsd(centsToAmount(cents))}`;
+type Earnings = Pick<MentorStats, 'totalEarnings' | 'platformFee' | 'platformFeePercent' | 'netEarnings'>;
+
+/**
+ * Total earnings, the platform's fee as a deduction, and what the mentor keeps: all three as the
+ * server computes them (docs/after-booking.md, GET /api/mentor/stats); the web does no fee math.
+ */
+function EarningsCard({ stats, loading, failed }: { stats: Earnings | undefined; loading: boolean; failed: boolean }) {
+  const show = (value: string | undefined, prefix = '') =>
+    value === undefined ? UNAVAILABLE : `${amount(value) > 0 ? prefix : ''}${formatUsd(value)}`;
+  const percent = stats ? `${stats.platformFeePercent}%` : '';
   return (
     <Card role="region" aria-labelledby="earnings-heading" className="p-5">
       <div className="flex items-center justify-between gap-2">
@@ -111,20 +114,20 @@ function EarningsCard({ total, loading, failed }: { total: string | undefined; l
         <dl className="mt-3 space-y-2 text-sm">
           <div className="flex items-center justify-between gap-3">
             <dt className="text-slate-600">Total earnings</dt>
-            <dd className="font-medium text-slate-900">{show(b?.totalCents)}</dd>
+            <dd className="font-medium text-slate-900">{show(stats?.totalEarnings)}</dd>
           </div>
           <div className="flex items-center justify-between gap-3">
-            <dt className="text-slate-600">Platform fee ({PLATFORM_FEE_PERCENT}%)</dt>
-            <dd className="font-medium text-rose-700">{show(b?.feeCents, '−')}</dd>
+            <dt className="text-slate-600">Platform fee{percent && ` (${percent})`}</dt>
+            <dd className="font-medium text-rose-700">{show(stats?.platformFee, '−')}</dd>
           </div>
           <div className="flex items-center justify-between gap-3 border-t border-slate-100 pt-2">
             <dt className="font-semibold text-slate-900">Your net earnings</dt>
-            <dd className="font-display text-lg font-semibold text-emerald-700">{show(b?.netCents)}</dd>
+            <dd className="font-display text-lg font-semibold text-emerald-700">{show(stats?.netEarnings)}</dd>
           </div>
         </dl>
       )}
       <p className="mt-3 text-xs text-slate-500">
-        {failed ? 'Earnings are unavailable right now.' : `From completed sessions, after the platform's ${PLATFORM_FEE_PERCENT}% fee.`}
+        {failed ? 'Earnings are unavailable right now.' : `From completed sessions, after the platform's${percent && ` ${percent}`} fee.`}
       </p>
     </Card>
   );

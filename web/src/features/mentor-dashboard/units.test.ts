@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_FEE_PERCENT } from '@/config/constants';
 import {
   DAY_NAMES,
   END_TIME_OPTIONS,
@@ -12,9 +11,8 @@ import {
   windowLabel,
 } from './availability';
 import { clientMessagesHref, clientName, mentorActions } from './bookings';
-import { centsToAmount, earningsBreakdown, platformFeeCents, toCents } from './earnings';
 
-describe('availability time options (02 §5, §9)', () => {
+describe('availability time options', () => {
   it('offers 48 half-hour starts from 12:00 AM to 11:30 PM, values HH:MM 24-hour', () => {
     expect(START_TIME_OPTIONS).toHaveLength(48);
     expect(START_TIME_OPTIONS[0]).toEqual({ value: '00:00', label: '12:00 AM' });
@@ -56,7 +54,7 @@ describe('availability time options (02 §5, §9)', () => {
   });
 });
 
-describe('groupByDay (02 §2)', () => {
+describe('groupByDay', () => {
   const slot = (id: string, dayOfWeek: number, startTime: string, endTime = '24:00') => ({
     id,
     dayOfWeek,
@@ -81,41 +79,7 @@ describe('groupByDay (02 §2)', () => {
   });
 });
 
-describe('earnings: the platform fee (02 §1, §9)', () => {
-  it('is 15%', () => {
-    expect(PLATFORM_FEE_PERCENT).toBe(15);
-  });
-
-  it('deducts the fee and leaves the net', () => {
-    expect(earningsBreakdown('100.00')).toEqual({ totalCents: 10000, feeCents: 1500, netCents: 8500 });
-    expect(earningsBreakdown('45.00')).toEqual({ totalCents: 4500, feeCents: 675, netCents: 3825 });
-    expect(earningsBreakdown('0.00')).toEqual({ totalCents: 0, feeCents: 0, netCents: 0 });
-  });
-
-  it('rounds the fee to the nearest cent and keeps fee + net = total', () => {
-    // 15% of $33.33 is $4.9995 -> $5.00; net $28.33.
-    expect(earningsBreakdown('33.33')).toEqual({ totalCents: 3333, feeCents: 500, netCents: 2833 });
-    // 15% of $0.10 is 1.5 cents -> 2 cents (half up).
-    expect(platformFeeCents(10)).toBe(2);
-    for (const total of ['0.01', '19.99', '1234.56', '0.07', '99999.99']) {
-      const b = earningsBreakdown(total);
-      expect(b.feeCents + b.netCents).toBe(b.totalCents);
-    }
-  });
-
-  it('reads amounts safely', () => {
-    expect(toCents('19.99')).toBe(1999);
-    expect(toCents('0.29')).toBe(29);
-    expect(toCents('')).toBe(0);
-    expect(toCents('abc')).toBe(0);
-    expect(toCents(undefined)).toBe(0);
-    expect(toCents('-5.00')).toBe(0);
-    expect(centsToAmount(2833)).toBe('28.33');
-    expect(centsToAmount(0)).toBe('0.00');
-  });
-});
-
-describe('mentor booking actions (02 §4)', () => {
+describe('mentor booking actions', () => {
   const START = '2025-06-01T15:00:00.000Z';
   const at = (iso: string) => new Date(iso);
   const booking = (status: string, duration = 45) => ({ status, scheduledAt: START, duration });

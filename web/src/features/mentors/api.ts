@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-fetch';
 import { catalogueApi, catalogueKeys, type MentorSearch } from '@/lib/catalogue';
 
-// The mentor directory and profile calls (01 §7 browsing; docs/catalogue.md).
+// The mentor directory and profile calls (docs/catalogue.md).
 
 /** GET /api/mentors with filters; the previous page stays on screen while the next loads. */
 export function useMentors(params: MentorSearch) {

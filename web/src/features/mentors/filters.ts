@@ -1,5 +1,5 @@
 /**
- * The /mentors filters and the query string: ?service= (01 §2; ?type= from the client
+ * The /mentors filters and the query string: ?service= (?type= from the client
  * dashboard's quick links is read too), ?search=, ?minPrice=, ?maxPrice=, ?minRating=, ?sort=
  * and ?page=. Unknown or malformed values are ignored, so a hand-edited address never turns
  * into a failed load.
@@ -77,7 +77,7 @@ export function withFilters(current: URLSearchParams, patch: Partial<MentorFilte
   return next;
 }
 
-/** The api's parameters for the filters (01 §7; docs/catalogue.md). */
+/** The api's parameters for the filters (docs/catalogue.md). */
 export function toMentorSearch(filters: MentorFilters): MentorSearch {
   let { minPrice, maxPrice } = filters;
   if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) [minPrice, maxPrice] = [maxPrice, minPrice];

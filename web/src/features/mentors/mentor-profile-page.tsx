@@ -29,7 +29,7 @@ import { serviceLabel } from '@/lib/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMentor, useMentorReviews } from './api';
 
-/** 01 §2: the static line of the side panel. */
+/** The static line of the side panel. */
 export const RESPONSE_TIME_TEXT = 'Usually responds within 2 hours';
 
 export function MentorProfilePage() {

@@ -73,7 +73,7 @@ describe('NotificationsPage', () => {
     expect(within(all).getAllByRole('listitem')).toHaveLength(3);
     expect(within(all).getByText('Title a').closest('[data-unread]')).not.toBeNull();
     expect(within(all).getByText('Title c').closest('[data-unread]')).toBeNull();
-    // 01 §9: MMM dd, yyyy h:mm a, in the browser's zone.
+    // MMM dd, yyyy h:mm a, in the browser's zone.
     expect(within(all).getAllByText(formatDateTime('2025-03-09T15:30:00Z'))).toHaveLength(3);
     expect(formatDateTime('2025-03-09T15:30:00Z')).toMatch(/^Mar \d{2}, 2025 \d{1,2}:30 [AP]M$/);
 

@@ -39,7 +39,7 @@ export function filterNotifications(list: Notification[], filter: Filter): Notif
 }
 
 /**
- * 01 §2 /notifications: tabs All, Unread and Read with counts, 'Mark all as read (n)', delete per
+ * /notifications: tabs All, Unread and Read with counts, 'Mark all as read (n)', delete per
  * item; a click marks one read and follows its actionUrl. List and count are polled every 30 s.
  */
 export function NotificationsPage() {

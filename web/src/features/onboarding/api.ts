@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AUTH_USER_KEY, MENTOR_PROFILE_KEY } from '@/lib/auth';
 import { catalogueApi, catalogueKeys, type CreateMentorInput, type CreateServiceInput, type Service } from '@/lib/catalogue';
 
-// The onboarding wizard's calls (02 §7): POST /api/mentors, then POST /api/services per service.
+// The onboarding wizard's calls: POST /api/mentors, then POST /api/services per service.
 
 /**
  * Step 1: POST /api/mentors. The user is a mentor from then on, so the signed-in user and the
@@ -24,7 +24,7 @@ export function useCreateMentorProfile() {
 export type ServiceOutcome = { ok: true; service: Service } | { ok: false; error: unknown };
 
 /**
- * Step 2: one POST /api/services per service, all at once (02 §7). Resolves to each one's
+ * Step 2: one POST /api/services per service, all at once. Resolves to each one's
  * outcome in order, so the wizard can keep the ones that were created and retry only the rest.
  */
 export function useCreateServices() {

@@ -39,7 +39,7 @@ async function fillProfile(user: ReturnType<typeof userEvent.setup>) {
   await user.type(screen.getByLabelText('Base Price (USD)'), '50');
 }
 
-describe('onboarding wizard (02 §2)', () => {
+describe('onboarding wizard', () => {
   it('computes the progress', () => {
     expect([1, 2, 3].map(progressPercent)).toEqual([33, 67, 100]);
   });

@@ -37,7 +37,7 @@ import { useCreateMentorProfile, useCreateServices } from './api';
 
 export const STEPS = ['Profile', 'Services', 'Complete'] as const;
 
-/** 02 §2: 'Step N of 3' and the percent complete (33, 67, 100). */
+/** 'Step N of 3' and the percent complete (33, 67, 100). */
 export function progressPercent(step: number): number {
   return Math.round((step / STEPS.length) * 100);
 }
@@ -54,13 +54,13 @@ export function OnboardingPage() {
   // Set when this wizard sends step 1: from then on the new profile must not redirect away.
   const startedHere = useRef(false);
 
-  // 02 §2: a signed-out visitor goes to the login endpoint (a browser navigation).
+  // A signed-out visitor goes to the login endpoint (a browser navigation).
   useEffect(() => {
     if (!user) hardNavigate(LOGIN_URL);
   }, [user]);
 
   if (!user || isLoading) return <FullPageSpinner />;
-  // 02 §6: a user who already has a mentor profile skips onboarding.
+  // A user who already has a mentor profile skips onboarding.
   if (mentorProfile && !startedHere.current) return <Navigate to="/mentor-dashboard" replace />;
 
   return (
@@ -162,7 +162,7 @@ function Progress({ step }: { step: number }) {
   );
 }
 
-/** 02 §8: the wizard's failures, in a 'Something went wrong' card. */
+/** The wizard's failures, in a 'Something went wrong' card. */
 function ErrorCard({ message, detail }: { message: string; detail?: string }) {
   return (
     <div role="alert" className="flex gap-3 rounded-2xl border border-rose-200 bg-rose-50 p-4 text-rose-800 animate-fade-in">

@@ -33,7 +33,7 @@ export function usePublicUser(id: string) {
   return useGetUser(id);
 }
 
-/** GET /api/users/{id}/mentor; as in 01 §6, a 404 means not a mentor (null), other failures are errors. */
+/** GET /api/users/{id}/mentor; a 404 means not a mentor (null), other failures are errors. */
 export function useUserMentor(id: string, enabled = true) {
   return useQuery<MentorView | null>({
     queryKey: getGetUserMentorQueryKey(id),

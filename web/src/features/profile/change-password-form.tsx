@@ -15,7 +15,7 @@ import {
 
 const EMPTY: PasswordChange = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-/** 02 §2: the change-password form; `onDone` closes it (after a change or on Cancel). */
+/** The change-password form; `onDone` closes it (after a change or on Cancel). */
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const [values, setValues] = useState<PasswordChange>(EMPTY);
   const [problem, setProblem] = useState<string | null>(null);

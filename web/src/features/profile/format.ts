@@ -18,7 +18,7 @@ export function initials(user: Named & { email?: string | null }): string {
   return (letters || user.email?.charAt(0) || '?').toUpperCase();
 }
 
-/** 02 §2: role labels Administrator, Mentor, Member. */
+/** Role labels Administrator, Mentor, Member. */
 export function roleLabel(user: { role?: string | null; isAdmin?: boolean | null }): 'Administrator' | 'Mentor' | 'Member' {
   if (user.isAdmin === true || user.role === 'admin') return 'Administrator';
   if (user.role === 'mentor') return 'Mentor';

@@ -21,7 +21,7 @@ type Props = {
   onDone: (result?: { newEmail?: string }) => void;
 };
 
-/** 02 §2: edit mode of /profile: first name, last name, email (required) and bio. */
+/** Edit mode of /profile: first name, last name, email (required) and bio. */
 export function ProfileDetailsForm({ saved, onDone }: Props) {
   const [draft, setDraft] = useState<ProfileDraft>(saved);
   const [problem, setProblem] = useState<string | null>(null);

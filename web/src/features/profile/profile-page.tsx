@@ -28,7 +28,7 @@ function NotSet() {
   return <span className="text-slate-400">Not set</span>;
 }
 
-/** 02 §2: /profile, my profile with edit mode, photo upload and the change-password form. */
+/** /profile, my profile with edit mode, photo upload and the change-password form. */
 export function ProfilePage() {
   useDocumentTitle('My Profile');
   const profile = useOwnProfile();

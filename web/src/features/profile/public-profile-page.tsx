@@ -150,7 +150,7 @@ function Actions({ user, mentor, isSelf }: { user: PublicUser; mentor: UserMento
   );
 }
 
-/** 02 §2: /profile/{id}, a member's public profile. */
+/** /profile/{id}, a member's public profile. */
 export function PublicProfilePage() {
   const { id = '' } = useParams();
   const { user: viewer } = useUser();

@@ -1,7 +1,7 @@
 import { MAX_PROFILE_IMAGE_BYTES, MIN_PASSWORD_LENGTH } from '@/config/constants';
 import type { ProfileUpdate } from './api';
 
-// The client-side checks of the profile screen (02 §5).
+// The client-side checks of the profile screen.
 
 export const IMAGE_TOO_LARGE = 'Image file must be smaller than 5MB';
 export const NOT_AN_IMAGE = 'Only image files are allowed';

@@ -77,7 +77,7 @@ export const GUIDELINE_GROUPS: { title: string; rules: string[] }[] = [
   },
 ];
 
-/** 02 §2: the eight prohibited behaviours, as the specification lists them. */
+/** The eight prohibited behaviours, as the specification lists them. */
 export const PROHIBITED_BEHAVIOURS: { title: string; text: string }[] = [
   { title: 'Harassment', text: 'Threats, bullying, hate speech or unwanted contact of any kind.' },
   {
@@ -151,7 +151,7 @@ function SectionHeading({ id, icon: Icon, children }: { id: string; icon: Lucide
   );
 }
 
-/** 02 §2: /community-guidelines. */
+/** /community-guidelines. */
 export function CommunityGuidelinesPage() {
   return (
     <StaticPage

@@ -16,7 +16,7 @@ export type Faq = { id: string; question: string; answer: ReactNode };
 
 const { fullRefundHours, partialRefundHours, partialRefundPercent } = REFUND_POLICY;
 
-/** The Help Center's ten questions (02 §2), written from the product's own rules (02 §9). */
+/** The Help Center's ten questions, written from the product's own rules. */
 export const FAQS: Faq[] = [
   {
     id: 'booking',

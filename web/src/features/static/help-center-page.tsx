@@ -22,7 +22,7 @@ function HelpCard({ icon: Icon, title, children }: { icon: LucideIcon; title: st
   );
 }
 
-/** 02 §2: /help-center with three cards, the FAQ accordion and links onwards. */
+/** /help-center with three cards, the FAQ accordion and links onwards. */
 export function HelpCenterPage() {
   return (
     <StaticPage

@@ -10,7 +10,7 @@ import {
 } from '@/config/constants';
 import { BackToHome, LegalSection, MailLink, StaticPage } from './static-page';
 
-/** 02 §2: /privacy-policy, static, last updated December 2024. */
+/** /privacy-policy, static, last updated December 2024. */
 export function PrivacyPolicyPage() {
   return (
     <StaticPage

@@ -904,7 +904,7 @@ export const useUpdateMentorBooking = <TError = ErrorBody,
 }
 
 /**
- * @summary The four figures of the mentor dashboard.
+ * @summary The figures of the mentor dashboard, with the platform's fee and the mentor's net earnings.
  */
 export const getMentorStats = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorStatsView> => {
 
@@ -975,7 +975,7 @@ export function useGetMentorStats<TData = Awaited<ReturnType<typeof getMentorSta
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The four figures of the mentor dashboard.
+ * @summary The figures of the mentor dashboard, with the platform's fee and the mentor's net earnings.
  */
 
 export function useGetMentorStats<TData = Awaited<ReturnType<typeof getMentorStats>>, TError = ErrorBody>(

@@ -18,7 +18,7 @@ type CardFormProps = {
 const optional = <span className="text-xs text-slate-400">Optional</span>;
 
 /**
- * 02 §5 card form: the card number is grouped by four as it is typed, the expiry becomes MM/YY,
+ * Card form: the card number is grouped by four as it is typed, the expiry becomes MM/YY,
  * the security code keeps 3-4 digits; the Pay button waits for a valid form and is off while paying.
  */
 export function CardForm({ value, onChange, onSubmit, amount, processing }: CardFormProps) {

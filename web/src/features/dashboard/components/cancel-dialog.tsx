@@ -16,7 +16,7 @@ import { useCancelBooking, useRefundPreview, type DashboardBooking } from '../ap
 
 const { fullRefundHours, partialRefundHours, partialRefundPercent } = REFUND_POLICY;
 
-/** 02 §9: the three tiers, as the dialog lists them. */
+/** The three tiers, as the dialog lists them. */
 export const REFUND_TIERS = [
   { percent: 100, text: `${fullRefundHours} hours or more before the session: 100% refund` },
   {
@@ -33,7 +33,7 @@ type CancelDialogProps = {
 };
 
 /**
- * 02 §2, §5: the refund policy and the exact refund for cancelling now
+ * The refund policy and the exact refund for cancelling now
  * (GET /api/user/bookings/{id}/refund-preview), a required acknowledgement and an optional
  * reason; PUT /api/user/bookings/{id}/cancel.
  */

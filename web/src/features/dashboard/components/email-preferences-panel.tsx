@@ -8,7 +8,7 @@ import { Switch } from '@/components/ui/switch';
 import { DASHBOARD_TEXT } from '@/config/constants';
 import { useEmailPreferences, useUpdateEmailPreferences, type EmailPreference } from '../api';
 
-/** 02 §2, §3: the four toggles, in this order. */
+/** The four toggles, in this order. */
 export const EMAIL_PREFERENCES: { key: EmailPreference; label: string; description: string }[] = [
   {
     key: 'bookingConfirmations',
@@ -21,7 +21,7 @@ export const EMAIL_PREFERENCES: { key: EmailPreference; label: string; descripti
 ];
 
 /**
- * 02 §2, §4: the e-mail preferences as a dashboard tab (GET /api/user/email-preferences). Each
+ * The e-mail preferences as a dashboard tab (GET /api/user/email-preferences). Each
  * toggle saves at once with PUT (the one changed boolean); the toggles are disabled while saving.
  */
 export function EmailPreferencesPanel() {

@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card';
 import { DASHBOARD_TEXT } from '@/config/constants';
 import type { ClientDashboard } from '../api';
 
-/** 02 §2: 'Active member' after the first session, else 'New member'. */
+/** 'Active member' after the first session, else 'New member'. */
 export function memberSinceText(totalSessions: number): string {
   return totalSessions > 0 ? DASHBOARD_TEXT.activeMember : DASHBOARD_TEXT.newMember;
 }
@@ -17,7 +17,7 @@ export function orNotSet(value: string | null | undefined): string {
   return value?.trim() || DASHBOARD_TEXT.notSet;
 }
 
-/** 02 §2: the read-only Profile tab: avatar, first and last name, e-mail, member since. */
+/** The read-only Profile tab: avatar, first and last name, e-mail, member since. */
 export function ProfilePanel({ user, totalSessions }: { user: ClientDashboard['user']; totalSessions: number }) {
   const fullName = [user.firstName, user.lastName].map((p) => p?.trim()).filter(Boolean).join(' ');
   return (

@@ -22,7 +22,7 @@ type RescheduleDialogProps = {
 };
 
 /**
- * 02 §2, §5: move a booking to another of the mentor's free times (the slot picker, with the
+ * Move a booking to another of the mentor's free times (the slot picker, with the
  * booking's mentor and duration) with an optional reason; PUT /api/user/bookings/{id}/reschedule.
  */
 export const RESCHEDULE_CLOSED = `Bookings can be rescheduled up to ${RESCHEDULE_CUTOFF_HOURS} hours before the start. Please message your mentor, or cancel instead.`;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** How often the dashboard re-reads the clock, so time-bound actions appear and go on their own. */
+/** How often the dashboards re-read the clock, so time-bound actions (video, changes) appear and go on their own. */
 export const CLOCK_TICK_MS = 15_000;
 
 /** The current time, updated every {@link CLOCK_TICK_MS}. */
