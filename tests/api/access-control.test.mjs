@@ -67,6 +67,12 @@ const ROWS = {
     refused: { otherSeeker: 404, otherMentor: 404 },
     make: async (w) => ({ path: `/api/reservations/${(await w.newReservation()).reservation.id}`, owner: 'seeker' }),
   },
+  'DELETE /api/reservations/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/reservations/${(await w.newReservation()).reservation.id}`, owner: 'seeker' }),
+  },
   'PUT /api/notifications/{id}/read': {
     access: 'owner',
     ok: 200,
@@ -187,7 +193,11 @@ before(async () => {
     assert.equal(r.status, 201, show(r));
     return r.body;
   };
-  w.newReservation = () => reserve(w.seeker, mentor, w.nextSlot());
+  // A seeker holds one unpaid slot per mentor: an earlier row's hold is released first.
+  w.newReservation = async () => {
+    await db.query("UPDATE bookings SET status = 'expired' WHERE user_id = $1 AND status = 'reserved'", [w.seekerUserId]);
+    return reserve(w.seeker, mentor, w.nextSlot());
+  };
   w.newBooking = async ({ completed = false, ended = false } = {}) => {
     const held = await w.newReservation();
     const booking = await pay(w.seeker, held.reservation.id, seekerUser);
