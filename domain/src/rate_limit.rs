@@ -9,6 +9,9 @@ use sqlx::{PgConnection, PgExecutor};
 
 use crate::{Error, Result};
 
+/// The answer of every limit on e-mail-sending requests (forgot-password, resend-verification, contact).
+pub const TOO_MANY_EMAIL_REQUESTS: &str = "Too many requests. Please try again in 15 minutes.";
+
 /// Every limit counts events of the last 15 minutes.
 pub const WINDOW: Duration = Duration::minutes(15);
 

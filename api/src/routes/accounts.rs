@@ -1,7 +1,7 @@
 use poem::{Request, web::{Data, cookie::CookieJar}};
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
-use super::{Tag, views::{MessageResponse, UserView}};
+use super::{Tag, views::{EmailRequest, MessageResponse, UserView}};
 use crate::{
     auth::{SessionAuth, clear_session_cookie, session_token, set_session_cookie},
     error::ApiResult,
@@ -10,13 +10,12 @@ use crate::{
 };
 use domain::{
     accounts::{email_links, login, registration, sessions, validation},
-    rate_limit::{self, Scope},
+    rate_limit::{self, Scope, TOO_MANY_EMAIL_REQUESTS},
 };
 use jobs::email::{self as email_jobs, EmailJob};
 
 pub struct AccountsApi;
 
-pub const TOO_MANY_EMAIL_REQUESTS: &str = "Too many requests. Please try again in 15 minutes.";
 pub const LOGGED_OUT: &str = "Logged out successfully";
 /// Where browser navigations to the sign-in endpoint land.
 pub const AUTH_SCREEN: &str = "/auth";
@@ -60,12 +59,6 @@ pub struct LoginRequest {
 pub struct TokenRequest {
     #[oai(default)]
     pub token: String,
-}
-
-#[derive(Object)]
-pub struct EmailRequest {
-    #[oai(default)]
-    pub email: String,
 }
 
 #[derive(ApiResponse)]

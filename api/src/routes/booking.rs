@@ -6,8 +6,8 @@ use uuid::Uuid;
 use super::{
     Tag,
     amount::Amount,
-    booking_views::BookingView,
-    catalogue_views::{MentorCardView, ServiceView},
+    views::booking::BookingView,
+    views::catalogue::{MentorCardView, ServiceView},
     views::{MessageResponse, parse_id},
 };
 use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};

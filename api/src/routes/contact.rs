@@ -1,12 +1,12 @@
 use poem::{Request, web::Data};
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
-use super::{Tag, accounts::TOO_MANY_EMAIL_REQUESTS, views::MessageResponse};
+use super::{Tag, views::MessageResponse};
 use crate::{auth::session_token_from_request, error::ApiResult, guard::client_address, state::AppState};
 use domain::{
     accounts::sessions,
     contact,
-    rate_limit::{self, Limit, Scope},
+    rate_limit::{self, Limit, Scope, TOO_MANY_EMAIL_REQUESTS},
 };
 use jobs::email::{self as email_jobs, EmailJob};
 

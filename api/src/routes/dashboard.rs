@@ -4,8 +4,8 @@ use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 
 use super::{
     Tag,
-    booking_views::BookingView,
-    catalogue_views::ReviewView,
+    views::booking::BookingView,
+    views::catalogue::ReviewView,
     views::{UserView, parse_id},
 };
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};

@@ -1,7 +1,7 @@
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
 
-use super::{Tag, catalogue_views::MentorView, views::parse_id};
+use super::{Tag, views::catalogue::MentorView, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::catalogue::{favorites, mentors};
 

@@ -2,7 +2,7 @@ use chrono::Utc;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
 
-use super::{Tag, booking_views::BookingView, views::parse_id};
+use super::{Tag, views::booking::BookingView, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     booking::{dashboards, manage},

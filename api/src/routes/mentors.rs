@@ -4,7 +4,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::
 use super::{
     Tag,
     amount::Amount,
-    catalogue_views::{MentorView, MentorsPage, ReviewView},
+    views::catalogue::{MentorView, MentorsPage, ReviewView},
     views::parse_id,
 };
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};

@@ -4,8 +4,6 @@ mod accounts;
 mod amount;
 mod availability;
 mod booking;
-mod booking_views;
-mod catalogue_views;
 mod contact;
 mod dashboard;
 mod favorites;

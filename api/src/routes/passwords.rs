@@ -1,11 +1,11 @@
 use poem::{Request, web::Data};
 use poem_openapi::{Object, OpenApi, payload::Json};
 
-use super::{Tag, accounts::{EmailRequest, TOO_MANY_EMAIL_REQUESTS}, views::MessageResponse};
+use super::{Tag, views::{EmailRequest, MessageResponse}};
 use crate::{auth::SessionAuth, error::ApiResult, guard::client_address, state::AppState};
 use domain::{
     accounts::{email_links, validation},
-    rate_limit::{self, Scope},
+    rate_limit::{self, Scope, TOO_MANY_EMAIL_REQUESTS},
 };
 use jobs::email::{self as email_jobs, EmailJob};
 

@@ -6,7 +6,7 @@ use chrono::Utc;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, payload::Json};
 
-use super::{Tag, booking_views::BookingView, views::parse_id};
+use super::{Tag, views::booking::BookingView, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     booking::{bookings::Booking, reservations},

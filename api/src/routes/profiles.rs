@@ -5,7 +5,7 @@ use uuid::Uuid;
 
 use super::{
     Tag,
-    catalogue_views::MentorView,
+    views::catalogue::MentorView,
     views::{OwnProfileView, Role, parse_id},
 };
 use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};

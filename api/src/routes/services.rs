@@ -5,7 +5,7 @@ use uuid::Uuid;
 use super::{
     Tag,
     amount::Amount,
-    catalogue_views::{ServiceStatView, ServiceView, ServiceWithMentorView},
+    views::catalogue::{ServiceStatView, ServiceView, ServiceWithMentorView},
     views::parse_id,
 };
 use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};

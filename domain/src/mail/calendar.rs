@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::templates::PRODUCT_NAME;
+use super::PRODUCT_NAME;
 use crate::booking::bookings::Booking;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,6 +3,9 @@
 pub mod calendar;
 pub mod templates;
 
+/// The product's name in every mail and calendar invite.
+pub const PRODUCT_NAME: &str = "Mystic Mentors";
+
 use anyhow::Context;
 use lettre::{
     AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,

@@ -1,9 +1,8 @@
 //! The texts of every e-mail. Links come from `APP_BASE_URL`.
 
-use super::Email;
+use super::{Email, PRODUCT_NAME};
 use crate::config::Config;
 
-pub const PRODUCT_NAME: &str = "Mystic Mentors";
 
 pub fn verification(config: &Config, to: &str, first_name: &str, token: &str) -> Email {
     let link = config.link("/verify-email", &[("token", token)]);

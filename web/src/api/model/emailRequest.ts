@@ -5,6 +5,9 @@
  * OpenAPI spec version: 0.1.0
  */
 
+/**
+ * A request that names only an e-mail address (resend-verification, forgot-password).
+ */
 export interface EmailRequest {
   email?: string;
 }

@@ -1,5 +1,8 @@
 //! Response and request shapes shared by several areas.
 
+pub mod booking;
+pub mod catalogue;
+
 use chrono::{DateTime, Utc};
 use poem_openapi::{Enum, Object};
 use uuid::Uuid;
@@ -93,4 +96,11 @@ impl MessageResponse {
 /// Parses a path id; anything that is not a UUID is simply not found.
 pub fn parse_id(raw: &str, not_found: &str) -> Result<Uuid, crate::error::ApiError> {
     raw.trim().parse().map_err(|_| crate::error::ApiError::not_found(not_found))
+}
+
+/// A request that names only an e-mail address (resend-verification, forgot-password).
+#[derive(Object)]
+pub struct EmailRequest {
+    #[oai(default)]
+    pub email: String,
 }
