@@ -331,3 +331,19 @@ async fn email_preferences_default_on_and_change_one_at_a_time(pool: sqlx::PgPoo
     app.put("/api/user/email-preferences", json!({}), Some(&sid)).await.assert_status(StatusCode::BAD_REQUEST);
     app.get("/api/user/email-preferences", None).await.assert_status(StatusCode::UNAUTHORIZED);
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_booking_can_move_back_to_a_time_it_had_before(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let first = at(30);
+    let id = paid_booking_at(&app, &f, &first).await;
+    let path = format!("/api/user/bookings/{id}/reschedule");
+    app.put(&path, json!({"scheduledAt": at(40)}), Some(&f.seeker)).await.assert_status_is_ok();
+    // Its reminders and completion for the first time are queued already: queueing them again
+    // must not undo the move.
+    app.put(&path, json!({"scheduledAt": first}), Some(&f.seeker)).await.assert_status_is_ok();
+    let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
+    let start = d["bookings"][0]["scheduledAt"].as_str().unwrap();
+    assert_eq!(chrono::DateTime::parse_from_rfc3339(start).unwrap(), chrono::DateTime::parse_from_rfc3339(&first).unwrap());
+}

@@ -1,5 +1,5 @@
-//! Completing sessions: a confirmed booking becomes completed once its session ended more than
-//! the complaint window ([`COMPLAINT_WINDOW`]) ago, and the seeker is asked for a review.
+//! Completing sessions (`domain::booking::completion`): a confirmed booking becomes completed
+//! once its session ended more than the complaint window ago, and the seeker is asked for a review.
 //!
 //! When: scheduled for end + 24 hours whenever a booking is confirmed or moved; an hourly sweep
 //! ([`SWEEP_SCHEDULE`]) completes any overdue booking whose task was lost.
@@ -7,27 +7,18 @@
 //! goes with that change.
 
 use apalis::prelude::{BoxDynError, Data};
-use chrono::{DateTime, Duration, Utc};
-use domain::{
-    booking::manage,
-    notifications::{self, Kind},
-};
+use chrono::{DateTime, Utc};
+use domain::booking::completion;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{
-    JobContext,
-    email::{self, EmailJob},
-    queue::{self, PushError, PushOptions},
-};
+use crate::{context::JobContext, email::EmailJob, job::Job};
 
 pub const QUEUE: &str = "booking_completion";
 pub const SWEEP_QUEUE: &str = "booking_completion_sweep";
 /// Every hour, on the hour.
 pub const SWEEP_SCHEDULE: &str = "0 0 * * * *";
-/// Complaints are possible within 24 hours of the session (help policy).
-pub const COMPLAINT_WINDOW: Duration = Duration::hours(24);
 pub const MAX_ATTEMPTS: usize = 5;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -35,37 +26,29 @@ pub struct Complete {
     pub booking_id: Uuid,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SweepCompletions {
-    pub tick: i64,
-}
+impl Job for Complete {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
 
-pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, ends_at: DateTime<Utc>) -> domain::Result<()> {
-    let due = ends_at + COMPLAINT_WINDOW;
-    let options = PushOptions {
-        run_at: Some(crate::reservation_expiry::not_before(due)),
-        idempotency_key: Some(format!("complete:{booking_id}:{}", due.timestamp())),
-        max_attempts: Some(MAX_ATTEMPTS),
-    };
-    match queue::push(conn, QUEUE, &Complete { booking_id }, options).await {
-        Ok(()) | Err(PushError::AlreadyQueued) => Ok(()),
-        Err(err) => Err(err.into()),
+    /// One task per booking and due time: a moved booking gets another.
+    fn idempotency_key(&self, run_at: Option<DateTime<Utc>>) -> Option<String> {
+        Some(format!("complete:{}:{}", self.booking_id, run_at.map_or(0, |t| t.timestamp())))
     }
 }
 
+crate::sweep!(SweepCompletions, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
+
+pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, ends_at: DateTime<Utc>) -> domain::Result<()> {
+    Complete { booking_id }.enqueue_at(conn, completion::due_at(ends_at)).await
+}
+
+/// Completes one booking and queues its review request, in one transaction.
 async fn complete(ctx: &JobContext, booking_id: Uuid) -> domain::Result<bool> {
     let mut tx = ctx.pool.begin().await?;
-    let Some(b) = manage::complete_if_due(&mut tx, booking_id, COMPLAINT_WINDOW).await? else { return Ok(false) };
-    notifications::notify(
-        &mut *tx,
-        b.user_id,
-        Kind::SystemAnnouncement,
-        "How was your session?",
-        &format!("Your session \"{}\" with {} is complete. Leave a review to help other seekers.", b.service_title, b.mentor_display_name),
-        Some("/dashboard"),
-    )
-    .await?;
-    email::enqueue(&mut tx, &EmailJob::ReviewRequest { booking_id }).await?;
+    if completion::complete(&mut tx, booking_id).await?.is_none() {
+        return Ok(false);
+    }
+    EmailJob::ReviewRequest { booking_id }.enqueue(&mut tx).await?;
     tx.commit().await?;
     Ok(true)
 }
@@ -77,12 +60,8 @@ pub async fn handle(job: Complete, ctx: Data<JobContext>) -> Result<(), BoxDynEr
 }
 
 pub async fn sweep(job: SweepCompletions, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
-    let due: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM bookings WHERE status = 'confirmed' AND ends_at + $1::interval <= now()")
-        .bind(COMPLAINT_WINDOW)
-        .fetch_all(&ctx.pool)
-        .await?;
     let mut completed = 0;
-    for id in due {
+    for id in completion::overdue(&ctx.pool).await? {
         if complete(&ctx, id).await? {
             completed += 1;
         }

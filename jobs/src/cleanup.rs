@@ -5,21 +5,16 @@
 
 use apalis::prelude::{BoxDynError, Data};
 use domain::{accounts::{email_links, sessions}, rate_limit};
-use serde::{Deserialize, Serialize};
 
-use crate::JobContext;
+use crate::context::JobContext;
 
 pub const QUEUE: &str = "cleanup";
-/// Seconds, minutes, hours, day of month, month, day of week.
+/// Every day at 03:30 UTC.
 pub const SCHEDULE: &str = "0 30 3 * * *";
 /// Finished tasks are kept this many days for inspection.
 pub const KEEP_FINISHED_TASKS_DAYS: i32 = 14;
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Cleanup {
-    /// The cron tick this run belongs to (unix seconds).
-    pub tick: i64,
-}
+crate::sweep!(Cleanup, queue: QUEUE, schedule: SCHEDULE);
 
 pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let pool = &ctx.pool;

@@ -19,10 +19,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{
-    JobContext,
-    queue::{self, PushOptions},
-};
+use crate::{context::JobContext, job::Job};
 
 pub const QUEUE: &str = "emails";
 /// Sends tried in-process (first try plus retries with backoff) before the task is marked failed.
@@ -50,9 +47,14 @@ pub enum EmailJob {
     ReviewRequest { booking_id: Uuid },
 }
 
+impl Job for EmailJob {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+}
+
+/// Queues `job` in the caller's transaction.
 pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> domain::Result<()> {
-    queue::push(conn, QUEUE, job, PushOptions { max_attempts: Some(MAX_ATTEMPTS), ..Default::default() }).await?;
-    Ok(())
+    job.enqueue(conn).await
 }
 
 pub async fn handle(job: EmailJob, ctx: Data<JobContext>) -> Result<(), BoxDynError> {

@@ -1,11 +1,14 @@
 //! The workflow layer: one module per durable job (payload, handler, scheduling) and the
-//! enqueue API the api calls inside its transactions. The `worker` binary runs them.
+//! enqueue API the api calls inside its transactions. The `worker` binary runs them; a job is
+//! registered with one line in `runtime.rs` (see docs/adding-a-job.md).
 
 pub mod booking_completion;
 pub mod booking_events;
 pub mod booking_reminders;
 pub mod cleanup;
+pub mod context;
 pub mod email;
+pub mod job;
 pub mod payment_reconciliation;
 mod poll;
 pub mod queue;
@@ -16,4 +19,6 @@ pub mod schedule;
 pub mod supervision;
 pub mod upload_cleanup;
 
-pub use runtime::{JobContext, Settings};
+pub use context::JobContext;
+pub use job::{Job, Sweep};
+pub use runtime::Settings;

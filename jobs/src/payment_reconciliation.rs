@@ -19,11 +19,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use crate::{
-    JobContext, booking_events, refunds,
-    queue::{self, PushOptions},
-    reservation_expiry::not_before,
-};
+use crate::{booking_events, context::JobContext, job::Job, refunds::PayRefund};
 
 pub const QUEUE: &str = "payment_reconciliation";
 pub const SWEEP_QUEUE: &str = "payment_reconciliation_sweep";
@@ -37,20 +33,20 @@ pub struct Reconcile {
     pub payment_id: Uuid,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SweepAttempts {
-    pub tick: i64,
+impl Job for Reconcile {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+
+    fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
+        Some(format!("reconcile:{}", self.payment_id))
+    }
 }
+
+crate::sweep!(SweepAttempts, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 
 /// Queues the reconciliation of a new attempt, in the transaction that records it.
 pub async fn schedule(conn: &mut PgConnection, payment_id: Uuid, at: DateTime<Utc>) -> domain::Result<()> {
-    let options = PushOptions {
-        run_at: Some(not_before(at)),
-        idempotency_key: Some(format!("reconcile:{payment_id}")),
-        max_attempts: Some(MAX_ATTEMPTS),
-    };
-    queue::push(conn, QUEUE, &Reconcile { payment_id }, options).await?;
-    Ok(())
+    Reconcile { payment_id }.enqueue_at(conn, at).await
 }
 
 /// Records the gateway's answer for an attempt and queues what follows, in one transaction.
@@ -59,7 +55,7 @@ pub async fn settle(pool: &PgPool, payment_id: Uuid, outcome: &ChargeOutcome) ->
     let settled = checkout::settle(&mut tx, payment_id, outcome, Utc::now()).await?;
     match &settled {
         Settled::Confirmed(booking) => booking_events::confirmed(&mut tx, booking).await?,
-        Settled::Reversed { refund_id } => refunds::enqueue(&mut tx, *refund_id).await?,
+        Settled::Reversed { refund_id } => PayRefund { refund_id: *refund_id }.enqueue(&mut tx).await?,
         Settled::AlreadySettled | Settled::Refused { .. } => {}
     }
     tx.commit().await?;

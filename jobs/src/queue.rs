@@ -3,7 +3,7 @@
 use apalis::prelude::TaskBuilder;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::PgConnection;
+use sqlx::{Connection, PgConnection};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PushError {
@@ -21,18 +21,24 @@ impl From<PushError> for domain::Error {
 
 #[derive(Default)]
 pub struct PushOptions {
-    /// Not before this time (whole seconds); now when absent.
+    /// Not before this time (rounded up to the whole second); now when absent.
     pub run_at: Option<DateTime<Utc>>,
     /// At most one task per key and queue ever exists.
     pub idempotency_key: Option<String>,
     pub max_attempts: Option<usize>,
 }
 
+/// The whole second at or after `t` (apalis schedules in whole seconds; a task never runs early).
+pub fn not_before(t: DateTime<Utc>) -> DateTime<Utc> {
+    let whole = DateTime::from_timestamp(t.timestamp(), 0).expect("in range");
+    if whole < t { whole + chrono::Duration::seconds(1) } else { whole }
+}
+
 pub async fn push(conn: &mut PgConnection, queue: &str, payload: &impl Serialize, options: PushOptions) -> Result<(), PushError> {
     let bytes = serde_json::to_vec(payload).map_err(anyhow::Error::from)?;
     let mut task = TaskBuilder::new(bytes);
     if let Some(at) = options.run_at {
-        task = task.run_at_timestamp(at.timestamp().max(0) as u64);
+        task = task.run_at_timestamp(not_before(at).timestamp().max(0) as u64);
     }
     if let Some(key) = &options.idempotency_key {
         task = task.idempotency_key(key);
@@ -40,13 +46,32 @@ pub async fn push(conn: &mut PgConnection, queue: &str, payload: &impl Serialize
     if let Some(max) = options.max_attempts {
         task = task.max_attempts(max);
     }
-    match apalis_postgres::queries::push_tasks(conn, queue, vec![task.build()]).await {
-        Ok(()) => Ok(()),
-        Err(err) if is_unique_violation(&err) => Err(PushError::AlreadyQueued),
-        Err(err) => Err(PushError::Other(anyhow::anyhow!("enqueueing into {queue} failed: {err}"))),
+    let failed = |err: &dyn std::fmt::Display| PushError::Other(anyhow::anyhow!("enqueueing into {queue} failed: {err}"));
+    // A keyed push may meet its twin: inside a savepoint, so the caller's transaction survives that.
+    let mut savepoint = conn.begin().await.map_err(|e| failed(&e))?;
+    match apalis_postgres::queries::push_tasks(&mut *savepoint, queue, vec![task.build()]).await {
+        Ok(()) => savepoint.commit().await.map_err(|e| failed(&e)),
+        Err(err) if is_unique_violation(&err) => {
+            savepoint.rollback().await.map_err(|e| failed(&e))?;
+            Err(PushError::AlreadyQueued)
+        }
+        Err(err) => Err(failed(&err)),
     }
 }
 
 fn is_unique_violation(err: &apalis_postgres::Error) -> bool {
     matches!(err, apalis_postgres::Error::Database(sqlx::Error::Database(db)) if db.code().as_deref() == Some("23505"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn never_before_the_time_asked() {
+        let exact = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        assert_eq!(not_before(exact), exact);
+        let fraction = DateTime::from_timestamp(1_800_000_000, 1).unwrap();
+        assert_eq!(not_before(fraction), exact + chrono::Duration::seconds(1));
+    }
 }

@@ -7,15 +7,12 @@
 //! reference before another is sent, and a refund that succeeded is never paid again.
 
 use apalis::prelude::{Attempt, BoxDynError, Data};
+use chrono::{DateTime, Utc};
 use domain::payments::refund_payout::{self, Payout};
 use serde::{Deserialize, Serialize};
-use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{
-    JobContext,
-    queue::{self, PushError, PushOptions},
-};
+use crate::{context::JobContext, job::Job};
 
 pub const QUEUE: &str = "refunds";
 pub const MAX_ATTEMPTS: usize = 8;
@@ -25,11 +22,12 @@ pub struct PayRefund {
     pub refund_id: Uuid,
 }
 
-pub async fn enqueue(conn: &mut PgConnection, refund_id: Uuid) -> domain::Result<()> {
-    let options = PushOptions { idempotency_key: Some(format!("refund:{refund_id}")), max_attempts: Some(MAX_ATTEMPTS), ..Default::default() };
-    match queue::push(conn, QUEUE, &PayRefund { refund_id }, options).await {
-        Ok(()) | Err(PushError::AlreadyQueued) => Ok(()),
-        Err(err) => Err(err.into()),
+impl Job for PayRefund {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+
+    fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
+        Some(format!("refund:{}", self.refund_id))
     }
 }
 

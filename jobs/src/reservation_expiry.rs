@@ -12,10 +12,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{
-    JobContext,
-    queue::{self, PushOptions},
-};
+use crate::{context::JobContext, job::Job};
 
 pub const QUEUE: &str = "reservation_expiry";
 pub const SWEEP_QUEUE: &str = "reservation_expiry_sweep";
@@ -28,25 +25,19 @@ pub struct ExpireHold {
     pub booking_id: Uuid,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SweepHolds {
-    pub tick: i64,
+impl Job for ExpireHold {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+
+    fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
+        Some(format!("expire:{}", self.booking_id))
+    }
 }
 
-/// The whole second at or after `t`.
-pub fn not_before(t: DateTime<Utc>) -> DateTime<Utc> {
-    let whole = DateTime::from_timestamp(t.timestamp(), 0).expect("in range");
-    if whole < t { whole + chrono::Duration::seconds(1) } else { whole }
-}
+crate::sweep!(SweepHolds, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 
 pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, expires_at: DateTime<Utc>) -> domain::Result<()> {
-    let options = PushOptions {
-        run_at: Some(not_before(expires_at)),
-        idempotency_key: Some(format!("expire:{booking_id}")),
-        max_attempts: Some(MAX_ATTEMPTS),
-    };
-    queue::push(conn, QUEUE, &ExpireHold { booking_id }, options).await?;
-    Ok(())
+    ExpireHold { booking_id }.enqueue_at(conn, expires_at).await
 }
 
 pub async fn handle(job: ExpireHold, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
@@ -61,17 +52,4 @@ pub async fn sweep(job: SweepHolds, ctx: Data<JobContext>) -> Result<(), BoxDynE
         tracing::warn!(tick = job.tick, released, "sweep released holds whose expiry task had not run");
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn never_before_the_expiry() {
-        let exact = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        assert_eq!(not_before(exact), exact);
-        let fraction = DateTime::from_timestamp(1_800_000_000, 1).unwrap();
-        assert_eq!(not_before(fraction), exact + chrono::Duration::seconds(1));
-    }
 }

@@ -1,6 +1,6 @@
 //! Builds the apalis workers for every queue; the `worker` binary and the tests both use this.
 
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
 use apalis::{
     layers::retry::{
@@ -10,45 +10,78 @@ use apalis::{
     prelude::{Monitor, PollWith, WorkerBuilder, WorkerBuilderExt},
 };
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
-use domain::{Config, mail::Mailer, payments::PaymentGateway};
 use sqlx::PgPool;
 
 use crate::{
-    booking_completion, booking_reminders, cleanup, email, payment_reconciliation, poll::Every, refunds, reservation_expiry, schedule,
-    supervision, upload_cleanup,
+    booking_completion, booking_reminders, cleanup,
+    context::JobContext,
+    email,
+    job::{Job, Sweep},
+    payment_reconciliation,
+    poll::Every,
+    refunds, reservation_expiry, schedule, supervision, upload_cleanup,
 };
 
-/// Every queue the worker serves (for `/api/health` and the supervisor).
-pub const QUEUES: &[&str] = &[
-    email::QUEUE,
-    cleanup::QUEUE,
-    reservation_expiry::QUEUE,
-    reservation_expiry::SWEEP_QUEUE,
-    booking_reminders::QUEUE,
-    booking_reminders::SWEEP_QUEUE,
-    booking_completion::QUEUE,
-    booking_completion::SWEEP_QUEUE,
-    refunds::QUEUE,
-    upload_cleanup::QUEUE,
-    payment_reconciliation::QUEUE,
-    payment_reconciliation::SWEEP_QUEUE,
-];
+/// Makes, from the list of every job, [`QUEUES`], the workers of [`monitor`] (each with its
+/// job's `MAX_ATTEMPTS` tries) and the cron loops of [`spawn_schedules`].
+macro_rules! jobs {
+    ($($kind:ident $job:ty => $handler:path;)*) => {
+        /// Every queue the worker serves (for `/api/health` and the supervisor).
+        pub const QUEUES: &[&str] = &[$(<$job as Job>::QUEUE),*];
 
-/// What every job handler receives.
-#[derive(Clone)]
-pub struct JobContext {
-    pub pool: PgPool,
-    pub config: Arc<Config>,
-    pub mailer: Mailer,
-    pub gateway: Arc<dyn PaymentGateway>,
+        fn register_all(m: Monitor, ctx: &JobContext, settings: &Settings) -> Monitor {
+            $(
+                let m = {
+                    let (ctx, settings) = (ctx.clone(), settings.clone());
+                    m.register(move |restarts: usize| {
+                        WorkerBuilder::new(worker_name(<$job as Job>::QUEUE))
+                            .backend(storage::<$job>(&ctx, &settings, restarts))
+                            .retry(retries(&settings, <$job as Job>::MAX_ATTEMPTS))
+                            .data(ctx.clone())
+                            .build($handler)
+                    })
+                };
+            )*
+            m
+        }
+
+        /// Every sweep's queue and cron schedule.
+        pub fn sweeps() -> Vec<(&'static str, &'static str)> {
+            let mut sweeps = Vec::new();
+            $(jobs!(@sweep $kind $job, sweeps);)*
+            sweeps
+        }
+
+        /// The cron loops of every sweep; they run until the process stops.
+        pub fn spawn_schedules(pool: PgPool) {
+            $(jobs!(@schedule $kind $job, pool);)*
+        }
+    };
+    (@sweep job $job:ty, $sweeps:ident) => {};
+    (@sweep sweep $job:ty, $sweeps:ident) => {
+        $sweeps.push((<$job as Job>::QUEUE, <$job as Sweep>::SCHEDULE));
+    };
+    (@schedule job $job:ty, $pool:ident) => {};
+    (@schedule sweep $job:ty, $pool:ident) => {
+        tokio::spawn(schedule::run::<$job>($pool.clone()));
+    };
 }
 
-impl JobContext {
-    pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
-        let mailer = Mailer::from_config(&config)?;
-        let gateway = domain::payments::gateway_from_config(&config, &pool)?;
-        Ok(Self { pool, config: Arc::new(config), mailer, gateway })
-    }
+// Every job, once: `job <payload> => <handler>;` for a job the code queues, `sweep ...` for one
+// its cron schedule (`Sweep::SCHEDULE`) queues.
+jobs! {
+    job email::EmailJob => email::handle;
+    sweep cleanup::Cleanup => cleanup::handle;
+    job reservation_expiry::ExpireHold => reservation_expiry::handle;
+    sweep reservation_expiry::SweepHolds => reservation_expiry::sweep;
+    job booking_reminders::Remind => booking_reminders::handle;
+    sweep booking_reminders::SweepReminders => booking_reminders::sweep;
+    job booking_completion::Complete => booking_completion::handle;
+    sweep booking_completion::SweepCompletions => booking_completion::sweep;
+    job refunds::PayRefund => refunds::handle;
+    job upload_cleanup::DeleteUpload => upload_cleanup::handle;
+    job payment_reconciliation::Reconcile => payment_reconciliation::handle;
+    sweep payment_reconciliation::SweepAttempts => payment_reconciliation::sweep;
 }
 
 #[derive(Clone, Debug)]
@@ -89,9 +122,9 @@ pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))
 }
 
-fn storage<T>(ctx: &JobContext, settings: &Settings, queue: &str, restarts: usize) -> PollWith<PostgresStorage<T>, Every> {
+fn storage<J: Job>(ctx: &JobContext, settings: &Settings, restarts: usize) -> PollWith<PostgresStorage<J>, Every> {
     let config = QueueConfig::default()
-        .queue(queue)
+        .queue(J::QUEUE)
         .heartbeat_interval(settings.heartbeat)
         .missed_heartbeats(MISSED_HEARTBEATS);
     let poll = Every::new(settings.poll_every).first_after(supervision::restart_delay(restarts));
@@ -109,20 +142,6 @@ fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<Expon
 /// with its queue (`supervision::queue_of`).
 fn worker_name(queue: &str) -> String {
     format!("{queue}@{}-{}", std::process::id(), uuid::Uuid::new_v4().simple())
-}
-
-/// Registers a worker for `queue`, running `handler` on `Args` with up to `max_attempts` tries.
-macro_rules! register {
-    ($monitor:expr, $ctx:expr, $settings:expr, $args:ty, $queue:expr, $max_attempts:expr, $handler:expr) => {{
-        let (ctx, settings) = ($ctx.clone(), $settings.clone());
-        $monitor.register(move |restarts: usize| {
-            WorkerBuilder::new(worker_name($queue))
-                .backend(storage::<$args>(&ctx, &settings, $queue, restarts))
-                .retry(retries(&settings, $max_attempts))
-                .data(ctx.clone())
-                .build($handler)
-        })
-    }};
 }
 
 /// Sets aside what no worker could decode, in every queue, before the workers start.
@@ -148,70 +167,61 @@ pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
         tokio::spawn(async move { supervision::worker_failed(&pool, &queue, &error).await });
         true
     });
-    let m = register!(m, ctx, settings, email::EmailJob, email::QUEUE, email::MAX_ATTEMPTS, email::handle);
-    let m = register!(m, ctx, settings, cleanup::Cleanup, cleanup::QUEUE, 3, cleanup::handle);
-    let m = register!(
-        m, ctx, settings, upload_cleanup::DeleteUpload, upload_cleanup::QUEUE, upload_cleanup::MAX_ATTEMPTS, upload_cleanup::handle
-    );
-    let m = register!(
-        m, ctx, settings, reservation_expiry::ExpireHold, reservation_expiry::QUEUE, reservation_expiry::MAX_ATTEMPTS, reservation_expiry::handle
-    );
-    let m = register!(m, ctx, settings, reservation_expiry::SweepHolds, reservation_expiry::SWEEP_QUEUE, 3, reservation_expiry::sweep);
-    let m = register!(
-        m, ctx, settings, booking_reminders::Remind, booking_reminders::QUEUE, booking_reminders::MAX_ATTEMPTS, booking_reminders::handle
-    );
-    let m = register!(m, ctx, settings, booking_reminders::SweepReminders, booking_reminders::SWEEP_QUEUE, 3, booking_reminders::sweep);
-    let m = register!(
-        m, ctx, settings, booking_completion::Complete, booking_completion::QUEUE, booking_completion::MAX_ATTEMPTS, booking_completion::handle
-    );
-    let m = register!(m, ctx, settings, booking_completion::SweepCompletions, booking_completion::SWEEP_QUEUE, 3, booking_completion::sweep);
-    let m = register!(
-        m, ctx, settings, payment_reconciliation::Reconcile, payment_reconciliation::QUEUE, payment_reconciliation::MAX_ATTEMPTS,
-        payment_reconciliation::handle
-    );
-    let m = register!(
-        m, ctx, settings, payment_reconciliation::SweepAttempts, payment_reconciliation::SWEEP_QUEUE, 3, payment_reconciliation::sweep
-    );
-    register!(m, ctx, settings, refunds::PayRefund, refunds::QUEUE, refunds::MAX_ATTEMPTS, refunds::handle)
+    register_all(m, &ctx, &settings)
 }
 
-/// The cron loops; they run until the process stops.
-pub fn spawn_schedules(pool: PgPool) {
-    use schedule::Recurring;
-    tokio::spawn(schedule::run(
-        pool.clone(),
-        Recurring { queue: cleanup::QUEUE, schedule: cleanup::SCHEDULE, payload: |tick| cleanup::Cleanup { tick } },
-    ));
-    tokio::spawn(schedule::run(
-        pool.clone(),
-        Recurring {
-            queue: reservation_expiry::SWEEP_QUEUE,
-            schedule: reservation_expiry::SWEEP_SCHEDULE,
-            payload: |tick| reservation_expiry::SweepHolds { tick },
-        },
-    ));
-    tokio::spawn(schedule::run(
-        pool.clone(),
-        Recurring {
-            queue: booking_reminders::SWEEP_QUEUE,
-            schedule: booking_reminders::SWEEP_SCHEDULE,
-            payload: |tick| booking_reminders::SweepReminders { tick },
-        },
-    ));
-    tokio::spawn(schedule::run(
-        pool.clone(),
-        Recurring {
-            queue: payment_reconciliation::SWEEP_QUEUE,
-            schedule: payment_reconciliation::SWEEP_SCHEDULE,
-            payload: |tick| payment_reconciliation::SweepAttempts { tick },
-        },
-    ));
-    tokio::spawn(schedule::run(
-        pool,
-        Recurring {
-            queue: booking_completion::SWEEP_QUEUE,
-            schedule: booking_completion::SWEEP_SCHEDULE,
-            payload: |tick| booking_completion::SweepCompletions { tick },
-        },
-    ));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Queued tasks carry these names, tries and ticks: they never change.
+    #[test]
+    fn queues_attempts_and_schedules_stay_as_they_were() {
+        assert_eq!(
+            QUEUES,
+            [
+                "emails",
+                "cleanup",
+                "reservation_expiry",
+                "reservation_expiry_sweep",
+                "booking_reminders",
+                "booking_reminders_sweep",
+                "booking_completion",
+                "booking_completion_sweep",
+                "refunds",
+                "upload_cleanup",
+                "payment_reconciliation",
+                "payment_reconciliation_sweep",
+            ]
+        );
+        let attempts = [
+            email::EmailJob::MAX_ATTEMPTS,
+            reservation_expiry::ExpireHold::MAX_ATTEMPTS,
+            booking_reminders::Remind::MAX_ATTEMPTS,
+            booking_completion::Complete::MAX_ATTEMPTS,
+            refunds::PayRefund::MAX_ATTEMPTS,
+            upload_cleanup::DeleteUpload::MAX_ATTEMPTS,
+            payment_reconciliation::Reconcile::MAX_ATTEMPTS,
+            cleanup::Cleanup::MAX_ATTEMPTS,
+        ];
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3]);
+        assert_eq!(
+            sweeps(),
+            [
+                ("cleanup", "0 30 3 * * *"),
+                ("reservation_expiry_sweep", "0 * * * * *"),
+                ("booking_reminders_sweep", "0 */5 * * * *"),
+                ("booking_completion_sweep", "0 0 * * * *"),
+                ("payment_reconciliation_sweep", "30 * * * * *"),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_schedule_is_a_valid_cron_expression() {
+        use std::str::FromStr;
+        for (queue, schedule) in sweeps() {
+            assert!(cron::Schedule::from_str(schedule).is_ok(), "{queue}: {schedule}");
+        }
+    }
 }

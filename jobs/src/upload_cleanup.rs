@@ -10,10 +10,7 @@ use domain::uploads;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
-use crate::{
-    JobContext,
-    queue::{self, PushOptions},
-};
+use crate::{context::JobContext, job::Job};
 
 pub const QUEUE: &str = "upload_cleanup";
 pub const MAX_ATTEMPTS: usize = 5;
@@ -24,15 +21,18 @@ pub struct DeleteUpload {
     pub url: String,
 }
 
+impl Job for DeleteUpload {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+}
+
 /// Queues the deletion of `url` when it is one of our uploads; other values (seeded avatars,
 /// addresses accepted before uploads were the only images) are left alone.
 pub async fn enqueue(conn: &mut PgConnection, url: &str) -> domain::Result<()> {
     if uploads::own_upload_name(url).is_none() {
         return Ok(());
     }
-    let job = DeleteUpload { url: url.to_string() };
-    queue::push(conn, QUEUE, &job, PushOptions { max_attempts: Some(MAX_ATTEMPTS), ..Default::default() }).await?;
-    Ok(())
+    DeleteUpload { url: url.to_string() }.enqueue(conn).await
 }
 
 pub async fn handle(job: DeleteUpload, ctx: Data<JobContext>) -> Result<(), BoxDynError> {

@@ -37,11 +37,10 @@ async fn cleanup_deletes_only_what_expired(pool: PgPool) {
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_cron_tick_is_queued_once_whatever_the_number_of_workers(pool: PgPool) {
     jobs::runtime::setup_storage(&pool).await.unwrap();
-    let job = schedule::Recurring { queue: cleanup::QUEUE, schedule: cleanup::SCHEDULE, payload: |tick| cleanup::Cleanup { tick } };
     for _ in 0..3 {
-        schedule::push_tick(&pool, &job, 1_800_000_000).await.unwrap();
+        schedule::push_tick::<cleanup::Cleanup>(&pool, 1_800_000_000).await.unwrap();
     }
-    schedule::push_tick(&pool, &job, 1_800_086_400).await.unwrap();
+    schedule::push_tick::<cleanup::Cleanup>(&pool, 1_800_086_400).await.unwrap();
     let n: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'cleanup'").fetch_one(&pool).await.unwrap();
     assert_eq!(n, 2);
 }

@@ -7,13 +7,11 @@ use jiff::tz::TimeZone;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{availability, bookings::{self, Booking}, refunds, reservations};
+use super::{availability, bookings::{self, Booking}, notices, refunds, reservations};
 use crate::{
     Error, Result,
     catalogue::mentors,
     error::OnConstraint,
-    money,
-    notifications::{self, Kind},
 };
 
 /// Rescheduling closes this long before the start.
@@ -101,18 +99,7 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
     .await
     .on_constraint("bookings_no_overlap", || Error::conflict(reservations::SLOT_TAKEN))?;
     let moved = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    let when = moved.scheduled_at.format("%b %d, %Y %H:%M UTC");
-    let why = reason.map(str::trim).filter(|r| !r.is_empty()).map(|r| format!(" Reason: {r}")).unwrap_or_default();
-    notifications::notify(&mut *tx, moved.user_id, Kind::BookingRescheduled, "Booking rescheduled", &format!("\"{}\" now starts {when}.{why}", moved.service_title), Some("/dashboard")).await?;
-    notifications::notify(
-        &mut *tx,
-        moved.mentor_user_id,
-        Kind::BookingRescheduled,
-        "Booking rescheduled",
-        &format!("{} {} moved \"{}\" to {when}.{why}", moved.user_first_name, moved.user_last_name, moved.service_title),
-        Some("/mentor-dashboard"),
-    )
-    .await?;
+    notices::rescheduled(&moved, reason).send(tx, &moved).await?;
     Ok(moved)
 }
 
@@ -128,11 +115,7 @@ async fn cancel_booking(tx: &mut PgConnection, b: Booking, by_mentor: bool, reas
         .await?;
     let (refund_id, cents) = refunds::record(tx, b.id, percentage).await?;
     let booking = bookings::find(&mut *tx, b.id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    let refund_text = if cents > 0 { format!(" A refund of ${} is on its way.", money::format(cents)) } else { String::new() };
-    let who = if by_mentor { booking.mentor_display_name.clone() } else { format!("{} {}", booking.user_first_name, booking.user_last_name) };
-    let when = booking.scheduled_at.format("%b %d, %Y %H:%M UTC");
-    notifications::notify(&mut *tx, booking.user_id, Kind::BookingCancelled, "Booking cancelled", &format!("\"{}\" on {when} was cancelled by {who}.{refund_text}", booking.service_title), Some("/dashboard")).await?;
-    notifications::notify(&mut *tx, booking.mentor_user_id, Kind::BookingCancelled, "Booking cancelled", &format!("\"{}\" on {when} was cancelled by {who}.", booking.service_title), Some("/mentor-dashboard")).await?;
+    notices::cancelled(&booking, by_mentor, cents).send(tx, &booking).await?;
     Ok(Cancelled { booking, policy: RefundPolicy { percentage, amount_cents: cents }, refund: (cents > 0).then_some(refund_id) })
 }
 

@@ -3,9 +3,12 @@
 pub mod availability;
 pub mod available;
 pub mod bookings;
+pub mod completion;
 pub mod dashboards;
 pub mod manage;
+pub mod notices;
 pub mod refunds;
+pub mod reminders;
 pub mod reservations;
 pub mod video;
 pub mod slots;

@@ -9,6 +9,7 @@ use uuid::Uuid;
 use super::{
     availability,
     bookings::{self, Booking},
+    notices,
     slots::{self, BOOKING_WINDOW_DAYS},
     to_jiff,
 };
@@ -17,7 +18,6 @@ use crate::{
     catalogue::{mentors, services},
     error::OnConstraint,
     money,
-    notifications::{self, Kind},
 };
 
 /// A paid reservation is held this long for payment.
@@ -169,22 +169,7 @@ pub fn check_hold_caps(total: i64, with_mentor: i64) -> Result<()> {
 
 /// Tells both sides about a confirmed booking; a paid one tells the mentor about the payment.
 pub async fn notify_confirmed(tx: &mut PgConnection, b: &Booking, paid: bool) -> Result<()> {
-    let when = b.scheduled_at.format("%b %d, %Y %H:%M UTC");
-    notifications::notify(
-        &mut *tx,
-        b.user_id,
-        Kind::BookingConfirmed,
-        "Booking confirmed",
-        &format!("Your session \"{}\" with {} on {when} is confirmed.", b.service_title, b.mentor_display_name),
-        Some("/dashboard"),
-    )
-    .await?;
-    let (kind, title, message) = if paid {
-        (Kind::PaymentReceived, "Payment received", format!("{} {} paid ${} for \"{}\" on {when}.", b.user_first_name, b.user_last_name, money::format(b.total_cents), b.service_title))
-    } else {
-        (Kind::BookingConfirmed, "New booking", format!("{} {} booked \"{}\" on {when}.", b.user_first_name, b.user_last_name, b.service_title))
-    };
-    notifications::notify(&mut *tx, b.mentor_user_id, kind, title, &message, Some("/mentor-dashboard")).await
+    notices::confirmed(b, paid).send(tx, b).await
 }
 
 /// The seeker's live hold; anything else (someone else's, paid, expired) is not found.
