@@ -278,11 +278,11 @@ async fn a_session_is_completed_only_after_it_has_ended(pool: sqlx::PgPool) {
     let uuid: uuid::Uuid = id.parse().unwrap();
     let window = Duration::hours(24);
     let mut tx = app.pool.begin().await.unwrap();
-    assert!(domain::booking::manage::complete_if_due(&mut tx, uuid, window).await.unwrap().is_none(), "not over yet");
+    assert!(domain::booking::lifecycle::complete_if_due(&mut tx, uuid, window).await.unwrap().is_none(), "not over yet");
     tx.rollback().await.unwrap();
     move_into_the_past(&app, &id).await;
     let mut tx = app.pool.begin().await.unwrap();
-    assert!(domain::booking::manage::complete_if_due(&mut tx, uuid, window).await.unwrap().is_none(), "inside the complaint window");
+    assert!(domain::booking::lifecycle::complete_if_due(&mut tx, uuid, window).await.unwrap().is_none(), "inside the complaint window");
     tx.rollback().await.unwrap();
 
     let done = body(app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await).await;

@@ -5,7 +5,7 @@ use uuid::Uuid;
 use super::{Tag, views::{MessageResponse, parse_id}};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
-    booking::availability::{self, Slot},
+    booking::weekly_windows::{self, Slot},
     catalogue::mentors,
 };
 
@@ -29,8 +29,8 @@ impl From<Slot> for AvailabilitySlotView {
         Self {
             id: s.id,
             day_of_week: s.day_of_week.into(),
-            start_time: availability::format_time(s.start_minute),
-            end_time: availability::format_time(s.end_minute),
+            start_time: weekly_windows::format_time(s.start_minute),
+            end_time: weekly_windows::format_time(s.end_minute),
             is_active: s.is_active,
         }
     }
@@ -66,7 +66,7 @@ impl AvailabilityApi {
     #[oai(path = "/mentor/availability", method = "get", operation_id = "listAvailability")]
     async fn list(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<AvailabilitySlotView>>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        Ok(Json(availability::list(&state.pool, mentor.id).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(weekly_windows::list(&state.pool, mentor.id).await?.into_iter().map(Into::into).collect()))
     }
 
     /// Adds a weekly window; overlapping windows of one day are refused.
@@ -74,23 +74,23 @@ impl AvailabilityApi {
     async fn add(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<NewAvailabilityRequest>) -> ApiResult<SlotCreated> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         let day = body.day_of_week.unwrap_or(-1);
-        let slot = availability::add(&state.pool, mentor.id, day, &body.start_time, &body.end_time).await?;
+        let slot = weekly_windows::add(&state.pool, mentor.id, day, &body.start_time, &body.end_time).await?;
         Ok(SlotCreated::Created(Json(slot.into())))
     }
 
     /// Switches a window Active or Inactive.
     #[oai(path = "/mentor/availability/:id", method = "put", operation_id = "setAvailabilityActive")]
     async fn set_active(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<AvailabilityStatusRequest>) -> ApiResult<Json<AvailabilitySlotView>> {
-        let id = parse_id(&id, availability::NOT_FOUND)?;
+        let id = parse_id(&id, weekly_windows::NOT_FOUND)?;
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        Ok(Json(availability::set_active(&state.pool, mentor.id, id, body.is_active).await?.into()))
+        Ok(Json(weekly_windows::set_active(&state.pool, mentor.id, id, body.is_active).await?.into()))
     }
 
     #[oai(path = "/mentor/availability/:id", method = "delete", operation_id = "deleteAvailability")]
     async fn delete(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<MessageResponse>> {
-        let id = parse_id(&id, availability::NOT_FOUND)?;
+        let id = parse_id(&id, weekly_windows::NOT_FOUND)?;
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        availability::delete(&state.pool, mentor.id, id).await?;
+        weekly_windows::delete(&state.pool, mentor.id, id).await?;
         Ok(Json(MessageResponse::new(DELETED)))
     }
 }

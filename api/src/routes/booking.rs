@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};
 use domain::{
-    booking::{available, reservations},
+    booking::{open_slots, reservations},
     catalogue::{mentors, services},
     money,
 };
@@ -102,7 +102,7 @@ impl BookingApi {
         let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
         let date = date.0.unwrap_or_default();
         let except = exclude_booking.0.as_deref().and_then(|id| id.trim().parse().ok());
-        Ok(Json(available::slots_on(&state.pool, mentor_id, &date, duration.0, time_zone.0.as_deref(), except, Utc::now()).await?))
+        Ok(Json(open_slots::slots_on(&state.pool, mentor_id, &date, duration.0, time_zone.0.as_deref(), except, Utc::now()).await?))
     }
 
     /// Books a free service at once, or holds a paid one for 60 minutes while the seeker pays.

@@ -11,7 +11,7 @@ use super::{
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     accounts::email_preferences::{self, EmailPreferences},
-    booking::{dashboards, manage},
+    booking::{dashboards, lifecycle},
     catalogue::reviews,
     money,
 };
@@ -43,8 +43,8 @@ pub struct RefundPolicyView {
     pub refund_amount: String,
 }
 
-impl From<manage::RefundPolicy> for RefundPolicyView {
-    fn from(p: manage::RefundPolicy) -> Self {
+impl From<lifecycle::RefundPolicy> for RefundPolicyView {
+    fn from(p: lifecycle::RefundPolicy) -> Self {
         Self { refund_percentage: p.percentage.into(), refund_amount: money::format(p.amount_cents) }
     }
 }
@@ -141,9 +141,9 @@ impl DashboardApi {
     /// What cancelling now would refund.
     #[oai(path = "/user/bookings/:id/refund-preview", method = "get", operation_id = "getRefundPreview")]
     async fn refund_preview(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<RefundPolicyView>> {
-        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
-        let policy = manage::refund_preview(&mut tx, auth.0.user.id, id, Utc::now()).await?;
+        let policy = lifecycle::refund_preview(&mut tx, auth.0.user.id, id, Utc::now()).await?;
         tx.commit().await?;
         Ok(Json(policy.into()))
     }
@@ -151,10 +151,10 @@ impl DashboardApi {
     /// Moves a booking to another offered slot, up to 2 hours before its start.
     #[oai(path = "/user/bookings/:id/reschedule", method = "put", operation_id = "rescheduleBooking")]
     async fn reschedule(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<RescheduleRequest>) -> ApiResult<Json<Rescheduled>> {
-        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         domain::text::multi_line(body.reason.as_deref().unwrap_or_default(), "Reason")?;
         let mut tx = state.pool.begin().await?;
-        let booking = manage::reschedule(&mut tx, auth.0.user.id, id, body.scheduled_at, body.reason.as_deref(), Utc::now()).await?;
+        let booking = lifecycle::reschedule(&mut tx, auth.0.user.id, id, body.scheduled_at, body.reason.as_deref(), Utc::now()).await?;
         booking_events::rescheduled(&mut tx, &booking).await?;
         tx.commit().await?;
         Ok(Json(Rescheduled { message: "Booking rescheduled successfully".into(), booking: booking.into() }))
@@ -163,10 +163,10 @@ impl DashboardApi {
     /// Cancels a booking with the refund the policy gives.
     #[oai(path = "/user/bookings/:id/cancel", method = "put", operation_id = "cancelBooking")]
     async fn cancel(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<CancelRequest>) -> ApiResult<Json<CancelledView>> {
-        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         domain::text::multi_line(body.reason.as_deref().unwrap_or_default(), "Reason")?;
         let mut tx = state.pool.begin().await?;
-        let done = manage::cancel_by_seeker(&mut tx, auth.0.user.id, id, body.acknowledge_policy, body.reason.as_deref(), Utc::now()).await?;
+        let done = lifecycle::cancel_by_seeker(&mut tx, auth.0.user.id, id, body.acknowledge_policy, body.reason.as_deref(), Utc::now()).await?;
         booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents).await?;
         tx.commit().await?;
         Ok(Json(CancelledView { message: "Booking cancelled".into(), booking: done.booking.into(), refund_policy: done.policy.into() }))
@@ -193,7 +193,7 @@ impl DashboardApi {
     /// Reviews a completed session, once.
     #[oai(path = "/bookings/:id/review", method = "post", operation_id = "reviewBooking")]
     async fn review(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<ReviewRequest>) -> ApiResult<ReviewCreated> {
-        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let review = reviews::create(&state.pool, auth.0.user.id, id, body.rating.unwrap_or(0), body.comment.as_deref()).await?;
         Ok(ReviewCreated::Created(Json(review.into())))
     }

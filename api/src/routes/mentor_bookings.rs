@@ -5,7 +5,7 @@ use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
 use super::{Tag, views::booking::BookingView, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
-    booking::{dashboards, manage},
+    booking::{dashboards, lifecycle},
     catalogue::mentors,
     money,
     payments::fees,
@@ -51,15 +51,15 @@ impl MentorBookingsApi {
     /// pending -> confirmed or cancelled (full refund), confirmed -> completed.
     #[oai(path = "/mentor/bookings/:id", method = "put", operation_id = "updateMentorBooking")]
     async fn update(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<StatusRequest>) -> ApiResult<Json<BookingView>> {
-        let id = parse_id(&id, manage::NOT_FOUND)?;
+        let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
-        let booking = match manage::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now()).await? {
-            manage::MentorMove::Confirmed(b) => {
+        let booking = match lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now()).await? {
+            lifecycle::MentorMove::Confirmed(b) => {
                 booking_events::confirmed(&mut tx, &b).await?;
                 b
             }
-            manage::MentorMove::Completed(b) => b,
-            manage::MentorMove::Cancelled(done) => {
+            lifecycle::MentorMove::Completed(b) => b,
+            lifecycle::MentorMove::Cancelled(done) => {
                 booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents).await?;
                 done.booking
             }

@@ -6,7 +6,7 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{bookings::Booking, manage, notices};
+use super::{bookings::Booking, lifecycle, notices};
 use crate::Result;
 
 /// Complaints are possible within 24 hours of the session (help policy).
@@ -19,7 +19,7 @@ pub fn due_at(ends_at: DateTime<Utc>) -> DateTime<Utc> {
 
 /// Completes the booking when it is confirmed and past its window, and tells the seeker.
 pub async fn complete(tx: &mut PgConnection, booking_id: Uuid) -> Result<Option<Booking>> {
-    let Some(b) = manage::complete_if_due(tx, booking_id, COMPLAINT_WINDOW).await? else { return Ok(None) };
+    let Some(b) = lifecycle::complete_if_due(tx, booking_id, COMPLAINT_WINDOW).await? else { return Ok(None) };
     notices::review_request(&b).send(tx, b.user_id).await?;
     Ok(Some(b))
 }

@@ -1,17 +1,17 @@
 //! Booking: weekly availability, offered slots, holds and bookings.
 
-pub mod availability;
-pub mod available;
+pub mod weekly_windows;
+pub mod open_slots;
 pub mod bookings;
 pub mod completion;
 pub mod dashboards;
-pub mod manage;
+pub mod lifecycle;
 pub mod notices;
 pub mod refunds;
 pub mod reminders;
 pub mod reservations;
 pub mod video;
-pub mod slots;
+pub mod slot_arithmetic;
 
 /// chrono at the database edge, jiff for time-zone arithmetic.
 pub fn to_jiff(t: chrono::DateTime<chrono::Utc>) -> jiff::Timestamp {

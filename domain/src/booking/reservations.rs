@@ -7,10 +7,10 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::{
-    availability,
+    weekly_windows,
     bookings::{self, Booking},
     notices,
-    slots::{self, BOOKING_WINDOW_DAYS},
+    slot_arithmetic::{self, BOOKING_WINDOW_DAYS},
     to_jiff,
 };
 use crate::{
@@ -60,13 +60,13 @@ pub fn total_mismatch(price_cents: i64) -> String {
 }
 
 /// Whether the mentor offers a slot of this length starting exactly then (ignoring other bookings).
-pub fn is_offered(windows: &[slots::Window], tz: &TimeZone, start: DateTime<Utc>, duration_minutes: i32, now: DateTime<Utc>) -> bool {
+pub fn is_offered(windows: &[slot_arithmetic::Window], tz: &TimeZone, start: DateTime<Utc>, duration_minutes: i32, now: DateTime<Utc>) -> bool {
     if start <= now || start > now + Duration::days(BOOKING_WINDOW_DAYS) {
         return false;
     }
     let s = to_jiff(start);
     let Ok(until) = s.checked_add(jiff::SignedDuration::from_secs(1)) else { return false };
-    slots::starts_between(windows, tz, s, until, duration_minutes).contains(&s)
+    slot_arithmetic::starts_between(windows, tz, s, until, duration_minutes).contains(&s)
 }
 
 /// Validates and inserts the booking or hold in the caller's transaction.
@@ -95,7 +95,7 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
         return Err(Error::validation("Notes must be at most 2000 characters"));
     }
     let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
-    let windows = availability::active_windows(&mut *tx, mentor.id).await?;
+    let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
     if !is_offered(&windows, &tz, scheduled_at, service.duration_minutes, now) {
         return Err(Error::conflict(SLOT_TAKEN));
     }

@@ -52,7 +52,7 @@ pub async fn create(db: &PgPool, user_id: Uuid, booking_id: Uuid, rating: i64, c
     let booking = crate::booking::bookings::find(db, booking_id)
         .await?
         .filter(|b| b.user_id == user_id && !matches!(b.status.as_str(), "reserved" | "expired"))
-        .ok_or_else(|| Error::not_found(crate::booking::manage::NOT_FOUND))?;
+        .ok_or_else(|| Error::not_found(crate::booking::lifecycle::NOT_FOUND))?;
     if booking.status != "completed" {
         return Err(Error::conflict(ONLY_COMPLETED));
     }

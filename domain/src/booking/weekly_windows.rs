@@ -3,7 +3,7 @@
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
-use super::slots::{MINUTES_PER_DAY, SLOT_STEP_MINUTES, Window};
+use super::slot_arithmetic::{MINUTES_PER_DAY, SLOT_STEP_MINUTES, Window};
 use crate::{Error, Result, error::OnConstraint};
 
 pub const END_BEFORE_START: &str = "End time must be after start time";

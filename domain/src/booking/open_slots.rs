@@ -5,7 +5,7 @@ use jiff::tz::TimeZone;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::{availability, reservations, slots, to_chrono, to_jiff};
+use super::{weekly_windows, reservations, slot_arithmetic, to_chrono, to_jiff};
 use crate::{Error, Result, catalogue::{mentors, services}, time_zones};
 
 pub const INVALID_DATE: &str = "Invalid date";
@@ -30,14 +30,14 @@ pub async fn slots_on(
     let duration = services::duration(duration.unwrap_or(services::DEFAULT_DURATION_MINUTES as i64))?;
     let mentor_tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
 
-    let Some((day_start, day_end)) = slots::viewer_day(date, &viewer) else { return Err(Error::validation(INVALID_DATE)) };
+    let Some((day_start, day_end)) = slot_arithmetic::viewer_day(date, &viewer) else { return Err(Error::validation(INVALID_DATE)) };
     let from = to_chrono(day_start).max(now + Duration::seconds(1));
-    let to = to_chrono(day_end).min(now + Duration::days(slots::BOOKING_WINDOW_DAYS) + Duration::seconds(1));
+    let to = to_chrono(day_end).min(now + Duration::days(slot_arithmetic::BOOKING_WINDOW_DAYS) + Duration::seconds(1));
     if from >= to {
         return Ok(Vec::new());
     }
-    let windows = availability::active_windows(db, mentor.id).await?;
-    let starts = slots::starts_between(&windows, &mentor_tz, to_jiff(from), to_jiff(to), duration);
+    let windows = weekly_windows::active_windows(db, mentor.id).await?;
+    let starts = slot_arithmetic::starts_between(&windows, &mentor_tz, to_jiff(from), to_jiff(to), duration);
     let length = Duration::minutes(duration as i64);
     let busy = reservations::busy(db, mentor.id, from, to + length, except_booking).await?;
     let free: Vec<jiff::Timestamp> = starts
@@ -47,5 +47,5 @@ pub async fn slots_on(
             !busy.iter().any(|(b_start, b_end)| start < *b_end && *b_start < end)
         })
         .collect();
-    Ok(slots::labels(&free, &viewer))
+    Ok(slot_arithmetic::labels(&free, &viewer))
 }

@@ -7,7 +7,7 @@ use jiff::tz::TimeZone;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{availability, bookings::{self, Booking}, notices, refunds, reservations};
+use super::{weekly_windows, bookings::{self, Booking}, notices, refunds, reservations};
 use crate::{
     Error, Result,
     catalogue::mentors,
@@ -85,7 +85,7 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
     }
     let mentor = mentors::find(&mut *tx, b.mentor_id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
-    let windows = availability::active_windows(&mut *tx, mentor.id).await?;
+    let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
     if !reservations::is_offered(&windows, &tz, new_start, b.duration_minutes, now) {
         return Err(Error::conflict(reservations::SLOT_TAKEN));
     }
