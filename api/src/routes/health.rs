@@ -43,6 +43,7 @@ pub struct QueueHealthView {
     pub name: String,
     pub state: QueueStateView,
     /// The last heartbeat of a worker of this queue
+    #[oai(nullable)]
     pub last_seen_at: Option<DateTime<Utc>>,
     /// How often its worker was restarted after failing
     pub restarts: i32,

@@ -9,8 +9,11 @@ import type { QueueStateView } from './queueStateView';
 export interface QueueHealthView {
   name: string;
   state: QueueStateView;
-  /** The last heartbeat of a worker of this queue */
-  lastSeenAt?: string;
+  /**
+     * The last heartbeat of a worker of this queue
+     * @nullable
+     */
+  lastSeenAt?: string | null;
   /** How often its worker was restarted after failing */
   restarts: number;
   /** Tasks set aside because no worker could decode them */
