@@ -11,6 +11,7 @@
 use apalis::prelude::{BoxDynError, Data};
 use chrono::Utc;
 use domain::{
+    booking::BookingStatus,
     accounts::{email_links, email_links::Purpose, email_preferences, users},
     booking::bookings::{self, Booking},
     mail::{Email, templates},
@@ -128,25 +129,25 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
         EmailJob::Contact { message_id } => {
             domain::contact::find(pool, *message_id).await?.map(|m| templates::contact(config, &m)).into_iter().collect()
         }
-        EmailJob::BookingConfirmed { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == "confirmed") {
+        EmailJob::BookingConfirmed { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Confirmed) {
             Some(b) if allows(ctx, b.user_id, Allowed::Confirmations).await? => vec![templates::booking_confirmed(config, &b, Utc::now())],
             _ => vec![],
         },
-        EmailJob::BookingRescheduled { booking_id } => match booking(*booking_id).await?.filter(|b| matches!(b.status.as_str(), "pending" | "confirmed")) {
+        EmailJob::BookingRescheduled { booking_id } => match booking(*booking_id).await?.filter(|b| b.status.is_live()) {
             Some(b) => both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| templates::booking_rescheduled(config, &b, to_mentor, Utc::now())).await?,
             None => vec![],
         },
-        EmailJob::BookingCancelled { booking_id, refund_cents } => match booking(*booking_id).await?.filter(|b| b.status == "cancelled") {
+        EmailJob::BookingCancelled { booking_id, refund_cents } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Cancelled) {
             Some(b) => {
                 both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| templates::booking_cancelled(config, &b, to_mentor, *refund_cents, Utc::now())).await?
             }
             None => vec![],
         },
-        EmailJob::BookingReminder { booking_id, lead } => match booking(*booking_id).await?.filter(|b| matches!(b.status.as_str(), "pending" | "confirmed")) {
+        EmailJob::BookingReminder { booking_id, lead } => match booking(*booking_id).await?.filter(|b| b.status.is_live()) {
             Some(b) => both_sides(ctx, &b, Allowed::Reminders, |to_mentor| templates::booking_reminder(config, &b, to_mentor, lead)).await?,
             None => vec![],
         },
-        EmailJob::ReviewRequest { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == "completed") {
+        EmailJob::ReviewRequest { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Completed) {
             Some(b) if allows(ctx, b.user_id, Allowed::ReviewRequests).await? => vec![templates::review_request(config, &b)],
             _ => vec![],
         },

@@ -9,7 +9,7 @@ use crate::Result;
 #[derive(Clone, Debug, FromRow)]
 pub struct Booking {
     pub id: Uuid,
-    pub status: String,
+    pub status: super::BookingStatus,
     pub scheduled_at: DateTime<Utc>,
     pub ends_at: DateTime<Utc>,
     pub duration_minutes: i32,

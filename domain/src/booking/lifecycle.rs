@@ -7,7 +7,7 @@ use jiff::tz::TimeZone;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{weekly_windows, bookings::{self, Booking}, notices, refunds, reservations};
+use super::{BookingStatus, weekly_windows, bookings::{self, Booking}, notices, refunds, reservations};
 use crate::{
     Error, Result,
     catalogue::mentors,
@@ -38,7 +38,7 @@ pub struct Cancelled {
 
 async fn locked(tx: &mut PgConnection, id: Uuid) -> Result<Booking> {
     sqlx::query("SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE").bind(id).execute(&mut *tx).await?;
-    bookings::find(&mut *tx, id).await?.filter(|b| !matches!(b.status.as_str(), "reserved" | "expired")).ok_or_else(|| Error::not_found(NOT_FOUND))
+    bookings::find(&mut *tx, id).await?.filter(|b| !b.status.is_hold()).ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
 async fn seekers(tx: &mut PgConnection, user_id: Uuid, id: Uuid) -> Result<Booking> {
@@ -50,7 +50,7 @@ async fn seekers(tx: &mut PgConnection, user_id: Uuid, id: Uuid) -> Result<Booki
 }
 
 fn live(b: &Booking, action: &str) -> Result<()> {
-    if !matches!(b.status.as_str(), "pending" | "confirmed") {
+    if !b.status.is_live() {
         return Err(Error::conflict(format!("Only pending or confirmed bookings can be {action}")));
     }
     Ok(())
@@ -143,25 +143,27 @@ pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uui
     if b.mentor_user_id != mentor_user_id {
         return Err(Error::not_found(NOT_FOUND));
     }
-    match (b.status.as_str(), to) {
-        ("pending", "confirmed") => {
+    use BookingStatus::{Cancelled, Completed, Confirmed, Pending};
+    let to: BookingStatus = match to.parse() {
+        Ok(to @ (Pending | Confirmed | Completed | Cancelled)) => to,
+        _ => return Err(Error::validation("Status must be confirmed, completed or cancelled")),
+    };
+    match (b.status, to) {
+        (Pending, Confirmed) => {
             sqlx::query("UPDATE bookings SET status = 'confirmed', confirmed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
             let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
             reservations::notify_confirmed(tx, &booking, false).await?;
             Ok(MentorMove::Confirmed(booking))
         }
-        ("pending", "cancelled") => Ok(MentorMove::Cancelled(cancel_booking(tx, b, true, None, now).await?)),
-        ("confirmed", "completed") => {
+        (Pending, Cancelled) => Ok(MentorMove::Cancelled(cancel_booking(tx, b, true, None, now).await?)),
+        (Confirmed, Completed) => {
             if !has_ended(&b, now) {
                 return Err(Error::conflict(NOT_ENDED));
             }
             sqlx::query("UPDATE bookings SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
             Ok(MentorMove::Completed(bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?))
         }
-        (from, to) if matches!(to, "pending" | "confirmed" | "completed" | "cancelled") => {
-            Err(Error::conflict(format!("A {from} booking cannot become {to}")))
-        }
-        _ => Err(Error::validation("Status must be confirmed, completed or cancelled")),
+        (from, to) => Err(Error::conflict(format!("A {from} booking cannot become {to}"))),
     }
 }
 

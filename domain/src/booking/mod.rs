@@ -12,6 +12,9 @@ pub mod reminders;
 pub mod reservations;
 pub mod video;
 pub mod slot_arithmetic;
+pub mod status;
+
+pub use status::BookingStatus;
 
 /// chrono at the database edge, jiff for time-zone arithmetic.
 pub fn to_jiff(t: chrono::DateTime<chrono::Utc>) -> jiff::Timestamp {

@@ -127,7 +127,7 @@ mod tests {
         let id = uuid::Uuid::nil();
         Booking {
             id,
-            status: "confirmed".into(),
+            status: crate::booking::BookingStatus::Confirmed,
             scheduled_at: at,
             ends_at: at + chrono::Duration::hours(1),
             duration_minutes: 60,

@@ -66,7 +66,7 @@ pub async fn overdue(db: &PgPool) -> Result<Vec<Due>> {
 pub async fn remind(tx: &mut PgConnection, booking_id: Uuid, kind: &str, start: DateTime<Utc>) -> Result<Option<&'static str>> {
     let Some(reminder) = find(kind) else { return Ok(None) };
     let Some(b) = bookings::find(&mut *tx, booking_id).await? else { return Ok(None) };
-    if b.scheduled_at.timestamp() != start.timestamp() || !matches!(b.status.as_str(), "pending" | "confirmed") {
+    if b.scheduled_at.timestamp() != start.timestamp() || !b.status.is_live() {
         return Ok(None);
     }
     let recorded = sqlx::query("INSERT INTO booking_reminders (booking_id, kind, scheduled_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")

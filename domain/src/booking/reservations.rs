@@ -6,7 +6,7 @@ use jiff::tz::TimeZone;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{
+use super::{BookingStatus, 
     weekly_windows,
     bookings::{self, Booking},
     notices,
@@ -112,7 +112,7 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
     .bind(user_id)
     .bind(mentor.id)
     .bind(service.id)
-    .bind(if free { "confirmed" } else { "reserved" })
+    .bind(if free { BookingStatus::Confirmed } else { BookingStatus::Reserved })
     .bind(scheduled_at)
     .bind(service.duration_minutes)
     .bind(service.price_cents)
@@ -176,7 +176,7 @@ pub async fn notify_confirmed(tx: &mut PgConnection, b: &Booking, paid: bool) ->
 pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<Booking> {
     bookings::find(db, id)
         .await?
-        .filter(|b| b.user_id == user_id && b.status == "reserved" && b.hold_expires_at.is_some_and(|t| t > now))
+        .filter(|b| b.user_id == user_id && b.status == BookingStatus::Reserved && b.hold_expires_at.is_some_and(|t| t > now))
         .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 

@@ -5,7 +5,7 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::mentors;
-use crate::{Error, Result, text};
+use crate::{Error, Result, booking::BookingStatus, text};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct Review {
@@ -51,9 +51,9 @@ pub async fn create(db: &PgPool, user_id: Uuid, booking_id: Uuid, rating: i64, c
     }
     let booking = crate::booking::bookings::find(db, booking_id)
         .await?
-        .filter(|b| b.user_id == user_id && !matches!(b.status.as_str(), "reserved" | "expired"))
+        .filter(|b| b.user_id == user_id && !b.status.is_hold())
         .ok_or_else(|| Error::not_found(crate::booking::lifecycle::NOT_FOUND))?;
-    if booking.status != "completed" {
+    if booking.status != BookingStatus::Completed {
         return Err(Error::conflict(ONLY_COMPLETED));
     }
     let mut tx = db.begin().await?;

@@ -132,7 +132,7 @@ mod tests {
         let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
         Booking {
             id: uuid::Uuid::nil(),
-            status: "confirmed".into(),
+            status: crate::booking::BookingStatus::Confirmed,
             scheduled_at: start,
             ends_at: start + chrono::Duration::hours(1),
             duration_minutes: 60,

@@ -1,10 +1,35 @@
 //! Response shapes of bookings and reservations.
 
 use chrono::{DateTime, Utc};
-use poem_openapi::Object;
+use poem_openapi::{Enum, Object};
 use uuid::Uuid;
 
-use domain::{booking::bookings::Booking, money};
+use domain::{booking::{BookingStatus, bookings::Booking}, money};
+
+/// The state of a booking (a hold is 'reserved' until paid or 'expired').
+#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[oai(rename_all = "lowercase")]
+pub enum BookingStatusView {
+    Reserved,
+    Pending,
+    Confirmed,
+    Completed,
+    Cancelled,
+    Expired,
+}
+
+impl From<BookingStatus> for BookingStatusView {
+    fn from(s: BookingStatus) -> Self {
+        match s {
+            BookingStatus::Reserved => Self::Reserved,
+            BookingStatus::Pending => Self::Pending,
+            BookingStatus::Confirmed => Self::Confirmed,
+            BookingStatus::Completed => Self::Completed,
+            BookingStatus::Cancelled => Self::Cancelled,
+            BookingStatus::Expired => Self::Expired,
+        }
+    }
+}
 
 #[derive(Object, Clone, Debug)]
 #[oai(rename_all = "camelCase")]
@@ -37,8 +62,7 @@ pub struct BookingMentorView {
 #[oai(rename_all = "camelCase")]
 pub struct BookingView {
     pub id: Uuid,
-    /// pending, confirmed, completed or cancelled
-    pub status: String,
+    pub status: BookingStatusView,
     pub scheduled_at: DateTime<Utc>,
     /// Minutes
     pub duration: i32,
@@ -57,7 +81,7 @@ impl From<Booking> for BookingView {
     fn from(b: Booking) -> Self {
         Self {
             id: b.id,
-            status: b.status,
+            status: b.status.into(),
             scheduled_at: b.scheduled_at,
             duration: b.duration_minutes,
             total_amount: money::format(b.total_cents),

@@ -6,12 +6,12 @@
  */
 import type { BookingMentorView } from './bookingMentorView';
 import type { BookingServiceView } from './bookingServiceView';
+import type { BookingStatusView } from './bookingStatusView';
 import type { BookingUserView } from './bookingUserView';
 
 export interface BookingView {
   id: string;
-  /** pending, confirmed, completed or cancelled */
-  status: string;
+  status: BookingStatusView;
   scheduledAt: string;
   /** Minutes */
   duration: number;

@@ -10,6 +10,7 @@ export * from './availabilityStatusRequest';
 export * from './billingInfo';
 export * from './bookingMentorView';
 export * from './bookingServiceView';
+export * from './bookingStatusView';
 export * from './bookingUserView';
 export * from './bookingView';
 export * from './cancelledView';

@@ -1,3 +1,4 @@
+import type { BookingStatusView } from '@/api/model';
 import { describe, expect, it } from 'vitest';
 import {
   DAY_NAMES,
@@ -82,7 +83,7 @@ describe('groupByDay', () => {
 describe('mentor booking actions', () => {
   const START = '2025-06-01T15:00:00.000Z';
   const at = (iso: string) => new Date(iso);
-  const booking = (status: string, duration = 45) => ({ status, scheduledAt: START, duration });
+  const booking = (status: BookingStatusView, duration = 45) => ({ status, scheduledAt: START, duration });
 
   it('Mark Complete only once the session has ended (the api refuses it before)', () => {
     const confirmed = booking('confirmed', 45);
