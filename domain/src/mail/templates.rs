@@ -3,6 +3,13 @@
 use super::{Email, PRODUCT_NAME};
 use crate::config::Config;
 
+/// How a session's time reads in a mail body: 'Monday Jan 05, 2026 at 15:00 UTC'.
+pub const SESSION_TIME: &str = "%A %b %d, %Y at %H:%M UTC";
+/// The same without the weekday: 'Jan 05, 2026 at 15:00 UTC'.
+pub const SESSION_TIME_SHORT: &str = "%b %d, %Y at %H:%M UTC";
+/// The date in a subject line: 'Jan 05'.
+pub const SUBJECT_DATE: &str = "%b %d";
+
 
 pub fn verification(config: &Config, to: &str, first_name: &str, token: &str) -> Email {
     let link = config.link("/verify-email", &[("token", token)]);
@@ -53,7 +60,7 @@ pub fn account_exists(config: &Config, to: &str, first_name: &str) -> Email {
 /// The seeker's confirmation, with the session as a calendar invitation.
 pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking, now: chrono::DateTime<chrono::Utc>) -> Email {
     let link = config.link("/dashboard", &[]);
-    let when = b.scheduled_at.format("%A %b %d, %Y at %H:%M UTC");
+    let when = b.scheduled_at.format(SESSION_TIME);
     let mut email = action_email(
         &b.user_email,
         &format!("Booking confirmed: {} with {}", b.service_title, b.mentor_display_name),
@@ -73,10 +80,10 @@ pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking,
 /// A booking moved: both sides get the updated invitation (same UID, higher SEQUENCE).
 pub fn booking_rescheduled(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool, now: chrono::DateTime<chrono::Utc>) -> Email {
     let (to, name, link) = recipient(config, b, to_mentor);
-    let when = b.scheduled_at.format("%A %b %d, %Y at %H:%M UTC");
+    let when = b.scheduled_at.format(SESSION_TIME);
     let mut email = action_email(
         &to,
-        &format!("Booking rescheduled: {} on {}", b.service_title, b.scheduled_at.format("%b %d")),
+        &format!("Booking rescheduled: {} on {}", b.service_title, b.scheduled_at.format(SUBJECT_DATE)),
         &name,
         &format!("\"{}\" with {} now starts {when}. The attached invitation updates your calendar.", b.service_title, b.mentor_display_name),
         "Open your dashboard",
@@ -97,9 +104,9 @@ pub fn booking_cancelled(config: &Config, b: &crate::booking::bookings::Booking,
     };
     let mut email = action_email(
         &to,
-        &format!("Booking cancelled: {} on {}", b.service_title, b.scheduled_at.format("%b %d")),
+        &format!("Booking cancelled: {} on {}", b.service_title, b.scheduled_at.format(SUBJECT_DATE)),
         &name,
-        &format!("\"{}\" with {} on {} was cancelled.{refund}", b.service_title, b.mentor_display_name, b.scheduled_at.format("%b %d, %Y at %H:%M UTC")),
+        &format!("\"{}\" with {} on {} was cancelled.{refund}", b.service_title, b.mentor_display_name, b.scheduled_at.format(SESSION_TIME_SHORT)),
         "Open your dashboard",
         &link,
         "The attached update removes the session from your calendar.",
@@ -115,7 +122,7 @@ pub fn booking_reminder(config: &Config, b: &crate::booking::bookings::Booking, 
         &to,
         &format!("Reminder: {} starts in {lead}", b.service_title),
         &name,
-        &format!("\"{}\" with {} starts {}.", b.service_title, b.mentor_display_name, b.scheduled_at.format("%A %b %d, %Y at %H:%M UTC")),
+        &format!("\"{}\" with {} starts {}.", b.service_title, b.mentor_display_name, b.scheduled_at.format(SESSION_TIME)),
         "Open your dashboard",
         &link,
         "The video session opens 15 minutes before the start.",
