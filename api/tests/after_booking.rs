@@ -32,7 +32,7 @@ fn at(hours: i64) -> String {
 
 /// The half hour at or before `minutes` from now.
 fn at_minutes(minutes: i64) -> String {
-    (Utc::now() + Duration::minutes(minutes)).duration_trunc(Duration::minutes(30)).unwrap().to_rfc3339()
+    (Utc::now() + Duration::minutes(minutes)).duration_trunc(Duration::hours(1)).unwrap().to_rfc3339()
 }
 
 /// A paid, confirmed booking `hours` ahead; returns its id.

@@ -25,9 +25,9 @@ async fn mentor_named(app: &TestApp, email: &str) -> (String, String, String, St
     (mentor, sid, paid, free)
 }
 
-/// A start on the half hour, `hours` from now.
+/// A start on the hour, `hours` from now (a 60-minute session starting at 23:30 would cross midnight out of its window).
 fn slot_in(hours: i64) -> String {
-    let t = (Utc::now() + Duration::hours(hours)).duration_trunc(Duration::minutes(30)).unwrap();
+    let t = (Utc::now() + Duration::hours(hours)).duration_trunc(Duration::hours(1)).unwrap();
     t.to_rfc3339()
 }
 

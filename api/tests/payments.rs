@@ -76,7 +76,7 @@ async fn held(app: &TestApp) -> Held {
     }
     let service = app.service(&mentor_sid, "astrology", "40").await;
     let (_, seeker) = app.signed_in("seeker@example.com").await;
-    let at = (Utc::now() + chrono::Duration::hours(48)).duration_trunc(chrono::Duration::minutes(30)).unwrap();
+    let at = (Utc::now() + chrono::Duration::hours(48)).duration_trunc(chrono::Duration::hours(1)).unwrap();
     let r = body(app.post("/api/reservations", json!({"serviceId": service, "mentorId": mentor, "scheduledAt": at, "totalAmount": "40"}), Some(&seeker)).await).await;
     Held { seeker, reservation: r["reservation"]["id"].as_str().unwrap().to_string() }
 }
