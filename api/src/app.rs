@@ -1,21 +1,23 @@
-//! The whole HTTP application: `/api` (OpenAPI service behind its guards) and the web app.
+//! The whole HTTP application: `/api` (OpenAPI service behind its guards), the WebSocket at
+//! `/api/ws`, and the web app.
 
 use std::path::Path;
 
 use poem::{
-    Endpoint, EndpointExt, IntoEndpoint, Response, Route, handler,
+    Endpoint, EndpointExt, IntoEndpoint, Response, Route, get, handler,
     endpoint::StaticFilesEndpoint,
     http::StatusCode,
     middleware::{CatchPanic, CookieJarManager},
 };
 
-use crate::{error, guard, routes, security_headers, state::AppState};
+use crate::{error, guard, realtime, routes, security_headers, state::AppState};
 
 pub fn build(state: AppState) -> impl Endpoint {
     let api = routes::service().into_endpoint().around(guard::guard);
     let web = web_app(&state.config.web_dist);
     let uploads = uploads(&state.config.upload_dir);
     Route::new()
+        .at("/api/ws", get(realtime::socket::ws))
         .nest_no_strip("/api", api)
         .nest("/uploads", uploads)
         .nest("/", web)

@@ -49,7 +49,7 @@ fn changes_state(method: &Method) -> bool {
 /// be the app's own origin: scheme, host and port exactly (default ports 80 and 443 count as
 /// written), either that of `APP_BASE_URL` or the host the request was sent to (over https only
 /// when a trusted proxy says so).
-fn same_origin(req: &Request, state: &AppState) -> bool {
+pub fn same_origin(req: &Request, state: &AppState) -> bool {
     let Some(origin) = req.headers().get(header::ORIGIN) else { return true };
     let Some(origin) = origin.to_str().ok().and_then(|o| Url::parse(o).ok()).map(|u| u.origin()) else { return false };
     if !origin.is_tuple() {

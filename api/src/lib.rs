@@ -4,6 +4,7 @@ pub mod app;
 pub mod auth;
 pub mod error;
 pub mod guard;
+pub mod realtime;
 pub mod routes;
 pub mod security_headers;
 pub mod seed;

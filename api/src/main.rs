@@ -66,10 +66,17 @@ async fn serve() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let pool = db::connect(&config.database_url, 20).await?;
     let port = config.port;
-    let state = AppState::new(pool, config)?;
+    let state = AppState::new(pool.clone(), config)?;
+    api::realtime::listener::start(pool, state.hub.clone()).await?;
+    let hub = state.hub.clone();
+    // Sockets would hold the graceful shutdown open: they close first and clients reconnect elsewhere.
+    let shutdown = async move {
+        shutdown_signal().await;
+        hub.close_all();
+    };
     tracing::info!(port, base_url = %state.config.app_base_url, "api listening");
     Server::new(TcpListener::bind(("0.0.0.0", port)))
-        .run_with_graceful_shutdown(app::build(state), shutdown_signal(), Some(Duration::from_secs(30)))
+        .run_with_graceful_shutdown(app::build(state), shutdown, Some(Duration::from_secs(30)))
         .await
         .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
     tracing::info!("api stopped");

@@ -1,7 +1,9 @@
 use std::sync::Arc;
 
-use domain::{Config, payments::PaymentGateway};
+use domain::{Config, messaging::calls::CALL_RING_TIMEOUT, payments::PaymentGateway};
 use sqlx::PgPool;
+
+use crate::realtime::Hub;
 
 /// Shared by every request handler.
 #[derive(Clone)]
@@ -9,11 +11,43 @@ pub struct AppState {
     pub pool: PgPool,
     pub config: Arc<Config>,
     pub gateway: Arc<dyn PaymentGateway>,
+    /// This process's WebSockets.
+    pub hub: Arc<Hub>,
+    /// How long a call rings before it is missed: `CALL_RING_TIMEOUT`, or
+    /// `CALL_RING_TIMEOUT_SECONDS` from the environment (tests shorten it).
+    pub call_ring_timeout: chrono::Duration,
 }
 
 impl AppState {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
         let gateway = domain::payments::gateway_from_config(&config, &pool)?;
-        Ok(Self { pool, config: Arc::new(config), gateway })
+        let call_ring_timeout = ring_timeout(std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref())?;
+        Ok(Self { pool, config: Arc::new(config), gateway, hub: Arc::new(Hub::new()), call_ring_timeout })
+    }
+}
+
+fn ring_timeout(raw: Option<&str>) -> anyhow::Result<chrono::Duration> {
+    match raw.map(str::trim).filter(|r| !r.is_empty()) {
+        None => Ok(CALL_RING_TIMEOUT),
+        Some(raw) => raw
+            .parse::<i64>()
+            .ok()
+            .filter(|s| *s > 0)
+            .map(chrono::Duration::seconds)
+            .ok_or_else(|| anyhow::anyhow!("CALL_RING_TIMEOUT_SECONDS must be a positive number of seconds: {raw}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_ring_45_seconds_unless_a_test_says_otherwise() {
+        assert_eq!(ring_timeout(None).unwrap(), chrono::Duration::seconds(45));
+        assert_eq!(ring_timeout(Some("")).unwrap(), chrono::Duration::seconds(45));
+        assert_eq!(ring_timeout(Some("2")).unwrap(), chrono::Duration::seconds(2));
+        assert!(ring_timeout(Some("0")).is_err());
+        assert!(ring_timeout(Some("soon")).is_err());
     }
 }

@@ -17,7 +17,8 @@ struct Fixture {
 
 async fn fixture(app: &TestApp) -> Fixture {
     let (mentor, mentor_sid) = app.mentor("mentor@example.com", "Mira", "astrology").await;
-    app.put("/api/mentor/profile", json!({"timeZone": "UTC"}), Some(&mentor_sid)).await.assert_status_is_ok();
+    // Short notice allowed: the tests book sessions an hour ahead.
+    app.put("/api/mentor/profile", json!({"timeZone": "UTC", "minimumNoticeMinutes": 0}), Some(&mentor_sid)).await.assert_status_is_ok();
     for day in 0..7 {
         app.post("/api/mentor/availability", json!({"dayOfWeek": day, "startTime": "00:00", "endTime": "24:00"}), Some(&mentor_sid)).await;
     }
@@ -135,6 +136,7 @@ async fn rescheduling_moves_the_booking_and_its_reminders(pool: sqlx::PgPool) {
     assert!(reminders.iter().filter(|r| r["start"] == new_start).count() == 2, "{reminders:?}");
     let emails = app.queued("emails").await;
     assert_eq!(emails.last().unwrap()["kind"], "booking_rescheduled");
+    app.deliver_notifications().await;
     let mentor_notes = body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await;
     assert_eq!(mentor_notes[0]["type"], "booking_rescheduled");
 
@@ -173,8 +175,12 @@ async fn cancelling_refunds_by_the_policy_once(pool: sqlx::PgPool) {
     app.put(&format!("/api/user/bookings/{early}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await.assert_status(StatusCode::CONFLICT);
     assert_eq!(app.queued("refunds").await.len(), 2);
     assert_eq!(app.queued("emails").await.last().unwrap()["kind"], "booking_cancelled");
-    let stats = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await["stats"].clone();
-    assert_eq!(stats["totalSpent"], "20.00", "paid 80, 60 refunded");
+    let dashboard = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
+    assert_eq!(dashboard["stats"]["totalSpent"], "20.00", "paid 80, 60 refunded");
+    // Session History shows each cancellation's refund.
+    let refund_of = |id: &str| dashboard["bookings"].as_array().unwrap().iter().find(|b| b["id"] == id).unwrap()["refund"].clone();
+    assert_eq!(refund_of(&early), json!({"percentage": 100, "amount": "40.00", "status": "pending"}));
+    assert_eq!(refund_of(&late)["percentage"], 50);
 
     // The refund job pays out once, however often it runs.
     let refund: uuid::Uuid = sqlx::query_scalar("SELECT id FROM refunds WHERE percentage = 100").fetch_one(&app.pool).await.unwrap();
@@ -315,6 +321,7 @@ async fn completed_sessions_are_reviewed_once(pool: sqlx::PgPool) {
     assert_eq!((m["rating"].as_str(), m["reviewCount"].as_i64()), (Some("4.00"), Some(1)));
     let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
     assert_eq!(d["bookings"][0]["hasReview"], true);
+    app.deliver_notifications().await;
     assert_eq!(body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await[0]["type"], "new_review");
 }
 

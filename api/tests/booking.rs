@@ -126,6 +126,7 @@ async fn a_free_service_is_booked_at_once(pool: sqlx::PgPool) {
     assert_eq!(result["booking"]["totalAmount"], "0.00");
     assert_eq!(result["reservation"], json!(null));
     assert_eq!(app.queued("emails").await.last().unwrap()["kind"], "booking_confirmed");
+    assert_eq!(app.deliver_notifications().await, 2, "one for each side, written by the worker");
     let mine = body(app.get("/api/notifications", Some(&seeker)).await).await;
     assert_eq!(mine[0]["type"], "booking_confirmed");
     let theirs = body(app.get("/api/notifications", Some(&mentor_sid)).await).await;
@@ -209,6 +210,7 @@ async fn a_paid_reservation_is_held_then_paid_once(pool: sqlx::PgPool) {
     assert!(stored.iter().all(|row| !row.contains("4111111111111111") && !row.contains("4000000000000002")), "no card numbers stored");
     assert!(stored.iter().any(|row| row.contains("\"card_last4\":\"1111\"")));
 
+    app.deliver_notifications().await;
     assert_eq!(body(app.get("/api/notifications", Some(&mentor_sid)).await).await[0]["type"], "payment_received");
     let seeker_notes = body(app.get("/api/notifications?limit=50", Some(&seeker)).await).await;
     let kinds: Vec<&str> = seeker_notes.as_array().unwrap().iter().map(|n| n["type"].as_str().unwrap()).collect();
@@ -346,9 +348,13 @@ async fn notifications_are_read_and_deleted_by_their_owner_only(pool: sqlx::PgPo
     let app = app(pool).await;
     let (ann, ann_sid) = app.signed_in("ann@example.com").await;
     let (_, bo_sid) = app.signed_in("bo@example.com").await;
+    let mut conn = app.pool.acquire().await.unwrap();
     for i in 0..12 {
-        domain::notifications::notify(&app.pool, ann, domain::notifications::Kind::SystemAnnouncement, &format!("Note {i}"), "Hello", None).await.unwrap();
+        domain::notifications::notify(&mut conn, ann, domain::notifications::Kind::SystemAnnouncement, &format!("Note {i}"), "Hello", None).await.unwrap();
     }
+    drop(conn);
+    assert_eq!(body(app.get("/api/notifications/unread-count", Some(&ann_sid)).await).await, json!({"count": 0}), "not before the worker ran");
+    assert_eq!(app.deliver_notifications().await, 12);
     let list = body(app.get("/api/notifications", Some(&ann_sid)).await).await;
     assert_eq!(list.as_array().unwrap().len(), 10, "the default limit is 10");
     assert_eq!(list[0]["isRead"], false);

@@ -179,18 +179,27 @@ async fn browsing_filters_searches_sorts_and_pages(pool: sqlx::PgPool) {
         v["mentors"].as_array().unwrap().iter().map(|m| m["displayName"].as_str().unwrap().to_string()).collect()
     };
     let all = body(app.get("/api/mentors", None).await).await;
-    assert_eq!(all["total"], 3);
+    assert_eq!(all["total"], 2, "a mentor without an active service is not listed");
     assert_eq!(names(body(app.get("/api/mentors?service=tarot", None).await).await), ["Bo Cards"], "inactive services do not count");
     // Typo tolerance in both directions: query misspelled, and a misspelled word in a bio.
     assert_eq!(names(body(app.get("/api/mentors?search=tarrot", None).await).await), ["Bo Cards"]);
     assert_eq!(names(body(app.get("/api/mentors?search=clairvoyance", None).await).await), ["Ann Astra"]);
     assert_eq!(names(body(app.get("/api/mentors?search=fine%20session", None).await).await).len(), 2, "service titles are searched");
-    assert_eq!(names(body(app.get("/api/mentors?minPrice=60", None).await).await), ["Bo Cards"]);
-    assert_eq!(names(body(app.get("/api/mentors?maxPrice=60&sort=price", None).await).await).len(), 2);
+    // Prices are the cheapest active service ("From"), never the base price (Bo's is 80).
+    assert_eq!(names(body(app.get("/api/mentors?minPrice=35", None).await).await), ["Ann Astra"]);
+    assert_eq!(names(body(app.get("/api/mentors?maxPrice=35", None).await).await), ["Bo Cards"]);
+    assert_eq!(names(body(app.get("/api/mentors?sort=price", None).await).await), ["Bo Cards", "Ann Astra"]);
     assert_eq!(body(app.get("/api/mentors?minRating=4", None).await).await["total"], 0);
-    let page = body(app.get("/api/mentors?pageSize=2&page=2&sort=price", None).await).await;
-    assert_eq!((page["total"].as_i64(), page["page"].as_i64(), page["pageSize"].as_i64()), (Some(3), Some(2), Some(2)));
-    assert_eq!(names(page), ["Bo Cards"]);
+    let page = body(app.get("/api/mentors?pageSize=1&page=2&sort=price", None).await).await;
+    assert_eq!((page["total"].as_i64(), page["page"].as_i64(), page["pageSize"].as_i64()), (Some(2), Some(2), Some(1)));
+    assert_eq!(names(page.clone()), ["Ann Astra"]);
+    assert_eq!(page["mentors"][0]["fromPrice"], "40.00");
+    let cy = body(app.get("/api/mentor/profile", Some(&cy_sid)).await).await;
+    assert_eq!(cy["fromPrice"], serde_json::Value::Null, "no active service: no price");
+    app.service(&cy_sid, "meditation", "0").await;
+    let cy = body(app.get("/api/mentor/profile", Some(&cy_sid)).await).await;
+    assert_eq!(cy["fromPrice"], "0.00", "a free service makes the mentor free to start with");
+    assert_eq!(body(app.get("/api/mentors", None).await).await["total"], 3);
     app.get("/api/mentors?sort=sideways", None).await.assert_status(StatusCode::BAD_REQUEST);
     app.get("/api/mentors?service=knitting", None).await.assert_status(StatusCode::BAD_REQUEST);
 

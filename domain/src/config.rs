@@ -90,6 +90,53 @@ pub struct Config {
     /// How long after a payment attempt starts the worker settles it when the api has not
     /// (`PAYMENT_RECONCILE_AFTER_SECONDS`).
     pub payment_reconcile_after: chrono::Duration,
+    /// ICE servers for one-to-one calls.
+    pub rtc: RtcSettings,
+}
+
+/// `RTC_STUN_URLS` (comma list), optional `RTC_TURN_URL` with `RTC_TURN_SECRET` (shared with the
+/// TURN server) and `RTC_TURN_TTL_SECONDS` (how long issued credentials last).
+#[derive(Clone, PartialEq, Eq)]
+pub struct RtcSettings {
+    pub stun_urls: Vec<String>,
+    pub turn: Option<TurnSettings>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct TurnSettings {
+    pub urls: Vec<String>,
+    pub secret: String,
+    pub ttl: chrono::Duration,
+}
+
+impl std::fmt::Debug for RtcSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RtcSettings")
+            .field("stun_urls", &self.stun_urls)
+            .field("turn_urls", &self.turn.as_ref().map(|t| &t.urls))
+            .finish_non_exhaustive()
+    }
+}
+
+pub const DEFAULT_STUN_URLS: &str = "stun:stun.l.google.com:19302";
+pub const DEFAULT_TURN_TTL_SECONDS: i64 = 86_400;
+
+fn rtc_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<RtcSettings> {
+    let list = |raw: String| raw.split(',').map(str::trim).filter(|u| !u.is_empty()).map(String::from).collect::<Vec<_>>();
+    let stun_urls = list(get("RTC_STUN_URLS").unwrap_or_else(|| DEFAULT_STUN_URLS.into()));
+    let turn = match (get("RTC_TURN_URL"), get("RTC_TURN_SECRET")) {
+        (Some(url), Some(secret)) => Some(TurnSettings {
+            urls: list(url),
+            secret,
+            ttl: chrono::Duration::seconds(parse(get, "RTC_TURN_TTL_SECONDS")?.unwrap_or(DEFAULT_TURN_TTL_SECONDS)),
+        }),
+        (Some(_), None) => bail!("RTC_TURN_SECRET is required with RTC_TURN_URL"),
+        (None, _) => None,
+    };
+    if turn.as_ref().is_some_and(|t| t.ttl <= chrono::Duration::zero()) {
+        bail!("RTC_TURN_TTL_SECONDS must be positive");
+    }
+    Ok(RtcSettings { stun_urls, turn })
 }
 
 /// Abuse limits, counted over [`crate::rate_limit::WINDOW`].
@@ -184,6 +231,7 @@ impl Config {
             Some(other) => bail!("PAYMENT_GATEWAY must be 'test' or 'authorizenet', not '{other}'"),
         };
         Ok(Self {
+            rtc: rtc_settings(&get)?,
             payment_gateway,
             payment_reconcile_after: chrono::Duration::seconds(
                 parse(&get, "PAYMENT_RECONCILE_AFTER_SECONDS")?.unwrap_or(DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS),
@@ -263,6 +311,28 @@ mod tests {
         assert!(!c.secure_cookies());
         assert_eq!(c.payment_gateway, GatewayKind::Test(TestGatewaySettings::default()));
         assert_eq!(c.payment_reconcile_after, chrono::Duration::minutes(2));
+    }
+
+    #[test]
+    fn rtc_defaults_to_one_public_stun_server_and_no_turn() {
+        let c = config(&[]).unwrap();
+        assert_eq!(c.rtc.stun_urls, ["stun:stun.l.google.com:19302"]);
+        assert!(c.rtc.turn.is_none());
+        let c = config(&[("RTC_STUN_URLS", "stun:a:3478, stun:b:3478,")]).unwrap();
+        assert_eq!(c.rtc.stun_urls, ["stun:a:3478", "stun:b:3478"]);
+    }
+
+    #[test]
+    fn turn_needs_its_secret_and_lasts_a_day_by_default() {
+        assert!(config(&[("RTC_TURN_URL", "turn:t:3478")]).is_err());
+        let c = config(&[("RTC_TURN_URL", "turn:t:3478"), ("RTC_TURN_SECRET", "s3cret")]).unwrap();
+        let turn = c.rtc.turn.clone().unwrap();
+        assert_eq!(turn.urls, ["turn:t:3478"]);
+        assert_eq!(turn.ttl, chrono::Duration::seconds(86_400));
+        assert!(!format!("{:?}", c).contains("s3cret"));
+        let c = config(&[("RTC_TURN_URL", "turn:t:3478"), ("RTC_TURN_SECRET", "s"), ("RTC_TURN_TTL_SECONDS", "60")]).unwrap();
+        assert_eq!(c.rtc.turn.unwrap().ttl, chrono::Duration::seconds(60));
+        assert!(config(&[("RTC_TURN_URL", "turn:t"), ("RTC_TURN_SECRET", "s"), ("RTC_TURN_TTL_SECONDS", "0")]).is_err());
     }
 
     #[test]

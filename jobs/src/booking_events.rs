@@ -27,9 +27,10 @@ async fn after_the_session(conn: &mut PgConnection, b: &Booking) -> domain::Resu
     booking_completion::schedule(conn, b.id, b.ends_at).await
 }
 
-/// Cancelled: cancellations to both sides and the refund payout when money goes back.
-pub async fn cancelled(conn: &mut PgConnection, b: &Booking, refund: Option<Uuid>, refund_cents: i64) -> domain::Result<()> {
-    EmailJob::BookingCancelled { booking_id: b.id, refund_cents }.enqueue(conn).await?;
+/// Cancelled (by the mentor when `by_mentor`): cancellations to both sides and the refund
+/// payout when money goes back.
+pub async fn cancelled(conn: &mut PgConnection, b: &Booking, refund: Option<Uuid>, refund_cents: i64, by_mentor: bool) -> domain::Result<()> {
+    EmailJob::BookingCancelled { booking_id: b.id, refund_cents, by_mentor }.enqueue(conn).await?;
     if let Some(refund_id) = refund {
         PayRefund { refund_id }.enqueue(conn).await?;
     }

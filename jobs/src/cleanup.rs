@@ -1,10 +1,11 @@
-//! Daily cleanup of what has expired: sessions, e-mail links, rate-limit events and finished tasks.
+//! Daily cleanup of what has expired: sessions, e-mail links, rate-limit events, finished tasks,
+//! stale conversation viewers and sockets (ending their calls), and stored real-time events.
 //!
 //! When: every day at 03:30 UTC ([`SCHEDULE`]), one task per tick whatever the number of workers.
 //! Safe to run twice: it only deletes rows that are already expired.
 
 use apalis::prelude::{BoxDynError, Data};
-use domain::{accounts::{email_links, sessions}, rate_limit};
+use domain::{accounts::{email_links, sessions}, messaging::{sockets, viewers}, rate_limit, realtime};
 
 use crate::context::JobContext;
 
@@ -21,6 +22,14 @@ pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynErr
     let sessions = sessions::prune_expired(pool).await?;
     let links = email_links::prune_expired(pool).await?;
     let events = rate_limit::prune(pool).await?;
+    let viewers = viewers::delete_stale(pool).await?;
+    let sockets = {
+        let mut tx = pool.begin().await?;
+        let n = sockets::sweep_stale(&mut tx).await?;
+        tx.commit().await?;
+        n
+    };
+    let realtime_events = realtime::delete_old_events(pool).await?;
     let tasks = sqlx::query(
         "DELETE FROM apalis.jobs WHERE status = 'Done' AND done_at < now() - make_interval(days => $1)",
     )
@@ -28,6 +37,6 @@ pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynErr
     .execute(pool)
     .await?
     .rows_affected();
-    tracing::info!(tick = job.tick, sessions, links, events, tasks, "cleanup done");
+    tracing::info!(tick = job.tick, sessions, links, events, tasks, viewers, sockets, realtime_events, "cleanup done");
     Ok(())
 }

@@ -36,12 +36,18 @@ pub enum EmailJob {
     AccountExists { user_id: Uuid },
     /// A contact-form message to the support address.
     Contact { message_id: Uuid },
-    /// The seeker's booking confirmation with a calendar invitation.
+    /// The seeker's booking confirmation and the mentor's new booking, each with a calendar invitation.
     BookingConfirmed { booking_id: Uuid },
     /// Both sides: the updated invitation.
     BookingRescheduled { booking_id: Uuid },
     /// Both sides: the cancellation, with the seeker's refund.
-    BookingCancelled { booking_id: Uuid, refund_cents: i64 },
+    BookingCancelled {
+        booking_id: Uuid,
+        refund_cents: i64,
+        /// Who cancelled, so each side reads it from where they stand (absent in older jobs: the seeker).
+        #[serde(default)]
+        by_mentor: bool,
+    },
     /// Both sides, 24 hours ("24 hours") or 1 hour ("1 hour") before the start.
     BookingReminder { booking_id: Uuid, lead: String },
     /// The seeker, after a completed session.
@@ -130,16 +136,24 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             domain::contact::find(pool, *message_id).await?.map(|m| templates::contact(config, &m)).into_iter().collect()
         }
         EmailJob::BookingConfirmed { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Confirmed) {
-            Some(b) if allows(ctx, b.user_id, Allowed::Confirmations).await? => vec![templates::booking_confirmed(config, &b, Utc::now())],
-            _ => vec![],
+            Some(b) => {
+                both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| {
+                    if to_mentor { templates::new_booking(config, &b, Utc::now()) } else { templates::booking_confirmed(config, &b, Utc::now()) }
+                })
+                .await?
+            }
+            None => vec![],
         },
         EmailJob::BookingRescheduled { booking_id } => match booking(*booking_id).await?.filter(|b| b.status.is_live()) {
             Some(b) => both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| templates::booking_rescheduled(config, &b, to_mentor, Utc::now())).await?,
             None => vec![],
         },
-        EmailJob::BookingCancelled { booking_id, refund_cents } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Cancelled) {
+        EmailJob::BookingCancelled { booking_id, refund_cents, by_mentor } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Cancelled) {
             Some(b) => {
-                both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| templates::booking_cancelled(config, &b, to_mentor, *refund_cents, Utc::now())).await?
+                both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| {
+                    templates::booking_cancelled(config, &b, to_mentor, *by_mentor, *refund_cents, Utc::now())
+                })
+                .await?
             }
             None => vec![],
         },

@@ -5,11 +5,13 @@
 pub mod booking_completion;
 pub mod booking_events;
 pub mod booking_reminders;
+pub mod call_timeout;
 pub mod cleanup;
 pub mod context;
 pub mod email;
 pub mod job;
 pub mod payment_reconciliation;
+pub mod notification_fanout;
 mod poll;
 pub mod queue;
 pub mod refunds;

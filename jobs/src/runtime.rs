@@ -13,11 +13,11 @@ use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 use sqlx::PgPool;
 
 use crate::{
-    booking_completion, booking_reminders, cleanup,
+    booking_completion, booking_reminders, call_timeout, cleanup,
     context::JobContext,
     email,
     job::{Job, Sweep},
-    payment_reconciliation,
+    notification_fanout, payment_reconciliation,
     poll::Every,
     refunds, reservation_expiry, schedule, supervision, upload_cleanup,
 };
@@ -82,6 +82,8 @@ jobs! {
     job upload_cleanup::DeleteUpload => upload_cleanup::handle;
     job payment_reconciliation::Reconcile => payment_reconciliation::handle;
     sweep payment_reconciliation::SweepAttempts => payment_reconciliation::sweep;
+    job domain::notifications::FanOut => notification_fanout::handle;
+    job call_timeout::MissCall => call_timeout::handle;
 }
 
 #[derive(Clone, Debug)]
@@ -192,6 +194,8 @@ mod tests {
                 "upload_cleanup",
                 "payment_reconciliation",
                 "payment_reconciliation_sweep",
+                "notification_fanout",
+                "call_timeout",
             ]
         );
         let attempts = [
@@ -203,8 +207,10 @@ mod tests {
             upload_cleanup::DeleteUpload::MAX_ATTEMPTS,
             payment_reconciliation::Reconcile::MAX_ATTEMPTS,
             cleanup::Cleanup::MAX_ATTEMPTS,
+            domain::notifications::FanOut::MAX_ATTEMPTS,
+            call_timeout::MissCall::MAX_ATTEMPTS,
         ];
-        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3]);
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5]);
         assert_eq!(
             sweeps(),
             [

@@ -35,6 +35,57 @@ async fn cleanup_deletes_only_what_expired(pool: PgPool) {
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn cleanup_forgets_stale_viewers_and_old_stored_events(pool: PgPool) {
+    jobs::runtime::setup_storage(&pool).await.unwrap();
+    let (mentor_user, seeker): (uuid::Uuid, uuid::Uuid) = sqlx::query_as(
+        "WITH a AS (INSERT INTO users (email, password_hash, first_name, last_name) VALUES ('m@example.com', 'x', 'M', 'M') RETURNING id), \
+         b AS (INSERT INTO users (email, password_hash, first_name, last_name) VALUES ('s@example.com', 'x', 'S', 'S') RETURNING id) \
+         SELECT a.id, b.id FROM a, b",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let mentor: uuid::Uuid = sqlx::query_scalar(
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) \
+         VALUES ($1, 'Mira', repeat('b', 60), ARRAY['Astrology'], 0) RETURNING id",
+    )
+    .bind(mentor_user)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let conversation: uuid::Uuid = sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
+        .bind(mentor)
+        .bind(seeker)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let (fresh, stale) = (uuid::Uuid::new_v4(), uuid::Uuid::new_v4());
+    sqlx::query(
+        "INSERT INTO conversation_viewers (socket_id, conversation_id, user_id, seen_at) \
+         VALUES ($1, $3, $4, now()), ($2, $3, $4, now() - interval '91 seconds')",
+    )
+    .bind(fresh)
+    .bind(stale)
+    .bind(conversation)
+    .bind(seeker)
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO realtime_events (payload, created_at) VALUES ('{}', now()), ('{}', now() - interval '2 hours')")
+        .execute(&pool)
+        .await
+        .unwrap();
+
+    let ctx = support::context(&pool, &[]);
+    cleanup::handle(cleanup::Cleanup { tick: 0 }, apalis::prelude::Data::new(ctx)).await.unwrap();
+
+    let sockets: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT socket_id FROM conversation_viewers").fetch_all(&pool).await.unwrap();
+    assert_eq!(sockets, vec![fresh]);
+    let events: i64 = sqlx::query_scalar("SELECT count(*) FROM realtime_events").fetch_one(&pool).await.unwrap();
+    assert_eq!(events, 1);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_cron_tick_is_queued_once_whatever_the_number_of_workers(pool: PgPool) {
     jobs::runtime::setup_storage(&pool).await.unwrap();
     for _ in 0..3 {

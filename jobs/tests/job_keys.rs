@@ -4,7 +4,7 @@
 mod support;
 
 use chrono::{DateTime, Duration, Utc};
-use jobs::{Job, booking_completion, booking_reminders, email::EmailJob, payment_reconciliation, refunds::PayRefund, reservation_expiry};
+use jobs::{Job, booking_completion, booking_reminders, call_timeout, email::EmailJob, payment_reconciliation, refunds::PayRefund, reservation_expiry};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -31,6 +31,7 @@ async fn keys_run_times_and_attempts_stay_as_they_were(pool: PgPool) {
         booking_completion::schedule(&mut tx, id, start + Duration::hours(1)).await.unwrap();
         payment_reconciliation::schedule(&mut tx, id, start + Duration::milliseconds(1)).await.unwrap();
         PayRefund { refund_id: id }.enqueue(&mut tx).await.unwrap();
+        call_timeout::schedule(&mut tx, id, start + Duration::milliseconds(45_100)).await.unwrap();
     }
     tx.commit().await.unwrap();
 
@@ -44,6 +45,7 @@ async fn keys_run_times_and_attempts_stay_as_they_were(pool: PgPool) {
             ("booking_completion".into(), key(&format!("complete:{id}:{}", s + 25 * 3600)), s + 25 * 3600, 5),
             ("booking_reminders".into(), key(&format!("reminder:{id}:1h:{s}")), s - 3600, 5),
             ("booking_reminders".into(), key(&format!("reminder:{id}:24h:{s}")), s - 24 * 3600, 5),
+            ("call_timeout".into(), key(&format!("call-timeout:{id}")), s + 46, 5),
             ("payment_reconciliation".into(), key(&format!("reconcile:{id}")), s + 1, 20),
             ("reservation_expiry".into(), key(&format!("expire:{id}")), s + 1, 10),
         ],

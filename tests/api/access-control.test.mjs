@@ -61,6 +61,12 @@ const ROWS = {
     refused: { otherSeeker: 404, otherMentor: 403 },
     make: async (w) => ({ path: `/api/mentor/availability/${(await w.newAvailability()).id}`, owner: w.availabilityOwner }),
   },
+  'DELETE /api/mentor/availability/overrides/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/mentor/availability/overrides/${(await w.newOverride()).id}`, owner: w.availabilityOwner }),
+  },
   'GET /api/reservations/{id}': {
     access: 'owner',
     ok: 200,
@@ -115,6 +121,30 @@ const ROWS = {
     refused: { otherSeeker: 404, otherMentor: 404 },
     make: async (w) => ({ path: `/api/mentor/bookings/${(await w.newBooking({ ended: true })).id}`, body: { status: 'completed' }, owner: 'mentor' }),
   },
+  'GET /api/conversations/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/conversations/${(await w.newConversation()).id}`, owner: 'seeker' }),
+  },
+  'GET /api/conversations/{id}/messages': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/conversations/${(await w.newConversation()).id}/messages`, owner: 'mentor' }),
+  },
+  'POST /api/conversations/{id}/messages': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/conversations/${(await w.newConversation()).id}/messages`, body: { content: 'Only the two of us' }, owner: 'seeker' }),
+  },
+  'PUT /api/conversations/{id}/read': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/conversations/${(await w.newConversation()).id}/read`, owner: 'mentor' }),
+  },
 };
 
 // Own-object calls without an id in the path: the object must not show up for anyone else.
@@ -130,6 +160,18 @@ const OWN = {
     make: (w) => w.newBooking(),
     path: () => '/api/mentor/bookings',
     contains: (res, booking) => res.body.some((b) => b.id === booking.id),
+  },
+  'GET /api/mentor/availability/overrides': {
+    owner: 'mentor',
+    make: (w) => w.newOverride(w.mentor.c),
+    path: () => '/api/mentor/availability/overrides',
+    contains: (res, o) => res.body.some((x) => x.id === o.id),
+  },
+  'GET /api/conversations': {
+    owner: 'seeker',
+    make: (w) => w.newConversation(),
+    path: () => '/api/conversations',
+    contains: (res, c) => res.body.some((x) => x.id === c.id),
   },
   'GET /api/notifications': {
     owner: 'seeker',
@@ -188,6 +230,13 @@ before(async () => {
     assert.equal(r.status, 201, show(r));
     return r.body;
   };
+  let overrideDay = 0;
+  w.newOverride = async (owner = w.availabilityOwner) => {
+    overrideDay += 1;
+    const r = await owner.post('/api/mentor/availability/overrides', { date: startIn(24 * (40 + overrideDay)).slice(0, 10), isDayOff: true });
+    assert.equal(r.status, 201, show(r));
+    return r.body;
+  };
   w.newService = async () => {
     const r = await mentor.c.post('/api/services', { title: 'Matrix reading', description: 'A service the access-control matrix changes.', serviceType: 'tarot', price: '25.00', duration: 30 });
     assert.equal(r.status, 201, show(r));
@@ -206,6 +255,12 @@ before(async () => {
     }
     if (completed) await db.query("UPDATE bookings SET status = 'completed' WHERE id = $1", [booking.id]);
     return booking;
+  };
+  // The seeker's one conversation with the mentor (found again on later calls).
+  w.newConversation = async () => {
+    const r = await w.seeker.post('/api/conversations', { mentorId: mentor.mentor.id });
+    assert.ok([200, 201].includes(r.status), show(r));
+    return r.body;
   };
   w.newNotification = async () => {
     const before = new Set((await w.seeker.get('/api/notifications?limit=100')).body.map((n) => n.id));

@@ -110,6 +110,11 @@ describe('reminders', () => {
       );
       return rows[0].open === 0;
     });
+    // A reminder would have queued its notification: wait for every fan-out to be written too.
+    await until('the notification fan-outs to finish', async () => {
+      const { rows } = await db.query("SELECT count(*)::int AS open FROM apalis.jobs WHERE job_type = 'notification_fanout' AND status <> 'Done'");
+      return rows[0].open === 0;
+    });
     assert.ok(!(await notificationsOf(seeker)).some((n) => n.type === 'booking_reminder'));
     assert.ok(!(await stack.mails()).some((m) => m.to.includes(user.email) && m.subject.startsWith('Reminder:')));
   });

@@ -48,11 +48,13 @@ describe('two api and two worker processes', () => {
         const held = await reserve(await signIn(via(i), user), setup, startIn(30 + 24 * i));
         const booking = await pay(await signIn(via(i + 1), user), held.reservation.id, user);
         expected.push([user.email, `Booking confirmed: ${setup.service.title} with ${setup.mentor.displayName}`]);
+        const day = new Date(booking.scheduledAt).toLocaleDateString('en-US', { month: 'short', day: '2-digit', timeZone: 'UTC' });
+        // The mentor hears of every new booking too (their zone is UTC).
+        expected.push([setup.user.email, `New booking: ${setup.service.title} with ${user.firstName} ${user.lastName} on ${day}`]);
         if (i % 2 === 0) {
           const c = await signIn(via(i + 1), user);
           const r = await c.put(`/api/user/bookings/${booking.id}/cancel`, { acknowledgePolicy: true, reason: 'Plans changed' });
           assert.equal(r.status, 200, show(r));
-          const day = new Date(booking.scheduledAt).toLocaleDateString('en-US', { month: 'short', day: '2-digit', timeZone: 'UTC' });
           const subject = `Booking cancelled: ${setup.service.title} on ${day}`;
           expected.push([user.email, subject], [setup.user.email, subject]);
           cancelled.push(booking.id);

@@ -21,9 +21,9 @@ test('register, verify by e-mail, sign in, see the greeting, sign out', async ({
   const email = uniqueEmail('browser');
   const firstName = 'Celestine';
 
-  // Signed out, a private path leads to the sign-in screen.
+  // Signed out, a private path leads to the sign-in screen, which remembers the way back.
   await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth\?next=%2Fdashboard$/);
 
   // Create the account.
   await page.getByRole('button', { name: 'Register' }).click();
@@ -97,7 +97,7 @@ test('signed-in routes: unknown paths show the 404 screen; public pages stay ope
 
   await page.goto('/no-such-page');
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
-  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  await expect(page.getByText(/could not find the page you were looking for/)).toBeVisible();
 
   await page.goto('/help-center');
   await expect(page.getByRole('heading', { level: 1, name: 'Help Center' })).toBeVisible();

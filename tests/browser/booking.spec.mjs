@@ -16,6 +16,8 @@ const SEEKER_ZONE = 'America/New_York';
 const MENTOR_ZONE = 'Asia/Tokyo';
 const APPROVE = '4111111111111111';
 const DECLINE = '4000000000000002';
+// The bell's fallback poll (web/src/config/constants.ts NOTIFICATIONS_POLL_MS).
+const BELL_POLL_MS = 30_000;
 
 test.use({ timezoneId: SEEKER_ZONE, locale: 'en-US' });
 
@@ -198,17 +200,17 @@ test('a seeker books a paid session, is declined for a second, and books a free 
   await page.getByRole('button', { name: /^Pay \$45\.00$/ }).click();
   const declined = await (await payment2).json();
   expect(declined.success).toBe(false);
-  await expect(page.getByText('Payment Failed')).toBeVisible();
+  await expect(page.getByText('Payment Failed', { exact: true })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Check the card details or try another card' })).toBeVisible();
   await shot(page, 'booking-03-declined');
   // Still on the form; the hold stays (the reservation is live, not a booking).
   await expect(page).toHaveURL(new RegExp(`/booking/${paid.id}$`));
   await expect(page.getByRole('form', { name: 'Card payment' })).toBeVisible();
   const hold2 = await api.get(`/api/reservations/${reservationId2}`);
   expect(hold2.status(), await hold2.text()).toBe(200);
-  // Nothing new is booked: one confirmation so far, and a payment_failed notice.
-  let notes = await notificationsOf(api);
-  expect(notes.filter((n) => n.type === 'booking_confirmed')).toHaveLength(1);
-  expect(notes.filter((n) => n.type === 'payment_failed')).toHaveLength(1);
+  // Nothing new is booked: one confirmation so far, and a payment_failed notice (written by the worker).
+  const countsOf = (notes) => ['booking_confirmed', 'payment_failed'].map((type) => notes.filter((n) => n.type === type).length);
+  await expect.poll(async () => countsOf(await notificationsOf(api))).toEqual([1, 1]);
 
   // --- 3. Free service: booked at once, no payment step ----------------------------------------
   const third = await chooseFirstTime(page, free.id, tomorrow);
@@ -224,15 +226,16 @@ test('a seeker books a paid session, is declined for a second, and books a free 
   await expect(page.getByRole('form', { name: 'Card payment' })).toHaveCount(0);
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  notes = await notificationsOf(api);
-  expect(notes.filter((n) => n.type === 'booking_confirmed')).toHaveLength(2);
+  await expect.poll(async () => countsOf(await notificationsOf(api))).toEqual([2, 1]);
+  const notes = await notificationsOf(api);
 
   // --- 4. The bell: the unread count and the latest ones; a click marks one read and follows it ----
   const all = notes.length;
   let unread = notes.filter((n) => !n.isRead).length;
   expect(unread).toBeGreaterThanOrEqual(3);
   const bell = page.getByRole('button', { name: 'Notifications' });
-  await expect(bell).toHaveAccessibleDescription(`${unread} unread`);
+  // The worker wrote them after the page loaded: the bell hears of them live, or at its 30 s poll.
+  await expect(bell).toHaveAccessibleDescription(`${unread} unread`, { timeout: BELL_POLL_MS + 10_000 });
   await bell.click();
   const failedItem = page.getByRole('menu').getByRole('menuitem', { name: /Payment failed/ });
   await expect(failedItem).toBeVisible();

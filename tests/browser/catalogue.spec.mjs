@@ -28,7 +28,7 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   // --- Signed out, the landing page's service grid loads without a session ----------------------
   await page.goto('/');
   const landingTarot = page.getByRole('main').getByRole('link', { name: /^Tarot/ });
-  await expect(landingTarot).toHaveAttribute('href', '/auth');
+  await expect(landingTarot).toHaveAttribute('href', '/mentors?service=tarot');
   await expect(landingTarot.getByText(/^(Coming Soon|From \$\d+\.\d\d)$/)).toBeVisible();
   await expect(page.getByText('You are logged out. Logging in again...')).toHaveCount(0);
   await expect(page).toHaveURL(`${stack.baseUrl}/`);
@@ -38,8 +38,8 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   await signInThroughUi(page, mentorUser);
   await page.getByRole('link', { name: 'Become a Mentor' }).first().click();
   await expect(page).toHaveURL(/\/become-mentor$/);
-  await expect(page.getByText('Step 1 of 3')).toBeVisible();
-  await expect(page.getByText('33% complete')).toBeVisible();
+  await expect(page.getByText('Step 1 of 4')).toBeVisible();
+  await expect(page.getByText('25% complete')).toBeVisible();
 
   // The spec's messages for an empty step 1.
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -59,17 +59,21 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   await shot(page, 'catalogue-01-wizard-profile');
   await page.getByRole('button', { name: 'Continue' }).click();
 
-  await expect(page.getByText('Step 2 of 3')).toBeVisible();
-  await expect(page.getByText('67% complete')).toBeVisible();
+  await expect(page.getByText('Step 2 of 4')).toBeVisible();
+  await expect(page.getByText('50% complete')).toBeVisible();
   await page.getByLabel('Service Title').fill('Starlit Tarot Reading');
   await page.getByLabel('Description').fill('A three-card spread for the question closest to your heart.');
   await page.getByLabel('Service Type').selectOption({ label: 'Tarot' });
   await page.getByLabel('Price (USD)').fill('30');
   await expect(page.getByLabel('Duration (minutes)')).toHaveValue('60');
   await shot(page, 'catalogue-02-wizard-services');
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(page.getByText('Step 3 of 4')).toBeVisible();
+  await page.getByRole('group', { name: 'Presets' }).getByRole('button', { name: 'Weekdays 9-17' }).click();
   await page.getByRole('button', { name: 'Complete Setup' }).click();
 
-  await expect(page.getByText('Step 3 of 3')).toBeVisible();
+  await expect(page.getByText('Step 4 of 4')).toBeVisible();
   await expect(page.getByText('100% complete')).toBeVisible();
   await expect(page.getByRole('link', { name: 'View Your Profile' })).toHaveAttribute('href', '/mentors');
   await shot(page, 'catalogue-03-wizard-complete');
@@ -145,7 +149,7 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
     // The profile page.
     await card.click();
     await expect(seeker.getByRole('heading', { level: 1, name: MENTOR_NAME })).toBeVisible();
-    await expect(seeker.getByText('Usually responds within 2 hours')).toBeVisible();
+    await expect(seeker.getByText('Usually responds within 2 hours')).toHaveCount(0);
     await expect(seeker.getByRole('link', { name: 'Book a Session' })).toHaveAttribute('href', '#services');
     await expect(seeker.getByRole('link', { name: 'Send Message' })).toHaveAttribute('href', /^\/messages\?mentor=/);
     const services = seeker.getByRole('region', { name: 'Services Offered' });
@@ -160,7 +164,9 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
     await expect(seeker).toHaveURL(/\/favorites$/);
     const favorites = seeker.getByRole('list', { name: 'Favorite mentors' });
     await expect(favorites.getByRole('heading', { name: MENTOR_NAME })).toBeVisible();
-    await expect(favorites.getByText('Starting from $45.00')).toBeVisible();
+    // The price shown is the cheapest service's, and this mentor offers a free one.
+    await expect(favorites.getByText('Free', { exact: true })).toBeVisible();
+    await expect(favorites.getByText('Starting from $45.00')).toHaveCount(0);
     await expect(favorites.getByRole('link', { name: /^Book/ })).toHaveAttribute('href', /^\/booking\//);
     await shot(seeker, 'catalogue-09-favorites');
 

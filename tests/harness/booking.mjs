@@ -6,10 +6,11 @@ import { show } from './client.mjs';
 export const APPROVED_CARD = '4111111111111111';
 
 /**
- * A new verified user who becomes a mentor in UTC, available around the clock, with one service
- * (paid 30.00 by default). Resolves to { c (the mentor's signed-in client), user, mentor, service }.
+ * A new verified user who becomes a mentor in UTC, available around the clock and at no notice
+ * (tests book sessions starting within the hour), with one service (paid 30.00 by default).
+ * Resolves to { c (the mentor's signed-in client), user, mentor, service }.
  */
-export async function bookableMentor(stack, { price = '30.00', baseUrl = stack.baseUrl } = {}) {
+export async function bookableMentor(stack, { price = '30.00', baseUrl = stack.baseUrl, minimumNoticeMinutes = 0 } = {}) {
   const user = await createVerifiedUser(stack);
   const c = await signIn({ ...stack, baseUrl }, user);
   const m = await c.post('/api/mentors', {
@@ -18,6 +19,7 @@ export async function bookableMentor(stack, { price = '30.00', baseUrl = stack.b
     specialties: ['Astrology'],
     basePrice: price,
     timeZone: 'UTC',
+    minimumNoticeMinutes,
   });
   assert.equal(m.status, 201, show(m));
   for (let day = 0; day < 7; day += 1) {

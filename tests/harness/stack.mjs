@@ -325,6 +325,14 @@ export async function startStack({ worker = true, env = {}, apis = 1, workers = 
     get workersRunning() {
       return workerProcs.map(running);
     },
+    /** The process id of each api process, in order (benchmarks read /proc/<pid>). */
+    get apiPids() {
+      return apiProcs.map((p) => p.child.pid);
+    },
+    /** The process id of each worker process, in order. */
+    get workerPids() {
+      return workerProcs.map((p) => p.child.pid);
+    },
     /** Whether each api process is running, in order. */
     get apisRunning() {
       return apiProcs.map(running);

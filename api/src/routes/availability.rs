@@ -48,6 +48,18 @@ pub struct NewAvailabilityRequest {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
+pub struct BulkAvailabilityRequest {
+    /// 0 Sunday .. 6 Saturday; one window is made for each
+    #[oai(default)]
+    pub days_of_week: Vec<i64>,
+    #[oai(default)]
+    pub start_time: String,
+    #[oai(default)]
+    pub end_time: String,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
 pub struct AvailabilityStatusRequest {
     pub is_active: bool,
 }
@@ -56,6 +68,12 @@ pub struct AvailabilityStatusRequest {
 pub enum SlotCreated {
     #[oai(status = 201)]
     Created(Json<AvailabilitySlotView>),
+}
+
+#[derive(ApiResponse)]
+pub enum SlotsCreated {
+    #[oai(status = 201)]
+    Created(Json<Vec<AvailabilitySlotView>>),
 }
 
 pub const DELETED: &str = "Availability slot deleted";
@@ -76,6 +94,14 @@ impl AvailabilityApi {
         let day = body.day_of_week.unwrap_or(-1);
         let slot = weekly_windows::add(&state.pool, mentor.id, day, &body.start_time, &body.end_time).await?;
         Ok(SlotCreated::Created(Json(slot.into())))
+    }
+
+    /// Adds the same window on several days at once, all or none (an overlap refuses them all).
+    #[oai(path = "/mentor/availability/bulk", method = "post", operation_id = "addAvailabilityBulk")]
+    async fn add_bulk(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<BulkAvailabilityRequest>) -> ApiResult<SlotsCreated> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        let slots = weekly_windows::add_many(&state.pool, mentor.id, &body.days_of_week, &body.start_time, &body.end_time).await?;
+        Ok(SlotsCreated::Created(Json(slots.into_iter().map(Into::into).collect())))
     }
 
     /// Switches a window Active or Inactive.

@@ -167,7 +167,7 @@ impl DashboardApi {
         domain::text::multi_line(body.reason.as_deref().unwrap_or_default(), "Reason")?;
         let mut tx = state.pool.begin().await?;
         let done = lifecycle::cancel_by_seeker(&mut tx, auth.0.user.id, id, body.acknowledge_policy, body.reason.as_deref(), Utc::now()).await?;
-        booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents).await?;
+        booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, false).await?;
         tx.commit().await?;
         Ok(Json(CancelledView { message: "Booking cancelled".into(), booking: done.booking.into(), refund_policy: done.policy.into() }))
     }

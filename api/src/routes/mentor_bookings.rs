@@ -60,7 +60,7 @@ impl MentorBookingsApi {
             }
             lifecycle::MentorMove::Completed(b) => b,
             lifecycle::MentorMove::Cancelled(done) => {
-                booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents).await?;
+                booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, true).await?;
                 done.booking
             }
         };

@@ -25,6 +25,8 @@ pub struct MentorProfileRequest {
     pub profile_image_url: Option<String>,
     /// IANA zone, e.g. "Europe/London"; UTC when absent
     pub time_zone: Option<String>,
+    /// Minutes before a session below which it cannot be booked: 0 to 10080, 120 when absent
+    pub minimum_notice_minutes: Option<i64>,
 }
 
 impl MentorProfileRequest {
@@ -36,6 +38,7 @@ impl MentorProfileRequest {
             base_price: Amount::text(&self.base_price),
             profile_image_url: self.profile_image_url,
             time_zone: self.time_zone,
+            minimum_notice_minutes: self.minimum_notice_minutes,
         }
     }
 }

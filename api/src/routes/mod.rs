@@ -3,8 +3,10 @@
 mod accounts;
 mod amount;
 mod availability;
+mod availability_overrides;
 mod booking;
 mod contact;
+mod conversations;
 mod dashboard;
 mod favorites;
 mod health;
@@ -14,6 +16,7 @@ mod notifications;
 mod passwords;
 mod payments;
 mod profiles;
+mod rtc;
 mod services;
 pub mod views;
 
@@ -45,6 +48,8 @@ pub enum Tag {
     Notifications,
     /// Client and mentor dashboards: bookings after they are made
     Dashboard,
+    /// Conversations, messages and call set-up
+    Messaging,
 }
 
 /// Every area's API, listed once: the service's type and its value.
@@ -57,6 +62,16 @@ macro_rules! apis {
     };
 }
 
+/// poem-openapi takes at most 16 APIs in one tuple: weekly windows and date overrides enter as
+/// one (a tuple type and a value of the same name, as the `apis!` list needs both).
+mod availability_apis {
+    use super::{availability::AvailabilityApi, availability_overrides::AvailabilityOverridesApi};
+
+    pub type AvailabilityApis = (AvailabilityApi, AvailabilityOverridesApi);
+    #[allow(non_upper_case_globals)]
+    pub const AvailabilityApis: AvailabilityApis = (AvailabilityApi, AvailabilityOverridesApi);
+}
+
 apis!(
     health::HealthApi,
     accounts::AccountsApi,
@@ -66,12 +81,14 @@ apis!(
     favorites::FavoritesApi,
     profiles::ProfilesApi,
     contact::ContactApi,
-    availability::AvailabilityApi,
+    availability_apis::AvailabilityApis,
     booking::BookingApi,
     payments::PaymentsApi,
     notifications::NotificationsApi,
     dashboard::DashboardApi,
     mentor_bookings::MentorBookingsApi,
+    conversations::ConversationsApi,
+    rtc::RtcApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -22,6 +22,13 @@ pub struct ProfilesApi;
 pub const USER_NOT_FOUND: &str = "User not found";
 pub const NO_IMAGE: &str = "Please choose an image to upload";
 
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct TimeZoneRequest {
+    /// IANA zone, e.g. "Europe/London"
+    pub time_zone: String,
+}
+
 /// Only the fields sent change. A new e-mail address must be verified again.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
@@ -71,6 +78,13 @@ pub struct PublicUserView {
 #[OpenApi(prefix_path = "/api", tag = "Tag::Profiles")]
 impl ProfilesApi {
     /// The signed-in user's own profile, with the bio.
+    /// The zone the user's browser is in (IANA): e-mails and notifications state times in it.
+    #[oai(path = "/user/time-zone", method = "put", operation_id = "setTimeZone")]
+    async fn set_time_zone(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<TimeZoneRequest>) -> ApiResult<Json<TimeZoneRequest>> {
+        let zone = profile::set_time_zone(&state.pool, auth.0.user.id, &body.0.time_zone).await?;
+        Ok(Json(TimeZoneRequest { time_zone: zone }))
+    }
+
     #[oai(path = "/user/profile", method = "get", operation_id = "getOwnProfile")]
     async fn own(&self, auth: SessionAuth) -> Json<OwnProfileView> {
         Json(auth.0.user.into())

@@ -5,7 +5,7 @@ use uuid::Uuid;
 use super::{
     Tag,
     amount::Amount,
-    views::catalogue::{ServiceStatView, ServiceView, ServiceWithMentorView},
+    views::catalogue::{HighlightsView, ServiceStatView, ServiceView, ServiceWithMentorView},
     views::parse_id,
 };
 use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};
@@ -115,6 +115,13 @@ impl ServicesApi {
     #[oai(path = "/service-stats", method = "get", operation_id = "getServiceStats")]
     async fn stats(&self, state: Data<&AppState>) -> ApiResult<Json<Vec<ServiceStatView>>> {
         Ok(Json(stats::service_stats(&state.pool).await?.into_iter().map(Into::into).collect()))
+    }
+
+    /// The landing page's figures (mentors, average hourly rate, average rating) and testimonials
+    /// from real reviews; a figure with no data behind it is null.
+    #[oai(path = "/highlights", method = "get", operation_id = "getHighlights")]
+    async fn highlights(&self, state: Data<&AppState>) -> ApiResult<Json<HighlightsView>> {
+        Ok(Json(stats::highlights(&state.pool).await?.into()))
     }
 }
 

@@ -4,6 +4,9 @@
 
 mod avatars;
 mod catalogue;
+mod history;
+mod overrides;
+mod schedules;
 
 use std::path::Path;
 
@@ -17,6 +20,8 @@ pub const ADMIN_EMAIL: &str = "admin@mystic-mentors.test";
 pub const ADMIN_PASSWORD: &str = "admin-password";
 pub const SEEKER_PASSWORD: &str = "seeker-password";
 pub const MENTOR_PASSWORD: &str = "mentor-password";
+/// The first demo mentors each have one confirmed session ahead with a demo seeker.
+const UPCOMING_SESSIONS: usize = 8;
 
 pub async fn run(pool: &PgPool, upload_dir: &Path, generated_mentors: usize) -> anyhow::Result<()> {
     let admin_hash = passwords::hash(ADMIN_PASSWORD).await?;
@@ -72,16 +77,18 @@ async fn seed_mentor(
     let slug = format!("{}.{}", demo.first, demo.last).to_lowercase();
     let email = if i == 0 { "luna@mystic-mentors.test".to_string() } else { format!("{slug}@mystic-mentors.test") };
     let (user_id, _) = ensure_user(pool, &email, hash, demo.first, demo.last, false).await?;
-    let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM mentors WHERE user_id = $1)").bind(user_id).fetch_one(pool).await?;
-    if exists {
+    let existing: Option<Uuid> = sqlx::query_scalar("SELECT id FROM mentors WHERE user_id = $1").bind(user_id).fetch_optional(pool).await?;
+    if let Some(mentor_id) = existing {
+        history::ensure_schedule(pool, mentor_id, i).await?;
+        overrides::ensure_overrides(pool, mentor_id, i, &jiff::tz::TimeZone::get(demo.tz)?, chrono::Utc::now()).await?;
         return Ok(false);
     }
     let avatar = avatars::write(upload_dir, &slug, demo.first, demo.last, i)?;
     let mut tx = pool.begin().await?;
     sqlx::query("UPDATE users SET profile_image_url = $2 WHERE id = $1").bind(user_id).bind(&avatar).execute(&mut *tx).await?;
     let mentor_id: Uuid = sqlx::query_scalar(
-        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone, total_sessions) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(user_id)
     .bind(demo.display)
@@ -90,43 +97,50 @@ async fn seed_mentor(
     .bind(demo.base)
     .bind(&avatar)
     .bind(demo.tz)
-    .bind((demo.years as i32 * 37) % 400 + 12)
     .fetch_one(&mut *tx)
     .await?;
+    let mut one_to_one = Vec::new();
     for (k, (title, description, duration)) in catalogue::service_ideas(demo.kind).iter().enumerate() {
         // The first service of every fourth mentor is a free introduction; each kind's third idea is a group.
         let free = k == 0 && i % 4 == 3;
         let group = k == 2;
         let price = if free { 0 } else { demo.base * (*duration as i64) / 60 / 100 * 100 + if group { -1500 } else { 0 } };
-        sqlx::query(
+        let duration = if free { 30 } else { *duration };
+        let price_cents = price.max(0);
+        let id: Uuid = sqlx::query_scalar(
             "INSERT INTO services (mentor_id, title, description, service_type, price_cents, duration_minutes, is_group_session, max_participants) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
         )
         .bind(mentor_id)
         .bind(if free { format!("Free Introduction: {title}") } else { title.to_string() })
         .bind(description)
         .bind(demo.kind)
-        .bind(price.max(0))
-        .bind(if free { 30 } else { *duration })
+        .bind(price_cents)
+        .bind(duration)
         .bind(group)
         .bind(group.then_some(6 + (i % 3) as i32 * 2))
-        .execute(&mut *tx)
+        .fetch_one(&mut *tx)
         .await?;
+        if !group {
+            one_to_one.push(history::Service { id, price_cents, duration_minutes: duration });
+        }
     }
-    for r in 0..(2 + i % 3) {
-        let (rating, comment) = REVIEW_COMMENTS[(i + r * 3) % REVIEW_COMMENTS.len()];
-        sqlx::query(
-            "INSERT INTO reviews (mentor_id, user_id, rating, comment, created_at) VALUES ($1, $2, $3, $4, now() - make_interval(days => $5))",
-        )
-        .bind(mentor_id)
-        .bind(seekers[(i + r) % seekers.len()])
-        .bind(rating)
-        .bind(comment)
-        .bind((r * 9 + i % 7 + 1) as i32)
-        .execute(&mut *tx)
-        .await?;
+    let reviews: Vec<(i16, &str, Uuid)> = (0..(2 + i % 3))
+        .map(|r| {
+            let (rating, comment) = REVIEW_COMMENTS[(i + r * 3) % REVIEW_COMMENTS.len()];
+            (rating, comment, seekers[(i + r) % seekers.len()])
+        })
+        .collect();
+    let tz = jiff::tz::TimeZone::get(demo.tz)?;
+    let now = chrono::Utc::now();
+    let paid = one_to_one.iter().rev().find(|s| s.price_cents > 0).unwrap_or(&one_to_one[0]);
+    history::past_sessions(&mut tx, mentor_id, i, &tz, paid, &reviews, now).await?;
+    if i < UPCOMING_SESSIONS {
+        history::upcoming_session(&mut tx, mentor_id, i, &tz, &one_to_one[0], seekers[i % seekers.len()], now).await?;
     }
     tx.commit().await?;
+    history::ensure_schedule(pool, mentor_id, i).await?;
+    overrides::ensure_overrides(pool, mentor_id, i, &tz, now).await?;
     Ok(true)
 }
 

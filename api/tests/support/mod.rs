@@ -84,6 +84,27 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// Runs the notification fan-out tasks queued so far, oldest first, as the worker would, and
+    /// takes them off the queue; returns how many notifications they wrote.
+    pub async fn deliver_notifications(&self) -> usize {
+        let tasks: Vec<Vec<u8>> = sqlx::query_scalar(
+            "WITH taken AS (DELETE FROM apalis.jobs WHERE job_type = $1 AND status = 'Pending' RETURNING id, job, run_at) \
+             SELECT job FROM taken ORDER BY run_at, id",
+        )
+        .bind(jobs::notification_fanout::QUEUE)
+        .fetch_all(&self.pool)
+        .await
+        .unwrap();
+        let mut written = 0;
+        for task in tasks {
+            let fan_out = serde_json::from_slice(&task).unwrap();
+            written += jobs::notification_fanout::deliver(&self.pool, &fan_out).await.unwrap().written;
+        }
+        written
+    }
+}
+
 pub fn session_cookie(resp: &TestResponse) -> Option<String> {
     resp.0
         .headers()

@@ -75,3 +75,10 @@ pub async fn set_image(tx: &mut PgConnection, user_id: Uuid, url: &str) -> Resul
         .await?;
     Ok(replaced)
 }
+
+/// Saves the zone the user's browser reported; returns its canonical name.
+pub async fn set_time_zone(db: &sqlx::PgPool, user_id: uuid::Uuid, zone: &str) -> crate::Result<String> {
+    let zone = crate::time_zones::validate(zone)?;
+    sqlx::query("UPDATE users SET time_zone = $2 WHERE id = $1 AND time_zone IS DISTINCT FROM $2").bind(user_id).bind(&zone).execute(db).await?;
+    Ok(zone)
+}

@@ -29,10 +29,19 @@ pub struct Booking {
     pub mentor_display_name: String,
     pub mentor_profile_image_url: Option<String>,
     pub mentor_email: String,
+    /// The zone the seeker's browser last reported (UTC until it has).
+    pub user_time_zone: Option<String>,
+    /// The mentor's profile zone.
+    pub mentor_time_zone: String,
     /// Raised at every change of time or cancellation (the calendar event's SEQUENCE).
     pub calendar_sequence: i32,
     /// Whether the seeker has reviewed this booking.
     pub has_review: bool,
+    /// The refund of a cancellation: its percentage, amount and status (pending, succeeded,
+    /// failed, not_needed); `None` when the booking was never cancelled with one.
+    pub refund_percentage: Option<i16>,
+    pub refund_cents: Option<i64>,
+    pub refund_status: Option<String>,
 }
 
 /// `SELECT <Booking columns> FROM bookings b ... <rest>` as a static string.
@@ -47,12 +56,22 @@ macro_rules! select_bookings {
             "u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email, ",
             "m.id AS mentor_id, m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
             "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email, b.calendar_sequence, ",
-            "EXISTS (SELECT 1 FROM reviews r WHERE r.booking_id = b.id) AS has_review ",
+            "u.time_zone AS user_time_zone, m.time_zone AS mentor_time_zone, ",
+            "EXISTS (SELECT 1 FROM reviews r WHERE r.booking_id = b.id) AS has_review, ",
+            "rf.percentage AS refund_percentage, rf.amount_cents AS refund_cents, rf.status AS refund_status ",
             "FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id ",
             "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
+            "LEFT JOIN refunds rf ON rf.booking_id = b.id AND rf.reason = 'cancellation' ",
             $rest
         )
     };
+}
+
+impl Booking {
+    /// The zone a side reads times in: the mentor's profile zone, or the seeker's browser zone.
+    pub fn zone_of(&self, mentor: bool) -> &str {
+        if mentor { &self.mentor_time_zone } else { self.user_time_zone.as_deref().unwrap_or(crate::time_zones::DEFAULT_TIME_ZONE) }
+    }
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Booking>> {

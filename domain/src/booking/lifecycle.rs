@@ -7,7 +7,7 @@ use jiff::tz::TimeZone;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{BookingStatus, weekly_windows, bookings::{self, Booking}, notices, refunds, reservations};
+use super::{BookingStatus, date_overrides, weekly_windows, bookings::{self, Booking}, notices, refunds, reservations};
 use crate::{
     Error, Result,
     catalogue::mentors,
@@ -84,9 +84,11 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
         return Err(Error::conflict(TOO_LATE_TO_RESCHEDULE));
     }
     let mentor = mentors::find(&mut *tx, b.mentor_id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    reservations::check_notice(mentor.minimum_notice_minutes, new_start, now)?;
     let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
     let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
-    if !reservations::is_offered(&windows, &tz, new_start, b.duration_minutes, now) {
+    let overrides = date_overrides::for_slots(&mut *tx, mentor.id).await?;
+    if !reservations::is_offered(&windows, &overrides, &tz, new_start, b.duration_minutes, now) {
         return Err(Error::conflict(reservations::SLOT_TAKEN));
     }
     sqlx::query(

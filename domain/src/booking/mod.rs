@@ -1,6 +1,7 @@
 //! Booking: weekly availability, offered slots, holds and bookings.
 
 pub mod weekly_windows;
+pub mod date_overrides;
 pub mod open_slots;
 pub mod bookings;
 pub mod completion;

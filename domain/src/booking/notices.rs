@@ -10,14 +10,20 @@ use crate::{
     notifications::{self, Kind},
 };
 
-/// How a notification writes a session's start: "Mar 05, 2027 14:30 UTC".
-pub const WHEN_FORMAT: &str = "%b %d, %Y %H:%M UTC";
+/// How a notification writes a session's start, on the reader's clock, followed by the zone:
+/// "Mar 05, 2027 09:30 EST (America/New_York)", "Mar 05, 2027 14:30 UTC".
+pub const WHEN_FORMAT: &str = "%b %d, %Y %H:%M";
 /// Where a notification takes the seeker, and the mentor.
 pub const SEEKER_LINK: &str = "/dashboard";
 pub const MENTOR_LINK: &str = "/mentor-dashboard";
 
-pub fn when(t: DateTime<Utc>) -> String {
-    t.format(WHEN_FORMAT).to_string()
+pub fn when(t: DateTime<Utc>, zone: &str) -> String {
+    crate::time_zones::local_time(t, zone, WHEN_FORMAT)
+}
+
+/// The session's start as the seeker (`mentor` false) or the mentor reads it.
+fn start_for(b: &Booking, mentor: bool) -> String {
+    when(b.scheduled_at, b.zone_of(mentor))
 }
 
 /// One notification, ready to send to its recipient.
@@ -63,12 +69,13 @@ fn seeker_name(b: &Booking) -> String {
 
 /// Confirmed; `paid` tells the mentor about the payment rather than a new booking.
 pub fn confirmed(b: &Booking, paid: bool) -> Both {
-    let (title, service, when) = ("Booking confirmed", &b.service_title, when(b.scheduled_at));
+    let (title, service) = ("Booking confirmed", &b.service_title);
     let seeker = Notice::to_seeker(
         Kind::BookingConfirmed,
         title,
-        format!("Your session \"{service}\" with {} on {when} is confirmed.", b.mentor_display_name),
+        format!("Your session \"{service}\" with {} on {} is confirmed.", b.mentor_display_name, start_for(b, false)),
     );
+    let when = start_for(b, true);
     let mentor = if paid {
         let paid = money::format(b.total_cents);
         Notice::to_mentor(Kind::PaymentReceived, "Payment received", format!("{} paid ${paid} for \"{service}\" on {when}.", seeker_name(b)))
@@ -80,32 +87,44 @@ pub fn confirmed(b: &Booking, paid: bool) -> Both {
 
 /// Moved to its current start by the seeker, with their reason when they gave one.
 pub fn rescheduled(b: &Booking, reason: Option<&str>) -> Both {
-    let (title, service, when) = ("Booking rescheduled", &b.service_title, when(b.scheduled_at));
+    let (title, service) = ("Booking rescheduled", &b.service_title);
     let why = reason.map(str::trim).filter(|r| !r.is_empty()).map(|r| format!(" Reason: {r}")).unwrap_or_default();
     Both {
-        seeker: Notice::to_seeker(Kind::BookingRescheduled, title, format!("\"{service}\" now starts {when}.{why}")),
-        mentor: Notice::to_mentor(Kind::BookingRescheduled, title, format!("{} moved \"{service}\" to {when}.{why}", seeker_name(b))),
+        seeker: Notice::to_seeker(Kind::BookingRescheduled, title, format!("You moved \"{service}\" to {}.{why}", start_for(b, false))),
+        mentor: Notice::to_mentor(
+            Kind::BookingRescheduled,
+            title,
+            format!("{} moved \"{service}\" to {}.{why}", seeker_name(b), start_for(b, true)),
+        ),
     }
 }
 
-/// Cancelled by the mentor or the seeker; the seeker hears about a refund of `refund_cents`.
+/// Cancelled by the mentor or the seeker, each side told who did it from where they stand;
+/// the seeker hears about a refund of `refund_cents`.
 pub fn cancelled(b: &Booking, by_mentor: bool, refund_cents: i64) -> Both {
-    let (title, service, when) = ("Booking cancelled", &b.service_title, when(b.scheduled_at));
-    let who = if by_mentor { b.mentor_display_name.clone() } else { seeker_name(b) };
+    let (title, service) = ("Booking cancelled", &b.service_title);
     let refund = if refund_cents > 0 { format!(" A refund of ${} is on its way.", money::format(refund_cents)) } else { String::new() };
-    let message = format!("\"{service}\" on {when} was cancelled by {who}.");
+    let who = |reader_is_mentor: bool| match (by_mentor, reader_is_mentor) {
+        (true, true) | (false, false) => "You".to_string(),
+        (true, false) => b.mentor_display_name.clone(),
+        (false, true) => seeker_name(b),
+    };
+    let message = |mentor: bool| format!("{} cancelled \"{service}\" on {}.", who(mentor), start_for(b, mentor));
     Both {
-        seeker: Notice::to_seeker(Kind::BookingCancelled, title, format!("{message}{refund}")),
-        mentor: Notice::to_mentor(Kind::BookingCancelled, title, message),
+        seeker: Notice::to_seeker(Kind::BookingCancelled, title, format!("{}{refund}", message(false))),
+        mentor: Notice::to_mentor(Kind::BookingCancelled, title, message(true)),
     }
 }
 
 /// The session starts in `lead` ("24 hours", "1 hour").
 pub fn reminder(b: &Booking, lead: &str) -> Both {
-    let message = format!("\"{}\" with {} starts in {lead} ({}).", b.service_title, b.mentor_display_name, when(b.scheduled_at));
+    let message = |mentor: bool| {
+        let with = if mentor { seeker_name(b) } else { b.mentor_display_name.clone() };
+        format!("\"{}\" with {with} starts in {lead} ({}).", b.service_title, start_for(b, mentor))
+    };
     Both {
-        seeker: Notice::to_seeker(Kind::BookingReminder, "Session reminder", message.clone()),
-        mentor: Notice::to_mentor(Kind::BookingReminder, "Session reminder", message),
+        seeker: Notice::to_seeker(Kind::BookingReminder, "Session reminder", message(false)),
+        mentor: Notice::to_mentor(Kind::BookingReminder, "Session reminder", message(true)),
     }
 }
 
@@ -147,14 +166,23 @@ mod tests {
             mentor_display_name: "Mira".into(),
             mentor_profile_image_url: None,
             mentor_email: "mira@example.com".into(),
+            user_time_zone: None,
+            mentor_time_zone: "America/New_York".into(),
             calendar_sequence: 0,
             has_review: false,
+            refund_percentage: None,
+            refund_cents: None,
+            refund_status: None,
         }
     }
 
     #[test]
-    fn times_read_as_month_day_year_and_utc_clock() {
-        assert_eq!(when(booking().scheduled_at), "Mar 05, 2027 14:30 UTC");
+    fn times_read_on_the_readers_clock_with_the_zone() {
+        let b = booking();
+        assert_eq!(start_for(&b, false), "Mar 05, 2027 14:30 UTC", "a seeker whose browser never reported a zone");
+        assert_eq!(start_for(&b, true), "Mar 05, 2027 09:30 EST (America/New_York)");
+        let b = Booking { user_time_zone: Some("Europe/Paris".into()), ..b };
+        assert_eq!(start_for(&b, false), "Mar 05, 2027 15:30 CET (Europe/Paris)");
     }
 
     #[test]
@@ -164,28 +192,30 @@ mod tests {
         assert_eq!(free.seeker.message, "Your session \"Star reading\" with Mira on Mar 05, 2027 14:30 UTC is confirmed.");
         assert_eq!((free.seeker.kind, free.seeker.title, free.seeker.link), (Kind::BookingConfirmed, "Booking confirmed", "/dashboard"));
         assert_eq!((free.mentor.kind, free.mentor.title), (Kind::BookingConfirmed, "New booking"));
-        assert_eq!(free.mentor.message, "Ann Lee booked \"Star reading\" on Mar 05, 2027 14:30 UTC.");
+        assert_eq!(free.mentor.message, "Ann Lee booked \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
         let paid = confirmed(&b, true);
         assert_eq!((paid.mentor.kind, paid.mentor.title, paid.mentor.link), (Kind::PaymentReceived, "Payment received", "/mentor-dashboard"));
-        assert_eq!(paid.mentor.message, "Ann Lee paid $40.00 for \"Star reading\" on Mar 05, 2027 14:30 UTC.");
+        assert_eq!(paid.mentor.message, "Ann Lee paid $40.00 for \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
     }
 
     #[test]
     fn a_move_carries_the_reason_when_there_is_one() {
         let b = booking();
         let moved = rescheduled(&b, Some(" busy "));
-        assert_eq!(moved.seeker.message, "\"Star reading\" now starts Mar 05, 2027 14:30 UTC. Reason: busy");
-        assert_eq!(moved.mentor.message, "Ann Lee moved \"Star reading\" to Mar 05, 2027 14:30 UTC. Reason: busy");
-        assert_eq!(rescheduled(&b, Some("  ")).seeker.message, "\"Star reading\" now starts Mar 05, 2027 14:30 UTC.");
+        assert_eq!(moved.seeker.message, "You moved \"Star reading\" to Mar 05, 2027 14:30 UTC. Reason: busy");
+        assert_eq!(moved.mentor.message, "Ann Lee moved \"Star reading\" to Mar 05, 2027 09:30 EST (America/New_York). Reason: busy");
+        assert_eq!(rescheduled(&b, Some("  ")).seeker.message, "You moved \"Star reading\" to Mar 05, 2027 14:30 UTC.");
     }
 
     #[test]
     fn a_cancellation_tells_the_seeker_about_the_refund() {
         let b = booking();
         let by_seeker = cancelled(&b, false, 2000);
-        assert_eq!(by_seeker.seeker.message, "\"Star reading\" on Mar 05, 2027 14:30 UTC was cancelled by Ann Lee. A refund of $20.00 is on its way.");
-        assert_eq!(by_seeker.mentor.message, "\"Star reading\" on Mar 05, 2027 14:30 UTC was cancelled by Ann Lee.");
-        assert_eq!(cancelled(&b, true, 0).seeker.message, "\"Star reading\" on Mar 05, 2027 14:30 UTC was cancelled by Mira.");
+        assert_eq!(by_seeker.seeker.message, "You cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC. A refund of $20.00 is on its way.");
+        assert_eq!(by_seeker.mentor.message, "Ann Lee cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
+        let by_mentor = cancelled(&b, true, 0);
+        assert_eq!(by_mentor.seeker.message, "Mira cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC.");
+        assert_eq!(by_mentor.mentor.message, "You cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
     }
 
     #[test]
@@ -193,6 +223,7 @@ mod tests {
         let b = booking();
         let r = reminder(&b, "1 hour");
         assert_eq!(r.seeker.message, "\"Star reading\" with Mira starts in 1 hour (Mar 05, 2027 14:30 UTC).");
+        assert_eq!(r.mentor.message, "\"Star reading\" with Ann Lee starts in 1 hour (Mar 05, 2027 09:30 EST (America/New_York)).");
         assert_eq!((r.mentor.title, r.mentor.link, r.mentor.kind), ("Session reminder", "/mentor-dashboard", Kind::BookingReminder));
         let review = review_request(&b);
         assert_eq!((review.title, review.link), ("How was your session?", "/dashboard"));

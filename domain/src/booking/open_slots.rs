@@ -5,7 +5,7 @@ use jiff::tz::TimeZone;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::{weekly_windows, reservations, slot_arithmetic, to_chrono, to_jiff};
+use super::{date_overrides, weekly_windows, reservations, slot_arithmetic, to_chrono, to_jiff};
 use crate::{Error, Result, catalogue::{mentors, services}, time_zones};
 
 pub const INVALID_DATE: &str = "Invalid date";
@@ -31,13 +31,14 @@ pub async fn slots_on(
     let mentor_tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
 
     let Some((day_start, day_end)) = slot_arithmetic::viewer_day(date, &viewer) else { return Err(Error::validation(INVALID_DATE)) };
-    let from = to_chrono(day_start).max(now + Duration::seconds(1));
+    let from = to_chrono(day_start).max(now + Duration::seconds(1)).max(reservations::earliest_start(mentor.minimum_notice_minutes, now));
     let to = to_chrono(day_end).min(now + Duration::days(slot_arithmetic::BOOKING_WINDOW_DAYS) + Duration::seconds(1));
     if from >= to {
         return Ok(Vec::new());
     }
     let windows = weekly_windows::active_windows(db, mentor.id).await?;
-    let starts = slot_arithmetic::starts_between(&windows, &mentor_tz, to_jiff(from), to_jiff(to), duration);
+    let overrides = date_overrides::for_slots(&mut *db.acquire().await?, mentor.id).await?;
+    let starts = slot_arithmetic::starts_between(&windows, &overrides, &mentor_tz, to_jiff(from), to_jiff(to), duration);
     let length = Duration::minutes(duration as i64);
     let busy = reservations::busy(db, mentor.id, from, to + length, except_booking).await?;
     let free: Vec<jiff::Timestamp> = starts

@@ -6,7 +6,8 @@ use jiff::tz::TimeZone;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{BookingStatus, 
+use super::{BookingStatus,
+    date_overrides::{self, DateOverride},
     weekly_windows,
     bookings::{self, Booking},
     notices,
@@ -59,14 +60,50 @@ pub fn total_mismatch(price_cents: i64) -> String {
     format!("The total does not match the price of this service (${})", money::format(price_cents))
 }
 
+/// How a notice reads: "2 hours", "1 day", "90 minutes".
+pub fn notice_text(minutes: i32) -> String {
+    let plural = |n: i32, unit: &str| if n == 1 { format!("1 {unit}") } else { format!("{n} {unit}s") };
+    if minutes > 0 && minutes % (24 * 60) == 0 {
+        plural(minutes / (24 * 60), "day")
+    } else if minutes > 0 && minutes % 60 == 0 {
+        plural(minutes / 60, "hour")
+    } else {
+        plural(minutes, "minute")
+    }
+}
+
+pub fn too_soon(minimum_notice_minutes: i32) -> String {
+    format!("This mentor needs at least {} notice: please choose a later time", notice_text(minimum_notice_minutes))
+}
+
+/// The earliest start a mentor with this notice accepts now.
+pub fn earliest_start(minimum_notice_minutes: i32, now: DateTime<Utc>) -> DateTime<Utc> {
+    now + Duration::minutes(minimum_notice_minutes as i64)
+}
+
+/// Refuses a start inside the mentor's minimum notice (400: the seeker can pick another time).
+pub fn check_notice(minimum_notice_minutes: i32, start: DateTime<Utc>, now: DateTime<Utc>) -> Result<()> {
+    if start > now && start < earliest_start(minimum_notice_minutes, now) {
+        return Err(Error::validation(too_soon(minimum_notice_minutes)));
+    }
+    Ok(())
+}
+
 /// Whether the mentor offers a slot of this length starting exactly then (ignoring other bookings).
-pub fn is_offered(windows: &[slot_arithmetic::Window], tz: &TimeZone, start: DateTime<Utc>, duration_minutes: i32, now: DateTime<Utc>) -> bool {
+pub fn is_offered(
+    windows: &[slot_arithmetic::Window],
+    overrides: &[DateOverride],
+    tz: &TimeZone,
+    start: DateTime<Utc>,
+    duration_minutes: i32,
+    now: DateTime<Utc>,
+) -> bool {
     if start <= now || start > now + Duration::days(BOOKING_WINDOW_DAYS) {
         return false;
     }
     let s = to_jiff(start);
     let Ok(until) = s.checked_add(jiff::SignedDuration::from_secs(1)) else { return false };
-    slot_arithmetic::starts_between(windows, tz, s, until, duration_minutes).contains(&s)
+    slot_arithmetic::starts_between(windows, overrides, tz, s, until, duration_minutes).contains(&s)
 }
 
 /// Validates and inserts the booking or hold in the caller's transaction.
@@ -94,9 +131,11 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
     if notes.as_deref().is_some_and(|n| n.chars().count() > MAX_NOTES_CHARS) {
         return Err(Error::validation("Notes must be at most 2000 characters"));
     }
+    check_notice(mentor.minimum_notice_minutes, scheduled_at, now)?;
     let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
     let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
-    if !is_offered(&windows, &tz, scheduled_at, service.duration_minutes, now) {
+    let overrides = date_overrides::for_slots(&mut *tx, mentor.id).await?;
+    if !is_offered(&windows, &overrides, &tz, scheduled_at, service.duration_minutes, now) {
         return Err(Error::conflict(SLOT_TAKEN));
     }
     let free = service.price_cents == 0;
@@ -235,6 +274,30 @@ pub async fn busy(db: &PgPool, mentor_id: Uuid, from: DateTime<Utc>, to: DateTim
     .bind(except)
     .fetch_all(db)
     .await?)
+}
+
+#[cfg(test)]
+mod notice_tests {
+    use super::*;
+
+    #[test]
+    fn notice_reads_in_the_largest_whole_unit() {
+        assert_eq!(notice_text(120), "2 hours");
+        assert_eq!(notice_text(60), "1 hour");
+        assert_eq!(notice_text(90), "90 minutes");
+        assert_eq!(notice_text(1440), "1 day");
+        assert_eq!(notice_text(10_080), "7 days");
+        assert_eq!(notice_text(0), "0 minutes");
+    }
+
+    #[test]
+    fn a_start_inside_the_notice_is_refused_and_one_at_its_edge_accepted() {
+        let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        assert!(check_notice(120, now + Duration::minutes(119), now).is_err());
+        assert!(check_notice(120, now + Duration::minutes(120), now).is_ok());
+        assert!(check_notice(0, now + Duration::minutes(1), now).is_ok());
+        assert_eq!(check_notice(120, now + Duration::minutes(30), now).unwrap_err().to_string(), too_soon(120));
+    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! Starts fall every [`SLOT_STEP_MINUTES`] of the mentor's wall clock inside a window. A wall time
 //! skipped by a spring-forward gap offers no slot; a wall time repeated by a fall-back fold offers
 //! its first occurrence only. A slot fits when its whole duration, measured in real time, ends
-//! before the window's end.
+//! before the window's end. Date overrides change a date's windows (see [`date_overrides`]).
 
+use super::date_overrides::{self, DateOverride};
 use jiff::{
     Timestamp, ToSpan,
     civil::{Date, DateTime, Time},
@@ -54,7 +55,14 @@ fn end_instant(tz: &TimeZone, dt: DateTime) -> Option<Timestamp> {
 }
 
 /// Every offered start instant in `[from, to)`, ascending, for slots of `duration_minutes`.
-pub fn starts_between(windows: &[Window], tz: &TimeZone, from: Timestamp, to: Timestamp, duration_minutes: i32) -> Vec<Timestamp> {
+pub fn starts_between(
+    windows: &[Window],
+    overrides: &[DateOverride],
+    tz: &TimeZone,
+    from: Timestamp,
+    to: Timestamp,
+    duration_minutes: i32,
+) -> Vec<Timestamp> {
     if duration_minutes <= 0 || from >= to {
         return Vec::new();
     }
@@ -63,11 +71,10 @@ pub fn starts_between(windows: &[Window], tz: &TimeZone, from: Timestamp, to: Ti
     let mut starts = Vec::new();
     let mut date = first;
     while date <= last {
-        let weekday = date.weekday().to_sunday_zero_offset();
-        for w in windows.iter().filter(|w| w.day_of_week == weekday) {
-            let Some(window_end) = wall(date, w.end_minute).and_then(|dt| end_instant(tz, dt)) else { continue };
-            let mut minute = w.start_minute;
-            while minute + SLOT_STEP_MINUTES <= w.end_minute {
+        for (start_minute, end_minute) in date_overrides::windows_on(windows, overrides, date) {
+            let Some(window_end) = wall(date, end_minute).and_then(|dt| end_instant(tz, dt)) else { continue };
+            let mut minute = start_minute;
+            while minute + SLOT_STEP_MINUTES <= end_minute {
                 if let Some(start) = wall(date, minute).and_then(|dt| start_instant(tz, dt)) {
                     let fits = start
                         .checked_add((duration_minutes as i64).minutes())
@@ -119,7 +126,7 @@ mod tests {
 
     fn day_labels(windows: &[Window], mentor: &str, viewer: &str, date: &str, duration: i32) -> Vec<String> {
         let (from, to) = viewer_day(date.parse().unwrap(), &tz(viewer)).unwrap();
-        labels(&starts_between(windows, &tz(mentor), from, to, duration), &tz(viewer))
+        labels(&starts_between(windows, &[], &tz(mentor), from, to, duration), &tz(viewer))
     }
 
     fn all_day(day_of_week: i8) -> Window {
@@ -188,9 +195,25 @@ mod tests {
     fn starts_are_instants_within_the_range() {
         let w = [all_day(1)];
         let (from, to) = viewer_day("2026-06-01".parse().unwrap(), &tz("UTC")).unwrap();
-        let starts = starts_between(&w, &tz("UTC"), from, to, 60);
+        let starts = starts_between(&w, &[], &tz("UTC"), from, to, 60);
         assert_eq!(starts.len(), 47);
         assert_eq!(starts[0], from);
         assert!(starts.windows(2).all(|p| p[1].duration_since(p[0]).as_secs() == 1800));
+    }
+
+    #[test]
+    fn overrides_remove_a_days_slots_and_add_extra_hours() {
+        let w = [Window { day_of_week: 1, start_minute: 9 * 60, end_minute: 11 * 60 }];
+        let day = |date: &str, overrides: &[DateOverride]| {
+            let (from, to) = viewer_day(date.parse().unwrap(), &tz("Europe/London")).unwrap();
+            labels(&starts_between(&w, overrides, &tz("Europe/London"), from, to, 60), &tz("Europe/London"))
+        };
+        let off = [DateOverride { date: "2026-06-01".parse().unwrap(), day_off: true, extra: None }];
+        assert_eq!(day("2026-06-01", &off), Vec::<String>::new());
+        assert_eq!(day("2026-06-08", &off), ["09:00", "09:30", "10:00"]);
+        let evening = [DateOverride { date: "2026-06-01".parse().unwrap(), day_off: false, extra: Some((18 * 60, 19 * 60)) }];
+        assert_eq!(day("2026-06-01", &evening), ["09:00", "09:30", "10:00", "18:00"]);
+        let sunday = [DateOverride { date: "2026-05-31".parse().unwrap(), day_off: false, extra: Some((10 * 60, 11 * 60)) }];
+        assert_eq!(day("2026-05-31", &sunday), ["10:00"]);
     }
 }

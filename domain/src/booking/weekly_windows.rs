@@ -12,6 +12,7 @@ pub const INVALID_DAY: &str = "Day of week must be from 0 (Sunday) to 6 (Saturda
 pub const OVERLAPS: &str = "This time overlaps your availability on that day";
 pub const NOT_FOUND: &str = "Availability slot not found";
 pub const NOT_YOURS: &str = "You can only change your own availability";
+pub const NO_DAYS: &str = "Please select at least one day";
 
 #[derive(Clone, Debug, FromRow)]
 pub struct Slot {
@@ -60,6 +61,35 @@ pub async fn add(db: &PgPool, mentor_id: Uuid, day_of_week: i64, start: &str, en
     if end <= start {
         return Err(Error::validation(END_BEFORE_START));
     }
+    insert(db, mentor_id, day_of_week, start, end).await
+}
+
+/// One window per chosen day with the same times, all or none: a window overlapping one
+/// already there refuses the whole lot. Days chosen twice count once.
+pub async fn add_many(db: &PgPool, mentor_id: Uuid, days_of_week: &[i64], start: &str, end: &str) -> Result<Vec<Slot>> {
+    let mut days = days_of_week.to_vec();
+    days.sort_unstable();
+    days.dedup();
+    if days.is_empty() {
+        return Err(Error::validation(NO_DAYS));
+    }
+    if days.iter().any(|d| !(0..=6).contains(d)) {
+        return Err(Error::validation(INVALID_DAY));
+    }
+    let (start, end) = (parse_time(start)?, parse_time(end)?);
+    if end <= start {
+        return Err(Error::validation(END_BEFORE_START));
+    }
+    let mut tx = db.begin().await?;
+    let mut slots = Vec::with_capacity(days.len());
+    for day in days {
+        slots.push(insert(&mut *tx, mentor_id, day, start, end).await?);
+    }
+    tx.commit().await?;
+    Ok(slots)
+}
+
+async fn insert(db: impl sqlx::PgExecutor<'_>, mentor_id: Uuid, day_of_week: i64, start: i32, end: i32) -> Result<Slot> {
     sqlx::query_as(
         "INSERT INTO availability_slots (mentor_id, day_of_week, start_minute, end_minute) VALUES ($1, $2, $3, $4) \
          RETURNING id, mentor_id, day_of_week, start_minute, end_minute, is_active",

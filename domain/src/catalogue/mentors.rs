@@ -32,6 +32,9 @@ pub struct Mentor {
     pub bio: String,
     pub specialties: Vec<String>,
     pub base_price_cents: i64,
+    /// The cheapest active service; `None` while the mentor offers none (then not listed).
+    pub from_price_cents: Option<i64>,
+    pub minimum_notice_minutes: i32,
     pub profile_image_url: Option<String>,
     pub time_zone: String,
     /// Two decimals, "0.00" until the first review.
@@ -50,7 +53,8 @@ pub struct Mentor {
 macro_rules! select_mentors {
     ($rest:literal) => {
         concat!(
-            "SELECT m.id, m.user_id, m.display_name, m.bio, m.specialties, m.base_price_cents, m.profile_image_url, ",
+            "SELECT m.id, m.user_id, m.display_name, m.bio, m.specialties, m.base_price_cents, m.from_price_cents, ",
+            "m.minimum_notice_minutes, m.profile_image_url, ",
             "m.time_zone, m.rating::text AS rating, m.review_count, m.total_sessions, m.is_active, m.created_at, ",
             "u.first_name AS user_first_name, u.last_name AS user_last_name, ",
             "u.profile_image_url AS user_profile_image_url FROM mentors m JOIN users u ON u.id = m.user_id ",
@@ -74,6 +78,7 @@ pub struct ProfileInput {
     pub base_price: Option<String>,
     pub profile_image_url: Option<String>,
     pub time_zone: Option<String>,
+    pub minimum_notice_minutes: Option<i64>,
 }
 
 pub fn display_name(raw: &str) -> Result<String> {
@@ -166,6 +171,16 @@ pub fn changed_image_url(raw: Option<&str>, current: Option<String>) -> Result<O
     }
 }
 
+/// How long before a session it can be booked at the latest, unless the mentor says otherwise.
+pub const DEFAULT_MINIMUM_NOTICE_MINUTES: i32 = 120;
+/// A week.
+pub const MAX_MINIMUM_NOTICE_MINUTES: i64 = 10_080;
+pub const INVALID_MINIMUM_NOTICE: &str = "Minimum notice must be a whole number of minutes from 0 to 10080";
+
+pub fn minimum_notice(minutes: i64) -> Result<i32> {
+    if (0..=MAX_MINIMUM_NOTICE_MINUTES).contains(&minutes) { Ok(minutes as i32) } else { Err(Error::validation(INVALID_MINIMUM_NOTICE)) }
+}
+
 /// Onboarding step 1: the user becomes a mentor.
 pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<Mentor> {
     let display_name = display_name(input.display_name.as_deref().unwrap_or(""))?;
@@ -177,9 +192,10 @@ pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<M
         Some(tz) if !tz.trim().is_empty() => time_zones::validate(tz)?,
         _ => time_zones::DEFAULT_TIME_ZONE.to_string(),
     };
+    let notice = input.minimum_notice_minutes.map(minimum_notice).transpose()?.unwrap_or(DEFAULT_MINIMUM_NOTICE_MINUTES);
     let id: Uuid = sqlx::query_scalar(
-        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone, minimum_notice_minutes) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
     )
     .bind(user_id)
     .bind(display_name)
@@ -188,6 +204,7 @@ pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<M
     .bind(base_price_cents)
     .bind(image)
     .bind(time_zone)
+    .bind(notice)
     .fetch_one(db)
     .await
     .on_constraint("mentors_user_id_key", || Error::conflict(ALREADY_A_MENTOR))?;
@@ -207,9 +224,10 @@ pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput)
     };
     let image = changed_image_url(input.profile_image_url.as_deref(), current.profile_image_url)?;
     let time_zone = input.time_zone.as_deref().map(time_zones::validate).transpose()?.unwrap_or(current.time_zone);
+    let notice = input.minimum_notice_minutes.map(minimum_notice).transpose()?.unwrap_or(current.minimum_notice_minutes);
     sqlx::query(
         "UPDATE mentors SET display_name = $2, bio = $3, specialties = $4, base_price_cents = $5, \
-         profile_image_url = $6, time_zone = $7, updated_at = now() WHERE id = $1",
+         profile_image_url = $6, time_zone = $7, minimum_notice_minutes = $8, updated_at = now() WHERE id = $1",
     )
     .bind(mentor_id)
     .bind(display_name)
@@ -218,6 +236,7 @@ pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput)
     .bind(base_price_cents)
     .bind(image)
     .bind(time_zone)
+    .bind(notice)
     .execute(&mut *tx)
     .await?;
     find(&mut *tx, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
@@ -275,6 +294,11 @@ mod tests {
         assert_eq!(msg(base_price(None)), BASE_PRICE_REQUIRED);
         assert_eq!(msg(base_price(Some("abc"))), INVALID_BASE_PRICE);
         assert_eq!(base_price(Some("75.5")).unwrap(), 7550);
+        assert_eq!(DEFAULT_MINIMUM_NOTICE_MINUTES, 120);
+        assert_eq!(minimum_notice(0).unwrap(), 0);
+        assert_eq!(minimum_notice(10_080).unwrap(), 10_080);
+        assert_eq!(msg(minimum_notice(10_081)), INVALID_MINIMUM_NOTICE);
+        assert_eq!(msg(minimum_notice(-1)), INVALID_MINIMUM_NOTICE);
     }
 
     #[test]

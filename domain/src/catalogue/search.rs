@@ -26,7 +26,7 @@ pub enum Sort {
     #[default]
     Relevance,
     Rating,
-    /// Lowest base price first.
+    /// Cheapest "From" price (the cheapest active service) first.
     Price,
     /// Most sessions first.
     Sessions,
@@ -105,7 +105,7 @@ pub async fn mentors(db: &PgPool, q: Query) -> Result<Page> {
     page_query.push(match (q.sort, search.is_some()) {
         (Sort::Relevance, true) => " ORDER BY ts_rank_cd(m.search_vector, q.ts) DESC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
         (Sort::Relevance | Sort::Rating, _) => " ORDER BY m.rating DESC, m.review_count DESC, m.total_sessions DESC",
-        (Sort::Price, _) => " ORDER BY m.base_price_cents ASC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
+        (Sort::Price, _) => " ORDER BY m.from_price_cents ASC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
         (Sort::Sessions, _) => " ORDER BY m.total_sessions DESC, m.rating DESC, m.review_count DESC",
     });
     page_query.push(", m.created_at, m.id LIMIT ").push_bind(page_size).push(" OFFSET ").push_bind((page - 1) * page_size);
@@ -155,7 +155,8 @@ impl Filters<'_> {
                 b.push("WITH q AS (SELECT ''::tsquery AS ts) ");
             }
         }
-        b.push("SELECT ").push(select).push(" FROM mentors m, q WHERE m.is_active");
+        // A mentor without an active service has nothing to book and is not listed.
+        b.push("SELECT ").push(select).push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
         if self.search.is_some() {
             b.push(" AND m.search_vector @@ q.ts");
         }
@@ -165,10 +166,10 @@ impl Filters<'_> {
             b.push(")");
         }
         if let Some(p) = self.min_price {
-            b.push(" AND m.base_price_cents >= ").push_bind(p);
+            b.push(" AND m.from_price_cents >= ").push_bind(p);
         }
         if let Some(p) = self.max_price {
-            b.push(" AND m.base_price_cents <= ").push_bind(p);
+            b.push(" AND m.from_price_cents <= ").push_bind(p);
         }
         if let Some(r) = self.min_rating {
             b.push(" AND m.rating >= ").push_bind(r.to_string()).push("::numeric");

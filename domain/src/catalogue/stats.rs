@@ -28,3 +28,60 @@ pub async fn service_stats(db: &PgPool) -> Result<Vec<ServiceStat>> {
     .await?;
     Ok(rows)
 }
+
+/// The landing page's figures and testimonials, all computed from the catalogue.
+#[derive(Clone, Debug)]
+pub struct Highlights {
+    /// Active mentors with something to book.
+    pub mentor_count: i64,
+    /// The average hourly rate of paid one-to-one services, in cents; `None` when there are none.
+    pub average_hourly_cents: Option<i64>,
+    /// The average of every review, two decimals; `None` before the first review.
+    pub average_rating: Option<String>,
+    pub review_count: i64,
+    pub completed_sessions: i64,
+    pub testimonials: Vec<Testimonial>,
+}
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct Testimonial {
+    pub id: uuid::Uuid,
+    pub rating: i16,
+    pub comment: String,
+    pub reviewer_first_name: String,
+    pub reviewer_last_name: String,
+    pub mentor_id: uuid::Uuid,
+    pub mentor_name: String,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Testimonials are the newest reviews with at least this many stars and a comment.
+pub const TESTIMONIAL_MIN_RATING: i16 = 4;
+pub const TESTIMONIAL_COUNT: i64 = 3;
+
+pub async fn highlights(db: &PgPool) -> Result<Highlights> {
+    let (mentor_count, average_hourly_cents, average_rating, review_count, completed_sessions): (i64, Option<i64>, Option<String>, i64, i64) =
+        sqlx::query_as(
+            "SELECT (SELECT count(*) FROM mentors WHERE is_active AND from_price_cents IS NOT NULL), \
+                    (SELECT round(avg(s.price_cents * 60.0 / s.duration_minutes))::bigint FROM services s \
+                       JOIN mentors m ON m.id = s.mentor_id AND m.is_active \
+                      WHERE s.is_active AND s.price_cents > 0 AND NOT s.is_group_session), \
+                    (SELECT round(avg(r.rating), 2)::text FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active), \
+                    (SELECT count(*) FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active), \
+                    (SELECT count(*) FROM bookings WHERE status = 'completed')",
+        )
+        .fetch_one(db)
+        .await?;
+    let testimonials = sqlx::query_as(
+        "SELECT r.id, r.rating, r.comment, u.first_name AS reviewer_first_name, u.last_name AS reviewer_last_name, \
+                m.id AS mentor_id, m.display_name AS mentor_name, r.created_at \
+         FROM reviews r JOIN users u ON u.id = r.user_id JOIN mentors m ON m.id = r.mentor_id AND m.is_active \
+         WHERE r.rating >= $1 AND btrim(coalesce(r.comment, '')) <> '' \
+         ORDER BY r.created_at DESC, r.id LIMIT $2",
+    )
+    .bind(TESTIMONIAL_MIN_RATING)
+    .bind(TESTIMONIAL_COUNT)
+    .fetch_all(db)
+    .await?;
+    Ok(Highlights { mentor_count, average_hourly_cents, average_rating, review_count, completed_sessions, testimonials })
+}

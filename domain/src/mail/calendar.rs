@@ -102,6 +102,42 @@ pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, now: DateT
     Invite { method, content }
 }
 
+/// A confirmed booking for tests of the mail texts.
+#[cfg(test)]
+pub(crate) fn test_booking(title: &str, mentor: &str) -> Booking {
+    let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+    Booking {
+        id: uuid::Uuid::nil(),
+        status: crate::booking::BookingStatus::Confirmed,
+        scheduled_at: start,
+        ends_at: start + chrono::Duration::hours(1),
+        duration_minutes: 60,
+        total_cents: 4000,
+        notes: None,
+        hold_expires_at: None,
+        created_at: start,
+        service_id: uuid::Uuid::nil(),
+        service_title: title.into(),
+        service_type: "tarot".into(),
+        user_id: uuid::Uuid::nil(),
+        user_first_name: "Ann".into(),
+        user_last_name: "Lee".into(),
+        user_email: "ann@example.com".into(),
+        mentor_id: uuid::Uuid::nil(),
+        mentor_user_id: uuid::Uuid::nil(),
+        mentor_display_name: mentor.into(),
+        mentor_profile_image_url: None,
+        mentor_email: "mira@example.com".into(),
+        user_time_zone: None,
+        mentor_time_zone: "UTC".into(),
+        calendar_sequence: 0,
+        has_review: false,
+        refund_percentage: None,
+        refund_cents: None,
+        refund_status: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,32 +165,7 @@ mod tests {
     }
 
     fn booking(title: &str, mentor: &str) -> Booking {
-        let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        Booking {
-            id: uuid::Uuid::nil(),
-            status: crate::booking::BookingStatus::Confirmed,
-            scheduled_at: start,
-            ends_at: start + chrono::Duration::hours(1),
-            duration_minutes: 60,
-            total_cents: 4000,
-            notes: None,
-            hold_expires_at: None,
-            created_at: start,
-            service_id: uuid::Uuid::nil(),
-            service_title: title.into(),
-            service_type: "tarot".into(),
-            user_id: uuid::Uuid::nil(),
-            user_first_name: "Ann".into(),
-            user_last_name: "Lee".into(),
-            user_email: "ann@example.com".into(),
-            mentor_id: uuid::Uuid::nil(),
-            mentor_user_id: uuid::Uuid::nil(),
-            mentor_display_name: mentor.into(),
-            mentor_profile_image_url: None,
-            mentor_email: "mira@example.com".into(),
-            calendar_sequence: 0,
-            has_review: false,
-        }
+        super::test_booking(title, mentor)
     }
 
     fn invite_of(b: &Booking) -> String {

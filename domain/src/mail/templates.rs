@@ -3,12 +3,27 @@
 use super::{Email, PRODUCT_NAME};
 use crate::config::Config;
 
-/// How a session's time reads in a mail body: 'Monday Jan 05, 2026 at 15:00 UTC'.
-pub const SESSION_TIME: &str = "%A %b %d, %Y at %H:%M UTC";
-/// The same without the weekday: 'Jan 05, 2026 at 15:00 UTC'.
-pub const SESSION_TIME_SHORT: &str = "%b %d, %Y at %H:%M UTC";
-/// The date in a subject line: 'Jan 05'.
+/// How a session's time reads in a mail body, on the recipient's clock and followed by the zone:
+/// 'Monday Jan 05, 2026 at 10:00 EST (America/New_York)'.
+pub const SESSION_TIME: &str = "%A %b %d, %Y at %H:%M";
+/// The same without the weekday: 'Jan 05, 2026 at 10:00 EST (America/New_York)'.
+pub const SESSION_TIME_SHORT: &str = "%b %d, %Y at %H:%M";
+/// The date in a subject line, on the recipient's calendar: 'Jan 05'.
 pub const SUBJECT_DATE: &str = "%b %d";
+
+/// The session's start as one side reads it.
+fn start(b: &crate::booking::bookings::Booking, to_mentor: bool, format: &str) -> String {
+    crate::time_zones::local_time(b.scheduled_at, b.zone_of(to_mentor), format)
+}
+
+/// The session's date for a subject line, on one side's calendar.
+fn subject_date(b: &crate::booking::bookings::Booking, to_mentor: bool) -> String {
+    let tz = jiff::tz::TimeZone::get(b.zone_of(to_mentor)).unwrap_or(jiff::tz::TimeZone::UTC);
+    match jiff::Timestamp::new(b.scheduled_at.timestamp(), 0) {
+        Ok(ts) => ts.to_zoned(tz).strftime(SUBJECT_DATE).to_string(),
+        Err(_) => b.scheduled_at.format(SUBJECT_DATE).to_string(),
+    }
+}
 
 
 pub fn verification(config: &Config, to: &str, first_name: &str, token: &str) -> Email {
@@ -60,7 +75,7 @@ pub fn account_exists(config: &Config, to: &str, first_name: &str) -> Email {
 /// The seeker's confirmation, with the session as a calendar invitation.
 pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking, now: chrono::DateTime<chrono::Utc>) -> Email {
     let link = config.link("/dashboard", &[]);
-    let when = b.scheduled_at.format(SESSION_TIME);
+    let when = start(b, false, SESSION_TIME);
     let mut email = action_email(
         &b.user_email,
         &format!("Booking confirmed: {} with {}", b.service_title, b.mentor_display_name),
@@ -77,15 +92,39 @@ pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking,
     email
 }
 
+/// The mentor's news of a confirmed booking, with the session as a calendar invitation.
+pub fn new_booking(config: &Config, b: &crate::booking::bookings::Booking, now: chrono::DateTime<chrono::Utc>) -> Email {
+    let link = config.link("/mentor-dashboard", &[]);
+    let seeker = format!("{} {}", b.user_first_name, b.user_last_name);
+    let paid = if b.total_cents > 0 { format!(", paid ${}", crate::money::format(b.total_cents)) } else { String::from(", free") };
+    let mut email = action_email(
+        &b.mentor_email,
+        &format!("New booking: {} with {seeker} on {}", b.service_title, subject_date(b, true)),
+        &b.mentor_display_name,
+        &format!(
+            "{seeker} booked \"{}\" for {} ({} minutes{paid}). The attached invitation adds it to your calendar.",
+            b.service_title,
+            start(b, true, SESSION_TIME),
+            b.duration_minutes
+        ),
+        "Open your mentor dashboard",
+        &link,
+        "The video session opens 15 minutes before the start. You can message your client from the booking.",
+    );
+    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Request, b.calendar_sequence, &link, now));
+    email
+}
+
 /// A booking moved: both sides get the updated invitation (same UID, higher SEQUENCE).
 pub fn booking_rescheduled(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool, now: chrono::DateTime<chrono::Utc>) -> Email {
     let (to, name, link) = recipient(config, b, to_mentor);
-    let when = b.scheduled_at.format(SESSION_TIME);
+    let when = start(b, to_mentor, SESSION_TIME);
+    let moved = if to_mentor { format!("{} {} moved", b.user_first_name, b.user_last_name) } else { String::from("You moved") };
     let mut email = action_email(
         &to,
-        &format!("Booking rescheduled: {} on {}", b.service_title, b.scheduled_at.format(SUBJECT_DATE)),
+        &format!("Booking rescheduled: {} on {}", b.service_title, subject_date(b, to_mentor)),
         &name,
-        &format!("\"{}\" with {} now starts {when}. The attached invitation updates your calendar.", b.service_title, b.mentor_display_name),
+        &format!("{moved} \"{}\" to {when}. The attached invitation updates your calendar.", b.service_title),
         "Open your dashboard",
         &link,
         "If the new time does not suit you, you can reschedule again up to 2 hours before the start.",
@@ -95,18 +134,30 @@ pub fn booking_rescheduled(config: &Config, b: &crate::booking::bookings::Bookin
 }
 
 /// A booking was cancelled: both sides get a cancellation for their calendar.
-pub fn booking_cancelled(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool, refund_cents: i64, now: chrono::DateTime<chrono::Utc>) -> Email {
+pub fn booking_cancelled(
+    config: &Config,
+    b: &crate::booking::bookings::Booking,
+    to_mentor: bool,
+    by_mentor: bool,
+    refund_cents: i64,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Email {
     let (to, name, link) = recipient(config, b, to_mentor);
     let refund = if !to_mentor && refund_cents > 0 {
         format!(" A refund of ${} goes back to your card; banks usually show it within 5 to 10 business days.", crate::money::format(refund_cents))
     } else {
         String::new()
     };
+    let who = match (by_mentor, to_mentor) {
+        (true, true) | (false, false) => String::from("You"),
+        (true, false) => b.mentor_display_name.clone(),
+        (false, true) => format!("{} {}", b.user_first_name, b.user_last_name),
+    };
     let mut email = action_email(
         &to,
-        &format!("Booking cancelled: {} on {}", b.service_title, b.scheduled_at.format(SUBJECT_DATE)),
+        &format!("Booking cancelled: {} on {}", b.service_title, subject_date(b, to_mentor)),
         &name,
-        &format!("\"{}\" with {} on {} was cancelled.{refund}", b.service_title, b.mentor_display_name, b.scheduled_at.format(SESSION_TIME_SHORT)),
+        &format!("{who} cancelled \"{}\" on {}.{refund}", b.service_title, start(b, to_mentor, SESSION_TIME_SHORT)),
         "Open your dashboard",
         &link,
         "The attached update removes the session from your calendar.",
@@ -122,7 +173,12 @@ pub fn booking_reminder(config: &Config, b: &crate::booking::bookings::Booking, 
         &to,
         &format!("Reminder: {} starts in {lead}", b.service_title),
         &name,
-        &format!("\"{}\" with {} starts {}.", b.service_title, b.mentor_display_name, b.scheduled_at.format(SESSION_TIME)),
+        &format!(
+            "\"{}\" with {} starts {}.",
+            b.service_title,
+            if to_mentor { format!("{} {}", b.user_first_name, b.user_last_name) } else { b.mentor_display_name.clone() },
+            start(b, to_mentor, SESSION_TIME)
+        ),
         "Open your dashboard",
         &link,
         "The video session opens 15 minutes before the start.",
@@ -204,6 +260,38 @@ mod tests {
             _ => None,
         })
         .unwrap()
+    }
+
+    fn booking() -> crate::booking::bookings::Booking {
+        let mut b = crate::mail::calendar::test_booking("Star reading", "Mira");
+        b.scheduled_at = chrono::DateTime::parse_from_rfc3339("2027-03-05T14:30:00Z").unwrap().to_utc();
+        b.user_time_zone = Some("Europe/Paris".into());
+        b.mentor_time_zone = "America/New_York".into();
+        b
+    }
+
+    #[test]
+    fn the_mentor_hears_of_a_new_booking_on_their_own_clock_with_the_invitation() {
+        let b = booking();
+        let mail = new_booking(&config(), &b, b.scheduled_at);
+        assert_eq!(mail.to, b.mentor_email);
+        assert!(mail.subject.starts_with("New booking: Star reading with "), "{}", mail.subject);
+        assert!(mail.text.contains("Friday Mar 05, 2027 at 09:30 EST (America/New_York)"), "{}", mail.text);
+        assert!(mail.calendar.is_some());
+        let seeker = booking_confirmed(&config(), &b, b.scheduled_at);
+        assert!(seeker.text.contains("Friday Mar 05, 2027 at 15:30 CET (Europe/Paris)"), "{}", seeker.text);
+    }
+
+    #[test]
+    fn a_cancellation_names_who_cancelled_from_the_readers_side() {
+        let b = booking();
+        let seeker = format!("{} {}", b.user_first_name, b.user_last_name);
+        let to_seeker = booking_cancelled(&config(), &b, false, false, 2000, b.scheduled_at);
+        assert!(to_seeker.text.contains("You cancelled \"Star reading\" on Mar 05, 2027 at 15:30 CET (Europe/Paris). A refund of $20.00"), "{}", to_seeker.text);
+        let to_mentor = booking_cancelled(&config(), &b, true, false, 2000, b.scheduled_at);
+        assert!(to_mentor.text.contains(&format!("{seeker} cancelled \"Star reading\" on Mar 05, 2027 at 09:30 EST (America/New_York).")), "{}", to_mentor.text);
+        let by_mentor = booking_cancelled(&config(), &b, false, true, 0, b.scheduled_at);
+        assert!(by_mentor.text.contains("Mira cancelled"), "{}", by_mentor.text);
     }
 
     #[test]

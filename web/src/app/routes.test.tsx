@@ -6,7 +6,12 @@ import { AppRoutes, PUBLIC_ROUTES, SIGNED_IN_ROUTES } from './routes';
 
 function LocationProbe() {
   const location = useLocation();
-  return <div data-testid="location">{location.pathname}</div>;
+  return (
+    <>
+      <div data-testid="location">{location.pathname}</div>
+      <div data-testid="search">{location.search}</div>
+    </>
+  );
 }
 
 function renderAt(path: string, user: typeof testUser | null) {
@@ -39,11 +44,11 @@ describe('route table', () => {
       '/help-center',
       '/community-guidelines',
       '/contact',
+      '/mentors',
+      '/mentor/:id',
     ]);
     expect(SIGNED_IN_ROUTES.map((r) => r.path)).toEqual([
       '/',
-      '/mentors',
-      '/mentor/:id',
       '/mentor-dashboard',
       '/become-mentor',
       '/dashboard',
@@ -69,7 +74,7 @@ describe('signed out', () => {
     expect(screen.getByRole('heading', { name: 'How It Works' })).toBeInTheDocument();
   });
 
-  it.each(['/mentors', '/dashboard', '/mentor/42', '/admin/payouts', '/no-such-page'])(
+  it.each(['/dashboard', '/admin/payouts', '/no-such-page', '/booking/42'])(
     'redirects %s to /auth',
     async (path) => {
       renderAt(path, null);
@@ -77,6 +82,23 @@ describe('signed out', () => {
       expect(screen.getByTestId('location')).toHaveTextContent('/auth');
     },
   );
+
+  it('sends a visitor who wants to book to sign in, with the way back', async () => {
+    renderAt('/booking/42', null);
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(screen.getByTestId('search')).toHaveTextContent(`?next=${encodeURIComponent('/booking/42')}`);
+  });
+
+  it.each(['/mentors', '/mentor/42'])('lets a visitor browse %s without signing in', async (path) => {
+    mockFetch({
+      'GET /api/mentors?page=1&pageSize=12': () => jsonResponse(200, { mentors: [], total: 0, page: 1, pageSize: 12 }),
+      'GET /api/mentors/42': () => jsonResponse(404, { message: 'Mentor not found' }),
+    });
+    renderAt(path, null);
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(path);
+    expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument();
+  });
 
   it('can open every public path', async () => {
     renderAt('/forgot-password', null);
@@ -138,7 +160,8 @@ describe('signed in', () => {
   it('shows the 404 screen for an unknown path', async () => {
     renderAt('/no-such-page', testUser);
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
-    expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
+    expect(screen.getByText(/could not find the page you were looking for/)).toBeInTheDocument();
+    expect(screen.queryByText(/router/)).not.toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/no-such-page');
   });
 

@@ -2,7 +2,8 @@
  * The route table:
  * - public paths are always available;
  * - signed-in paths exist only for a signed-in user;
- * - signed out, / shows the landing page and any other path redirects to /auth;
+ * - signed out, / shows the landing page and any other path redirects to /auth, which brings the
+ *   visitor back to that path after signing in (?next=);
  * - signed in, an unknown path shows the 404 screen;
  * - while the signed-in state loads, a spinner shows.
  * Every page is its own chunk (React.lazy), so the landing page stays light.
@@ -15,6 +16,7 @@ import { NotFound } from '@/components/not-found';
 import { Button } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
+import { signInPath } from '@/lib/navigation';
 
 type Page = LazyExoticComponent<ComponentType>;
 type RouteEntry = { path: string; page: Page };
@@ -31,14 +33,14 @@ export const PUBLIC_ROUTES: RouteEntry[] = [
   { path: '/help-center', page: page(() => import('@/features/static/help-center-page')) },
   { path: '/community-guidelines', page: page(() => import('@/features/static/community-guidelines-page')) },
   { path: '/contact', page: page(() => import('@/features/contact/contact-page')) },
+  { path: '/mentors', page: page(() => import('@/features/mentors/mentors-page')) },
+  { path: '/mentor/:id', page: page(() => import('@/features/mentors/mentor-profile-page')) },
 ];
 
 const LandingPage = page(() => import('@/features/landing/landing-page'));
 
 export const SIGNED_IN_ROUTES: RouteEntry[] = [
   { path: '/', page: page(() => import('@/features/home/home-page')) },
-  { path: '/mentors', page: page(() => import('@/features/mentors/mentors-page')) },
-  { path: '/mentor/:id', page: page(() => import('@/features/mentors/mentor-profile-page')) },
   { path: '/mentor-dashboard', page: page(() => import('@/features/mentor-dashboard/mentor-dashboard-page')) },
   { path: '/become-mentor', page: page(() => import('@/features/onboarding/onboarding-page')) },
   { path: '/dashboard', page: page(() => import('@/features/dashboard/dashboard-page')) },
@@ -94,7 +96,7 @@ export function AppRoutes() {
             ) : (
               <>
                 <Route path="/" element={renderPage(LandingPage)} />
-                <Route path="*" element={<Navigate to="/auth" replace />} />
+                <Route path="*" element={<Navigate to={signInPath(location.pathname + location.search)} replace />} />
               </>
             )}
           </Route>

@@ -3,6 +3,9 @@ import { Heart } from 'lucide-react';
 import { toast } from 'sonner';
 import { catalogueApi, catalogueKeys, type FavoriteStatus, type Mentor } from '@/lib/catalogue';
 import { cn } from '@/lib/utils';
+import { useLocation, useNavigate } from 'react-router';
+import { useUser } from '@/lib/auth';
+import { signInPath } from '@/lib/navigation';
 
 /** The favourite toasts. */
 export const FAVORITE_TEXTS = {
@@ -67,6 +70,12 @@ type FavoriteButtonProps = {
  */
 export function FavoriteButton({ mentorId, mentorName, isFavorited, className, variant = 'icon' }: FavoriteButtonProps) {
   const toggle = useToggleFavorite();
+  const { user } = useUser();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // Signed out, favouriting asks to sign in first and comes back here.
+  const onClick = () =>
+    user ? toggle.mutate({ mentorId, favorite: !isFavorited }) : navigate(signInPath(location.pathname + location.search));
   const pending = toggle.isPending;
   // While the call runs, show the state it is moving to.
   const shown = pending && toggle.variables?.mentorId === mentorId ? toggle.variables.favorite : isFavorited;
@@ -77,7 +86,7 @@ export function FavoriteButton({ mentorId, mentorName, isFavorited, className, v
       aria-label={variant === 'icon' ? label : undefined}
       title={variant === 'icon' ? label : undefined}
       disabled={pending}
-      onClick={() => toggle.mutate({ mentorId, favorite: !isFavorited })}
+      onClick={onClick}
       className={cn(
         'inline-flex items-center justify-center gap-2 rounded-full transition-colors disabled:opacity-70',
         variant === 'icon'

@@ -18,7 +18,7 @@ export function useFeaturedMentors() {
  * The featured mentors' cards. Signed in they lead to /mentor/{id}; signed out to /auth (the
  * profile is a signed-in page). Nothing shows when there are no mentors or the call fails.
  */
-export function FeaturedMentors({ signedIn, title = 'Featured Mentors' }: { signedIn: boolean; title?: string }) {
+export function FeaturedMentors({ title = 'Featured Mentors' }: { title?: string }) {
   const { data, isLoading } = useFeaturedMentors();
   if (!isLoading && (!data || data.length === 0)) return null;
   return (
@@ -28,7 +28,7 @@ export function FeaturedMentors({ signedIn, title = 'Featured Mentors' }: { sign
           {title}
         </h2>
         <Link
-          to={signedIn ? '/mentors' : '/auth'}
+          to="/mentors"
           className="inline-flex items-center gap-1 text-sm font-medium text-indigo-700 hover:text-indigo-800"
         >
           See all mentors
@@ -44,7 +44,7 @@ export function FeaturedMentors({ signedIn, title = 'Featured Mentors' }: { sign
             ))
           : data!.map((mentor) => (
               <li key={mentor.id}>
-                <MentorCard mentor={mentor} to={signedIn ? `/mentor/${mentor.id}` : '/auth'} />
+                <MentorCard mentor={mentor} to={`/mentor/${mentor.id}`} />
               </li>
             ))}
       </ul>

@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { MAX_CARD_SPECIALTIES } from '@/config/constants';
 import type { Mentor } from '@/lib/catalogue';
-import { formatUsd } from '@/lib/money';
+import { fromPriceText } from '@/lib/money';
 import { MentorAvatar } from './mentor-avatar';
 import { RatingStars } from './rating-stars';
 
@@ -65,9 +65,7 @@ export function MentorCard({ mentor, to, action, headingLevel: Heading = 'h3' }:
       </div>
       {mentor.bio && <p className="mt-3 line-clamp-2 flex-1 text-sm leading-relaxed text-slate-600">{mentor.bio}</p>}
       <div className="mt-5 flex items-center justify-between border-t border-slate-100 pt-4 text-sm">
-        <span className="text-slate-600">
-          From <span className="font-semibold text-slate-900">{formatUsd(mentor.basePrice)}</span>
-        </span>
+        <span className="font-semibold text-slate-900">{fromPriceText(mentor.fromPrice)}</span>
         <span aria-hidden="true" className="inline-flex items-center gap-1 font-medium text-indigo-700">
           View Profile
           <ArrowRight className="h-4 w-4 transition group-hover:translate-x-0.5" />

@@ -15,7 +15,9 @@ export function NotFound() {
             <CircleAlert aria-hidden="true" className="h-8 w-8 text-rose-500" />
             <h1 className="text-2xl font-bold text-slate-900">404 Page Not Found</h1>
           </div>
-          <p className="text-sm text-slate-600">Did you forget to add the page to the router?</p>
+          <p className="text-sm text-slate-600">
+            We could not find the page you were looking for. It may have moved, or the link may be mistyped.
+          </p>
           <Button asChild variant="outline" size="sm">
             <Link to="/">Back to Home</Link>
           </Button>

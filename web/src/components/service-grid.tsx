@@ -32,26 +32,22 @@ export function useServiceStats() {
   });
 }
 
-type ServiceGridProps = {
-  /** Where a card leads: the filtered mentor list when signed in, otherwise sign-in. */
-  signedIn: boolean;
-};
-
-export function ServiceGrid({ signedIn }: ServiceGridProps) {
+/** Each card leads to the mentor list filtered by its type (visitors browse it signed out too). */
+export function ServiceGrid() {
   const { data, isLoading, isError } = useServiceStats();
   return (
     <>
       {isError && (
         <p className="mb-4 text-sm text-slate-500">Prices and mentor counts are unavailable right now.</p>
       )}
-      <ServiceCards stats={data} loading={isLoading} signedIn={signedIn} />
+      <ServiceCards stats={data} loading={isLoading} />
     </>
   );
 }
 
-type ServiceCardsProps = { stats: ServiceStat[] | undefined; loading: boolean; signedIn: boolean };
+type ServiceCardsProps = { stats: ServiceStat[] | undefined; loading: boolean };
 
-export function ServiceCards({ stats, loading, signedIn }: ServiceCardsProps) {
+export function ServiceCards({ stats, loading }: ServiceCardsProps) {
   return (
     <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
       {SERVICE_TYPES.map((type) => {
@@ -60,7 +56,7 @@ export function ServiceCards({ stats, loading, signedIn }: ServiceCardsProps) {
         return (
           <li key={type}>
             <Link
-              to={signedIn ? `/mentors?service=${type}` : '/auth'}
+              to={`/mentors?service=${type}`}
               className="group flex h-full flex-col rounded-2xl border border-slate-200/80 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:border-indigo-200 hover:shadow-md hover:shadow-indigo-100"
             >
               <span className="inline-flex h-12 w-12 items-center justify-center rounded-xl bg-gradient-to-br from-indigo-50 to-violet-100 text-indigo-600">

@@ -65,7 +65,7 @@ export const SUPPORT_HOURS = {
   weekends: 'Sat to Sun 10 AM to 6 PM EST',
 } as const;
 /** Terms and privacy policy were last updated in this month. */
-export const POLICIES_LAST_UPDATED = 'December 2024';
+export const POLICIES_LAST_UPDATED = 'November 2026';
 /** The minimum age to hold an account. */
 export const MINIMUM_AGE = 18;
 /** Days of notice before a material change of the terms takes effect. */
@@ -91,14 +91,6 @@ export const GROUP_SIZE = { min: 2, max: 20 } as const;
 export const COMPLAINT_WINDOW_HOURS = 24;
 /** Profile images are at most 5 MB. */
 export const MAX_PROFILE_IMAGE_BYTES = 5 * 1024 * 1024;
-
-// --- Landing page statistics (static) ---------------------------------------------------
-
-export const LANDING_STATS = [
-  { value: '1000+', label: 'Mentors' },
-  { value: '$50+', label: 'Average hourly rate' },
-  { value: '4.9', label: 'Average rating' },
-] as const;
 
 /** Shows a count for a badge: the number itself, or '99+' above {@link BADGE_MAX_COUNT}. */
 export function badgeCount(count: number): string {
@@ -224,3 +216,52 @@ export const MENTOR_DASHBOARD_TEXT = {
   endAfterStart: 'End time must be after start time',
   confirmDeleteSlot: 'Are you sure you want to delete this availability slot?',
 } as const;
+
+// --- Real-time channel, messages and calls --------------------------------------------
+
+/** Reconnection of the real-time channel: 1 s first, doubling up to 5 s, ±50 % jitter, never giving up. */
+export const RECONNECT_INITIAL_DELAY_MS = 1_000;
+export const RECONNECT_MAX_DELAY_MS = 5_000;
+export const RECONNECT_JITTER = 0.5;
+export const RECONNECT_MAX_ATTEMPTS = Number.POSITIVE_INFINITY;
+/** A connection attempt that has not opened after 20 s is abandoned and retried. */
+export const CONNECT_TIMEOUT_MS = 20_000;
+/** The client pings the server every 30 s so an idle socket is not taken for a dead one. */
+export const REALTIME_PING_INTERVAL_MS = 30_000;
+
+/** A thread loads 50 messages per page. */
+export const MESSAGE_PAGE_SIZE = 50;
+/** Messages from one sender less than 5 minutes apart form one group. */
+export const MESSAGE_GROUP_WINDOW_MS = 5 * 60_000;
+/** Typing stops 2 s after the last keystroke. */
+export const TYPING_IDLE_MS = 2_000;
+/** A message is 1 to 5,000 characters after trimming. */
+export const MESSAGE_MAX_LENGTH = 5_000;
+/** The character counter shows from 90 % of the limit. */
+export const MESSAGE_COUNTER_FROM = 4_500;
+
+/** The fixed texts of /messages. */
+export const MESSAGES_TEXT = {
+  conversationsFailed: 'Failed to fetch conversations',
+  messagesFailed: 'Failed to fetch messages',
+  createFailed: 'Failed to create conversation',
+  createFailedToast: 'Failed to create conversation. Please try logging in again.',
+  createdTitle: 'Success',
+  createdText: 'Conversation started successfully!',
+  unreadCountFailed: 'Failed to fetch unread message count',
+  connectionError: 'Connection Error',
+  emptyMessage: 'Message cannot be empty',
+  tooLong: 'Message must be at most 5000 characters',
+} as const;
+
+/** The fixed texts of calls. */
+export const CALL_TEXT = {
+  incoming: 'Incoming video call',
+  accept: 'Accept',
+  decline: 'Decline',
+  mediaError: 'Media Access Error',
+  mediaErrorText: 'Could not access your camera or microphone. Check the browser permissions.',
+} as const;
+
+/** The sound of an incoming call. */
+export const INCOMING_CALL_SOUND = '/notification.mp3';

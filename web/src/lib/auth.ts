@@ -9,7 +9,7 @@ import {
 import { getGetMentorProfileQueryKey, getMentorProfile } from '@/api/endpoints/mentors/mentors';
 import type { LoginRequest, MessageResponse, RegisterRequest, UserView } from '@/api/model';
 import { errorStatus } from './api-fetch';
-import { hardNavigate } from './navigation';
+import { hardNavigate, safeNext } from './navigation';
 
 /** The signed-in user as GET /api/auth/user returns it. */
 export type User = UserView;
@@ -74,11 +74,11 @@ export function useRoles() {
   };
 }
 
-/** POST /api/login; on success the app reloads at /. */
-export function useLogin() {
+/** POST /api/login; on success the app reloads at / (or at `next`, the page that asked to sign in). */
+export function useLogin(next?: string | null) {
   return useMutation({
     mutationFn: (input: LoginRequest) => login(input),
-    onSuccess: () => hardNavigate('/'),
+    onSuccess: () => hardNavigate(safeNext(next) ?? '/'),
   });
 }
 

@@ -29,7 +29,9 @@ import {
 } from '@/api/endpoints/mentors/mentors';
 import {
   createService,
+  getGetHighlightsQueryKey,
   getGetServiceStatsQueryKey,
+  getHighlights,
   getServiceStats,
   updateService,
 } from '@/api/endpoints/services/services';
@@ -97,6 +99,7 @@ export function listMentorsParams(search: MentorSearch = {}): ListMentorsParams 
 
 export const catalogueKeys = {
   serviceStats: () => getGetServiceStatsQueryKey(),
+  highlights: () => getGetHighlightsQueryKey(),
   /** Without parameters: the prefix of every mentor search (for invalidation) and the featured list. */
   mentors: (search?: MentorSearch) => getListMentorsQueryKey(search ? listMentorsParams(search) : undefined),
   mentor: (id: string) => getGetMentorQueryKey(id),
@@ -111,6 +114,7 @@ type Opts = { signal?: AbortSignal };
 
 export const catalogueApi = {
   serviceStats: ({ signal }: Opts = {}) => getServiceStats({ signal }),
+  highlights: ({ signal }: Opts = {}) => getHighlights({ signal }),
   mentors: (search: MentorSearch = {}, { signal }: Opts = {}) => listMentors(listMentorsParams(search), { signal }),
   mentor: (id: string, { signal }: Opts = {}) => getMentor(id, { signal }),
   reviews: (id: string, { signal }: Opts = {}) => getMentorReviews(id, { signal }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsd, isFree, minPriceText, normalizePrice, servicePriceText } from './money';
+import { formatUsd, fromPriceText, isFree, minPriceText, normalizePrice, servicePriceText } from './money';
 
 describe('money', () => {
   it('formats USD with two decimals and thousands separators', () => {
@@ -16,6 +16,12 @@ describe('money', () => {
     expect(servicePriceText('25.00')).toBe('$25.00');
     expect(isFree('0')).toBe(true);
     expect(isFree('')).toBe(false);
+  });
+
+  it("a mentor's 'From' price: the cheapest service, 'Free' for a free one, nothing without services", () => {
+    expect(fromPriceText('48.00')).toBe('From $48.00');
+    expect(fromPriceText('0.00')).toBe('Free');
+    expect(fromPriceText(null)).toBeNull();
   });
 
   it("service grid: 'From $X', or 'Coming Soon' when the lowest price is 0", () => {

@@ -27,6 +27,16 @@ export function servicePriceText(price: string | number | null | undefined): str
   return isFree(price) ? 'Free' : formatUsd(price);
 }
 
+/**
+ * A mentor's starting price, from their cheapest active service: 'From $48.00', 'Free' when a
+ * service is free, null when they offer none (then nothing is shown).
+ */
+export function fromPriceText(fromPrice: string | number | null | undefined): string | null {
+  const n = amount(fromPrice);
+  if (!Number.isFinite(n)) return null;
+  return n === 0 ? 'Free' : `From ${formatUsd(n)}`;
+}
+
 /** Service grid: 'From $25.00', or 'Coming Soon' when the lowest price is 0 (or unknown). */
 export function minPriceText(minPrice: string | number | null | undefined): string {
   const n = amount(minPrice);

@@ -13,3 +13,22 @@ export const LOGIN_URL = '/api/login';
 export function reloadPage(): void {
   window.location.reload();
 }
+
+/** The query parameter that brings a visitor back after signing in. */
+export const NEXT_PARAM = 'next';
+
+/** Where a signed-out visitor signs in before going on to `path` (a path of this app). */
+export function signInPath(path: string): string {
+  const next = safeNext(path);
+  return next && next !== '/' ? `/auth?${NEXT_PARAM}=${encodeURIComponent(next)}` : '/auth';
+}
+
+/**
+ * A place to go back to after signing in: only a path of this app (never another site, never
+ * the sign-in page itself), otherwise null.
+ */
+export function safeNext(raw: string | null | undefined): string | null {
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return null;
+  if (raw === '/auth' || raw.startsWith('/auth?') || raw.startsWith('/api/')) return null;
+  return raw;
+}

@@ -6,7 +6,7 @@
  *
  * The list and the count are polled every 30 s. Every change refreshes both.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   deleteNotification,
   getGetUnreadNotificationCountQueryKey,
@@ -19,6 +19,7 @@ import {
 import type { ListNotificationsParams, NotificationView } from '@/api/model';
 import { NOTIFICATIONS_LIST_LIMIT, NOTIFICATIONS_POLL_MS } from '@/config/constants';
 import { hardNavigate } from './navigation';
+import { useRealtimeEvent } from './realtime/provider';
 
 export const NOTIFICATION_TYPES = [
   'booking_confirmed',
@@ -131,4 +132,33 @@ export function followActionUrl(actionUrl: string, navigate: (to: string) => voi
   } catch {
     // not an address: nothing to follow
   }
+}
+
+/**
+ * A notification pushed over the real-time channel: shown at once in every cached list (the bell's
+ * and the /notifications page's) and counted as unread, then both are reloaded from the server.
+ * Polling every 30 s stays as the fallback.
+ */
+export function addLiveNotification(queryClient: QueryClient, notification: Notification): Promise<unknown> {
+  for (const [key, list] of queryClient.getQueriesData<Notification[]>({ queryKey: notificationKeys.all() })) {
+    if (!Array.isArray(list) || list.some((n) => n.id === notification.id)) continue;
+    const params = key[1] as ListNotificationsParams | undefined;
+    const next = [notification, ...list];
+    queryClient.setQueryData(key, params?.limit ? next.slice(0, params.limit) : next);
+  }
+  if (!notification.isRead) {
+    queryClient.setQueryData<{ count: number }>(notificationKeys.unreadCount(), (old) =>
+      old ? { ...old, count: old.count + 1 } : old,
+    );
+  }
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: notificationKeys.all() }),
+    queryClient.invalidateQueries({ queryKey: notificationKeys.unreadCount() }),
+  ]);
+}
+
+/** Keeps the bell and /notifications current with the live `notification` event. */
+export function useLiveNotifications(): void {
+  const queryClient = useQueryClient();
+  useRealtimeEvent('notification', (notification) => void addLiveNotification(queryClient, notification));
 }

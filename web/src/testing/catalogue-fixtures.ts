@@ -27,6 +27,8 @@ export function mentor(overrides: Partial<Mentor> = {}): Mentor {
     bio: 'I have read the stars for twenty years and love helping people see their path.',
     specialties: ['Astrology', 'Tarot Reading', 'Numerology'],
     basePrice: '50.00',
+    fromPrice: '50.00',
+    minimumNoticeMinutes: 120,
     rating: '4.80',
     reviewCount: 12,
     totalSessions: 40,

@@ -75,6 +75,19 @@ pub struct BookingView {
     pub service: BookingServiceView,
     pub user: BookingUserView,
     pub mentor: BookingMentorView,
+    /// What a cancellation refunds; null when there is none
+    #[oai(nullable)]
+    pub refund: Option<BookingRefundView>,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct BookingRefundView {
+    /// 100, 50 or 0
+    pub percentage: i32,
+    pub amount: String,
+    /// pending, succeeded, failed or not_needed
+    pub status: String,
 }
 
 impl From<Booking> for BookingView {
@@ -88,6 +101,12 @@ impl From<Booking> for BookingView {
             notes: b.notes,
             created_at: b.created_at,
             has_review: b.has_review,
+            refund: match (b.refund_percentage, b.refund_cents, b.refund_status) {
+                (Some(percentage), Some(cents), Some(status)) => {
+                    Some(BookingRefundView { percentage: percentage as i32, amount: money::format(cents), status })
+                }
+                _ => None,
+            },
             service: BookingServiceView { id: b.service_id, title: b.service_title, duration: b.duration_minutes, service_type: b.service_type },
             user: BookingUserView { id: b.user_id, first_name: b.user_first_name, last_name: b.user_last_name },
             mentor: BookingMentorView {

@@ -5,7 +5,7 @@ use poem_openapi::Object;
 use uuid::Uuid;
 
 use domain::{
-    catalogue::{mentors::{Mentor, MentorWithServices}, reviews::Review, services::Service, stats::ServiceStat},
+    catalogue::{mentors::{Mentor, MentorWithServices}, reviews::Review, services::Service, stats::{Highlights, ServiceStat, Testimonial}},
     money,
 };
 
@@ -30,6 +30,11 @@ pub struct MentorCardView {
     pub specialties: Vec<String>,
     /// Decimal string, e.g. "50.00"
     pub base_price: String,
+    /// The cheapest active service ("0.00": a free one); null while the mentor offers none
+    #[oai(nullable)]
+    pub from_price: Option<String>,
+    /// Minutes before a session below which it cannot be booked
+    pub minimum_notice_minutes: i32,
     /// Average review, two decimals; "0.00" before the first review
     pub rating: String,
     pub review_count: i32,
@@ -125,6 +130,8 @@ impl From<Mentor> for MentorCardView {
             bio: m.bio,
             specialties: m.specialties,
             base_price: money::format(m.base_price_cents),
+            from_price: m.from_price_cents.map(money::format),
+            minimum_notice_minutes: m.minimum_notice_minutes,
             rating: m.rating,
             review_count: m.review_count,
             total_sessions: m.total_sessions,
@@ -180,6 +187,64 @@ impl From<Review> for ReviewView {
             comment: r.comment,
             created_at: r.created_at,
             user: ReviewerView { first_name: r.user_first_name, last_name: r.user_last_name },
+        }
+    }
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct TestimonialView {
+    pub id: Uuid,
+    /// Whole stars, 4 or 5
+    pub rating: i32,
+    pub comment: String,
+    /// The reviewer's first name and the initial of their last name, e.g. "Sam K."
+    pub reviewer_name: String,
+    pub mentor_id: Uuid,
+    pub mentor_name: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct HighlightsView {
+    /// Active mentors with at least one service
+    pub mentor_count: i64,
+    /// Average hourly rate of paid one-to-one services, decimal string; null when there are none
+    #[oai(nullable)]
+    pub average_hourly_rate: Option<String>,
+    /// Average of all reviews, two decimals; null before the first review
+    #[oai(nullable)]
+    pub average_rating: Option<String>,
+    pub review_count: i64,
+    pub completed_sessions: i64,
+    pub testimonials: Vec<TestimonialView>,
+}
+
+impl From<Testimonial> for TestimonialView {
+    fn from(t: Testimonial) -> Self {
+        let initial = t.reviewer_last_name.chars().next().map(|c| format!(" {c}.")).unwrap_or_default();
+        Self {
+            id: t.id,
+            rating: t.rating as i32,
+            comment: t.comment,
+            reviewer_name: format!("{}{initial}", t.reviewer_first_name),
+            mentor_id: t.mentor_id,
+            mentor_name: t.mentor_name,
+            created_at: t.created_at,
+        }
+    }
+}
+
+impl From<Highlights> for HighlightsView {
+    fn from(h: Highlights) -> Self {
+        Self {
+            mentor_count: h.mentor_count,
+            average_hourly_rate: h.average_hourly_cents.map(money::format),
+            average_rating: h.average_rating,
+            review_count: h.review_count,
+            completed_sessions: h.completed_sessions,
+            testimonials: h.testimonials.into_iter().map(Into::into).collect(),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod booking;
 pub mod catalogue;
+pub mod messaging;
 
 use chrono::{DateTime, Utc};
 use poem_openapi::{Enum, Object};

@@ -5,6 +5,7 @@ export * from './dashboard/dashboard';
 export * from './favorites/favorites';
 export * from './health/health';
 export * from './mentors/mentors';
+export * from './messaging/messaging';
 export * from './notifications/notifications';
 export * from './passwords/passwords';
 export * from './profiles/profiles';

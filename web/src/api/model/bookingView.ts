@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { BookingMentorView } from './bookingMentorView';
+import type { BookingRefundView } from './bookingRefundView';
 import type { BookingServiceView } from './bookingServiceView';
 import type { BookingStatusView } from './bookingStatusView';
 import type { BookingUserView } from './bookingUserView';
@@ -24,4 +25,6 @@ export interface BookingView {
   service: BookingServiceView;
   user: BookingUserView;
   mentor: BookingMentorView;
+  /** What a cancellation refunds; null when there is none */
+  refund?: BookingRefundView & unknown | null;
 }

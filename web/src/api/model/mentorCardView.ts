@@ -17,6 +17,13 @@ export interface MentorCardView {
   specialties: string[];
   /** Decimal string, e.g. "50.00" */
   basePrice: string;
+  /**
+     * The cheapest active service ("0.00": a free one); null while the mentor offers none
+     * @nullable
+     */
+  fromPrice?: string | null;
+  /** Minutes before a session below which it cannot be booked */
+  minimumNoticeMinutes: number;
   /** Average review, two decimals; "0.00" before the first review */
   rating: string;
   reviewCount: number;

@@ -18,4 +18,6 @@ export interface MentorProfileRequest {
   profileImageUrl?: string;
   /** IANA zone, e.g. "Europe/London"; UTC when absent */
   timeZone?: string;
+  /** Minutes before a session below which it cannot be booked: 0 to 10080, 120 when absent */
+  minimumNoticeMinutes?: number;
 }

@@ -50,11 +50,12 @@ describe('Header', () => {
     );
   });
 
-  it('mentor: Mentor Dashboard instead of My Dashboard, no Become a Mentor', async () => {
+  it('mentor: Mentor Dashboard and their own bookings as a client, no Become a Mentor', async () => {
     mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, { id: 'm1', displayName: 'Luna' }) });
     renderWithProviders(<Header />, { client: clientWithUser(testUser) });
     expect(await mainNav().findByRole('link', { name: 'Mentor Dashboard' })).toHaveAttribute('href', '/mentor-dashboard');
     expect(mainNav().queryByRole('link', { name: 'My Dashboard' })).not.toBeInTheDocument();
+    expect(mainNav().getByRole('link', { name: 'My Bookings' })).toHaveAttribute('href', '/dashboard');
     expect(screen.queryByRole('link', { name: 'Become a Mentor' })).not.toBeInTheDocument();
   });
 

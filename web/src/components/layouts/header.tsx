@@ -12,6 +12,7 @@ import { LOGIN_URL } from '@/lib/navigation';
 import { cn } from '@/lib/utils';
 import { BECOME_MENTOR_LINK, SIGNED_OUT_LINKS, signedInLinks, type NavLinkItem } from './nav-links';
 import { NotificationBell } from './notification-bell';
+import { UnreadMessagesBadge } from './unread-messages-badge';
 
 function initials(user: User): string {
   const letters = `${user.firstName?.[0] ?? ''}${user.lastName?.[0] ?? ''}`.toUpperCase();
@@ -77,6 +78,7 @@ export function Header() {
             {links.map((link) => (
               <NavLink key={link.to} to={link.to} className={desktopLinkClass}>
                 {link.label}
+                {link.to === '/messages' && <UnreadMessagesBadge />}
               </NavLink>
             ))}
           </nav>
@@ -102,10 +104,10 @@ export function Header() {
                   <Link to={BECOME_MENTOR_LINK.to}>{BECOME_MENTOR_LINK.label}</Link>
                 </Button>
               )}
-              {/* The unread message badge arrives with messaging. */}
-              <Button asChild variant="ghost" size="icon" className="hidden sm:inline-flex xl:hidden">
+              <Button asChild variant="ghost" size="icon" className="relative hidden sm:inline-flex xl:hidden">
                 <Link to="/messages" aria-label="Messages">
                   <MessageCircle aria-hidden="true" className="h-5 w-5" />
+                  <UnreadMessagesBadge floating />
                 </Link>
               </Button>
               <NotificationBell />
@@ -219,6 +221,7 @@ function MobileMenu({ open, onOpenChange, user, links, showBecomeMentor, onLogou
                 {links.map((link) => (
                   <NavLink key={link.to} to={link.to} className={itemClass} onClick={close}>
                     {link.label}
+                    {link.to === '/messages' && <UnreadMessagesBadge />}
                   </NavLink>
                 ))}
                 {showBecomeMentor && (

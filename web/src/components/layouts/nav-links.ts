@@ -10,7 +10,9 @@ export function signedInLinks({ isAdmin, isMentor }: NavRoles): NavLinkItem[] {
     { to: '/messages', label: 'Messages' },
     { to: '/favorites', label: 'Favorites' },
   ];
-  links.push(isMentor ? { to: '/mentor-dashboard', label: 'Mentor Dashboard' } : { to: '/dashboard', label: 'My Dashboard' });
+  // A mentor can book other mentors too: their own bookings as a client stay one click away.
+  if (isMentor) links.push({ to: '/mentor-dashboard', label: 'Mentor Dashboard' }, { to: '/dashboard', label: 'My Bookings' });
+  else links.push({ to: '/dashboard', label: 'My Dashboard' });
   if (isAdmin) links.push({ to: '/admin', label: 'Admin' });
   return links;
 }

@@ -11,6 +11,7 @@ import { errorMessage } from '@/lib/api-fetch';
 import { formatDateTime } from '@/lib/format';
 import {
   followActionUrl,
+  useLiveNotifications,
   useMarkNotificationRead,
   useNotifications,
   useUnreadNotificationCount,
@@ -26,6 +27,7 @@ import { cn } from '@/lib/utils';
 export function NotificationBell() {
   const navigate = useNavigate();
   const badgeId = useId();
+  useLiveNotifications();
   const count = useUnreadNotificationCount();
   const list = useNotifications(NOTIFICATIONS_LIST_LIMIT);
   const markRead = useMarkNotificationRead();

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { APP_NAME } from '@/config/constants';
 import { errorMessage, errorStatus, serverMessage } from '@/lib/api-fetch';
 import { useLogin, useRegister, useUser } from '@/lib/auth';
+import { NEXT_PARAM, safeNext } from '@/lib/navigation';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { AuthShell } from './auth-shell';
 import { ResendVerificationLink } from './resend-verification';
@@ -33,11 +34,13 @@ export function AuthPage() {
   const [mode, setMode] = useState<Mode>('login');
   const [form, setForm] = useState(EMPTY_FORM);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const login = useLogin();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get(NEXT_PARAM));
+  const login = useLogin(next);
   const register = useRegister();
   useDocumentTitle(mode === 'login' ? 'Sign in' : 'Create account');
 
-  if (user) return <Navigate to="/" replace />;
+  if (user) return <Navigate to={next ?? '/'} replace />;
 
   // After a successful sign-in the page reloads at /; keep the button busy until then.
   const submitting = login.isPending || register.isPending || login.isSuccess;

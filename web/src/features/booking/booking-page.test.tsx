@@ -11,7 +11,7 @@ import { browserTimeZone } from '@/lib/time-zones';
 import { wallTimeToIso } from '@/lib/wall-time';
 import { mentor, MENTOR_ID, service, SERVICE_ID } from '@/testing/catalogue-fixtures';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
-import BookingPage from './booking-page';
+import BookingPage, { DECLINED_NEXT_STEP } from './booking-page';
 
 let success: ReturnType<typeof vi.spyOn>;
 let error: ReturnType<typeof vi.spyOn>;
@@ -266,6 +266,26 @@ describe('BookingPage: payment', () => {
     expect(screen.getByRole('form', { name: 'Card payment' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(`/booking/${SERVICE_ID}`);
     expect(screen.getByRole('button', { name: /Pay/ })).toBeEnabled();
+    // The decline stays on the form, with what to do next.
+    expect(screen.getByText('Payment Failed: Card declined')).toBeInTheDocument();
+    expect(screen.getByText(DECLINED_NEXT_STEP)).toBeInTheDocument();
+  });
+
+  it('refuses a past expiry or a month over 12 inline, before Pay is enabled', async () => {
+    mockFetch(paidHandlers(() => jsonResponse(200, { success: true })));
+    renderBooking();
+    const user = userEvent.setup();
+    await reachPayment(user);
+    await fillCard(user, '4111111111111111');
+    const expiry = screen.getByLabelText('Expiry Date');
+    await user.clear(expiry);
+    await user.type(expiry, '1320');
+    expect(screen.getByText('Enter a month from 01 to 12')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Pay/ })).toBeDisabled();
+    await user.clear(expiry);
+    await user.type(expiry, '0120');
+    expect(screen.getByText('This card has expired')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Pay/ })).toBeDisabled();
   });
 
   it("a decline without texts says 'Payment could not be processed'", async () => {

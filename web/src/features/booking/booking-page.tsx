@@ -35,6 +35,7 @@ import {
   useService,
   type BookableService,
 } from './api';
+import { CancellationPolicy } from './cancellation-policy';
 import { EMPTY_CARD_FORM, toPaymentRequest, type CardForm as CardFormValues } from './card';
 import { CardForm } from './components/card-form';
 
@@ -121,6 +122,7 @@ function Booking({ service }: { service: BookableService }) {
           </div>
           <aside className="space-y-6">
             <MentorSummary mentor={service.mentor} />
+            {!free && <CancellationPolicy minimumNoticeMinutes={service.mentor.minimumNoticeMinutes} />}
           </aside>
         </div>
       </div>
@@ -314,23 +316,28 @@ function ScheduleStep({ service, free, onHeld, onFreeBooked }: ScheduleStepProps
 
 type PaymentStepProps = { service: BookableService; hold: Hold; onExpired: () => void };
 
+/** Under a declined payment, what the seeker can do about it. */
+export const DECLINED_NEXT_STEP = 'Check the card details or try another card. Your time stays held until the hold expires.';
+
 /** The held slot (60 minutes, expiry shown) and the card form. */
 function PaymentStep({ service, hold, onExpired }: PaymentStepProps) {
   const navigate = useNavigate();
   const [card, setCard] = useState<CardFormValues>(EMPTY_CARD_FORM);
+  const [declined, setDeclined] = useState<string | null>(null);
   const pay = useProcessPayment(service.mentorId);
 
-  const submit = () =>
+  const submit = () => {
+    setDeclined(null);
     pay.mutate(toPaymentRequest(hold.reservationId, card), {
       onSuccess: (result) => {
         if (result.success) {
           toast.success(BOOKING_TEXT.paymentSuccessTitle, { description: BOOKING_TEXT.paymentSuccessText });
           navigate('/dashboard');
         } else {
-          // Declined: stay on the form; the hold remains until it expires.
-          toast.error(BOOKING_TEXT.paymentFailedTitle, {
-            description: result.error || result.message || BOOKING_TEXT.paymentFailedFallback,
-          });
+          // Declined: stay on the form (the reason stays on it too); the hold remains until it expires.
+          const reason = result.error || result.message || BOOKING_TEXT.paymentFailedFallback;
+          setDeclined(reason);
+          toast.error(BOOKING_TEXT.paymentFailedTitle, { description: reason });
         }
       },
       onError: (error) => {
@@ -340,6 +347,7 @@ function PaymentStep({ service, hold, onExpired }: PaymentStepProps) {
         if (status === 409 || status === 404) onExpired();
       },
     });
+  };
 
   return (
     <div className="space-y-6">
@@ -357,6 +365,12 @@ function PaymentStep({ service, hold, onExpired }: PaymentStepProps) {
           reservation expires and the time is released.
         </p>
       </Alert>
+      {declined && (
+        <Alert variant="error">
+          <p className="font-medium">{BOOKING_TEXT.paymentFailedTitle}: {declined}</p>
+          <p>{DECLINED_NEXT_STEP}</p>
+        </Alert>
+      )}
       <CardForm value={card} onChange={setCard} onSubmit={submit} amount={service.price} processing={pay.isPending} />
     </div>
   );

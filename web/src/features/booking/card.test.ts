@@ -7,6 +7,9 @@ import {
   isCardCodeValid,
   isCardFormValid,
   isCardNumberValid,
+  EXPIRY_IN_THE_PAST,
+  EXPIRY_MONTH_INVALID,
+  expiryProblem,
   isExpiryValid,
   toPaymentRequest,
   type CardForm,
@@ -103,5 +106,19 @@ describe('the whole form', () => {
         zip: '10001',
       },
     });
+  });
+});
+
+describe('expiry in time', () => {
+  const now = new Date(2026, 10, 23);
+  it('refuses a month outside 01-12 and a month that has ended; the current month still works', () => {
+    expect(expiryProblem('13/27', now)).toBe(EXPIRY_MONTH_INVALID);
+    expect(expiryProblem('00/27', now)).toBe(EXPIRY_MONTH_INVALID);
+    expect(expiryProblem('10/26', now)).toBe(EXPIRY_IN_THE_PAST);
+    expect(expiryProblem('11/26', now)).toBeNull();
+    expect(expiryProblem('01/27', now)).toBeNull();
+    expect(expiryProblem('1', now)).toBeNull();
+    expect(isExpiryValid('10/26', now)).toBe(false);
+    expect(isExpiryValid('11/26', now)).toBe(true);
   });
 });

@@ -79,8 +79,26 @@ export function isCardNumberValid(cardNumber: string): boolean {
   return n >= CARD_NUMBER_MIN_DIGITS && n <= CARD_NUMBER_MAX_DIGITS;
 }
 
-export function isExpiryValid(expirationDate: string): boolean {
-  return expirationDate.length === CARD_EXPIRY_LENGTH && /^\d{2}\/\d{2}$/.test(expirationDate);
+export const EXPIRY_MONTH_INVALID = 'Enter a month from 01 to 12';
+export const EXPIRY_IN_THE_PAST = 'This card has expired';
+
+/**
+ * What is wrong with a complete 'MM/YY' expiry, or null: a month outside 01-12, or a month that
+ * has ended (a card works until the end of its expiry month). Nothing is said while typing.
+ */
+export function expiryProblem(expirationDate: string, now: Date = new Date()): string | null {
+  const match = /^(\d{2})\/(\d{2})$/.exec(expirationDate);
+  if (!match) return null;
+  const month = Number(match[1]);
+  const year = 2000 + Number(match[2]);
+  if (month < 1 || month > 12) return EXPIRY_MONTH_INVALID;
+  const current = now.getFullYear() * 12 + now.getMonth();
+  if (year * 12 + (month - 1) < current) return EXPIRY_IN_THE_PAST;
+  return null;
+}
+
+export function isExpiryValid(expirationDate: string, now: Date = new Date()): boolean {
+  return expirationDate.length === CARD_EXPIRY_LENGTH && /^\d{2}\/\d{2}$/.test(expirationDate) && expiryProblem(expirationDate, now) === null;
 }
 
 export function isCardCodeValid(cardCode: string): boolean {

@@ -33,6 +33,7 @@ import { EmailPreferencesPanel } from './components/email-preferences-panel';
 import { ProfilePanel } from './components/profile-panel';
 import { RescheduleDialog } from './components/reschedule-dialog';
 import { ReviewForm } from './components/review-form';
+import { RefundLine } from './components/refund-line';
 
 /** The four tabs; Upcoming Sessions is the default. */
 export const DASHBOARD_TABS = [
@@ -212,6 +213,7 @@ function Dashboard({ data }: { data: ClientDashboard }) {
                 {history.map((booking) => (
                   <li key={booking.id}>
                     <BookingCard booking={booking} {...cardProps}>
+                      {booking.status === 'cancelled' && <RefundLine refund={booking.refund} />}
                       {booking.status === 'completed' &&
                         (booking.hasReview || reviewed.has(booking.id) ? (
                           <p className="mt-4 flex items-center gap-2 text-sm font-medium text-emerald-700">

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { MENTOR_SKELETON_COUNT } from '@/config/constants';
 import type { Mentor } from '@/lib/catalogue';
-import { formatUsd } from '@/lib/money';
+import { formatUsd, isFree } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useFavoriteMentors } from './api';
 
@@ -97,9 +97,17 @@ function FavoriteCard({ mentor }: { mentor: Mentor }) {
         <SpecialtyChips specialties={mentor.specialties} />
       </div>
       <p className="mt-3 line-clamp-3 flex-1 text-sm leading-relaxed text-slate-600">{mentor.bio}</p>
-      <p className="mt-4 text-sm text-slate-600">
-        Starting from <span className="font-semibold text-slate-900">{formatUsd(mentor.basePrice)}</span>
-      </p>
+      {mentor.fromPrice != null && (
+        <p className="mt-4 text-sm text-slate-600">
+          {isFree(mentor.fromPrice) ? (
+            <span className="font-semibold text-slate-900">Free</span>
+          ) : (
+            <>
+              Starting from <span className="font-semibold text-slate-900">{formatUsd(mentor.fromPrice)}</span>
+            </>
+          )}
+        </p>
+      )}
       <div className="mt-4 grid grid-cols-2 gap-3">
         <Button asChild variant="outline">
           <Link to={`/mentor/${mentor.id}`} aria-label={`View Profile of ${mentor.displayName}`}>

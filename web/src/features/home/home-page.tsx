@@ -70,10 +70,10 @@ export function HomePage() {
           <h2 className="font-display text-2xl font-semibold text-slate-900">Explore services</h2>
           <p className="mt-2 text-sm text-slate-600">Choose a tradition to see the mentors who offer it.</p>
           <div className="mt-8">
-            <ServiceGrid signedIn />
+            <ServiceGrid />
           </div>
           <div className="mt-16">
-            <FeaturedMentors signedIn />
+            <FeaturedMentors />
           </div>
         </div>
       </section>

@@ -1,10 +1,13 @@
-import { ArrowRight, CalendarCheck, Compass, Quote, Sparkles, Video } from 'lucide-react';
+import { ArrowRight, CalendarCheck, Compass, Sparkles, Video } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { FeaturedMentors } from '@/components/featured-mentors';
 import { ServiceGrid } from '@/components/service-grid';
 import { Button } from '@/components/ui/button';
-import { APP_NAME, LANDING_STATS } from '@/config/constants';
+import { APP_NAME } from '@/config/constants';
+import { catalogueApi, catalogueKeys } from '@/lib/catalogue';
 import { LOGIN_URL } from '@/lib/navigation';
+import { PlatformFigures, Testimonials, highlightStats } from './highlights';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 const STEPS = [
@@ -37,6 +40,10 @@ function SectionHeading({ eyebrow, title, text }: { eyebrow: string; title: stri
 
 export function LandingPage() {
   useDocumentTitle(undefined);
+  const highlights = useQuery({
+    queryKey: catalogueKeys.highlights(),
+    queryFn: ({ signal }) => catalogueApi.highlights({ signal }),
+  });
   return (
     <>
       {/* Hero */}
@@ -73,14 +80,7 @@ export function LandingPage() {
               </Button>
             </div>
           </div>
-          <dl className="mt-16 grid max-w-3xl grid-cols-3 gap-4 sm:gap-8">
-            {LANDING_STATS.map((stat) => (
-              <div key={stat.label} className="rounded-2xl bg-white/5 p-4 ring-1 ring-white/10 sm:p-6">
-                <dt className="text-xs text-indigo-200 sm:text-sm">{stat.label}</dt>
-                <dd className="mt-1 font-display text-2xl font-semibold sm:text-4xl">{stat.value}</dd>
-              </div>
-            ))}
-          </dl>
+          <PlatformFigures stats={highlightStats(highlights.data)} />
         </div>
       </section>
 
@@ -93,10 +93,10 @@ export function LandingPage() {
             text="Every mentor offers sessions in one or more of these traditions."
           />
           <div className="mt-12">
-            <ServiceGrid signedIn={false} />
+            <ServiceGrid />
           </div>
           <div className="mt-20">
-            <FeaturedMentors signedIn={false} />
+            <FeaturedMentors />
           </div>
         </div>
       </section>
@@ -125,18 +125,7 @@ export function LandingPage() {
         </div>
       </section>
 
-      {/* Testimonials: none yet */}
-      <section aria-labelledby="testimonials-title" className="bg-white py-20 sm:py-24">
-        <div className="mx-auto max-w-3xl px-4 text-center sm:px-6">
-          <Quote aria-hidden="true" className="mx-auto h-10 w-10 text-indigo-200" />
-          <h2 id="testimonials-title" className="mt-4 font-display text-3xl font-semibold text-slate-900">
-            Stories from our community
-          </h2>
-          <p className="mt-4 text-slate-600">
-            Testimonials from seekers will appear here as our first sessions take place.
-          </p>
-        </div>
-      </section>
+      <Testimonials testimonials={highlights.data?.testimonials ?? []} />
 
       {/* Mentor call to action */}
       <section className="bg-slate-50 py-20 sm:py-24">

@@ -1,7 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   addAvailability,
+  addAvailabilityBulk,
+  addDateOverride,
   deleteAvailability,
+  deleteDateOverride,
+  getListDateOverridesQueryKey,
+  listDateOverrides,
   getListAvailabilityQueryKey,
   listAvailability,
   setAvailabilityActive,
@@ -13,7 +18,7 @@ import {
   listMentorBookings,
   updateMentorBooking,
 } from '@/api/endpoints/dashboard/dashboard';
-import type { AvailabilitySlotView, MentorStatsView, NewAvailabilityRequest } from '@/api/model';
+import type { AvailabilitySlotView, BulkAvailabilityRequest, DateOverrideView, MentorStatsView, NewAvailabilityRequest, NewDateOverrideRequest } from '@/api/model';
 import { availableSlotsKey } from '@/components/slot-picker';
 import { errorStatus } from '@/lib/api-fetch';
 import { MENTOR_PROFILE_KEY } from '@/lib/auth';
@@ -85,12 +90,13 @@ export function useUpdateMentorProfile() {
 
 // --- Stats and bookings ------------------------------------------------------------------------
 
-export type { AvailabilitySlotView as AvailabilitySlot, MentorStatsView as MentorStats };
+export type { AvailabilitySlotView as AvailabilitySlot, DateOverrideView as DateOverride, MentorStatsView as MentorStats };
 
 export const mentorDashboardKeys = {
   stats: () => getGetMentorStatsQueryKey(),
   bookings: () => getListMentorBookingsQueryKey(),
   availability: () => getListAvailabilityQueryKey(),
+  overrides: () => getListDateOverridesQueryKey(),
 };
 
 /** GET /api/mentor/stats: totalSessions, thisMonth, totalEarnings, platformFeePercent, platformFee, netEarnings ('0.00'), rating, reviewCount. */
@@ -146,6 +152,7 @@ function useRefreshAvailability() {
   return (mentorId: string) =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.availability() }),
+      queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.overrides() }),
       queryClient.invalidateQueries({ queryKey: availableSlotsKey(mentorId) }),
     ]);
 }
@@ -173,6 +180,43 @@ export function useDeleteAvailability(mentorId: string) {
   const refresh = useRefreshAvailability();
   return useMutation({
     mutationFn: (id: string) => deleteAvailability(id),
+    onSettled: () => refresh(mentorId),
+  });
+}
+
+/** POST /api/mentor/availability/bulk {daysOfWeek, startTime, endTime}: one window per day, all or none (409 on an overlap). */
+export function useAddAvailabilityBulk(mentorId: string) {
+  const refresh = useRefreshAvailability();
+  return useMutation({
+    mutationFn: (input: Required<BulkAvailabilityRequest>) => addAvailabilityBulk(input),
+    onSuccess: () => refresh(mentorId),
+  });
+}
+
+// --- Date overrides ----------------------------------------------------------------------------
+
+/** GET /api/mentor/availability/overrides: from today (in the mentor's zone) on, by date. */
+export function useDateOverrides() {
+  return useQuery({
+    queryKey: mentorDashboardKeys.overrides(),
+    queryFn: ({ signal }) => listDateOverrides({ signal }),
+  });
+}
+
+/** POST /api/mentor/availability/overrides {date, isDayOff, startTime?, endTime?}. */
+export function useAddDateOverride(mentorId: string) {
+  const refresh = useRefreshAvailability();
+  return useMutation({
+    mutationFn: (input: NewDateOverrideRequest) => addDateOverride(input),
+    onSuccess: () => refresh(mentorId),
+  });
+}
+
+/** DELETE /api/mentor/availability/overrides/{id}. */
+export function useDeleteDateOverride(mentorId: string) {
+  const refresh = useRefreshAvailability();
+  return useMutation({
+    mutationFn: (id: string) => deleteDateOverride(id),
     onSettled: () => refresh(mentorId),
   });
 }

@@ -1,4 +1,4 @@
-import { CalendarClock, CircleAlert, Lightbulb, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { CalendarClock, CalendarRange, CircleAlert, Lightbulb, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { StateCard } from '@/components/state-card';
@@ -13,8 +13,10 @@ import type { Mentor } from '@/lib/catalogue';
 import { timeZoneLabel } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
 import { AddAvailabilityDialog } from './add-availability-dialog';
+import { DateOverrides } from './date-overrides';
+import { SeveralDaysDialog } from './several-days-dialog';
 import { useAvailability, useDeleteAvailability, useSetAvailabilityActive, type AvailabilitySlot } from './api';
-import { DAY_NAMES, groupByDay, slotName, windowLabel } from './availability';
+import { DAY_NAMES, groupByDay, slotName, windowLabel } from '@/lib/weekly-availability';
 
 /** The weekly windows by day, Sunday to Saturday, with quick tips and the Add Availability dialog. */
 export function AvailabilityTab({ mentor }: { mentor: Mentor }) {
@@ -22,6 +24,7 @@ export function AvailabilityTab({ mentor }: { mentor: Mentor }) {
   const setActive = useSetAvailabilityActive(mentor.id);
   const remove = useDeleteAvailability(mentor.id);
   const [adding, setAdding] = useState(false);
+  const [addingMany, setAddingMany] = useState(false);
   const [deleting, setDeleting] = useState<AvailabilitySlot | null>(null);
   const slots = availability.data ?? [];
 
@@ -58,10 +61,16 @@ export function AvailabilityTab({ mentor }: { mentor: Mentor }) {
           </h2>
           <p className="text-sm text-slate-600">When seekers can book sessions with you, every week.</p>
         </div>
-        <Button onClick={() => setAdding(true)}>
-          <Plus aria-hidden="true" className="h-4 w-4" />
-          Add Availability
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => setAddingMany(true)}>
+            <CalendarRange aria-hidden="true" className="h-4 w-4" />
+            Add for Several Days
+          </Button>
+          <Button onClick={() => setAdding(true)}>
+            <Plus aria-hidden="true" className="h-4 w-4" />
+            Add Availability
+          </Button>
+        </div>
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_18rem]">
@@ -135,7 +144,10 @@ export function AvailabilityTab({ mentor }: { mentor: Mentor }) {
         <QuickTips timeZone={mentor.timeZone} />
       </div>
 
+      <DateOverrides mentorId={mentor.id} timeZone={mentor.timeZone} />
+
       <AddAvailabilityDialog open={adding} onOpenChange={setAdding} mentorId={mentor.id} timeZone={mentor.timeZone} />
+      <SeveralDaysDialog open={addingMany} onOpenChange={setAddingMany} mentorId={mentor.id} timeZone={mentor.timeZone} />
 
       <Dialog
         open={!!deleting}
@@ -216,6 +228,7 @@ function QuickTips({ timeZone }: { timeZone: string }) {
         <li>Sessions start every {AVAILABILITY_STEP_MINUTES} minutes inside a window and must end within it.</li>
         <li>Seekers can book up to {BOOKING_WINDOW_DAYS} days ahead.</li>
         <li>Switch a window off to pause it without deleting it.</li>
+        <li>For a holiday or a one-off change, add a date override below instead of changing your week.</li>
       </ul>
     </aside>
   );

@@ -15,7 +15,19 @@ import { errorMessage } from '@/lib/api-fetch';
 import { formatDate, formatTime } from '@/lib/format';
 import { useNow } from '@/lib/use-now';
 import { useMentorBookings, useUpdateMentorBooking } from './api';
-import { clientMessagesHref, clientName, mentorActions, type MentorBooking, type MentorTransition } from './bookings';
+import {
+  BOOKING_FILTER_EMPTY,
+  BOOKING_FILTER_LABELS,
+  BOOKING_FILTERS,
+  clientMessagesHref,
+  clientName,
+  countByFilter,
+  filterBookings,
+  mentorActions,
+  type BookingFilter,
+  type MentorBooking,
+  type MentorTransition,
+} from './bookings';
 
 const DONE_TOASTS: Record<MentorTransition, string> = {
   confirmed: 'Booking confirmed',
@@ -28,12 +40,15 @@ export function mentorBookingLabel(booking: MentorBooking): string {
   return `${clientName(booking)}, ${booking.service.title}, ${formatDate(booking.scheduledAt)} at ${formatTime(booking.scheduledAt)}`;
 }
 
-/** The mentor's bookings, newest start first, each with what it allows now. */
+/** The mentor's bookings (upcoming soonest first, then past newest first), filtered, each with what it allows now. */
 export function BookingsTab() {
   const bookings = useMentorBookings();
   const update = useUpdateMentorBooking();
   const now = useNow();
   const [cancelling, setCancelling] = useState<MentorBooking | null>(null);
+  const [filter, setFilter] = useState<BookingFilter>('all');
+  const shown = filterBookings(bookings.data ?? [], filter, now);
+  const counts = countByFilter(bookings.data ?? [], now);
 
   const move = (booking: MentorBooking, status: MentorTransition, onDone?: () => void) =>
     update.mutate(
@@ -89,20 +104,44 @@ export function BookingsTab() {
           When a seeker books one of your services, it shows here.
         </StateCard>
       ) : (
-        <ul aria-label="Bookings" className="mt-6 space-y-4">
-          {bookings.data.map((booking) => (
-            <li key={booking.id}>
-              <MentorBookingCard
-                booking={booking}
-                now={now}
-                busy={busyId === booking.id}
-                onConfirm={() => move(booking, 'confirmed')}
-                onCancel={() => setCancelling(booking)}
-                onComplete={() => move(booking, 'completed')}
-              />
-            </li>
-          ))}
-        </ul>
+        <>
+          <div role="group" aria-label="Show bookings" className="mt-6 flex flex-wrap gap-2">
+            {BOOKING_FILTERS.map((f) => (
+              <Button
+                key={f}
+                size="sm"
+                variant={filter === f ? 'primary' : 'outline'}
+                aria-pressed={filter === f}
+                onClick={() => setFilter(f)}
+              >
+                {BOOKING_FILTER_LABELS[f]}
+                <span aria-hidden="true" className="ml-1 tabular-nums opacity-75">
+                  {counts[f]}
+                </span>
+              </Button>
+            ))}
+          </div>
+          {filter !== 'all' && !shown.length ? (
+            <p role="status" className="mt-6 text-sm text-slate-600">
+              {BOOKING_FILTER_EMPTY[filter]}
+            </p>
+          ) : (
+            <ul aria-label="Bookings" className="mt-4 space-y-4">
+              {shown.map((booking) => (
+                <li key={booking.id}>
+                  <MentorBookingCard
+                    booking={booking}
+                    now={now}
+                    busy={busyId === booking.id}
+                    onConfirm={() => move(booking, 'confirmed')}
+                    onCancel={() => setCancelling(booking)}
+                    onComplete={() => move(booking, 'completed')}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
       )}
 
       <Dialog

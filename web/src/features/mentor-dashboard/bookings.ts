@@ -48,3 +48,66 @@ export function clientName(booking: Pick<MentorBooking, 'user'>): string {
   return [booking.user.firstName, booking.user.lastName].filter((s) => s && s.trim()).join(' ') || 'Client';
 }
 
+
+/** The Bookings tab's filters; 'all' shows upcoming then past then cancelled. */
+export const BOOKING_FILTERS = ['all', 'upcoming', 'past', 'cancelled'] as const;
+export type BookingFilter = (typeof BOOKING_FILTERS)[number];
+
+export const BOOKING_FILTER_LABELS: Record<BookingFilter, string> = {
+  all: 'All',
+  upcoming: 'Upcoming',
+  past: 'Past',
+  cancelled: 'Cancelled',
+};
+
+export const BOOKING_FILTER_EMPTY: Record<Exclude<BookingFilter, 'all'>, string> = {
+  upcoming: 'No upcoming bookings',
+  past: 'No past bookings',
+  cancelled: 'No cancelled bookings',
+};
+
+/**
+ * Cancelled (or a hold that lapsed); upcoming until the session has ended (a live session is
+ * still upcoming); past otherwise.
+ */
+export function bookingPhase(
+  booking: Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'>,
+  now: Date,
+): Exclude<BookingFilter, 'all'> {
+  if (booking.status === 'cancelled' || booking.status === 'expired') return 'cancelled';
+  if (booking.status === 'completed' || sessionHasEnded(booking, now)) return 'past';
+  return 'upcoming';
+}
+
+const startOf = (b: Pick<MentorBooking, 'scheduledAt'>) => new Date(b.scheduledAt).getTime();
+
+/** The bookings a filter shows: upcoming soonest first, past and cancelled newest first. */
+export function filterBookings<B extends Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'>>(
+  bookings: readonly B[],
+  filter: BookingFilter,
+  now: Date,
+): B[] {
+  const of = (phase: Exclude<BookingFilter, 'all'>) => bookings.filter((b) => bookingPhase(b, now) === phase);
+  const soonestFirst = (list: B[]) => [...list].sort((a, b) => startOf(a) - startOf(b));
+  const newestFirst = (list: B[]) => [...list].sort((a, b) => startOf(b) - startOf(a));
+  switch (filter) {
+    case 'upcoming':
+      return soonestFirst(of('upcoming'));
+    case 'past':
+      return newestFirst(of('past'));
+    case 'cancelled':
+      return newestFirst(of('cancelled'));
+    case 'all':
+      return [...soonestFirst(of('upcoming')), ...newestFirst(of('past')), ...newestFirst(of('cancelled'))];
+  }
+}
+
+/** How many bookings each filter shows. */
+export function countByFilter(
+  bookings: readonly Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'>[],
+  now: Date,
+): Record<BookingFilter, number> {
+  const counts: Record<BookingFilter, number> = { all: bookings.length, upcoming: 0, past: 0, cancelled: 0 };
+  for (const b of bookings) counts[bookingPhase(b, now)] += 1;
+  return counts;
+}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import { DEFAULT_MINIMUM_NOTICE_MINUTES, MinimumNoticeField } from '@/components/minimum-notice-field';
 import { SpecialtyPicker } from '@/components/specialty-picker';
 import { TimeZoneField } from '@/components/time-zone-field';
 import { Alert } from '@/components/ui/alert';
@@ -27,7 +28,7 @@ export const UPDATE_PROFILE_FAILED = 'Failed to update mentor profile';
 
 type Props = { mentor: Mentor; open: boolean; onOpenChange: (open: boolean) => void };
 
-/** 'Edit Mentor Profile' (display name, bio, specialties, base price), plus the time zone of the availability. */
+/** 'Edit Mentor Profile' (display name, bio, specialties, base price), plus the time zone of the availability and the minimum notice. */
 export function EditProfileDialog({ mentor, open, onOpenChange }: Props) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Edit Mentor Profile" className="max-w-2xl">
@@ -45,6 +46,7 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
     profileImageUrl: '',
   });
   const [timeZone, setTimeZone] = useState(mentor.timeZone);
+  const [notice, setNotice] = useState(mentor.minimumNoticeMinutes ?? DEFAULT_MINIMUM_NOTICE_MINUTES);
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const [checked, setChecked] = useState(false);
   const update = useUpdateMentorProfile();
@@ -69,6 +71,7 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
         specialties: normalizeSpecialties(form.specialties),
         basePrice: normalizePrice(form.basePrice)!,
         timeZone,
+        minimumNoticeMinutes: notice,
       },
       {
         onSuccess: () => {
@@ -122,6 +125,7 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
         disabled={update.isPending}
       />
       <TimeZoneField value={timeZone} onChange={setTimeZone} hint="Your availability is in this zone." disabled={update.isPending} />
+      <MinimumNoticeField value={notice} onChange={setNotice} disabled={update.isPending} />
       <div className="flex justify-end gap-3 border-t border-slate-100 pt-4">
         <Button variant="outline" onClick={onDone} disabled={update.isPending}>
           Cancel

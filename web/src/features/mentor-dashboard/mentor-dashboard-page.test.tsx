@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mentor, MENTOR_ID, service, SERVICE_ID } from '@/testing/catalogue-fixtures';
@@ -69,9 +70,22 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
     expect(screen.getByRole('heading', { name: 'Birth Chart Reading' })).toBeInTheDocument();
   });
 
-  it("offers 'Create Your First Service' and creates a free group service", async () => {
+  it('sends a mentor with only a profile (no service, no weekly hours) back to the wizard', async () => {
+    mockFetch({ ...EMPTY_LISTS, 'GET /api/mentor/profile': () => jsonResponse(200, mentor({ services: [] })) });
+    renderWithProviders(
+      <Routes>
+        <Route path="/mentor-dashboard" element={<MentorDashboardPage />} />
+        <Route path="/become-mentor" element={<h1>Wizard here</h1>} />
+      </Routes>,
+      { client: clientWithUser(testUser), path: '/mentor-dashboard' },
+    );
+    expect(await screen.findByRole('heading', { name: 'Wizard here' })).toBeInTheDocument();
+  });
+
+  it("offers 'Create Your First Service' (a mentor with hours but no service) and creates a free group service", async () => {
     let services: unknown[] = [];
     const fetchMock = mockFetch({
+      'GET /api/mentor/availability': () => jsonResponse(200, [{ id: 'a-1', dayOfWeek: 1, startTime: '09:00', endTime: '17:00', isActive: true }]),
       'GET /api/mentor/profile': () => jsonResponse(200, mentor({ services: services as never })),
       'POST /api/services': (_url, init) => {
         const body = JSON.parse(String(init?.body));
@@ -138,7 +152,7 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
     expect(bodies(fetchMock, 'PUT', `/api/mentor/services/${SERVICE_ID}`)).toEqual([{ price: '80.00', isActive: false }]);
   }, 30_000);
 
-  it('Profile tab: read-only details and Edit Mentor Profile with trimmed specialties and the time zone', async () => {
+  it('Profile tab: read-only details and Edit Mentor Profile with trimmed specialties, the time zone and the minimum notice', async () => {
     const fetchMock = mockFetch({
       'GET /api/mentor/profile': () => jsonResponse(200, mentor({ specialties: ['Astrology', ' Numerology '] })),
       'PUT /api/mentor/profile': (_url, init) => jsonResponse(200, mentor(JSON.parse(String(init?.body)))),
@@ -155,6 +169,8 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
     await user.type(within(dialog).getByLabelText('Display Name'), 'Luna');
     await user.click(within(dialog).getByRole('checkbox', { name: 'Meditation Guide' }));
     await user.selectOptions(within(dialog).getByLabelText('Time Zone'), 'America/New_York');
+    expect(within(dialog).getByLabelText('Minimum Notice')).toHaveValue('120');
+    await user.selectOptions(within(dialog).getByLabelText('Minimum Notice'), '1 day');
     await user.click(within(dialog).getByRole('button', { name: 'Save Profile' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(bodies(fetchMock, 'PUT', '/api/mentor/profile')).toEqual([
@@ -164,6 +180,7 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
         specialties: ['Astrology', 'Numerology', 'Meditation Guide'],
         basePrice: '50.00',
         timeZone: 'America/New_York',
+        minimumNoticeMinutes: 1440,
       },
     ]);
   }, 30_000);

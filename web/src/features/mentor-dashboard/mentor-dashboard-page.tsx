@@ -1,17 +1,18 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { CircleAlert, Clock, ExternalLink, Pencil, Plus, RefreshCw, Sparkles, TrendingUp, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import type { Mentor, Service } from '@/lib/catalogue';
 import { formatUsd, servicePriceText } from '@/lib/money';
+import { neverFinishedSetup } from '@/lib/mentor-setup';
 import { serviceLabel } from '@/lib/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
-import { useOwnMentorProfile } from './api';
+import { useAvailability, useOwnMentorProfile } from './api';
 import { AvailabilityTab } from './availability-tab';
 import { BookingsTab } from './bookings-tab';
 import { EditProfileDialog } from './edit-profile-dialog';
@@ -75,7 +76,15 @@ export function MentorDashboardPage() {
       </div>
     );
   }
-  return <Dashboard mentor={profile.data} />;
+  return <SetUpDashboard mentor={profile.data} />;
+}
+
+/** The dashboard, once there is something in it: a mentor with only a profile resumes the wizard. */
+function SetUpDashboard({ mentor }: { mentor: Mentor }) {
+  const availability = useAvailability();
+  if (availability.isLoading) return <FullPageSpinner />;
+  if (availability.isSuccess && neverFinishedSetup(mentor, availability.data)) return <Navigate to="/become-mentor" replace />;
+  return <Dashboard mentor={mentor} />;
 }
 
 function Dashboard({ mentor }: { mentor: Mentor }) {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import type { AvailabilitySlotView, BookingView, MentorStatsView } from '@/api/model';
+import type { AvailabilitySlotView, BookingView, DateOverrideView, MentorStatsView } from '@/api/model';
 import { formatDate, formatTime } from '@/lib/format';
 import { mentor, MENTOR_ID } from '@/testing/catalogue-fixtures';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
@@ -67,6 +67,7 @@ function setup(handlers: Handlers = {}) {
     'GET /api/mentor/stats': () => jsonResponse(200, STATS),
     'GET /api/mentor/bookings': () => jsonResponse(200, []),
     'GET /api/mentor/availability': () => jsonResponse(200, []),
+    'GET /api/mentor/availability/overrides': () => jsonResponse(200, []),
     ...handlers,
   });
   renderWithProviders(<MentorDashboardPage />, { client: clientWithUser(testUser), path: '/mentor-dashboard' });
@@ -177,7 +178,8 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
       `/messages?user=${SEEKER_ID}&booking=b-pending`,
     );
 
-    const [, laterCard, liveCard, doneCard, goneCard] = cards;
+    // Upcoming soonest first (live, then the two three days ahead), then past newest first, then cancelled.
+    const [liveCard, , laterCard, doneCard, goneCard] = cards;
     // Confirmed, in the video window (starts in 5 minutes): Start Video Session; Mark Complete only once it has ended.
     expect(within(liveCard).getByText('Confirmed')).toBeInTheDocument();
     expect(within(liveCard).getByText('Free')).toBeInTheDocument();
@@ -202,6 +204,45 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
       expect(within(card).queryByRole('link', { name: 'Start Video Session' })).not.toBeInTheDocument();
       expect(within(card).getByRole('link', { name: 'Message Client' })).toBeInTheDocument();
     }
+  });
+
+  it('sorts upcoming soonest first, then past newest first, and filters Upcoming / Past / Cancelled', async () => {
+    const hours = (h: number) => new Date(Date.now() + h * 60 * MINUTE).toISOString();
+    const list = [
+      booking({ id: 'b-past-old', status: 'completed', scheduledAt: hours(-72), user: { id: 'u-1', firstName: 'Old', lastName: 'Past' } }),
+      booking({ id: 'b-up-late', status: 'confirmed', scheduledAt: hours(48), user: { id: 'u-2', firstName: 'Late', lastName: 'Upcoming' } }),
+      booking({ id: 'b-cancel', status: 'cancelled', scheduledAt: hours(24), user: { id: 'u-3', firstName: 'Gone', lastName: 'Cancelled' } }),
+      booking({ id: 'b-past-new', status: 'confirmed', scheduledAt: hours(-5), user: { id: 'u-4', firstName: 'New', lastName: 'Past' } }),
+      booking({ id: 'b-up-soon', status: 'pending', scheduledAt: hours(3), user: { id: 'u-5', firstName: 'Soon', lastName: 'Upcoming' } }),
+    ];
+    setup({ 'GET /api/mentor/bookings': () => jsonResponse(200, list) });
+    const names = () =>
+      within(screen.getByRole('list', { name: 'Bookings' }))
+        .getAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent);
+
+    await screen.findByRole('list', { name: 'Bookings' });
+    expect(names()).toEqual(['Soon Upcoming', 'Late Upcoming', 'New Past', 'Old Past', 'Gone Cancelled']);
+    const filters = screen.getByRole('group', { name: 'Show bookings' });
+    expect(within(filters).getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+
+    await userEvent.click(within(filters).getByRole('button', { name: 'Upcoming' }));
+    expect(within(filters).getByRole('button', { name: 'Upcoming' })).toHaveAttribute('aria-pressed', 'true');
+    expect(names()).toEqual(['Soon Upcoming', 'Late Upcoming']);
+
+    await userEvent.click(within(filters).getByRole('button', { name: 'Past' }));
+    expect(names()).toEqual(['New Past', 'Old Past']);
+
+    await userEvent.click(within(filters).getByRole('button', { name: 'Cancelled' }));
+    expect(names()).toEqual(['Gone Cancelled']);
+  });
+
+  it('says so when a filter has nothing to show', async () => {
+    setup({ 'GET /api/mentor/bookings': () => jsonResponse(200, [booking()]) });
+    const filters = await screen.findByRole('group', { name: 'Show bookings' });
+    await userEvent.click(within(filters).getByRole('button', { name: 'Cancelled' }));
+    expect(screen.getByRole('status')).toHaveTextContent('No cancelled bookings');
+    expect(screen.queryByRole('list', { name: 'Bookings' })).not.toBeInTheDocument();
   });
 
   it('Confirm, Mark Complete and Cancel send the status and refresh the list and the figures', async () => {
@@ -258,7 +299,8 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
     await user.click(within(screen.getByRole('dialog', { name: 'Cancel Booking' })).getByRole('button', { name: 'Cancel Booking' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(bodies(fetchMock, 'PUT', '/api/mentor/bookings/b-pending')).toEqual([{ status: 'cancelled' }]);
-    expect(await screen.findByText('Cancelled')).toBeInTheDocument();
+    const bookingsList = screen.getByRole('list', { name: 'Bookings' });
+    expect(await within(bookingsList).findByText('Cancelled')).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith('Booking cancelled');
   });
 
@@ -430,5 +472,86 @@ describe('Availability tab', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save Availability' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('This time overlaps your availability on that day');
     expect(screen.getByRole('dialog', { name: 'Add Availability' })).toBeInTheDocument();
+  });
+});
+
+describe('Availability for several days and date overrides', { timeout: 30_000 }, () => {
+  it('adds one window on each chosen day in one call, and shows an overlap', async () => {
+    let slots: AvailabilitySlotView[] = [];
+    let refuse = true;
+    const fetchMock = setup({
+      'GET /api/mentor/availability': () => jsonResponse(200, slots),
+      'POST /api/mentor/availability/bulk': (_url, init) => {
+        if (refuse) return jsonResponse(409, { message: 'This time overlaps your availability on that day' });
+        const body = JSON.parse(String(init?.body));
+        slots = body.daysOfWeek.map((d: number) => slot({ id: `a-${d}`, dayOfWeek: d, startTime: body.startTime, endTime: body.endTime }));
+        return jsonResponse(201, slots);
+      },
+    });
+    const user = await openAvailability();
+    await user.click(await screen.findByRole('button', { name: 'Add for Several Days' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Availability for Several Days' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add to Selected Days' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please select at least one day');
+
+    const days = within(dialog).getByRole('group', { name: 'Days' });
+    await user.click(within(days).getByRole('checkbox', { name: 'Monday' }));
+    await user.click(within(days).getByRole('checkbox', { name: 'Wednesday' }));
+    await user.click(within(days).getByRole('checkbox', { name: 'Friday' }));
+    await user.selectOptions(within(dialog).getByLabelText('From'), '6:00 PM');
+    await user.selectOptions(within(dialog).getByLabelText('Until'), '9:00 PM');
+    await user.click(within(dialog).getByRole('button', { name: 'Add to Selected Days' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This time overlaps your availability on that day');
+
+    refuse = false;
+    await user.click(within(days).getByRole('button', { name: 'Weekend' }));
+    expect(within(days).getByRole('checkbox', { name: 'Monday' })).not.toBeChecked();
+    expect(within(days).getByRole('checkbox', { name: 'Sunday' })).toBeChecked();
+    await user.click(within(dialog).getByRole('button', { name: 'Add to Selected Days' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(bodies(fetchMock, 'POST', '/api/mentor/availability/bulk')).toEqual([
+      { daysOfWeek: [1, 3, 5], startTime: '18:00', endTime: '21:00' },
+      { daysOfWeek: [0, 6], startTime: '18:00', endTime: '21:00' },
+    ]);
+    expect(await screen.findAllByText('6:00 PM – 9:00 PM')).toHaveLength(2);
+  });
+
+  it('lists date overrides, says bookings are kept, adds a day off with extra hours and deletes one', async () => {
+    const nextWeek = new Date(Date.now() + 7 * 24 * 60 * MINUTE).toISOString().slice(0, 10);
+    let overrides: DateOverrideView[] = [{ id: 'o-1', date: '2099-01-05', isDayOff: true, startTime: null, endTime: null }];
+    const fetchMock = setup({
+      'GET /api/mentor/availability/overrides': () => jsonResponse(200, overrides),
+      'POST /api/mentor/availability/overrides': (_url, init) => {
+        const created = { id: 'o-2', startTime: null, endTime: null, ...JSON.parse(String(init?.body)) };
+        overrides = [...overrides, created];
+        return jsonResponse(201, created);
+      },
+      'DELETE /api/mentor/availability/overrides/o-1': () => {
+        overrides = overrides.filter((o) => o.id !== 'o-1');
+        return jsonResponse(200, { message: 'Date override deleted' });
+      },
+    });
+    const user = await openAvailability();
+    const list = await screen.findByRole('list', { name: 'Date overrides' });
+    expect(within(list).getByText('Mon, Jan 5, 2099')).toBeInTheDocument();
+    expect(within(list).getByText('Day off')).toBeInTheDocument();
+    expect(screen.getByText(/An override never cancels bookings you already have on that date/)).toBeInTheDocument();
+
+    const form = screen.getByRole('form', { name: 'Add a date override' });
+    await user.click(within(form).getByRole('button', { name: 'Add Override' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('Please choose a date');
+    await user.type(within(form).getByLabelText('Date'), nextWeek);
+    await user.click(within(form).getByRole('checkbox', { name: 'Extra hours' }));
+    await user.selectOptions(within(form).getByLabelText('Extra from'), '6:00 PM');
+    await user.selectOptions(within(form).getByLabelText('Extra until'), '8:00 PM');
+    await user.click(within(form).getByRole('button', { name: 'Add Override' }));
+    expect(await within(list).findByText('Day off, only 6:00 PM – 8:00 PM')).toBeInTheDocument();
+    expect(bodies(fetchMock, 'POST', '/api/mentor/availability/overrides')).toEqual([
+      { date: nextWeek, isDayOff: true, startTime: '18:00', endTime: '20:00' },
+    ]);
+
+    await user.click(within(list).getByRole('button', { name: 'Delete Mon, Jan 5, 2099: Day off' }));
+    await waitFor(() => expect(within(list).queryByText('Mon, Jan 5, 2099')).not.toBeInTheDocument());
+    expect(calls(fetchMock, 'DELETE', '/api/mentor/availability/overrides/o-1')).toHaveLength(1);
   });
 });

@@ -10,8 +10,8 @@ import {
   START_TIME_OPTIONS,
   timeLabel,
   windowLabel,
-} from './availability';
-import { clientMessagesHref, clientName, mentorActions } from './bookings';
+} from '@/lib/weekly-availability';
+import { bookingPhase, clientMessagesHref, clientName, countByFilter, filterBookings, mentorActions } from './bookings';
 
 describe('availability time options', () => {
   it('offers 48 half-hour starts from 12:00 AM to 11:30 PM, values HH:MM 24-hour', () => {
@@ -115,5 +115,35 @@ describe('mentor booking actions', () => {
     expect(clientMessagesHref(b, true)).toBe('/messages?user=u-1&booking=b-1&startCall=true');
     expect(clientName(b)).toBe('Ada Lovelace');
     expect(clientName({ user: { id: 'u', firstName: '', lastName: ' ' } })).toBe('Client');
+  });
+});
+
+describe('bookings by phase', () => {
+  const now = new Date('2026-06-01T12:00:00Z');
+  const b = (id: string, status: BookingStatusView, scheduledAt: string, duration = 60) => ({ id, status, scheduledAt, duration });
+
+  it('a session is upcoming until it has ended, past after; cancelled and lapsed holds are cancelled', () => {
+    expect(bookingPhase(b('a', 'confirmed', '2026-06-01T11:30:00Z'), now)).toBe('upcoming');
+    expect(bookingPhase(b('a', 'confirmed', '2026-06-01T11:00:00Z'), now)).toBe('past');
+    expect(bookingPhase(b('a', 'pending', '2026-06-02T11:00:00Z'), now)).toBe('upcoming');
+    expect(bookingPhase(b('a', 'completed', '2026-06-01T11:30:00Z'), now)).toBe('past');
+    expect(bookingPhase(b('a', 'cancelled', '2026-06-02T11:00:00Z'), now)).toBe('cancelled');
+    expect(bookingPhase(b('a', 'expired', '2026-06-02T11:00:00Z'), now)).toBe('cancelled');
+  });
+
+  it('orders upcoming soonest first, then past newest first, then cancelled', () => {
+    const list = [
+      b('past-old', 'completed', '2026-05-01T10:00:00Z'),
+      b('up-late', 'confirmed', '2026-06-09T10:00:00Z'),
+      b('gone', 'cancelled', '2026-06-03T10:00:00Z'),
+      b('past-new', 'completed', '2026-05-30T10:00:00Z'),
+      b('up-soon', 'pending', '2026-06-02T10:00:00Z'),
+    ];
+    const ids = (filter: Parameters<typeof filterBookings>[1]) => filterBookings(list, filter, now).map((x) => x.id);
+    expect(ids('all')).toEqual(['up-soon', 'up-late', 'past-new', 'past-old', 'gone']);
+    expect(ids('upcoming')).toEqual(['up-soon', 'up-late']);
+    expect(ids('past')).toEqual(['past-new', 'past-old']);
+    expect(ids('cancelled')).toEqual(['gone']);
+    expect(countByFilter(list, now)).toEqual({ all: 5, upcoming: 2, past: 2, cancelled: 1 });
   });
 });

@@ -24,13 +24,12 @@ import { errorStatus } from '@/lib/api-fetch';
 import { useUser } from '@/lib/auth';
 import type { Mentor, Review, Service } from '@/lib/catalogue';
 import { formatDate } from '@/lib/format';
-import { formatUsd, servicePriceText } from '@/lib/money';
+import { fromPriceText, servicePriceText } from '@/lib/money';
 import { serviceLabel } from '@/lib/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMentor, useMentorReviews } from './api';
 
 /** The static line of the side panel. */
-export const RESPONSE_TIME_TEXT = 'Usually responds within 2 hours';
 
 export function MentorProfilePage() {
   const { id = '' } = useParams();
@@ -89,7 +88,7 @@ function fullName(user: Mentor['user']): string {
 function MentorProfile({ mentor }: { mentor: Mentor }) {
   const { user } = useUser();
   const isSelf = !!user && user.id === mentor.userId;
-  const favorite = useFavoriteStatus(mentor.id, !isSelf);
+  const favorite = useFavoriteStatus(mentor.id, !isSelf && !!user);
   const services = mentor.services ?? [];
   const accountName = fullName(mentor.user);
 
@@ -110,12 +109,12 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
               <div className="px-6 pb-6">
                 <div className="-mt-12 flex flex-col gap-4 sm:-mt-14 sm:flex-row sm:items-end sm:justify-between">
                   <MentorAvatar mentor={mentor} size="lg" className="shadow-md" />
-                  {!isSelf && favorite.data && (
+                  {!isSelf && (favorite.data || !user) && (
                     <FavoriteButton
                       variant="labelled"
                       mentorId={mentor.id}
                       mentorName={mentor.displayName}
-                      isFavorited={favorite.data.isFavorited}
+                      isFavorited={favorite.data?.isFavorited ?? false}
                     />
                   )}
                 </div>
@@ -149,8 +148,9 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
           <aside aria-label="Book and contact" className="lg:col-span-1 lg:row-span-2 lg:self-stretch">
             <div className="space-y-6 lg:sticky lg:top-24">
               <Card className="p-6">
-                <p className="text-sm text-slate-600">Sessions from</p>
-                <p className="font-display text-3xl font-semibold text-slate-900">{formatUsd(mentor.basePrice)}</p>
+                {fromPriceText(mentor.fromPrice) && (
+                  <p className="font-display text-3xl font-semibold text-slate-900">{fromPriceText(mentor.fromPrice)}</p>
+                )}
                 <div className="mt-5 space-y-3">
                   {isSelf ? (
                     <>
@@ -185,10 +185,6 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
                   <Stat icon={Users} label="Sessions" value={String(mentor.totalSessions ?? 0)} />
                   <Stat icon={CalendarCheck} label="Services" value={String(services.length)} />
                 </dl>
-                <p className="mt-5 flex items-center gap-2 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-                  <Clock aria-hidden="true" className="h-4 w-4 shrink-0" />
-                  {RESPONSE_TIME_TEXT}
-                </p>
               </Card>
             </div>
           </aside>

@@ -53,7 +53,7 @@ describe('/mentors', { timeout: 20_000 }, () => {
     expect(screen.getByText('1 mentor found')).toBeInTheDocument();
   });
 
-  it('shows at most two specialties, the stars and the base price on a card', async () => {
+  it("shows at most two specialties, the stars and the 'From' price (the cheapest service) on a card", async () => {
     mockFetch({ 'GET /api/mentors?page=1&pageSize=12': () => page(), 'GET /api/user/favorites': () => jsonResponse(200, []) });
     renderPage();
     const list = await screen.findByRole('list', { name: 'Specialties' });
@@ -62,7 +62,7 @@ describe('/mentors', { timeout: 20_000 }, () => {
     expect(within(list).queryByText('Numerology')).not.toBeInTheDocument();
     expect(within(list).getByText('+1 more')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Rated 4.8 out of 5' })).toBeInTheDocument();
-    expect(screen.getByText('$50.00')).toBeInTheDocument();
+    expect(screen.getByText('From $50.00')).toBeInTheDocument();
   });
 
   it('reads the service chip from ?service= and sends it to the api', async () => {

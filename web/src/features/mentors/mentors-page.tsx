@@ -2,6 +2,7 @@ import { ChevronLeft, ChevronRight, CircleAlert, RefreshCw, Search, SearchX } fr
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { FavoriteButton, useFavoriteIds } from '@/components/favorite-button';
+import { useUser } from '@/lib/auth';
 import { MentorCard, MentorCardSkeleton } from '@/components/mentor-card';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
@@ -32,7 +33,8 @@ export function MentorsPage() {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const query = useMentors(toMentorSearch(filters));
-  const favorites = useFavoriteIds();
+  const { user } = useUser();
+  const favorites = useFavoriteIds(!!user);
 
   const update = (patch: Partial<MentorFilters>, { replace = false } = {}) =>
     setParams((current) => withFilters(current, patch), { replace });

@@ -1,8 +1,19 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { addAvailabilityBulk, getListAvailabilityQueryKey, listAvailability } from '@/api/endpoints/availability/availability';
+import { availableSlotsKey } from '@/components/slot-picker';
 import { AUTH_USER_KEY, MENTOR_PROFILE_KEY } from '@/lib/auth';
-import { catalogueApi, catalogueKeys, type CreateMentorInput, type CreateServiceInput, type Service } from '@/lib/catalogue';
+import {
+  catalogueApi,
+  catalogueKeys,
+  type CreateMentorInput,
+  type CreateServiceInput,
+  type Service,
+  type UpdateMentorInput,
+} from '@/lib/catalogue';
+import type { ScheduleRow } from '@/lib/weekly-availability';
 
-// The onboarding wizard's calls: POST /api/mentors, then POST /api/services per service.
+// The onboarding wizard's calls: POST /api/mentors (or PUT /api/mentor/profile after Back), then
+// POST /api/services per service, then the weekly schedule through POST /api/mentor/availability/bulk.
 
 /**
  * Step 1: POST /api/mentors. The user is a mentor from then on, so the signed-in user and the
@@ -38,5 +49,46 @@ export function useCreateServices() {
       void queryClient.invalidateQueries({ queryKey: MENTOR_PROFILE_KEY });
       void queryClient.invalidateQueries({ queryKey: catalogueKeys.serviceStats() });
     },
+  });
+}
+
+/** GET /api/mentor/availability, once the user is a mentor: decides where the wizard resumes. */
+export function useOwnAvailability(enabled: boolean) {
+  return useQuery({ queryKey: getListAvailabilityQueryKey(), queryFn: ({ signal }) => listAvailability({ signal }), enabled });
+}
+
+/** PUT /api/mentor/profile: step 1 again, after Back from a later step. */
+export function useUpdateMentorProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateMentorInput) => catalogueApi.updateMentorProfile(input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: MENTOR_PROFILE_KEY }),
+  });
+}
+
+/**
+ * Step 3: one POST /api/mentor/availability/bulk per range of the schedule, in order. Resolves
+ * to each one's outcome, so the ranges saved stay saved and only the rest are tried again.
+ */
+export function useSaveSchedule(mentorId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (rows: ScheduleRow[]): Promise<({ ok: true } | { ok: false; error: unknown })[]> => {
+      const outcomes: ({ ok: true } | { ok: false; error: unknown })[] = [];
+      for (const row of rows) {
+        try {
+          await addAvailabilityBulk({ daysOfWeek: row.days, startTime: row.startTime, endTime: row.endTime });
+          outcomes.push({ ok: true });
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+        }
+      }
+      return outcomes;
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: getListAvailabilityQueryKey() }),
+        queryClient.invalidateQueries({ queryKey: availableSlotsKey(mentorId) }),
+      ]),
   });
 }

@@ -1,9 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as navigation from '@/lib/navigation';
-import { mentor, MENTOR_ID } from '@/testing/catalogue-fixtures';
+import { mentor, MENTOR_ID, service } from '@/testing/catalogue-fixtures';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
 import { OnboardingPage, progressPercent } from './onboarding-page';
 
@@ -28,6 +28,8 @@ function bodies(fetchMock: ReturnType<typeof mockFetch>, method: string, path: s
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
 }
 
+const WINDOW = { id: 'a-1', dayOfWeek: 1, startTime: '09:00', endTime: '17:00', isActive: true };
+
 const BIO = 'I have read the stars for twenty years and love helping people see their path.';
 
 async function fillProfile(user: ReturnType<typeof userEvent.setup>) {
@@ -41,7 +43,7 @@ async function fillProfile(user: ReturnType<typeof userEvent.setup>) {
 
 describe('onboarding wizard', () => {
   it('computes the progress', () => {
-    expect([1, 2, 3].map(progressPercent)).toEqual([33, 67, 100]);
+    expect([1, 2, 3, 4].map(progressPercent)).toEqual([25, 50, 75, 100]);
   });
 
   it('sends a signed-out visitor to /api/login', () => {
@@ -50,10 +52,50 @@ describe('onboarding wizard', () => {
     expect(navigation.hardNavigate).toHaveBeenCalledWith('/api/login');
   });
 
-  it('redirects an existing mentor to /mentor-dashboard', async () => {
-    mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, mentor()) });
+  it('redirects a mentor who is set up (an active service and weekly hours) to /mentor-dashboard', async () => {
+    mockFetch({
+      'GET /api/mentor/profile': () => jsonResponse(200, mentor()),
+      'GET /api/mentor/availability': () => jsonResponse(200, [WINDOW]),
+    });
     renderWizard();
     expect(await screen.findByRole('heading', { name: 'Dashboard here' })).toBeInTheDocument();
+  });
+
+  it('resumes a mentor who left after the profile at step 2, and Back changes the profile', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/mentor/profile': () => jsonResponse(200, mentor({ services: [] })),
+      'GET /api/mentor/availability': () => jsonResponse(200, []),
+      'PUT /api/mentor/profile': (_url, init) => jsonResponse(200, mentor({ services: [], ...JSON.parse(String(init?.body)) })),
+    });
+    renderWizard();
+    const user = userEvent.setup();
+    expect(await screen.findByText('Step 2 of 4')).toBeInTheDocument();
+    expect(screen.getByLabelText('Service Title')).toHaveValue('');
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByText('Step 1 of 4')).toBeInTheDocument();
+    expect(screen.getByLabelText('Display Name')).toHaveValue(mentor().displayName);
+    await user.clear(screen.getByLabelText('Display Name'));
+    await user.type(screen.getByLabelText('Display Name'), 'Luna Renamed');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Step 2 of 4')).toBeInTheDocument();
+    expect(bodies(fetchMock, 'PUT', '/api/mentor/profile')).toEqual([expect.objectContaining({ displayName: 'Luna Renamed' })]);
+    expect(bodies(fetchMock, 'POST', '/api/mentors')).toEqual([]);
+  });
+
+  it('resumes a mentor with a service but no weekly hours at step 3, with the services made shown after Back', async () => {
+    mockFetch({
+      'GET /api/mentor/profile': () => jsonResponse(200, mentor()),
+      'GET /api/mentor/availability': () => jsonResponse(200, []),
+    });
+    renderWizard();
+    const user = userEvent.setup();
+    expect(await screen.findByText('Step 3 of 4')).toBeInTheDocument();
+    expect(screen.getByText('75% complete')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByText('Step 2 of 4')).toBeInTheDocument();
+    expect(screen.getByText('Created')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('Step 3 of 4')).toBeInTheDocument();
   });
 
   it("shows the spec's messages for an empty profile and sends nothing", async () => {
@@ -69,18 +111,26 @@ describe('onboarding wizard', () => {
     ]) {
       expect(screen.getByText(text)).toBeInTheDocument();
     }
-    expect(screen.getByText('Step 1 of 3')).toBeInTheDocument();
-    expect(screen.getByText('33% complete')).toBeInTheDocument();
+    expect(screen.getByText('Step 1 of 4')).toBeInTheDocument();
+    expect(screen.getByText('25% complete')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
     expect(bodies(fetchMock, 'POST', '/api/mentors')).toEqual([]);
 
     await user.type(screen.getByLabelText('Profile Image URL (optional)'), 'not a url');
     expect(screen.getByText('Please enter a valid image URL')).toBeInTheDocument();
   });
 
-  it('creates the profile, then the services in parallel, then completes', async () => {
+  it('creates the profile, then the services in parallel, then the weekly hours, then completes', async () => {
     let isMentor = false;
+    let services: unknown[] = [];
     const fetchMock = mockFetch({
-      'GET /api/mentor/profile': () => (isMentor ? jsonResponse(200, mentor()) : jsonResponse(404, { message: 'Mentor profile not found' })),
+      'GET /api/mentor/profile': () =>
+        isMentor ? jsonResponse(200, mentor({ services: services as never })) : jsonResponse(404, { message: 'Mentor profile not found' }),
+      'GET /api/mentor/availability': () => jsonResponse(200, []),
+      'POST /api/mentor/availability/bulk': (_url, init) => {
+        const body = JSON.parse(String(init?.body));
+        return jsonResponse(201, body.daysOfWeek.map((d: number) => ({ ...WINDOW, dayOfWeek: d })));
+      },
       'GET /api/auth/user': () => jsonResponse(200, { ...testUser, role: 'mentor' }),
       'POST /api/mentors': () => {
         isMentor = true;
@@ -88,7 +138,9 @@ describe('onboarding wizard', () => {
       },
       'POST /api/services': (_url, init) => {
         const body = JSON.parse(String(init?.body));
-        return jsonResponse(201, { ...body, id: crypto.randomUUID(), isActive: true, createdAt: '2026-01-01T00:00:00Z' });
+        const created = service({ ...body, id: crypto.randomUUID(), isActive: true });
+        services = [...services, created];
+        return jsonResponse(201, created);
       },
     });
     renderWizard();
@@ -100,8 +152,9 @@ describe('onboarding wizard', () => {
     expect(screen.getByText(`${BIO.length}/500`)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
 
-    expect(await screen.findByText('Step 2 of 3')).toBeInTheDocument();
-    expect(screen.getByText('67% complete')).toBeInTheDocument();
+    expect(await screen.findByText('Step 2 of 4')).toBeInTheDocument();
+    expect(screen.getByText('50% complete')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
     expect(bodies(fetchMock, 'POST', '/api/mentors')).toEqual([
       {
         displayName: 'Luna Starweaver',
@@ -117,7 +170,7 @@ describe('onboarding wizard', () => {
 
     // Step 2: the empty form is refused with the spec's messages.
     await user.clear(screen.getByLabelText('Duration (minutes)'));
-    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
     for (const text of [
       'Service title must be at least 3 characters',
       'Description must be at least 20 characters',
@@ -142,9 +195,9 @@ describe('onboarding wizard', () => {
     await user.selectOptions(screen.getAllByLabelText('Service Type')[1], 'Tarot');
     await user.type(screen.getAllByLabelText('Price (USD)')[1], '0');
 
-    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
-    expect(await screen.findByText('Step 3 of 3')).toBeInTheDocument();
-    expect(screen.getByText('100% complete')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Step 3 of 4')).toBeInTheDocument();
+    expect(screen.getByText('75% complete')).toBeInTheDocument();
     expect(bodies(fetchMock, 'POST', '/api/services')).toEqual([
       {
         title: 'Birth Chart Reading',
@@ -163,8 +216,68 @@ describe('onboarding wizard', () => {
         mentorId: MENTOR_ID,
       },
     ]);
+
+    // Step 3: nothing chosen is refused; presets fill ranges that stay editable.
+    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Add at least one time range: pick a preset or add your own');
+    const presets = screen.getByRole('group', { name: 'Presets' });
+    expect(within(presets).getAllByRole('button').map((b) => b.textContent)).toEqual(['Weekdays 9-17', 'Evenings 17-21', 'Weekends 10-16']);
+    await user.click(within(presets).getByRole('button', { name: 'Weekdays 9-17' }));
+    await user.click(within(presets).getByRole('button', { name: 'Weekends 10-16' }));
+    const first = screen.getByRole('group', { name: 'Days for range 1' });
+    expect(within(first).getByRole('checkbox', { name: 'Friday' })).toBeChecked();
+    await user.click(within(first).getByRole('checkbox', { name: 'Friday' }));
+    await user.selectOptions(screen.getByLabelText('Until (range 1)'), '6:00 PM');
+    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
+
+    expect(await screen.findByText('Step 4 of 4')).toBeInTheDocument();
+    expect(screen.getByText('100% complete')).toBeInTheDocument();
+    expect(bodies(fetchMock, 'POST', '/api/mentor/availability/bulk')).toEqual([
+      { daysOfWeek: [1, 2, 3, 4], startTime: '09:00', endTime: '18:00' },
+      { daysOfWeek: [0, 6], startTime: '10:00', endTime: '16:00' },
+    ]);
     expect(screen.getByRole('link', { name: 'Go to Mentor Dashboard' })).toHaveAttribute('href', '/mentor-dashboard');
     expect(screen.getByRole('link', { name: 'View Your Profile' })).toHaveAttribute('href', '/mentors');
+    expect(screen.queryByRole('heading', { name: 'Dashboard here' })).not.toBeInTheDocument();
+  }, 30_000);
+
+  it('refuses overlapping ranges, and after a refusal sends only the ranges not yet saved', async () => {
+    let call = 0;
+    const fetchMock = mockFetch({
+      'GET /api/mentor/profile': () => jsonResponse(200, mentor()),
+      'GET /api/mentor/availability': () => jsonResponse(200, []),
+      'POST /api/mentor/availability/bulk': () => {
+        call += 1;
+        return call === 2
+          ? jsonResponse(409, { message: 'This time overlaps your availability on that day' })
+          : jsonResponse(201, [WINDOW]);
+      },
+    });
+    renderWizard();
+    const user = userEvent.setup();
+    await screen.findByText('Step 3 of 4');
+    const presets = screen.getByRole('group', { name: 'Presets' });
+    await user.click(within(presets).getByRole('button', { name: 'Weekdays 9-17' }));
+    await user.click(screen.getByRole('button', { name: 'Add a Time Range' }));
+    await user.click(within(screen.getByRole('group', { name: 'Days for range 2' })).getByRole('checkbox', { name: 'Monday' }));
+    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Two ranges overlap on Monday');
+    expect(bodies(fetchMock, 'POST', '/api/mentor/availability/bulk')).toEqual([]);
+
+    await user.selectOptions(screen.getByLabelText('From (range 2)'), '5:00 PM');
+    await user.selectOptions(screen.getByLabelText('Until (range 2)'), '9:00 PM');
+    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to save availability');
+    expect(alert).toHaveTextContent('This time overlaps your availability on that day');
+    expect(screen.getByText('Saved')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
+    expect(await screen.findByText('Step 4 of 4')).toBeInTheDocument();
+    expect(bodies(fetchMock, 'POST', '/api/mentor/availability/bulk')).toEqual([
+      { daysOfWeek: [1, 2, 3, 4, 5], startTime: '09:00', endTime: '17:00' },
+      { daysOfWeek: [1], startTime: '17:00', endTime: '21:00' },
+      { daysOfWeek: [1], startTime: '17:00', endTime: '21:00' },
+    ]);
   }, 30_000);
 
   it("shows 'Failed to create mentor profile' in a 'Something went wrong' card", async () => {
@@ -180,7 +293,7 @@ describe('onboarding wizard', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Something went wrong');
     expect(alert).toHaveTextContent('Failed to create mentor profile');
-    expect(screen.getByText('Step 1 of 3')).toBeInTheDocument();
+    expect(screen.getByText('Step 1 of 4')).toBeInTheDocument();
   }, 30_000);
 
   it("keeps the services that were created and retries only the failed one ('Failed to create service')", async () => {
@@ -201,17 +314,17 @@ describe('onboarding wizard', () => {
     await screen.findByRole('button', { name: 'Continue' });
     await fillProfile(user);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await screen.findByText('Step 2 of 3');
+    await screen.findByText('Step 2 of 4');
     await user.type(screen.getByLabelText('Service Title'), 'Birth Chart Reading');
     await user.type(screen.getByLabelText('Description'), 'A full reading of your natal chart.');
     await user.selectOptions(screen.getByLabelText('Service Type'), 'Astrology');
     await user.type(screen.getByLabelText('Price (USD)'), '75');
-    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Something went wrong');
     expect(alert).toHaveTextContent('Failed to create service');
-    await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
-    expect(await screen.findByText('Step 3 of 3')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Step 3 of 4')).toBeInTheDocument();
     expect(bodies(fetchMock, 'POST', '/api/services')).toHaveLength(2);
   }, 30_000);
 });

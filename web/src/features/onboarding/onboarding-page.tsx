@@ -1,6 +1,8 @@
-import { CircleAlert, Plus, Sparkles, Trash2 } from 'lucide-react';
+import { ArrowLeft, CalendarClock, CircleAlert, Plus, Sparkles, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
+import { DayCheckboxes } from '@/components/availability/day-checkboxes';
+import { TimeSelect } from '@/components/availability/time-select';
 import { ServiceFields } from '@/components/service-fields';
 import { SpecialtyPicker } from '@/components/specialty-picker';
 import { Button } from '@/components/ui/button';
@@ -11,7 +13,8 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, errorStatus } from '@/lib/api-fetch';
 import { useMentorProfile, useUser } from '@/lib/auth';
-import type { Service } from '@/lib/catalogue';
+import type { Mentor, Service } from '@/lib/catalogue';
+import { unfinishedStep } from '@/lib/mentor-setup';
 import {
   BIO_MAX,
   EMPTY_SERVICE,
@@ -29,39 +32,68 @@ import {
 import { normalizePrice, servicePriceText } from '@/lib/money';
 import { hardNavigate, LOGIN_URL } from '@/lib/navigation';
 import { serviceLabel } from '@/lib/services';
-import { browserTimeZone } from '@/lib/time-zones';
+import { browserTimeZone, timeZoneLabel } from '@/lib/time-zones';
 import { TimeZoneField } from '@/components/time-zone-field';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
-import { useCreateMentorProfile, useCreateServices } from './api';
+import {
+  DAY_NAMES,
+  SCHEDULE_PRESETS,
+  scheduleProblems,
+  windowLabel,
+  type ScheduleRow,
+} from '@/lib/weekly-availability';
+import { useCreateMentorProfile, useCreateServices, useOwnAvailability, useSaveSchedule, useUpdateMentorProfile } from './api';
 
-export const STEPS = ['Profile', 'Services', 'Complete'] as const;
+export const STEPS = ['Profile', 'Services', 'Availability', 'Complete'] as const;
 
-/** 'Step N of 3' and the percent complete (33, 67, 100). */
+/** 'Step N of 4' and the percent complete (25, 50, 75, 100). */
 export function progressPercent(step: number): number {
   return Math.round((step / STEPS.length) * 100);
 }
 
 export const PROFILE_FAILED = 'Failed to create mentor profile';
 export const SERVICE_FAILED = 'Failed to create service';
+export const PROFILE_UPDATE_FAILED = 'Failed to update mentor profile';
+export const AVAILABILITY_FAILED = 'Failed to save availability';
+export const NO_SCHEDULE = 'Add at least one time range: pick a preset or add your own';
+
+const STEP_OF = { services: 2, availability: 3 } as const;
 
 export function OnboardingPage() {
   useDocumentTitle('Become a Mentor');
   const { user } = useUser();
-  const { mentorProfile, isLoading } = useMentorProfile(!!user);
-  const [step, setStep] = useState(1);
-  const [mentorId, setMentorId] = useState<string | null>(null);
-  // Set when this wizard sends step 1: from then on the new profile must not redirect away.
-  const startedHere = useRef(false);
+  const profile = useMentorProfile(!!user);
+  // The profile as step 1 returned it, until the profile query has it too.
+  const [created, setCreated] = useState<Mentor | null>(null);
+  const mentor = (profile.mentorProfile as Mentor | null) ?? created;
+  const availability = useOwnAvailability(!!mentor);
+  // Null until the first step is known; then the wizard moves only by its own buttons.
+  const [step, setStep] = useState<number | null>(null);
 
   // A signed-out visitor goes to the login endpoint (a browser navigation).
   useEffect(() => {
     if (!user) hardNavigate(LOGIN_URL);
   }, [user]);
 
-  if (!user || isLoading) return <FullPageSpinner />;
-  // A user who already has a mentor profile skips onboarding.
-  if (mentorProfile && !startedHere.current) return <Navigate to="/mentor-dashboard" replace />;
+  const loading = !user || profile.isLoading || (!!mentor && availability.isLoading);
+  // Where this visit starts: a new user at the profile, a mentor who left part-way where their data says.
+  const resume = loading ? undefined : !mentor ? 1 : (() => {
+    const unfinished = unfinishedStep(mentor, availability.data ?? []);
+    return unfinished ? STEP_OF[unfinished] : null;
+  })();
+  useEffect(() => {
+    if (step === null && resume) setStep(resume);
+  }, [step, resume]);
+
+  if (loading) return <FullPageSpinner />;
+  // A mentor who is already set up skips onboarding.
+  if (step === null && resume === null) return <Navigate to="/mentor-dashboard" replace />;
+  const current = step ?? resume ?? 1;
+  const go = (n: number) => {
+    setStep(n);
+    window.scrollTo({ top: 0 });
+  };
 
   return (
     <div className="bg-gradient-to-b from-indigo-50/70 via-white to-white">
@@ -74,37 +106,46 @@ export function OnboardingPage() {
           <h1 className="mt-4 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
             Share your gift with seekers
           </h1>
-          <p className="mt-2 text-slate-600">Set up your mentor profile and the services you offer in a few minutes.</p>
+          <p className="mt-2 text-slate-600">Set up your mentor profile, your services and your hours in a few minutes.</p>
         </div>
 
-        <Progress step={step} />
+        <Progress step={current} />
 
         <div className="mt-8">
-          {step === 1 && (
+          {current === 1 && (
             <ProfileStep
-              onCreated={(id) => {
-                setMentorId(id);
-                setStep(2);
-                window.scrollTo({ top: 0 });
-              }}
-              onStart={() => {
-                startedHere.current = true;
+              existing={mentor}
+              onDone={(m) => {
+                setCreated(m);
+                go(2);
               }}
             />
           )}
-          {step === 2 && mentorId && (
-            <ServicesStep
-              mentorId={mentorId}
-              onDone={() => {
-                setStep(3);
-                window.scrollTo({ top: 0 });
-              }}
+          {current === 2 && mentor && (
+            <ServicesStep mentorId={mentor.id} existing={mentor.services} onBack={() => go(1)} onDone={() => go(3)} />
+          )}
+          {current === 3 && mentor && (
+            <AvailabilityStep
+              mentorId={mentor.id}
+              timeZone={mentor.timeZone}
+              saved={availability.data ?? []}
+              onBack={() => go(2)}
+              onDone={() => go(4)}
             />
           )}
-          {step === 3 && <CompleteStep />}
+          {current === 4 && <CompleteStep onBack={() => go(3)} />}
         </div>
       </div>
     </div>
+  );
+}
+
+function BackButton({ onClick, disabled }: { onClick: () => void; disabled?: boolean }) {
+  return (
+    <Button variant="outline" size="lg" onClick={onClick} disabled={disabled}>
+      <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+      Back
+    </Button>
   );
 }
 
@@ -132,7 +173,7 @@ function Progress({ step }: { step: number }) {
           style={{ width: `${percent}%` }}
         />
       </div>
-      <ol className="mt-4 grid grid-cols-3 gap-2 text-center text-sm">
+      <ol className="mt-4 grid grid-cols-4 gap-2 text-center text-sm">
         {STEPS.map((label, i) => {
           const n = i + 1;
           return (
@@ -188,18 +229,22 @@ function StepCard({ title, description, children }: { title: string; description
 
 // --- Step 1: profile -----------------------------------------------------------------------
 
-function ProfileStep({ onCreated, onStart }: { onCreated: (mentorId: string) => void; onStart: () => void }) {
+/** Creates the profile, or after Back changes the one made earlier. */
+function ProfileStep({ existing, onDone }: { existing: Mentor | null; onDone: (mentor: Mentor) => void }) {
   const [form, setForm] = useState<ProfileForm>({
-    displayName: '',
-    bio: '',
-    specialties: [],
-    basePrice: '',
-    profileImageUrl: '',
+    displayName: existing?.displayName ?? '',
+    bio: existing?.bio ?? '',
+    specialties: existing?.specialties ?? [],
+    basePrice: existing?.basePrice ?? '',
+    profileImageUrl: existing?.profileImageUrl ?? '',
   });
-  const [timeZone, setTimeZone] = useState(browserTimeZone);
+  const [timeZone, setTimeZone] = useState(existing?.timeZone ?? browserTimeZone);
   const [errors, setErrors] = useState<Errors<ProfileField>>({});
   const [submitted, setSubmitted] = useState(false);
-  const create = useCreateMentorProfile();
+  const createProfile = useCreateMentorProfile();
+  const updateProfile = useUpdateMentorProfile();
+  const create = existing ? updateProfile : createProfile;
+  const failed = existing ? PROFILE_UPDATE_FAILED : PROFILE_FAILED;
 
   const set = (patch: Partial<ProfileForm>) => {
     const next = { ...form, ...patch };
@@ -214,33 +259,30 @@ function ProfileStep({ onCreated, onStart }: { onCreated: (mentorId: string) => 
     const found = validateProfile(form);
     setErrors(found);
     if (hasErrors(found)) return;
-    onStart();
     const image = form.profileImageUrl.trim();
-    create.mutate(
-      {
-        displayName: form.displayName.trim(),
-        bio: form.bio.trim(),
-        specialties: normalizeSpecialties(form.specialties),
-        basePrice: normalizePrice(form.basePrice)!,
-        ...(image ? { profileImageUrl: image } : {}),
-        timeZone,
+    const input = {
+      displayName: form.displayName.trim(),
+      bio: form.bio.trim(),
+      specialties: normalizeSpecialties(form.specialties),
+      basePrice: normalizePrice(form.basePrice)!,
+      ...(image || existing ? { profileImageUrl: image } : {}),
+      timeZone,
+    };
+    const handlers = {
+      onSuccess: (m: Mentor) => onDone(m),
+      onError: (error: unknown) => {
+        if (errorStatus(error) === 401) hardNavigate(LOGIN_URL);
       },
-      {
-        onSuccess: (mentor) => onCreated(mentor.id),
-        onError: (error) => {
-          if (errorStatus(error) === 401) hardNavigate(LOGIN_URL);
-        },
-      },
-    );
+    };
+    if (existing) updateProfile.mutate(input, handlers);
+    else createProfile.mutate(input, handlers);
   };
 
   const bioLength = form.bio.trim().length;
   return (
     <StepCard title="Your mentor profile" description="Tell seekers who you are and how you guide them.">
       <form noValidate onSubmit={submit} className="space-y-5">
-        {create.isError && (
-          <ErrorCard message={PROFILE_FAILED} detail={errorMessage(create.error, PROFILE_FAILED)} />
-        )}
+        {create.isError && <ErrorCard message={failed} detail={errorMessage(create.error, failed)} />}
         <FormField
           label="Display Name"
           value={form.displayName}
@@ -294,7 +336,7 @@ function ProfileStep({ onCreated, onStart }: { onCreated: (mentorId: string) => 
         />
         <div className="flex justify-end pt-2">
           <Button type="submit" variant="gradient" size="lg" disabled={create.isPending}>
-            {create.isPending ? 'Creating Profile...' : 'Continue'}
+            {create.isPending ? (existing ? 'Saving Profile...' : 'Creating Profile...') : 'Continue'}
           </Button>
         </div>
       </form>
@@ -306,9 +348,15 @@ function ProfileStep({ onCreated, onStart }: { onCreated: (mentorId: string) => 
 
 type Draft = { key: number; form: ServiceForm; errors: Errors<ServiceField>; created?: Service };
 
-function ServicesStep({ mentorId, onDone }: { mentorId: string; onDone: () => void }) {
-  const nextKey = useRef(1);
-  const [drafts, setDrafts] = useState<Draft[]>([{ key: 0, form: EMPTY_SERVICE, errors: {} }]);
+type ServicesProps = { mentorId: string; existing: readonly Service[]; onBack: () => void; onDone: () => void };
+
+/** The services made so far (after Back, or for a mentor who left here) and forms for new ones. */
+function ServicesStep({ mentorId, existing, onBack, onDone }: ServicesProps) {
+  const nextKey = useRef(existing.length + 1);
+  const [drafts, setDrafts] = useState<Draft[]>(() => {
+    const made = existing.filter((s) => s.isActive).map((service, i) => ({ key: i + 1, form: EMPTY_SERVICE, errors: {}, created: service }));
+    return made.length > 0 ? made : [{ key: 0, form: EMPTY_SERVICE, errors: {} }];
+  });
   const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateServices();
 
@@ -363,7 +411,6 @@ function ServicesStep({ mentorId, onDone }: { mentorId: string; onDone: () => vo
     );
   };
 
-  const open = drafts.filter((d) => !d.created);
   return (
     <StepCard
       title="Your services"
@@ -376,22 +423,12 @@ function ServicesStep({ mentorId, onDone }: { mentorId: string; onDone: () => vo
             <li key={draft.key} className="rounded-2xl border border-slate-200 p-4 sm:p-5">
               <div className="mb-4 flex items-center justify-between gap-3">
                 <h3 className="font-semibold text-slate-900">Service {index + 1}</h3>
-                {draft.created ? (
-                  <span className="rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-medium text-emerald-700">Created</span>
-                ) : (
-                  open.length > 1 && (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => remove(draft.key)}
-                      disabled={create.isPending}
-                      aria-label={`Remove service ${index + 1}`}
-                    >
-                      <Trash2 aria-hidden="true" className="h-4 w-4" />
-                      Remove
-                    </Button>
-                  )
-                )}
+                <DraftState
+                  done={draft.created ? 'Created' : null}
+                  onRemove={drafts.length > 1 ? () => remove(draft.key) : undefined}
+                  removeLabel={`Remove service ${index + 1}`}
+                  disabled={create.isPending}
+                />
               </div>
               {draft.created ? (
                 <p className="text-sm text-slate-600">
@@ -410,13 +447,14 @@ function ServicesStep({ mentorId, onDone }: { mentorId: string; onDone: () => vo
             </li>
           ))}
         </ol>
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
-          <Button variant="outline" onClick={add} disabled={create.isPending}>
-            <Plus aria-hidden="true" className="h-4 w-4" />
-            Add Another Service
-          </Button>
+        <Button variant="outline" onClick={add} disabled={create.isPending}>
+          <Plus aria-hidden="true" className="h-4 w-4" />
+          Add Another Service
+        </Button>
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:justify-between">
+          <BackButton onClick={onBack} disabled={create.isPending} />
           <Button type="submit" variant="gradient" size="lg" disabled={create.isPending}>
-            {create.isPending ? 'Creating Services...' : 'Complete Setup'}
+            {create.isPending ? 'Creating Services...' : 'Continue'}
           </Button>
         </div>
       </form>
@@ -424,9 +462,163 @@ function ServicesStep({ mentorId, onDone }: { mentorId: string; onDone: () => vo
   );
 }
 
-// --- Step 3: complete ----------------------------------------------------------------------
+// --- Step 3: availability ------------------------------------------------------------------
 
-function CompleteStep() {
+type Range = ScheduleRow & { key: number; saved?: boolean };
+
+type AvailabilityProps = {
+  mentorId: string;
+  timeZone: string;
+  saved: readonly { dayOfWeek: number; startTime: string; endTime: string }[];
+  onBack: () => void;
+  onDone: () => void;
+};
+
+/** A weekly schedule from presets, editable before it is saved (one bulk call per range). */
+function AvailabilityStep({ mentorId, timeZone, saved, onBack, onDone }: AvailabilityProps) {
+  const nextKey = useRef(0);
+  const [ranges, setRanges] = useState<Range[]>([]);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const save = useSaveSchedule(mentorId);
+  const open = ranges.filter((r) => !r.saved);
+
+  const edit = (key: number, patch: Partial<ScheduleRow>) => {
+    setRanges((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+    setProblems([]);
+    setFailure(null);
+  };
+  const addRange = (row: ScheduleRow) => {
+    setRanges((list) => [...list, { ...row, days: [...row.days], key: nextKey.current++ }]);
+    setProblems([]);
+  };
+  const removeRange = (key: number) => setRanges((list) => list.filter((r) => r.key !== key));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    if (open.length === 0) {
+      if (saved.length > 0) return onDone();
+      return setProblems([NO_SCHEDULE]);
+    }
+    const found = scheduleProblems(open);
+    setProblems(found);
+    if (found.length > 0) return;
+    save.mutate(open, {
+      onSuccess: (outcomes) => {
+        const ok = new Set(open.filter((_, i) => outcomes[i].ok).map((r) => r.key));
+        setRanges((list) => list.map((r) => (ok.has(r.key) ? { ...r, saved: true } : r)));
+        const failed = outcomes.find((o) => !o.ok);
+        if (!failed) return onDone();
+        if (errorStatus(failed.error) === 401) return hardNavigate(LOGIN_URL);
+        setFailure(errorMessage(failed.error, AVAILABILITY_FAILED));
+      },
+    });
+  };
+
+  return (
+    <StepCard
+      title="Your weekly hours"
+      description={`When seekers can book you each week, in your time zone (${timeZoneLabel(timeZone)}). Start from a preset and adjust it; you can change it any time in your dashboard.`}
+    >
+      <form noValidate onSubmit={submit} className="space-y-6">
+        {failure && <ErrorCard message={AVAILABILITY_FAILED} detail={failure} />}
+        {problems.length > 0 && (
+          <div role="alert" className="rounded-2xl border border-rose-200 bg-rose-50 p-4 text-sm text-rose-800">
+            <ul className="list-disc space-y-1 pl-5">
+              {problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {saved.length > 0 && (
+          <div className="rounded-2xl border border-emerald-200 bg-emerald-50/60 p-4 text-sm text-emerald-900">
+            <p className="font-medium">Already saved</p>
+            <ul aria-label="Saved weekly hours" className="mt-1 space-y-0.5">
+              {saved.map((s, i) => (
+                <li key={i}>
+                  {DAY_NAMES[s.dayOfWeek]} {windowLabel(s)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div role="group" aria-label="Presets" className="flex flex-wrap gap-2">
+          {SCHEDULE_PRESETS.map((preset) => (
+            <Button key={preset.name} type="button" variant="outline" size="sm" disabled={save.isPending} onClick={() => addRange(preset.row)}>
+              <Plus aria-hidden="true" className="h-4 w-4" />
+              {preset.name}
+            </Button>
+          ))}
+        </div>
+        {ranges.length === 0 && saved.length === 0 && (
+          <p className="flex items-center gap-2 text-sm text-slate-500">
+            <CalendarClock aria-hidden="true" className="h-4 w-4" />
+            No hours yet: pick a preset above or add your own range.
+          </p>
+        )}
+        <ol className="space-y-4">
+          {ranges.map((range, index) => (
+            <li key={range.key} aria-label={`Range ${index + 1}`} className="rounded-2xl border border-slate-200 p-4 sm:p-5">
+              <div className="mb-3 flex items-center justify-between gap-3">
+                <h3 className="font-semibold text-slate-900">Range {index + 1}</h3>
+                <DraftState
+                  done={range.saved ? 'Saved' : null}
+                  onRemove={() => removeRange(range.key)}
+                  removeLabel={`Remove range ${index + 1}`}
+                  disabled={save.isPending}
+                />
+              </div>
+              <div className="space-y-4">
+                <DayCheckboxes
+                  legend={`Days for range ${index + 1}`}
+                  value={range.days}
+                  disabled={save.isPending || range.saved}
+                  onChange={(days) => edit(range.key, { days })}
+                />
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <TimeSelect
+                    label={`From (range ${index + 1})`}
+                    kind="start"
+                    value={range.startTime}
+                    disabled={save.isPending || range.saved}
+                    onChange={(startTime) => edit(range.key, { startTime })}
+                  />
+                  <TimeSelect
+                    label={`Until (range ${index + 1})`}
+                    kind="end"
+                    value={range.endTime}
+                    disabled={save.isPending || range.saved}
+                    onChange={(endTime) => edit(range.key, { endTime })}
+                  />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ol>
+        <Button
+          variant="outline"
+          onClick={() => addRange({ days: [], startTime: '09:00', endTime: '17:00' })}
+          disabled={save.isPending}
+        >
+          <Plus aria-hidden="true" className="h-4 w-4" />
+          Add a Time Range
+        </Button>
+        <div className="flex flex-col-reverse gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:justify-between">
+          <BackButton onClick={onBack} disabled={save.isPending} />
+          <Button type="submit" variant="gradient" size="lg" disabled={save.isPending}>
+            {save.isPending ? 'Saving Hours...' : 'Complete Setup'}
+          </Button>
+        </div>
+      </form>
+    </StepCard>
+  );
+}
+
+// --- Step 4: complete ----------------------------------------------------------------------
+
+function CompleteStep({ onBack }: { onBack: () => void }) {
   return (
     <Card className="p-8 text-center sm:p-12">
       <span className="mx-auto inline-flex h-16 w-16 items-center justify-center rounded-2xl bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-lg shadow-indigo-500/30">
@@ -434,8 +626,8 @@ function CompleteStep() {
       </span>
       <h2 className="mt-6 font-display text-3xl font-semibold text-slate-900">You're all set!</h2>
       <p className="mx-auto mt-3 max-w-md text-slate-600">
-        Your mentor profile and services are live. Seekers can now find you, save you to their favorites and book your
-        sessions.
+        Your mentor profile, services and hours are live. Seekers can now find you, save you to their favorites and book
+        your sessions.
       </p>
       <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
         <Button asChild variant="gradient" size="lg">
@@ -445,8 +637,28 @@ function CompleteStep() {
           <Link to="/mentors">View Your Profile</Link>
         </Button>
       </div>
+      <div className="mt-6">
+        <Button variant="link" onClick={onBack}>
+          <ArrowLeft aria-hidden="true" className="h-4 w-4" />
+          Back
+        </Button>
+      </div>
     </Card>
   );
 }
 
 export default OnboardingPage;
+
+type DraftStateProps = { done: string | null; onRemove?: () => void; removeLabel: string; disabled: boolean };
+
+/** Beside a draft's title: a badge once it is stored, otherwise its Remove button (when it may go). */
+function DraftState({ done, onRemove, removeLabel, disabled }: DraftStateProps) {
+  if (done) return <span className="rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-medium text-emerald-700">{done}</span>;
+  if (!onRemove) return null;
+  return (
+    <Button variant="ghost" size="sm" onClick={onRemove} disabled={disabled} aria-label={removeLabel}>
+      <Trash2 aria-hidden="true" className="h-4 w-4" />
+      Remove
+    </Button>
+  );
+}

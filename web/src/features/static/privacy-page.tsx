@@ -10,7 +10,7 @@ import {
 } from '@/config/constants';
 import { BackToHome, LegalSection, MailLink, StaticPage } from './static-page';
 
-/** /privacy-policy, static, last updated December 2024. */
+/** /privacy-policy, static, last updated November 2026. */
 export function PrivacyPolicyPage() {
   return (
     <StaticPage

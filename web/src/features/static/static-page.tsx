@@ -9,7 +9,7 @@ type StaticPageProps = {
   title: string;
   intro: ReactNode;
   icon: LucideIcon;
-  /** A line under the title, such as 'Last updated December 2024'. */
+  /** A line under the title, such as 'Last updated November 2026'. */
   meta?: ReactNode;
   /** Width of the content column: prose for legal text, wide for card layouts. */
   width?: 'prose' | 'wide';

@@ -11,10 +11,10 @@ import { TermsOfServicePage } from './terms-page';
 afterEach(() => vi.unstubAllGlobals());
 
 describe('/terms-of-service and /privacy-policy', () => {
-  it('terms: last updated December 2024, age 18, 30 days notice, 15% fee, USD, Back to Home', () => {
+  it('terms: last updated November 2026, age 18, 30 days notice, 15% fee, USD, Back to Home', () => {
     renderWithProviders(<TermsOfServicePage />, { path: '/terms-of-service' });
     expect(screen.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeInTheDocument();
-    expect(screen.getByText('Last updated December 2024')).toBeInTheDocument();
+    expect(screen.getByText('Last updated November 2026')).toBeInTheDocument();
     const text = document.body.textContent ?? '';
     expect(text).toContain('at least 18 years old');
     expect(text).toContain("30 days' notice");
@@ -30,7 +30,7 @@ describe('/terms-of-service and /privacy-policy', () => {
   it('privacy: retention 7 and 3 years, card numbers never stored, privacy address, Back to Home', () => {
     renderWithProviders(<PrivacyPolicyPage />, { path: '/privacy-policy' });
     expect(screen.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeInTheDocument();
-    expect(screen.getByText('Last updated December 2024')).toBeInTheDocument();
+    expect(screen.getByText('Last updated November 2026')).toBeInTheDocument();
     const text = document.body.textContent ?? '';
     expect(text).toContain('payouts): 7 years');
     expect(text).toContain('requests): 3 years');

@@ -16,7 +16,7 @@ import { BackToHome, LegalSection, MailLink, StaticPage } from './static-page';
 
 const { fullRefundHours, partialRefundHours, partialRefundPercent } = REFUND_POLICY;
 
-/** /terms-of-service, static, last updated December 2024. */
+/** /terms-of-service, static, last updated November 2026. */
 export function TermsOfServicePage() {
   return (
     <StaticPage

@@ -26,9 +26,12 @@ import type {
 import type {
   AvailabilitySlotView,
   AvailabilityStatusRequest,
+  BulkAvailabilityRequest,
+  DateOverrideView,
   ErrorBody,
   MessageResponse,
-  NewAvailabilityRequest
+  NewAvailabilityRequest,
+  NewDateOverrideRequest
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
@@ -240,6 +243,93 @@ export const useAddAvailability = <TError = ErrorBody,
       > => {
       return useMutation(getAddAvailabilityMutationOptions(options), queryClient);
     }
+    export const getAddAvailabilityBulkUrl = () => {
+
+
+
+
+  return `/api/mentor/availability/bulk`
+}
+
+/**
+ * @summary Adds the same window on several days at once, all or none (an overlap refuses them all).
+ */
+export const addAvailabilityBulk = async (bulkAvailabilityRequest: BulkAvailabilityRequest, options?: Parameters<typeof apiFetch>[1]): Promise<AvailabilitySlotView[]> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<AvailabilitySlotView[]>(getAddAvailabilityBulkUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(bulkAvailabilityRequest)
+  }
+);}
+
+
+
+
+
+export const getAddAvailabilityBulkMutationKey = () => ['addAvailabilityBulk'] as const;
+
+export const getAddAvailabilityBulkMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAvailabilityBulk>>, TError,AddAvailabilityBulkMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof addAvailabilityBulk>>, TError,AddAvailabilityBulkMutationVariables, TContext> => {
+
+const mutationKey = getAddAvailabilityBulkMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addAvailabilityBulk>>, AddAvailabilityBulkMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  addAvailabilityBulk(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AddAvailabilityBulkMutationResult = NonNullable<Awaited<ReturnType<typeof addAvailabilityBulk>>>
+    export type AddAvailabilityBulkMutationBody = BulkAvailabilityRequest
+    export type AddAvailabilityBulkMutationError = ErrorBody
+    export type AddAvailabilityBulkMutationVariables = {data: BulkAvailabilityRequest}
+
+    /**
+ * @summary Adds the same window on several days at once, all or none (an overlap refuses them all).
+ */
+export const useAddAvailabilityBulk = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAvailabilityBulk>>, TError,AddAvailabilityBulkMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof addAvailabilityBulk>>,
+        TError,
+        AddAvailabilityBulkMutationVariables,
+        TContext
+      > => {
+      return useMutation(getAddAvailabilityBulkMutationOptions(options), queryClient);
+    }
     export const getSetAvailabilityActiveUrl = (id: string,) => {
 
 
@@ -394,4 +484,258 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
         TContext
       > => {
       return useMutation(getDeleteAvailabilityMutationOptions(options), queryClient);
+    }
+    export const getListDateOverridesUrl = () => {
+
+
+
+
+  return `/api/mentor/availability/overrides`
+}
+
+/**
+ * @summary The signed-in mentor's date overrides from today (in their zone) on, by date.
+ */
+export const listDateOverrides = async ( options?: Parameters<typeof apiFetch>[1]): Promise<DateOverrideView[]> => {
+
+  return apiFetch<DateOverrideView[]>(getListDateOverridesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListDateOverridesQueryKey = () => {
+    return [
+    `/api/mentor/availability/overrides`
+    ] as const;
+    }
+
+
+export const getListDateOverridesQueryOptions = <TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListDateOverridesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listDateOverrides>>> = ({ signal }) => listDateOverrides({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListDateOverridesQueryResult = NonNullable<Awaited<ReturnType<typeof listDateOverrides>>>
+export type ListDateOverridesQueryError = ErrorBody
+
+
+export function useListDateOverrides<TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listDateOverrides>>,
+          TError,
+          Awaited<ReturnType<typeof listDateOverrides>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListDateOverrides<TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listDateOverrides>>,
+          TError,
+          Awaited<ReturnType<typeof listDateOverrides>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListDateOverrides<TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The signed-in mentor's date overrides from today (in their zone) on, by date.
+ */
+
+export function useListDateOverrides<TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListDateOverridesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getAddDateOverrideUrl = () => {
+
+
+
+
+  return `/api/mentor/availability/overrides`
+}
+
+/**
+ * @summary Adds a day off, extra hours, or both on a date; existing bookings on it are kept.
+ */
+export const addDateOverride = async (newDateOverrideRequest: NewDateOverrideRequest, options?: Parameters<typeof apiFetch>[1]): Promise<DateOverrideView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<DateOverrideView>(getAddDateOverrideUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(newDateOverrideRequest)
+  }
+);}
+
+
+
+
+
+export const getAddDateOverrideMutationKey = () => ['addDateOverride'] as const;
+
+export const getAddDateOverrideMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDateOverride>>, TError,AddDateOverrideMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof addDateOverride>>, TError,AddDateOverrideMutationVariables, TContext> => {
+
+const mutationKey = getAddDateOverrideMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addDateOverride>>, AddDateOverrideMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  addDateOverride(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AddDateOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof addDateOverride>>>
+    export type AddDateOverrideMutationBody = NewDateOverrideRequest
+    export type AddDateOverrideMutationError = ErrorBody
+    export type AddDateOverrideMutationVariables = {data: NewDateOverrideRequest}
+
+    /**
+ * @summary Adds a day off, extra hours, or both on a date; existing bookings on it are kept.
+ */
+export const useAddDateOverride = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDateOverride>>, TError,AddDateOverrideMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof addDateOverride>>,
+        TError,
+        AddDateOverrideMutationVariables,
+        TContext
+      > => {
+      return useMutation(getAddDateOverrideMutationOptions(options), queryClient);
+    }
+    export const getDeleteDateOverrideUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/availability/overrides/${id}`
+}
+
+export const deleteDateOverride = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getDeleteDateOverrideUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+
+
+
+export const getDeleteDateOverrideMutationKey = () => ['deleteDateOverride'] as const;
+
+export const getDeleteDateOverrideMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDateOverride>>, TError,DeleteDateOverrideMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteDateOverride>>, TError,DeleteDateOverrideMutationVariables, TContext> => {
+
+const mutationKey = getDeleteDateOverrideMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteDateOverride>>, DeleteDateOverrideMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteDateOverride(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteDateOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof deleteDateOverride>>>
+
+    export type DeleteDateOverrideMutationError = ErrorBody
+    export type DeleteDateOverrideMutationVariables = {id: string}
+
+    export const useDeleteDateOverride = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDateOverride>>, TError,DeleteDateOverrideMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteDateOverride>>,
+        TError,
+        DeleteDateOverrideMutationVariables,
+        TContext
+      > => {
+      return useMutation(getDeleteDateOverrideMutationOptions(options), queryClient);
     }

@@ -30,6 +30,7 @@ import type {
   OwnProfileView,
   ProfileChangesRequest,
   PublicUserView,
+  TimeZoneRequest,
   UploadProfileImageBody
 } from '../../model';
 
@@ -55,7 +56,96 @@ const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKe
   return result;
 };
 
-export const getGetOwnProfileUrl = () => {
+export const getSetTimeZoneUrl = () => {
+
+
+
+
+  return `/api/user/time-zone`
+}
+
+/**
+ * @summary The signed-in user's own profile, with the bio.
+The zone the user's browser is in (IANA): e-mails and notifications state times in it.
+ */
+export const setTimeZone = async (timeZoneRequest: TimeZoneRequest, options?: Parameters<typeof apiFetch>[1]): Promise<TimeZoneRequest> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<TimeZoneRequest>(getSetTimeZoneUrl(),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(timeZoneRequest)
+  }
+);}
+
+
+
+
+
+export const getSetTimeZoneMutationKey = () => ['setTimeZone'] as const;
+
+export const getSetTimeZoneMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setTimeZone>>, TError,SetTimeZoneMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof setTimeZone>>, TError,SetTimeZoneMutationVariables, TContext> => {
+
+const mutationKey = getSetTimeZoneMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setTimeZone>>, SetTimeZoneMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  setTimeZone(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetTimeZoneMutationResult = NonNullable<Awaited<ReturnType<typeof setTimeZone>>>
+    export type SetTimeZoneMutationBody = TimeZoneRequest
+    export type SetTimeZoneMutationError = ErrorBody
+    export type SetTimeZoneMutationVariables = {data: TimeZoneRequest}
+
+    /**
+ * @summary The signed-in user's own profile, with the bio.
+The zone the user's browser is in (IANA): e-mails and notifications state times in it.
+ */
+export const useSetTimeZone = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setTimeZone>>, TError,SetTimeZoneMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof setTimeZone>>,
+        TError,
+        SetTimeZoneMutationVariables,
+        TContext
+      > => {
+      return useMutation(getSetTimeZoneMutationOptions(options), queryClient);
+    }
+    export const getGetOwnProfileUrl = () => {
 
 
 
@@ -63,9 +153,6 @@ export const getGetOwnProfileUrl = () => {
   return `/api/user/profile`
 }
 
-/**
- * @summary The signed-in user's own profile, with the bio.
- */
 export const getOwnProfile = async ( options?: Parameters<typeof apiFetch>[1]): Promise<OwnProfileView> => {
 
   return apiFetch<OwnProfileView>(getGetOwnProfileUrl(),
@@ -134,9 +221,6 @@ export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in user's own profile, with the bio.
- */
 
 export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}

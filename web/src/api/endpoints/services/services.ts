@@ -25,6 +25,7 @@ import type {
 
 import type {
   ErrorBody,
+  HighlightsView,
   NewServiceRequest,
   ServiceChangesRequest,
   ServiceStatView,
@@ -418,6 +419,108 @@ export function useGetServiceStats<TData = Awaited<ReturnType<typeof getServiceS
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetServiceStatsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetHighlightsUrl = () => {
+
+
+
+
+  return `/api/highlights`
+}
+
+/**
+ * @summary The landing page's figures (mentors, average hourly rate, average rating) and testimonials
+from real reviews; a figure with no data behind it is null.
+ */
+export const getHighlights = async ( options?: Parameters<typeof apiFetch>[1]): Promise<HighlightsView> => {
+
+  return apiFetch<HighlightsView>(getGetHighlightsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetHighlightsQueryKey = () => {
+    return [
+    `/api/highlights`
+    ] as const;
+    }
+
+
+export const getGetHighlightsQueryOptions = <TData = Awaited<ReturnType<typeof getHighlights>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHighlights>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetHighlightsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getHighlights>>> = ({ signal }) => getHighlights({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getHighlights>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetHighlightsQueryResult = NonNullable<Awaited<ReturnType<typeof getHighlights>>>
+export type GetHighlightsQueryError = ErrorBody
+
+
+export function useGetHighlights<TData = Awaited<ReturnType<typeof getHighlights>>, TError = ErrorBody>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHighlights>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getHighlights>>,
+          TError,
+          Awaited<ReturnType<typeof getHighlights>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetHighlights<TData = Awaited<ReturnType<typeof getHighlights>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHighlights>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getHighlights>>,
+          TError,
+          Awaited<ReturnType<typeof getHighlights>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetHighlights<TData = Awaited<ReturnType<typeof getHighlights>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHighlights>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The landing page's figures (mentors, average hourly rate, average rating) and testimonials
+from real reviews; a figure with no data behind it is null.
+ */
+
+export function useGetHighlights<TData = Awaited<ReturnType<typeof getHighlights>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getHighlights>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetHighlightsQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

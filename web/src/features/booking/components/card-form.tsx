@@ -4,7 +4,14 @@ import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { CARD_CODE_MAX_DIGITS, CARD_EXPIRY_LENGTH } from '@/config/constants';
 import { formatUsd } from '@/lib/money';
-import { formatCardCode, formatCardNumber, formatExpiry, isCardFormValid, type CardForm as CardFormValues } from '../card';
+import {
+  expiryProblem,
+  formatCardCode,
+  formatCardNumber,
+  formatExpiry,
+  isCardFormValid,
+  type CardForm as CardFormValues,
+} from '../card';
 
 type CardFormProps = {
   value: CardFormValues;
@@ -57,6 +64,7 @@ export function CardForm({ value, onChange, onSubmit, amount, processing }: Card
             maxLength={CARD_EXPIRY_LENGTH}
             value={value.expirationDate}
             onChange={(e) => set('expirationDate')(formatExpiry(e.target.value))}
+            error={expiryProblem(value.expirationDate) ?? undefined}
             required
           />
           <FormField

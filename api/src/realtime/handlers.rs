@@ -1,0 +1,71 @@
+//! What each client event does. Every change runs in a transaction whose events are published
+//! before it commits; the frames come back to the sockets through the listener.
+
+use chrono::Utc;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::protocol::ClientEvent;
+use crate::state::AppState;
+use domain::{
+    Result,
+    messaging::{
+        calls::{self, Signal},
+        conversations, messages, sockets, viewers,
+    },
+};
+
+/// One socket of one user.
+pub struct SocketCtx {
+    pub state: AppState,
+    pub user: Uuid,
+    pub socket: Uuid,
+}
+
+/// Runs `event`; returns a frame for this socket alone when the event is answered directly.
+pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'static str, Value)>> {
+    let (me, socket, pool) = (ctx.user, ctx.socket, &ctx.state.pool);
+    let mut tx = pool.begin().await?;
+    match event {
+        ClientEvent::Ping => return Ok(Some(("pong", json!({})))),
+        ClientEvent::SendMessage(m) => {
+            let outgoing = messages::Outgoing { content: m.content, message_type: m.message_type, client_id: m.client_id };
+            messages::send(&mut tx, me, m.conversation_id, outgoing, Some(socket)).await?;
+        }
+        ClientEvent::JoinConversation(c) => viewers::join(&mut tx, me, socket, c.conversation_id).await?,
+        ClientEvent::LeaveConversation(c) => viewers::leave(&mut *tx, socket, c.conversation_id).await?,
+        ClientEvent::MarkMessageRead(m) => messages::mark_read(&mut tx, me, m.message_id).await?,
+        ClientEvent::MarkConversationRead(c) => {
+            messages::mark_conversation_read(&mut tx, me, c.conversation_id).await?;
+        }
+        ClientEvent::StartTyping(c) => conversations::typing(&mut tx, me, c.conversation_id, true).await?,
+        ClientEvent::StopTyping(c) => conversations::typing(&mut tx, me, c.conversation_id, false).await?,
+        ClientEvent::InitiateCall(c) => {
+            let call = calls::initiate(&mut tx, me, socket, c.conversation_id, c.booking_id, Utc::now()).await?;
+            jobs::call_timeout::schedule(&mut tx, call.id, call.created_at + ctx.state.call_ring_timeout).await?;
+        }
+        ClientEvent::AcceptCall(c) => {
+            calls::accept(&mut tx, me, socket, c.call_id).await?;
+        }
+        ClientEvent::RejectCall(c) => calls::reject(&mut tx, me, c.call_id).await?,
+        ClientEvent::EndCall(c) => calls::end(&mut tx, me, c.call_id).await?,
+        ClientEvent::SendOffer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Offer, s.payload).await?,
+        ClientEvent::SendAnswer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Answer, s.payload).await?,
+        ClientEvent::SendIceCandidate(s) => calls::relay(&mut tx, me, s.room_id, Signal::IceCandidate, s.payload).await?,
+    }
+    tx.commit().await?;
+    Ok(None)
+}
+
+pub async fn socket_opened(state: &AppState, user: Uuid, socket: Uuid) -> Result<()> {
+    sockets::opened(&state.pool, socket, user).await
+}
+
+/// A socket closed: it views nothing any more and its calls end ('disconnected').
+pub async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
+    let mut tx = state.pool.begin().await?;
+    sockets::closed(&mut tx, socket).await?;
+    tx.commit().await?;
+    Ok(())
+}
+

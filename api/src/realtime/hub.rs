@@ -1,0 +1,176 @@
+//! This process's sockets by user: who is connected here, through which session, and the queue
+//! of frames each socket's task writes out.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, RwLock},
+};
+
+use domain::realtime::Envelope;
+use tokio::sync::{Notify, mpsc};
+use uuid::Uuid;
+
+/// Frames waiting for one socket; a client this far behind is disconnected (it reloads on reconnect).
+pub const OUTBOX_FRAMES: usize = 256;
+
+/// One connected socket as the hub sees it.
+#[derive(Clone)]
+pub struct Entry {
+    pub socket: Uuid,
+    /// Hex SHA-256 of the session token (as the sessions-ended trigger sends it).
+    pub session: String,
+    pub outbox: mpsc::Sender<String>,
+    /// Told to close the socket (session ended, too slow, shutting down).
+    pub close: Arc<Notify>,
+}
+
+/// At most this many socket frames use the database at once in one api process; the others
+/// wait their turn in the process instead of timing out on the pool (which HTTP shares), so an
+/// overload queues frames rather than failing them.
+pub const DATABASE_FRAMES_AT_ONCE: usize = 8;
+
+pub struct Hub {
+    users: RwLock<HashMap<Uuid, Vec<Entry>>>,
+    database_turns: tokio::sync::Semaphore,
+}
+
+impl Default for Hub {
+    fn default() -> Self {
+        Self { users: RwLock::default(), database_turns: tokio::sync::Semaphore::new(DATABASE_FRAMES_AT_ONCE) }
+    }
+}
+
+/// The JSON text of a frame `{event, data}`.
+pub fn frame(event: &str, data: &serde_json::Value) -> String {
+    serde_json::json!({ "event": event, "data": data }).to_string()
+}
+
+impl Hub {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Waits for a turn at the database for one socket frame; the turn ends when dropped.
+    pub async fn database_turn(&self) -> tokio::sync::SemaphorePermit<'_> {
+        self.database_turns.acquire().await.expect("the semaphore is never closed")
+    }
+
+    pub fn register(&self, user: Uuid, entry: Entry) {
+        self.users.write().expect("hub lock").entry(user).or_default().push(entry);
+    }
+
+    pub fn unregister(&self, user: Uuid, socket: Uuid) {
+        let mut users = self.users.write().expect("hub lock");
+        if let Some(entries) = users.get_mut(&user) {
+            entries.retain(|e| e.socket != socket);
+            if entries.is_empty() {
+                users.remove(&user);
+            }
+        }
+    }
+
+    /// Hands an event to the local sockets it is addressed to.
+    pub fn deliver(&self, envelope: &Envelope) -> usize {
+        let text = frame(&envelope.event, &envelope.data);
+        let users = self.users.read().expect("hub lock");
+        let mut delivered = 0;
+        for user in &envelope.to {
+            for entry in users.get(user).into_iter().flatten() {
+                if envelope.socket.is_some_and(|s| s != entry.socket) || envelope.except_socket == Some(entry.socket) {
+                    continue;
+                }
+                if entry.outbox.try_send(text.clone()).is_ok() {
+                    delivered += 1;
+                } else {
+                    tracing::warn!(socket = %entry.socket, "socket too far behind; closing it");
+                    entry.close.notify_one();
+                }
+            }
+        }
+        delivered
+    }
+
+    /// Closes every socket of the given sessions (hex token digests).
+    pub fn end_sessions(&self, digests: &[String]) -> usize {
+        let users = self.users.read().expect("hub lock");
+        let mut closed = 0;
+        for entry in users.values().flatten().filter(|e| digests.contains(&e.session)) {
+            entry.close.notify_one();
+            closed += 1;
+        }
+        closed
+    }
+
+    pub fn close_all(&self) {
+        for entry in self.users.read().expect("hub lock").values().flatten() {
+            entry.close.notify_one();
+        }
+    }
+
+    /// The ids of every socket on this process.
+    pub fn socket_ids(&self) -> Vec<Uuid> {
+        self.users.read().expect("hub lock").values().flatten().map(|e| e.socket).collect()
+    }
+
+    pub fn sockets(&self) -> usize {
+        self.users.read().expect("hub lock").values().map(Vec::len).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn frames_take_turns_at_the_database_leaving_the_pool_room_for_http() {
+        const API_POOL_SIZE: usize = 20;
+        assert_eq!(DATABASE_FRAMES_AT_ONCE, 8);
+        assert!(DATABASE_FRAMES_AT_ONCE * 2 <= API_POOL_SIZE);
+        let hub = Hub::new();
+        let mut turns = Vec::new();
+        for _ in 0..DATABASE_FRAMES_AT_ONCE {
+            turns.push(hub.database_turn().await);
+        }
+        assert!(hub.database_turns.try_acquire().is_err(), "the next frame waits");
+        turns.pop();
+        assert!(hub.database_turns.try_acquire().is_ok());
+    }
+
+    fn entry(session: &str) -> (Entry, mpsc::Receiver<String>) {
+        let (tx, rx) = mpsc::channel(OUTBOX_FRAMES);
+        (Entry { socket: Uuid::new_v4(), session: session.into(), outbox: tx, close: Arc::new(Notify::new()) }, rx)
+    }
+
+    #[tokio::test]
+    async fn events_reach_the_addressed_sockets_only() {
+        let hub = Hub::new();
+        let (alice, bob) = (Uuid::new_v4(), Uuid::new_v4());
+        let (a1, mut a1_rx) = entry("s1");
+        let (a2, mut a2_rx) = entry("s2");
+        let (b1, mut b1_rx) = entry("s3");
+        let (a1_id, a2_id) = (a1.socket, a2.socket);
+        hub.register(alice, a1);
+        hub.register(alice, a2);
+        hub.register(bob, b1);
+
+        let everyone = Envelope::to_users(vec![alice, bob], "messageReceived", serde_json::json!({"id": 1}));
+        assert_eq!(hub.deliver(&everyone), 3);
+        assert_eq!(a1_rx.recv().await.unwrap(), r#"{"data":{"id":1},"event":"messageReceived"}"#);
+        a2_rx.recv().await.unwrap();
+        b1_rx.recv().await.unwrap();
+
+        let one = Envelope { socket: Some(a2_id), ..Envelope::to_users(vec![alice], "callAccepted", serde_json::json!({})) };
+        assert_eq!(hub.deliver(&one), 1);
+        assert!(a2_rx.try_recv().is_ok() && a1_rx.try_recv().is_err());
+
+        let others = Envelope { except_socket: Some(a1_id), ..Envelope::to_users(vec![alice], "callEnded", serde_json::json!({})) };
+        assert_eq!(hub.deliver(&others), 1);
+        assert!(a2_rx.try_recv().is_ok() && a1_rx.try_recv().is_err());
+
+        assert_eq!(hub.end_sessions(&["s2".into(), "zz".into()]), 1);
+        hub.unregister(alice, a1_id);
+        hub.unregister(alice, a2_id);
+        assert_eq!(hub.sockets(), 1);
+        assert_eq!(hub.deliver(&Envelope::to_users(vec![alice], "x", serde_json::json!({}))), 0);
+    }
+}

@@ -1,0 +1,209 @@
+//! `GET /api/ws`: the upgrade (session cookie only, same-origin only) and each socket's loop:
+//! frames in (throttled, parsed, handled), frames out (from the hub), pings, and clean-up.
+
+use std::{sync::Arc, time::Duration};
+
+use futures::{SinkExt, StreamExt};
+use poem::{
+    IntoResponse, Request, Response, handler,
+    http::StatusCode,
+    web::{
+        Data,
+        websocket::{Message, WebSocket, WebSocketConfig, WebSocketStream},
+    },
+};
+use serde_json::json;
+use tokio::{
+    sync::{Notify, mpsc},
+    time::{Instant, interval_at, sleep_until},
+};
+use uuid::Uuid;
+
+use super::{
+    handlers::{self, SocketCtx},
+    hub::{Entry, OUTBOX_FRAMES, frame},
+    protocol,
+    throttle::{TOO_MANY, TokenBucket},
+};
+use crate::{
+    auth,
+    error::{self, ApiError, json_response},
+    guard,
+    state::AppState,
+};
+use domain::accounts::sessions;
+
+/// The server pings every socket this often.
+pub const PING_EVERY: Duration = Duration::from_secs(30);
+/// A socket that sent nothing (not even a pong) for this long is closed.
+pub const SILENT_LIMIT: Duration = Duration::from_secs(75);
+/// Frames are small JSON; signalling (SDP offers) is the largest.
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
+/// tungstenite reads into a 128 KiB buffer per socket by default: thousands of idle sockets
+/// would hold gigabytes.
+pub const READ_BUFFER_BYTES: usize = 4 * 1024;
+
+fn config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .write_buffer_size(0)
+        .max_write_buffer_size(MAX_FRAME_BYTES * 4)
+        .max_message_size(Some(MAX_FRAME_BYTES))
+        .max_frame_size(Some(MAX_FRAME_BYTES))
+}
+
+#[handler]
+pub async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Result<WebSocket>) -> Response {
+    let state = state.0.clone();
+    if !guard::same_origin(req, &state) {
+        return json_response(StatusCode::FORBIDDEN, guard::CROSS_SITE_REFUSED);
+    }
+    let Some(token) = auth::session_token_from_request(req) else {
+        return json_response(StatusCode::UNAUTHORIZED, error::UNAUTHORIZED);
+    };
+    let user = match sessions::user_for(&state.pool, &token).await {
+        Ok(Some(user)) => user,
+        Ok(None) => return json_response(StatusCode::UNAUTHORIZED, error::UNAUTHORIZED),
+        Err(err) => return ApiError::from(err).into_response(),
+    };
+    let Ok(upgrade) = upgrade else {
+        return json_response(StatusCode::BAD_REQUEST, "Expected a WebSocket upgrade");
+    };
+    let session = hex(&domain::tokens::digest(&token));
+    upgrade.config(config()).on_upgrade(move |stream| run(state, user.id, session, stream)).into_response()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn error_frame(message: &str, event: Option<&str>) -> String {
+    let mut data = json!({ "message": message });
+    if let Some(event) = event {
+        data["event"] = json!(event);
+    }
+    frame("error", &data)
+}
+
+/// The text a failed event shows the client: the rule's message, never internals.
+fn error_text(err: domain::Error) -> String {
+    match ApiError::from(err) {
+        ApiError::BadRequest(b)
+        | ApiError::Unauthorized(b)
+        | ApiError::Forbidden(b)
+        | ApiError::NotFound(b)
+        | ApiError::Conflict(b)
+        | ApiError::TooManyRequests(b)
+        | ApiError::Internal(b)
+        | ApiError::ServiceUnavailable(b) => b.0.message,
+    }
+}
+
+async fn run(state: AppState, user: Uuid, session: String, stream: WebSocketStream) {
+    let socket = Uuid::new_v4();
+    if let Err(err) = handlers::socket_opened(&state, user, socket).await {
+        tracing::warn!(error = %err, "cannot record an opened socket; closing it");
+        return;
+    }
+    let (outbox, mut inbox) = mpsc::channel::<String>(OUTBOX_FRAMES);
+    let close = Arc::new(Notify::new());
+    state.hub.register(user, Entry { socket, session, outbox, close: close.clone() });
+    let ctx = SocketCtx { state: state.clone(), user, socket };
+    let (mut sink, mut frames) = stream.split();
+    let mut bucket = TokenBucket::new(std::time::Instant::now());
+    let mut pings = interval_at(Instant::now() + PING_EVERY, PING_EVERY);
+    let mut heard = Instant::now();
+
+    let mut open = sink.send(Message::text(frame("ready", &json!({ "userId": user })))).await.is_ok();
+    while open {
+        tokio::select! {
+            _ = close.notified() => {
+                let _ = sink.send(Message::close_with(poem::web::websocket::CloseCode::Policy, "Session ended")).await;
+                open = false;
+            }
+            out = inbox.recv() => match out {
+                Some(text) => open = sink.send(Message::text(text)).await.is_ok(),
+                None => open = false,
+            },
+            _ = pings.tick() => {
+                open = sink.send(Message::ping(Vec::new())).await.is_ok();
+            }
+            _ = sleep_until(heard + SILENT_LIMIT) => {
+                tracing::info!(%socket, "closing a silent socket");
+                let _ = sink.send(Message::close()).await;
+                open = false;
+            }
+            incoming = frames.next() => match incoming {
+                None | Some(Err(_)) => open = false,
+                Some(Ok(message)) => {
+                    heard = Instant::now();
+                    let reply = match message {
+                        Message::Text(text) => on_text(&ctx, &mut bucket, &text).await,
+                        Message::Binary(_) => Some(error_frame(protocol::NOT_A_FRAME, None)),
+                        Message::Close(_) => {
+                            open = false;
+                            None
+                        }
+                        Message::Ping(_) | Message::Pong(_) => None,
+                    };
+                    if let Some(reply) = reply {
+                        open = sink.send(Message::text(reply)).await.is_ok();
+                    }
+                }
+            },
+        }
+    }
+    state.hub.unregister(user, socket);
+    let _turn = state.hub.database_turn().await;
+    if let Err(err) = handlers::socket_closed(&state, socket).await {
+        tracing::warn!(%socket, error = %err, "clean-up of a closed socket failed");
+    }
+}
+
+/// Handles one text frame; returns what only this socket gets back (pong, error).
+async fn on_text(ctx: &SocketCtx, bucket: &mut TokenBucket, text: &str) -> Option<String> {
+    if !bucket.take(std::time::Instant::now()) {
+        return Some(error_frame(TOO_MANY, None));
+    }
+    let event = match protocol::parse(text) {
+        Ok(event) => event,
+        Err(bad) => return Some(error_frame(&bad.message, bad.event.as_deref())),
+    };
+    let name = event_name(text);
+    let _turn = ctx.state.hub.database_turn().await;
+    match handlers::handle(ctx, event).await {
+        Ok(Some((event, data))) => Some(frame(event, &data)),
+        Ok(None) => None,
+        Err(err) => Some(error_frame(&error_text(err), name.as_deref())),
+    }
+}
+
+fn event_name(text: &str) -> Option<String> {
+    serde_json::from_str::<serde_json::Value>(text).ok()?.get("event")?.as_str().map(String::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pings_every_30_seconds_and_closes_after_75_silent() {
+        assert_eq!(PING_EVERY, Duration::from_secs(30));
+        assert_eq!(SILENT_LIMIT, Duration::from_secs(75));
+        assert!(SILENT_LIMIT > PING_EVERY * 2, "a live client answers at least two pings before the limit");
+    }
+
+    #[test]
+    fn buffers_stay_small() {
+        let c = config();
+        assert_eq!(c.read_buffer_size, 4 * 1024);
+        assert_eq!(c.max_message_size, Some(64 * 1024));
+    }
+
+    #[test]
+    fn internal_errors_show_no_internals() {
+        assert_eq!(error_text(domain::Error::Internal(anyhow::anyhow!("relation calls does not exist"))), crate::error::INTERNAL_ERROR);
+        assert_eq!(error_text(domain::Error::not_found("Call not found")), "Call not found");
+        assert_eq!(hex(&[0x0a, 0xff]), "0aff");
+    }
+}

@@ -1,0 +1,87 @@
+//! `api seed`: the demo catalogue is bookable and its figures follow from its rows.
+
+mod support;
+
+use chrono::{Duration, Utc};
+use uuid::Uuid;
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(pool: sqlx::PgPool) {
+    jobs::runtime::setup_storage(&pool).await.unwrap();
+    let uploads = std::env::temp_dir().join(format!("seed-test-{}", Uuid::new_v4()));
+    api::seed::run(&pool, &uploads, 0).await.unwrap();
+    api::seed::run(&pool, &uploads, 0).await.unwrap();
+
+    let mentors: Vec<(Uuid, i32, i32)> =
+        sqlx::query_as("SELECT id, total_sessions, review_count FROM mentors ORDER BY created_at").fetch_all(&pool).await.unwrap();
+    assert_eq!(mentors.len(), 26);
+    let now = Utc::now();
+    for (mentor_id, total_sessions, review_count) in mentors {
+        let mut offered = 0;
+        for day in 1..=7 {
+            let date = (now + Duration::days(day)).format("%Y-%m-%d").to_string();
+            offered += domain::booking::open_slots::slots_on(&pool, mentor_id, &date, Some(60), Some("UTC"), None, now).await.unwrap().len();
+        }
+        assert!(offered > 0, "mentor {mentor_id} offers no time in the coming week");
+
+        let stats = domain::booking::dashboards::mentor_stats(&pool, mentor_id, now).await.unwrap();
+        let completed: i64 = sqlx::query_scalar("SELECT count(*) FROM bookings WHERE mentor_id = $1 AND status = 'completed'")
+            .bind(mentor_id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(total_sessions as i64, completed, "the profile's session count is the completed bookings");
+        assert!(stats.total_sessions >= completed);
+        assert_eq!(review_count as i64, completed, "each seeded review belongs to one completed session");
+    }
+    let unpaid: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM bookings b WHERE b.total_cents > 0 AND NOT EXISTS \
+         (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'approved')",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(unpaid, 0, "every paid seeded booking has its payment");
+    let upcoming: i64 = sqlx::query_scalar("SELECT count(*) FROM bookings WHERE status = 'confirmed' AND scheduled_at > now()")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert!(upcoming > 0);
+
+    // Date overrides: three days off next week and one mentor's extra Sunday hours; a day off offers nothing.
+    let overrides: Vec<(Uuid, chrono::NaiveDate, bool, String)> = sqlx::query_as(
+        "SELECT o.mentor_id, o.date, o.is_day_off, m.time_zone FROM availability_overrides o JOIN mentors m ON m.id = o.mentor_id ORDER BY o.is_day_off",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(overrides.iter().filter(|o| o.2).count(), 3, "{overrides:?}");
+    assert_eq!(overrides.iter().filter(|o| !o.2).count(), 1, "{overrides:?}");
+    for (mentor_id, date, day_off, zone) in overrides {
+        let slots = domain::booking::open_slots::slots_on(&pool, mentor_id, &date.to_string(), Some(30), Some(&zone), None, now).await.unwrap();
+        assert_eq!(slots.is_empty(), day_off, "{date}: {slots:?}");
+    }
+    std::fs::remove_dir_all(uploads).ok();
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_landing_figures_are_computed_from_the_catalogue(pool: sqlx::PgPool) {
+    let app = support::app(pool.clone()).await;
+    let empty = support::body(app.get("/api/highlights", None).await).await;
+    assert_eq!(empty["mentorCount"], 0);
+    assert_eq!(empty["averageRating"], serde_json::Value::Null, "no reviews: no rating is shown");
+    assert_eq!(empty["averageHourlyRate"], serde_json::Value::Null);
+    assert_eq!(empty["testimonials"], serde_json::json!([]));
+
+    let uploads = std::env::temp_dir().join(format!("seed-test-{}", Uuid::new_v4()));
+    api::seed::run(&pool, &uploads, 0).await.unwrap();
+    let h = support::body(app.get("/api/highlights", None).await).await;
+    let listed: i64 = sqlx::query_scalar("SELECT count(*) FROM mentors WHERE is_active AND from_price_cents IS NOT NULL").fetch_one(&pool).await.unwrap();
+    assert_eq!(h["mentorCount"], listed);
+    let rating: String = sqlx::query_scalar("SELECT round(avg(rating), 2)::text FROM reviews").fetch_one(&pool).await.unwrap();
+    assert_eq!(h["averageRating"], rating.as_str());
+    let testimonials = h["testimonials"].as_array().unwrap();
+    assert_eq!(testimonials.len(), 3);
+    assert!(testimonials.iter().all(|t| t["rating"].as_i64().unwrap() >= 4 && !t["comment"].as_str().unwrap().is_empty()));
+    std::fs::remove_dir_all(uploads).ok();
+}

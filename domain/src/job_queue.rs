@@ -1,0 +1,79 @@
+//! Pushing tasks into apalis' Postgres storage, inside the caller's transaction. Here rather
+//! than in `jobs` so that business rules can queue the worker's tasks themselves (the
+//! notification fan-out); `jobs::queue` re-exports it.
+
+use apalis::prelude::TaskBuilder;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::{Connection, PgConnection};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PushError {
+    #[error("a task with this idempotency key is already queued")]
+    AlreadyQueued,
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+impl From<PushError> for crate::Error {
+    fn from(err: PushError) -> Self {
+        crate::Error::Internal(err.into())
+    }
+}
+
+#[derive(Default)]
+pub struct PushOptions {
+    /// Not before this time (rounded up to the whole second); now when absent.
+    pub run_at: Option<DateTime<Utc>>,
+    /// At most one task per key and queue ever exists.
+    pub idempotency_key: Option<String>,
+    pub max_attempts: Option<usize>,
+}
+
+/// The whole second at or after `t` (apalis schedules in whole seconds; a task never runs early).
+pub fn not_before(t: DateTime<Utc>) -> DateTime<Utc> {
+    let whole = DateTime::from_timestamp(t.timestamp(), 0).expect("in range");
+    if whole < t { whole + chrono::Duration::seconds(1) } else { whole }
+}
+
+pub async fn push(conn: &mut PgConnection, queue: &str, payload: &impl Serialize, options: PushOptions) -> Result<(), PushError> {
+    let bytes = serde_json::to_vec(payload).map_err(anyhow::Error::from)?;
+    let mut task = TaskBuilder::new(bytes);
+    if let Some(at) = options.run_at {
+        task = task.run_at_timestamp(not_before(at).timestamp().max(0) as u64);
+    }
+    if let Some(key) = &options.idempotency_key {
+        task = task.idempotency_key(key);
+    }
+    if let Some(max) = options.max_attempts {
+        task = task.max_attempts(max);
+    }
+    let failed = |err: &dyn std::fmt::Display| PushError::Other(anyhow::anyhow!("enqueueing into {queue} failed: {err}"));
+    // A keyed push may meet its twin: inside a savepoint, so the caller's transaction survives that.
+    let mut savepoint = conn.begin().await.map_err(|e| failed(&e))?;
+    match apalis_postgres::queries::push_tasks(&mut *savepoint, queue, vec![task.build()]).await {
+        Ok(()) => savepoint.commit().await.map_err(|e| failed(&e)),
+        Err(err) if is_unique_violation(&err) => {
+            savepoint.rollback().await.map_err(|e| failed(&e))?;
+            Err(PushError::AlreadyQueued)
+        }
+        Err(err) => Err(failed(&err)),
+    }
+}
+
+fn is_unique_violation(err: &apalis_postgres::Error) -> bool {
+    matches!(err, apalis_postgres::Error::Database(sqlx::Error::Database(db)) if db.code().as_deref() == Some("23505"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn never_before_the_time_asked() {
+        let exact = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        assert_eq!(not_before(exact), exact);
+        let fraction = DateTime::from_timestamp(1_800_000_000, 1).unwrap();
+        assert_eq!(not_before(fraction), exact + chrono::Duration::seconds(1));
+    }
+}

@@ -1,0 +1,307 @@
+//! Messages: sending (idempotent per sender and client id), reading a thread page by page, and
+//! read receipts.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::json;
+use sqlx::{FromRow, PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use super::{conversations, viewers};
+use crate::{Error, Result, notifications::{self, Kind}};
+
+pub const MAX_CHARS: usize = 5000;
+pub const EMPTY: &str = "Message cannot be empty";
+pub const TOO_LONG: &str = "Message must be at most 5000 characters";
+pub const NOT_FOUND: &str = "Message not found";
+pub const TEXT: &str = "text";
+pub const ONLY_TEXT: &str = "Message type must be 'text'";
+pub const MAX_CLIENT_ID_CHARS: usize = 100;
+pub const BAD_CLIENT_ID: &str = "clientId must be at most 100 characters";
+/// A thread loads this many messages per page unless asked otherwise.
+pub const DEFAULT_PAGE: i64 = 50;
+pub const MAX_PAGE: i64 = 100;
+pub const BAD_LIMIT: &str = "limit must be between 1 and 100";
+pub const BAD_OFFSET: &str = "offset must be 0 or more";
+/// The new-message notification quotes this many characters of the message.
+pub const PREVIEW_CHARS: usize = 100;
+
+/// A stored message, in the shape both REST and the socket send.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Message {
+    pub id: Uuid,
+    pub conversation_id: Uuid,
+    pub sender_id: Uuid,
+    #[serde(skip)]
+    pub sender_first_name: String,
+    #[serde(skip)]
+    pub sender_last_name: String,
+    #[serde(skip)]
+    pub sender_profile_image_url: Option<String>,
+    pub content: String,
+    pub message_type: String,
+    pub client_id: Option<String>,
+    pub is_read: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+impl Message {
+    /// The JSON of `messageReceived`: the REST message with its sender.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).expect("a message serialises");
+        value["sender"] = json!({
+            "id": self.sender_id,
+            "firstName": self.sender_first_name,
+            "lastName": self.sender_last_name,
+            "profileImageUrl": self.sender_profile_image_url,
+        });
+        value
+    }
+}
+
+const SELECT: &str = "SELECT x.id, x.conversation_id, x.sender_id, u.first_name AS sender_first_name, u.last_name AS sender_last_name, \
+     u.profile_image_url AS sender_profile_image_url, x.content, x.message_type, x.client_id, x.is_read, x.created_at \
+     FROM messages x JOIN users u ON u.id = x.sender_id ";
+
+/// The content as stored: trimmed, 1 to [`MAX_CHARS`] characters, multi-line text rules.
+pub fn content(raw: &str) -> Result<String> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Err(Error::validation(EMPTY));
+    }
+    if trimmed.chars().count() > MAX_CHARS {
+        return Err(Error::validation(TOO_LONG));
+    }
+    crate::text::multi_line(trimmed, "Message")?;
+    Ok(trimmed.to_owned())
+}
+
+/// The message type: only 'text' today.
+pub fn message_type(raw: Option<&str>) -> Result<&'static str> {
+    match raw.map(str::trim) {
+        None | Some("") | Some(TEXT) => Ok(TEXT),
+        Some(_) => Err(Error::validation(ONLY_TEXT)),
+    }
+}
+
+/// The sender's own id for a message; blank counts as none.
+pub fn client_id(raw: Option<&str>) -> Result<Option<String>> {
+    match raw.map(str::trim).filter(|c| !c.is_empty()) {
+        None => Ok(None),
+        Some(c) if c.chars().count() > MAX_CLIENT_ID_CHARS => Err(Error::validation(BAD_CLIENT_ID)),
+        Some(c) => {
+            crate::text::single_line(c, "clientId")?;
+            Ok(Some(c.to_owned()))
+        }
+    }
+}
+
+/// `limit` (default [`DEFAULT_PAGE`], 1..=[`MAX_PAGE`]) and `offset` (0 or more).
+pub fn page_bounds(limit: Option<i64>, offset: Option<i64>) -> Result<(i64, i64)> {
+    let limit = limit.unwrap_or(DEFAULT_PAGE);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(Error::validation(BAD_LIMIT));
+    }
+    let offset = offset.unwrap_or(0);
+    if offset < 0 {
+        return Err(Error::validation(BAD_OFFSET));
+    }
+    Ok((limit, offset))
+}
+
+/// A page of a thread counted from the newest message, returned oldest first.
+pub async fn page(conn: &mut PgConnection, me: Uuid, conversation: Uuid, limit: Option<i64>, offset: Option<i64>) -> Result<Vec<Message>> {
+    let (limit, offset) = page_bounds(limit, offset)?;
+    conversations::parties(&mut *conn, me, conversation).await?;
+    let mut page: Vec<Message> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{SELECT} WHERE x.conversation_id = $1 ORDER BY x.created_at DESC, x.id DESC LIMIT $2 OFFSET $3"
+    )))
+    .bind(conversation)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(&mut *conn)
+    .await?;
+    page.reverse();
+    Ok(page)
+}
+
+async fn by_client_id(db: impl PgExecutor<'_>, sender: Uuid, client_id: &str) -> Result<Option<Message>> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} WHERE x.sender_id = $1 AND x.client_id = $2")))
+        .bind(sender)
+        .bind(client_id)
+        .fetch_optional(db)
+        .await?)
+}
+
+async fn by_id(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Message>> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} WHERE x.id = $1"))).bind(id).fetch_optional(db).await?)
+}
+
+/// What a client sends.
+#[derive(Clone, Debug, Default)]
+pub struct Outgoing {
+    pub content: String,
+    pub message_type: Option<String>,
+    pub client_id: Option<String>,
+}
+
+pub struct Sent {
+    pub message: Message,
+    /// False when the sender's client id was already used: the stored message, nothing new.
+    pub created: bool,
+}
+
+/// Stores a message and, when it is new, delivers it: `messageReceived` to both parties'
+/// sockets and a new_message notification for a recipient not viewing the conversation.
+/// A repeated client id returns the stored message; `repeat_to` (the sending socket) then gets
+/// it again and nobody else does.
+pub async fn send(conn: &mut PgConnection, me: Uuid, conversation: Uuid, outgoing: Outgoing, repeat_to: Option<Uuid>) -> Result<Sent> {
+    let parties = conversations::parties(&mut *conn, me, conversation).await?;
+    let content = content(&outgoing.content)?;
+    let kind = message_type(outgoing.message_type.as_deref())?;
+    let client_id = client_id(outgoing.client_id.as_deref())?;
+    if let Some(c) = &client_id
+        && let Some(stored) = by_client_id(&mut *conn, me, c).await?
+    {
+        return repeated(conn, me, stored, repeat_to).await;
+    }
+    let id: Option<Uuid> = sqlx::query_scalar(
+        "INSERT INTO messages (conversation_id, sender_id, content, message_type, client_id) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id",
+    )
+    .bind(conversation)
+    .bind(me)
+    .bind(&content)
+    .bind(kind)
+    .bind(&client_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(id) = id else {
+        // Another request with the same client id committed between our look-up and insert.
+        let stored = by_client_id(&mut *conn, me, client_id.as_deref().unwrap_or_default()).await?.ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
+        return repeated(conn, me, stored, repeat_to).await;
+    };
+    let message = by_id(&mut *conn, id).await?.ok_or_else(|| anyhow::anyhow!("inserted message not found"))?;
+    sqlx::query("UPDATE conversations SET last_message_at = greatest(last_message_at, $2) WHERE id = $1")
+        .bind(conversation)
+        .bind(message.created_at)
+        .execute(&mut *conn)
+        .await?;
+    super::publish(conn, parties.both(), "messageReceived", message.to_json()).await?;
+    let recipient = parties.other(me);
+    if !viewers::is_viewing(&mut *conn, conversation, recipient).await? {
+        let text = format!("{} {}: {}", message.sender_first_name, message.sender_last_name, preview(&message.content));
+        let link = format!("/messages?conversation={conversation}");
+        notifications::notify(&mut *conn, recipient, Kind::NewMessage, "New message", &text, Some(&link)).await?;
+    }
+    Ok(Sent { message, created: true })
+}
+
+async fn repeated(conn: &mut PgConnection, me: Uuid, stored: Message, repeat_to: Option<Uuid>) -> Result<Sent> {
+    if let Some(socket) = repeat_to {
+        super::publish_to_socket(conn, me, socket, "messageReceived", stored.to_json()).await?;
+    }
+    Ok(Sent { message: stored, created: false })
+}
+
+/// The first [`PREVIEW_CHARS`] characters.
+pub fn preview(content: &str) -> String {
+    content.chars().take(PREVIEW_CHARS).collect()
+}
+
+/// Marks one message from the other party read; `messageRead` to both parties when it changes.
+pub async fn mark_read(conn: &mut PgConnection, me: Uuid, message: Uuid) -> Result<()> {
+    let conversation: Option<Uuid> = sqlx::query_scalar("SELECT conversation_id FROM messages WHERE id = $1").bind(message).fetch_optional(&mut *conn).await?;
+    let conversation = conversation.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let parties = conversations::parties(&mut *conn, me, conversation).await.map_err(|_| Error::not_found(NOT_FOUND))?;
+    let read_at: Option<DateTime<Utc>> = sqlx::query_scalar(
+        "UPDATE messages SET is_read = true, read_at = now() WHERE id = $1 AND sender_id <> $2 AND NOT is_read RETURNING read_at",
+    )
+    .bind(message)
+    .bind(me)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(read_at) = read_at {
+        let data = json!({ "messageId": message, "conversationId": conversation, "readerId": me, "readAt": read_at });
+        super::publish(conn, parties.both(), "messageRead", data).await?;
+    }
+    Ok(())
+}
+
+/// Marks every message from the other party read; `conversationRead` to both parties.
+pub async fn mark_conversation_read(conn: &mut PgConnection, me: Uuid, conversation: Uuid) -> Result<i64> {
+    let parties = conversations::parties(&mut *conn, me, conversation).await?;
+    let count = sqlx::query("UPDATE messages SET is_read = true, read_at = now() WHERE conversation_id = $1 AND sender_id <> $2 AND NOT is_read")
+        .bind(conversation)
+        .bind(me)
+        .execute(&mut *conn)
+        .await?
+        .rows_affected() as i64;
+    let data = json!({ "conversationId": conversation, "readerId": me, "count": count });
+    super::publish(conn, parties.both(), "conversationRead", data).await?;
+    Ok(count)
+}
+
+/// Messages to `me` that `me` has not read, in every conversation.
+pub async fn unread_count(db: impl PgExecutor<'_>, me: Uuid) -> Result<i64> {
+    Ok(sqlx::query_scalar(
+        "SELECT count(*) FROM messages x JOIN conversations c ON c.id = x.conversation_id JOIN mentors m ON m.id = c.mentor_id \
+         WHERE (c.user_id = $1 OR m.user_id = $1) AND x.sender_id <> $1 AND NOT x.is_read",
+    )
+    .bind(me)
+    .fetch_one(db)
+    .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_is_trimmed_and_between_1_and_5000_characters() {
+        assert_eq!(content("  hello \n").unwrap(), "hello");
+        assert_eq!(content(" \n\t ").unwrap_err().to_string(), EMPTY);
+        assert_eq!(content("").unwrap_err().to_string(), EMPTY);
+        let most = "é".repeat(MAX_CHARS);
+        assert_eq!(content(&format!("  {most}  ")).unwrap(), most);
+        assert_eq!(content(&"a".repeat(MAX_CHARS + 1)).unwrap_err().to_string(), TOO_LONG);
+        assert_eq!(MAX_CHARS, 5000);
+    }
+
+    #[test]
+    fn content_follows_the_multi_line_text_rules() {
+        assert!(content("line one\nline two\ttab").is_ok());
+        assert!(content("a\u{0}b").is_err());
+        assert!(content("a\u{202E}b").is_err());
+        assert!(content("a\rb").is_err());
+    }
+
+    #[test]
+    fn pages_default_to_50_and_hold_at_most_100() {
+        assert_eq!(page_bounds(None, None).unwrap(), (50, 0));
+        assert_eq!(page_bounds(Some(1), Some(5)).unwrap(), (1, 5));
+        assert_eq!(page_bounds(Some(100), None).unwrap(), (100, 0));
+        assert_eq!(page_bounds(Some(0), None).unwrap_err().to_string(), BAD_LIMIT);
+        assert_eq!(page_bounds(Some(101), None).unwrap_err().to_string(), BAD_LIMIT);
+        assert_eq!(page_bounds(None, Some(-1)).unwrap_err().to_string(), BAD_OFFSET);
+        assert_eq!((DEFAULT_PAGE, MAX_PAGE), (50, 100));
+    }
+
+    #[test]
+    fn only_text_messages_and_short_client_ids() {
+        assert_eq!(message_type(None).unwrap(), "text");
+        assert_eq!(message_type(Some("text")).unwrap(), "text");
+        assert!(message_type(Some("image")).is_err());
+        assert_eq!(client_id(Some("  ")).unwrap(), None);
+        assert_eq!(client_id(Some(&"c".repeat(100))).unwrap().unwrap().len(), 100);
+        assert!(client_id(Some(&"c".repeat(101))).is_err());
+    }
+
+    #[test]
+    fn the_notification_quotes_the_first_100_characters() {
+        assert_eq!(preview(&"ab".repeat(80)).chars().count(), 100);
+        assert_eq!(preview("short"), "short");
+        assert_eq!(PREVIEW_CHARS, 100);
+    }
+}

@@ -1,0 +1,59 @@
+//! Which sockets are open on some api process. Each process refreshes its sockets' rows with
+//! every ping; a row older than [`STALE_AFTER`] belongs to a process that died without closing
+//! its sockets, and the calls on such a socket are over.
+
+use sqlx::{PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use super::{calls, viewers};
+use crate::Result;
+
+/// The same limit as a conversation viewer's: three missed 30-second pings.
+pub const STALE_AFTER: chrono::Duration = viewers::STALE_AFTER;
+
+pub async fn opened(db: impl PgExecutor<'_>, socket: Uuid, user: Uuid) -> Result<()> {
+    sqlx::query("INSERT INTO realtime_sockets (socket_id, user_id) VALUES ($1, $2) ON CONFLICT (socket_id) DO UPDATE SET seen_at = now()")
+        .bind(socket)
+        .bind(user)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// One process's live sockets stay fresh, their own rows and their conversation viewers', in
+/// two statements however many sockets it holds.
+pub async fn refresh(conn: &mut PgConnection, sockets: &[Uuid]) -> Result<()> {
+    if sockets.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("UPDATE realtime_sockets SET seen_at = now() WHERE socket_id = ANY($1)").bind(sockets).execute(&mut *conn).await?;
+    viewers::refresh(&mut *conn, sockets).await
+}
+
+/// A socket closed: it views nothing any more and its calls end ('disconnected').
+pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<()> {
+    sqlx::query("DELETE FROM realtime_sockets WHERE socket_id = $1").bind(socket).execute(&mut *conn).await?;
+    viewers::forget_socket(&mut *conn, socket).await?;
+    calls::socket_dropped(conn, socket).await?;
+    Ok(())
+}
+
+/// Forgets the sockets of processes that died, ending their calls; returns how many.
+pub async fn sweep_stale(conn: &mut PgConnection) -> Result<usize> {
+    let stale: Vec<Uuid> = sqlx::query_scalar("DELETE FROM realtime_sockets WHERE seen_at <= now() - $1::interval RETURNING socket_id")
+        .bind(STALE_AFTER)
+        .fetch_all(&mut *conn)
+        .await?;
+    for socket in &stale {
+        calls::socket_dropped(&mut *conn, *socket).await?;
+    }
+    Ok(stale.len())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sockets_go_stale_after_90_seconds() {
+        assert_eq!(super::STALE_AFTER, chrono::Duration::seconds(90));
+    }
+}

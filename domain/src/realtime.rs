@@ -1,0 +1,120 @@
+//! Publishing real-time events to the sockets of users on every api process.
+//!
+//! A publisher calls `pg_notify` on [`CHANNEL`] inside its own transaction, so an event is
+//! delivered only once what it announces has committed. Every api process `LISTEN`s on the
+//! channel and hands each event to the local sockets it is addressed to. A payload that would
+//! not fit a NOTIFY is stored in `realtime_events` and the notification carries its id.
+//!
+//! The wire format on the channel is an [`Envelope`] (or `{"sessionsEnded": [hex digests]}`,
+//! sent by a trigger when sessions are deleted).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::Result;
+
+/// The LISTEN/NOTIFY channel every api process listens on.
+pub const CHANNEL: &str = "realtime";
+/// PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; larger events travel by reference.
+pub const NOTIFY_LIMIT_BYTES: usize = 7000;
+
+/// One event for some users' sockets, as it travels between processes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Envelope {
+    /// The users whose sockets receive the event (all of their sockets unless `socket` is set).
+    pub to: Vec<Uuid>,
+    /// Only this socket (call signalling goes to the socket that took the call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub socket: Option<Uuid>,
+    /// Never to this socket (the sender's own socket already has what it sent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub except_socket: Option<Uuid>,
+    pub event: String,
+    pub data: Value,
+}
+
+/// What arrives on the channel.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Wire {
+    /// An event too large for NOTIFY: load `realtime_events` row `id`.
+    Reference { reference: Uuid },
+    /// Sessions that ended: hex SHA-256 digests of their tokens. Their sockets close.
+    SessionsEnded {
+        #[serde(rename = "sessionsEnded")]
+        sessions_ended: Vec<String>,
+    },
+    Event(Envelope),
+}
+
+impl Envelope {
+    pub fn to_users(to: Vec<Uuid>, event: &str, data: Value) -> Self {
+        Self { to, socket: None, except_socket: None, event: event.to_owned(), data }
+    }
+}
+
+/// Queues `envelope` for delivery when the caller's transaction commits (at once outside one).
+pub async fn publish(conn: &mut PgConnection, envelope: &Envelope) -> Result<()> {
+    if envelope.to.is_empty() {
+        return Ok(());
+    }
+    let payload = serde_json::to_string(envelope).map_err(anyhow::Error::from)?;
+    let payload = if payload.len() <= NOTIFY_LIMIT_BYTES {
+        payload
+    } else {
+        let id: Uuid = sqlx::query_scalar("INSERT INTO realtime_events (payload) VALUES ($1::jsonb) RETURNING id")
+            .bind(&payload)
+            .fetch_one(&mut *conn)
+            .await?;
+        serde_json::json!({ "reference": id }).to_string()
+    };
+    sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// Loads an event that travelled by reference.
+pub async fn load_reference(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> Result<Option<Envelope>> {
+    let payload: Option<sqlx::types::Json<Envelope>> =
+        sqlx::query_scalar("SELECT payload FROM realtime_events WHERE id = $1").bind(id).fetch_optional(db).await?;
+    Ok(payload.map(|p| p.0))
+}
+
+/// Stored large events are read within moments; the clean-up job removes them after this.
+pub const STORED_EVENT_TTL: chrono::Duration = chrono::Duration::hours(1);
+
+pub async fn delete_old_events(db: impl sqlx::PgExecutor<'_>) -> Result<u64> {
+    Ok(sqlx::query("DELETE FROM realtime_events WHERE created_at < now() - $1::interval")
+        .bind(STORED_EVENT_TTL)
+        .execute(db)
+        .await?
+        .rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wire_tells_events_references_and_ended_sessions_apart() {
+        let user = Uuid::new_v4();
+        let event = Envelope::to_users(vec![user], "messageReceived", serde_json::json!({ "id": "m" }));
+        let wire: Wire = serde_json::from_str(&serde_json::to_string(&event).unwrap()).unwrap();
+        assert_eq!(wire, Wire::Event(event));
+
+        let id = Uuid::new_v4();
+        let wire: Wire = serde_json::from_str(&format!(r#"{{"reference":"{id}"}}"#)).unwrap();
+        assert_eq!(wire, Wire::Reference { reference: id });
+
+        let wire: Wire = serde_json::from_str(r#"{"sessionsEnded":["ab","cd"]}"#).unwrap();
+        assert_eq!(wire, Wire::SessionsEnded { sessions_ended: vec!["ab".into(), "cd".into()] });
+    }
+
+    #[test]
+    fn the_limit_leaves_room_below_postgres_own() {
+        const POSTGRES_NOTIFY_MAX: usize = 8000;
+        assert!(NOTIFY_LIMIT_BYTES < POSTGRES_NOTIFY_MAX);
+    }
+}

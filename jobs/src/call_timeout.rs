@@ -1,0 +1,43 @@
+//! Ending a call nobody answered: 'missed' for both sides.
+//!
+//! When: queued in the transaction that starts the call, for its start plus the ring timeout
+//! (`domain::messaging::calls::CALL_RING_TIMEOUT`, 45 s; tests may shorten it).
+//! Safe to run twice: only a call that is still ringing changes, and only once.
+
+use apalis::prelude::{BoxDynError, Data};
+use chrono::{DateTime, Utc};
+use domain::messaging::calls;
+use serde::{Deserialize, Serialize};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::{context::JobContext, job::Job};
+
+pub const QUEUE: &str = "call_timeout";
+pub const MAX_ATTEMPTS: usize = 5;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MissCall {
+    pub call_id: Uuid,
+}
+
+impl Job for MissCall {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+
+    fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
+        Some(format!("call-timeout:{}", self.call_id))
+    }
+}
+
+pub async fn schedule(conn: &mut PgConnection, call_id: Uuid, due: DateTime<Utc>) -> domain::Result<()> {
+    MissCall { call_id }.enqueue_at(conn, due).await
+}
+
+pub async fn handle(job: MissCall, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
+    let mut tx = ctx.pool.begin().await?;
+    let missed = calls::time_out(&mut tx, job.call_id).await?;
+    tx.commit().await?;
+    tracing::info!(call = %job.call_id, missed, "call ring timeout checked");
+    Ok(())
+}

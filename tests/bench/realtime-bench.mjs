@@ -1,0 +1,442 @@
+// Real-time figures (not a test): two `api serve` processes and a worker on a fresh database
+// (tests/harness/stack.mjs), users seeded in SQL in pairs (a mentor and a seeker with one
+// conversation, each with a session whose token the benchmark knows), then:
+//   1. --clients WebSocket clients, half on each api process, every pair split across the two,
+//      each sending one message per second for --seconds: delivery latency (send -> the peer's
+//      messageReceived) and ack latency (send -> the sender's own messageReceived) p50/p95/p99,
+//      and the CPU and RSS of each process (api, worker, the database's backends, this generator);
+//   2. --idle authenticated connections that only stay open, all on the first api process: its
+//      RSS before and with them.
+//
+//   node tests/bench/realtime-bench.mjs [--clients 2000] [--idle 10000] [--seconds 30]
+//   node tests/bench/realtime-bench.mjs --clients 20 --idle 100 --seconds 3     # smoke run
+//   more: --connect-concurrency 100, --drain-seconds 15, --synchronous-commit off (see parseArgs)
+//
+// Binaries as for the black-box tests (API_BIN / WORKER_BIN, else $CARGO_TARGET_DIR/debug/...);
+// DATABASE_URL names the server. 10,000 idle sockets need `ulimit -n` above ~10,500 (this process
+// and the api each hold one descriptor per socket; the api inherits this process's limit).
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { startStack } from '../harness/stack.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '2000' },
+    idle: { type: 'string', default: '10000' },
+    seconds: { type: 'string', default: '30' },
+    // Connections opened at once while connecting (each one is a session lookup on the api).
+    'connect-concurrency': { type: 'string', default: '100' },
+    // How long to wait for messages still in flight once sending stops.
+    'drain-seconds': { type: 'string', default: '15' },
+    // 'off' sets synchronous_commit = off on the benchmark's database (then restarts the processes so
+    // every pooled connection has it): what commits that wait for no disk flush would give.
+    'synchronous-commit': { type: 'string', default: 'on' },
+  },
+});
+const CLIENTS = Number(opts.clients) - (Number(opts.clients) % 2);
+const IDLE = Number(opts.idle);
+const SECONDS = Number(opts.seconds);
+const CONNECT_CONCURRENCY = Number(opts['connect-concurrency']);
+const DRAIN_MS = Number(opts['drain-seconds']) * 1000;
+const PAIRS = CLIENTS / 2;
+const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
+const SESSION_DAYS = 1;
+
+const log = (...a) => console.error(...a);
+
+// ---------------------------------------------------------------------------------------------
+// /proc figures
+
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15)
+}
+
+function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/** Nanoseconds the threads of `pid` have spent runnable but waiting for a CPU (a busy machine shows here). */
+function runQueueWaitNs(pid) {
+  let total = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[1]);
+    } catch {
+      // a thread that ended
+    }
+  }
+  return total;
+}
+
+const mb = (kb) => `${(kb / 1024).toFixed(1)} MB`;
+
+/** CPU time of a group of processes between start() and stop(): percent of one core. */
+function cpuMeter(pidsOf) {
+  let t0;
+  let before;
+  const sum = (pids) =>
+    pids.reduce((acc, pid) => {
+      try {
+        return acc + cpuTicks(pid);
+      } catch {
+        return acc; // a database backend that ended
+      }
+    }, 0);
+  return {
+    async start() {
+      t0 = performance.now();
+      before = new Map((await pidsOf()).map((pid) => [pid, sum([pid])]));
+    },
+    async stop() {
+      const seconds = (performance.now() - t0) / 1000;
+      let ticks = 0;
+      for (const pid of await pidsOf()) ticks += sum([pid]) - (before.get(pid) ?? 0);
+      return (ticks / CLOCK_TICKS / seconds) * 100;
+    },
+  };
+}
+
+function percentiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const pct = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+  return { n: sorted.length, p50: pct(50), p95: pct(95), p99: pct(99), max: sorted.at(-1) ?? NaN };
+}
+
+const ms = (v) => `${v.toFixed(1)} ms`;
+
+// ---------------------------------------------------------------------------------------------
+// Seeding: users, mentors, conversations and sessions straight into the database.
+
+const tokenDigest = (token) => createHash('sha256').update(token).digest();
+const newToken = () => randomBytes(32).toString('base64url');
+
+async function insertUsers(db, count, label) {
+  const users = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), token: newToken(), n: i }));
+  for (let i = 0; i < users.length; i += 5000) {
+    const batch = users.slice(i, i + 5000);
+    await db.query(
+      `INSERT INTO users (id, email, password_hash, first_name, last_name, email_verified)
+       SELECT id, $2 || '.' || n || '@bench.test', 'not-a-password-hash', 'Bench', $2 || ' ' || n, true
+       FROM unnest($1::uuid[], $3::int[]) AS t (id, n)`,
+      [batch.map((u) => u.id), label, batch.map((u) => u.n)],
+    );
+    await db.query(
+      `INSERT INTO sessions (token_hash, user_id, expires_at)
+       SELECT h, u, now() + make_interval(days => $3) FROM unnest($1::bytea[], $2::uuid[]) AS t (h, u)`,
+      [batch.map((u) => tokenDigest(u.token)), batch.map((u) => u.id), SESSION_DAYS],
+    );
+  }
+  return users;
+}
+
+async function seed(databaseUrl) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const mentors = await insertUsers(db, PAIRS, 'mentor');
+    const seekers = await insertUsers(db, PAIRS, 'seeker');
+    const mentorIds = mentors.map(() => randomUUID());
+    const conversationIds = mentors.map(() => randomUUID());
+    await db.query(
+      `INSERT INTO mentors (id, user_id, display_name, bio, specialties, base_price_cents)
+       SELECT m, u, 'Bench Mentor', repeat('A mentor made by the real-time benchmark. ', 2), '{Astrology}', 2000
+       FROM unnest($1::uuid[], $2::uuid[]) AS t (m, u)`,
+      [mentorIds, mentors.map((u) => u.id)],
+    );
+    await db.query(
+      `INSERT INTO conversations (id, mentor_id, user_id)
+       SELECT c, m, u FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS t (c, m, u)`,
+      [conversationIds, mentorIds, seekers.map((u) => u.id)],
+    );
+    const idle = await insertUsers(db, IDLE, 'idle');
+    const pairs = mentors.map((m, i) => ({ conversationId: conversationIds[i], a: m, b: seekers[i] }));
+    return { pairs, idle };
+  } finally {
+    await db.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebSocket clients
+
+/** Opens an authenticated socket; resolves once the server's `ready` frame arrives. */
+function connect(baseUrl, origin, token, onFrame) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/ws`, {
+      headers: { Cookie: `sid=${token}`, Origin: origin },
+      perMessageDeflate: false,
+      handshakeTimeout: 30_000,
+    });
+    let ready = false;
+    ws.on('message', (raw) => {
+      let frame;
+      try {
+        frame = JSON.parse(raw.toString());
+      } catch {
+        return;
+      }
+      if (!ready && frame.event === 'ready') {
+        ready = true;
+        resolve(ws);
+        return;
+      }
+      onFrame?.(frame);
+    });
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade answered ${res.statusCode}`)));
+    ws.on('error', (e) => {
+      if (!ready) reject(e);
+    });
+    ws.on('close', (code) => {
+      if (!ready) reject(new Error(`closed (${code}) before ready`));
+    });
+  });
+}
+
+let upgradeRetries = 0;
+/** connect(), trying again while the api answers the upgrade 503 (busy: its pool timed out). */
+async function connectPatiently(...args) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await connect(...args);
+    } catch (e) {
+      if (!/answered 503/.test(e.message) || attempt >= 30) throw e;
+      upgradeRetries += 1;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/** Runs `task(i)` for i in 0..count with at most `limit` at once; resolves to the results. */
+async function inParallel(count, limit, task) {
+  const results = new Array(count);
+  let next = 0;
+  async function lane() {
+    while (next < count) {
+      const i = next;
+      next += 1;
+      results[i] = await task(i);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, lane));
+  return results;
+}
+
+function closeAll(sockets) {
+  return Promise.all(
+    sockets.map(
+      (ws) =>
+        new Promise((resolve) => {
+          if (ws.readyState === WebSocket.CLOSED) return resolve();
+          ws.once('close', resolve);
+          ws.close();
+          setTimeout(() => {
+            ws.terminate();
+            resolve();
+          }, 5000).unref();
+        }),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const stack = await startStack({ apis: 2, env: { RUST_LOG: process.env.RUST_LOG || 'warn' } });
+const origin = stack.env.APP_BASE_URL; // every api serves the same site (as behind a load balancer)
+try {
+  log(`seeding ${PAIRS} pairs with conversations and ${IDLE} idle users in ${stack.databaseName}`);
+  const { pairs, idle } = await seed(stack.databaseUrl);
+  if (opts['synchronous-commit'] === 'off') {
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    await db.query(`ALTER DATABASE "${stack.databaseName}" SET synchronous_commit = off`);
+    await db.end();
+    for (let i = 0; i < stack.baseUrls.length; i += 1) {
+      await stack.stopApi(i);
+      await stack.startApi(i);
+    }
+    await stack.stopWorker();
+    await stack.startWorker();
+    log('synchronous_commit = off on the benchmark database; processes restarted');
+  }
+
+  const probe = await fetch(`${stack.baseUrl}/api/auth/user`, { headers: { Cookie: `sid=${pairs[0].a.token}` } });
+  if (probe.status !== 200) throw new Error(`a seeded session is not accepted: GET /api/auth/user answered ${probe.status}`);
+
+  const sent = new Map(); // clientId -> { at, acked, delivered }
+  const delivery = [];
+  const ack = [];
+  const errors = new Map();
+  let duplicates = 0;
+
+  function onFrame(me) {
+    return (frame) => {
+      if (frame.event === 'messageReceived') {
+        const entry = sent.get(frame.data.clientId);
+        if (!entry) return;
+        const latency = performance.now() - entry.at;
+        if (frame.data.senderId === me) {
+          if (entry.acked) duplicates += 1;
+          else ack.push(latency);
+          entry.acked = true;
+        } else {
+          if (entry.delivered) duplicates += 1;
+          else delivery.push(latency);
+          entry.delivered = true;
+        }
+      } else if (frame.event === 'error') {
+        const message = frame.data?.message ?? JSON.stringify(frame.data);
+        errors.set(message, (errors.get(message) ?? 0) + 1);
+      }
+    };
+  }
+
+  // Each pair's mentor on api 0 and seeker on api 1: every delivery crosses processes.
+  const members = pairs.flatMap((p, i) => [
+    { user: p.a, conversationId: p.conversationId, api: 0, n: 2 * i },
+    { user: p.b, conversationId: p.conversationId, api: 1, n: 2 * i + 1 },
+  ]);
+  log(`connecting ${CLIENTS} clients (${CONNECT_CONCURRENCY} at once)`);
+  let t = performance.now();
+  const active = await inParallel(members.length, CONNECT_CONCURRENCY, (i) =>
+    connectPatiently(stack.baseUrls[members[i].api], origin, members[i].user.token, onFrame(members[i].user.id)),
+  );
+  const connectSeconds = (performance.now() - t) / 1000;
+  for (const [i, ws] of active.entries()) {
+    ws.send(JSON.stringify({ event: 'joinConversation', data: { conversationId: members[i].conversationId } }));
+  }
+
+  const dbPids = async () => {
+    const c = new pg.Client({ connectionString: stack.databaseUrl });
+    await c.connect();
+    try {
+      const r = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      return r.rows.map((row) => row.pid);
+    } finally {
+      await c.end();
+    }
+  };
+  const meters = [
+    ...stack.apiPids.map((pid, i) => ({ name: `api ${i + 1}`, pid, cpu: cpuMeter(async () => [pid]) })),
+    ...stack.workerPids.map((pid) => ({ name: 'worker', pid, cpu: cpuMeter(async () => [pid]) })),
+    { name: 'PostgreSQL backends of the database', cpu: cpuMeter(dbPids) },
+    { name: 'this load generator', pid: process.pid, cpu: cpuMeter(async () => [process.pid]) },
+  ];
+
+  // New database sessions during the run: a steady pool opens none; churn shows here.
+  const dbSessions = async () => {
+    const c = new pg.Client({ connectionString: stack.databaseUrl });
+    await c.connect();
+    try {
+      return Number((await c.query('SELECT sessions FROM pg_stat_database WHERE datname = current_database()')).rows[0].sessions);
+    } finally {
+      await c.end();
+    }
+  };
+  const sessionsBefore = await dbSessions();
+
+  log(`sending: ${CLIENTS} clients x 1 message/s for ${SECONDS} s`);
+  for (const m of meters) await m.cpu.start();
+  const waitBefore = meters.map((m) => (m.pid ? runQueueWaitNs(m.pid) : 0));
+  t = performance.now();
+  const timers = [];
+  await new Promise((resolve) => {
+    let running = active.length;
+    active.forEach((ws, i) => {
+      const { conversationId, n } = members[i];
+      let seq = 0;
+      const done = () => {
+        running -= 1;
+        if (running === 0) resolve();
+      };
+      const tick = () => {
+        if (ws.readyState !== WebSocket.OPEN) return done();
+        const clientId = `b${n}-${seq}`;
+        seq += 1;
+        sent.set(clientId, { at: performance.now(), acked: false, delivered: false });
+        ws.send(JSON.stringify({ event: 'sendMessage', data: { conversationId, content: `bench message ${clientId}`, messageType: 'text', clientId } }));
+        if (seq >= SECONDS) return done();
+        timers[i] = setTimeout(tick, 1000);
+      };
+      // Spread over the second so the load is even rather than in bursts.
+      timers[i] = setTimeout(tick, (1000 * i) / active.length);
+    });
+  });
+  const sendSeconds = (performance.now() - t) / 1000;
+  const drainUntil = performance.now() + DRAIN_MS;
+  while (performance.now() < drainUntil && (delivery.length < sent.size || ack.length < sent.size)) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const cpu = [];
+  for (const m of meters) cpu.push(await m.cpu.stop());
+  const mem = meters.map((m) => (m.pid ? memory(m.pid) : null));
+  const waited = meters.map((m, i) => (m.pid ? (runQueueWaitNs(m.pid) - waitBefore[i]) / 1e9 : null));
+  // Less the three this script opens meanwhile (two for the backends' CPU, one for this count).
+  const sessionsOpened = Math.max(0, (await dbSessions()) - sessionsBefore - 3);
+  const runSeconds = (performance.now() - t) / 1000;
+
+  const d = percentiles(delivery);
+  const a = percentiles(ack);
+  console.log(`\nReal-time: ${CLIENTS} clients in ${PAIRS} conversations, 2 api processes, 1 message/s each for ${SECONDS} s`);
+  if (opts['synchronous-commit'] === 'off') console.log('  synchronous_commit = off on the database');
+  console.log(`  machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (1, 5, 15 min)`);
+  console.log(`  connected in ${connectSeconds.toFixed(1)} s (${(CLIENTS / connectSeconds).toFixed(0)} connections/s)`);
+  console.log(`  sent ${sent.size} messages in ${sendSeconds.toFixed(1)} s (${(sent.size / sendSeconds).toFixed(0)}/s)`);
+  console.log(`  throughput: ${(d.n / runSeconds).toFixed(0)} deliveries/s over ${runSeconds.toFixed(1)} s (sending + drain)`);
+  console.log(`  delivered to the peer  ${d.n}/${sent.size}   p50 ${ms(d.p50)}  p95 ${ms(d.p95)}  p99 ${ms(d.p99)}  max ${ms(d.max)}`);
+  console.log(`  acknowledged (sender)  ${a.n}/${sent.size}   p50 ${ms(a.p50)}  p95 ${ms(a.p95)}  p99 ${ms(a.p99)}  max ${ms(a.max)}`);
+  if (duplicates) console.log(`  duplicate deliveries: ${duplicates}`);
+  console.log(`  database connections opened during the run: ${sessionsOpened}`);
+  for (const [message, count] of errors) console.log(`  error frames: ${count} x '${message}'`);
+  console.log(`  CPU (percent of one core over ${runSeconds.toFixed(1)} s, sending + drain), RSS at the end, time runnable but waiting for a CPU (all threads):`);
+  meters.forEach((m, i) => {
+    const rss = mem[i] ? `RSS ${mb(mem[i].rss).padStart(9)}  peak ${mb(mem[i].hwm).padStart(9)}` : '';
+    const wait = waited[i] === null ? '' : `  waited for a CPU ${waited[i].toFixed(1)} s`;
+    console.log(`    ${m.name.padEnd(36)} CPU ${cpu[i].toFixed(0).padStart(4)} %  ${rss}${wait}`);
+  });
+
+  await closeAll(active);
+
+  // Idle connections on api 1 only, once the api has worked off what the active phase left behind
+  // (no statement or transaction of the database in progress for 2 s, or 120 s at most).
+  const apiPid = stack.apiPids[0];
+  const busy = async () => {
+    const c = new pg.Client({ connectionString: stack.databaseUrl });
+    await c.connect();
+    try {
+      const r = await c.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+         AND state IN ('active', 'idle in transaction') AND query NOT ILIKE 'LISTEN%'`,
+      );
+      return r.rows[0].n;
+    } finally {
+      await c.end();
+    }
+  };
+  for (let quiet = 0, deadline = performance.now() + 120_000; quiet < 4 && performance.now() < deadline; ) {
+    quiet = (await busy()) === 0 ? quiet + 1 : 0;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const before = memory(apiPid);
+  log(`opening ${IDLE} idle authenticated connections on api 1`);
+  t = performance.now();
+  const idleSockets = await inParallel(IDLE, CONNECT_CONCURRENCY, (i) => connectPatiently(stack.baseUrls[0], origin, idle[i].token));
+  const idleConnectSeconds = (performance.now() - t) / 1000;
+  await new Promise((r) => setTimeout(r, 2000));
+  const withIdle = memory(apiPid);
+  const perConnection = IDLE ? ((withIdle.rss - before.rss) / IDLE).toFixed(1) : '-';
+  console.log(`\nIdle: ${IDLE} authenticated connections on one api process (opened in ${idleConnectSeconds.toFixed(1)} s)`);
+  if (upgradeRetries) console.log(`  upgrades answered 503 and tried again: ${upgradeRetries}`);
+  console.log(`  api 1 RSS before ${mb(before.rss)}, with them ${mb(withIdle.rss)} (${perConnection} kB per connection)`);
+  await closeAll(idleSockets);
+} finally {
+  await stack.stop();
+}

@@ -1,0 +1,299 @@
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { CALL_TEXT, MESSAGES_TEXT } from '@/config/constants';
+import { getGetRtcConfigQueryKey, getRtcConfig } from '@/api/endpoints/messaging/messaging';
+import { useRealtime, useRealtimeEvent } from '@/lib/realtime';
+import { callReducer, initialCallState, type ActiveCall, type IncomingCall } from './call-state';
+import { IncomingCallOverlay } from './incoming-call-overlay';
+import { CALL_MEDIA_CONSTRAINTS, PeerSession } from './peer';
+
+type RtcConfig = { iceServers: RTCIceServer[] };
+
+/** TURN credentials are time-limited: fetch the configuration again for a call after this long. */
+const RTC_CONFIG_STALE_MS = 5 * 60_000;
+
+export type CallMedia = {
+  localStream: MediaStream | null;
+  remoteStream: MediaStream | null;
+  cameraOn: boolean;
+  micOn: boolean;
+  mediaError: string | null;
+};
+
+type CallContextValue = {
+  incomingCall: IncomingCall | null;
+  activeCall: ActiveCall | null;
+  /** initiateCall sent for this conversation, waiting for callInitiated. */
+  outgoingConversationId: string | null;
+  media: CallMedia;
+  startCall: (conversationId: string, bookingId?: string | null) => void;
+  acceptCall: () => void;
+  declineCall: () => void;
+  hangUp: () => void;
+  toggleCamera: () => void;
+  toggleMic: () => void;
+};
+
+const NO_MEDIA: CallMedia = { localStream: null, remoteStream: null, cameraOn: true, micOn: true, mediaError: null };
+
+const CallContext = createContext<CallContextValue>({
+  incomingCall: null,
+  activeCall: null,
+  outgoingConversationId: null,
+  media: NO_MEDIA,
+  startCall: () => {},
+  acceptCall: () => {},
+  declineCall: () => {},
+  hangUp: () => {},
+  toggleCamera: () => {},
+  toggleMic: () => {},
+});
+
+export const RTC_CONFIG_KEY = getGetRtcConfigQueryKey();
+
+type Session = {
+  roomId: string;
+  closed: boolean;
+  local: MediaStream | null;
+  peer: PeerSession | null;
+  ready: Promise<PeerSession>;
+};
+
+type Signal =
+  | { kind: 'offer'; roomId: string; offer: RTCSessionDescriptionInit }
+  | { kind: 'answer'; roomId: string; answer: RTCSessionDescriptionInit }
+  | { kind: 'candidate'; roomId: string; candidate: RTCIceCandidateInit };
+
+function stopTracks(stream: MediaStream | null) {
+  stream?.getTracks().forEach((track) => track.stop());
+}
+
+/**
+ * One-to-one calls: the signalling state (incoming, active), the WebRTC connection of the active call
+ * and its camera and microphone, and the incoming-call overlay shown over any screen.
+ */
+export function CallProvider({ children }: { children: ReactNode }) {
+  const { client, connected } = useRealtime();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [state, dispatch] = useReducer(callReducer, initialCallState);
+  const [media, setMedia] = useState<CallMedia>(NO_MEDIA);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const clientRef = useRef(client);
+  clientRef.current = client;
+  const sessionRef = useRef<Session | null>(null);
+  const early = useRef<Signal[]>([]);
+
+  const send = useCallback<NonNullable<typeof client>['send']>(
+    (event, data) => clientRef.current?.send(event, data) ?? false,
+    [],
+  );
+
+  const openSession = useCallback(
+    (roomId: string): Session => {
+      const session = { roomId, closed: false, local: null, peer: null } as unknown as Session;
+      session.ready = (async () => {
+        const [local, config] = await Promise.all([
+          navigator.mediaDevices?.getUserMedia
+            ? navigator.mediaDevices.getUserMedia(CALL_MEDIA_CONSTRAINTS).catch(() => null)
+            : Promise.resolve(null),
+          queryClient
+            .fetchQuery({ queryKey: RTC_CONFIG_KEY, queryFn: (): Promise<RtcConfig> => getRtcConfig(), staleTime: RTC_CONFIG_STALE_MS })
+            .catch((): RtcConfig => ({ iceServers: [] })),
+        ]);
+        if (session.closed) {
+          stopTracks(local);
+          throw new Error('call closed');
+        }
+        if (!local) toast.error(CALL_TEXT.mediaError, { description: CALL_TEXT.mediaErrorText });
+        session.local = local;
+        setMedia((m) => ({ ...m, localStream: local, mediaError: local ? null : CALL_TEXT.mediaErrorText }));
+        const peer = new PeerSession({
+          iceServers: config.iceServers ?? [],
+          localStream: local,
+          onRemoteStream: (stream) => setMedia((m) => ({ ...m, remoteStream: stream })),
+          onIceCandidate: (candidate) => send('sendIceCandidate', { roomId, candidate }),
+        });
+        session.peer = peer;
+        return peer;
+      })();
+      session.ready.catch(() => {});
+      return session;
+    },
+    [queryClient, send],
+  );
+
+  const handleSignal = useCallback(
+    (signal: Signal) => {
+      const session = sessionRef.current;
+      if (!session || session.roomId !== signal.roomId) {
+        early.current.push(signal);
+        return;
+      }
+      void session.ready
+        .then(async (peer) => {
+          if (signal.kind === 'offer') {
+            const answer = await peer.acceptOffer(signal.offer);
+            send('sendAnswer', { roomId: signal.roomId, answer });
+          } else if (signal.kind === 'answer') {
+            await peer.acceptAnswer(signal.answer);
+          } else {
+            await peer.addCandidate(signal.candidate);
+          }
+        })
+        .catch((error: unknown) => console.warn('call signalling failed', error));
+    },
+    [send],
+  );
+
+  // The WebRTC side lives exactly as long as the active call.
+  const roomId = state.activeCall?.roomId ?? null;
+  useEffect(() => {
+    if (!roomId) return;
+    const session = openSession(roomId);
+    sessionRef.current = session;
+    const waiting = early.current.filter((signal) => signal.roomId === roomId);
+    early.current = [];
+    waiting.forEach(handleSignal);
+    return () => {
+      session.closed = true;
+      session.peer?.close();
+      stopTracks(session.local);
+      if (sessionRef.current === session) sessionRef.current = null;
+      setMedia(NO_MEDIA);
+    };
+  }, [roomId, openSession, handleSignal]);
+
+  // On disconnect the active and the incoming call are cleared.
+  const wasConnected = useRef(false);
+  useEffect(() => {
+    if (wasConnected.current && !connected) dispatch({ type: 'disconnected' });
+    wasConnected.current = connected;
+  }, [connected]);
+
+  useRealtimeEvent('incomingCall', (call) => dispatch({ type: 'incomingCall', call }));
+  useRealtimeEvent('callInitiated', (data) => {
+    if (!stateRef.current.outgoing) {
+      // Hung up before the server answered: end it now.
+      send('endCall', { callId: data.callId });
+      return;
+    }
+    dispatch({ type: 'callInitiated', ...data });
+  });
+  useRealtimeEvent('callAccepted', (data) => {
+    dispatch({ type: 'callAccepted', callId: data.callId, roomId: data.roomId, now: Date.now() });
+    // The caller offers once the callee is there; the session opens with the active call.
+    queueMicrotask(() => {
+      const session = sessionRef.current;
+      if (!session || session.roomId !== data.roomId) return;
+      void session.ready
+        .then(async (peer) => send('sendOffer', { roomId: data.roomId, offer: await peer.createOffer() }))
+        .catch((error: unknown) => console.warn('call offer failed', error));
+    });
+  });
+  useRealtimeEvent('callRejected', (data) => {
+    if (stateRef.current.activeCall?.callId === data.callId) toast('Call declined');
+    dispatch({ type: 'callRejected', callId: data.callId });
+  });
+  useRealtimeEvent('callEnded', (data) => {
+    const wasActive = stateRef.current.activeCall?.callId === data.callId;
+    dispatch({ type: 'callEnded', callId: data.callId });
+    if (wasActive && data.reason === 'missed') toast('No answer');
+  });
+  useRealtimeEvent('error', (data) => {
+    // A refused initiateCall (outside the booking's video window, say) frees the call button again.
+    if (data.event === 'initiateCall' || (!data.event && stateRef.current.outgoing)) dispatch({ type: 'initiateFailed' });
+  });
+  useRealtimeEvent('offer', ({ roomId, offer }) => handleSignal({ kind: 'offer', roomId, offer }));
+  useRealtimeEvent('answer', ({ roomId, answer }) => handleSignal({ kind: 'answer', roomId, answer }));
+  useRealtimeEvent('iceCandidate', ({ roomId, candidate }) => handleSignal({ kind: 'candidate', roomId, candidate }));
+
+  const startCall = useCallback(
+    (conversationId: string, bookingId?: string | null) => {
+      const current = stateRef.current;
+      if (current.activeCall || current.outgoing) return;
+      const sent = send('initiateCall', bookingId ? { conversationId, bookingId } : { conversationId });
+      if (!sent) {
+        toast.error(MESSAGES_TEXT.connectionError, { description: 'You are offline. Try again in a moment.' });
+        return;
+      }
+      dispatch({ type: 'initiate', conversationId, bookingId: bookingId ?? null });
+    },
+    [send],
+  );
+
+  const acceptCall = useCallback(() => {
+    const call = stateRef.current.incomingCall;
+    if (!call) return;
+    send('acceptCall', { callId: call.callId });
+    dispatch({ type: 'accept', now: Date.now() });
+    navigate(`/messages?conversation=${encodeURIComponent(call.conversationId)}&startCall=true`);
+  }, [navigate, send]);
+
+  const declineCall = useCallback(() => {
+    const call = stateRef.current.incomingCall;
+    if (!call) return;
+    send('rejectCall', { callId: call.callId });
+    dispatch({ type: 'reject' });
+  }, [send]);
+
+  const hangUp = useCallback(() => {
+    const call = stateRef.current.activeCall;
+    if (call) send('endCall', { callId: call.callId });
+    dispatch({ type: 'endCall' });
+  }, [send]);
+
+  const toggleTracks = useCallback((kind: 'video' | 'audio') => {
+    const local = sessionRef.current?.local;
+    setMedia((m) => {
+      const key = kind === 'video' ? 'cameraOn' : 'micOn';
+      const on = !m[key];
+      local?.getTracks().forEach((track) => {
+        if (track.kind === kind) track.enabled = on;
+      });
+      return { ...m, [key]: on };
+    });
+  }, []);
+
+  const value = useMemo<CallContextValue>(
+    () => ({
+      incomingCall: state.incomingCall,
+      activeCall: state.activeCall,
+      outgoingConversationId: state.outgoing?.conversationId ?? null,
+      media,
+      startCall,
+      acceptCall,
+      declineCall,
+      hangUp,
+      toggleCamera: () => toggleTracks('video'),
+      toggleMic: () => toggleTracks('audio'),
+    }),
+    [state, media, startCall, acceptCall, declineCall, hangUp, toggleTracks],
+  );
+
+  return (
+    <CallContext.Provider value={value}>
+      {children}
+      {state.incomingCall && (
+        <IncomingCallOverlay call={state.incomingCall} onAccept={acceptCall} onDecline={declineCall} />
+      )}
+    </CallContext.Provider>
+  );
+}
+
+export function useCall(): CallContextValue {
+  return useContext(CallContext);
+}

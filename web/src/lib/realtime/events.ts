@@ -1,0 +1,84 @@
+/**
+ * The frames of the real-time channel (/api/ws): `{"event": NAME, "data": {...}}` both ways.
+ * The WebSocket is not part of openapi.yaml, so these shapes are written here by hand.
+ */
+
+import type { MessageView, NotificationView } from '@/api/model';
+
+export type Person = {
+  id: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  profileImageUrl?: string | null;
+};
+
+/** A stored message, as REST and messageReceived both carry it. */
+export type ChatMessage = MessageView;
+
+/** A live notification: the same object GET /api/notifications lists. */
+export type NotificationEvent = NotificationView;
+
+/** What the browser sends. */
+export type ClientEvents = {
+  sendMessage: { conversationId: string; content: string; messageType?: string; clientId?: string };
+  joinConversation: { conversationId: string };
+  leaveConversation: { conversationId: string };
+  markMessageRead: { messageId: string };
+  markConversationRead: { conversationId: string };
+  startTyping: { conversationId: string };
+  stopTyping: { conversationId: string };
+  initiateCall: { conversationId: string; bookingId?: string };
+  acceptCall: { callId: string };
+  rejectCall: { callId: string };
+  endCall: { callId: string };
+  sendOffer: { roomId: string; offer: RTCSessionDescriptionInit };
+  sendAnswer: { roomId: string; answer: RTCSessionDescriptionInit };
+  sendIceCandidate: { roomId: string; candidate: RTCIceCandidateInit };
+  ping: Record<string, never>;
+};
+
+export type CallEndReason = 'ended' | 'missed' | 'rejected' | 'disconnected' | 'answered elsewhere' | (string & {});
+
+/** What the server sends. */
+export type ServerEvents = {
+  ready: { userId: string };
+  pong: Record<string, never>;
+  messageReceived: ChatMessage;
+  messageRead: { messageId: string; conversationId: string; readerId: string; readAt: string };
+  conversationRead: { conversationId: string; readerId: string; count: number };
+  userTyping: { conversationId: string; userId: string; isTyping: boolean };
+  callInitiated: { callId: string; roomId: string; conversationId: string; bookingId?: string | null };
+  incomingCall: {
+    callId: string;
+    roomId: string;
+    conversationId: string;
+    bookingId?: string | null;
+    caller: Person;
+  };
+  callAccepted: { callId: string; roomId: string };
+  callRejected: { callId: string; roomId: string };
+  callEnded: { callId: string; roomId: string; reason?: CallEndReason };
+  offer: { roomId: string; offer: RTCSessionDescriptionInit; from: string };
+  answer: { roomId: string; answer: RTCSessionDescriptionInit; from: string };
+  iceCandidate: { roomId: string; candidate: RTCIceCandidateInit; from: string };
+  notification: NotificationEvent;
+  error: { message: string; event?: string };
+};
+
+export type ClientEventName = keyof ClientEvents;
+export type ServerEventName = keyof ServerEvents;
+
+/** Parses one incoming frame; null for anything that is not `{event: string, data: object}`. */
+export function parseFrame(text: unknown): { event: string; data: Record<string, unknown> } | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const frame: unknown = JSON.parse(text);
+    if (!frame || typeof frame !== 'object') return null;
+    const { event, data } = frame as { event?: unknown; data?: unknown };
+    if (typeof event !== 'string') return null;
+    const payload = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    return { event, data: payload };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,106 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import { toast } from 'sonner';
+import { MESSAGES_TEXT } from '@/config/constants';
+import { useUser } from '@/lib/auth';
+import { RealtimeClient, realtimeUrl, type OutboxEntry } from './client';
+import type { ServerEvents } from './events';
+
+type RealtimeValue = { client: RealtimeClient | null; connected: boolean };
+
+const RealtimeContext = createContext<RealtimeValue>({ client: null, connected: false });
+
+/** Query keys whose data a dropped socket may have missed: conversations, threads, unread counts. */
+const CONVERSATIONS_KEY = ['/api/conversations'];
+const UNREAD_MESSAGES_KEY = ['/api/messages/unread-count'];
+const THREAD_KEY = /^\/api\/conversations\/[^/]+\/messages$/;
+
+/** After a reconnect: reload the open thread from its newest page, the conversation list and the unread counts. */
+export function refreshAfterReconnect(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.resetQueries({
+      predicate: (query) => typeof query.queryKey[0] === 'string' && THREAD_KEY.test(query.queryKey[0]),
+    }),
+    queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY }),
+    queryClient.invalidateQueries({ queryKey: UNREAD_MESSAGES_KEY }),
+    queryClient.invalidateQueries({ queryKey: ['/api/notifications'] }),
+    queryClient.invalidateQueries({ queryKey: ['/api/notifications/unread-count'] }),
+  ]);
+}
+
+/**
+ * Holds the real-time connection: open while someone is signed in, closed on logout or when
+ * the user is missing. Components reach it through {@link useRealtime} and {@link useRealtimeEvent}.
+ */
+export function RealtimeProvider({
+  children,
+  createClient = () => new RealtimeClient({ url: realtimeUrl() }),
+}: {
+  children: ReactNode;
+  createClient?: () => RealtimeClient;
+}) {
+  const { user } = useUser();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState<RealtimeValue>({ client: null, connected: false });
+  const createRef = useRef(createClient);
+  const userId = user?.id ?? null;
+
+  useEffect(() => {
+    if (!userId) return;
+    const client = createRef.current();
+    setValue({ client, connected: false });
+    const offStatus = client.onStatus((connected) => setValue({ client, connected }));
+    const offReconnect = client.onReconnect(() => void refreshAfterReconnect(queryClient));
+    const offError = client.on('error', ({ message }) => {
+      console.warn('realtime error', message);
+      toast.error(MESSAGES_TEXT.connectionError, { description: message });
+    });
+    client.start();
+    return () => {
+      offStatus();
+      offReconnect();
+      offError();
+      client.stop();
+      setValue({ client: null, connected: false });
+    };
+  }, [userId, queryClient]);
+
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}
+
+/** The connection (null while signed out) and whether it is up. */
+export function useRealtime(): RealtimeValue {
+  return useContext(RealtimeContext);
+}
+
+/** Runs `handler` for every `event` while the component is mounted; the latest handler is always used. */
+export function useRealtimeEvent<E extends keyof ServerEvents>(event: E, handler: (data: ServerEvents[E]) => void): void {
+  const { client } = useRealtime();
+  const handlerRef = useRef(handler);
+  useEffect(() => {
+    handlerRef.current = handler;
+  });
+  useEffect(() => {
+    if (!client) return;
+    return client.on(event, (data) => handlerRef.current(data));
+  }, [client, event]);
+}
+
+const NO_ENTRIES: readonly OutboxEntry[] = [];
+
+/** Messages of a conversation typed by this user and not yet acknowledged by the server. */
+export function useOutbox(conversationId: string | null): OutboxEntry[] {
+  const { client } = useRealtime();
+  const subscribe = useCallback((onChange: () => void) => (client ? client.onOutbox(onChange) : () => {}), [client]);
+  const entries = useSyncExternalStore(subscribe, () => client?.outbox ?? NO_ENTRIES);
+  return entries.filter((entry) => entry.conversationId === conversationId);
+}
