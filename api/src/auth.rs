@@ -20,6 +20,23 @@ pub struct CurrentUser {
 #[oai(ty = "api_key", key_name = "sid", key_in = "cookie", checker = "check_session")]
 pub struct SessionAuth(pub CurrentUser);
 
+/// Refused to a signed-in user who is not an administrator.
+pub const ADMIN_ONLY: &str = "Admin access required";
+
+impl SessionAuth {
+    /// The signed-in administrator, or 403. The role comes from the database with the session
+    /// (a signed-out caller never gets here: the security scheme answers 401 first).
+    pub fn admin(&self) -> Result<&CurrentUser, ApiError> {
+        if self.0.user.is_admin && self.0.user.is_active {
+            Ok(&self.0)
+        } else {
+            Err(ApiError::Forbidden(poem_openapi::payload::Json(crate::error::ErrorBody {
+                message: ADMIN_ONLY.to_string(),
+            })))
+        }
+    }
+}
+
 async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> {
     let state = req.data::<AppState>().expect("AppState is attached to every request");
     match sessions::user_for(&state.pool, &key.key).await {

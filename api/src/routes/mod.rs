@@ -72,6 +72,24 @@ mod availability_apis {
     pub const AvailabilityApis: AvailabilityApis = (AvailabilityApi, AvailabilityOverridesApi);
 }
 
+/// After-booking views of both sides, as one entry.
+mod dashboard_apis {
+    use super::{dashboard::DashboardApi, mentor_bookings::MentorBookingsApi};
+
+    pub type DashboardApis = (DashboardApi, MentorBookingsApi);
+    #[allow(non_upper_case_globals)]
+    pub const DashboardApis: DashboardApis = (DashboardApi, MentorBookingsApi);
+}
+
+/// Conversations and the call set-up (ICE servers), as one entry.
+mod messaging_apis {
+    use super::{conversations::ConversationsApi, rtc::RtcApi};
+
+    pub type MessagingApis = (ConversationsApi, RtcApi);
+    #[allow(non_upper_case_globals)]
+    pub const MessagingApis: MessagingApis = (ConversationsApi, RtcApi);
+}
+
 apis!(
     health::HealthApi,
     accounts::AccountsApi,
@@ -85,10 +103,8 @@ apis!(
     booking::BookingApi,
     payments::PaymentsApi,
     notifications::NotificationsApi,
-    dashboard::DashboardApi,
-    mentor_bookings::MentorBookingsApi,
-    conversations::ConversationsApi,
-    rtc::RtcApi,
+    dashboard_apis::DashboardApis,
+    messaging_apis::MessagingApis,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {
