@@ -371,3 +371,65 @@ async fn notifications_are_read_and_deleted_by_their_owner_only(pool: sqlx::PgPo
     assert_eq!(body(app.get("/api/notifications?limit=100", Some(&ann_sid)).await).await.as_array().unwrap().len(), 11);
     app.get("/api/notifications", None).await.assert_status(StatusCode::UNAUTHORIZED);
 }
+
+/// An abandoned checkout: the hold is listed for its seeker only, its time stays offered to them
+/// (never to others), and picking again replaces it in one step (a refusal keeps the old one).
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_seeker_sees_their_own_hold_and_can_pick_again(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (mentor, _, paid, _) = mentor_with_services(&app).await;
+    let (_, seeker) = app.signed_in("seeker@example.com").await;
+    let (_, other) = app.signed_in("other@example.com").await;
+    let day = (Utc::now() + Duration::days(3)).date_naive();
+    let slots_url = format!("/api/mentors/{mentor}/available-slots?date={day}&timeZone=UTC");
+    let held = body(app.post("/api/reservations", reservation(&paid, &mentor, &format!("{day}T10:00:00Z"), "40"), Some(&seeker)).await).await;
+    let held_id = held["reservation"]["id"].as_str().unwrap().to_string();
+
+    // Listed for the seeker, with what the payment step needs; nobody else sees it.
+    let mine = body(app.get("/api/user/reservations", Some(&seeker)).await).await;
+    assert_eq!(mine.as_array().unwrap().len(), 1, "{mine}");
+    assert_eq!(mine[0]["id"], held_id.as_str());
+    assert_eq!(mine[0]["service"]["id"], paid.as_str());
+    assert_eq!(mine[0]["totalAmount"], "40.00");
+    assert_eq!(body(app.get("/api/user/reservations", Some(&other)).await).await, json!([]));
+    app.get("/api/user/reservations", None).await.assert_status(StatusCode::UNAUTHORIZED);
+
+    // 10:00 is free for its holder, taken for everyone else.
+    let offered = |v: &Value| v.as_array().unwrap().contains(&json!("10:00"));
+    assert!(offered(&body(app.get(&slots_url, Some(&seeker)).await).await));
+    assert!(!offered(&body(app.get(&slots_url, Some(&other)).await).await));
+    assert!(!offered(&body(app.get(&slots_url, None).await).await));
+
+    // Without saying which hold it replaces, a second hold with this mentor is still refused.
+    let r = app.post("/api/reservations", reservation(&paid, &mentor, &format!("{day}T12:00:00Z"), "40"), Some(&seeker)).await;
+    r.assert_status(StatusCode::CONFLICT);
+
+    // A replacement that is refused (someone else's time) keeps the old hold.
+    app.post("/api/reservations", reservation(&paid, &mentor, &format!("{day}T14:00:00Z"), "40"), Some(&other)).await.assert_status(StatusCode::CREATED);
+    let mut refused = reservation(&paid, &mentor, &format!("{day}T14:00:00Z"), "40");
+    refused["replacesReservationId"] = json!(held_id);
+    app.post("/api/reservations", refused, Some(&seeker)).await.assert_status(StatusCode::CONFLICT);
+    app.get(&format!("/api/reservations/{held_id}"), Some(&seeker)).await.assert_status_is_ok();
+
+    // Someone else's hold cannot be replaced.
+    let others = body(app.get("/api/user/reservations", Some(&other)).await).await;
+    let mut theft = reservation(&paid, &mentor, &format!("{day}T16:00:00Z"), "40");
+    theft["replacesReservationId"] = others[0]["id"].clone();
+    app.post("/api/reservations", theft, Some(&seeker)).await.assert_status(StatusCode::NOT_FOUND);
+
+    // Picking the same time again (its own hold's) replaces the hold in one step.
+    let mut again = reservation(&paid, &mentor, &format!("{day}T10:00:00Z"), "40");
+    again["replacesReservationId"] = json!(held_id);
+    let r = app.post("/api/reservations", again, Some(&seeker)).await;
+    r.assert_status(StatusCode::CREATED);
+    let new_id = body(r).await["reservation"]["id"].as_str().unwrap().to_string();
+    assert_ne!(new_id, held_id);
+    app.get(&format!("/api/reservations/{held_id}"), Some(&seeker)).await.assert_status(StatusCode::NOT_FOUND);
+    let mine = body(app.get("/api/user/reservations", Some(&seeker)).await).await;
+    assert_eq!(mine.as_array().unwrap().iter().map(|h| h["id"].clone()).collect::<Vec<_>>(), vec![json!(new_id)]);
+
+    // Released from the dashboard: the time is free for everyone again.
+    app.delete(&format!("/api/reservations/{new_id}"), Some(&seeker)).await.assert_status_is_ok();
+    assert!(offered(&body(app.get(&slots_url, Some(&other)).await).await));
+    assert_eq!(body(app.get("/api/user/reservations", Some(&seeker)).await).await, json!([]));
+}

@@ -20,7 +20,7 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
         let mut offered = 0;
         for day in 1..=7 {
             let date = (now + Duration::days(day)).format("%Y-%m-%d").to_string();
-            offered += domain::booking::open_slots::slots_on(&pool, mentor_id, &date, Some(60), Some("UTC"), None, now).await.unwrap().len();
+            offered += domain::booking::open_slots::slots_on(&pool, mentor_id, &date, Some(60), domain::booking::open_slots::Viewer { zone: Some("UTC"), ..Default::default() }, now).await.unwrap().len();
         }
         assert!(offered > 0, "mentor {mentor_id} offers no time in the coming week");
 
@@ -58,7 +58,7 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
     assert_eq!(overrides.iter().filter(|o| o.2).count(), 3, "{overrides:?}");
     assert_eq!(overrides.iter().filter(|o| !o.2).count(), 1, "{overrides:?}");
     for (mentor_id, date, day_off, zone) in overrides {
-        let slots = domain::booking::open_slots::slots_on(&pool, mentor_id, &date.to_string(), Some(30), Some(&zone), None, now).await.unwrap();
+        let slots = domain::booking::open_slots::slots_on(&pool, mentor_id, &date.to_string(), Some(30), domain::booking::open_slots::Viewer { zone: Some(&zone), ..Default::default() }, now).await.unwrap();
         assert_eq!(slots.is_empty(), day_off, "{date}: {slots:?}");
     }
     std::fs::remove_dir_all(uploads).ok();

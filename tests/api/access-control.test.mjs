@@ -155,6 +155,12 @@ const OWN = {
     path: () => '/api/user/dashboard',
     contains: (res, booking) => res.body.bookings.some((b) => b.id === booking.id),
   },
+  'GET /api/user/reservations': {
+    owner: 'seeker',
+    make: async (w) => (await w.newReservation()).reservation,
+    path: () => '/api/user/reservations',
+    contains: (res, hold) => res.body.some((h) => h.id === hold.id),
+  },
   'GET /api/mentor/bookings': {
     owner: 'mentor',
     make: (w) => w.newBooking(),

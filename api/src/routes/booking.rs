@@ -1,5 +1,5 @@
 use chrono::{DateTime, Utc};
-use poem::web::Data;
+use poem::{Request, web::Data};
 use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
 use uuid::Uuid;
 
@@ -10,9 +10,10 @@ use super::{
     views::catalogue::{MentorCardView, ServiceView},
     views::{MessageResponse, parse_id},
 };
-use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};
+use crate::{auth::{SessionAuth, session_token_from_request}, error::{ApiError, ApiResult}, state::AppState};
 use domain::{
-    booking::{open_slots, reservations},
+    accounts::sessions,
+    booking::{bookings::Booking, open_slots, reservations},
     catalogue::{mentors, services},
     money,
 };
@@ -30,6 +31,8 @@ pub struct ReservationRequest {
     pub notes: Option<String>,
     /// Must equal the service's price when sent
     pub total_amount: Option<Amount>,
+    /// The seeker's own live hold this one replaces (released in the same step)
+    pub replaces_reservation_id: Option<String>,
 }
 
 #[derive(Object)]
@@ -98,11 +101,21 @@ impl BookingApi {
         #[oai(name = "timeZone")] time_zone: Query<Option<String>>,
         /// A booking being rescheduled: its own time counts as free
         #[oai(name = "excludeBooking")] exclude_booking: Query<Option<String>>,
+        req: &Request,
     ) -> ApiResult<Json<Vec<String>>> {
         let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
         let date = date.0.unwrap_or_default();
-        let except = exclude_booking.0.as_deref().and_then(|id| id.trim().parse().ok());
-        Ok(Json(open_slots::slots_on(&state.pool, mentor_id, &date, duration.0, time_zone.0.as_deref(), except, Utc::now()).await?))
+        // Public, but a signed-in seeker's own holds count as free for them.
+        let user_id = match session_token_from_request(req) {
+            Some(token) => sessions::user_for(&state.pool, &token).await?.map(|u| u.id),
+            None => None,
+        };
+        let viewer = open_slots::Viewer {
+            zone: time_zone.0.as_deref(),
+            except_booking: exclude_booking.0.as_deref().and_then(|id| id.trim().parse().ok()),
+            user_id,
+        };
+        Ok(Json(open_slots::slots_on(&state.pool, mentor_id, &date, duration.0, viewer, Utc::now()).await?))
     }
 
     /// Books a free service at once, or holds a paid one for 60 minutes while the seeker pays.
@@ -117,6 +130,10 @@ impl BookingApi {
             scheduled_at: body.scheduled_at,
             notes: body.notes,
             total_amount: Amount::text(&body.total_amount),
+            replaces: match body.replaces_reservation_id.as_deref().map(str::trim).filter(|id| !id.is_empty()) {
+                Some(id) => Some(parse_id(id, reservations::NOT_FOUND)?),
+                None => None,
+            },
         };
         let mut tx = state.pool.begin().await?;
         let result = match reservations::reserve(&mut tx, auth.0.user.id, input, Utc::now()).await? {
@@ -138,19 +155,17 @@ impl BookingApi {
     async fn reservation(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<ReservationView>> {
         let id = parse_id(&id, reservations::NOT_FOUND)?;
         let hold = reservations::live_hold(&state.pool, auth.0.user.id, id, Utc::now()).await?;
-        let gone = || ApiError::not_found(reservations::NOT_FOUND);
-        let service = services::find(&state.pool, hold.service_id).await?.ok_or_else(gone)?;
-        let mentor = mentors::find(&state.pool, hold.mentor_id).await?.ok_or_else(gone)?;
-        Ok(Json(ReservationView {
-            id: hold.id,
-            scheduled_at: hold.scheduled_at,
-            expires_at: hold.hold_expires_at.ok_or_else(gone)?,
-            total_amount: money::format(hold.total_cents),
-            notes: hold.notes,
-            mentor: mentor.into(),
-            service: service.into(),
-            group_session: None,
-        }))
+        Ok(Json(reservation_view(&state, hold).await?))
+    }
+
+    /// The signed-in seeker's live holds (checkouts left unfinished), soonest expiry first.
+    #[oai(path = "/user/reservations", method = "get", operation_id = "getMyReservations")]
+    async fn my_reservations(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<ReservationView>>> {
+        let mut views = Vec::new();
+        for hold in reservations::live_holds_of(&state.pool, auth.0.user.id, Utc::now()).await? {
+            views.push(reservation_view(&state, hold).await?);
+        }
+        Ok(Json(views))
     }
 
     /// Releases the signed-in seeker's live hold at once, freeing its time for others.
@@ -160,4 +175,20 @@ impl BookingApi {
         reservations::release(&state.pool, auth.0.user.id, id, Utc::now()).await?;
         Ok(Json(MessageResponse::new(reservations::RELEASED)))
     }
+}
+
+async fn reservation_view(state: &AppState, hold: Booking) -> ApiResult<ReservationView> {
+    let gone = || ApiError::not_found(reservations::NOT_FOUND);
+    let service = services::find(&state.pool, hold.service_id).await?.ok_or_else(gone)?;
+    let mentor = mentors::find(&state.pool, hold.mentor_id).await?.ok_or_else(gone)?;
+    Ok(ReservationView {
+        id: hold.id,
+        scheduled_at: hold.scheduled_at,
+        expires_at: hold.hold_expires_at.ok_or_else(gone)?,
+        total_amount: money::format(hold.total_cents),
+        notes: hold.notes,
+        mentor: mentor.into(),
+        service: service.into(),
+        group_session: None,
+    })
 }

@@ -10,17 +10,27 @@ use crate::{Error, Result, catalogue::{mentors, services}, time_zones};
 
 pub const INVALID_DATE: &str = "Invalid date";
 
-/// `HH:MM` starts in the viewer's zone on `date` (YYYY-MM-DD there), free and bookable now;
-/// `except_booking` counts that booking's own time as free (for rescheduling it).
+/// Who asks for the slots and what of theirs counts as free.
+#[derive(Default, Clone, Copy)]
+pub struct Viewer<'a> {
+    /// The viewer's IANA zone (UTC when absent).
+    pub zone: Option<&'a str>,
+    /// A booking being rescheduled: its own time counts as free.
+    pub except_booking: Option<Uuid>,
+    /// The signed-in viewer: their own unpaid holds count as free (they can pick again).
+    pub user_id: Option<Uuid>,
+}
+
+/// `HH:MM` starts in the viewer's zone on `date` (YYYY-MM-DD there), free and bookable now.
 pub async fn slots_on(
     db: &PgPool,
     mentor_id: Uuid,
     date: &str,
     duration: Option<i64>,
-    viewer_zone: Option<&str>,
-    except_booking: Option<Uuid>,
+    viewer: Viewer<'_>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
+    let Viewer { zone: viewer_zone, except_booking, user_id } = viewer;
     let mentor = mentors::find(db, mentor_id).await?.filter(|m| m.is_active).ok_or_else(|| Error::not_found(mentors::NOT_FOUND))?;
     let date: jiff::civil::Date = date.trim().parse().map_err(|_| Error::validation(INVALID_DATE))?;
     let viewer = match viewer_zone.map(str::trim).filter(|z| !z.is_empty()) {
@@ -40,7 +50,7 @@ pub async fn slots_on(
     let overrides = date_overrides::for_slots(&mut *db.acquire().await?, mentor.id).await?;
     let starts = slot_arithmetic::starts_between(&windows, &overrides, &mentor_tz, to_jiff(from), to_jiff(to), duration);
     let length = Duration::minutes(duration as i64);
-    let busy = reservations::busy(db, mentor.id, from, to + length, except_booking).await?;
+    let busy = reservations::busy(db, mentor.id, from, to + length, except_booking, user_id).await?;
     let free: Vec<jiff::Timestamp> = starts
         .into_iter()
         .filter(|s| {

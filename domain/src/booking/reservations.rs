@@ -47,6 +47,9 @@ pub struct NewReservation {
     pub scheduled_at: Option<DateTime<Utc>>,
     pub notes: Option<String>,
     pub total_amount: Option<String>,
+    /// The seeker's own live hold this one takes the place of: released in the same
+    /// transaction, so picking again never leaves two holds (nor none, on a refusal).
+    pub replaces: Option<Uuid>,
 }
 
 pub enum Reserved {
@@ -142,6 +145,9 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
     if !free {
         lock_holds_of(&mut *tx, user_id).await?;
     }
+    if let Some(old) = input.replaces {
+        give_up_hold(&mut *tx, user_id, old, now).await?;
+    }
     let expires_at = now + Duration::minutes(HOLD_MINUTES);
     let id: Uuid = sqlx::query_scalar(
         "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, notes, \
@@ -219,16 +225,41 @@ pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>)
         .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
+/// The seeker's live holds, soonest expiry first: the checkouts they left unfinished.
+pub async fn live_holds_of(db: &PgPool, user_id: Uuid, now: DateTime<Utc>) -> Result<Vec<Booking>> {
+    let ids: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT id FROM bookings WHERE user_id = $1 AND status = 'reserved' AND hold_expires_at > $2 \
+         ORDER BY hold_expires_at, id",
+    )
+    .bind(user_id)
+    .bind(now)
+    .fetch_all(db)
+    .await?;
+    let mut holds = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(b) = bookings::find(db, id).await? {
+            holds.push(b);
+        }
+    }
+    Ok(holds)
+}
+
 /// The seeker gives up their live hold at once, freeing the slot for others.
 pub async fn release(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
+    give_up_hold(&mut *db.acquire().await?, user_id, id, now).await
+}
+
+/// Ends the seeker's own live hold; a hold whose charge is in flight stays (the payment decides).
+async fn give_up_hold(conn: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
     let done = sqlx::query(
         "UPDATE bookings SET status = 'expired', hold_expires_at = $3, updated_at = now() \
-         WHERE id = $1 AND user_id = $2 AND status = 'reserved' AND hold_expires_at > $3",
+         WHERE id = $1 AND user_id = $2 AND status = 'reserved' AND hold_expires_at > $3 \
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'processing')",
     )
     .bind(id)
     .bind(user_id)
     .bind(now)
-    .execute(db)
+    .execute(conn)
     .await?;
     if done.rows_affected() == 0 {
         return Err(Error::not_found(NOT_FOUND));
@@ -263,15 +294,25 @@ pub async fn expire_overdue_holds(db: &PgPool) -> Result<u64> {
 
 /// Start and end of the live bookings and holds of a mentor overlapping `[from, to)`;
 /// `except` leaves one booking out: the one being rescheduled may move into its own time.
-pub async fn busy(db: &PgPool, mentor_id: Uuid, from: DateTime<Utc>, to: DateTime<Utc>, except: Option<Uuid>) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>> {
+/// `holder`'s own holds are left out too: a seeker picking again sees the time they hold.
+pub async fn busy(
+    db: &PgPool,
+    mentor_id: Uuid,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+    except: Option<Uuid>,
+    holder: Option<Uuid>,
+) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>> {
     Ok(sqlx::query_as(
         "SELECT scheduled_at, ends_at FROM bookings WHERE mentor_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
-         AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3) AND id IS DISTINCT FROM $4",
+         AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3) AND id IS DISTINCT FROM $4 \
+         AND NOT (status = 'reserved' AND user_id IS NOT DISTINCT FROM $5)",
     )
     .bind(mentor_id)
     .bind(from)
     .bind(to)
     .bind(except)
+    .bind(holder)
     .fetch_all(db)
     .await?)
 }

@@ -13,4 +13,6 @@ export interface ReservationRequest {
   notes?: string;
   /** Must equal the service's price when sent */
   totalAmount?: string;
+  /** The seeker's own live hold this one replaces (released in the same step) */
+  replacesReservationId?: string;
 }

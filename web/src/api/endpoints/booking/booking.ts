@@ -431,7 +431,107 @@ export const useReleaseReservation = <TError = ErrorBody,
       > => {
       return useMutation(getReleaseReservationMutationOptions(options), queryClient);
     }
-    export const getProcessPaymentUrl = () => {
+    export const getGetMyReservationsUrl = () => {
+
+
+
+
+  return `/api/user/reservations`
+}
+
+/**
+ * @summary The signed-in seeker's live holds (checkouts left unfinished), soonest expiry first.
+ */
+export const getMyReservations = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ReservationView[]> => {
+
+  return apiFetch<ReservationView[]>(getGetMyReservationsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetMyReservationsQueryKey = () => {
+    return [
+    `/api/user/reservations`
+    ] as const;
+    }
+
+
+export const getGetMyReservationsQueryOptions = <TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetMyReservationsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMyReservations>>> = ({ signal }) => getMyReservations({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetMyReservationsQueryResult = NonNullable<Awaited<ReturnType<typeof getMyReservations>>>
+export type GetMyReservationsQueryError = ErrorBody
+
+
+export function useGetMyReservations<TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMyReservations>>,
+          TError,
+          Awaited<ReturnType<typeof getMyReservations>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMyReservations<TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMyReservations>>,
+          TError,
+          Awaited<ReturnType<typeof getMyReservations>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMyReservations<TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The signed-in seeker's live holds (checkouts left unfinished), soonest expiry first.
+ */
+
+export function useGetMyReservations<TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetMyReservationsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getProcessPaymentUrl = () => {
 
 
 
