@@ -16,6 +16,7 @@ import type {
 } from '@/api/model';
 import { availableSlotsKey } from '@/components/slot-picker';
 import { ApiError } from '@/lib/api-fetch';
+import { holdKeys } from '@/lib/holds';
 import { notificationKeys } from '@/lib/notifications';
 import type { PaymentRequest } from './card';
 
@@ -27,7 +28,7 @@ export type Booking = BookingView;
 
 /** serviceId, mentorId, scheduledAt (ISO 8601 instant), notes, totalAmount (the price, '50.00'). */
 export type CreateReservationInput = Required<Pick<ReservationRequest, 'serviceId' | 'mentorId' | 'scheduledAt' | 'totalAmount'>> &
-  Pick<ReservationRequest, 'notes'>;
+  Pick<ReservationRequest, 'notes' | 'replacesReservationId'>;
 
 /** A free service is booked at once (`booking`); a paid one is held (`reservation`, `expiresAt`). */
 export type { ReservationResult };
@@ -75,6 +76,7 @@ function useRefreshAfterBooking() {
   return (mentorId: string) => {
     void queryClient.invalidateQueries({ queryKey: bookingKeys.availableSlots(mentorId) });
     void queryClient.invalidateQueries({ queryKey: bookingKeys.dashboard() });
+    void queryClient.invalidateQueries({ queryKey: holdKeys.mine() });
     void queryClient.invalidateQueries({ queryKey: notificationKeys.all() });
     void queryClient.invalidateQueries({ queryKey: notificationKeys.unreadCount() });
   };

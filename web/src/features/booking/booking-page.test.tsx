@@ -333,3 +333,77 @@ describe('BookingPage: payment', () => {
     expect(within(screen.getByRole('list', { name: 'Booking steps' })).getByText('Schedule')).toBeInTheDocument();
   });
 });
+
+describe('BookingPage: an unfinished checkout', () => {
+  const expiresAt = '2030-01-01T15:45:00Z';
+  const scheduledAt = '2030-01-02T09:00:00Z';
+  const held = { id: 'res-9', scheduledAt, expiresAt, totalAmount: '75.00', notes: null, mentor: mentorCard, service: service() };
+
+  function renderAt(path: string) {
+    return renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/booking/:serviceId" element={<BookingPage />} />
+          <Route path="*" element={null} />
+        </Routes>
+        <Location />
+      </>,
+      { client: clientWithUser(testUser), path },
+    );
+  }
+
+  it('?reservation={id} opens the payment step of that hold', async () => {
+    mockFetch({
+      [SERVICE]: () => jsonResponse(200, bookable()),
+      'GET /api/reservations/res-9': () => jsonResponse(200, held),
+      'GET /api/user/reservations': () => jsonResponse(200, [held]),
+    });
+    renderAt(`/booking/${SERVICE_ID}?reservation=res-9`);
+    expect(await screen.findByRole('form', { name: 'Card payment' })).toBeInTheDocument();
+    expect(screen.getByText(`Your time is held until ${format(new Date(expiresAt), 'h:mm a')}.`)).toBeInTheDocument();
+  });
+
+  it('a hold that is gone says so and offers the times again', async () => {
+    mockFetch({
+      [SERVICE]: () => jsonResponse(200, bookable()),
+      'GET /api/reservations/res-9': () => jsonResponse(404, { message: 'Reservation Not Found' }, 'Not Found'),
+      'GET /api/user/reservations': () => jsonResponse(200, []),
+    });
+    renderAt(`/booking/${SERVICE_ID}?reservation=res-9`);
+    expect(await screen.findByText('This reservation has expired or was already paid. Please choose a time again.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Choose a time' })).toBeInTheDocument();
+  });
+
+  it('picking again names the hold it replaces', async () => {
+    const fetchMock = mockFetch({
+      [SERVICE]: () => jsonResponse(200, bookable()),
+      'GET /api/user/reservations': () => jsonResponse(200, [held]),
+      [slotsKey()]: () => jsonResponse(200, ['09:00']),
+      'POST /api/reservations': () =>
+        jsonResponse(201, { freeBooking: false, booking: null, reservation: { id: 'res-10' }, expiresAt }),
+    });
+    renderAt(`/booking/${SERVICE_ID}`);
+    expect(await screen.findByText(/You are holding/)).toBeInTheDocument();
+    const user = userEvent.setup();
+    await chooseTodayAt(user, '9:00 AM');
+    await user.click(screen.getByRole('button', { name: /Continue to Payment/ }));
+    await screen.findByRole('form', { name: 'Card payment' });
+    expect(bodyOf(fetchMock, 'POST', '/api/reservations')).toMatchObject({ replacesReservationId: 'res-9' });
+  });
+
+  it("'Release this time' releases the hold and returns to the times", async () => {
+    const fetchMock = mockFetch({
+      [SERVICE]: () => jsonResponse(200, bookable()),
+      'GET /api/reservations/res-9': () => jsonResponse(200, held),
+      'GET /api/user/reservations': () => jsonResponse(200, [held]),
+      'DELETE /api/reservations/res-9': () => jsonResponse(200, { message: 'Reservation released' }),
+    });
+    renderAt(`/booking/${SERVICE_ID}?reservation=res-9`);
+    const user = userEvent.setup();
+    await screen.findByRole('form', { name: 'Card payment' });
+    await user.click(screen.getByRole('button', { name: 'Release this time' }));
+    expect(await screen.findByRole('heading', { name: 'Choose a time' })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([u, init]) => String(u) === '/api/reservations/res-9' && init?.method === 'DELETE')).toBe(true);
+    expect(success).toHaveBeenCalledWith('Reservation released', { description: 'The time is free again.' });
+  });
+});

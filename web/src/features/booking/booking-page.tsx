@@ -1,6 +1,7 @@
 import { ArrowLeft, CalendarCheck, CalendarClock, Clock, SearchX, Users } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { MentorAvatar } from '@/components/mentor-avatar';
 import { RatingStars } from '@/components/rating-stars';
@@ -21,6 +22,16 @@ import {
 } from '@/config/constants';
 import { errorMessage, errorStatus } from '@/lib/api-fetch';
 import { formatDate, formatTime } from '@/lib/format';
+import {
+  completePaymentPath,
+  heldTimeText,
+  HOLD_TEXT,
+  offerToRelease,
+  releaseHold,
+  useHold,
+  useMyHolds,
+  type Hold as LiveHold,
+} from '@/lib/holds';
 import { isFree, servicePriceText } from '@/lib/money';
 import { hardNavigate } from '@/lib/navigation';
 import { serviceLabel } from '@/lib/services';
@@ -71,15 +82,31 @@ export function BookingPage() {
       </div>
     );
   }
-  return <Booking service={service.data} />;
+  return <Booking key={service.data.id} service={service.data} />;
 }
 
 type Hold = { reservationId: string; expiresAt: string; scheduledAt: string };
+
+function holdOf(live: LiveHold): Hold {
+  return { reservationId: live.id, expiresAt: live.expiresAt, scheduledAt: live.scheduledAt };
+}
 
 function Booking({ service }: { service: BookableService }) {
   const navigate = useNavigate();
   const free = isFree(service.price);
   const [hold, setHold] = useState<Hold | null>(null);
+  // ?reservation={id}: back from the dashboard to the payment step of a hold left unpaid.
+  const [searchParams] = useSearchParams();
+  const resumeId = searchParams.get('reservation');
+  const resumed = useHold(resumeId);
+  const resumedHold = resumed.data?.service.id === service.id ? resumed.data : undefined;
+  useEffect(() => {
+    if (resumedHold) setHold(holdOf(resumedHold));
+  }, [resumedHold]);
+  const resumeFailed = Boolean(resumeId) && resumed.isError;
+  // A hold the seeker already has with this mentor: picking again replaces it.
+  const myHolds = useMyHolds(!free);
+  const heldWithMentor = myHolds.data?.find((h) => h.mentor.id === service.mentorId && h.id !== hold?.reservationId);
   const redirectTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
   const flowRef = useRef<HTMLDivElement>(null);
@@ -112,9 +139,17 @@ function Booking({ service }: { service: BookableService }) {
                 <Steps free={free} step={hold ? 'payment' : 'schedule'} />
                 <div className="mt-6">
                   {hold ? (
-                    <PaymentStep service={service} hold={hold} onExpired={() => setHold(null)} />
+                    <PaymentStep service={service} hold={hold} onLeave={() => setHold(null)} />
                   ) : (
-                    <ScheduleStep service={service} free={free} onHeld={setHold} onFreeBooked={onFreeBooked} />
+                    <ScheduleStep
+                      service={service}
+                      free={free}
+                      existingHold={heldWithMentor}
+                      resumeFailed={resumeFailed}
+                      onResume={(h) => setHold(holdOf(h))}
+                      onHeld={setHold}
+                      onFreeBooked={onFreeBooked}
+                    />
                   )}
                 </div>
               </Card>
@@ -215,12 +250,18 @@ function Steps({ free, step }: { free: boolean; step: 'schedule' | 'payment' }) 
 type ScheduleStepProps = {
   service: BookableService;
   free: boolean;
+  /** The seeker's unpaid hold with this mentor, if any: the new pick replaces it. */
+  existingHold?: LiveHold;
+  /** The hold the address asked to resume is gone (paid, released or expired). */
+  resumeFailed: boolean;
+  onResume: (hold: LiveHold) => void;
   onHeld: (hold: Hold) => void;
   onFreeBooked: () => void;
 };
 
 /** Pick a slot and add notes; a free service is booked at once, a paid one held for payment. */
-function ScheduleStep({ service, free, onHeld, onFreeBooked }: ScheduleStepProps) {
+function ScheduleStep({ service, free, existingHold, resumeFailed, onResume, onHeld, onFreeBooked }: ScheduleStepProps) {
+  const queryClient = useQueryClient();
   const [date, setDate] = useState<Date>();
   const [time, setTime] = useState<string>();
   const [notes, setNotes] = useState('');
@@ -237,7 +278,14 @@ function ScheduleStep({ service, free, onHeld, onFreeBooked }: ScheduleStepProps
     setMissingChoice(false);
     const scheduledAt = wallTimeToIso(isoDate(date), time, timeZone);
     reserve.mutate(
-      { serviceId: service.id, mentorId: service.mentorId, scheduledAt, notes: notes.trim(), totalAmount: service.price },
+      {
+        serviceId: service.id,
+        mentorId: service.mentorId,
+        scheduledAt,
+        notes: notes.trim(),
+        totalAmount: service.price,
+        ...(existingHold && !free ? { replacesReservationId: existingHold.id } : {}),
+      },
       {
         onSuccess: (result) => {
           if (result.freeBooking) {
@@ -267,6 +315,30 @@ function ScheduleStep({ service, free, onHeld, onFreeBooked }: ScheduleStepProps
         <h2 className="font-display text-xl font-semibold text-slate-900">Choose a time</h2>
         <p className="mt-1 text-sm text-slate-600">Pick a day, then one of the times your mentor is free.</p>
       </div>
+      {resumeFailed && <Alert variant="error">{HOLD_TEXT.expired}</Alert>}
+      {existingHold && !free && (
+        <Alert variant="info">
+          <p className="font-medium">
+            You are holding {heldTimeText(existingHold.scheduledAt)} ({existingHold.service.title}) with this mentor until{' '}
+            {formatTime(existingHold.expiresAt)}.
+          </p>
+          <p>Pick a time below to replace it, complete its payment, or release it.</p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            {existingHold.service.id === service.id ? (
+              <Button size="sm" onClick={() => onResume(existingHold)}>
+                Complete payment
+              </Button>
+            ) : (
+              <Button asChild size="sm">
+                <Link to={completePaymentPath(existingHold)}>Complete payment</Link>
+              </Button>
+            )}
+            <Button size="sm" variant="outline" onClick={() => void releaseHold(queryClient, existingHold)}>
+              Release
+            </Button>
+          </div>
+        </Alert>
+      )}
       <SlotPicker
         mentorId={service.mentorId}
         duration={service.duration}
@@ -314,23 +386,27 @@ function ScheduleStep({ service, free, onHeld, onFreeBooked }: ScheduleStepProps
   );
 }
 
-type PaymentStepProps = { service: BookableService; hold: Hold; onExpired: () => void };
+type PaymentStepProps = { service: BookableService; hold: Hold; onLeave: () => void };
 
 /** Under a declined payment, what the seeker can do about it. */
 export const DECLINED_NEXT_STEP = 'Check the card details or try another card. Your time stays held until the hold expires.';
 
 /** The held slot (60 minutes, expiry shown) and the card form. */
-function PaymentStep({ service, hold, onExpired }: PaymentStepProps) {
+function PaymentStep({ service, hold, onLeave }: PaymentStepProps) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [card, setCard] = useState<CardFormValues>(EMPTY_CARD_FORM);
   const [declined, setDeclined] = useState<string | null>(null);
+  const [releasing, setReleasing] = useState(false);
   const pay = useProcessPayment(service.mentorId);
+  useOfferToReleaseOnLeave(service, hold);
 
   const submit = () => {
     setDeclined(null);
     pay.mutate(toPaymentRequest(hold.reservationId, card), {
       onSuccess: (result) => {
         if (result.success) {
+          settled.add(hold.reservationId);
           toast.success(BOOKING_TEXT.paymentSuccessTitle, { description: BOOKING_TEXT.paymentSuccessText });
           navigate('/dashboard');
         } else {
@@ -344,9 +420,27 @@ function PaymentStep({ service, hold, onExpired }: PaymentStepProps) {
         toast.error(BOOKING_TEXT.paymentErrorTitle, { description: errorMessage(error, BOOKING_TEXT.paymentErrorText) });
         // The hold is gone (expired, or no longer found): choose a time again.
         const status = errorStatus(error);
-        if (status === 409 || status === 404) onExpired();
+        if (status === 409 || status === 404) {
+          settled.add(hold.reservationId);
+          onLeave();
+        }
       },
     });
+  };
+
+  const release = async () => {
+    setReleasing(true);
+    settled.add(hold.reservationId);
+    const mentor = { id: service.mentorId, displayName: service.mentor.displayName };
+    if (await releaseHold(queryClient, { id: hold.reservationId, mentor })) onLeave();
+    else settled.delete(hold.reservationId);
+    setReleasing(false);
+  };
+
+  const chooseAnotherTime = () => {
+    // Still held: the schedule step shows it and the new pick replaces it.
+    settled.add(hold.reservationId);
+    onLeave();
   };
 
   return (
@@ -372,8 +466,44 @@ function PaymentStep({ service, hold, onExpired }: PaymentStepProps) {
         </Alert>
       )}
       <CardForm value={card} onChange={setCard} onSubmit={submit} amount={service.price} processing={pay.isPending} />
+      <div className="flex flex-wrap justify-between gap-2 border-t border-slate-200 pt-4">
+        <Button variant="ghost" onClick={chooseAnotherTime} disabled={pay.isPending || releasing}>
+          Choose another time
+        </Button>
+        <Button variant="outline" onClick={() => void release()} disabled={pay.isPending || releasing}>
+          {releasing ? 'Releasing...' : 'Release this time'}
+        </Button>
+      </div>
     </div>
   );
+}
+
+/** Holds this page already settled (paid, released, gone, or handed back to the schedule step). */
+const settled = new Set<string>();
+
+/**
+ * Leaving the payment step any other way (a link, the back button) offers to release the hold.
+ * The check waits a tick so a development remount (React StrictMode) is not taken for a leave.
+ */
+function useOfferToReleaseOnLeave(service: BookableService, hold: Hold) {
+  const queryClient = useQueryClient();
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    settled.delete(hold.reservationId);
+    return () => {
+      mounted.current = false;
+      window.setTimeout(() => {
+        if (mounted.current || settled.has(hold.reservationId)) return;
+        offerToRelease(queryClient, {
+          id: hold.reservationId,
+          expiresAt: hold.expiresAt,
+          mentor: { id: service.mentorId, displayName: service.mentor.displayName },
+          serviceTitle: service.title,
+        });
+      }, 0);
+    };
+  }, [queryClient, service, hold]);
 }
 
 function BookingSkeleton() {

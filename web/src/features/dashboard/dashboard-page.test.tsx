@@ -8,7 +8,10 @@ import { isoDate } from '@/components/slot-picker';
 import { formatDate, formatTime } from '@/lib/format';
 import { browserTimeZone } from '@/lib/time-zones';
 import { wallTimeToIso } from '@/lib/wall-time';
+import { mentor } from '@/testing/catalogue-fixtures';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
+
+const { services: _services, ...mentorCard } = mentor();
 import { bookingCardLabel } from './components/booking-card';
 import DashboardPage from './dashboard-page';
 
@@ -488,4 +491,37 @@ it('formats dates as MMM dd, yyyy and times as h:mm a', () => {
   const d = new Date(2025, 2, 9, 14, 5);
   expect(formatDate(d)).toBe('Mar 09, 2025');
   expect(formatTime(d)).toBe('2:05 PM');
+});
+
+describe('DashboardPage: holds waiting for payment', () => {
+  const held = {
+    id: 'res-9',
+    scheduledAt: inFuture(2 * 24 * HOUR),
+    expiresAt: inFuture(40 * MINUTE),
+    totalAmount: '75.00',
+    notes: null,
+    mentor: { ...mentorCard },
+    service: { id: 'svc-1', title: 'Birth Chart Reading', duration: 60, serviceType: 'astrology' },
+  };
+
+  it("lists each hold with 'Complete payment' (back to its payment step) and 'Release'", async () => {
+    const holds = [held];
+    const fetchMock = mockFetch({
+      [DASHBOARD]: () => jsonResponse(200, dashboard([booking('b1')])),
+      'GET /api/user/reservations': () => jsonResponse(200, holds),
+      'DELETE /api/reservations/res-9': () => {
+        holds.pop();
+        return jsonResponse(200, { message: 'Reservation released' });
+      },
+    });
+    renderDashboard();
+    const card = await screen.findByLabelText('Held: Birth Chart Reading');
+    expect(within(card).getByText('with Luna Starweaver')).toBeInTheDocument();
+    expect(within(card).getByText(new RegExp(`Held for you until ${formatTime(held.expiresAt)}`))).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'Complete payment' })).toHaveAttribute('href', '/booking/svc-1?reservation=res-9');
+    await userEvent.setup().click(within(card).getByRole('button', { name: 'Release' }));
+    await waitFor(() => expect(calls(fetchMock, 'DELETE', '/api/reservations/res-9')).toBe(1));
+    expect(success).toHaveBeenCalledWith('Reservation released', { description: 'The time is free again.' });
+    await waitFor(() => expect(screen.queryByLabelText('Held: Birth Chart Reading')).not.toBeInTheDocument());
+  });
 });

@@ -30,6 +30,7 @@ import { useClientDashboard, type ClientDashboard, type DashboardBooking } from 
 import { BookingCard } from './components/booking-card';
 import { CancelDialog } from './components/cancel-dialog';
 import { EmailPreferencesPanel } from './components/email-preferences-panel';
+import { HeldReservations } from './components/held-reservations';
 import { ProfilePanel } from './components/profile-panel';
 import { RescheduleDialog } from './components/reschedule-dialog';
 import { ReviewForm } from './components/review-form';
@@ -122,6 +123,7 @@ function Dashboard({ data }: { data: ClientDashboard }) {
       </section>
 
       <div className="mx-auto max-w-7xl space-y-8 px-4 py-8 sm:px-6 lg:px-8">
+        <HeldReservations />
         {hasBookings ? (
           <dl aria-label="Your figures" className="grid gap-4 sm:grid-cols-3">
             <StatCard icon={CalendarCheck} label="Total Sessions" value={String(stats.totalSessions)} />
