@@ -13,7 +13,12 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: 'artifacts/playwright',
-  reporter: [['list'], ['html', { outputFolder: 'artifacts/playwright-report', open: 'never' }]],
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: 'artifacts/playwright-report', open: 'never' }],
+    // Read by failure-summary.mjs, which scripts/test runs after a failure.
+    ['json', { outputFile: 'artifacts/playwright-results.json' }],
+  ],
   use: {
     browserName: 'chromium',
     headless: true,

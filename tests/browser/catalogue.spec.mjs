@@ -62,7 +62,8 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   await expect(page.getByText('Step 2 of 4')).toBeVisible();
   await expect(page.getByText('50% complete')).toBeVisible();
   await page.getByLabel('Service Title').fill('Starlit Tarot Reading');
-  await page.getByLabel('Description').fill('A three-card spread for the question closest to your heart.');
+  await expect(page.getByLabel('Description', { exact: true })).toBeEditable();
+  await page.getByLabel('Description', { exact: true }).fill('A three-card spread for the question closest to your heart.');
   await page.getByLabel('Service Type').selectOption({ label: 'Tarot' });
   await page.getByLabel('Price (USD)').fill('30');
   await expect(page.getByLabel('Duration (minutes)')).toHaveValue('60');
