@@ -92,6 +92,8 @@ pub struct Config {
     pub payment_reconcile_after: chrono::Duration,
     /// ICE servers for one-to-one calls.
     pub rtc: RtcSettings,
+    /// The SFU of group calls; none configured: group calls are unavailable (503).
+    pub janus: Option<crate::group_calls::JanusSettings>,
 }
 
 /// `RTC_STUN_URLS` (comma list), optional `RTC_TURN_URL` with `RTC_TURN_SECRET` (shared with the
@@ -137,6 +139,23 @@ fn rtc_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<RtcSett
         bail!("RTC_TURN_TTL_SECONDS must be positive");
     }
     Ok(RtcSettings { stun_urls, turn })
+}
+
+/// `JANUS_HTTP_URL`, `JANUS_WS_URL`, `JANUS_ADMIN_KEY` and `JANUS_TOKEN_SECRET`: all four or none.
+fn janus_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<crate::group_calls::JanusSettings>> {
+    const NAMES: [&str; 4] = ["JANUS_HTTP_URL", "JANUS_WS_URL", "JANUS_ADMIN_KEY", "JANUS_TOKEN_SECRET"];
+    let values: Vec<Option<String>> = NAMES.iter().map(|n| get(n).filter(|v| !v.trim().is_empty())).collect();
+    if values.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    if let Some(missing) = NAMES.iter().zip(&values).find(|(_, v)| v.is_none()) {
+        bail!("{} is required with the other JANUS_* settings", missing.0);
+    }
+    let [http_url, ws_url, admin_key, token_secret]: [String; 4] =
+        values.into_iter().flatten().collect::<Vec<_>>().try_into().expect("four values");
+    Url::parse(&http_url).map_err(|e| anyhow!("JANUS_HTTP_URL: {e}"))?;
+    Url::parse(&ws_url).map_err(|e| anyhow!("JANUS_WS_URL: {e}"))?;
+    Ok(Some(crate::group_calls::JanusSettings { http_url, ws_url, admin_key, token_secret }))
 }
 
 /// Abuse limits, counted over [`crate::rate_limit::WINDOW`].
@@ -232,6 +251,7 @@ impl Config {
         };
         Ok(Self {
             rtc: rtc_settings(&get)?,
+            janus: janus_settings(&get)?,
             payment_gateway,
             payment_reconcile_after: chrono::Duration::seconds(
                 parse(&get, "PAYMENT_RECONCILE_AFTER_SECONDS")?.unwrap_or(DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS),
@@ -320,6 +340,28 @@ mod tests {
         assert!(c.rtc.turn.is_none());
         let c = config(&[("RTC_STUN_URLS", "stun:a:3478, stun:b:3478,")]).unwrap();
         assert_eq!(c.rtc.stun_urls, ["stun:a:3478", "stun:b:3478"]);
+    }
+
+    #[test]
+    fn janus_takes_all_four_settings_or_none_and_never_prints_its_secrets() {
+        assert!(config(&[]).unwrap().janus.is_none());
+        let all = [
+            ("JANUS_HTTP_URL", "http://127.0.0.1:8088/janus"),
+            ("JANUS_WS_URL", "ws://127.0.0.1:8188"),
+            ("JANUS_ADMIN_KEY", "adminkey123"),
+            ("JANUS_TOKEN_SECRET", "tokensecret456"),
+        ];
+        let c = config(&all).unwrap();
+        let janus = c.janus.clone().unwrap();
+        assert_eq!((janus.http_url.as_str(), janus.ws_url.as_str()), ("http://127.0.0.1:8088/janus", "ws://127.0.0.1:8188"));
+        let printed = format!("{c:?}");
+        assert!(!printed.contains("adminkey123") && !printed.contains("tokensecret456"), "{printed}");
+        for i in 0..all.len() {
+            let partial: Vec<_> = all.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, kv)| *kv).collect();
+            let err = config(&partial).unwrap_err().to_string();
+            assert!(err.contains(all[i].0), "{err}");
+        }
+        assert!(config(&[all[0], all[1], all[2], ("JANUS_TOKEN_SECRET", "s"), ("JANUS_WS_URL", "not a url")]).is_err());
     }
 
     #[test]

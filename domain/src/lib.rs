@@ -8,6 +8,7 @@ pub mod contact;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod group_calls;
 pub mod job_queue;
 pub mod mail;
 pub mod messaging;
