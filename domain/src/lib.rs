@@ -1,6 +1,7 @@
 //! Shared by the api and the worker: configuration, database access, business rules, mail.
 
 pub mod accounts;
+pub mod admin;
 pub mod audit;
 pub mod booking;
 pub mod catalogue;

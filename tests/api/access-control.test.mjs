@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
+import { createAdmin } from '../harness/admin.mjs';
 import { bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
 import { client, show } from '../harness/client.mjs';
 import { committedOperations, servedOperations } from '../harness/openapi.mjs';
@@ -121,6 +122,19 @@ const ROWS = {
     refused: { otherSeeker: 404, otherMentor: 404 },
     make: async (w) => ({ path: `/api/mentor/bookings/${(await w.newBooking({ ended: true })).id}`, body: { status: 'completed' }, owner: 'mentor' }),
   },
+  'POST /api/mentor/bookings/{id}/cancel': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/mentor/bookings/${(await w.newBooking()).id}/cancel`, body: { reason: 'Unwell today' }, owner: 'mentor' }),
+  },
+  // Admin only: the 'owner' is an administrator; everyone else is refused whatever the object.
+  'PUT /api/admin/users/{id}/status': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({ path: `/api/admin/users/${await w.newUserId()}/status`, body: { isActive: false }, owner: w.admin }),
+  },
   'GET /api/conversations/{id}': {
     access: 'owner',
     ok: 200,
@@ -202,6 +216,12 @@ before(async () => {
     createVerifiedUser(stack),
   ]);
   w.mentor = mentor;
+  w.admin = (await createAdmin(stack)).c;
+  w.newUserId = async () => {
+    const user = await createVerifiedUser(stack);
+    const { rows } = await db.query('SELECT id FROM users WHERE email = $1', [user.email]);
+    return rows[0].id;
+  };
   w.seeker = await signIn(stack, seekerUser);
   w.seekerUser = seekerUser;
   w.seekerUserId = (await w.seeker.get('/api/auth/user')).body.id;

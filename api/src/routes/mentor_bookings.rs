@@ -21,6 +21,13 @@ pub struct StatusRequest {
     pub status: String,
 }
 
+/// The mentor's cancellation: an optional reason the seeker reads.
+#[derive(Object)]
+pub struct MentorCancelRequest {
+    /// At most 500 characters
+    pub reason: Option<String>,
+}
+
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct MentorStatsView {
@@ -66,6 +73,18 @@ impl MentorBookingsApi {
         };
         tx.commit().await?;
         Ok(Json(booking.into()))
+    }
+
+    /// The mentor cancels a pending or confirmed booking that has not started: the seeker is
+    /// refunded in full (by the refund job), notified and e-mailed the calendar cancellation.
+    #[oai(path = "/mentor/bookings/:id/cancel", method = "post", operation_id = "cancelMentorBooking")]
+    async fn cancel(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<MentorCancelRequest>) -> ApiResult<Json<BookingView>> {
+        let id = parse_id(&id, lifecycle::NOT_FOUND)?;
+        let mut tx = state.pool.begin().await?;
+        let done = lifecycle::cancel_by_mentor(&mut tx, auth.0.user.id, id, body.reason.as_deref(), Utc::now()).await?;
+        booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, true).await?;
+        tx.commit().await?;
+        Ok(Json(done.booking.into()))
     }
 
     /// The figures of the mentor dashboard, with the platform's fee and the mentor's net earnings.

@@ -1,6 +1,7 @@
 //! HTTP handlers grouped by area; each area is one poem-openapi `OpenApi` impl.
 
 mod accounts;
+mod admin;
 mod amount;
 mod availability;
 mod availability_overrides;
@@ -50,6 +51,8 @@ pub enum Tag {
     Dashboard,
     /// Conversations, messages and call set-up
     Messaging,
+    /// The admin console: platform figures, users, mentors and bookings
+    Admin,
 }
 
 /// Every area's API, listed once: the service's type and its value.
@@ -105,6 +108,7 @@ apis!(
     notifications::NotificationsApi,
     dashboard_apis::DashboardApis,
     messaging_apis::MessagingApis,
+    admin::AdminApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -22,6 +22,11 @@ pub const ACKNOWLEDGE: &str = "Please acknowledge the policy";
 pub const TOO_LATE_TO_RESCHEDULE: &str = "Bookings can be rescheduled up to 2 hours before the start";
 pub const ALREADY_STARTED: &str = "This session has already started";
 pub const NOT_ENDED: &str = "A session can be marked completed only after it has ended";
+/// A mentor's reason for cancelling is at most this many characters.
+pub const MAX_CANCELLATION_REASON_CHARS: usize = 500;
+pub const REASON_TOO_LONG: &str = "Reason must be at most 500 characters";
+pub const MENTOR_CANCEL_STARTED: &str = "This session has already started and can no longer be cancelled";
+pub const MENTOR_CANCEL_NOT_LIVE: &str = "Only pending or confirmed bookings can be cancelled";
 
 #[derive(Clone, Copy, Debug)]
 pub struct RefundPolicy {
@@ -117,7 +122,7 @@ async fn cancel_booking(tx: &mut PgConnection, b: Booking, by_mentor: bool, reas
         .await?;
     let (refund_id, cents) = refunds::record(tx, b.id, percentage).await?;
     let booking = bookings::find(&mut *tx, b.id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    notices::cancelled(&booking, by_mentor, cents).send(tx, &booking).await?;
+    notices::cancelled(&booking, by_mentor, cents, reason).send(tx, &booking).await?;
     Ok(Cancelled { booking, policy: RefundPolicy { percentage, amount_cents: cents }, refund: (cents > 0).then_some(refund_id) })
 }
 
@@ -131,6 +136,34 @@ pub async fn cancel_by_seeker(tx: &mut PgConnection, user_id: Uuid, id: Uuid, ac
         return Err(Error::conflict(ALREADY_STARTED));
     }
     cancel_booking(tx, b, false, reason, now).await
+}
+
+/// The mentor's optional reason, trimmed; refused past [`MAX_CANCELLATION_REASON_CHARS`].
+pub fn mentor_reason(raw: Option<&str>) -> Result<Option<&str>> {
+    let Some(r) = raw.map(str::trim).filter(|r| !r.is_empty()) else { return Ok(None) };
+    crate::text::multi_line(r, "Reason")?;
+    if r.chars().count() > MAX_CANCELLATION_REASON_CHARS {
+        return Err(Error::validation(REASON_TOO_LONG));
+    }
+    Ok(Some(r))
+}
+
+/// The mentor cancels a pending or confirmed booking that has not started: the seeker gets
+/// everything back (the caller queues the refund and the e-mails). Anyone but the booking's
+/// mentor is told it does not exist.
+pub async fn cancel_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uuid, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
+    let reason = mentor_reason(reason)?;
+    let b = locked(tx, id).await?;
+    if b.mentor_user_id != mentor_user_id {
+        return Err(Error::not_found(NOT_FOUND));
+    }
+    if !b.status.is_live() {
+        return Err(Error::conflict(MENTOR_CANCEL_NOT_LIVE));
+    }
+    if b.scheduled_at <= now {
+        return Err(Error::conflict(MENTOR_CANCEL_STARTED));
+    }
+    cancel_booking(tx, b, true, reason, now).await
 }
 
 pub enum MentorMove {
@@ -188,4 +221,22 @@ pub async fn complete_if_due(tx: &mut PgConnection, id: Uuid, complaint_window: 
         return Ok(None);
     }
     bookings::find(&mut *tx, id).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mentors_reason_is_optional_and_at_most_500_characters() {
+        assert_eq!(MAX_CANCELLATION_REASON_CHARS, 500);
+        assert_eq!(mentor_reason(None).unwrap(), None);
+        assert_eq!(mentor_reason(Some("   ")).unwrap(), None);
+        assert_eq!(mentor_reason(Some(" ill ")).unwrap(), Some("ill"));
+        let edge = "é".repeat(MAX_CANCELLATION_REASON_CHARS);
+        assert_eq!(mentor_reason(Some(&edge)).unwrap(), Some(edge.as_str()), "500 characters, more bytes");
+        let over = "a".repeat(MAX_CANCELLATION_REASON_CHARS + 1);
+        assert_eq!(mentor_reason(Some(&over)).unwrap_err().to_string(), REASON_TOO_LONG);
+        assert!(mentor_reason(Some("a\u{0}b")).is_err());
+    }
 }

@@ -99,20 +99,22 @@ pub fn rescheduled(b: &Booking, reason: Option<&str>) -> Both {
     }
 }
 
-/// Cancelled by the mentor or the seeker, each side told who did it from where they stand;
+/// Cancelled by the mentor or the seeker, each side told who did it from where they stand
+/// ("Your mentor Mira cancelled ..." to a seeker), with the reason when one was given;
 /// the seeker hears about a refund of `refund_cents`.
-pub fn cancelled(b: &Booking, by_mentor: bool, refund_cents: i64) -> Both {
+pub fn cancelled(b: &Booking, by_mentor: bool, refund_cents: i64, reason: Option<&str>) -> Both {
     let (title, service) = ("Booking cancelled", &b.service_title);
     let refund = if refund_cents > 0 { format!(" A refund of ${} is on its way.", money::format(refund_cents)) } else { String::new() };
+    let why = reason.map(str::trim).filter(|r| !r.is_empty()).map(|r| format!(" Reason: {r}")).unwrap_or_default();
     let who = |reader_is_mentor: bool| match (by_mentor, reader_is_mentor) {
         (true, true) | (false, false) => "You".to_string(),
-        (true, false) => b.mentor_display_name.clone(),
+        (true, false) => format!("Your mentor {}", b.mentor_display_name),
         (false, true) => seeker_name(b),
     };
     let message = |mentor: bool| format!("{} cancelled \"{service}\" on {}.", who(mentor), start_for(b, mentor));
     Both {
-        seeker: Notice::to_seeker(Kind::BookingCancelled, title, format!("{}{refund}", message(false))),
-        mentor: Notice::to_mentor(Kind::BookingCancelled, title, message(true)),
+        seeker: Notice::to_seeker(Kind::BookingCancelled, title, format!("{}{refund}{why}", message(false))),
+        mentor: Notice::to_mentor(Kind::BookingCancelled, title, format!("{}{why}", message(true))),
     }
 }
 
@@ -173,6 +175,7 @@ mod tests {
             refund_percentage: None,
             refund_cents: None,
             refund_status: None,
+            cancellation_reason: None,
         }
     }
 
@@ -210,12 +213,17 @@ mod tests {
     #[test]
     fn a_cancellation_tells_the_seeker_about_the_refund() {
         let b = booking();
-        let by_seeker = cancelled(&b, false, 2000);
+        let by_seeker = cancelled(&b, false, 2000, None);
         assert_eq!(by_seeker.seeker.message, "You cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC. A refund of $20.00 is on its way.");
         assert_eq!(by_seeker.mentor.message, "Ann Lee cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
-        let by_mentor = cancelled(&b, true, 0);
-        assert_eq!(by_mentor.seeker.message, "Mira cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC.");
+        let by_mentor = cancelled(&b, true, 0, None);
+        assert_eq!(by_mentor.seeker.message, "Your mentor Mira cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC.");
         assert_eq!(by_mentor.mentor.message, "You cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
+        let with_reason = cancelled(&b, true, 4000, Some(" I am ill "));
+        assert_eq!(
+            with_reason.seeker.message,
+            "Your mentor Mira cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC. A refund of $40.00 is on its way. Reason: I am ill"
+        );
     }
 
     #[test]

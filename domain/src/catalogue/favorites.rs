@@ -38,7 +38,7 @@ pub async fn contains(db: &PgPool, user_id: Uuid, mentor_id: Uuid) -> Result<boo
 /// Active favourite mentors, most recently favourited first.
 pub async fn list(db: &PgPool, user_id: Uuid) -> Result<Vec<MentorWithServices>> {
     let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!(
-        "JOIN favorites f ON f.mentor_id = m.id WHERE f.user_id = $1 AND m.is_active ORDER BY f.created_at DESC, m.id"
+        "JOIN favorites f ON f.mentor_id = m.id WHERE f.user_id = $1 AND m.is_active AND u.is_active ORDER BY f.created_at DESC, m.id"
     ))
     .bind(user_id)
     .fetch_all(db)

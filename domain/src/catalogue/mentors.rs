@@ -41,6 +41,7 @@ pub struct Mentor {
     pub rating: String,
     pub review_count: i32,
     pub total_sessions: i32,
+    /// The profile is active and its user too (an admin can deactivate the user).
     pub is_active: bool,
     pub created_at: DateTime<Utc>,
     pub user_first_name: String,
@@ -55,7 +56,8 @@ macro_rules! select_mentors {
         concat!(
             "SELECT m.id, m.user_id, m.display_name, m.bio, m.specialties, m.base_price_cents, m.from_price_cents, ",
             "m.minimum_notice_minutes, m.profile_image_url, ",
-            "m.time_zone, m.rating::text AS rating, m.review_count, m.total_sessions, m.is_active, m.created_at, ",
+            // A mentor whose user an admin deactivated is as hidden as an inactive profile.
+            "m.time_zone, m.rating::text AS rating, m.review_count, m.total_sessions, (m.is_active AND u.is_active) AS is_active, m.created_at, ",
             "u.first_name AS user_first_name, u.last_name AS user_last_name, ",
             "u.profile_image_url AS user_profile_image_url FROM mentors m JOIN users u ON u.id = m.user_id ",
             $rest

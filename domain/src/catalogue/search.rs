@@ -156,7 +156,9 @@ impl Filters<'_> {
             }
         }
         // A mentor without an active service has nothing to book and is not listed.
+        // Nor is one whose user an admin deactivated.
         b.push("SELECT ").push(select).push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
+        b.push(" AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active)");
         if self.search.is_some() {
             b.push(" AND m.search_vector @@ q.ts");
         }

@@ -150,14 +150,15 @@ pub fn booking_cancelled(
     };
     let who = match (by_mentor, to_mentor) {
         (true, true) | (false, false) => String::from("You"),
-        (true, false) => b.mentor_display_name.clone(),
+        (true, false) => format!("Your mentor {}", b.mentor_display_name),
         (false, true) => format!("{} {}", b.user_first_name, b.user_last_name),
     };
+    let why = b.cancellation_reason.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(|r| format!(" Reason: {r}")).unwrap_or_default();
     let mut email = action_email(
         &to,
         &format!("Booking cancelled: {} on {}", b.service_title, subject_date(b, to_mentor)),
         &name,
-        &format!("{who} cancelled \"{}\" on {}.{refund}", b.service_title, start(b, to_mentor, SESSION_TIME_SHORT)),
+        &format!("{who} cancelled \"{}\" on {}.{refund}{why}", b.service_title, start(b, to_mentor, SESSION_TIME_SHORT)),
         "Open your dashboard",
         &link,
         "The attached update removes the session from your calendar.",
@@ -291,7 +292,10 @@ mod tests {
         let to_mentor = booking_cancelled(&config(), &b, true, false, 2000, b.scheduled_at);
         assert!(to_mentor.text.contains(&format!("{seeker} cancelled \"Star reading\" on Mar 05, 2027 at 09:30 EST (America/New_York).")), "{}", to_mentor.text);
         let by_mentor = booking_cancelled(&config(), &b, false, true, 0, b.scheduled_at);
-        assert!(by_mentor.text.contains("Mira cancelled"), "{}", by_mentor.text);
+        assert!(by_mentor.text.contains("Your mentor Mira cancelled"), "{}", by_mentor.text);
+        let b = crate::booking::bookings::Booking { cancellation_reason: Some(" I am ill ".into()), ..b };
+        let with_reason = booking_cancelled(&config(), &b, false, true, 4000, b.scheduled_at);
+        assert!(with_reason.text.contains("A refund of $40.00 goes back to your card; banks usually show it within 5 to 10 business days. Reason: I am ill"), "{}", with_reason.text);
     }
 
     #[test]

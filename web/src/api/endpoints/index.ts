@@ -1,4 +1,5 @@
 export * from './accounts/accounts';
+export * from './admin/admin';
 export * from './availability/availability';
 export * from './booking/booking';
 export * from './dashboard/dashboard';

@@ -5,6 +5,14 @@
  * OpenAPI spec version: 0.1.0
  */
 
+export * from './adminBookingMentorView';
+export * from './adminBookingServiceView';
+export * from './adminBookingsPage';
+export * from './adminBookingView';
+export * from './adminMentorStatsView';
+export * from './adminMentorView';
+export * from './adminPersonView';
+export * from './adminStatsView';
 export * from './availabilitySlotView';
 export * from './availabilityStatusRequest';
 export * from './billingInfo';
@@ -39,11 +47,14 @@ export * from './highlightsView';
 export * from './iceServerView';
 export * from './imageUploaded';
 export * from './lastMessageView';
+export * from './listAdminBookingsParams';
+export * from './listAdminUsersParams';
 export * from './listMentorsParams';
 export * from './listMessagesParams';
 export * from './listNotificationsParams';
 export * from './loginRequest';
 export * from './markedAllRead';
+export * from './mentorCancelRequest';
 export * from './mentorCardView';
 export * from './mentorProfileRequest';
 export * from './mentorsPage';
@@ -90,4 +101,5 @@ export * from './timeZoneRequest';
 export * from './tokenRequest';
 export * from './unreadCount';
 export * from './uploadProfileImageBody';
+export * from './userStatusRequest';
 export * from './userView';

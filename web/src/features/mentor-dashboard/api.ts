@@ -12,6 +12,7 @@ import {
   setAvailabilityActive,
 } from '@/api/endpoints/availability/availability';
 import {
+  cancelMentorBooking,
   getGetMentorStatsQueryKey,
   getListMentorBookingsQueryKey,
   getMentorStats,
@@ -132,6 +133,22 @@ export function useUpdateMentorBooking() {
         queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.bookings() }),
         queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.stats() }),
         queryClient.invalidateQueries({ queryKey: MENTOR_PROFILE_KEY }),
+      ]),
+  });
+}
+
+/**
+ * POST /api/mentor/bookings/{id}/cancel {reason?}: the mentor cancels a pending or confirmed
+ * booking before it starts; the seeker is refunded in full and told. The list and figures reload.
+ */
+export function useCancelMentorBooking() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason?: string }) => cancelMentorBooking(id, reason ? { reason } : {}),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.bookings() }),
+        queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.stats() }),
       ]),
   });
 }

@@ -10,11 +10,12 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Dialog } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
+import { Textarea } from '@/components/ui/textarea';
 import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatDate, formatTime } from '@/lib/format';
 import { useNow } from '@/lib/use-now';
-import { useMentorBookings, useUpdateMentorBooking } from './api';
+import { useCancelMentorBooking, useMentorBookings, useUpdateMentorBooking } from './api';
 import {
   BOOKING_FILTER_EMPTY,
   BOOKING_FILTER_LABELS,
@@ -23,6 +24,7 @@ import {
   clientName,
   countByFilter,
   filterBookings,
+  MAX_CANCELLATION_REASON_CHARS,
   mentorActions,
   type BookingFilter,
   type MentorBooking,
@@ -45,7 +47,9 @@ export function BookingsTab() {
   const bookings = useMentorBookings();
   const update = useUpdateMentorBooking();
   const now = useNow();
+  const cancel = useCancelMentorBooking();
   const [cancelling, setCancelling] = useState<MentorBooking | null>(null);
+  const [reason, setReason] = useState('');
   const [filter, setFilter] = useState<BookingFilter>('all');
   const shown = filterBookings(bookings.data ?? [], filter, now);
   const counts = countByFilter(bookings.data ?? [], now);
@@ -64,7 +68,21 @@ export function BookingsTab() {
         },
       },
     );
-  const busyId = update.isPending ? update.variables?.id : undefined;
+  const busyId = update.isPending ? update.variables?.id : cancel.isPending ? cancel.variables?.id : undefined;
+
+  const openCancel = (booking: MentorBooking) => {
+    setReason('');
+    setCancelling(booking);
+  };
+  const confirmCancel = (booking: MentorBooking) =>
+    cancel.mutate(
+      { id: booking.id, reason: reason.trim() || undefined },
+      {
+        onSuccess: () => toast.success(DONE_TOASTS.cancelled),
+        onError: (error) => toast.error(TEXT.bookingUpdateFailed, { description: errorMessage(error, 'Please try again.') }),
+        onSettled: () => setCancelling(null),
+      },
+    );
 
   return (
     <section aria-labelledby="bookings-heading">
@@ -134,7 +152,7 @@ export function BookingsTab() {
                     now={now}
                     busy={busyId === booking.id}
                     onConfirm={() => move(booking, 'confirmed')}
-                    onCancel={() => setCancelling(booking)}
+                    onCancel={() => openCancel(booking)}
                     onComplete={() => move(booking, 'completed')}
                   />
                 </li>
@@ -146,7 +164,7 @@ export function BookingsTab() {
 
       <Dialog
         open={!!cancelling}
-        onOpenChange={(open) => !open && !update.isPending && setCancelling(null)}
+        onOpenChange={(open) => !open && !cancel.isPending && setCancelling(null)}
         title="Cancel Booking"
         description={
           cancelling
@@ -155,16 +173,27 @@ export function BookingsTab() {
         }
       >
         <p className="text-sm text-slate-700">The seeker is refunded in full. This cannot be undone.</p>
+        <label htmlFor="mentor-cancel-reason" className="mt-4 block text-sm font-medium text-slate-800">
+          Reason (optional)
+        </label>
+        <Textarea
+          id="mentor-cancel-reason"
+          className="mt-1"
+          rows={3}
+          maxLength={MAX_CANCELLATION_REASON_CHARS}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          placeholder="Let the seeker know why"
+        />
+        <p className="mt-1 text-right text-xs text-slate-500">
+          {reason.length}/{MAX_CANCELLATION_REASON_CHARS}
+        </p>
         <div className="mt-5 flex justify-end gap-3">
-          <Button variant="outline" onClick={() => setCancelling(null)} disabled={update.isPending}>
+          <Button variant="outline" onClick={() => setCancelling(null)} disabled={cancel.isPending}>
             Keep Booking
           </Button>
-          <Button
-            variant="destructive"
-            disabled={update.isPending}
-            onClick={() => cancelling && move(cancelling, 'cancelled', () => setCancelling(null))}
-          >
-            {update.isPending ? 'Cancelling...' : 'Cancel Booking'}
+          <Button variant="destructive" disabled={cancel.isPending} onClick={() => cancelling && confirmCancel(cancelling)}>
+            {cancel.isPending ? 'Cancelling...' : 'Cancel Booking'}
           </Button>
         </div>
       </Dialog>
@@ -225,7 +254,7 @@ function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete
             onClick={onCancel}
           >
             <CalendarX aria-hidden="true" className="h-4 w-4" />
-            Cancel
+            Cancel Booking
           </Button>
         )}
       </div>

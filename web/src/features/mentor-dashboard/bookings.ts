@@ -13,7 +13,7 @@ export type MentorTransition = 'confirmed' | 'cancelled' | 'completed';
 export type MentorActions = {
   /** pending -> confirmed ('Confirm'). */
   confirm: boolean;
-  /** pending -> cancelled ('Cancel'; the seeker is refunded in full). */
+  /** 'Cancel Booking': pending or confirmed and not started yet (the seeker is refunded in full). */
   cancel: boolean;
   /** confirmed -> completed ('Mark Complete'), once the session has ended (the api refuses it before). */
   complete: boolean;
@@ -21,11 +21,17 @@ export type MentorActions = {
   startVideo: boolean;
 };
 
-/** Pending offers Confirm and Cancel, confirmed offers Mark Complete; completed and cancelled offer none. */
+/** The longest reason a mentor may give when cancelling (POST /api/mentor/bookings/{id}/cancel). */
+export const MAX_CANCELLATION_REASON_CHARS = 500;
+
+/**
+ * Pending offers Confirm; pending or confirmed before the start offers Cancel Booking; confirmed
+ * and ended offers Mark Complete; completed and cancelled offer none.
+ */
 export function mentorActions(booking: Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'>, now: Date = new Date()): MentorActions {
   return {
     confirm: booking.status === 'pending',
-    cancel: booking.status === 'pending',
+    cancel: (booking.status === 'pending' || booking.status === 'confirmed') && new Date(booking.scheduledAt).getTime() > now.getTime(),
     complete: booking.status === 'confirmed' && sessionHasEnded(booking, now),
     startVideo: canStartVideoSession(booking, now),
   };

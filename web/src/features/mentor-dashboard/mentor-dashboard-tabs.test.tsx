@@ -170,7 +170,7 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
     expect(within(p).getByText('Pending')).toBeInTheDocument();
     expect(within(p).getByText('First time with tarot, a little nervous.')).toBeInTheDocument();
     expect(within(p).getByRole('button', { name: 'Confirm' })).toBeInTheDocument();
-    expect(within(p).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    expect(within(p).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
     expect(within(p).queryByRole('button', { name: 'Mark Complete' })).not.toBeInTheDocument();
     expect(within(p).queryByRole('link', { name: 'Start Video Session' })).not.toBeInTheDocument();
     expect(within(p).getByRole('link', { name: 'Message Client' })).toHaveAttribute(
@@ -189,8 +189,9 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
       `/messages?user=${SEEKER_ID}&booking=b-live&startCall=true`,
     );
     expect(within(liveCard).queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
-    // Confirmed, three days ahead: no video yet.
+    // Confirmed, three days ahead: no video yet, and the mentor can still cancel.
     expect(within(laterCard).getByRole('heading', { name: 'Vega Star' })).toBeInTheDocument();
+    expect(within(laterCard).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
     expect(within(laterCard).queryByRole('button', { name: 'Mark Complete' })).not.toBeInTheDocument();
     expect(within(laterCard).queryByRole('link', { name: 'Start Video Session' })).not.toBeInTheDocument();
     expect(within(laterCard).getByRole('link', { name: 'Message Client' })).toHaveAttribute('href', '/messages?user=u-2&booking=b-later');
@@ -278,30 +279,50 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
     expect(bodies(fetchMock, 'PUT', '/api/mentor/bookings/b-conf')).toEqual([{ status: 'completed' }]);
   });
 
-  it('Cancel asks first, then cancels a pending booking', async () => {
-    let list = [booking()];
+  it('Cancel Booking asks first, takes an optional reason, then cancels a confirmed booking', async () => {
+    let list = [booking({ status: 'confirmed' })];
     const fetchMock = setup({
       'GET /api/mentor/bookings': () => jsonResponse(200, list),
-      'PUT /api/mentor/bookings/b-pending': () => {
+      'POST /api/mentor/bookings/b-pending/cancel': () => {
         list = [{ ...list[0], status: 'cancelled' }];
         return jsonResponse(200, list[0]);
       },
     });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
     const dialog = screen.getByRole('dialog', { name: 'Cancel Booking' });
     expect(within(dialog).getByText('The seeker is refunded in full. This cannot be undone.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Reason (optional)')).toHaveAttribute('maxlength', '500');
     await user.click(within(dialog).getByRole('button', { name: 'Keep Booking' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(calls(fetchMock, 'PUT', '/api/mentor/bookings/b-pending')).toHaveLength(0);
+    expect(calls(fetchMock, 'POST', '/api/mentor/bookings/b-pending/cancel')).toHaveLength(0);
 
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Cancel Booking' })).getByRole('button', { name: 'Cancel Booking' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel Booking' }));
+    const again = screen.getByRole('dialog', { name: 'Cancel Booking' });
+    await user.type(within(again).getByLabelText('Reason (optional)'), '  I am unwell ');
+    await user.click(within(again).getByRole('button', { name: 'Cancel Booking' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(bodies(fetchMock, 'PUT', '/api/mentor/bookings/b-pending')).toEqual([{ status: 'cancelled' }]);
+    expect(bodies(fetchMock, 'POST', '/api/mentor/bookings/b-pending/cancel')).toEqual([{ reason: 'I am unwell' }]);
+    expect(calls(fetchMock, 'PUT', '/api/mentor/bookings/b-pending')).toHaveLength(0);
     const bookingsList = screen.getByRole('list', { name: 'Bookings' });
     expect(await within(bookingsList).findByText('Cancelled')).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith('Booking cancelled');
+  });
+
+  it("a refused cancellation toasts 'Failed to update booking' with the server's reason", async () => {
+    setup({
+      'GET /api/mentor/bookings': () => jsonResponse(200, [booking()]),
+      'POST /api/mentor/bookings/b-pending/cancel': () =>
+        jsonResponse(409, { message: 'This session has already started and can no longer be cancelled' }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Cancel Booking' })).getByRole('button', { name: 'Cancel Booking' }));
+    await waitFor(() =>
+      expect(error).toHaveBeenCalledWith('Failed to update booking', {
+        description: 'This session has already started and can no longer be cancelled',
+      }),
+    );
   });
 
   it("toasts 'Failed to update booking' with the server's reason", async () => {

@@ -11,7 +11,7 @@ import {
   timeLabel,
   windowLabel,
 } from '@/lib/weekly-availability';
-import { bookingPhase, clientMessagesHref, clientName, countByFilter, filterBookings, mentorActions } from './bookings';
+import { bookingPhase, clientMessagesHref, clientName, countByFilter, filterBookings, MAX_CANCELLATION_REASON_CHARS, mentorActions } from './bookings';
 
 describe('availability time options', () => {
   it('offers 48 half-hour starts from 12:00 AM to 11:30 PM, values HH:MM 24-hour', () => {
@@ -91,9 +91,20 @@ describe('mentor booking actions', () => {
     expect(mentorActions(confirmed, at('2025-06-01T15:45:00.000Z')).complete).toBe(true);
   });
 
-  it('pending: Confirm and Cancel; confirmed and ended: Mark Complete; others nothing', () => {
+  it('Cancel Booking: pending or confirmed, until the start', () => {
+    for (const status of ['pending', 'confirmed'] as const) {
+      expect(mentorActions(booking(status), at('2025-06-01T14:59:59.999Z')).cancel).toBe(true);
+      expect(mentorActions(booking(status), at(START)).cancel).toBe(false);
+    }
+    for (const status of ['completed', 'cancelled'] as const) {
+      expect(mentorActions(booking(status), at('2025-05-01T00:00:00Z')).cancel).toBe(false);
+    }
+    expect(MAX_CANCELLATION_REASON_CHARS).toBe(500);
+  });
+
+  it('pending: Confirm; confirmed and ended: Mark Complete; others nothing', () => {
     const now = at('2025-06-02T00:00:00Z');
-    expect(mentorActions(booking('pending'), now)).toEqual({ confirm: true, cancel: true, complete: false, startVideo: false });
+    expect(mentorActions(booking('pending'), now)).toEqual({ confirm: true, cancel: false, complete: false, startVideo: false });
     expect(mentorActions(booking('confirmed'), now)).toEqual({ confirm: false, cancel: false, complete: true, startVideo: false });
     expect(mentorActions(booking('completed'), now)).toEqual({ confirm: false, cancel: false, complete: false, startVideo: false });
     expect(mentorActions(booking('cancelled'), now)).toEqual({ confirm: false, cancel: false, complete: false, startVideo: false });

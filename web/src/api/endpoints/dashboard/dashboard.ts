@@ -31,6 +31,7 @@ import type {
   EmailPreferencesChange,
   EmailPreferencesView,
   ErrorBody,
+  MentorCancelRequest,
   MentorStatsView,
   RefundPolicyView,
   RescheduleRequest,
@@ -894,6 +895,96 @@ export const useUpdateMentorBooking = <TError = ErrorBody,
         TContext
       > => {
       return useMutation(getUpdateMentorBookingMutationOptions(options), queryClient);
+    }
+    export const getCancelMentorBookingUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/bookings/${id}/cancel`
+}
+
+/**
+ * @summary The mentor cancels a pending or confirmed booking that has not started: the seeker is
+refunded in full (by the refund job), notified and e-mailed the calendar cancellation.
+ */
+export const cancelMentorBooking = async (id: string,
+    mentorCancelRequest: MentorCancelRequest, options?: Parameters<typeof apiFetch>[1]): Promise<BookingView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<BookingView>(getCancelMentorBookingUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(mentorCancelRequest)
+  }
+);}
+
+
+
+
+
+export const getCancelMentorBookingMutationKey = () => ['cancelMentorBooking'] as const;
+
+export const getCancelMentorBookingMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelMentorBooking>>, TError,CancelMentorBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof cancelMentorBooking>>, TError,CancelMentorBookingMutationVariables, TContext> => {
+
+const mutationKey = getCancelMentorBookingMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelMentorBooking>>, CancelMentorBookingMutationVariables> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  cancelMentorBooking(id,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CancelMentorBookingMutationResult = NonNullable<Awaited<ReturnType<typeof cancelMentorBooking>>>
+    export type CancelMentorBookingMutationBody = MentorCancelRequest
+    export type CancelMentorBookingMutationError = ErrorBody
+    export type CancelMentorBookingMutationVariables = {id: string;data: MentorCancelRequest}
+
+    /**
+ * @summary The mentor cancels a pending or confirmed booking that has not started: the seeker is
+refunded in full (by the refund job), notified and e-mailed the calendar cancellation.
+ */
+export const useCancelMentorBooking = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelMentorBooking>>, TError,CancelMentorBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof cancelMentorBooking>>,
+        TError,
+        CancelMentorBookingMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCancelMentorBookingMutationOptions(options), queryClient);
     }
     export const getGetMentorStatsUrl = () => {
 

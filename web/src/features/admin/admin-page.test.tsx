@@ -1,0 +1,183 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import type { AdminBookingView, AdminMentorView, UserView } from '@/api/model';
+import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
+import { AdminPage } from './admin-page';
+import { ADMIN_BOOKINGS_PAGE_SIZE, pageCount } from './admin-text';
+
+let success: MockInstance;
+let error: MockInstance;
+beforeEach(() => {
+  success = vi.spyOn(toast, 'success').mockImplementation(() => 1);
+  error = vi.spyOn(toast, 'error').mockImplementation(() => 1);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const admin: UserView = { ...testUser, id: 'a-1', email: 'admin@example.com', firstName: 'Root', lastName: 'Admin', isAdmin: true, role: 'admin' };
+const seeker: UserView = { ...testUser, id: 'u-1', email: 'ada@example.com' };
+const STATS = { totalUsers: 12, totalMentors: 3, totalBookings: 40, totalRevenue: '1234.5' };
+const MENTOR: AdminMentorView = {
+  id: 'm-1',
+  displayName: 'Luna Starweaver',
+  userId: 'u-m',
+  user: { id: 'u-m', firstName: 'Luna', lastName: 'Star', email: 'luna@example.com' },
+  rating: '4.75',
+  totalSessions: 9,
+  isActive: false,
+  servicesCount: 2,
+  stats: { totalBookings: 11, totalRevenue: '300.00' },
+};
+const booking = (i: number): AdminBookingView => ({
+  id: `b-${i}`,
+  status: 'confirmed',
+  scheduledAt: '2026-03-01T15:00:00Z',
+  duration: 60,
+  totalAmount: '40.00',
+  paymentStatus: 'approved',
+  createdAt: '2026-02-01T00:00:00Z',
+  user: { id: 'u-1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+  mentor: { id: 'm-1', displayName: 'Luna Starweaver' },
+  service: { id: 's-1', title: `Reading ${i}` },
+});
+
+function setup(user: UserView | null, handlers: Parameters<typeof mockFetch>[0] = {}) {
+  const fetchMock = mockFetch({
+    'GET /api/admin/stats': () => jsonResponse(200, STATS),
+    'GET /api/admin/users': () => jsonResponse(200, [admin, seeker]),
+    'GET /api/admin/mentors': () => jsonResponse(200, [MENTOR]),
+    ...handlers,
+  });
+  renderWithProviders(<AdminPage />, { client: clientWithUser(user), path: '/admin' });
+  return fetchMock;
+}
+
+describe('AdminPage', () => {
+  it.each([
+    ['signed out', null],
+    ['a seeker', seeker],
+  ])('%s sees Access Denied and nothing is asked of the api', async (_, user) => {
+    const fetchMock = setup(user);
+    expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
+    expect(screen.getByText("You don't have permission to access the admin dashboard.")).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows the four figures, revenue with $ and two decimals, and a link to payouts', async () => {
+    setup(admin);
+    await waitFor(() => expect(screen.getByText('$1,234.50')).toBeInTheDocument());
+    for (const [label, value] of [
+      ['Total Users', '12'],
+      ['Total Mentors', '3'],
+      ['Total Bookings', '40'],
+    ]) {
+      const term = screen.getByText(label);
+      expect(term.closest('div')?.textContent).toContain(value);
+    }
+    expect(screen.getByText('Total Revenue')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Payouts/ })).toHaveAttribute('href', '/admin/payouts');
+    expect(screen.getByRole('tab', { name: 'Users', selected: true })).toBeInTheDocument();
+  });
+
+  it('filters users, deactivates and activates them, and never offers to deactivate oneself', async () => {
+    let inactive = false;
+    const fetchMock = setup(admin, {
+      'GET /api/admin/users': () => jsonResponse(200, [admin, { ...seeker, isActive: !inactive }]),
+      'GET /api/admin/users?role=mentor&isActive=false': () => jsonResponse(200, []),
+      'PUT /api/admin/users/u-1/status': (_url, init) => {
+        inactive = !JSON.parse(String(init?.body)).isActive;
+        return jsonResponse(200, { ...seeker, isActive: !inactive });
+      },
+    });
+    const user = userEvent.setup();
+    const table = await screen.findByRole('table', { name: 'Users' });
+    expect(within(table).getByRole('button', { name: 'Deactivate admin@example.com' })).toBeDisabled();
+    await user.click(within(table).getByRole('button', { name: 'Deactivate ada@example.com' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('User deactivated', expect.anything()));
+    expect(JSON.parse(String(fetchMock.mock.calls.find(([u, i]) => u === '/api/admin/users/u-1/status' && i?.method === 'PUT')?.[1]?.body))).toEqual({ isActive: false });
+    await user.click(await screen.findByRole('button', { name: 'Activate ada@example.com' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('User activated', expect.anything()));
+
+    await user.selectOptions(screen.getByLabelText('Role'), 'mentor');
+    await user.selectOptions(screen.getAllByLabelText('Status')[0], 'false');
+    expect(await screen.findByText('No users match these filters.')).toBeInTheDocument();
+  });
+
+  it("toasts 'Failed to update user status' with the server's reason", async () => {
+    setup(admin, { 'PUT /api/admin/users/u-1/status': () => jsonResponse(409, { message: 'Nope' }) });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Deactivate ada@example.com' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to update user status', { description: 'Nope' }));
+  });
+
+  it.each([
+    ['GET /api/admin/stats', 'Failed to fetch platform stats'],
+    ['GET /api/admin/users', 'Failed to fetch users'],
+  ])('a failing %s toasts %s', async (call, title) => {
+    setup(admin, { [call]: () => jsonResponse(500, { message: 'boom' }) });
+    await waitFor(() => expect(error).toHaveBeenCalledWith(title, { description: 'boom' }));
+  });
+
+  it('Mentors: rating, sessions, revenue, services count and status', async () => {
+    setup(admin);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Mentors' }));
+    const row = await screen.findByRole('row', { name: 'Luna Starweaver' });
+    for (const text of ['4.75', '9', '11', '$300.00', '2', 'Inactive', 'luna@example.com']) {
+      expect(within(row).getByText(new RegExp(text.replace('$', '\\$')))).toBeInTheDocument();
+    }
+  });
+
+  it("Mentors: a failure toasts 'Failed to fetch mentors'", async () => {
+    setup(admin, { 'GET /api/admin/mentors': () => jsonResponse(500, { message: 'boom' }) });
+    await userEvent.setup().click(await screen.findByRole('tab', { name: 'Mentors' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to fetch mentors', { description: 'boom' }));
+  });
+
+  it('Bookings: 20 a page with paging, and the status and date filters go to the api', async () => {
+    const first = Array.from({ length: ADMIN_BOOKINGS_PAGE_SIZE }, (_, i) => booking(i));
+    const fetchMock = setup(admin, {
+      'GET /api/admin/bookings?page=1&pageSize=20': () => jsonResponse(200, { bookings: first, total: 21, page: 1, pageSize: 20 }),
+      'GET /api/admin/bookings?page=2&pageSize=20': () => jsonResponse(200, { bookings: [booking(20)], total: 21, page: 2, pageSize: 20 }),
+      'GET /api/admin/bookings?status=cancelled&startDate=2026-03-01&endDate=2026-03-31&page=1&pageSize=20': () =>
+        jsonResponse(200, { bookings: [], total: 0, page: 1, pageSize: 20 }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Bookings' }));
+    const table = await screen.findByRole('table', { name: 'Bookings' });
+    expect(within(table).getAllByRole('row')).toHaveLength(ADMIN_BOOKINGS_PAGE_SIZE + 1);
+    expect(screen.getByText(/21 bookings · Page 1 of 2/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Reading 20')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+    const section = screen.getByRole('region', { name: 'Bookings' });
+    await user.selectOptions(within(section).getByLabelText('Status'), 'cancelled');
+    await user.type(within(section).getByLabelText('From'), '2026-03-01');
+    await user.type(within(section).getByLabelText('To'), '2026-03-31');
+    expect(await screen.findByText('No bookings match these filters.')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([u]) => u)).toContain(
+      '/api/admin/bookings?status=cancelled&startDate=2026-03-01&endDate=2026-03-31&page=1&pageSize=20',
+    );
+  });
+
+  it("Bookings: a failure toasts 'Failed to fetch bookings'", async () => {
+    setup(admin, { 'GET /api/admin/bookings?page=1&pageSize=20': () => jsonResponse(500, { message: 'boom' }) });
+    await userEvent.setup().click(await screen.findByRole('tab', { name: 'Bookings' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to fetch bookings', { description: 'boom' }));
+  });
+});
+
+describe('admin constants', () => {
+  it('the bookings table shows 20 a page', () => {
+    expect(ADMIN_BOOKINGS_PAGE_SIZE).toBe(20);
+    expect(pageCount(0)).toBe(1);
+    expect(pageCount(20)).toBe(1);
+    expect(pageCount(21)).toBe(2);
+    expect(pageCount(5, 2)).toBe(3);
+  });
+});
