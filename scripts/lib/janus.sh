@@ -6,8 +6,9 @@
 #                  JANUS_ADMIN_KEY and JANUS_TOKEN_SECRET for the api.
 #   stop_janus     stops it (also: kill "$(cat .data/janus/janus.pid)").
 #
-# Ports (override with the variables): JANUS_HTTP_PORT 8088, JANUS_ADMIN_PORT 7088,
-# JANUS_WS_PORT 8188, media on UDP JANUS_RTP_PORTS 20000-20199.
+# Ports (override with the variables): JANUS_HTTP_PORT 18088, JANUS_ADMIN_PORT 17088,
+# JANUS_WS_PORT 18188, media on UDP JANUS_RTP_PORTS 20000-20199 (not Janus's stock 8088/8188,
+# where the package's own service, with its well-known admin secret, may listen).
 
 janus_dir() { echo "$ROOT/.data/janus"; }
 
@@ -38,6 +39,8 @@ ensure_janus() {
       return 1
     fi
     apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y janus
+    # The package's service runs the stock config with a well-known admin secret: not ours.
+    if command -v systemctl >/dev/null 2>&1; then systemctl disable --now janus >/dev/null 2>&1 || true; fi
   fi
   mkdir -p "$dir"
   if [ ! -f "$secrets" ]; then
@@ -51,8 +54,8 @@ ensure_janus() {
   # shellcheck disable=SC1090
   source "$secrets"
   set +a
-  export JANUS_HTTP_PORT="${JANUS_HTTP_PORT:-8088}" JANUS_ADMIN_PORT="${JANUS_ADMIN_PORT:-7088}"
-  export JANUS_WS_PORT="${JANUS_WS_PORT:-8188}" JANUS_RTP_PORTS="${JANUS_RTP_PORTS:-20000-20199}"
+  export JANUS_HTTP_PORT="${JANUS_HTTP_PORT:-18088}" JANUS_ADMIN_PORT="${JANUS_ADMIN_PORT:-17088}"
+  export JANUS_WS_PORT="${JANUS_WS_PORT:-18188}" JANUS_RTP_PORTS="${JANUS_RTP_PORTS:-20000-20199}"
   export JANUS_HTTP_URL="http://127.0.0.1:$JANUS_HTTP_PORT/janus"
   export JANUS_WS_URL="${JANUS_WS_URL:-ws://127.0.0.1:$JANUS_WS_PORT}"
   if [ -f "$dir/janus.pid" ] && kill -0 "$(cat "$dir/janus.pid")" 2>/dev/null; then
