@@ -15,6 +15,7 @@ mod mentors;
 mod notifications;
 mod passwords;
 mod payments;
+mod payouts;
 mod profiles;
 mod rtc;
 mod services;
@@ -50,6 +51,8 @@ pub enum Tag {
     Dashboard,
     /// Conversations, messages and call set-up
     Messaging,
+    /// Mentors' payout preferences and earnings, and the admins' payouts
+    Payouts,
 }
 
 /// Every area's API, listed once: the service's type and its value.
@@ -90,6 +93,15 @@ mod messaging_apis {
     pub const MessagingApis: MessagingApis = (ConversationsApi, RtcApi);
 }
 
+/// A mentor's payout preferences and earnings, and the admins' payouts, as one entry.
+mod payouts_apis {
+    use super::payouts::{AdminPayoutsApi, MentorPayoutsApi};
+
+    pub type PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
+    #[allow(non_upper_case_globals)]
+    pub const PayoutsApis: PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
+}
+
 apis!(
     health::HealthApi,
     accounts::AccountsApi,
@@ -105,6 +117,7 @@ apis!(
     notifications::NotificationsApi,
     dashboard_apis::DashboardApis,
     messaging_apis::MessagingApis,
+    payouts_apis::PayoutsApis,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {
