@@ -8,7 +8,7 @@ import { fromCents, payoutSummary, toCents } from './payouts-api';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
-const admin = { ...testUser, isAdmin: true, role: 'admin' };
+const admin = { ...testUser, isAdmin: true, role: 'admin' as const };
 
 const payout = (over: Record<string, unknown> = {}) => ({
   id: 'p-1',
