@@ -24,7 +24,7 @@ const payout = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const render = (user = admin) => renderWithProviders(<AdminPayoutsPage />, { client: clientWithUser(user), path: '/admin/payouts' });
+const render = (user: typeof testUser = admin) => renderWithProviders(<AdminPayoutsPage />, { client: clientWithUser(user), path: '/admin/payouts' });
 
 beforeEach(() => {
   vi.mocked(toast.success).mockClear();
