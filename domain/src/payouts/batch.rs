@@ -102,11 +102,19 @@ pub enum MentorOutcome {
     TakenByAnotherRun,
 }
 
+/// How many mentors one run handles at the same time (each in its own transaction and
+/// connection): the work is mostly waiting for the database.
+pub const CONCURRENT_MENTORS: usize = 4;
+
 /// Runs the batch over every mentor; each mentor is its own transaction.
 pub async fn run(pool: &PgPool) -> Result<Summary> {
+    use futures::{StreamExt, TryStreamExt};
     let mut summary = Summary::default();
-    for mentor_id in mentors_with_payable(pool).await? {
-        match for_mentor(pool, mentor_id).await? {
+    let mut outcomes = futures::stream::iter(mentors_with_payable(pool).await?)
+        .map(|mentor_id| for_mentor(pool, mentor_id))
+        .buffer_unordered(CONCURRENT_MENTORS);
+    while let Some(outcome) = outcomes.try_next().await? {
+        match outcome {
             MentorOutcome::Created { totals, .. } => {
                 summary.payouts += 1;
                 summary.bookings += totals.booking_count as usize;
@@ -173,6 +181,11 @@ mod tests {
 
     fn b(amount_cents: i64) -> Payable {
         Payable { booking_id: Uuid::new_v4(), amount_cents }
+    }
+
+    #[test]
+    fn a_run_handles_four_mentors_at_a_time() {
+        assert_eq!(CONCURRENT_MENTORS, 4);
     }
 
     #[test]
