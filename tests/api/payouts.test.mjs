@@ -12,7 +12,7 @@ import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
 import { client, show } from '../harness/client.mjs';
 import { mailTo } from '../harness/mail.mjs';
-import { apiBin, startStack } from '../harness/stack.mjs';
+import { apiBin, startStack, workerBin } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
 
 const run = promisify(execFile);
@@ -184,5 +184,15 @@ describe('the payout batch through two workers', () => {
     }
     assert.equal((await s.post('/api/admin/payouts/run', {})).status, 403);
     assert.equal((await c.c.post('/api/admin/payouts/mark-paid', markA)).status, 403);
+  });
+
+  it('a worker refuses a PAYOUT_SCHEDULE that is not a cron expression, in one line', async () => {
+    const failed = await run(workerBin, [], { env: { ...stack.env, PAYOUT_SCHEDULE: 'every monday' } }).then(
+      () => null,
+      (e) => e,
+    );
+    assert.ok(failed, 'the worker started');
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /PAYOUT_SCHEDULE 'every monday' is not a cron expression/);
   });
 });
