@@ -1,4 +1,4 @@
-//! `api serve | migrate | openapi | seed`
+//! `api serve | migrate | openapi | seed | payouts run`
 
 use std::{process::ExitCode, time::Duration};
 
@@ -7,7 +7,7 @@ use poem::{Server, listener::TcpListener};
 
 use api::{app, routes, seed, state::AppState};
 
-const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]>";
+const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]|payouts run>";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -26,6 +26,7 @@ async fn main() -> ExitCode {
             Ok(())
         }
         "seed" => seed().await,
+        "payouts" if std::env::args().nth(2).as_deref() == Some("run") => payouts_run().await,
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
@@ -60,6 +61,18 @@ async fn seed() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let pool = db::connect(&config.database_url, 2).await?;
     seed::run(&pool, &config.upload_dir, generated).await
+}
+
+/// `api payouts run`: the payout batch at once, in this process (the same rules as the worker's).
+async fn payouts_run() -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let pool = db::connect(&config.database_url, 2).await?;
+    let s = domain::payouts::batch::run(&pool).await?;
+    println!(
+        "payout batch: {} payouts created holding {} bookings; {} mentors below their minimum roll over",
+        s.payouts, s.bookings, s.below_minimum
+    );
+    Ok(())
 }
 
 async fn serve() -> anyhow::Result<()> {

@@ -61,6 +61,29 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
         let slots = domain::booking::open_slots::slots_on(&pool, mentor_id, &date.to_string(), Some(30), domain::booking::open_slots::Viewer { zone: Some(&zone), ..Default::default() }, now).await.unwrap();
         assert_eq!(slots.is_empty(), day_off, "{date}: {slots:?}");
     }
+
+    // Payouts: preferences for most demo mentors, one payout sent and one pending (seeded once),
+    // and more completed paid sessions waiting for the next batch.
+    let with_preferences: i64 = sqlx::query_scalar("SELECT count(*) FROM payout_preferences").fetch_one(&pool).await.unwrap();
+    assert!((15..26).contains(&with_preferences), "{with_preferences}");
+    let payouts: Vec<(String, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT po.status, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, \
+                (SELECT sum(pb.amount_cents) FROM payout_bookings pb WHERE pb.payout_id = po.id)::bigint \
+         FROM payouts po ORDER BY po.created_at",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(payouts.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(), ["paid", "pending"]);
+    for (_, amount, fee, net, held) in &payouts {
+        assert!(*net >= domain::payouts::DEFAULT_MINIMUM_PAYOUT_CENTS / 2);
+        assert_eq!((amount - fee, *amount), (*net, *held));
+    }
+    let history = domain::payouts::admin::history(&pool).await.unwrap();
+    assert_eq!(history.len(), 1);
+    assert!(history[0].paid_at.unwrap() < now - Duration::days(6));
+    let next = domain::payouts::batch::run(&pool).await.unwrap();
+    assert!(next.payouts > 5, "the next batch has demo mentors to pay: {next:?}");
     std::fs::remove_dir_all(uploads).ok();
 }
 

@@ -16,6 +16,7 @@ pub mod messaging;
 pub mod money;
 pub mod notifications;
 pub mod payments;
+pub mod payouts;
 pub mod rate_limit;
 pub mod realtime;
 pub mod text;

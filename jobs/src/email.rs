@@ -52,6 +52,10 @@ pub enum EmailJob {
     BookingReminder { booking_id: Uuid, lead: String },
     /// The seeker, after a completed session.
     ReviewRequest { booking_id: Uuid },
+    /// The mentor: the batch prepared a payout (queued by `domain::payouts`).
+    PayoutCreated { payout_id: Uuid },
+    /// The mentor: an admin marked the payout paid (queued by `domain::payouts`).
+    PayoutPaid { payout_id: Uuid },
 }
 
 impl Job for EmailJob {
@@ -165,5 +169,29 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             Some(b) if allows(ctx, b.user_id, Allowed::ReviewRequests).await? => vec![templates::review_request(config, &b)],
             _ => vec![],
         },
+        // Payout mails are transactional, like booking confirmations: that preference governs them.
+        EmailJob::PayoutCreated { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
+            Some(p) if allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => vec![templates::payout_created(config, &p)],
+            _ => vec![],
+        },
+        EmailJob::PayoutPaid { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
+            Some(p) if p.status == "paid" && allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => vec![templates::payout_paid(config, &p)],
+            _ => vec![],
+        },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `domain::payouts` queues these without naming this type: the shapes must agree.
+    #[test]
+    fn payout_mails_queued_by_the_domain_decode() {
+        let id = Uuid::new_v4();
+        let created = serde_json::to_value(domain::payouts::PayoutEmail::PayoutCreated { payout_id: id }).unwrap();
+        assert_eq!(serde_json::from_value::<EmailJob>(created).unwrap(), EmailJob::PayoutCreated { payout_id: id });
+        let paid = serde_json::to_value(domain::payouts::PayoutEmail::PayoutPaid { payout_id: id }).unwrap();
+        assert_eq!(serde_json::from_value::<EmailJob>(paid).unwrap(), EmailJob::PayoutPaid { payout_id: id });
+    }
 }

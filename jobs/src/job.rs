@@ -46,6 +46,12 @@ pub trait Sweep: Job {
     /// Seconds, minutes, hours, day of month, month, day of week.
     const SCHEDULE: &'static str;
 
+    /// The schedule this process runs: [`Sweep::SCHEDULE`] unless the sweep lets the environment
+    /// replace it (the payout batch's `PAYOUT_SCHEDULE`).
+    fn schedule() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed(Self::SCHEDULE)
+    }
+
     fn from_tick(tick: i64) -> Self;
 }
 

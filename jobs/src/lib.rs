@@ -12,6 +12,7 @@ pub mod email;
 pub mod job;
 pub mod payment_reconciliation;
 pub mod notification_fanout;
+pub mod payout_batch;
 mod poll;
 pub mod queue;
 pub mod refunds;

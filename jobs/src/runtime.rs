@@ -17,7 +17,7 @@ use crate::{
     context::JobContext,
     email,
     job::{Job, Sweep},
-    notification_fanout, payment_reconciliation,
+    notification_fanout, payment_reconciliation, payout_batch,
     poll::Every,
     refunds, reservation_expiry, schedule, supervision, upload_cleanup,
 };
@@ -84,6 +84,7 @@ jobs! {
     sweep payment_reconciliation::SweepAttempts => payment_reconciliation::sweep;
     job domain::notifications::FanOut => notification_fanout::handle;
     job call_timeout::MissCall => call_timeout::handle;
+    sweep payout_batch::RunPayouts => payout_batch::handle;
 }
 
 #[derive(Clone, Debug)]
@@ -196,6 +197,7 @@ mod tests {
                 "payment_reconciliation_sweep",
                 "notification_fanout",
                 "call_timeout",
+                "payout_batch",
             ]
         );
         let attempts = [
@@ -209,8 +211,9 @@ mod tests {
             cleanup::Cleanup::MAX_ATTEMPTS,
             domain::notifications::FanOut::MAX_ATTEMPTS,
             call_timeout::MissCall::MAX_ATTEMPTS,
+            payout_batch::RunPayouts::MAX_ATTEMPTS,
         ];
-        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5]);
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 3]);
         assert_eq!(
             sweeps(),
             [
@@ -219,6 +222,7 @@ mod tests {
                 ("booking_reminders_sweep", "0 */5 * * * *"),
                 ("booking_completion_sweep", "0 0 * * * *"),
                 ("payment_reconciliation_sweep", "30 * * * * *"),
+                ("payout_batch", "0 0 6 * * Mon"),
             ]
         );
     }

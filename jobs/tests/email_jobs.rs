@@ -117,3 +117,62 @@ async fn contact_messages_reach_the_support_address_with_a_reply_to(pool: PgPool
     assert!(message.data.contains("Reply-To: ann@example.com"));
     assert!(message.data.contains("Where is it?"));
 }
+
+/// A mentor (user + profile) and a paid payout of 85.00 net for 2 sessions; returns the payout id.
+async fn mentor_with_paid_payout(pool: &PgPool, email: &str, confirmations: bool) -> uuid::Uuid {
+    let user: uuid::Uuid = sqlx::query_scalar(
+        "INSERT INTO users (email, password_hash, first_name, last_name, email_verified) VALUES ($1, 'x', 'Mia', 'Moon', true) RETURNING id",
+    )
+    .bind(email)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO email_preferences (user_id, booking_confirmations) VALUES ($1, $2)").bind(user).bind(confirmations).execute(pool).await.unwrap();
+    let mentor: uuid::Uuid = sqlx::query_scalar(
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) \
+         VALUES ($1, 'Mia Moon', repeat('A mentor of the payout mail test. ', 3), '{Astrology}', 5000) RETURNING id",
+    )
+    .bind(user)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    sqlx::query_scalar(
+        "INSERT INTO payouts (mentor_id, status, booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents, method, paid_at) \
+         VALUES ($1, 'paid', 2, 10000, 1500, 8500, 'venmo', now()) RETURNING id",
+    )
+    .bind(mentor)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn payout_mails_reach_the_mentor_unless_they_turned_confirmations_off(pool: PgPool) {
+    jobs::runtime::setup_storage(&pool).await.unwrap();
+    let smtp = SmtpServer::start(false).await;
+    let wants = mentor_with_paid_payout(&pool, "mia@example.com", true).await;
+    let declines = mentor_with_paid_payout(&pool, "quiet@example.com", false).await;
+    let mut tx = pool.begin().await.unwrap();
+    for payout_id in [wants, declines] {
+        email::enqueue(&mut tx, &EmailJob::PayoutCreated { payout_id }).await.unwrap();
+        email::enqueue(&mut tx, &EmailJob::PayoutPaid { payout_id }).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url())]);
+    let workers = start_workers(ctx);
+    eventually(15, || async {
+        let done: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = $1 AND status = 'Done'")
+            .bind(email::QUEUE)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        (done == 4).then_some(())
+    })
+    .await;
+    workers.abort();
+    let messages = smtp.messages();
+    assert_eq!(messages.len(), 2, "only the mentor who wants them");
+    assert!(messages.iter().all(|m| m.to == vec!["<mia@example.com>"]));
+    assert!(messages.iter().any(|m| m.data.contains("Subject: Your payout of $85.00 is being prepared")));
+    assert!(messages.iter().any(|m| m.data.contains("Subject: Your payout of $85.00 was sent")));
+}

@@ -193,6 +193,24 @@ const OWN = {
     path: () => '/api/conversations',
     contains: (res, c) => res.body.some((x) => x.id === c.id),
   },
+  // A mentor's payout address and earnings are theirs alone.
+  'GET /api/mentor/payout-preferences': {
+    owner: 'mentor',
+    make: async (w) => {
+      const paypalEmail = `payouts.${Date.now()}@example.com`;
+      const r = await w.mentor.c.post('/api/mentor/payout-preferences', { method: 'paypal', paypalEmail });
+      assert.equal(r.status, 200, show(r));
+      return { paypalEmail };
+    },
+    path: () => '/api/mentor/payout-preferences',
+    contains: (res, p) => res.body.paypalEmail === p.paypalEmail,
+  },
+  'GET /api/mentor/earnings': {
+    owner: 'mentor',
+    make: (w) => w.newBooking({ completed: true }),
+    path: () => '/api/mentor/earnings',
+    contains: (res) => res.body.nextPayout.bookingCount > 0,
+  },
   'GET /api/notifications': {
     owner: 'seeker',
     make: (w) => w.newNotification(),

@@ -24,6 +24,7 @@ async fn main() -> ExitCode {
 
 async fn run() -> anyhow::Result<()> {
     let config = Config::from_env()?;
+    jobs::payout_batch::check_schedule()?;
     let pool = db::connect(&config.database_url, 10).await?;
     runtime::setup_storage(&pool).await?;
     runtime::set_aside_undecodable(&pool).await?;

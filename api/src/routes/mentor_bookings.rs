@@ -32,7 +32,7 @@ pub struct MentorCancelRequest {
 #[oai(rename_all = "camelCase")]
 pub struct MentorStatsView {
     pub total_sessions: i64,
-    /// Bookings scheduled in the current calendar month
+    /// Bookings scheduled in the current calendar month, in the mentor's own time zone
     pub this_month: i64,
     /// Sum of completed bookings' totals
     pub total_earnings: String,

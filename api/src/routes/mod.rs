@@ -16,6 +16,7 @@ mod mentors;
 mod notifications;
 mod passwords;
 mod payments;
+mod payouts;
 mod profiles;
 mod rtc;
 mod services;
@@ -53,6 +54,8 @@ pub enum Tag {
     Messaging,
     /// The admin console: platform figures, users, mentors and bookings
     Admin,
+    /// Mentors' payout preferences and earnings, and the admins' payouts
+    Payouts,
 }
 
 /// Every area's API, listed once: the service's type and its value.
@@ -93,6 +96,15 @@ mod messaging_apis {
     pub const MessagingApis: MessagingApis = (ConversationsApi, RtcApi);
 }
 
+/// A mentor's payout preferences and earnings, and the admins' payouts, as one entry.
+mod payouts_apis {
+    use super::payouts::{AdminPayoutsApi, MentorPayoutsApi};
+
+    pub type PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
+    #[allow(non_upper_case_globals)]
+    pub const PayoutsApis: PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
+}
+
 apis!(
     health::HealthApi,
     accounts::AccountsApi,
@@ -109,6 +121,7 @@ apis!(
     dashboard_apis::DashboardApis,
     messaging_apis::MessagingApis,
     admin::AdminApi,
+    payouts_apis::PayoutsApis,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -6,6 +6,7 @@ mod avatars;
 mod catalogue;
 mod history;
 mod overrides;
+mod payouts;
 mod schedules;
 
 use std::path::Path;
@@ -25,7 +26,7 @@ const UPCOMING_SESSIONS: usize = 8;
 
 pub async fn run(pool: &PgPool, upload_dir: &Path, generated_mentors: usize) -> anyhow::Result<()> {
     let admin_hash = passwords::hash(ADMIN_PASSWORD).await?;
-    ensure_user(pool, ADMIN_EMAIL, &admin_hash, "Ada", "Admin", true).await?;
+    let (admin_id, _) = ensure_user(pool, ADMIN_EMAIL, &admin_hash, "Ada", "Admin", true).await?;
     let seeker_hash = passwords::hash(SEEKER_PASSWORD).await?;
     let mut seekers = Vec::new();
     for (email, first, last) in SEEKERS {
@@ -39,6 +40,7 @@ pub async fn run(pool: &PgPool, upload_dir: &Path, generated_mentors: usize) -> 
         }
     }
     println!("demo mentors: {created} created, {} already there", MENTORS.len() - created);
+    payouts::ensure(pool, admin_id).await?;
     if generated_mentors > 0 {
         let n = generate_mentors(pool, generated_mentors).await?;
         println!("generated mentors: {n} created ({generated_mentors} wanted)");

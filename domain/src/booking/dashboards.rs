@@ -1,6 +1,6 @@
 //! What the client and mentor dashboards show.
 
-use chrono::{DateTime, Datelike, TimeZone, Utc};
+use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -52,30 +52,26 @@ pub async fn mentor_bookings(db: &PgPool, mentor_id: Uuid) -> Result<Vec<Booking
 
 pub struct MentorStats {
     pub total_sessions: i64,
-    /// Bookings scheduled in the current calendar month (UTC).
+    /// Bookings scheduled in the current calendar month on the mentor's own clock (their time zone).
     pub this_month: i64,
     /// The totals of completed bookings, in cents.
     pub total_earnings_cents: i64,
 }
 
 pub async fn mentor_stats(db: &PgPool, mentor_id: Uuid, now: DateTime<Utc>) -> Result<MentorStats> {
-    let month_start = Utc.with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0).single().expect("valid month start");
-    let next_month = if now.month() == 12 {
-        Utc.with_ymd_and_hms(now.year() + 1, 1, 1, 0, 0, 0)
-    } else {
-        Utc.with_ymd_and_hms(now.year(), now.month() + 1, 1, 0, 0, 0)
-    }
-    .single()
-    .expect("valid month start");
+    // The month is the mentor's: a session on the 1st at 01:00 in Tokyo is that month's, although
+    // it is the previous month in UTC. PostgreSQL's tz database answers `AT TIME ZONE`.
     let (total_sessions, this_month, total_earnings_cents): (i64, i64, i64) = sqlx::query_as(
-        "SELECT count(*) FILTER (WHERE status IN ('pending', 'confirmed', 'completed')), \
-                count(*) FILTER (WHERE status IN ('pending', 'confirmed', 'completed') AND scheduled_at >= $2 AND scheduled_at < $3), \
-                coalesce(sum(total_cents) FILTER (WHERE status = 'completed'), 0)::bigint \
-         FROM bookings WHERE mentor_id = $1",
+        "SELECT count(*) FILTER (WHERE b.status IN ('pending', 'confirmed', 'completed')), \
+                count(*) FILTER (WHERE b.status IN ('pending', 'confirmed', 'completed') \
+                    AND date_trunc('month', b.scheduled_at AT TIME ZONE z.zone) = date_trunc('month', $2::timestamptz AT TIME ZONE z.zone)), \
+                coalesce(sum(b.total_cents) FILTER (WHERE b.status = 'completed'), 0)::bigint \
+         FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = m.time_zone) THEN m.time_zone ELSE 'UTC' END AS zone \
+               FROM mentors m WHERE m.id = $1) z \
+         LEFT JOIN bookings b ON b.mentor_id = $1",
     )
     .bind(mentor_id)
-    .bind(month_start)
-    .bind(next_month)
+    .bind(now)
     .fetch_one(db)
     .await?;
     Ok(MentorStats { total_sessions, this_month, total_earnings_cents })

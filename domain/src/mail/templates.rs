@@ -200,6 +200,39 @@ pub fn review_request(config: &Config, b: &crate::booking::bookings::Booking) ->
     )
 }
 
+/// To a mentor: a payout was prepared by the weekly batch.
+pub fn payout_created(config: &Config, p: &crate::payouts::PayoutMail) -> Email {
+    let sessions = if p.booking_count == 1 { "1 session".to_string() } else { format!("{} sessions", p.booking_count) };
+    action_email(
+        &p.email,
+        &format!("Your payout of ${} is being prepared", crate::money::format(p.mentor_net_cents)),
+        &p.first_name,
+        &format!(
+            "A payout of ${} for {sessions} is being prepared: ${} earned, less the platform fee of ${}.",
+            crate::money::format(p.mentor_net_cents),
+            crate::money::format(p.pending_amount_cents),
+            crate::money::format(p.platform_fee_cents)
+        ),
+        "See your earnings",
+        &config.link("/mentor-dashboard", &[]),
+        "It is sent to the payout method in your payout settings; check them on your dashboard's Payouts tab.",
+    )
+}
+
+/// To a mentor: an admin sent a payout.
+pub fn payout_paid(config: &Config, p: &crate::payouts::PayoutMail) -> Email {
+    let method = crate::payouts::method_label(p.method.as_deref().unwrap_or(crate::payouts::MANUAL_METHOD)).to_string();
+    action_email(
+        &p.email,
+        &format!("Your payout of ${} was sent", crate::money::format(p.mentor_net_cents)),
+        &p.first_name,
+        &format!("Your payout of ${} for {} was sent ({method}).", crate::money::format(p.mentor_net_cents), if p.booking_count == 1 { "1 session".to_string() } else { format!("{} sessions", p.booking_count) }),
+        "See your earnings",
+        &config.link("/mentor-dashboard", &[]),
+        "If it has not arrived within a few days, reply to support through the contact page.",
+    )
+}
+
 fn recipient(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool) -> (String, String, String) {
     if to_mentor {
         (b.mentor_email.clone(), b.mentor_display_name.clone(), config.link("/mentor-dashboard", &[]))

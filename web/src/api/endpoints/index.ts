@@ -9,6 +9,7 @@ export * from './mentors/mentors';
 export * from './messaging/messaging';
 export * from './notifications/notifications';
 export * from './passwords/passwords';
+export * from './payouts/payouts';
 export * from './profiles/profiles';
 export * from './services/services';
 export * from './support/support';

@@ -7,7 +7,7 @@
 
 export interface MentorStatsView {
   totalSessions: number;
-  /** Bookings scheduled in the current calendar month */
+  /** Bookings scheduled in the current calendar month, in the mentor's own time zone */
   thisMonth: number;
   /** Sum of completed bookings' totals */
   totalEarnings: string;

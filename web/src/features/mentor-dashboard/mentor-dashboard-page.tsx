@@ -16,6 +16,7 @@ import { useAvailability, useOwnMentorProfile } from './api';
 import { AvailabilityTab } from './availability-tab';
 import { BookingsTab } from './bookings-tab';
 import { EditProfileDialog } from './edit-profile-dialog';
+import { PayoutsTab } from './payouts-tab';
 import { CreateServiceDialog, EditServiceDialog } from './service-dialog';
 import { MentorSummary } from './summary';
 
@@ -25,13 +26,13 @@ export const DASHBOARD_TABS: { value: string; label: string; ready: boolean }[] 
   { value: 'services', label: 'Services', ready: true },
   { value: 'group-sessions', label: 'Group Sessions', ready: false },
   { value: 'availability', label: 'Availability', ready: true },
-  { value: 'payouts', label: 'Payouts', ready: false },
+  { value: 'payouts', label: 'Payouts', ready: true },
   { value: 'profile', label: 'Profile', ready: true },
 ];
 
 export const DEFAULT_TAB = 'bookings';
 
-export const COMING_SOON_NOTE = 'Group sessions and payout settings are coming soon.';
+export const COMING_SOON_NOTE = 'Group sessions are coming soon.';
 
 export function MentorDashboardPage() {
   useDocumentTitle('Mentor Dashboard');
@@ -152,6 +153,9 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
           </Tabs.Content>
           <Tabs.Content value="services" className="mt-6 outline-none">
             <ServicesTab mentor={mentor} />
+          </Tabs.Content>
+          <Tabs.Content value="payouts" className="mt-6 outline-none">
+            <PayoutsTab />
           </Tabs.Content>
           <Tabs.Content value="profile" className="mt-6 outline-none">
             <ProfileTab mentor={mentor} />

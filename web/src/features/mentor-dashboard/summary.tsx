@@ -4,6 +4,7 @@ import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { amount, formatUsd } from '@/lib/money';
 import { useMentorStats, type MentorStats } from './api';
+import { useMentorEarnings, type Earnings as PayoutEarnings } from './payouts-api';
 
 const UNAVAILABLE = '—';
 
@@ -19,6 +20,7 @@ export function ratingText(stats: Pick<MentorStats, 'rating' | 'reviewCount'>): 
  */
 export function MentorSummary() {
   const stats = useMentorStats();
+  const payouts = useMentorEarnings();
   const data = stats.data;
   const loading = stats.isLoading;
   const failed = stats.isError;
@@ -50,7 +52,7 @@ export function MentorSummary() {
         />
         <SummaryCard icon={Star} label="Rating" value={rating?.value} loading={loading} note={note ?? rating?.note} />
       </dl>
-      <EarningsCard stats={data} loading={loading} failed={failed} />
+      <EarningsCard stats={data} loading={loading} failed={failed} payouts={payouts.data} />
     </div>
   );
 }
@@ -92,7 +94,17 @@ type Earnings = Pick<MentorStats, 'totalEarnings' | 'platformFee' | 'platformFee
  * Total earnings, the platform's fee as a deduction, and what the mentor keeps: all three as the
  * server computes them (docs/after-booking.md, GET /api/mentor/stats); the web does no fee math.
  */
-function EarningsCard({ stats, loading, failed }: { stats: Earnings | undefined; loading: boolean; failed: boolean }) {
+function EarningsCard({
+  stats,
+  loading,
+  failed,
+  payouts,
+}: {
+  stats: Earnings | undefined;
+  loading: boolean;
+  failed: boolean;
+  payouts?: PayoutEarnings;
+}) {
   const show = (value: string | undefined, prefix = '') =>
     value === undefined ? UNAVAILABLE : `${amount(value) > 0 ? prefix : ''}${formatUsd(value)}`;
   const percent = stats ? `${stats.platformFeePercent}%` : '';
@@ -124,6 +136,18 @@ function EarningsCard({ stats, loading, failed }: { stats: Earnings | undefined;
             <dt className="font-semibold text-slate-900">Your net earnings</dt>
             <dd className="font-display text-lg font-semibold text-emerald-700">{show(stats?.netEarnings)}</dd>
           </div>
+          {payouts && (
+            <>
+              <div className="flex items-center justify-between gap-3 border-t border-slate-100 pt-2">
+                <dt className="text-slate-600">Pending payout</dt>
+                <dd className="font-medium text-slate-900">{formatUsd(payouts.pending.mentorNet)}</dd>
+              </div>
+              <div className="flex items-center justify-between gap-3">
+                <dt className="text-slate-600">Next payout (accruing)</dt>
+                <dd className="font-medium text-slate-900">{formatUsd(payouts.nextPayout.mentorNet)}</dd>
+              </div>
+            </>
+          )}
         </dl>
       )}
       <p className="mt-3 text-xs text-slate-500">

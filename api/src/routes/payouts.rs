@@ -1,0 +1,341 @@
+//! Payouts: a mentor's payout preferences and earnings, and the admins' payout pages (pending,
+//! history, mark-paid, CSV export, running the batch now). See docs/payouts.md.
+
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::{Json, PlainText}};
+use uuid::Uuid;
+
+use super::{Tag, amount::Amount, views::MessageResponse};
+use crate::{
+    auth::SessionAuth,
+    error::{ApiError, ApiResult, ErrorBody},
+    state::AppState,
+};
+use domain::{
+    catalogue::mentors,
+    money,
+    payouts::{
+        admin::{self, MarkPaid},
+        batch::Totals,
+        earnings,
+        preferences::{self, Preferences},
+    },
+};
+
+pub const BATCH_QUEUED: &str = "Payout batch queued";
+pub const INVALID_IDS: &str = "mentorId and bookingIds must be valid ids";
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PayoutPreferencesView {
+    pub mentor_id: String,
+    /// paypal, venmo or zelle; null until the mentor saves preferences
+    pub method: Option<String>,
+    pub paypal_email: Option<String>,
+    pub venmo_username: Option<String>,
+    pub zelle_email: Option<String>,
+    /// The smallest payout the mentor wants, e.g. "50.00"
+    pub minimum_payout: String,
+    pub notes: Option<String>,
+}
+
+impl From<Preferences> for PayoutPreferencesView {
+    fn from(p: Preferences) -> Self {
+        Self {
+            mentor_id: p.mentor_id.to_string(),
+            method: p.method,
+            paypal_email: p.paypal_email,
+            venmo_username: p.venmo_username,
+            zelle_email: p.zelle_email,
+            minimum_payout: money::format(p.minimum_payout_cents),
+            notes: p.notes,
+        }
+    }
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PayoutPreferencesRequest {
+    /// Ignored: preferences are always the signed-in mentor's
+    pub mentor_id: Option<String>,
+    /// paypal, venmo or zelle
+    #[oai(default)]
+    pub method: String,
+    pub paypal_email: Option<String>,
+    pub venmo_username: Option<String>,
+    pub zelle_email: Option<String>,
+    /// Default "50.00"
+    pub minimum_payout: Option<Amount>,
+    pub notes: Option<String>,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PayoutTotalsView {
+    pub booking_count: i64,
+    /// What the seekers paid, less refunds
+    pub pending_amount: String,
+    /// 15% of each booking, half a cent rounded up, summed
+    pub platform_fee: String,
+    /// pendingAmount - platformFee
+    pub mentor_net: String,
+}
+
+impl From<Totals> for PayoutTotalsView {
+    fn from(t: Totals) -> Self {
+        Self {
+            booking_count: t.booking_count,
+            pending_amount: money::format(t.pending_amount_cents),
+            platform_fee: money::format(t.platform_fee_cents),
+            mentor_net: money::format(t.mentor_net_cents),
+        }
+    }
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EarningsHistoryItem {
+    pub id: String,
+    pub mentor_amount: String,
+    pub paid_at: DateTime<Utc>,
+    pub method: Option<String>,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EarningsView {
+    /// Payouts made by the batch and not yet sent
+    pub pending: PayoutTotalsView,
+    /// Completed paid bookings that no payout holds yet: what the next batch takes
+    pub next_payout: PayoutTotalsView,
+    pub minimum_payout: String,
+    /// Sent payouts, newest first
+    pub history: Vec<EarningsHistoryItem>,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PayoutUserView {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PendingPayoutMentorView {
+    pub display_name: String,
+    pub user: PayoutUserView,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PayoutMethodView {
+    pub method: String,
+    pub paypal_email: Option<String>,
+    pub venmo_username: Option<String>,
+    pub zelle_email: Option<String>,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PendingPayoutView {
+    pub id: String,
+    pub mentor_id: String,
+    pub mentor: PendingPayoutMentorView,
+    pub booking_ids: Vec<String>,
+    pub booking_count: i64,
+    pub pending_amount: String,
+    pub platform_fee: String,
+    pub mentor_net: String,
+    /// null when the mentor has not set payout preferences
+    pub payout_preferences: Option<PayoutMethodView>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<admin::PendingPayout> for PendingPayoutView {
+    fn from(p: admin::PendingPayout) -> Self {
+        Self {
+            id: p.id.to_string(),
+            mentor_id: p.mentor_id.to_string(),
+            mentor: PendingPayoutMentorView {
+                display_name: p.display_name,
+                user: PayoutUserView { first_name: p.first_name, last_name: p.last_name, email: p.email },
+            },
+            booking_ids: p.booking_ids.iter().map(Uuid::to_string).collect(),
+            booking_count: p.booking_count.into(),
+            pending_amount: money::format(p.pending_amount_cents),
+            platform_fee: money::format(p.platform_fee_cents),
+            mentor_net: money::format(p.mentor_net_cents),
+            payout_preferences: p.method.map(|method| PayoutMethodView {
+                method,
+                paypal_email: p.paypal_email,
+                venmo_username: p.venmo_username,
+                zelle_email: p.zelle_email,
+            }),
+            created_at: p.created_at,
+        }
+    }
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PayoutHistoryMentorView {
+    pub display_name: String,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PayoutHistoryItem {
+    pub id: String,
+    pub mentor: PayoutHistoryMentorView,
+    pub method: Option<String>,
+    pub recipient_info: Option<String>,
+    pub mentor_amount: String,
+    pub paid_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MarkPaidRequest {
+    #[oai(default)]
+    pub mentor_id: String,
+    #[oai(default)]
+    pub booking_ids: Vec<String>,
+    /// paypal, venmo, zelle or manual (the default)
+    pub method: Option<String>,
+    /// Default 'Manual payout'
+    pub recipient_info: Option<String>,
+    pub notes: Option<String>,
+}
+
+#[derive(ApiResponse)]
+pub enum QueuedResponse {
+    /// The batch is queued; the worker runs it
+    #[oai(status = 202)]
+    Accepted(Json<MessageResponse>),
+}
+
+#[derive(ApiResponse)]
+pub enum CsvResponse {
+    /// mentor,method,recipient,amount
+    #[oai(status = 200, content_type = "text/csv; charset=utf-8")]
+    Ok(PlainText<String>, #[oai(header = "Content-Disposition")] String),
+}
+
+pub struct MentorPayoutsApi;
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Payouts")]
+impl MentorPayoutsApi {
+    /// The signed-in mentor's payout preferences (no method and the default minimum until saved).
+    #[oai(path = "/mentor/payout-preferences", method = "get", operation_id = "getPayoutPreferences")]
+    async fn get_preferences(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<PayoutPreferencesView>> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        Ok(Json(preferences::get(&state.pool, mentor.id).await?.into()))
+    }
+
+    /// Saves the payout preferences; only the chosen method's field is kept.
+    #[oai(path = "/mentor/payout-preferences", method = "post", operation_id = "savePayoutPreferences")]
+    async fn save_preferences(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<PayoutPreferencesRequest>,
+    ) -> ApiResult<Json<PayoutPreferencesView>> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        let b = body.0;
+        let input = preferences::Input {
+            method: b.method,
+            paypal_email: b.paypal_email,
+            venmo_username: b.venmo_username,
+            zelle_email: b.zelle_email,
+            minimum_payout: Amount::text(&b.minimum_payout),
+            notes: b.notes,
+        };
+        Ok(Json(preferences::save(&state.pool, mentor.id, &input).await?.into()))
+    }
+
+    /// Pending payouts, what accrues for the next batch, the minimum and the payouts sent.
+    #[oai(path = "/mentor/earnings", method = "get", operation_id = "getMentorEarnings")]
+    async fn earnings(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<EarningsView>> {
+        let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
+        let e = earnings::of_mentor(&state.pool, mentor.id).await?;
+        Ok(Json(EarningsView {
+            pending: e.pending.into(),
+            next_payout: e.next_payout.into(),
+            minimum_payout: money::format(e.minimum_payout_cents),
+            history: e
+                .history
+                .into_iter()
+                .map(|h| EarningsHistoryItem { id: h.id.to_string(), mentor_amount: money::format(h.mentor_net_cents), paid_at: h.paid_at, method: h.method })
+                .collect(),
+        }))
+    }
+}
+
+pub struct AdminPayoutsApi;
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Payouts")]
+impl AdminPayoutsApi {
+    /// Pending payouts, newest first, with each mentor's current payout preferences.
+    #[oai(path = "/admin/payouts/pending", method = "get", operation_id = "listPendingPayouts")]
+    async fn pending(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<PendingPayoutView>>> {
+        auth.admin()?;
+        Ok(Json(admin::pending(&state.pool).await?.into_iter().map(Into::into).collect()))
+    }
+
+    /// Sent payouts, newest first.
+    #[oai(path = "/admin/payouts/history", method = "get", operation_id = "listPayoutHistory")]
+    async fn history(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<PayoutHistoryItem>>> {
+        auth.admin()?;
+        Ok(Json(
+            admin::history(&state.pool)
+                .await?
+                .into_iter()
+                .map(|p| PayoutHistoryItem {
+                    id: p.id.to_string(),
+                    mentor: PayoutHistoryMentorView { display_name: p.display_name },
+                    method: p.method,
+                    recipient_info: p.recipient_info,
+                    mentor_amount: money::format(p.mentor_net_cents),
+                    paid_at: p.paid_at,
+                    created_at: p.created_at,
+                })
+                .collect(),
+        ))
+    }
+
+    /// Marks the pending payout holding exactly these bookings as paid (one transaction, audited).
+    #[oai(path = "/admin/payouts/mark-paid", method = "post", operation_id = "markPayoutPaid")]
+    async fn mark_paid(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<MarkPaidRequest>) -> ApiResult<Json<MessageResponse>> {
+        let admin_user = auth.admin()?;
+        let b = body.0;
+        let bad = || ApiError::BadRequest(Json(ErrorBody { message: INVALID_IDS.to_string() }));
+        let mentor_id: Uuid = b.mentor_id.trim().parse().map_err(|_| bad())?;
+        let booking_ids = b.booking_ids.iter().map(|id| id.trim().parse::<Uuid>()).collect::<Result<Vec<_>, _>>().map_err(|_| bad())?;
+        let req = MarkPaid { mentor_id, booking_ids, method: b.method, recipient_info: b.recipient_info, notes: b.notes };
+        admin::mark_paid(&state.pool, admin_user.user.id, &req, Utc::now()).await?;
+        Ok(Json(MessageResponse::new(admin::MARKED_PAID)))
+    }
+
+    /// Queues the payout batch now (the weekly job); a booking is never taken twice.
+    #[oai(path = "/admin/payouts/run", method = "post", operation_id = "runPayoutBatch")]
+    async fn run(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<QueuedResponse> {
+        auth.admin()?;
+        let mut conn = state.pool.acquire().await?;
+        jobs::payout_batch::queue_now(&mut conn, Utc::now()).await?;
+        Ok(QueuedResponse::Accepted(Json(MessageResponse::new(BATCH_QUEUED))))
+    }
+
+    /// The pending payouts as CSV (mentor,method,recipient,amount) for a bulk-payment tool.
+    #[oai(path = "/admin/payouts/export", method = "get", operation_id = "exportPayouts")]
+    async fn export(&self, state: Data<&AppState>, auth: SessionAuth, status: Query<Option<String>>) -> ApiResult<CsvResponse> {
+        auth.admin()?;
+        admin::check_export_status(status.0.as_deref())?;
+        let csv = admin::csv(&admin::pending(&state.pool).await?);
+        let name = format!("attachment; filename=\"pending-payouts-{}.csv\"", Utc::now().format("%Y-%m-%d"));
+        Ok(CsvResponse::Ok(PlainText(csv), name))
+    }
+}

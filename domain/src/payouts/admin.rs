@@ -1,0 +1,245 @@
+//! The admins' side of payouts: what waits to be sent, what was sent, marking a payout paid and
+//! the CSV for a bulk-payment tool.
+
+use chrono::{DateTime, Utc};
+use serde_json::json;
+use sqlx::{FromRow, PgPool};
+use uuid::Uuid;
+
+use super::{MANUAL_METHOD, MANUAL_RECIPIENT, announce_paid, preferences};
+use crate::{Error, Result, audit, money, text};
+
+pub const NOT_ONE_PENDING_PAYOUT: &str = "These bookings are not one pending payout of this mentor";
+pub const ALREADY_PAID: &str = "This payout has already been marked as paid";
+pub const NO_PREFERENCES: &str = "This mentor has not set payout preferences yet";
+pub const MARKED_PAID: &str = "Payout marked as paid";
+pub const INVALID_METHOD: &str = "Method must be one of paypal, venmo, zelle or manual";
+pub const TEXT_TOO_LONG: &str = "Recipient info must be at most 254 characters and notes at most 1000";
+pub const INVALID_EXPORT_STATUS: &str = "Only pending payouts can be exported (status=pending)";
+
+pub const MAX_RECIPIENT_LEN: usize = 254;
+pub const MAX_NOTES_LEN: usize = 1000;
+
+/// The CSV's first line.
+pub const CSV_HEADER: &str = "mentor,method,recipient,amount";
+
+#[derive(Clone, Debug, FromRow)]
+pub struct PendingPayout {
+    pub id: Uuid,
+    pub mentor_id: Uuid,
+    pub display_name: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub booking_ids: Vec<Uuid>,
+    pub booking_count: i32,
+    pub pending_amount_cents: i64,
+    pub platform_fee_cents: i64,
+    pub mentor_net_cents: i64,
+    pub method: Option<String>,
+    pub paypal_email: Option<String>,
+    pub venmo_username: Option<String>,
+    pub zelle_email: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl PendingPayout {
+    pub fn recipient(&self) -> Option<&str> {
+        match self.method.as_deref()? {
+            "paypal" => self.paypal_email.as_deref(),
+            "venmo" => self.venmo_username.as_deref(),
+            "zelle" => self.zelle_email.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// Every pending payout, newest first, with the mentor and their current preferences.
+pub async fn pending(pool: &PgPool) -> Result<Vec<PendingPayout>> {
+    Ok(sqlx::query_as(
+        "SELECT po.id, po.mentor_id, m.display_name, u.first_name, u.last_name, u.email, \
+                ARRAY(SELECT pb.booking_id FROM payout_bookings pb JOIN bookings b ON b.id = pb.booking_id \
+                      WHERE pb.payout_id = po.id ORDER BY b.scheduled_at, b.id) AS booking_ids, \
+                po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, \
+                pp.method, pp.paypal_email, pp.venmo_username, pp.zelle_email, po.created_at \
+         FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id \
+         LEFT JOIN payout_preferences pp ON pp.mentor_id = po.mentor_id \
+         WHERE po.status = 'pending' ORDER BY po.created_at DESC, po.id",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+#[derive(Clone, Debug, FromRow)]
+pub struct PaidPayout {
+    pub id: Uuid,
+    pub display_name: String,
+    pub method: Option<String>,
+    pub recipient_info: Option<String>,
+    pub mentor_net_cents: i64,
+    pub paid_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Sent payouts, newest first.
+pub async fn history(pool: &PgPool) -> Result<Vec<PaidPayout>> {
+    Ok(sqlx::query_as(
+        "SELECT po.id, m.display_name, po.method, po.recipient_info, po.mentor_net_cents, po.paid_at, po.created_at \
+         FROM payouts po JOIN mentors m ON m.id = po.mentor_id \
+         WHERE po.status = 'paid' ORDER BY po.paid_at DESC, po.id",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct MarkPaid {
+    pub mentor_id: Uuid,
+    pub booking_ids: Vec<Uuid>,
+    pub method: Option<String>,
+    pub recipient_info: Option<String>,
+    pub notes: Option<String>,
+}
+
+fn trimmed(v: &Option<String>) -> Option<String> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+/// Moves the pending payout that holds exactly `booking_ids` to paid, in one transaction with its
+/// audit row, the mentor's notification and e-mail. A 409 changes nothing.
+pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateTime<Utc>) -> Result<Uuid> {
+    let method = trimmed(&req.method).map(|m| m.to_ascii_lowercase()).unwrap_or_else(|| MANUAL_METHOD.to_string());
+    if !(super::METHODS.contains(&method.as_str()) || method == MANUAL_METHOD) {
+        return Err(Error::validation(INVALID_METHOD));
+    }
+    let recipient = trimmed(&req.recipient_info).unwrap_or_else(|| MANUAL_RECIPIENT.to_string());
+    let notes = trimmed(&req.notes);
+    if recipient.chars().count() > MAX_RECIPIENT_LEN
+        || !text::is_single_line(&recipient)
+        || notes.as_deref().is_some_and(|n| n.chars().count() > MAX_NOTES_LEN)
+    {
+        return Err(Error::validation(TEXT_TOO_LONG));
+    }
+    let mut wanted = req.booking_ids.clone();
+    wanted.sort();
+    wanted.dedup();
+    if wanted.is_empty() || wanted.len() != req.booking_ids.len() {
+        return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
+    }
+
+    let mut tx = pool.begin().await?;
+    let holders: Vec<Uuid> = sqlx::query_scalar("SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)")
+        .bind(&wanted)
+        .fetch_all(&mut *tx)
+        .await?;
+    let [payout_id] = holders[..] else { return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT)) };
+    // The row lock makes two admins at once take turns: the second sees it paid.
+    let (mentor_id, status, mentor_user_id, net_cents): (Uuid, String, Uuid, i64) = sqlx::query_as(
+        "SELECT po.mentor_id, po.status, m.user_id, po.mentor_net_cents FROM payouts po JOIN mentors m ON m.id = po.mentor_id \
+         WHERE po.id = $1 FOR UPDATE OF po",
+    )
+    .bind(payout_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let mut held: Vec<Uuid> =
+        sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1").bind(payout_id).fetch_all(&mut *tx).await?;
+    held.sort();
+    if mentor_id != req.mentor_id || held != wanted {
+        return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
+    }
+    if status == "paid" {
+        return Err(Error::conflict(ALREADY_PAID));
+    }
+    if preferences::find(&mut *tx, mentor_id).await?.is_none() {
+        return Err(Error::conflict(NO_PREFERENCES));
+    }
+    sqlx::query(
+        "UPDATE payouts SET status = 'paid', method = $2, recipient_info = $3, notes = $4, paid_at = $5, paid_by = $6 WHERE id = $1",
+    )
+    .bind(payout_id)
+    .bind(&method)
+    .bind(&recipient)
+    .bind(&notes)
+    .bind(now)
+    .bind(admin_id)
+    .execute(&mut *tx)
+    .await?;
+    audit::record(
+        &mut tx,
+        audit::AuditEntry {
+            admin_id,
+            action: "payout.mark_paid",
+            object_type: "payout",
+            object_id: payout_id.to_string(),
+            before: Some(json!({"status": "pending"})),
+            after: Some(json!({"status": "paid", "method": method, "recipientInfo": recipient, "notes": notes, "mentorNet": money::format(net_cents)})),
+        },
+    )
+    .await?;
+    announce_paid(&mut tx, mentor_user_id, payout_id, net_cents, &method).await?;
+    tx.commit().await?;
+    Ok(payout_id)
+}
+
+/// Whether `status` names the export's only list.
+pub fn check_export_status(status: Option<&str>) -> Result<()> {
+    match status.map(str::trim) {
+        Some("pending") => Ok(()),
+        _ => Err(Error::validation(INVALID_EXPORT_STATUS)),
+    }
+}
+
+/// One CSV cell: quoted when needed, and a leading = + - @ (or tab, CR) neutralised with a `'`
+/// so a spreadsheet never runs it as a formula.
+pub fn csv_cell(raw: &str) -> String {
+    let mut v = raw.to_string();
+    if v.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        v.insert(0, '\'');
+    }
+    if v.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", v.replace('"', "\"\""))
+    } else {
+        v
+    }
+}
+
+/// The pending payouts as CSV: mentor, method, recipient, amount (the mentor's net).
+pub fn csv(payouts: &[PendingPayout]) -> String {
+    let mut out = String::from(CSV_HEADER);
+    out.push('\n');
+    for p in payouts {
+        let row = [
+            csv_cell(&p.display_name),
+            csv_cell(p.method.as_deref().unwrap_or_default()),
+            csv_cell(p.recipient().unwrap_or_default()),
+            money::format(p.mentor_net_cents),
+        ];
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_are_escaped_and_never_formulas() {
+        assert_eq!(csv_cell("Mira"), "Mira");
+        assert_eq!(csv_cell("Mira, the seer"), "\"Mira, the seer\"");
+        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_cell("+1"), "'+1");
+        assert_eq!(csv_cell("-1"), "'-1");
+        assert_eq!(csv_cell("@mira"), "'@mira");
+    }
+
+    #[test]
+    fn only_pending_exports() {
+        assert!(check_export_status(Some("pending")).is_ok());
+        for bad in [None, Some("paid"), Some("")] {
+            assert_eq!(check_export_status(bad).unwrap_err().to_string(), INVALID_EXPORT_STATUS);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The payout batch: each mentor's completed, paid bookings that no payout holds yet become one
+//! pending payout per mentor.
+//!
+//! Safe to run concurrently (two workers, a retried task, a manual run): each mentor is handled in
+//! one transaction holding a per-mentor advisory lock, and the bookings are re-read under it; the
+//! primary key on `payout_bookings.booking_id` is the last guard, and a conflict there means
+//! another run took the bookings first (this run rolls back that mentor and skips it).
+
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, announce_created};
+use crate::{Result, payments::fees};
+
+/// The advisory lock space of the batch (the first key of `pg_advisory_xact_lock(int, int)`).
+const LOCK_SPACE: i32 = 0x5041_5954; // "PAYT"
+
+/// One booking that a payout can take: what the seeker paid less what was refunded, in cents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Payable {
+    pub booking_id: Uuid,
+    pub amount_cents: i64,
+}
+
+/// A payout's figures, fee per booking: `platform_fee + mentor_net = pending_amount` always.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub booking_count: i64,
+    pub pending_amount_cents: i64,
+    pub platform_fee_cents: i64,
+    pub mentor_net_cents: i64,
+}
+
+impl Totals {
+    pub fn of(bookings: &[Payable]) -> Self {
+        let e = fees::Earnings::of_totals(bookings.iter().map(|b| b.amount_cents));
+        Self {
+            booking_count: bookings.len() as i64,
+            pending_amount_cents: e.gross_cents,
+            platform_fee_cents: e.fee_cents,
+            mentor_net_cents: e.net_cents,
+        }
+    }
+}
+
+/// What one run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Payouts created.
+    pub payouts: usize,
+    /// Bookings those payouts hold.
+    pub bookings: usize,
+    /// Mentors whose net stayed below their minimum (their bookings roll over).
+    pub below_minimum: usize,
+    /// Mentors another run was handling at the same moment.
+    pub taken_by_another_run: usize,
+}
+
+/// Completed bookings with money paid (approved payment less succeeded refund > 0) that no payout
+/// holds, oldest first. A booking whose refund is still in flight waits for the next batch.
+const PAYABLE: &str = "SELECT b.id, (p.amount_cents - coalesce(r.amount_cents, 0))::bigint \
+     FROM bookings b \
+     JOIN payments p ON p.booking_id = b.id AND p.status = 'approved' \
+     LEFT JOIN refunds r ON r.booking_id = b.id AND r.status = 'succeeded' \
+     WHERE b.mentor_id = $1 AND b.status = 'completed' \
+       AND p.amount_cents - coalesce(r.amount_cents, 0) > 0 \
+       AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id) \
+       AND NOT EXISTS (SELECT 1 FROM refunds rp WHERE rp.booking_id = b.id AND rp.status = 'pending') \
+     ORDER BY b.scheduled_at, b.id";
+
+/// A mentor's bookings that the next batch would take.
+pub async fn payable(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<Payable>> {
+    let rows: Vec<(Uuid, i64)> = sqlx::query_as(PAYABLE).bind(mentor_id).fetch_all(conn).await?;
+    Ok(rows.into_iter().map(|(booking_id, amount_cents)| Payable { booking_id, amount_cents }).collect())
+}
+
+/// The mentor's minimum payout (the default without preferences).
+pub async fn minimum_cents(conn: &mut PgConnection, mentor_id: Uuid) -> Result<i64> {
+    let min: Option<i64> =
+        sqlx::query_scalar("SELECT minimum_payout_cents FROM payout_preferences WHERE mentor_id = $1").bind(mentor_id).fetch_optional(conn).await?;
+    Ok(min.unwrap_or(DEFAULT_MINIMUM_PAYOUT_CENTS))
+}
+
+/// Mentors with at least one payable booking.
+async fn mentors_with_payable(pool: &PgPool) -> Result<Vec<Uuid>> {
+    Ok(sqlx::query_scalar(
+        "SELECT DISTINCT b.mentor_id FROM bookings b \
+         JOIN payments p ON p.booking_id = b.id AND p.status = 'approved' \
+         WHERE b.status = 'completed' AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id) \
+         ORDER BY b.mentor_id",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// What happened to one mentor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MentorOutcome {
+    Created { payout_id: Uuid, totals: Totals },
+    NothingPayable,
+    BelowMinimum(Totals),
+    TakenByAnotherRun,
+}
+
+/// How many mentors one run handles at the same time (each in its own transaction and
+/// connection): the work is mostly waiting for the database.
+pub const CONCURRENT_MENTORS: usize = 4;
+
+/// Runs the batch over every mentor; each mentor is its own transaction.
+pub async fn run(pool: &PgPool) -> Result<Summary> {
+    use futures::{StreamExt, TryStreamExt};
+    let mut summary = Summary::default();
+    let mut outcomes = futures::stream::iter(mentors_with_payable(pool).await?)
+        .map(|mentor_id| for_mentor(pool, mentor_id))
+        .buffer_unordered(CONCURRENT_MENTORS);
+    while let Some(outcome) = outcomes.try_next().await? {
+        match outcome {
+            MentorOutcome::Created { totals, .. } => {
+                summary.payouts += 1;
+                summary.bookings += totals.booking_count as usize;
+            }
+            MentorOutcome::BelowMinimum(_) => summary.below_minimum += 1,
+            MentorOutcome::TakenByAnotherRun => summary.taken_by_another_run += 1,
+            MentorOutcome::NothingPayable => {}
+        }
+    }
+    Ok(summary)
+}
+
+/// One mentor's payout, in one transaction under the mentor's advisory lock.
+pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))").bind(LOCK_SPACE).bind(mentor_id).execute(&mut *tx).await?;
+    let bookings = payable(&mut tx, mentor_id).await?;
+    if bookings.is_empty() {
+        return Ok(MentorOutcome::NothingPayable);
+    }
+    let totals = Totals::of(&bookings);
+    if totals.mentor_net_cents < minimum_cents(&mut tx, mentor_id).await? {
+        return Ok(MentorOutcome::BelowMinimum(totals));
+    }
+    let (payout_id, mentor_user_id): (Uuid, Uuid) = sqlx::query_as(
+        "INSERT INTO payouts (mentor_id, booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents) \
+         VALUES ($1, $2, $3, $4, $5) RETURNING id, (SELECT user_id FROM mentors WHERE id = $1)",
+    )
+    .bind(mentor_id)
+    .bind(totals.booking_count as i32)
+    .bind(totals.pending_amount_cents)
+    .bind(totals.platform_fee_cents)
+    .bind(totals.mentor_net_cents)
+    .fetch_one(&mut *tx)
+    .await?;
+    let ids: Vec<Uuid> = bookings.iter().map(|b| b.booking_id).collect();
+    let amounts: Vec<i64> = bookings.iter().map(|b| b.amount_cents).collect();
+    let fees: Vec<i64> = amounts.iter().map(|&a| fees::fee_cents(a)).collect();
+    let taken = sqlx::query(
+        "INSERT INTO payout_bookings (booking_id, payout_id, amount_cents, fee_cents) \
+         SELECT b, $2, a, f FROM unnest($1::uuid[], $3::bigint[], $4::bigint[]) AS t(b, a, f) \
+         ON CONFLICT (booking_id) DO NOTHING",
+    )
+    .bind(&ids)
+    .bind(payout_id)
+    .bind(&amounts)
+    .bind(&fees)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if taken as usize != ids.len() {
+        // Another run holds some of these bookings: it pays them, this run pays none of them.
+        tx.rollback().await?;
+        return Ok(MentorOutcome::TakenByAnotherRun);
+    }
+    announce_created(&mut tx, mentor_user_id, payout_id, totals.mentor_net_cents, ids.len()).await?;
+    tx.commit().await?;
+    Ok(MentorOutcome::Created { payout_id, totals })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(amount_cents: i64) -> Payable {
+        Payable { booking_id: Uuid::new_v4(), amount_cents }
+    }
+
+    #[test]
+    fn a_run_handles_four_mentors_at_a_time() {
+        assert_eq!(CONCURRENT_MENTORS, 4);
+    }
+
+    #[test]
+    fn the_fee_is_taken_per_booking_and_net_is_exact() {
+        // 2.50 twice: 0.38 + 0.38 (15% of 5.00 would be 0.75).
+        let t = Totals::of(&[b(250), b(250)]);
+        assert_eq!(t, Totals { booking_count: 2, pending_amount_cents: 500, platform_fee_cents: 76, mentor_net_cents: 424 });
+        let t = Totals::of(&[b(4_000), b(3_333), b(1)]);
+        assert_eq!((t.platform_fee_cents, t.mentor_net_cents), (600 + 500, 7_334 - 1_100));
+        assert_eq!(Totals::of(&[]), Totals::default());
+    }
+}

@@ -1,0 +1,134 @@
+//! Paying mentors: their payout preferences, the weekly batch that turns completed paid bookings
+//! into one pending payout per mentor, what a mentor has earned, and the admins' side (pending
+//! payouts, history, mark-paid, CSV export).
+//!
+//! Rules (spec 02 and docs/payouts.md): the platform keeps 15% of each booking (taken per booking
+//! in whole cents, half up: `payments::fees`); a booking is in at most one payout, ever (the
+//! database's primary key on `payout_bookings.booking_id`); a mentor whose net is below their
+//! minimum payout (default 50.00) rolls over to the next batch.
+
+pub mod admin;
+pub mod batch;
+pub mod earnings;
+pub mod preferences;
+
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::{Result, job_queue, money, notifications};
+
+/// A mentor without preferences is paid once their net reaches $50.00.
+pub const DEFAULT_MINIMUM_PAYOUT_CENTS: i64 = 5_000;
+
+/// The methods a mentor can choose.
+pub const METHODS: [&str; 3] = ["paypal", "venmo", "zelle"];
+/// Mark-paid's method when the admin names none.
+pub const MANUAL_METHOD: &str = "manual";
+/// Mark-paid's recipient when the admin names none.
+pub const MANUAL_RECIPIENT: &str = "Manual payout";
+
+/// The e-mail queue of the worker (`jobs::email`), and the tries of its tasks.
+const EMAIL_QUEUE: &str = "emails";
+const EMAIL_MAX_ATTEMPTS: usize = 5;
+
+/// How a method reads in texts.
+pub fn method_label(method: &str) -> &str {
+    match method {
+        "paypal" => "PayPal",
+        "venmo" => "Venmo",
+        "zelle" => "Zelle",
+        "manual" => "Manual",
+        other => other,
+    }
+}
+
+/// What a payout e-mail needs.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct PayoutMail {
+    pub mentor_user_id: uuid::Uuid,
+    pub email: String,
+    pub first_name: String,
+    pub status: String,
+    pub booking_count: i32,
+    pub pending_amount_cents: i64,
+    pub platform_fee_cents: i64,
+    pub mentor_net_cents: i64,
+    pub method: Option<String>,
+}
+
+pub async fn find_for_mail(db: &sqlx::PgPool, payout_id: Uuid) -> Result<Option<PayoutMail>> {
+    Ok(sqlx::query_as(
+        "SELECT u.id AS mentor_user_id, u.email, u.first_name, po.status, po.booking_count, po.pending_amount_cents, \
+                po.platform_fee_cents, po.mentor_net_cents, po.method \
+         FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id WHERE po.id = $1",
+    )
+    .bind(payout_id)
+    .fetch_optional(db)
+    .await?)
+}
+
+/// The e-mail tasks payouts queue: the same serde shape as `jobs::email::EmailJob`'s
+/// `PayoutCreated` and `PayoutPaid` (a test there pins it).
+#[derive(serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PayoutEmail {
+    PayoutCreated { payout_id: Uuid },
+    PayoutPaid { payout_id: Uuid },
+}
+
+async fn queue_email(conn: &mut PgConnection, email: PayoutEmail) -> Result<()> {
+    let options = job_queue::PushOptions { max_attempts: Some(EMAIL_MAX_ATTEMPTS), ..Default::default() };
+    Ok(job_queue::push(conn, EMAIL_QUEUE, &email, options).await?)
+}
+
+/// The mentor's notification and e-mail for a new pending payout.
+async fn announce_created(conn: &mut PgConnection, mentor_user_id: Uuid, payout_id: Uuid, net_cents: i64, bookings: usize) -> Result<()> {
+    let sessions = if bookings == 1 { "1 session".to_string() } else { format!("{bookings} sessions") };
+    notifications::notify(
+        conn,
+        mentor_user_id,
+        notifications::Kind::PaymentReceived,
+        "Payout on its way",
+        &format!("A payout of ${} for {sessions} is being prepared.", money::format(net_cents)),
+        Some("/mentor-dashboard"),
+    )
+    .await?;
+    queue_email(conn, PayoutEmail::PayoutCreated { payout_id }).await
+}
+
+/// The mentor's notification and e-mail once a payout was sent.
+async fn announce_paid(conn: &mut PgConnection, mentor_user_id: Uuid, payout_id: Uuid, net_cents: i64, method: &str) -> Result<()> {
+    notifications::notify(
+        conn,
+        mentor_user_id,
+        notifications::Kind::PaymentReceived,
+        "Payout sent",
+        &format!("Your payout of ${} was sent ({}).", money::format(net_cents), method_label(method)),
+        Some("/mentor-dashboard"),
+    )
+    .await?;
+    queue_email(conn, PayoutEmail::PayoutPaid { payout_id }).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_of_the_payout_rules() {
+        assert_eq!(DEFAULT_MINIMUM_PAYOUT_CENTS, 5_000);
+        assert_eq!(money::format(DEFAULT_MINIMUM_PAYOUT_CENTS), "50.00");
+        assert_eq!(METHODS, ["paypal", "venmo", "zelle"]);
+        assert_eq!((MANUAL_METHOD, MANUAL_RECIPIENT), ("manual", "Manual payout"));
+    }
+
+    #[test]
+    fn payout_emails_have_the_email_jobs_shape() {
+        let id = Uuid::nil();
+        assert_eq!(
+            serde_json::to_value(PayoutEmail::PayoutCreated { payout_id: id }).unwrap(),
+            serde_json::json!({"kind": "payout_created", "payout_id": id})
+        );
+        assert_eq!(serde_json::to_value(PayoutEmail::PayoutPaid { payout_id: id }).unwrap()["kind"], "payout_paid");
+    }
+}
