@@ -22,6 +22,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the chunk graph tests/bench/web-bundle.mjs sums the landing page from.
+    manifest: true,
   },
   test: {
     environment: 'jsdom',
