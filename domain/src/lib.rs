@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod audit;
 pub mod booking;
 pub mod catalogue;
+pub mod group_sessions;
 pub mod contact;
 pub mod config;
 pub mod db;

@@ -15,7 +15,7 @@ use sqlx::PgPool;
 use crate::{
     booking_completion, booking_reminders, call_timeout, cleanup,
     context::JobContext,
-    email,
+    email, group_sessions,
     job::{Job, Sweep},
     notification_fanout, payment_reconciliation,
     poll::Every,
@@ -84,6 +84,8 @@ jobs! {
     sweep payment_reconciliation::SweepAttempts => payment_reconciliation::sweep;
     job domain::notifications::FanOut => notification_fanout::handle;
     job call_timeout::MissCall => call_timeout::handle;
+    job group_sessions::GroupSessionStep => group_sessions::handle;
+    sweep group_sessions::SweepGroupSessions => group_sessions::sweep;
 }
 
 #[derive(Clone, Debug)]
@@ -196,6 +198,8 @@ mod tests {
                 "payment_reconciliation_sweep",
                 "notification_fanout",
                 "call_timeout",
+                "group_session_state",
+                "group_session_state_sweep",
             ]
         );
         let attempts = [
@@ -209,8 +213,9 @@ mod tests {
             cleanup::Cleanup::MAX_ATTEMPTS,
             domain::notifications::FanOut::MAX_ATTEMPTS,
             call_timeout::MissCall::MAX_ATTEMPTS,
+            group_sessions::GroupSessionStep::MAX_ATTEMPTS,
         ];
-        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5]);
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 5]);
         assert_eq!(
             sweeps(),
             [
@@ -219,6 +224,7 @@ mod tests {
                 ("booking_reminders_sweep", "0 */5 * * * *"),
                 ("booking_completion_sweep", "0 0 * * * *"),
                 ("payment_reconciliation_sweep", "30 * * * * *"),
+                ("group_session_state_sweep", "*/15 * * * * *"),
             ]
         );
     }

@@ -9,6 +9,7 @@ mod contact;
 mod conversations;
 mod dashboard;
 mod favorites;
+mod group_sessions;
 mod health;
 mod mentor_bookings;
 mod mentors;
@@ -105,6 +106,7 @@ apis!(
     notifications::NotificationsApi,
     dashboard_apis::DashboardApis,
     messaging_apis::MessagingApis,
+    group_sessions::GroupSessionsApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

@@ -173,6 +173,7 @@ mod tests {
             refund_percentage: None,
             refund_cents: None,
             refund_status: None,
+            group_session_id: None,
         }
     }
 

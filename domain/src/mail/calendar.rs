@@ -135,6 +135,7 @@ pub(crate) fn test_booking(title: &str, mentor: &str) -> Booking {
         refund_percentage: None,
         refund_cents: None,
         refund_status: None,
+        group_session_id: None,
     }
 }
 
