@@ -16,6 +16,7 @@ import { useAvailability, useOwnMentorProfile } from './api';
 import { AvailabilityTab } from './availability-tab';
 import { BookingsTab } from './bookings-tab';
 import { EditProfileDialog } from './edit-profile-dialog';
+import { GroupSessionsTab } from './group-sessions-tab';
 import { CreateServiceDialog, EditServiceDialog } from './service-dialog';
 import { MentorSummary } from './summary';
 
@@ -23,7 +24,7 @@ import { MentorSummary } from './summary';
 export const DASHBOARD_TABS: { value: string; label: string; ready: boolean }[] = [
   { value: 'bookings', label: 'Bookings', ready: true },
   { value: 'services', label: 'Services', ready: true },
-  { value: 'group-sessions', label: 'Group Sessions', ready: false },
+  { value: 'group-sessions', label: 'Group Sessions', ready: true },
   { value: 'availability', label: 'Availability', ready: true },
   { value: 'payouts', label: 'Payouts', ready: false },
   { value: 'profile', label: 'Profile', ready: true },
@@ -31,7 +32,7 @@ export const DASHBOARD_TABS: { value: string; label: string; ready: boolean }[] 
 
 export const DEFAULT_TAB = 'bookings';
 
-export const COMING_SOON_NOTE = 'Group sessions and payout settings are coming soon.';
+export const COMING_SOON_NOTE = 'Payout settings are coming soon.';
 
 export function MentorDashboardPage() {
   useDocumentTitle('Mentor Dashboard');
@@ -146,6 +147,9 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
 
           <Tabs.Content value="bookings" className="mt-6 outline-none">
             <BookingsTab />
+          </Tabs.Content>
+          <Tabs.Content value="group-sessions" className="mt-6 outline-none">
+            <GroupSessionsTab mentor={mentor} />
           </Tabs.Content>
           <Tabs.Content value="availability" className="mt-6 outline-none">
             <AvailabilityTab mentor={mentor} />
