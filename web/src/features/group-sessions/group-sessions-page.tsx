@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { FullPageSpinner } from '@/components/ui/spinner';
-import { FREE_BOOKING_REDIRECT_DELAY_MS } from '@/config/constants';
+import { DEFAULT_MENTOR_RATING, FREE_BOOKING_REDIRECT_DELAY_MS } from '@/config/constants';
 import { errorMessage, errorStatus } from '@/lib/api-fetch';
 import { useUser } from '@/lib/auth';
 import { formatUsd, isFree } from '@/lib/money';
@@ -153,6 +153,8 @@ function SessionCard({ session }: { session: GroupSessionView }) {
   const state = cardState(session, now);
   const button = seekerButton(session, now);
   const own = user?.id === session.mentor.userId;
+  // '0.00' until the first review: shown as the default 5.
+  const rating = Number(session.mentor.rating) > 0 ? Number(session.mentor.rating) : DEFAULT_MENTOR_RATING;
   const redirect = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirect.current), []);
 
@@ -204,8 +206,8 @@ function SessionCard({ session }: { session: GroupSessionView }) {
         <div className="min-w-0">
           <p className="truncate font-medium text-slate-900">{session.mentor.displayName}</p>
           <div className="flex items-center gap-2 text-xs text-slate-500">
-            <RatingStars rating={session.mentor.rating} />
-            <span>{Number(session.mentor.rating).toFixed(1)} / 5</span>
+            <RatingStars rating={rating} />
+            <span>{rating.toFixed(1)} / 5</span>
             <span>· {session.mentor.totalSessions} sessions</span>
           </div>
         </div>
