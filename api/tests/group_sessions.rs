@@ -297,8 +297,17 @@ async fn a_free_session_books_at_once_and_shows_the_seeker_as_booked(pool: sqlx:
     // Its reminders and completion are the bookings' own.
     assert_eq!(app.queued("booking_reminders").await.len(), 2);
     assert_eq!(app.queued("booking_completion").await.len(), 1);
-    // A seat follows the session's time: it cannot be rescheduled on its own.
+    // A seat's reminder goes to its seeker, not to the mentor once per seat.
     let seat = joined["booking"]["id"].as_str().unwrap();
+    let start: DateTime<Utc> = g["scheduledAt"].as_str().unwrap().parse().unwrap();
+    let mut tx = app.pool.begin().await.unwrap();
+    let sent = domain::booking::reminders::remind(&mut tx, seat.parse().unwrap(), "1h", start).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(sent, Some("1 hour"));
+    app.deliver_notifications().await;
+    let reminded: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT user_id FROM notifications WHERE type = 'booking_reminder'").fetch_all(&app.pool).await.unwrap();
+    assert_eq!(reminded, vec![seeker_id]);
+    // A seat follows the session's time: it cannot be rescheduled on its own.
     let r = app.put(&format!("/api/user/bookings/{seat}/reschedule"), json!({"scheduledAt": hours_ahead(96)}), Some(&seeker)).await;
     r.assert_status(StatusCode::CONFLICT);
 }
