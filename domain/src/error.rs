@@ -82,12 +82,17 @@ fn is_outage_sqlstate(code: &str) -> bool {
 /// Turns a violation of the named unique or exclusion constraint into a client error.
 pub trait OnConstraint<T> {
     fn on_constraint(self, name: &str, to: impl FnOnce() -> Error) -> Result<T>;
+    /// The same for any of several constraints (one client error for all of them).
+    fn on_constraints(self, names: &[&str], to: impl FnOnce() -> Error) -> Result<T>;
 }
 
 impl<T> OnConstraint<T> for std::result::Result<T, sqlx::Error> {
     fn on_constraint(self, name: &str, to: impl FnOnce() -> Error) -> Result<T> {
+        self.on_constraints(&[name], to)
+    }
+    fn on_constraints(self, names: &[&str], to: impl FnOnce() -> Error) -> Result<T> {
         match self {
-            Err(sqlx::Error::Database(db)) if db.constraint() == Some(name) => Err(to()),
+            Err(sqlx::Error::Database(db)) if db.constraint().is_some_and(|c| names.contains(&c)) => Err(to()),
             other => other.map_err(Error::from),
         }
     }

@@ -5,6 +5,7 @@ pub mod admin;
 pub mod audit;
 pub mod booking;
 pub mod catalogue;
+pub mod group_sessions;
 pub mod contact;
 pub mod config;
 pub mod db;

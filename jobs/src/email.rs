@@ -162,6 +162,11 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             None => vec![],
         },
         EmailJob::BookingReminder { booking_id, lead } => match booking(*booking_id).await?.filter(|b| b.status.is_live()) {
+            // A group seat reminds its seeker only: the mentor is not reminded once per seat.
+            Some(b) if b.group_session_id.is_some() => match allows(ctx, b.user_id, Allowed::Reminders).await? {
+                true => vec![templates::booking_reminder(config, &b, false, lead)],
+                false => vec![],
+            },
             Some(b) => both_sides(ctx, &b, Allowed::Reminders, |to_mentor| templates::booking_reminder(config, &b, to_mentor, lead)).await?,
             None => vec![],
         },

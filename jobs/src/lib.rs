@@ -9,6 +9,7 @@ pub mod call_timeout;
 pub mod cleanup;
 pub mod context;
 pub mod email;
+pub mod group_sessions;
 pub mod job;
 pub mod payment_reconciliation;
 pub mod notification_fanout;

@@ -15,7 +15,7 @@ use sqlx::PgPool;
 use crate::{
     booking_completion, booking_reminders, call_timeout, cleanup,
     context::JobContext,
-    email,
+    email, group_sessions,
     job::{Job, Sweep},
     notification_fanout, payment_reconciliation, payout_batch,
     poll::Every,
@@ -85,6 +85,8 @@ jobs! {
     job domain::notifications::FanOut => notification_fanout::handle;
     job call_timeout::MissCall => call_timeout::handle;
     sweep payout_batch::RunPayouts => payout_batch::handle;
+    job group_sessions::GroupSessionStep => group_sessions::handle;
+    sweep group_sessions::SweepGroupSessions => group_sessions::sweep;
 }
 
 #[derive(Clone, Debug)]
@@ -198,6 +200,8 @@ mod tests {
                 "notification_fanout",
                 "call_timeout",
                 "payout_batch",
+                "group_session_state",
+                "group_session_state_sweep",
             ]
         );
         let attempts = [
@@ -212,8 +216,9 @@ mod tests {
             domain::notifications::FanOut::MAX_ATTEMPTS,
             call_timeout::MissCall::MAX_ATTEMPTS,
             payout_batch::RunPayouts::MAX_ATTEMPTS,
+            group_sessions::GroupSessionStep::MAX_ATTEMPTS,
         ];
-        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 3]);
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 3, 5]);
         assert_eq!(
             sweeps(),
             [
@@ -223,6 +228,7 @@ mod tests {
                 ("booking_completion_sweep", "0 0 * * * *"),
                 ("payment_reconciliation_sweep", "30 * * * * *"),
                 ("payout_batch", "0 0 6 * * Mon"),
+                ("group_session_state_sweep", "*/15 * * * * *"),
             ]
         );
     }

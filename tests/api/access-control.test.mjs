@@ -153,6 +153,17 @@ const ROWS = {
     refused: { otherSeeker: 404, otherMentor: 404 },
     make: async (w) => ({ path: `/api/conversations/${(await w.newConversation()).id}/messages`, body: { content: 'Only the two of us' }, owner: 'seeker' }),
   },
+  'GET /api/group-sessions/{id}': {
+    access: 'signedIn',
+    ok: 200,
+    make: async (w) => ({ path: `/api/group-sessions/${(await w.newGroupSession()).id}`, owner: 'mentor' }),
+  },
+  'PUT /api/group-sessions/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/group-sessions/${(await w.newGroupSession()).id}`, body: { status: 'cancelled' }, owner: 'mentor' }),
+  },
   'PUT /api/conversations/{id}/read': {
     access: 'owner',
     ok: 200,
@@ -186,6 +197,12 @@ const OWN = {
     make: (w) => w.newOverride(w.mentor.c),
     path: () => '/api/mentor/availability/overrides',
     contains: (res, o) => res.body.some((x) => x.id === o.id),
+  },
+  'GET /api/mentor/group-sessions': {
+    owner: 'mentor',
+    make: (w) => w.newGroupSession(),
+    path: () => '/api/mentor/group-sessions',
+    contains: (res, g) => res.body.some((x) => x.id === g.id),
   },
   'GET /api/conversations': {
     owner: 'seeker',
@@ -299,6 +316,22 @@ before(async () => {
     }
     if (completed) await db.query("UPDATE bookings SET status = 'completed' WHERE id = $1", [booking.id]);
     return booking;
+  };
+  // A group session of the mentor, weeks ahead of the rows' one-to-one bookings.
+  let groupSlot = 0;
+  w.newGroupSession = async () => {
+    if (!w.groupService) {
+      const r = await mentor.c.post('/api/services', {
+        title: 'Matrix circle', description: 'A group service the access-control matrix schedules.', serviceType: 'tarot',
+        price: '25.00', duration: 60, isGroupSession: true, maxParticipants: 10,
+      });
+      assert.equal(r.status, 201, show(r));
+      w.groupService = r.body;
+    }
+    groupSlot += 1;
+    const r = await mentor.c.post('/api/group-sessions', { serviceId: w.groupService.id, title: 'Matrix circle', description: '', scheduledAt: startIn(1000 + groupSlot * 2), maxParticipants: 4 });
+    assert.equal(r.status, 201, show(r));
+    return r.body;
   };
   // The seeker's one conversation with the mentor (found again on later calls).
   w.newConversation = async () => {

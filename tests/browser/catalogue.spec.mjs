@@ -87,7 +87,7 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   // Bookings is the default tab (nothing booked yet); the services are one tab over.
   await expect(page.getByRole('tab', { name: 'Bookings' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('heading', { name: 'No bookings yet' })).toBeVisible();
-  await expect(page.getByRole('tab', { name: 'Payouts Soon' })).toBeDisabled();
+  await expect(page.getByRole('tab', { name: 'Payouts', exact: true })).toBeEnabled();
   await page.getByRole('tab', { name: 'Services' }).click();
   await expect(page.getByRole('heading', { name: 'Starlit Tarot Reading' })).toBeVisible();
 

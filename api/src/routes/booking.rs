@@ -13,8 +13,9 @@ use super::{
 use crate::{auth::{SessionAuth, session_token_from_request}, error::{ApiError, ApiResult}, state::AppState};
 use domain::{
     accounts::sessions,
-    booking::{bookings::Booking, open_slots, reservations},
+    booking::{BookingStatus, bookings::Booking, open_slots, reservations},
     catalogue::{mentors, services},
+    group_sessions::{self, seats},
     money,
 };
 use jobs::{booking_events, reservation_expiry};
@@ -33,6 +34,8 @@ pub struct ReservationRequest {
     pub total_amount: Option<Amount>,
     /// The seeker's own live hold this one replaces (released in the same step)
     pub replaces_reservation_id: Option<String>,
+    /// A seat in this group session (then serviceId, mentorId and scheduledAt are not needed)
+    pub group_session_id: Option<String>,
 }
 
 #[derive(Object)]
@@ -58,6 +61,9 @@ pub struct ReservationResult {
 pub enum Reserved {
     #[oai(status = 201)]
     Created(Json<ReservationResult>),
+    /// The seeker's seat in the group session from before (held or booked)
+    #[oai(status = 200)]
+    Existing(Json<ReservationResult>),
 }
 
 #[derive(Object)]
@@ -123,6 +129,10 @@ impl BookingApi {
     async fn reserve(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<ReservationRequest>) -> ApiResult<Reserved> {
         let body = body.0;
         domain::text::multi_line(body.notes.as_deref().unwrap_or_default(), "Notes")?;
+        if let Some(session) = body.group_session_id.as_deref().map(str::trim).filter(|id| !id.is_empty()) {
+            let session = parse_id(session, group_sessions::NOT_FOUND)?;
+            return join_group_session(&state, auth.0.user.id, session, &body).await;
+        }
         let service_id = parse_id(body.service_id.as_deref().unwrap_or(""), services::NOT_FOUND)?;
         let input = reservations::NewReservation {
             service_id,
@@ -177,8 +187,48 @@ impl BookingApi {
     }
 }
 
+/// A seat in a group session: a free one is booked now (201, freeBooking), a paid one held while
+/// the seeker pays (201, reservation); the seeker's seat from before is returned with 200.
+async fn join_group_session(state: &AppState, user_id: Uuid, session: Uuid, body: &ReservationRequest) -> ApiResult<Reserved> {
+    let total = Amount::text(&body.total_amount);
+    let mut tx = state.pool.begin().await?;
+    let joined = seats::join(&mut tx, user_id, session, total.as_deref(), body.notes.as_deref(), Utc::now()).await?;
+    let result = match joined {
+        seats::Joined::Free(booking) => {
+            booking_events::confirmed(&mut tx, &booking).await?;
+            Reserved::Created(Json(ReservationResult { free_booking: true, booking: Some(booking.into()), reservation: None, expires_at: None }))
+        }
+        seats::Joined::Held { booking, expires_at } => {
+            reservation_expiry::schedule(&mut tx, booking.id, expires_at).await?;
+            Reserved::Created(Json(held(booking.id, expires_at)))
+        }
+        seats::Joined::Existing(booking) => Reserved::Existing(Json(match booking.hold_expires_at {
+            Some(expires_at) if booking.status == BookingStatus::Reserved => held(booking.id, expires_at),
+            _ => ReservationResult { free_booking: booking.total_cents == 0, booking: Some(booking.into()), reservation: None, expires_at: None },
+        })),
+    };
+    tx.commit().await?;
+    Ok(result)
+}
+
+fn held(id: Uuid, expires_at: DateTime<Utc>) -> ReservationResult {
+    ReservationResult { free_booking: false, booking: None, reservation: Some(ReservationRef { id }), expires_at: Some(expires_at) }
+}
+
 async fn reservation_view(state: &AppState, hold: Booking) -> ApiResult<ReservationView> {
     let gone = || ApiError::not_found(reservations::NOT_FOUND);
+    let group_session = match hold.group_session_id {
+        Some(id) => {
+            let g = group_sessions::sessions::find(&state.pool, id).await?.ok_or_else(gone)?;
+            Some(GroupSessionSummary {
+                title: g.title,
+                description: g.description,
+                current_participants: g.seats_taken,
+                max_participants: g.max_participants,
+            })
+        }
+        None => None,
+    };
     let service = services::find(&state.pool, hold.service_id).await?.ok_or_else(gone)?;
     let mentor = mentors::find(&state.pool, hold.mentor_id).await?.ok_or_else(gone)?;
     Ok(ReservationView {
@@ -189,6 +239,6 @@ async fn reservation_view(state: &AppState, hold: Booking) -> ApiResult<Reservat
         notes: hold.notes,
         mentor: mentor.into(),
         service: service.into(),
-        group_session: None,
+        group_session,
     })
 }

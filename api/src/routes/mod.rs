@@ -10,6 +10,7 @@ mod contact;
 mod conversations;
 mod dashboard;
 mod favorites;
+mod group_sessions;
 mod health;
 mod mentor_bookings;
 mod mentors;
@@ -78,6 +79,15 @@ mod availability_apis {
     pub const AvailabilityApis: AvailabilityApis = (AvailabilityApi, AvailabilityOverridesApi);
 }
 
+/// Reservations and their payment, as one entry.
+mod booking_apis {
+    use super::{booking::BookingApi, payments::PaymentsApi};
+
+    pub type BookingApis = (BookingApi, PaymentsApi);
+    #[allow(non_upper_case_globals)]
+    pub const BookingApis: BookingApis = (BookingApi, PaymentsApi);
+}
+
 /// After-booking views of both sides, as one entry.
 mod dashboard_apis {
     use super::{dashboard::DashboardApi, mentor_bookings::MentorBookingsApi};
@@ -115,13 +125,13 @@ apis!(
     profiles::ProfilesApi,
     contact::ContactApi,
     availability_apis::AvailabilityApis,
-    booking::BookingApi,
-    payments::PaymentsApi,
+    booking_apis::BookingApis,
     notifications::NotificationsApi,
     dashboard_apis::DashboardApis,
     messaging_apis::MessagingApis,
     admin::AdminApi,
     payouts_apis::PayoutsApis,
+    group_sessions::GroupSessionsApi,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

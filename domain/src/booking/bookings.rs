@@ -44,6 +44,8 @@ pub struct Booking {
     pub refund_status: Option<String>,
     /// Why it was cancelled, when whoever cancelled said so.
     pub cancellation_reason: Option<String>,
+    /// The group session this booking is a seat of (none for a one-to-one booking).
+    pub group_session_id: Option<Uuid>,
 }
 
 /// `SELECT <Booking columns> FROM bookings b ... <rest>` as a static string.
@@ -60,7 +62,8 @@ macro_rules! select_bookings {
             "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email, b.calendar_sequence, ",
             "u.time_zone AS user_time_zone, m.time_zone AS mentor_time_zone, ",
             "EXISTS (SELECT 1 FROM reviews r WHERE r.booking_id = b.id) AS has_review, ",
-            "rf.percentage AS refund_percentage, rf.amount_cents AS refund_cents, rf.status AS refund_status, b.cancellation_reason ",
+            "rf.percentage AS refund_percentage, rf.amount_cents AS refund_cents, rf.status AS refund_status, b.cancellation_reason, ",
+            "b.group_session_id ",
             "FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id ",
             "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
             "LEFT JOIN refunds rf ON rf.booking_id = b.id AND rf.reason = 'cancellation' ",

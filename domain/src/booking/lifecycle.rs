@@ -21,6 +21,7 @@ pub const NO_NEW_TIME: &str = "Please select a new time";
 pub const ACKNOWLEDGE: &str = "Please acknowledge the policy";
 pub const TOO_LATE_TO_RESCHEDULE: &str = "Bookings can be rescheduled up to 2 hours before the start";
 pub const ALREADY_STARTED: &str = "This session has already started";
+pub const GROUP_SEAT_FIXED: &str = "A seat in a group session cannot be rescheduled: it follows the session's time";
 pub const NOT_ENDED: &str = "A session can be marked completed only after it has ended";
 /// A mentor's reason for cancelling is at most this many characters.
 pub const MAX_CANCELLATION_REASON_CHARS: usize = 500;
@@ -85,6 +86,9 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
     let new_start = new_start.ok_or_else(|| Error::validation(NO_NEW_TIME))?;
     let b = seekers(tx, user_id, id).await?;
     live(&b, "rescheduled")?;
+    if b.group_session_id.is_some() {
+        return Err(Error::conflict(GROUP_SEAT_FIXED));
+    }
     if b.scheduled_at - now < RESCHEDULE_CLOSES_BEFORE {
         return Err(Error::conflict(TOO_LATE_TO_RESCHEDULE));
     }
@@ -104,7 +108,7 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
     .bind(new_start)
     .execute(&mut *tx)
     .await
-    .on_constraint("bookings_no_overlap", || Error::conflict(reservations::SLOT_TAKEN))?;
+    .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || Error::conflict(reservations::SLOT_TAKEN))?;
     let moved = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     notices::rescheduled(&moved, reason).send(tx, &moved).await?;
     Ok(moved)
@@ -124,6 +128,16 @@ async fn cancel_booking(tx: &mut PgConnection, b: Booking, by_mentor: bool, reas
     let booking = bookings::find(&mut *tx, b.id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     notices::cancelled(&booking, by_mentor, cents, reason).send(tx, &booking).await?;
     Ok(Cancelled { booking, policy: RefundPolicy { percentage, amount_cents: cents }, refund: (cents > 0).then_some(refund_id) })
+}
+
+/// Cancels a seat of a group session its mentor cancelled: a full refund, like any cancellation
+/// by the mentor.
+pub async fn cancel_group_seat(tx: &mut PgConnection, id: Uuid, now: DateTime<Utc>) -> Result<Option<Cancelled>> {
+    let b = locked(tx, id).await?;
+    if !b.status.is_live() {
+        return Ok(None);
+    }
+    Ok(Some(cancel_booking(tx, b, true, Some("The mentor cancelled the group session"), now).await?))
 }
 
 pub async fn cancel_by_seeker(tx: &mut PgConnection, user_id: Uuid, id: Uuid, acknowledged: bool, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {

@@ -176,6 +176,7 @@ mod tests {
             refund_cents: None,
             refund_status: None,
             cancellation_reason: None,
+            group_session_id: None,
         }
     }
 

@@ -79,7 +79,13 @@ pub async fn remind(tx: &mut PgConnection, booking_id: Uuid, kind: &str, start: 
     if recorded == 0 {
         return Ok(None);
     }
-    notices::reminder(&b, reminder.lead).send(tx, &b).await?;
+    let notices = notices::reminder(&b, reminder.lead);
+    if b.group_session_id.is_some() {
+        // A group seat reminds its seeker only: the mentor is not reminded once per seat.
+        notices.seeker.send(tx, b.user_id).await?;
+    } else {
+        notices.send(tx, &b).await?;
+    }
     Ok(Some(reminder.lead))
 }
 

@@ -166,7 +166,7 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
     .bind(free.then_some(now))
     .fetch_one(&mut *tx)
     .await
-    .on_constraint("bookings_no_overlap", || Error::conflict(SLOT_TAKEN))?;
+    .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || Error::conflict(SLOT_TAKEN))?;
     if !free {
         // Counted after the insert, so a taken slot answers SLOT_TAKEN before any cap does.
         let (total, with_mentor) = live_holds(&mut *tx, user_id, mentor.id, now).await?;
@@ -183,13 +183,13 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
 
 /// Serializes the seeker's new holds until the transaction ends, so parallel requests cannot
 /// all pass the caps.
-async fn lock_holds_of(tx: &mut PgConnection, user_id: Uuid) -> Result<()> {
+pub(crate) async fn lock_holds_of(tx: &mut PgConnection, user_id: Uuid) -> Result<()> {
     sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))").bind(HOLDS_LOCK_NAMESPACE).bind(user_id).execute(&mut *tx).await?;
     Ok(())
 }
 
 /// The seeker's live holds: in total and with one mentor.
-async fn live_holds(tx: &mut PgConnection, user_id: Uuid, mentor_id: Uuid, now: DateTime<Utc>) -> Result<(i64, i64)> {
+pub(crate) async fn live_holds(tx: &mut PgConnection, user_id: Uuid, mentor_id: Uuid, now: DateTime<Utc>) -> Result<(i64, i64)> {
     Ok(sqlx::query_as(
         "SELECT count(*), count(*) FILTER (WHERE mentor_id = $2) FROM bookings \
          WHERE user_id = $1 AND status = 'reserved' AND hold_expires_at > $3",
@@ -292,7 +292,7 @@ pub async fn expire_overdue_holds(db: &PgPool) -> Result<u64> {
         .rows_affected())
 }
 
-/// Start and end of the live bookings and holds of a mentor overlapping `[from, to)`;
+/// Start and end of the live bookings, holds and group sessions of a mentor overlapping `[from, to)`;
 /// `except` leaves one booking out: the one being rescheduled may move into its own time.
 /// `holder`'s own holds are left out too: a seeker picking again sees the time they hold.
 pub async fn busy(
@@ -305,8 +305,11 @@ pub async fn busy(
 ) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>> {
     Ok(sqlx::query_as(
         "SELECT scheduled_at, ends_at FROM bookings WHERE mentor_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
+         AND group_session_id IS NULL \
          AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3) AND id IS DISTINCT FROM $4 \
-         AND NOT (status = 'reserved' AND user_id IS NOT DISTINCT FROM $5)",
+         AND NOT (status = 'reserved' AND user_id IS NOT DISTINCT FROM $5) \
+         UNION ALL SELECT scheduled_at, ends_at FROM group_sessions WHERE mentor_id = $1 AND status IN ('scheduled', 'active') \
+         AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3)",
     )
     .bind(mentor_id)
     .bind(from)

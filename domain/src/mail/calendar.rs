@@ -136,6 +136,7 @@ pub(crate) fn test_booking(title: &str, mentor: &str) -> Booking {
         refund_cents: None,
         refund_status: None,
         cancellation_reason: None,
+        group_session_id: None,
     }
 }
 

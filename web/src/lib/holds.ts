@@ -35,8 +35,12 @@ export const holdKeys = {
   one: (id: string) => getGetReservationQueryKey(id),
 };
 
-/** Where the payment step of a hold is: its service's booking page, told which hold to resume. */
-export function completePaymentPath(hold: Pick<Hold, 'id' | 'service'>): string {
+/**
+ * Where the payment step of a hold is: its service's booking page, told which hold to resume; a
+ * group seat's is /group-booking/{id}.
+ */
+export function completePaymentPath(hold: Pick<Hold, 'id' | 'service'> & { groupSession?: unknown }): string {
+  if (hold.groupSession) return `/group-booking/${encodeURIComponent(hold.id)}`;
   return `/booking/${hold.service.id}?reservation=${encodeURIComponent(hold.id)}`;
 }
 

@@ -78,6 +78,9 @@ pub struct BookingView {
     /// What a cancellation refunds; null when there is none
     #[oai(nullable)]
     pub refund: Option<BookingRefundView>,
+    /// The group session this booking is a seat of; null for a one-to-one booking
+    #[oai(nullable)]
+    pub group_session_id: Option<Uuid>,
 }
 
 #[derive(Object, Clone, Debug)]
@@ -101,6 +104,7 @@ impl From<Booking> for BookingView {
             notes: b.notes,
             created_at: b.created_at,
             has_review: b.has_review,
+            group_session_id: b.group_session_id,
             refund: match (b.refund_percentage, b.refund_cents, b.refund_status) {
                 (Some(percentage), Some(cents), Some(status)) => {
                     Some(BookingRefundView { percentage: percentage as i32, amount: money::format(cents), status })

@@ -27,4 +27,9 @@ export interface BookingView {
   mentor: BookingMentorView;
   /** What a cancellation refunds; null when there is none */
   refund?: BookingRefundView & unknown | null;
+  /**
+     * The group session this booking is a seat of; null for a one-to-one booking
+     * @nullable
+     */
+  groupSessionId?: string | null;
 }

@@ -15,4 +15,6 @@ export interface ReservationRequest {
   totalAmount?: string;
   /** The seeker's own live hold this one replaces (released in the same step) */
   replacesReservationId?: string;
+  /** A seat in this group session (then serviceId, mentorId and scheduledAt are not needed) */
+  groupSessionId?: string;
 }

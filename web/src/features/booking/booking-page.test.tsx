@@ -97,6 +97,12 @@ describe('BookingPage: the service', () => {
     expect(screen.getByRole('button', { name: /Book Free Session/ })).toBeInTheDocument();
   });
 
+  it("sends a group service to its mentor's group sessions", async () => {
+    mockFetch({ [SERVICE]: () => jsonResponse(200, bookable({ isGroupSession: true, maxParticipants: 8 })) });
+    renderBooking();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/group-sessions'));
+  });
+
   it("shows 'Service Not Found' for a missing service", async () => {
     mockFetch({ [SERVICE]: () => jsonResponse(404, { message: 'Service not found' }, 'Not Found') });
     renderBooking();

@@ -1,7 +1,7 @@
 import { ArrowLeft, CalendarCheck, CalendarClock, Clock, SearchX, Users } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { MentorAvatar } from '@/components/mentor-avatar';
 import { RatingStars } from '@/components/rating-stars';
@@ -22,6 +22,7 @@ import {
 } from '@/config/constants';
 import { errorMessage, errorStatus } from '@/lib/api-fetch';
 import { formatDate, formatTime } from '@/lib/format';
+import { bookPath } from '@/lib/group-sessions';
 import {
   completePaymentPath,
   heldTimeText,
@@ -82,6 +83,8 @@ export function BookingPage() {
       </div>
     );
   }
+  // A group service is joined through one of its sessions, not booked at a time of one's own.
+  if (service.data.isGroupSession) return <Navigate to={bookPath(service.data, service.data.mentorId)} replace />;
   return <Booking key={service.data.id} service={service.data} />;
 }
 

@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { MENTOR_SKELETON_COUNT } from '@/config/constants';
 import type { Mentor } from '@/lib/catalogue';
+import { bookPath } from '@/lib/group-sessions';
 import { formatUsd, isFree } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useFavoriteMentors } from './api';
@@ -116,7 +117,7 @@ function FavoriteCard({ mentor }: { mentor: Mentor }) {
         </Button>
         {firstService ? (
           <Button asChild>
-            <Link to={`/booking/${firstService.id}`} aria-label={`Book ${mentor.displayName}`}>
+            <Link to={bookPath(firstService, mentor.id)} aria-label={`Book ${mentor.displayName}`}>
               <CalendarCheck aria-hidden="true" className="h-4 w-4" />
               Book
             </Link>

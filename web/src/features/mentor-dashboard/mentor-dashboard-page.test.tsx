@@ -52,16 +52,12 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: 'Create Mentor Profile' })).toHaveAttribute('href', '/become-mentor');
   });
 
-  it('greets by display name; Bookings is the default tab, Group Sessions is Soon', async () => {
+  it('greets by display name; Bookings is the default tab and every tab is open', async () => {
     mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, mentor()), ...EMPTY_LISTS });
     render();
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Luna Starweaver!' })).toBeInTheDocument();
     const tabs = screen.getByRole('tablist', { name: 'Mentor dashboard' });
-    for (const name of ['Group Sessions']) {
-      const tab = within(tabs).getByRole('tab', { name: `${name} Soon` });
-      expect(tab).toBeDisabled();
-    }
-    for (const name of ['Bookings', 'Services', 'Availability', 'Payouts', 'Profile']) {
+    for (const name of ['Bookings', 'Services', 'Group Sessions', 'Availability', 'Payouts', 'Profile']) {
       expect(within(tabs).getByRole('tab', { name })).toBeEnabled();
     }
     expect(within(tabs).getByRole('tab', { name: 'Bookings' })).toHaveAttribute('aria-selected', 'true');

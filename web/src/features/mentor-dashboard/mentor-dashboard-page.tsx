@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { CircleAlert, Clock, ExternalLink, Pencil, Plus, RefreshCw, Sparkles, TrendingUp, UserPlus, Users } from 'lucide-react';
+import { CircleAlert, ExternalLink, Pencil, Plus, RefreshCw, Sparkles, TrendingUp, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { StateCard } from '@/components/state-card';
@@ -16,23 +16,23 @@ import { useAvailability, useOwnMentorProfile } from './api';
 import { AvailabilityTab } from './availability-tab';
 import { BookingsTab } from './bookings-tab';
 import { EditProfileDialog } from './edit-profile-dialog';
+import { GroupSessionsTab } from './group-sessions-tab';
 import { PayoutsTab } from './payouts-tab';
 import { CreateServiceDialog, EditServiceDialog } from './service-dialog';
 import { MentorSummary } from './summary';
 
 /** The six tabs, Bookings first (the default); those not built yet are shown but not open. */
-export const DASHBOARD_TABS: { value: string; label: string; ready: boolean }[] = [
-  { value: 'bookings', label: 'Bookings', ready: true },
-  { value: 'services', label: 'Services', ready: true },
-  { value: 'group-sessions', label: 'Group Sessions', ready: false },
-  { value: 'availability', label: 'Availability', ready: true },
-  { value: 'payouts', label: 'Payouts', ready: true },
-  { value: 'profile', label: 'Profile', ready: true },
+export const DASHBOARD_TABS: { value: string; label: string }[] = [
+  { value: 'bookings', label: 'Bookings' },
+  { value: 'services', label: 'Services' },
+  { value: 'group-sessions', label: 'Group Sessions' },
+  { value: 'availability', label: 'Availability' },
+  { value: 'payouts', label: 'Payouts' },
+  { value: 'profile', label: 'Profile' },
 ];
 
 export const DEFAULT_TAB = 'bookings';
 
-export const COMING_SOON_NOTE = 'Group sessions are coming soon.';
 
 export function MentorDashboardPage() {
   useDocumentTitle('Mentor Dashboard');
@@ -122,31 +122,22 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
               <Tabs.Trigger
                 key={t.value}
                 value={t.value}
-                disabled={!t.ready}
                 className={cn(
                   'inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-lg px-4 py-2 text-sm font-medium transition-colors',
                   'data-[state=active]:bg-indigo-600 data-[state=active]:text-white data-[state=active]:shadow-sm',
                   'data-[state=inactive]:text-slate-600 data-[state=inactive]:hover:bg-slate-100',
-                  'data-[disabled]:cursor-not-allowed data-[disabled]:text-slate-400 data-[disabled]:hover:bg-transparent',
                 )}
               >
                 {t.label}
-                {!t.ready && ' '}
-                {!t.ready && (
-                  <span className="rounded-full bg-slate-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-500">
-                    Soon
-                  </span>
-                )}
               </Tabs.Trigger>
             ))}
           </Tabs.List>
-          <p className="mt-3 flex items-center gap-2 text-sm text-slate-500">
-            <Clock aria-hidden="true" className="h-4 w-4 shrink-0" />
-            {COMING_SOON_NOTE}
-          </p>
 
           <Tabs.Content value="bookings" className="mt-6 outline-none">
             <BookingsTab />
+          </Tabs.Content>
+          <Tabs.Content value="group-sessions" className="mt-6 outline-none">
+            <GroupSessionsTab mentor={mentor} />
           </Tabs.Content>
           <Tabs.Content value="availability" className="mt-6 outline-none">
             <AvailabilityTab mentor={mentor} />

@@ -44,7 +44,7 @@ describe('/mentor/{id}', { timeout: 20_000 }, () => {
     expect(within(services).getByText('Free')).toBeInTheDocument();
     expect(within(services).getByText('90 minutes')).toBeInTheDocument();
     expect(within(services).getByText(/Group session · up to 8/)).toBeInTheDocument();
-    expect(within(services).getByRole('link', { name: 'Book New Moon Circle' })).toHaveAttribute('href', `/booking/${GROUP_ID}`);
+    expect(within(services).getByRole('link', { name: 'Book New Moon Circle' })).toHaveAttribute('href', `/group-sessions?mentor=${MENTOR_ID}`);
 
     const reviews = screen.getByRole('region', { name: /Reviews/ });
     expect(await within(reviews).findByText('Mar 07, 2026')).toBeInTheDocument();

@@ -25,6 +25,7 @@ import { useUser } from '@/lib/auth';
 import type { Mentor, Review, Service } from '@/lib/catalogue';
 import { formatDate } from '@/lib/format';
 import { fromPriceText, servicePriceText } from '@/lib/money';
+import { bookPath } from '@/lib/group-sessions';
 import { serviceLabel } from '@/lib/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMentor, useMentorReviews } from './api';
@@ -257,7 +258,7 @@ function ServiceCard({ service, bookable }: { service: Service; bookable: boolea
         </div>
         {bookable && (
           <Button asChild size="sm">
-            <Link to={`/booking/${service.id}`} aria-label={`Book ${service.title}`}>
+            <Link to={bookPath(service, service.mentorId)} aria-label={`Book ${service.title}`}>
               Book Now
             </Link>
           </Button>

@@ -24,8 +24,12 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  CreateGroupSessionRequest,
   ErrorBody,
   GetAvailableSlotsParams,
+  GroupSessionView,
+  GroupStatusRequest,
+  ListGroupSessionsParams,
   MessageResponse,
   PaymentRequest,
   PaymentResult,
@@ -618,3 +622,493 @@ export const useProcessPayment = <TError = ErrorBody,
       > => {
       return useMutation(getProcessPaymentMutationOptions(options), queryClient);
     }
+    export const getListGroupSessionsUrl = (params?: ListGroupSessionsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/group-sessions?${stringifiedParams}` : `/api/group-sessions`
+}
+
+/**
+ * @summary Group sessions still ahead or live, soonest first; `mentor` (a mentor profile id) or
+`serviceId` narrows the list.
+ */
+export const listGroupSessions = async (params?: ListGroupSessionsParams, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView[]> => {
+
+  return apiFetch<GroupSessionView[]>(getListGroupSessionsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListGroupSessionsQueryKey = (params?: ListGroupSessionsParams,) => {
+    return [
+    `/api/group-sessions`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getListGroupSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(params?: ListGroupSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListGroupSessionsQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listGroupSessions>>> = ({ signal }) => listGroupSessions(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListGroupSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listGroupSessions>>>
+export type ListGroupSessionsQueryError = ErrorBody
+
+
+export function useListGroupSessions<TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(
+ params: undefined |  ListGroupSessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listGroupSessions>>,
+          TError,
+          Awaited<ReturnType<typeof listGroupSessions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListGroupSessions<TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(
+ params?: ListGroupSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listGroupSessions>>,
+          TError,
+          Awaited<ReturnType<typeof listGroupSessions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListGroupSessions<TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(
+ params?: ListGroupSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Group sessions still ahead or live, soonest first; `mentor` (a mentor profile id) or
+`serviceId` narrows the list.
+ */
+
+export function useListGroupSessions<TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(
+ params?: ListGroupSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListGroupSessionsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getCreateGroupSessionUrl = () => {
+
+
+
+
+  return `/api/group-sessions`
+}
+
+/**
+ * @summary Schedules a session of the mentor's own active group service (its duration; 2 to 20
+participants, 4 by default; in the future; not overlapping the mentor's bookings or sessions).
+ */
+export const createGroupSession = async (createGroupSessionRequest: CreateGroupSessionRequest, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<GroupSessionView>(getCreateGroupSessionUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(createGroupSessionRequest)
+  }
+);}
+
+
+
+
+
+export const getCreateGroupSessionMutationKey = () => ['createGroupSession'] as const;
+
+export const getCreateGroupSessionMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createGroupSession>>, TError,CreateGroupSessionMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createGroupSession>>, TError,CreateGroupSessionMutationVariables, TContext> => {
+
+const mutationKey = getCreateGroupSessionMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createGroupSession>>, CreateGroupSessionMutationVariables> = (props) => {
+          const {data} = props ?? {};
+
+          return  createGroupSession(data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateGroupSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createGroupSession>>>
+    export type CreateGroupSessionMutationBody = CreateGroupSessionRequest
+    export type CreateGroupSessionMutationError = ErrorBody
+    export type CreateGroupSessionMutationVariables = {data: CreateGroupSessionRequest}
+
+    /**
+ * @summary Schedules a session of the mentor's own active group service (its duration; 2 to 20
+participants, 4 by default; in the future; not overlapping the mentor's bookings or sessions).
+ */
+export const useCreateGroupSession = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createGroupSession>>, TError,CreateGroupSessionMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createGroupSession>>,
+        TError,
+        CreateGroupSessionMutationVariables,
+        TContext
+      > => {
+      return useMutation(getCreateGroupSessionMutationOptions(options), queryClient);
+    }
+    export const getGetGroupSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/group-sessions/${id}`
+}
+
+/**
+ * @summary One group session (any state).
+ */
+export const getGroupSession = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView> => {
+
+  return apiFetch<GroupSessionView>(getGetGroupSessionUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetGroupSessionQueryKey = (id: string,) => {
+    return [
+    `/api/group-sessions/${id}`
+    ] as const;
+    }
+
+
+export const getGetGroupSessionQueryOptions = <TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetGroupSessionQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getGroupSession>>> = ({ signal }) => getGroupSession(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetGroupSessionQueryResult = NonNullable<Awaited<ReturnType<typeof getGroupSession>>>
+export type GetGroupSessionQueryError = ErrorBody
+
+
+export function useGetGroupSession<TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getGroupSession>>,
+          TError,
+          Awaited<ReturnType<typeof getGroupSession>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetGroupSession<TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getGroupSession>>,
+          TError,
+          Awaited<ReturnType<typeof getGroupSession>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetGroupSession<TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary One group session (any state).
+ */
+
+export function useGetGroupSession<TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetGroupSessionQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getUpdateGroupSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/group-sessions/${id}`
+}
+
+/**
+ * @summary The mentor moves the session: scheduled -> active (in its live window), active ->
+completed, scheduled -> cancelled (outside its live window; every paid seat is refunded in
+full and every participant told). Anything else is 409.
+ */
+export const updateGroupSession = async (id: string,
+    groupStatusRequest: GroupStatusRequest, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<GroupSessionView>(getUpdateGroupSessionUrl(id),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(groupStatusRequest)
+  }
+);}
+
+
+
+
+
+export const getUpdateGroupSessionMutationKey = () => ['updateGroupSession'] as const;
+
+export const getUpdateGroupSessionMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateGroupSession>>, TError,UpdateGroupSessionMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateGroupSession>>, TError,UpdateGroupSessionMutationVariables, TContext> => {
+
+const mutationKey = getUpdateGroupSessionMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateGroupSession>>, UpdateGroupSessionMutationVariables> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateGroupSession(id,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateGroupSessionMutationResult = NonNullable<Awaited<ReturnType<typeof updateGroupSession>>>
+    export type UpdateGroupSessionMutationBody = GroupStatusRequest
+    export type UpdateGroupSessionMutationError = ErrorBody
+    export type UpdateGroupSessionMutationVariables = {id: string;data: GroupStatusRequest}
+
+    /**
+ * @summary The mentor moves the session: scheduled -> active (in its live window), active ->
+completed, scheduled -> cancelled (outside its live window; every paid seat is refunded in
+full and every participant told). Anything else is 409.
+ */
+export const useUpdateGroupSession = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateGroupSession>>, TError,UpdateGroupSessionMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateGroupSession>>,
+        TError,
+        UpdateGroupSessionMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUpdateGroupSessionMutationOptions(options), queryClient);
+    }
+    export const getListMentorGroupSessionsUrl = () => {
+
+
+
+
+  return `/api/mentor/group-sessions`
+}
+
+/**
+ * @summary The signed-in mentor's group sessions, the latest start first.
+ */
+export const listMentorGroupSessions = async ( options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView[]> => {
+
+  return apiFetch<GroupSessionView[]>(getListMentorGroupSessionsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListMentorGroupSessionsQueryKey = () => {
+    return [
+    `/api/mentor/group-sessions`
+    ] as const;
+    }
+
+
+export const getListMentorGroupSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListMentorGroupSessionsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMentorGroupSessions>>> = ({ signal }) => listMentorGroupSessions({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListMentorGroupSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listMentorGroupSessions>>>
+export type ListMentorGroupSessionsQueryError = ErrorBody
+
+
+export function useListMentorGroupSessions<TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMentorGroupSessions>>,
+          TError,
+          Awaited<ReturnType<typeof listMentorGroupSessions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMentorGroupSessions<TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMentorGroupSessions>>,
+          TError,
+          Awaited<ReturnType<typeof listMentorGroupSessions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMentorGroupSessions<TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The signed-in mentor's group sessions, the latest start first.
+ */
+
+export function useListMentorGroupSessions<TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListMentorGroupSessionsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+

@@ -39,11 +39,14 @@ type BookingCardProps = {
 export function BookingCard({ booking, now, onReschedule, onCancel, children }: BookingCardProps) {
   const changeable = canChangeBooking(booking, now);
   const videoOpen = canStartVideoSession(booking, now);
+  // A seat in a group session: its call is the group's, and it follows the session's time.
+  const group = booking.groupSessionId;
   return (
     <Card role="article" aria-label={bookingCardLabel(booking)} className="p-5 sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 className="font-display text-lg font-semibold text-slate-900">{booking.service.title}</h3>
+          {group && <p className="text-xs font-medium text-indigo-700">Group session</p>}
           <p className="mt-2 flex items-center gap-2 text-sm text-slate-700">
             <MentorAvatar mentor={booking.mentor} size="sm" className="h-8 w-8 text-xs ring-2 ring-indigo-50" />
             <span className="min-w-0 break-words">
@@ -57,7 +60,7 @@ export function BookingCard({ booking, now, onReschedule, onCancel, children }: 
       <BookingDetails booking={booking} />
 
       <div className="mt-5 flex flex-wrap gap-2">
-        {videoOpen && <StartVideoButton to={messagesHref(booking, true)} />}
+        {videoOpen && <StartVideoButton to={group ? `/group-video-call/${group}` : messagesHref(booking, true)} />}
         <Button asChild variant="outline" size="sm">
           <Link to={`/mentor/${booking.mentor.id}`}>
             <User aria-hidden="true" className="h-4 w-4" />
@@ -72,10 +75,12 @@ export function BookingCard({ booking, now, onReschedule, onCancel, children }: 
         </Button>
         {changeable && (
           <>
-            <Button variant="outline" size="sm" onClick={() => onReschedule(booking)}>
-              <RefreshCcw aria-hidden="true" className="h-4 w-4" />
-              Reschedule
-            </Button>
+            {!group && (
+              <Button variant="outline" size="sm" onClick={() => onReschedule(booking)}>
+                <RefreshCcw aria-hidden="true" className="h-4 w-4" />
+                Reschedule
+              </Button>
+            )}
             <Button
               variant="outline"
               size="sm"

@@ -1,0 +1,154 @@
+//! Taking a seat: a free session books it at once (confirmed); a paid one holds it for the
+//! one-to-one hold time while the seeker pays through the one-to-one checkout. The database
+//! decides races: `group_sessions_capacity` refuses the seat past the maximum, the partial unique
+//! index `bookings_one_seat_per_seeker` keeps one seat per seeker, and `group_sessions_open`
+//! refuses seats on a session cancelled or completed meanwhile.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{sessions::{self, GroupSession}, *};
+use crate::{
+    Error, Result,
+    booking::{bookings::{self, Booking}, reservations},
+    error::OnConstraint,
+    money,
+};
+
+pub enum Joined {
+    /// A free session: the seat is booked and confirmed now.
+    Free(Booking),
+    /// A paid session: the seat is held until `expires_at`.
+    Held { booking: Booking, expires_at: DateTime<Utc> },
+    /// The seeker's seat (held or booked) from before.
+    Existing(Booking),
+}
+
+async fn existing_seat(tx: &mut PgConnection, session_id: Uuid, user_id: Uuid) -> Result<Option<Booking>> {
+    let id: Option<Uuid> = sqlx::query_scalar(
+        "SELECT id FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status IN ('reserved', 'pending', 'confirmed', 'completed')",
+    )
+    .bind(session_id)
+    .bind(user_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    match id {
+        Some(id) => bookings::find(&mut *tx, id).await,
+        None => Ok(None),
+    }
+}
+
+/// Takes (or returns) the seeker's seat in the session, in the caller's transaction.
+pub async fn join(
+    tx: &mut PgConnection,
+    user_id: Uuid,
+    session_id: Uuid,
+    total_amount: Option<&str>,
+    notes: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Joined> {
+    let g: GroupSession = sessions::find(&mut *tx, session_id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    if g.mentor_user_id == user_id {
+        return Err(Error::validation(OWN_SESSION));
+    }
+    // The seeker's own lapsed hold (not swept yet) gives its seat back first.
+    sqlx::query(
+        "UPDATE bookings SET status = 'expired', updated_at = now() WHERE group_session_id = $1 AND user_id = $2 \
+         AND status = 'reserved' AND hold_expires_at <= $3 \
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'processing')",
+    )
+    .bind(session_id)
+    .bind(user_id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    if let Some(seat) = existing_seat(tx, session_id, user_id).await? {
+        return Ok(Joined::Existing(seat));
+    }
+    if !sessions::is_upcoming(&g, now) {
+        return Err(Error::conflict(NOT_OPEN));
+    }
+    if let Some(total) = total_amount.filter(|t| !t.trim().is_empty()) {
+        let mismatch = || Error::validation(reservations::total_mismatch(g.service_price_cents));
+        if money::parse(total, "").map_err(|_| mismatch())? != g.service_price_cents {
+            return Err(mismatch());
+        }
+    }
+    let notes = notes.map(str::trim).filter(|n| !n.is_empty()).map(str::to_string);
+    if notes.as_deref().is_some_and(|n| n.chars().count() > reservations::MAX_NOTES_CHARS) {
+        return Err(Error::validation("Notes must be at most 2000 characters"));
+    }
+    let free = g.service_price_cents == 0;
+    if !free {
+        reservations::lock_holds_of(&mut *tx, user_id).await?;
+    }
+    let expires_at = now + SEAT_HOLD;
+    let inserted: Option<Uuid> = sqlx::query_scalar(
+        "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, notes, \
+         hold_expires_at, confirmed_at, earliest_scheduled_at, group_session_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $5, $11) \
+         ON CONFLICT (group_session_id, user_id) \
+         WHERE group_session_id IS NOT NULL AND status IN ('reserved', 'pending', 'confirmed', 'completed') DO NOTHING \
+         RETURNING id",
+    )
+    .bind(user_id)
+    .bind(g.mentor_id)
+    .bind(g.service_id)
+    .bind(if free { "confirmed" } else { "reserved" })
+    .bind(g.scheduled_at)
+    .bind(g.ends_at)
+    .bind(g.service_price_cents)
+    .bind(notes)
+    .bind((!free).then_some(expires_at))
+    .bind(free.then_some(now))
+    .bind(g.id)
+    .fetch_optional(&mut *tx)
+    .await
+    .on_constraint("group_sessions_capacity", || Error::conflict(SESSION_FULL))
+    .map_err(|e| match e {
+        Error::Internal(inner) if is_constraint(&inner, "group_sessions_open") => Error::conflict(NOT_OPEN),
+        other => other,
+    })?;
+    let Some(id) = inserted else {
+        // A parallel request of the same seeker took the seat first.
+        let seat = existing_seat(tx, session_id, user_id).await?.ok_or_else(|| Error::conflict(SESSION_FULL))?;
+        return Ok(Joined::Existing(seat));
+    };
+    if !free {
+        let (total, _) = reservations::live_holds(&mut *tx, user_id, g.mentor_id, now).await?;
+        reservations::check_hold_caps(total, 0)?;
+    }
+    let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| anyhow::anyhow!("seat vanished"))?;
+    if free {
+        reservations::notify_confirmed(&mut *tx, &booking, false).await?;
+        Ok(Joined::Free(booking))
+    } else {
+        Ok(Joined::Held { booking, expires_at })
+    }
+}
+
+fn is_constraint(err: &anyhow::Error, name: &str) -> bool {
+    matches!(err.downcast_ref::<sqlx::Error>(), Some(sqlx::Error::Database(db)) if db.constraint() == Some(name))
+}
+
+/// The seats of a session to cancel with it, locked: live ones (refunded) and holds (released).
+pub async fn lock_seats(tx: &mut PgConnection, session_id: Uuid) -> Result<Vec<(Uuid, String)>> {
+    Ok(sqlx::query_as(
+        "SELECT id, status FROM bookings WHERE group_session_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
+         ORDER BY id FOR UPDATE",
+    )
+    .bind(session_id)
+    .fetch_all(&mut *tx)
+    .await?)
+}
+
+/// Releases every hold of a cancelled session, even one with a charge in flight: that charge then
+/// settles after its hold had gone and is refunded in full.
+pub async fn release_holds(tx: &mut PgConnection, session_id: Uuid) -> Result<u64> {
+    Ok(sqlx::query("UPDATE bookings SET status = 'expired', updated_at = now() WHERE group_session_id = $1 AND status = 'reserved'")
+        .bind(session_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected())
+}

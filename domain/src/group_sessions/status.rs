@@ -1,0 +1,98 @@
+//! The states of a group session and the moves between them.
+//!
+//! scheduled -> active (the mentor starts it in its live window, or the worker at the start),
+//! scheduled -> cancelled (the mentor, outside the live window), active -> completed (the mentor
+//! ends it), scheduled | active -> completed (the worker at start + duration). Anything else is
+//! a conflict.
+
+use std::{fmt, str::FromStr};
+
+use chrono::{DateTime, Utc};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupStatus {
+    Scheduled,
+    Active,
+    Completed,
+    Cancelled,
+}
+
+impl GroupStatus {
+    pub const ALL: [GroupStatus; 4] = [Self::Scheduled, Self::Active, Self::Completed, Self::Cancelled];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Scheduled => "scheduled",
+            Self::Active => "active",
+            Self::Completed => "completed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
+    /// Scheduled or active: seats can be taken and the mentor's time is busy.
+    pub fn is_open(self) -> bool {
+        matches!(self, Self::Scheduled | Self::Active)
+    }
+}
+
+impl fmt::Display for GroupStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GroupStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| format!("not a group session status: {s}"))
+    }
+}
+
+/// The live window: the start reached, start + duration not.
+pub fn in_live_window(start: DateTime<Utc>, end: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    start <= now && now < end
+}
+
+/// Whether the mentor may move a session from `from` to `to` at `now`.
+pub fn mentor_may(from: GroupStatus, to: GroupStatus, start: DateTime<Utc>, end: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    use GroupStatus::*;
+    match (from, to) {
+        (Scheduled, Active) => in_live_window(start, end, now),
+        (Scheduled, Cancelled) => !in_live_window(start, end, now),
+        (Active, Completed) => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use GroupStatus::*;
+
+    #[test]
+    fn names_round_trip() {
+        for s in GroupStatus::ALL {
+            assert_eq!(s.as_str().parse::<GroupStatus>().unwrap(), s);
+        }
+        assert!("live".parse::<GroupStatus>().is_err());
+    }
+
+    #[test]
+    fn the_mentors_moves_follow_the_live_window() {
+        let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        let end = start + chrono::Duration::minutes(60);
+        let before = start - chrono::Duration::seconds(1);
+        let during = start;
+        let after = end;
+        assert!(mentor_may(Scheduled, Active, start, end, during));
+        assert!(!mentor_may(Scheduled, Active, start, end, before));
+        assert!(!mentor_may(Scheduled, Active, start, end, after));
+        assert!(mentor_may(Scheduled, Cancelled, start, end, before));
+        assert!(!mentor_may(Scheduled, Cancelled, start, end, during));
+        assert!(mentor_may(Active, Completed, start, end, during));
+        for (from, to) in [(Scheduled, Completed), (Active, Cancelled), (Completed, Active), (Cancelled, Scheduled), (Active, Scheduled), (Completed, Cancelled)] {
+            assert!(!mentor_may(from, to, start, end, during), "{from} -> {to}");
+            assert!(!mentor_may(from, to, start, end, before), "{from} -> {to}");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GroupSessionView } from '@/api/model';
+import * as navigation from '@/lib/navigation';
+import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
+import GroupSessionsPage from './group-sessions-page';
+
+beforeEach(() => {
+  vi.spyOn(toast, 'success').mockImplementation(() => 1);
+  vi.spyOn(toast, 'error').mockImplementation(() => 1);
+  vi.spyOn(navigation, 'hardNavigate').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+
+function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
+  return {
+    id: 'a1b2c3d4-0000-4000-8000-000000000001',
+    title: 'Full Moon Circle',
+    description: 'We read together.',
+    status: 'scheduled',
+    scheduledAt: inHours(48),
+    endsAt: inHours(49),
+    maxParticipants: 4,
+    currentParticipants: 1,
+    isUserBooked: false,
+    isLive: false,
+    service: { id: 'svc', title: 'Circle', duration: 60, price: '25.00', serviceType: 'energy_healing', mentor: { id: 'm1', userId: 'mentor-user' } },
+    mentor: { id: 'm1', userId: 'mentor-user', displayName: 'Luna Starweaver', profileImageUrl: null, rating: '4.80', totalSessions: 12 },
+    participants: [],
+    ...over,
+  };
+}
+
+function Location() {
+  const l = useLocation();
+  return <p data-testid="location">{l.pathname}</p>;
+}
+
+function renderPage(path = '/group-sessions') {
+  return renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/group-sessions" element={<GroupSessionsPage />} />
+        <Route path="*" element={null} />
+      </Routes>
+      <Location />
+    </>,
+    { client: clientWithUser(testUser), path },
+  );
+}
+
+describe('/group-sessions', () => {
+  it('shows 6 skeleton cards while loading', () => {
+    mockFetch({ 'GET /api/group-sessions': () => new Promise<Response>(() => {}) });
+    renderPage();
+    expect(screen.getByTestId('group-session-skeletons').children).toHaveLength(6);
+  });
+
+  it('shows cards with badges and the button of each state', async () => {
+    mockFetch({
+      'GET /api/group-sessions': () =>
+        jsonResponse(200, [
+          session(),
+          session({ id: 'full', title: 'Full one', currentParticipants: 4 }),
+          session({ id: 'booked', title: 'Booked one', isUserBooked: true }),
+          session({ id: 'live', title: 'Live one', isUserBooked: true, status: 'active', scheduledAt: inHours(-0.2), endsAt: inHours(0.8) }),
+        ]),
+    });
+    renderPage();
+    const list = await screen.findByRole('list', { name: 'Group sessions' });
+    const card = (title: string) => within(list).getByRole('heading', { name: title }).closest('li')!;
+    expect(within(card('Full Moon Circle')).getByText('3 spots left')).toBeInTheDocument();
+    expect(within(card('Full Moon Circle')).getByRole('button', { name: 'Join Session' })).toBeEnabled();
+    expect(within(card('Full Moon Circle')).getByText('$25.00')).toBeInTheDocument();
+    expect(within(card('Full Moon Circle')).getByText('energy healing')).toBeInTheDocument();
+    expect(within(card('Full one')).getByText('Full')).toBeInTheDocument();
+    expect(within(card('Full one')).getByRole('button', { name: 'Session Full' })).toBeDisabled();
+    expect(within(card('Booked one')).getByText('Booked')).toBeInTheDocument();
+    expect(within(card('Booked one')).getByRole('button', { name: /^Session Starts / })).toBeDisabled();
+    expect(within(card('Live one')).getByText('Live Now')).toBeInTheDocument();
+    expect(within(card('Live one')).getByRole('link', { name: 'Join Video Call' })).toHaveAttribute('href', '/group-video-call/live');
+  });
+
+  it('a paid session holds a seat and goes to /group-booking/{id}', async () => {
+    const fetch = mockFetch({
+      'GET /api/group-sessions': () => jsonResponse(200, [session()]),
+      'POST /api/reservations': () => jsonResponse(201, { freeBooking: false, booking: null, reservation: { id: 'hold-1' }, expiresAt: inHours(1) }),
+    });
+    renderPage();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Join Session' }));
+    expect(await screen.findByText('/group-booking/hold-1')).toBeInTheDocument();
+    const post = fetch.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    expect(JSON.parse(String(post[1]!.body))).toEqual({ groupSessionId: session().id, totalAmount: '25.00', notes: '' });
+  });
+
+  it("a full session says 'Session Full' with the spec's text", async () => {
+    mockFetch({
+      'GET /api/group-sessions': () => jsonResponse(200, [session()]),
+      'POST /api/reservations': () => jsonResponse(409, { message: 'Session Full - This group session is already at capacity.' }),
+    });
+    renderPage();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Join Session' }));
+    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith('Session Full', { description: 'This group session is already at capacity.' }));
+  });
+
+  it('shows the empty state with a link to /mentors, and the benefit blurbs', async () => {
+    mockFetch({ 'GET /api/group-sessions': () => jsonResponse(200, []) });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'No Upcoming Group Sessions' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browse Mentors' })).toHaveAttribute('href', '/mentors');
+    for (const blurb of ['Shared Experience', 'Better Value', 'Expert Guidance']) {
+      expect(screen.getByRole('heading', { name: blurb })).toBeInTheDocument();
+    }
+  });
+
+  it("says 'Unable to Load Group Sessions' on failure and goes to /auth on 401", async () => {
+    mockFetch({ 'GET /api/group-sessions': () => jsonResponse(500, { message: 'boom' }) });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Unable to Load Group Sessions' })).toBeInTheDocument();
+  });
+});
