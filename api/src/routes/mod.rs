@@ -10,6 +10,7 @@ mod contact;
 mod conversations;
 mod dashboard;
 mod favorites;
+mod group_calls;
 mod health;
 mod mentor_bookings;
 mod mentors;
@@ -84,13 +85,15 @@ mod dashboard_apis {
     pub const DashboardApis: DashboardApis = (DashboardApi, MentorBookingsApi);
 }
 
-/// Conversations and the call set-up (ICE servers), as one entry.
+/// Conversations, the one-to-one call set-up (ICE servers) and entering group calls, as one entry.
 mod messaging_apis {
     use super::{conversations::ConversationsApi, rtc::RtcApi};
 
-    pub type MessagingApis = (ConversationsApi, RtcApi);
+    use super::group_calls::GroupCallsApi;
+
+    pub type MessagingApis = (ConversationsApi, RtcApi, GroupCallsApi);
     #[allow(non_upper_case_globals)]
-    pub const MessagingApis: MessagingApis = (ConversationsApi, RtcApi);
+    pub const MessagingApis: MessagingApis = (ConversationsApi, RtcApi, GroupCallsApi);
 }
 
 apis!(
