@@ -68,6 +68,7 @@ impl From<domain::Error> for ApiError {
             E::Conflict(m) => Self::Conflict(body(m)),
             E::TooManyRequests(m) => Self::TooManyRequests(body(m)),
             E::Unavailable(e) => Self::unavailable(&e),
+            E::ServiceDown(m) => Self::ServiceUnavailable(body(m)),
             E::Internal(e) => match e.chain().find_map(|cause| cause.downcast_ref::<sqlx::Error>()) {
                 Some(db) if domain::error::is_outage(db) => Self::unavailable(db),
                 _ => {

@@ -16,13 +16,16 @@ pub struct AppState {
     /// How long a call rings before it is missed: `CALL_RING_TIMEOUT`, or
     /// `CALL_RING_TIMEOUT_SECONDS` from the environment (tests shorten it).
     pub call_ring_timeout: chrono::Duration,
+    /// The SFU of group calls (`JANUS_*`); none configured: group calls answer 503.
+    pub janus: Option<domain::group_calls::JanusClient>,
 }
 
 impl AppState {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
         let gateway = domain::payments::gateway_from_config(&config, &pool)?;
         let call_ring_timeout = ring_timeout(std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref())?;
-        Ok(Self { pool, config: Arc::new(config), gateway, hub: Arc::new(Hub::new()), call_ring_timeout })
+        let janus = config.janus.clone().map(domain::group_calls::JanusClient::new).transpose()?;
+        Ok(Self { pool, config: Arc::new(config), gateway, hub: Arc::new(Hub::new()), call_ring_timeout, janus })
     }
 }
 

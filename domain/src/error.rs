@@ -23,6 +23,9 @@ pub enum Error {
     /// Anything unexpected: logged, never shown.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+    /// A service beside us (the SFU of group calls) does not answer; the text is shown.
+    #[error("{0}")]
+    ServiceDown(String),
 }
 
 impl Error {

@@ -178,12 +178,15 @@ function label() {
  *   workers how many `worker` processes when `worker` is true (default 1)
  *   server  a DATABASE_URL naming the PostgreSQL server to use instead of serverUrl()
  *           (for example a private cluster from harness/postgres.mjs)
+ *   janus   start a private Janus (harness/janus.mjs) and give the api its JANUS_* settings
+ *           (stack.janus; stopped with the stack)
  */
-export async function startStack({ worker = true, env = {}, apis = 1, workers = 1, server = serverUrl() } = {}) {
+export async function startStack({ worker = true, env = {}, apis = 1, workers = 1, server = serverUrl(), janus: withJanus = false } = {}) {
   requireBinary(apiBin, 'API_BIN');
   if (worker) requireBinary(workerBin, 'WORKER_BIN');
   mkdirSync(logsDir, { recursive: true });
 
+  const janus = withJanus ? await (await import('./janus.mjs')).startJanus() : null;
   const dbName = `bb_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const databaseUrl = urlWithDatabase(server, dbName);
   await admin(`CREATE DATABASE "${dbName}"`, server);
@@ -213,6 +216,8 @@ export async function startStack({ worker = true, env = {}, apis = 1, workers = 
     NO_COLOR: '1',
     // Tests sign up many accounts from one address; abuse-accounts.test.mjs checks the real limit.
     REGISTRATIONS_PER_ADDRESS: '1000',
+    // Group calls stay on this machine: no public STUN server.
+    ...(janus ? { ...janus.env, RTC_STUN_URLS: '' } : {}),
     ...env,
   };
   const logPrefix = path.join(logsDir, `${label()}-${dbName}`);
@@ -252,6 +257,7 @@ export async function startStack({ worker = true, env = {}, apis = 1, workers = 
       const exits = await Promise.all([...workerProcs, ...apiProcs].map((p) => terminate(p)));
       const workerExit = workerProcs.length ? exits[0] : null;
       const apiExit = apiProcs.length ? exits[workerProcs.length] : null;
+      await janus?.stop();
       try {
         await dropDatabase();
       } catch (e) {
@@ -288,6 +294,8 @@ export async function startStack({ worker = true, env = {}, apis = 1, workers = 
     databaseUrl,
     databaseName: dbName,
     env: fullEnv,
+    /** The private Janus of `janus: true` ({ env, log, pid, stop }), else null. */
+    janus,
     logs: { api: logOf('api', 0), worker: logOf('worker', 0), migrate: `${logPrefix}-migrate.log` },
     /** Stops worker and api (SIGTERM, waits), drops the database. Resolves to { api, worker } exits. */
     stop,

@@ -9,6 +9,7 @@ use super::protocol::ClientEvent;
 use crate::state::AppState;
 use domain::{
     Result,
+    group_calls::room,
     messaging::{
         calls::{self, Signal},
         conversations, messages, sockets, viewers,
@@ -25,6 +26,7 @@ pub struct SocketCtx {
 /// Runs `event`; returns a frame for this socket alone when the event is answered directly.
 pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'static str, Value)>> {
     let (me, socket, pool) = (ctx.user, ctx.socket, &ctx.state.pool);
+    let janus = ctx.state.janus.as_ref();
     let mut tx = pool.begin().await?;
     match event {
         ClientEvent::Ping => return Ok(Some(("pong", json!({})))),
@@ -52,6 +54,15 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
         ClientEvent::SendOffer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Offer, s.payload).await?,
         ClientEvent::SendAnswer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Answer, s.payload).await?,
         ClientEvent::SendIceCandidate(s) => calls::relay(&mut tx, me, s.room_id, Signal::IceCandidate, s.payload).await?,
+        ClientEvent::StartGroupSession(g) => room::start(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
+        ClientEvent::EndGroupSession(g) => room::end(&mut tx, janus, me, g.group_session_id).await?,
+        ClientEvent::JoinGroupSession(g) => room::joined(&mut tx, me, g.group_session_id, Utc::now()).await?,
+        ClientEvent::LeaveGroupSession(g) => room::left(&mut tx, me, g.group_session_id).await?,
+        ClientEvent::MuteParticipant(p) => room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, true).await?,
+        ClientEvent::UnmuteParticipant(p) => room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, false).await?,
+        ClientEvent::RemoveParticipant(p) => room::remove(&mut tx, janus, me, p.group_session_id, p.participant_id).await?,
+        ClientEvent::ToggleVideo(t) => room::toggled(&mut tx, me, t.group_session_id, Some(t.is_video_enabled), None, Utc::now()).await?,
+        ClientEvent::ToggleAudio(t) => room::toggled(&mut tx, me, t.group_session_id, None, Some(t.is_audio_enabled), Utc::now()).await?,
     }
     tx.commit().await?;
     Ok(None)

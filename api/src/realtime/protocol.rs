@@ -49,6 +49,35 @@ pub struct Signal {
     pub payload: Value,
 }
 
+/// A group session named by a group-call event.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSessionRef {
+    pub group_session_id: Uuid,
+}
+
+/// The mentor's moderation of one participant (their user id).
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ParticipantRef {
+    pub group_session_id: Uuid,
+    pub participant_id: Uuid,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ToggleVideo {
+    pub group_session_id: Uuid,
+    pub is_video_enabled: bool,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ToggleAudio {
+    pub group_session_id: Uuid,
+    pub is_audio_enabled: bool,
+}
+
 #[derive(Debug, PartialEq)]
 pub enum ClientEvent {
     SendMessage(SendMessage),
@@ -65,6 +94,15 @@ pub enum ClientEvent {
     SendOffer(Signal),
     SendAnswer(Signal),
     SendIceCandidate(Signal),
+    StartGroupSession(GroupSessionRef),
+    EndGroupSession(GroupSessionRef),
+    JoinGroupSession(GroupSessionRef),
+    LeaveGroupSession(GroupSessionRef),
+    MuteParticipant(ParticipantRef),
+    UnmuteParticipant(ParticipantRef),
+    RemoveParticipant(ParticipantRef),
+    ToggleVideo(ToggleVideo),
+    ToggleAudio(ToggleAudio),
     Ping,
 }
 
@@ -126,6 +164,15 @@ pub fn parse(text: &str) -> Result<ClientEvent, BadFrame> {
         "sendOffer" => ClientEvent::SendOffer(signal("offer", data)?),
         "sendAnswer" => ClientEvent::SendAnswer(signal("answer", data)?),
         "sendIceCandidate" => ClientEvent::SendIceCandidate(signal("candidate", data)?),
+        "start-group-session" => ClientEvent::StartGroupSession(de(&event, data)?),
+        "end-group-session" => ClientEvent::EndGroupSession(de(&event, data)?),
+        "join-group-session" => ClientEvent::JoinGroupSession(de(&event, data)?),
+        "leave-group-session" => ClientEvent::LeaveGroupSession(de(&event, data)?),
+        "mute-participant" => ClientEvent::MuteParticipant(de(&event, data)?),
+        "unmute-participant" => ClientEvent::UnmuteParticipant(de(&event, data)?),
+        "remove-participant" => ClientEvent::RemoveParticipant(de(&event, data)?),
+        "toggle-video" => ClientEvent::ToggleVideo(de(&event, data)?),
+        "toggle-audio" => ClientEvent::ToggleAudio(de(&event, data)?),
         other => return Err(bad(format!("Unknown event: {other}"))),
     })
 }
@@ -146,6 +193,24 @@ mod tests {
         assert_eq!(parse(&offer).unwrap(), ClientEvent::SendOffer(Signal { room_id: id, payload: serde_json::json!({"type":"offer","sdp":"v=0"}) }));
         assert_eq!(parse(r#"{"event":"ping","data":{}}"#).unwrap(), ClientEvent::Ping);
         assert_eq!(parse(r#"{"event":"ping"}"#).unwrap(), ClientEvent::Ping);
+    }
+
+    #[test]
+    fn group_call_frames_use_the_spec_names() {
+        let (g, p) = (Uuid::new_v4(), Uuid::new_v4());
+        assert_eq!(
+            parse(&format!(r#"{{"event":"start-group-session","data":{{"groupSessionId":"{g}"}}}}"#)).unwrap(),
+            ClientEvent::StartGroupSession(GroupSessionRef { group_session_id: g })
+        );
+        assert_eq!(
+            parse(&format!(r#"{{"event":"mute-participant","data":{{"groupSessionId":"{g}","participantId":"{p}"}}}}"#)).unwrap(),
+            ClientEvent::MuteParticipant(ParticipantRef { group_session_id: g, participant_id: p })
+        );
+        assert_eq!(
+            parse(&format!(r#"{{"event":"toggle-video","data":{{"groupSessionId":"{g}","isVideoEnabled":false}}}}"#)).unwrap(),
+            ClientEvent::ToggleVideo(ToggleVideo { group_session_id: g, is_video_enabled: false })
+        );
+        assert!(parse(r#"{"event":"remove-participant","data":{"groupSessionId":"x"}}"#).unwrap_err().message.contains("remove-participant"));
     }
 
     #[test]

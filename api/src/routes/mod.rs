@@ -10,6 +10,7 @@ mod contact;
 mod conversations;
 mod dashboard;
 mod favorites;
+mod group_calls;
 mod group_sessions;
 mod health;
 mod mentor_bookings;
@@ -97,13 +98,22 @@ mod dashboard_apis {
     pub const DashboardApis: DashboardApis = (DashboardApi, MentorBookingsApi);
 }
 
-/// Conversations and the call set-up (ICE servers), as one entry.
+/// Conversations and the one-to-one call set-up (ICE servers), as one entry.
 mod messaging_apis {
     use super::{conversations::ConversationsApi, rtc::RtcApi};
 
     pub type MessagingApis = (ConversationsApi, RtcApi);
     #[allow(non_upper_case_globals)]
     pub const MessagingApis: MessagingApis = (ConversationsApi, RtcApi);
+}
+
+/// Group sessions and entering their calls, as one entry.
+mod group_session_apis {
+    use super::{group_calls::GroupCallsApi, group_sessions::GroupSessionsApi};
+
+    pub type GroupSessionApis = (GroupSessionsApi, GroupCallsApi);
+    #[allow(non_upper_case_globals)]
+    pub const GroupSessionApis: GroupSessionApis = (GroupSessionsApi, GroupCallsApi);
 }
 
 /// A mentor's payout preferences and earnings, and the admins' payouts, as one entry.
@@ -131,7 +141,7 @@ apis!(
     messaging_apis::MessagingApis,
     admin::AdminApi,
     payouts_apis::PayoutsApis,
-    group_sessions::GroupSessionsApi,
+    group_session_apis::GroupSessionApis,
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {

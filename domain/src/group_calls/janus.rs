@@ -49,6 +49,8 @@ pub struct JanusClient {
 
 impl JanusClient {
     pub fn new(settings: JanusSettings) -> anyhow::Result<Self> {
+        // reqwest is built without a default TLS provider; the process-wide one is ring's.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder().timeout(REQUEST_TIMEOUT).build()?;
         Ok(Self { http, settings })
     }

@@ -3,8 +3,10 @@
 //! the server), hands each admitted caller short-lived signed tokens, and moderates through
 //! Janus's HTTP API, so a muted participant's audio stops and a removed one cannot rejoin.
 
+pub mod access;
 pub mod ids;
 pub mod janus;
+pub mod room;
 pub mod tokens;
 
 pub use janus::{JanusClient, JanusSettings};

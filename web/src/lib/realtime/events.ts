@@ -34,8 +34,20 @@ export type ClientEvents = {
   sendOffer: { roomId: string; offer: RTCSessionDescriptionInit };
   sendAnswer: { roomId: string; answer: RTCSessionDescriptionInit };
   sendIceCandidate: { roomId: string; candidate: RTCIceCandidateInit };
+  'start-group-session': { groupSessionId: string };
+  'end-group-session': { groupSessionId: string };
+  'join-group-session': { groupSessionId: string };
+  'leave-group-session': { groupSessionId: string };
+  'mute-participant': { groupSessionId: string; participantId: string };
+  'unmute-participant': { groupSessionId: string; participantId: string };
+  'remove-participant': { groupSessionId: string; participantId: string };
+  'toggle-video': { groupSessionId: string; isVideoEnabled: boolean };
+  'toggle-audio': { groupSessionId: string; isAudioEnabled: boolean };
   ping: Record<string, never>;
 };
+
+/** A member of a group call as the others hear of them (id is the user id). */
+export type GroupCallParticipant = Person & { janusId: number; isMentor: boolean };
 
 export type CallEndReason = 'ended' | 'missed' | 'rejected' | 'disconnected' | 'answered elsewhere' | (string & {});
 
@@ -62,6 +74,14 @@ export type ServerEvents = {
   answer: { roomId: string; answer: RTCSessionDescriptionInit; from: string };
   iceCandidate: { roomId: string; candidate: RTCIceCandidateInit; from: string };
   notification: NotificationEvent;
+  'group-session-started': { groupSessionId: string; startedAt: string };
+  'group-session-ended': { groupSessionId: string };
+  'participant-joined': { groupSessionId: string; participant: GroupCallParticipant | null };
+  'participant-left': { groupSessionId: string; participantId: string; reason: 'left' | 'removed' };
+  'participant-muted': { groupSessionId: string; participantId: string };
+  'participant-unmuted': { groupSessionId: string; participantId: string };
+  'toggle-video': { groupSessionId: string; participantId: string; isVideoEnabled: boolean };
+  'toggle-audio': { groupSessionId: string; participantId: string; isAudioEnabled: boolean };
   error: { message: string; event?: string };
 };
 

@@ -27,6 +27,7 @@ import type {
   ConversationView,
   Count,
   ErrorBody,
+  GroupCallView,
   ListMessagesParams,
   MessageView,
   RtcConfig,
@@ -802,6 +803,108 @@ export function useGetRtcConfig<TData = Awaited<ReturnType<typeof getRtcConfig>>
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetRtcConfigQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetGroupCallUrl = (id: string,) => {
+
+
+
+
+  return `/api/group-sessions/${id}/call`
+}
+
+/**
+ * @summary Tokens to enter a live group session's call (mentor and seated participants only; 403 for
+anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
+ */
+export const getGroupCall = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<GroupCallView> => {
+
+  return apiFetch<GroupCallView>(getGetGroupCallUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetGroupCallQueryKey = (id: string,) => {
+    return [
+    `/api/group-sessions/${id}/call`
+    ] as const;
+    }
+
+
+export const getGetGroupCallQueryOptions = <TData = Awaited<ReturnType<typeof getGroupCall>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupCall>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetGroupCallQueryKey(id);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getGroupCall>>> = ({ signal }) => getGroupCall(id, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getGroupCall>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetGroupCallQueryResult = NonNullable<Awaited<ReturnType<typeof getGroupCall>>>
+export type GetGroupCallQueryError = ErrorBody
+
+
+export function useGetGroupCall<TData = Awaited<ReturnType<typeof getGroupCall>>, TError = ErrorBody>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupCall>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getGroupCall>>,
+          TError,
+          Awaited<ReturnType<typeof getGroupCall>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetGroupCall<TData = Awaited<ReturnType<typeof getGroupCall>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupCall>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getGroupCall>>,
+          TError,
+          Awaited<ReturnType<typeof getGroupCall>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetGroupCall<TData = Awaited<ReturnType<typeof getGroupCall>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupCall>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Tokens to enter a live group session's call (mentor and seated participants only; 403 for
+anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
+ */
+
+export function useGetGroupCall<TData = Awaited<ReturnType<typeof getGroupCall>>, TError = ErrorBody>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupCall>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetGroupCallQueryOptions(id,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -1,0 +1,106 @@
+//! Entering a group session's call: the Janus address and short-lived signed tokens, only for its
+//! mentor and its seated participants who were not removed, only while it is live.
+
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
+use uuid::Uuid;
+
+use super::{Tag, rtc::IceServerView, views::parse_id};
+use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::{
+    group_calls::{access::{self, Role}, room},
+    messaging::ice_servers,
+};
+
+pub struct GroupCallsApi;
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CallMemberView {
+    /// The member's user id (what moderation events name)
+    pub id: Uuid,
+    pub first_name: String,
+    pub last_name: String,
+    #[oai(nullable)]
+    pub profile_image_url: Option<String>,
+    /// Their publisher id in the Janus room (to match a video feed to a member)
+    pub janus_id: u64,
+    pub is_mentor: bool,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct GroupCallView {
+    pub group_session_id: Uuid,
+    pub title: String,
+    /// scheduled, active, completed or cancelled
+    pub status: String,
+    pub scheduled_at: DateTime<Utc>,
+    pub ends_at: DateTime<Utc>,
+    /// mentor or participant
+    pub role: String,
+    pub mentor_user_id: Uuid,
+    pub mentor_name: String,
+    /// The Janus WebSocket address the browser connects to
+    pub janus_url: String,
+    /// Signed Janus session token (expires with `expiresAt`)
+    pub session_token: String,
+    /// Signed token to join this room (expires with `expiresAt`)
+    pub room_token: String,
+    pub room_id: u64,
+    /// The caller's publisher id in the room
+    pub participant_id: u64,
+    pub expires_at: DateTime<Utc>,
+    pub ice_servers: Vec<IceServerView>,
+    /// The mentor and the participants (who may be in the call, not who is in it now)
+    pub members: Vec<CallMemberView>,
+}
+
+#[OpenApi(prefix_path = "/api", tag = "Tag::Messaging")]
+impl GroupCallsApi {
+    /// Tokens to enter a live group session's call (mentor and seated participants only; 403 for
+    /// anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
+    #[oai(path = "/group-sessions/:id/call", method = "get", operation_id = "getGroupCall")]
+    async fn call(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<GroupCallView>> {
+        let id = parse_id(&id, access::NOT_FOUND)?;
+        let user = auth.0.user.id;
+        let now = Utc::now();
+        let mut conn = state.pool.acquire().await?;
+        let a = room::access(&mut conn, state.janus.as_ref(), id, user, now).await?;
+        let ice = ice_servers::for_user(&state.config.rtc, user, now);
+        Ok(Json(GroupCallView {
+            group_session_id: a.session.id,
+            title: a.session.title,
+            status: a.session.status,
+            scheduled_at: a.session.scheduled_at,
+            ends_at: a.session.ends_at,
+            role: match a.role {
+                Role::Mentor => "mentor",
+                Role::Participant => "participant",
+            }
+            .into(),
+            mentor_user_id: a.session.mentor_user_id,
+            mentor_name: a.session.mentor_name,
+            janus_url: a.janus_url,
+            session_token: a.session_token,
+            room_token: a.room_token,
+            room_id: a.room_id,
+            participant_id: a.participant_id,
+            expires_at: a.expires_at,
+            ice_servers: ice.into_iter().map(|s| IceServerView { urls: s.urls, username: s.username, credential: s.credential }).collect(),
+            members: a
+                .members
+                .into_iter()
+                .map(|m| CallMemberView {
+                    janus_id: domain::group_calls::ids::participant_id(m.user_id),
+                    id: m.user_id,
+                    first_name: m.first_name,
+                    last_name: m.last_name,
+                    profile_image_url: m.profile_image_url,
+                    is_mentor: m.is_mentor,
+                })
+                .collect(),
+        }))
+    }
+}

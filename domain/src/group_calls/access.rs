@@ -1,0 +1,174 @@
+//! Who may be in a group session's call, and when: its mentor, and every seeker holding a paid or
+//! free seat (a confirmed or completed seat booking) who was not removed, while the session is live
+//! (active, or between its start and its end).
+
+use chrono::{DateTime, Utc};
+use sqlx::{FromRow, PgConnection};
+use uuid::Uuid;
+
+use crate::{Error, Result};
+
+pub const NOT_FOUND: &str = "Group session not found";
+pub const NOT_A_PARTICIPANT: &str = "Only the mentor and the participants of this session can join its call";
+pub const REMOVED: &str = "You were removed from this session";
+pub const NOT_LIVE: &str = "This session is not live";
+pub const MENTOR_ONLY: &str = "Only the mentor of this session can do that";
+pub const NOT_IN_SESSION: &str = "That person is not a participant of this session";
+
+#[derive(Clone, Debug, FromRow)]
+pub struct CallSession {
+    pub id: Uuid,
+    pub title: String,
+    pub status: String,
+    pub scheduled_at: DateTime<Utc>,
+    pub ends_at: DateTime<Utc>,
+    pub max_participants: i32,
+    pub mentor_user_id: Uuid,
+    pub mentor_name: String,
+}
+
+impl CallSession {
+    /// Active, or scheduled with its start reached and its end not.
+    pub fn is_live(&self, now: DateTime<Utc>) -> bool {
+        match self.status.as_str() {
+            "active" => true,
+            "scheduled" => self.scheduled_at <= now && now < self.ends_at,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Mentor,
+    Participant,
+}
+
+/// A member of the call as the others see them.
+#[derive(Clone, Debug, FromRow, PartialEq, Eq)]
+pub struct Member {
+    pub user_id: Uuid,
+    pub first_name: String,
+    pub last_name: String,
+    pub profile_image_url: Option<String>,
+    pub is_mentor: bool,
+}
+
+pub async fn session(conn: &mut PgConnection, id: Uuid) -> Result<CallSession> {
+    sqlx::query_as(
+        "SELECT g.id, g.title, g.status, g.scheduled_at, g.ends_at, g.max_participants, m.user_id AS mentor_user_id, \
+         m.display_name AS mentor_name FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id WHERE g.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or_else(|| Error::not_found(NOT_FOUND))
+}
+
+/// The caller's role in the session, or why they have none.
+pub async fn role_of(conn: &mut PgConnection, s: &CallSession, user: Uuid) -> Result<Role> {
+    if s.mentor_user_id == user {
+        return Ok(Role::Mentor);
+    }
+    let (seated, removed): (bool, bool) = sqlx::query_as(
+        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status IN ('confirmed', 'completed')), \
+         EXISTS (SELECT 1 FROM group_call_removals WHERE group_session_id = $1 AND user_id = $2)",
+    )
+    .bind(s.id)
+    .bind(user)
+    .fetch_one(conn)
+    .await?;
+    match (seated, removed) {
+        (_, true) => Err(Error::forbidden(REMOVED)),
+        (true, false) => Ok(Role::Participant),
+        (false, false) => Err(Error::forbidden(NOT_A_PARTICIPANT)),
+    }
+}
+
+/// The session and the caller's role, when the caller may be in its call now.
+pub async fn admit(conn: &mut PgConnection, id: Uuid, user: Uuid, now: DateTime<Utc>) -> Result<(CallSession, Role)> {
+    let s = session(&mut *conn, id).await?;
+    let role = role_of(&mut *conn, &s, user).await?;
+    if !s.is_live(now) {
+        return Err(Error::conflict(NOT_LIVE));
+    }
+    Ok((s, role))
+}
+
+/// The session, when `user` is its mentor.
+pub async fn as_mentor(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<CallSession> {
+    let s = session(&mut *conn, id).await?;
+    if s.mentor_user_id != user {
+        return Err(Error::forbidden(MENTOR_ONLY));
+    }
+    Ok(s)
+}
+
+/// The mentor and every seated participant not removed: who hears about the call.
+pub async fn members(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Member>> {
+    Ok(sqlx::query_as(
+        "SELECT u.id AS user_id, u.first_name, u.last_name, u.profile_image_url, true AS is_mentor \
+         FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id JOIN users u ON u.id = m.user_id WHERE g.id = $1 \
+         UNION ALL \
+         SELECT u.id, u.first_name, u.last_name, u.profile_image_url, false FROM bookings b JOIN users u ON u.id = b.user_id \
+         WHERE b.group_session_id = $1 AND b.status IN ('confirmed', 'completed') \
+         AND NOT EXISTS (SELECT 1 FROM group_call_removals r WHERE r.group_session_id = $1 AND r.user_id = b.user_id) \
+         ORDER BY is_mentor DESC, first_name, last_name",
+    )
+    .bind(id)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Records that the mentor removed `user`; false when they were not a participant.
+pub async fn remove(conn: &mut PgConnection, id: Uuid, user: Uuid, by: Uuid) -> Result<bool> {
+    let seated: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status IN ('confirmed', 'completed'))",
+    )
+    .bind(id)
+    .bind(user)
+    .fetch_one(&mut *conn)
+    .await?;
+    if !seated {
+        return Ok(false);
+    }
+    sqlx::query("INSERT INTO group_call_removals (group_session_id, user_id, removed_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+        .bind(id)
+        .bind(user)
+        .bind(by)
+        .execute(conn)
+        .await?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Duration;
+
+    fn session(status: &str, start_in_minutes: i64) -> CallSession {
+        let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        CallSession {
+            id: Uuid::nil(),
+            title: "Circle".into(),
+            status: status.into(),
+            scheduled_at: now + Duration::minutes(start_in_minutes),
+            ends_at: now + Duration::minutes(start_in_minutes + 60),
+            max_participants: 4,
+            mentor_user_id: Uuid::nil(),
+            mentor_name: "Luna".into(),
+        }
+    }
+
+    #[test]
+    fn a_session_is_live_when_active_or_between_its_start_and_its_end() {
+        let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        assert!(session("scheduled", 0).is_live(now));
+        assert!(session("scheduled", -59).is_live(now));
+        assert!(!session("scheduled", -60).is_live(now));
+        assert!(!session("scheduled", 1).is_live(now));
+        assert!(session("active", 30).is_live(now));
+        assert!(!session("completed", -10).is_live(now));
+        assert!(!session("cancelled", -10).is_live(now));
+    }
+}

@@ -1,0 +1,172 @@
+//! What happens in a group session's call: admitting a caller (room made on first need, signed
+//! tokens), the mentor starting and ending it, joins and leaves, toggles, and moderation. Every
+//! event reaches the mentor and every participant on any api process (through `realtime`), in the
+//! caller's transaction; moderation also goes to Janus, so it holds whatever a browser does.
+
+use chrono::{DateTime, Duration, Utc};
+use serde_json::{Value, json};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{
+    JanusClient,
+    access::{self, CallSession, Member, Role},
+    ids,
+    tokens::{self, CALLER_TOKEN_SECONDS},
+};
+use crate::{Error, Result, realtime};
+
+pub const UNAVAILABLE: &str = "Group calls are not available right now. Please try again later.";
+
+// The events every member receives, as the spec names them.
+pub const STARTED: &str = "group-session-started";
+pub const ENDED: &str = "group-session-ended";
+pub const JOINED: &str = "participant-joined";
+pub const LEFT: &str = "participant-left";
+pub const MUTED: &str = "participant-muted";
+pub const UNMUTED: &str = "participant-unmuted";
+pub const TOGGLED_VIDEO: &str = "toggle-video";
+pub const TOGGLED_AUDIO: &str = "toggle-audio";
+
+/// What a browser needs to enter the room: its Janus address and tokens, its ids, and who is there.
+#[derive(Clone, Debug)]
+pub struct CallAccess {
+    pub session: CallSession,
+    pub role: Role,
+    pub janus_url: String,
+    pub session_token: String,
+    pub room_token: String,
+    pub room_id: u64,
+    pub participant_id: u64,
+    pub expires_at: DateTime<Utc>,
+    pub members: Vec<Member>,
+}
+
+fn janus(client: Option<&JanusClient>) -> Result<&JanusClient> {
+    client.ok_or_else(|| Error::ServiceDown(UNAVAILABLE.into()))
+}
+
+fn room_of(client: &JanusClient, session: Uuid) -> (u64, String) {
+    (ids::room_id(session), ids::room_secret(&client.settings().token_secret, session))
+}
+
+/// Admits the caller and hands them tokens for the session's room, creating it when needed.
+pub async fn access(conn: &mut PgConnection, client: Option<&JanusClient>, id: Uuid, user: Uuid, now: DateTime<Utc>) -> Result<CallAccess> {
+    let (session, role) = access::admit(&mut *conn, id, user, now).await?;
+    let client = janus(client)?;
+    let (room, secret) = room_of(client, id);
+    // Everyone fits: the mentor plus every seat.
+    let publishers = u32::try_from(session.max_participants).unwrap_or(20) + 1;
+    client.create_room(room, &secret, &session.title, publishers).await.map_err(unavailable)?;
+    let expires_at = now + Duration::seconds(CALLER_TOKEN_SECONDS);
+    let secret_key = &client.settings().token_secret;
+    Ok(CallAccess {
+        members: access::members(&mut *conn, id).await?,
+        session,
+        role,
+        janus_url: client.settings().ws_url.clone(),
+        session_token: tokens::session_token(secret_key, expires_at),
+        room_token: tokens::room_token(secret_key, room, expires_at),
+        room_id: room,
+        participant_id: ids::participant_id(user),
+        expires_at,
+    })
+}
+
+fn unavailable(err: anyhow::Error) -> Error {
+    tracing::warn!(error = %format!("{err:#}"), "janus");
+    Error::ServiceDown(UNAVAILABLE.into())
+}
+
+async fn tell_members(conn: &mut PgConnection, id: Uuid, event: &str, data: Value) -> Result<()> {
+    let to = access::members(&mut *conn, id).await?.into_iter().map(|m| m.user_id).collect();
+    realtime::publish(conn, &realtime::Envelope::to_users(to, event, data)).await
+}
+
+/// The mentor starts the call: the session becomes active and everyone hears of it.
+pub async fn start(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
+    let (session, role) = access::admit(&mut *conn, id, user, now).await?;
+    if role != Role::Mentor {
+        return Err(Error::forbidden(access::MENTOR_ONLY));
+    }
+    let client = janus(client)?;
+    let (room, secret) = room_of(client, id);
+    client.create_room(room, &secret, &session.title, u32::try_from(session.max_participants).unwrap_or(20) + 1).await.map_err(unavailable)?;
+    sqlx::query("UPDATE group_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status = 'scheduled'")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    tell_members(conn, id, STARTED, json!({"groupSessionId": id, "startedAt": now})).await
+}
+
+/// The mentor ends the call: the session is completed, its room destroyed, everyone told.
+pub async fn end(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid) -> Result<()> {
+    access::as_mentor(&mut *conn, id, user).await?;
+    sqlx::query("UPDATE group_sessions SET status = 'completed', updated_at = now() WHERE id = $1 AND status IN ('scheduled', 'active')")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    tell_members(&mut *conn, id, ENDED, json!({"groupSessionId": id})).await?;
+    if let Some(client) = client {
+        let (room, secret) = room_of(client, id);
+        client.destroy_room(room, &secret).await.map_err(unavailable)?;
+    }
+    Ok(())
+}
+
+/// Someone admitted entered the room (their tile appears for the others).
+pub async fn joined(conn: &mut PgConnection, user: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
+    let (session, role) = access::admit(&mut *conn, id, user, now).await?;
+    let me = access::members(&mut *conn, id).await?.into_iter().find(|m| m.user_id == user);
+    let participant = me.map(|m| json!({
+        "id": m.user_id, "firstName": m.first_name, "lastName": m.last_name, "profileImageUrl": m.profile_image_url,
+        "janusId": ids::participant_id(m.user_id), "isMentor": role == Role::Mentor,
+    }));
+    tell_members(conn, session.id, JOINED, json!({"groupSessionId": id, "participant": participant})).await
+}
+
+/// Someone left the room.
+pub async fn left(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<()> {
+    access::session(&mut *conn, id).await?;
+    tell_members(conn, id, LEFT, json!({"groupSessionId": id, "participantId": user, "reason": "left"})).await
+}
+
+/// A member turned their own camera or microphone on or off.
+pub async fn toggled(conn: &mut PgConnection, user: Uuid, id: Uuid, video: Option<bool>, audio: Option<bool>, now: DateTime<Utc>) -> Result<()> {
+    access::admit(&mut *conn, id, user, now).await?;
+    match (video, audio) {
+        (Some(on), _) => tell_members(conn, id, TOGGLED_VIDEO, json!({"groupSessionId": id, "participantId": user, "isVideoEnabled": on})).await,
+        (None, Some(on)) => tell_members(conn, id, TOGGLED_AUDIO, json!({"groupSessionId": id, "participantId": user, "isAudioEnabled": on})).await,
+        (None, None) => Ok(()),
+    }
+}
+
+/// The mentor mutes or unmutes a participant for everyone (Janus stops forwarding their audio).
+pub async fn set_muted(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, target: Uuid, muted: bool) -> Result<()> {
+    access::as_mentor(&mut *conn, id, user).await?;
+    if !access::members(&mut *conn, id).await?.iter().any(|m| m.user_id == target && !m.is_mentor) {
+        return Err(Error::not_found(access::NOT_IN_SESSION));
+    }
+    let client = janus(client)?;
+    let (room, secret) = room_of(client, id);
+    client.set_muted(room, &secret, ids::participant_id(target), muted).await.map_err(unavailable)?;
+    let event = if muted { MUTED } else { UNMUTED };
+    tell_members(conn, id, event, json!({"groupSessionId": id, "participantId": target})).await
+}
+
+/// The mentor removes a participant: recorded (no token again), kicked from the room by Janus,
+/// and everyone told (the removed one's page leaves the call).
+pub async fn remove(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, target: Uuid) -> Result<()> {
+    access::as_mentor(&mut *conn, id, user).await?;
+    // Told before the removal is recorded, so the removed one hears of it too.
+    let to: Vec<Uuid> = access::members(&mut *conn, id).await?.into_iter().map(|m| m.user_id).collect();
+    if target == user || !access::remove(&mut *conn, id, target, user).await? {
+        return Err(Error::not_found(access::NOT_IN_SESSION));
+    }
+    if let Some(client) = client {
+        let (room, secret) = room_of(client, id);
+        client.kick(room, &secret, ids::participant_id(target)).await.map_err(unavailable)?;
+    }
+    let data = json!({"groupSessionId": id, "participantId": target, "reason": "removed"});
+    realtime::publish(conn, &realtime::Envelope::to_users(to, LEFT, data)).await
+}

@@ -1,0 +1,167 @@
+// A group call through a real Janus SFU, in three browser contexts: the mentor starts the session,
+// every side receives the others' video, the mentor mutes one participant (their audio stops
+// reaching the others), removes the other (who lands on /group-sessions and cannot rejoin), and
+// ends the session (everyone leaves the call).
+import pg from 'pg';
+import { test, expect, createVerifiedUser, signIn, show, launchOptions, mediaArgs } from '../harness/fixtures.mjs';
+import { bookableMentor } from '../harness/booking.mjs';
+import { startStack } from '../harness/stack.mjs';
+
+test.use({ launchOptions: { ...launchOptions, args: [...launchOptions.args, ...mediaArgs] } });
+
+// Every RTCPeerConnection of the page, so the test can read what each receiver gets.
+const RECORD_PEER_CONNECTIONS = () => {
+  const Original = window.RTCPeerConnection;
+  window.__pcs = [];
+  window.RTCPeerConnection = function (...args) {
+    const pc = new Original(...args);
+    window.__pcs.push(pc);
+    return pc;
+  };
+  window.RTCPeerConnection.prototype = Original.prototype;
+};
+
+/** Audio bytes this page has received for the tile of `userId`. */
+async function audioBytesFrom(page, userId) {
+  return page.evaluate(async (id) => {
+    const video = document.querySelector(`[data-testid="remote-video-${id}"]`);
+    const track = video?.srcObject?.getAudioTracks?.()[0];
+    if (!track) return -1;
+    for (const pc of window.__pcs) {
+      for (const receiver of pc.getReceivers()) {
+        // Janus names every subscriber's tracks alike (janus0, janus1): match the object itself.
+        if (receiver.track !== track) continue;
+        let bytes = 0;
+        (await receiver.getStats()).forEach((s) => {
+          if (s.type === 'inbound-rtp') bytes += s.bytesReceived ?? 0;
+        });
+        return bytes;
+      }
+    }
+    return -1;
+  }, userId);
+}
+
+const videoWidth = (page, testId) => page.getByTestId(testId).evaluate((v) => v.videoWidth);
+
+test('a mentor and two participants meet through the SFU; the mentor mutes, removes and ends', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const stack = await startStack({ janus: true });
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  const contexts = [];
+  try {
+    const mentor = await bookableMentor(stack);
+    const service = await mentor.c.post('/api/services', {
+      title: 'New moon circle',
+      description: 'A guided group meditation for the new moon, for up to four seekers.',
+      serviceType: 'meditation',
+      price: '20.00',
+      duration: 60,
+      isGroupSession: true,
+      maxParticipants: 4,
+    });
+    expect(service.status, show(service)).toBe(201);
+    const { rows } = await db.query(
+      `INSERT INTO group_sessions (mentor_id, service_id, title, scheduled_at, ends_at, max_participants)
+       VALUES ($1, $2, 'New moon circle', now() - interval '5 minutes', now() + interval '55 minutes', 4) RETURNING id`,
+      [mentor.mentor.id, service.body.id],
+    );
+    const sessionId = rows[0].id;
+    const people = [];
+    for (const firstName of ['Ann', 'Ben']) {
+      const user = await createVerifiedUser(stack, { firstName, lastName: 'Seeker' });
+      const c = await signIn(stack, user);
+      const id = (await c.get('/api/auth/user')).body.id;
+      await db.query(
+        `INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, confirmed_at, group_session_id)
+         SELECT $1, g.mentor_id, g.service_id, 'confirmed', g.scheduled_at, g.ends_at, 2000, now(), g.id FROM group_sessions g WHERE g.id = $2`,
+        [id, sessionId],
+      );
+      people.push({ id, c, name: `${firstName} Seeker` });
+    }
+    const [ann, ben] = people;
+    const mentorUserId = mentor.mentor.userId;
+
+    const open = async (client) => {
+      const context = await browser.newContext({ baseURL: stack.baseUrl, permissions: ['camera', 'microphone'], locale: 'en-US', timezoneId: 'UTC' });
+      contexts.push(context);
+      await context.addInitScript(RECORD_PEER_CONNECTIONS);
+      await context.addCookies([{ name: 'sid', value: client.cookies.sid, url: stack.baseUrl }]);
+      const page = await context.newPage();
+      await page.goto(`/group-video-call/${sessionId}`);
+      return page;
+    };
+    const mentorPage = await open(mentor.c);
+    const annPage = await open(ann.c);
+    const benPage = await open(ben.c);
+
+    // The mentor's controls are the mentor's alone.
+    await expect(mentorPage.getByRole('figure', { name: 'You (Mentor)' })).toBeVisible();
+    await expect(annPage.getByRole('figure', { name: 'You', exact: true })).toBeVisible();
+    await expect(annPage.getByRole('button', { name: 'Start Session' })).toHaveCount(0);
+    await expect(annPage.getByRole('button', { name: /Share Screen/ })).toHaveCount(0);
+
+    await mentorPage.getByRole('button', { name: 'Start Session' }).click();
+    for (const page of [mentorPage, annPage, benPage]) {
+      await expect(page.getByText('Group Session Started')).toBeVisible();
+      await expect(page.getByLabel('Live')).toBeVisible();
+      await expect(page.getByTestId('elapsed-time')).toBeVisible();
+    }
+
+    // Everyone receives everyone else's video through the SFU.
+    const sees = [
+      [mentorPage, [ann.id, ben.id]],
+      [annPage, [mentorUserId, ben.id]],
+      [benPage, [mentorUserId, ann.id]],
+    ];
+    for (const [page, others] of sees) {
+      for (const other of others) {
+        await expect
+          .poll(() => videoWidth(page, `remote-video-${other}`).catch(() => 0), { timeout: 60_000, message: `video of ${other}` })
+          .toBeGreaterThan(0);
+      }
+      await expect(page.getByTestId('participant-count')).toHaveText('3 participants');
+    }
+
+    // Muting Ann stops her audio at Ben's (Janus stops forwarding it).
+    await expect.poll(() => audioBytesFrom(benPage, ann.id), { timeout: 30_000 }).toBeGreaterThan(0);
+    await mentorPage.getByRole('button', { name: `Mute ${ann.name}` }).click();
+    await expect(benPage.getByRole('figure', { name: ann.name }).getByText('Muted')).toBeVisible();
+    let previous = -1;
+    await expect
+      .poll(
+        async () => {
+          const now = await audioBytesFrom(benPage, ann.id);
+          const still = now === previous;
+          previous = now;
+          return still;
+        },
+        { timeout: 30_000, intervals: [1_000], message: "Ann's audio keeps arriving at Ben's" },
+      )
+      .toBe(true);
+    // Her video still flows.
+    expect(await videoWidth(benPage, `remote-video-${ann.id}`)).toBeGreaterThan(0);
+
+    // Removing Ben sends him out, and he cannot come back.
+    await mentorPage.getByRole('button', { name: `Remove ${ben.name}` }).click();
+    await expect(mentorPage.getByText('Participant Removed')).toBeVisible();
+    await expect(benPage).toHaveURL(/\/group-sessions$/);
+    await expect(mentorPage.getByTestId(`remote-video-${ben.id}`)).toHaveCount(0, { timeout: 30_000 });
+    const again = await ben.c.get(`/api/group-sessions/${sessionId}/call`);
+    expect(again.status, show(again)).toBe(403);
+    await benPage.goto(`/group-video-call/${sessionId}`);
+    await expect(benPage.getByRole('heading', { name: 'Session Error' })).toBeVisible();
+    await expect(benPage.getByText('You were removed from this session')).toBeVisible();
+
+    // The mentor ends the session: everyone leaves the call.
+    await mentorPage.getByRole('button', { name: 'End Session' }).click();
+    await expect(annPage).toHaveURL(/\/group-sessions$/);
+    await expect(mentorPage).toHaveURL(/\/group-sessions$/);
+    expect((await db.query('SELECT status FROM group_sessions WHERE id = $1', [sessionId])).rows[0].status).toBe('completed');
+  } finally {
+    for (const context of contexts) await context.close();
+    await db.end();
+    await stack.stop();
+  }
+});
