@@ -56,11 +56,17 @@ pub async fn schedule(conn: &mut PgConnection, g: &GroupSession) -> domain::Resu
 
 async fn run_step(ctx: &JobContext, id: Uuid, step: &str, start: i64) -> domain::Result<bool> {
     let mut tx = ctx.pool.begin().await?;
-    let changed = match step {
-        GO_LIVE => lifecycle::go_live(&mut tx, id, start, Utc::now()).await?.is_some(),
-        FINISH => lifecycle::finish(&mut tx, id, start, Utc::now()).await?,
-        _ => false,
+    let now = Utc::now();
+    let (changed, status) = match step {
+        GO_LIVE => (lifecycle::go_live(&mut tx, id, start, now).await?.is_some(), "active"),
+        FINISH => (lifecycle::finish(&mut tx, id, start, now).await?, "completed"),
+        _ => (false, ""),
     };
+    if changed {
+        // Anyone on the call page hears of it; a finished session's room goes.
+        let janus = ctx.config.janus.clone().map(domain::group_calls::JanusClient::new).transpose()?;
+        domain::group_calls::room::announce(&mut tx, janus.as_ref(), id, status, now).await?;
+    }
     tx.commit().await?;
     Ok(changed)
 }

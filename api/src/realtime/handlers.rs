@@ -55,7 +55,7 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
         ClientEvent::SendAnswer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Answer, s.payload).await?,
         ClientEvent::SendIceCandidate(s) => calls::relay(&mut tx, me, s.room_id, Signal::IceCandidate, s.payload).await?,
         ClientEvent::StartGroupSession(g) => room::start(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
-        ClientEvent::EndGroupSession(g) => room::end(&mut tx, janus, me, g.group_session_id).await?,
+        ClientEvent::EndGroupSession(g) => room::end(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
         ClientEvent::JoinGroupSession(g) => room::joined(&mut tx, me, g.group_session_id, Utc::now()).await?,
         ClientEvent::LeaveGroupSession(g) => room::left(&mut tx, me, g.group_session_id).await?,
         ClientEvent::MuteParticipant(p) => room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, true).await?,

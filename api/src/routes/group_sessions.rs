@@ -252,6 +252,8 @@ impl GroupSessionsApi {
         for seat in &moved.cancelled_seats {
             booking_events::cancelled(&mut tx, &seat.booking, seat.refund, seat.policy.amount_cents, true).await?;
         }
+        // Anyone on the call page hears of it (and a session that is over loses its room).
+        domain::group_calls::room::announce(&mut tx, state.janus.as_ref(), id, &moved.session.status, Utc::now()).await?;
         tx.commit().await?;
         Ok(Json(view(&state, moved.session, auth.0.user.id).await?))
     }

@@ -14,7 +14,7 @@ use super::{
     ids,
     tokens::{self, CALLER_TOKEN_SECONDS},
 };
-use crate::{Error, Result, realtime};
+use crate::{Error, Result, group_sessions::lifecycle, realtime};
 
 pub const UNAVAILABLE: &str = "Group calls are not available right now. Please try again later.";
 
@@ -83,7 +83,8 @@ async fn tell_members(conn: &mut PgConnection, id: Uuid, event: &str, data: Valu
     realtime::publish(conn, &realtime::Envelope::to_users(to, event, data)).await
 }
 
-/// The mentor starts the call: the session becomes active and everyone hears of it.
+/// The mentor starts the call: a scheduled session in its live window becomes active (the
+/// mentor's move of `group_sessions::lifecycle`), and everyone hears of it.
 pub async fn start(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
     let (session, role) = access::admit(&mut *conn, id, user, now).await?;
     if role != Role::Mentor {
@@ -92,26 +93,35 @@ pub async fn start(conn: &mut PgConnection, client: Option<&JanusClient>, user: 
     let client = janus(client)?;
     let (room, secret) = room_of(client, id);
     client.create_room(room, &secret, &session.title, u32::try_from(session.max_participants).unwrap_or(20) + 1).await.map_err(unavailable)?;
-    sqlx::query("UPDATE group_sessions SET status = 'active', updated_at = now() WHERE id = $1 AND status = 'scheduled'")
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-    tell_members(conn, id, STARTED, json!({"groupSessionId": id, "startedAt": now})).await
+    if session.status == "scheduled" {
+        lifecycle::move_by_mentor(&mut *conn, user, id, "active", now).await?;
+    }
+    announce(conn, None, id, "active", now).await
 }
 
-/// The mentor ends the call: the session is completed, its room destroyed, everyone told.
-pub async fn end(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid) -> Result<()> {
+/// The mentor ends the call: the active session is completed (the mentor's move), its room
+/// destroyed, everyone told.
+pub async fn end(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
     access::as_mentor(&mut *conn, id, user).await?;
-    sqlx::query("UPDATE group_sessions SET status = 'completed', updated_at = now() WHERE id = $1 AND status IN ('scheduled', 'active')")
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-    tell_members(&mut *conn, id, ENDED, json!({"groupSessionId": id})).await?;
-    if let Some(client) = client {
-        let (room, secret) = room_of(client, id);
-        client.destroy_room(room, &secret).await.map_err(unavailable)?;
+    lifecycle::move_by_mentor(&mut *conn, user, id, "completed", now).await?;
+    announce(conn, client, id, "completed", now).await
+}
+
+/// Tells every member that the session changed state (however it changed: the call page, the
+/// dashboard's buttons, the worker): started, or over (its room is destroyed then).
+pub async fn announce(conn: &mut PgConnection, client: Option<&JanusClient>, id: Uuid, status: &str, now: DateTime<Utc>) -> Result<()> {
+    match status {
+        "active" => tell_members(conn, id, STARTED, json!({"groupSessionId": id, "startedAt": now})).await,
+        "completed" | "cancelled" => {
+            tell_members(&mut *conn, id, ENDED, json!({"groupSessionId": id, "status": status})).await?;
+            if let Some(client) = client {
+                let (room, secret) = room_of(client, id);
+                client.destroy_room(room, &secret).await.map_err(unavailable)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Someone admitted entered the room (their tile appears for the others).
