@@ -455,3 +455,26 @@ async fn cancelling_refunds_every_paid_seat_once(pool: sqlx::PgPool) {
     let told: i64 = sqlx::query_scalar("SELECT count(DISTINCT user_id) FROM notifications WHERE type = 'booking_cancelled'").fetch_one(&app.pool).await.unwrap();
     assert_eq!(told, 3, "both participants and the mentor");
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_seeker_cancels_their_seat_by_the_refund_tiers_and_frees_it(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let m = mentor(&app, "mentor@example.com", "25").await;
+    let g = create(&app, &m, hours_ahead(48), Some(2)).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let (_, s) = app.signed_in("seeker@example.com").await;
+    let (_, held) = join(&app, &s, &id).await;
+    let seat = held["reservation"]["id"].as_str().unwrap().to_string();
+    let paid = body(app.post("/api/process-payment-v2", card(&seat), Some(&s)).await).await;
+    assert_eq!(paid["success"], true, "{paid}");
+    assert_eq!(seats_taken(&app, &id).await, 1);
+    let r = app.put(&format!("/api/user/bookings/{seat}/cancel"), json!({"acknowledgePolicy": true}), Some(&s)).await;
+    r.assert_status_is_ok();
+    let policy = body(r).await;
+    assert_eq!(policy["refundPolicy"]["refundPercentage"], 100, "{policy}");
+    assert_eq!(policy["refundPolicy"]["refundAmount"], "25.00");
+    assert_eq!(seats_taken(&app, &id).await, 0, "the seat is free again");
+    assert_eq!(app.queued("refunds").await.len(), 1);
+    // The seeker may take a seat again.
+    assert_eq!(join(&app, &s, &id).await.0, StatusCode::CREATED);
+}

@@ -34,6 +34,13 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
         assert!(stats.total_sessions >= completed);
         assert_eq!(review_count as i64, completed, "each seeded review belongs to one completed session");
     }
+    // Every demo mentor leads group sessions ahead (seeding twice adds none).
+    let sessions: Vec<(Uuid, i64)> = sqlx::query_as("SELECT mentor_id, count(*) FROM group_sessions WHERE status = 'scheduled' GROUP BY mentor_id")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(sessions.len(), 26, "{sessions:?}");
+    assert!(sessions.iter().all(|(_, n)| (1..=2).contains(n)), "{sessions:?}");
     let unpaid: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM bookings b WHERE b.total_cents > 0 AND NOT EXISTS \
          (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'approved')",

@@ -4,6 +4,7 @@
 
 mod avatars;
 mod catalogue;
+mod group_sessions;
 mod history;
 mod overrides;
 mod payouts;
@@ -83,6 +84,7 @@ async fn seed_mentor(
     if let Some(mentor_id) = existing {
         history::ensure_schedule(pool, mentor_id, i).await?;
         overrides::ensure_overrides(pool, mentor_id, i, &jiff::tz::TimeZone::get(demo.tz)?, chrono::Utc::now()).await?;
+        group_sessions::ensure_group_sessions(pool, mentor_id, i, chrono::Utc::now()).await?;
         return Ok(false);
     }
     let avatar = avatars::write(upload_dir, &slug, demo.first, demo.last, i)?;
@@ -143,6 +145,7 @@ async fn seed_mentor(
     tx.commit().await?;
     history::ensure_schedule(pool, mentor_id, i).await?;
     overrides::ensure_overrides(pool, mentor_id, i, &tz, now).await?;
+    group_sessions::ensure_group_sessions(pool, mentor_id, i, now).await?;
     Ok(true)
 }
 
