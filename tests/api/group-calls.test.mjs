@@ -7,6 +7,7 @@ import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 import { client, show } from '../harness/client.mjs';
+import { groupService, groupSessionWithSeats } from '../harness/group-sessions.mjs';
 import { roomExists } from '../harness/janus.mjs';
 import { connect } from '../harness/realtime.mjs';
 import { startStack } from '../harness/stack.mjs';
@@ -30,30 +31,8 @@ after(async () => {
 
 /** A group session of `mentor` starting `startMinutes` from now, with a confirmed seat for each seeker. */
 async function groupSession(mentor, seekers, startMinutes) {
-  const service = await mentor.c.post('/api/services', {
-    title: 'Full moon circle',
-    description: 'A guided meditation for up to four seekers under the full moon.',
-    serviceType: 'meditation',
-    price: '20.00',
-    duration: 60,
-    isGroupSession: true,
-    maxParticipants: 4,
-  });
-  assert.equal(service.status, 201, show(service));
-  const { rows } = await db.query(
-    `INSERT INTO group_sessions (mentor_id, service_id, title, scheduled_at, ends_at, max_participants)
-     VALUES ($1, $2, 'Full moon circle', now() + make_interval(mins => $3), now() + make_interval(mins => $3 + 60), 4) RETURNING id`,
-    [mentor.mentor.id, service.body.id, startMinutes],
-  );
-  const id = rows[0].id;
-  for (const seeker of seekers) {
-    await db.query(
-      `INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, confirmed_at, group_session_id)
-       SELECT $1, g.mentor_id, g.service_id, 'confirmed', g.scheduled_at, g.ends_at, 2000, now(), g.id FROM group_sessions g WHERE g.id = $2`,
-      [seeker.id, id],
-    );
-  }
-  return id;
+  const service = await groupService(mentor);
+  return groupSessionWithSeats(db, mentor, service, seekers.map((s) => s.id), { startMinutes });
 }
 
 async function seeker() {

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 import { launchOptions, mediaArgs } from '../harness/chromium.mjs';
+import { groupService, groupSessionWithSeats } from '../harness/group-sessions.mjs';
 import { repoRoot, startStack } from '../harness/stack.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,33 +48,15 @@ await db.connect();
 const browser = await chromium.launch({ ...launchOptions, args: [...launchOptions.args, ...mediaArgs] });
 try {
   const mentor = await bookableMentor(stack);
-  const service = await mentor.c.post('/api/services', {
-    title: 'Benchmark circle',
-    description: 'One mentor publishing to as many seekers as the machine allows.',
-    serviceType: 'meditation',
-    price: '0.00',
-    duration: 60,
-    isGroupSession: true,
-    maxParticipants: 20,
-  });
-  const { rows } = await db.query(
-    `INSERT INTO group_sessions (mentor_id, service_id, title, scheduled_at, ends_at, max_participants)
-     VALUES ($1, $2, 'Benchmark circle', now() - interval '1 minute', now() + interval '59 minutes', 20) RETURNING id`,
-    [mentor.mentor.id, service.body.id],
-  );
-  const sessionId = rows[0].id;
+  const service = await groupService(mentor, { price: '0.00', maxParticipants: 20 });
   const seats = [];
+  const seatIds = [];
   for (let i = 0; i < max; i += 1) {
-    const user = await createVerifiedUser(stack);
-    const c = await signIn(stack, user);
-    const id = (await c.get('/api/auth/user')).body.id;
-    await db.query(
-      `INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, confirmed_at, group_session_id)
-       SELECT $1, g.mentor_id, g.service_id, 'confirmed', g.scheduled_at, g.ends_at, 0, now(), g.id FROM group_sessions g WHERE g.id = $2`,
-      [id, sessionId],
-    );
+    const c = await signIn(stack, await createVerifiedUser(stack));
     seats.push(c);
+    seatIds.push((await c.get('/api/auth/user')).body.id);
   }
+  const sessionId = await groupSessionWithSeats(db, mentor, service, seatIds, { startMinutes: -1, maxParticipants: 20 });
   const callOf = async (c) => {
     const r = await c.get(`/api/group-sessions/${sessionId}/call`);
     if (r.status !== 200) throw new Error(`call tokens: ${r.status} ${JSON.stringify(r.body)}`);

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { test, expect, createVerifiedUser, signIn, show, launchOptions, mediaArgs } from '../harness/fixtures.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
+import { groupService, groupSessionWithSeats } from '../harness/group-sessions.mjs';
 import { startStack } from '../harness/stack.mjs';
 
 test.use({ launchOptions: { ...launchOptions, args: [...launchOptions.args, ...mediaArgs] } });
@@ -52,16 +53,7 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
   const contexts = [];
   try {
     const mentor = await bookableMentor(stack);
-    const service = await mentor.c.post('/api/services', {
-      title: 'New moon circle',
-      description: 'A guided group meditation for the new moon, for up to four seekers.',
-      serviceType: 'meditation',
-      price: '20.00',
-      duration: 60,
-      isGroupSession: true,
-      maxParticipants: 4,
-    });
-    expect(service.status, show(service)).toBe(201);
+    const service = await groupService(mentor);
     const people = [];
     for (const firstName of ['Ann', 'Ben']) {
       const user = await createVerifiedUser(stack, { firstName, lastName: 'Seeker' });
@@ -71,19 +63,7 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     // The worker's session sweep would start a session whose time has come by itself: this test is
     // about the mentor starting it, so the worker (needed above for the sign-up mails) stops here.
     await stack.stopWorker();
-    const { rows } = await db.query(
-      `INSERT INTO group_sessions (mentor_id, service_id, title, scheduled_at, ends_at, max_participants)
-       VALUES ($1, $2, 'New moon circle', now() - interval '5 minutes', now() + interval '55 minutes', 4) RETURNING id`,
-      [mentor.mentor.id, service.body.id],
-    );
-    const sessionId = rows[0].id;
-    for (const { id } of people) {
-      await db.query(
-        `INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, confirmed_at, group_session_id)
-         SELECT $1, g.mentor_id, g.service_id, 'confirmed', g.scheduled_at, g.ends_at, 2000, now(), g.id FROM group_sessions g WHERE g.id = $2`,
-        [id, sessionId],
-      );
-    }
+    const sessionId = await groupSessionWithSeats(db, mentor, service, people.map((p) => p.id));
     const [ann, ben] = people;
     const mentorUserId = mentor.mentor.userId;
 
