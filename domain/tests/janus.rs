@@ -96,6 +96,10 @@ async fn rooms_are_created_moderated_and_destroyed() {
     let absent = ids::participant_id(Uuid::new_v4());
     client.set_muted(room, &secret, absent, true).await.unwrap();
     client.kick(room, &secret, absent).await.unwrap();
+    // The allowed list takes and gives back a member's token.
+    let token = tokens::room_token(&janus.settings.token_secret, room, absent, chrono::Utc::now() + chrono::Duration::minutes(5));
+    client.allow(room, &secret, &token, true).await.unwrap();
+    client.allow(room, &secret, &token, false).await.unwrap();
     // The wrong secret is refused.
     assert!(client.kick(room, "not-the-secret", absent).await.is_err());
 

@@ -8,7 +8,7 @@ import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 import { client, show } from '../harness/client.mjs';
 import { groupService, groupSessionWithSeats } from '../harness/group-sessions.mjs';
-import { roomExists } from '../harness/janus.mjs';
+import { roomExists, tryJoin } from '../harness/janus.mjs';
 import { connect } from '../harness/realtime.mjs';
 import { startStack } from '../harness/stack.mjs';
 
@@ -53,7 +53,9 @@ describe('group calls', () => {
     assert.equal(call.body.role, 'participant');
     assert.equal(call.body.janusUrl, stack.env.JANUS_WS_URL);
     assert.match(call.body.sessionToken, /^\d+,janus,janus\.plugin\.videoroom:/);
-    assert.match(call.body.roomToken, new RegExp(`^\\d+,janus\\.plugin\\.videoroom,room=${call.body.roomId}:`));
+    assert.match(call.body.roomToken, new RegExp(`^\\d+,janus\\.plugin\\.videoroom,room=${call.body.roomId},participant=${call.body.participantId}:`));
+    // The tokens carry the call until half an hour after the session's end.
+    assert.equal(Date.parse(call.body.expiresAt) - Date.parse(call.body.endsAt), 30 * 60_000);
     assert.equal(call.body.mentorUserId, mentor.mentor.userId);
     assert.deepEqual(
       call.body.members.map((m) => `${m.id}:${m.isMentor}`).sort(),
@@ -108,11 +110,16 @@ describe('group calls', () => {
       a.send('toggle-video', { groupSessionId: id, isVideoEnabled: false });
       assert.equal((await b.next('toggle-video', (d) => d.participantId === ann.id)).isVideoEnabled, false);
 
+      // Ben's tokens let him into the room, until the mentor removes him.
+      const benCall = (await ben.c.get(`/api/group-sessions/${id}/call`)).body;
+      assert.equal(await tryJoin(stack.janus, benCall), 'joined');
       m.send('remove-participant', { groupSessionId: id, participantId: ben.id });
       for (const s of [m, a, b]) await s.next('participant-left', (d) => d.participantId === ben.id && d.reason === 'removed');
       const again = await ben.c.get(`/api/group-sessions/${id}/call`);
       assert.equal(again.status, 403, show(again));
       assert.equal(again.body.message, REMOVED);
+      // The tokens he kept no longer open the room.
+      assert.match(await tryJoin(stack.janus, benCall), /Unauthorized/);
       // Removed members hear nothing more of the session.
       m.send('end-group-session', { groupSessionId: id });
       for (const s of [m, a]) await s.next('group-session-ended', (d) => d.groupSessionId === id);

@@ -101,3 +101,33 @@ export async function roomExists(janus, token, room) {
   await post(sessionUrl, { janus: 'destroy' });
   return answer.plugindata.data.exists;
 }
+
+/**
+ * Joins a room as a publisher with a caller's tokens (as a browser would, over the HTTP API), then
+ * leaves; resolves to 'joined' or Janus's error text.
+ */
+export async function tryJoin(janus, { sessionToken, roomToken, roomId, participantId }) {
+  const post = async (url, body) =>
+    (await fetch(url, { method: 'POST', body: JSON.stringify({ ...body, transaction: secret(), token: sessionToken }) })).json();
+  const session = await post(janus.env.JANUS_HTTP_URL, { janus: 'create' });
+  if (session.janus !== 'success') return session.error?.reason ?? JSON.stringify(session);
+  const sessionUrl = `${janus.env.JANUS_HTTP_URL}/${session.data.id}`;
+  try {
+    const handle = await post(sessionUrl, { janus: 'attach', plugin: 'janus.plugin.videoroom' });
+    await post(`${sessionUrl}/${handle.data.id}`, {
+      janus: 'message',
+      body: { request: 'join', ptype: 'publisher', room: roomId, id: participantId, token: roomToken },
+    });
+    // The answer to a join comes as an event on the session's long poll.
+    for (let i = 0; i < 20; i += 1) {
+      const res = await fetch(`${sessionUrl}?maxev=1&token=${encodeURIComponent(sessionToken)}`);
+      const event = await res.json();
+      const data = event.plugindata?.data;
+      if (data?.videoroom === 'joined') return 'joined';
+      if (data?.error) return data.error;
+    }
+    return 'no answer';
+  } finally {
+    await post(sessionUrl, { janus: 'destroy' });
+  }
+}

@@ -66,8 +66,18 @@ impl JanusClient {
             "request": "create", "room": room, "permanent": false, "admin_key": self.settings.admin_key,
             "description": description, "secret": secret, "publishers": publishers, "bitrate": ROOM_BITRATE,
             "signed_tokens": true, "require_pvtid": true, "notify_joining": true, "videocodec": "vp8",
+            // An empty list turns the check on: only tokens the api adds may join.
+            "allowed": [],
         });
         self.room_request(body, &[ROOM_EXISTS]).await.map(drop)
+    }
+
+    /// Adds a member's room token to the room's `allowed` list, or withdraws it (a removed
+    /// participant can then not join again, whatever token they kept).
+    pub async fn allow(&self, room: u64, secret: &str, token: &str, allowed: bool) -> anyhow::Result<()> {
+        let action = if allowed { "add" } else { "remove" };
+        let body = json!({"request": "allowed", "room": room, "secret": secret, "action": action, "allowed": [token]});
+        self.room_request(body, &[]).await.map(drop)
     }
 
     /// Ends a room: Janus tells every participant it is gone (nothing when it already is).

@@ -12,7 +12,7 @@ use super::{
     JanusClient,
     access::{self, CallSession, Member, Role},
     ids,
-    tokens::{self, CALLER_TOKEN_SECONDS},
+    tokens::{self, TOKEN_GRACE_MINUTES},
 };
 use crate::{Error, Result, group_sessions::lifecycle, realtime};
 
@@ -42,6 +42,12 @@ pub struct CallAccess {
     pub members: Vec<Member>,
 }
 
+/// The session's end plus the grace; fixed per session, so a member's token is always the same
+/// string (and can be withdrawn from the room's list).
+fn token_expiry(session: &CallSession) -> DateTime<Utc> {
+    session.ends_at + Duration::minutes(TOKEN_GRACE_MINUTES)
+}
+
 fn janus(client: Option<&JanusClient>) -> Result<&JanusClient> {
     client.ok_or_else(|| Error::ServiceDown(UNAVAILABLE.into()))
 }
@@ -58,17 +64,20 @@ pub async fn access(conn: &mut PgConnection, client: Option<&JanusClient>, id: U
     // Everyone fits: the mentor plus every seat.
     let publishers = u32::try_from(session.max_participants).unwrap_or(20) + 1;
     client.create_room(room, &secret, &session.title, publishers).await.map_err(unavailable)?;
-    let expires_at = now + Duration::seconds(CALLER_TOKEN_SECONDS);
+    let expires_at = token_expiry(&session);
     let secret_key = &client.settings().token_secret;
+    let participant_id = ids::participant_id(user);
+    let room_token = tokens::room_token(secret_key, room, participant_id, expires_at);
+    client.allow(room, &secret, &room_token, true).await.map_err(unavailable)?;
     Ok(CallAccess {
         members: access::members(&mut *conn, id).await?,
         session,
         role,
         janus_url: client.settings().ws_url.clone(),
         session_token: tokens::session_token(secret_key, expires_at),
-        room_token: tokens::room_token(secret_key, room, expires_at),
+        room_token,
         room_id: room,
-        participant_id: ids::participant_id(user),
+        participant_id,
         expires_at,
     })
 }
@@ -167,7 +176,7 @@ pub async fn set_muted(conn: &mut PgConnection, client: Option<&JanusClient>, us
 /// The mentor removes a participant: recorded (no token again), kicked from the room by Janus,
 /// and everyone told (the removed one's page leaves the call).
 pub async fn remove(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, target: Uuid) -> Result<()> {
-    access::as_mentor(&mut *conn, id, user).await?;
+    let session = access::as_mentor(&mut *conn, id, user).await?;
     // Told before the removal is recorded, so the removed one hears of it too.
     let to: Vec<Uuid> = access::members(&mut *conn, id).await?.into_iter().map(|m| m.user_id).collect();
     if target == user || !access::remove(&mut *conn, id, target, user).await? {
@@ -175,7 +184,11 @@ pub async fn remove(conn: &mut PgConnection, client: Option<&JanusClient>, user:
     }
     if let Some(client) = client {
         let (room, secret) = room_of(client, id);
-        client.kick(room, &secret, ids::participant_id(target)).await.map_err(unavailable)?;
+        let participant = ids::participant_id(target);
+        // The token first: kicked, they could otherwise join again with the one they hold.
+        let token = tokens::room_token(&client.settings().token_secret, room, participant, token_expiry(&session));
+        client.allow(room, &secret, &token, false).await.map_err(unavailable)?;
+        client.kick(room, &secret, participant).await.map_err(unavailable)?;
     }
     let data = json!({"groupSessionId": id, "participantId": target, "reason": "removed"});
     realtime::publish(conn, &realtime::Envelope::to_users(to, LEFT, data)).await

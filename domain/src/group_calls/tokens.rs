@@ -9,9 +9,9 @@ use hmac::{Hmac, Mac};
 use sha1::Sha1;
 
 pub const VIDEOROOM_PLUGIN: &str = "janus.plugin.videoroom";
-/// How long a token handed to a browser lasts: enough to connect and join; a removed participant's
-/// token runs out soon after, and the api gives them no other.
-pub const CALLER_TOKEN_SECONDS: i64 = 120;
+/// A caller's tokens last until the session's end plus this: Janus checks the session token on
+/// every request of the call (keep-alives too), and a call may run a little over.
+pub const TOKEN_GRACE_MINUTES: i64 = 30;
 
 fn sign(secret: &str, data: &str) -> String {
     let mut mac = Hmac::<Sha1>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
@@ -24,9 +24,10 @@ pub fn session_token(secret: &str, expires: DateTime<Utc>) -> String {
     sign(secret, &format!("{},janus,{VIDEOROOM_PLUGIN}", expires.timestamp()))
 }
 
-/// Joins room `room` (as publisher or subscriber) until `expires`.
-pub fn room_token(secret: &str, room: u64, expires: DateTime<Utc>) -> String {
-    sign(secret, &format!("{},{VIDEOROOM_PLUGIN},room={room}", expires.timestamp()))
+/// Joins room `room` until `expires`. It names its participant, so each member's token is their
+/// own: the room's `allowed` list holds it while they may be there, and loses it when removed.
+pub fn room_token(secret: &str, room: u64, participant: u64, expires: DateTime<Utc>) -> String {
+    sign(secret, &format!("{},{VIDEOROOM_PLUGIN},room={room},participant={participant}", expires.timestamp()))
 }
 
 #[cfg(test)]
@@ -38,18 +39,20 @@ mod tests {
         let at = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
         let t = session_token("secret", at);
         assert!(t.starts_with("1800000000,janus,janus.plugin.videoroom:"), "{t}");
-        let r = room_token("secret", 42, at);
-        assert!(r.starts_with("1800000000,janus.plugin.videoroom,room=42:"), "{r}");
+        let r = room_token("secret", 42, 7, at);
+        assert!(r.starts_with("1800000000,janus.plugin.videoroom,room=42,participant=7:"), "{r}");
         // The signature covers everything before the colon with the shared secret.
         let (data, sig) = r.rsplit_once(':').unwrap();
         let mut mac = Hmac::<Sha1>::new_from_slice(b"secret").unwrap();
         mac.update(data.as_bytes());
         assert_eq!(sig, STANDARD.encode(mac.finalize().into_bytes()));
-        assert_ne!(room_token("other", 42, at), r);
+        assert_ne!(room_token("other", 42, 7, at), r);
+        assert_ne!(room_token("secret", 42, 8, at), r);
+        assert_eq!(room_token("secret", 42, 7, at), r, "the same member's token is the same: it can be withdrawn");
     }
 
     #[test]
-    fn caller_tokens_last_two_minutes() {
-        assert_eq!(CALLER_TOKEN_SECONDS, 120);
+    fn tokens_outlast_the_session_by_half_an_hour() {
+        assert_eq!(TOKEN_GRACE_MINUTES, 30);
     }
 }
