@@ -13,6 +13,7 @@ import { createAdmin } from '../harness/admin.mjs';
 import { bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
 import { client, show } from '../harness/client.mjs';
 import { committedOperations, servedOperations } from '../harness/openapi.mjs';
+import { groupService, groupSessionWithSeats } from '../harness/group-sessions.mjs';
 import { startStack } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
 
@@ -158,6 +159,12 @@ const ROWS = {
     ok: 200,
     make: async (w) => ({ path: `/api/group-sessions/${(await w.newGroupSession()).id}`, owner: 'mentor' }),
   },
+  'GET /api/group-sessions/{id}/call': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({ path: `/api/group-sessions/${await w.newLiveGroupSession()}/call`, owner: 'seeker' }),
+  },
   'PUT /api/group-sessions/{id}': {
     access: 'owner',
     ok: 200,
@@ -240,7 +247,8 @@ let stack;
 let db;
 const w = {};
 before(async () => {
-  stack = await startStack();
+  // With a Janus: the owner of a group call gets its tokens.
+  stack = await startStack({ janus: true });
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
   const [mentor, otherMentor, seekerUser, otherSeekerUser, availabilityMentor] = await Promise.all([
@@ -252,6 +260,11 @@ before(async () => {
   ]);
   w.mentor = mentor;
   w.admin = (await createAdmin(stack)).c;
+  // A started group session (of a mentor of its own, whose time nothing else takes) with the seeker's seat.
+  w.newLiveGroupSession = async () => {
+    const host = await bookableMentor(stack);
+    return groupSessionWithSeats(db, host, await groupService(host), [w.seekerUserId]);
+  };
   w.newUserId = async () => {
     const user = await createVerifiedUser(stack);
     const { rows } = await db.query('SELECT id FROM users WHERE email = $1', [user.email]);

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor, startIn } from '../harness/booking.mjs';
-import { show } from '../harness/client.mjs';
+import { client, show } from '../harness/client.mjs';
 import { startStack } from '../harness/stack.mjs';
 
 let stack;
@@ -63,8 +63,11 @@ describe('reservations', () => {
 
     const date = at.slice(0, 10);
     const time = at.slice(11, 16);
-    const slots = async () => (await seeker.get(`/api/mentors/${mentor.id}/available-slots?date=${date}&duration=60&timeZone=UTC`)).body;
+    const slotsUrl = `/api/mentors/${mentor.id}/available-slots?date=${date}&duration=60&timeZone=UTC`;
+    // Offered to nobody else while held (its holder still sees it: they may pick it again).
+    const slots = async () => (await client(stack.baseUrl).get(slotsUrl)).body;
     assert.ok(!(await slots()).includes(time), 'the held slot is not offered');
+    assert.ok((await seeker.get(slotsUrl)).body.includes(time), 'the holder sees the time they hold');
 
     const deadline = Date.now() + 20_000;
     for (;;) {
