@@ -83,6 +83,8 @@ async fn creation_is_validated(pool: sqlx::PgPool) {
         (json!({"serviceId": m.group, "title": "  ", "scheduledAt": at}), "Title is required"),
         (json!({"serviceId": m.group, "title": "T"}), "Please select a date and time"),
         (json!({"serviceId": m.group, "title": "T", "scheduledAt": Utc::now() - Duration::minutes(1)}), "The session must be scheduled in the future"),
+        (json!({"serviceId": m.group, "title": "T", "scheduledAt": Utc::now() + Duration::days(91)}), "The session must be scheduled within the next 90 days"),
+        (json!({"serviceId": m.group, "title": "T", "scheduledAt": "+200000-01-01T00:00:00Z"}), "The session must be scheduled within the next 90 days"),
         (json!({"serviceId": m.group, "title": "T", "scheduledAt": at, "maxParticipants": 1}), "Max participants must be between 2 and 20"),
         (json!({"serviceId": m.group, "title": "T", "scheduledAt": at, "maxParticipants": 21}), "Max participants must be between 2 and 20"),
     ];
