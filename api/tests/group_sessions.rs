@@ -235,6 +235,12 @@ async fn one_seat_per_seeker_and_a_lapsed_hold_frees_its_seat(pool: sqlx::PgPool
     assert_eq!(seats_taken(&app, &id).await, 1);
     let hold_a = ids.into_iter().next().unwrap();
 
+    // A held seat is not a one-to-one hold with the mentor: A can still hold a one-to-one time.
+    let r = app
+        .post("/api/reservations", json!({"serviceId": m.one_to_one, "mentorId": m.id, "scheduledAt": hours_ahead(30), "totalAmount": "40"}), Some(&a))
+        .await;
+    r.assert_status(StatusCode::CREATED);
+
     // GET /api/reservations/{id} carries the session.
     let view = body(app.get(&format!("/api/reservations/{hold_a}"), Some(&a)).await).await;
     assert_eq!(view["groupSession"]["title"], "Full moon circle");
