@@ -83,6 +83,8 @@ async fn creation_is_validated(pool: sqlx::PgPool) {
         (json!({"serviceId": m.group, "title": "  ", "scheduledAt": at}), "Title is required"),
         (json!({"serviceId": m.group, "title": "T"}), "Please select a date and time"),
         (json!({"serviceId": m.group, "title": "T", "scheduledAt": Utc::now() - Duration::minutes(1)}), "The session must be scheduled in the future"),
+        (json!({"serviceId": m.group, "title": "T", "scheduledAt": Utc::now() + Duration::days(91)}), "The session must be scheduled within the next 90 days"),
+        (json!({"serviceId": m.group, "title": "T", "scheduledAt": "+200000-01-01T00:00:00Z"}), "The session must be scheduled within the next 90 days"),
         (json!({"serviceId": m.group, "title": "T", "scheduledAt": at, "maxParticipants": 1}), "Max participants must be between 2 and 20"),
         (json!({"serviceId": m.group, "title": "T", "scheduledAt": at, "maxParticipants": 21}), "Max participants must be between 2 and 20"),
     ];
@@ -232,6 +234,12 @@ async fn one_seat_per_seeker_and_a_lapsed_hold_frees_its_seat(pool: sqlx::PgPool
     assert_eq!(answers.iter().filter(|(s, _)| *s == StatusCode::OK).count(), 4);
     assert_eq!(seats_taken(&app, &id).await, 1);
     let hold_a = ids.into_iter().next().unwrap();
+
+    // A held seat is not a one-to-one hold with the mentor: A can still hold a one-to-one time.
+    let r = app
+        .post("/api/reservations", json!({"serviceId": m.one_to_one, "mentorId": m.id, "scheduledAt": hours_ahead(30), "totalAmount": "40"}), Some(&a))
+        .await;
+    r.assert_status(StatusCode::CREATED);
 
     // GET /api/reservations/{id} carries the session.
     let view = body(app.get(&format!("/api/reservations/{hold_a}"), Some(&a)).await).await;

@@ -188,10 +188,10 @@ pub(crate) async fn lock_holds_of(tx: &mut PgConnection, user_id: Uuid) -> Resul
     Ok(())
 }
 
-/// The seeker's live holds: in total and with one mentor.
+/// The seeker's live holds: in total, and one-to-one with one mentor (a held group seat is not one).
 pub(crate) async fn live_holds(tx: &mut PgConnection, user_id: Uuid, mentor_id: Uuid, now: DateTime<Utc>) -> Result<(i64, i64)> {
     Ok(sqlx::query_as(
-        "SELECT count(*), count(*) FILTER (WHERE mentor_id = $2) FROM bookings \
+        "SELECT count(*), count(*) FILTER (WHERE mentor_id = $2 AND group_session_id IS NULL) FROM bookings \
          WHERE user_id = $1 AND status = 'reserved' AND hold_expires_at > $3",
     )
     .bind(user_id)

@@ -36,6 +36,7 @@ pub const TITLE_TOO_LONG: &str = "Title must be at most 200 characters";
 pub const DESCRIPTION_TOO_LONG: &str = "Description must be at most 2000 characters";
 pub const NO_TIME: &str = "Please select a date and time";
 pub const IN_THE_PAST: &str = "The session must be scheduled in the future";
+pub const TOO_FAR_AHEAD: &str = "The session must be scheduled within the next 90 days";
 pub const BAD_SIZE: &str = "Max participants must be between 2 and 20";
 pub const TIME_TAKEN: &str = "You already have a booking or group session at this time";
 
@@ -60,6 +61,12 @@ mod tests {
         assert_eq!(max_participants(Some(20)).unwrap(), 20);
         assert_eq!(max_participants(Some(1)).unwrap_err().to_string(), BAD_SIZE);
         assert_eq!(max_participants(Some(21)).unwrap_err().to_string(), BAD_SIZE);
+    }
+
+    #[test]
+    fn sessions_are_scheduled_within_the_booking_window() {
+        assert_eq!(crate::booking::slot_arithmetic::BOOKING_WINDOW_DAYS, 90);
+        assert!(TOO_FAR_AHEAD.contains("90 days"));
     }
 
     #[test]

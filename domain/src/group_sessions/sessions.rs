@@ -5,7 +5,7 @@ use sqlx::{FromRow, PgConnection, PgExecutor, PgPool};
 use uuid::Uuid;
 
 use super::{GroupStatus, *};
-use crate::{Error, Result, catalogue::{mentors, services}, error::OnConstraint};
+use crate::{Error, Result, booking::slot_arithmetic::BOOKING_WINDOW_DAYS, catalogue::{mentors, services}, error::OnConstraint};
 
 #[derive(Clone, Debug, FromRow)]
 pub struct GroupSession {
@@ -97,6 +97,9 @@ pub async fn create(tx: &mut PgConnection, mentor_user_id: Uuid, input: NewGroup
         .ok_or_else(|| Error::validation(NOT_A_GROUP_SERVICE))?;
     if scheduled_at <= now {
         return Err(Error::validation(IN_THE_PAST));
+    }
+    if scheduled_at > now + Duration::days(BOOKING_WINDOW_DAYS) {
+        return Err(Error::validation(TOO_FAR_AHEAD));
     }
     let id: Uuid = sqlx::query_scalar(
         "INSERT INTO group_sessions (mentor_id, service_id, title, description, scheduled_at, ends_at, max_participants) \

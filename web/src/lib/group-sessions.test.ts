@@ -85,6 +85,7 @@ describe('group session rules', () => {
       scheduledAt: 'Please select a date and time',
     });
     expect(validateGroupSession({ ...ok, scheduledAt: '2026-11-01T10:00' }, now).scheduledAt).toBe('The session must be scheduled in the future');
+    expect(validateGroupSession({ ...ok, scheduledAt: '2027-03-30T10:00' }, now).scheduledAt).toBe('The session must be scheduled within the next 90 days');
     for (const bad of ['1', '21', '', '2.5']) {
       expect(validateGroupSession({ ...ok, maxParticipants: bad }, now).maxParticipants).toBe('Max participants must be between 2 and 20');
     }

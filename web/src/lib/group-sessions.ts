@@ -4,6 +4,7 @@
  */
 import { format } from 'date-fns';
 import type { GroupSessionView } from '@/api/model';
+import { BOOKING_WINDOW_DAYS } from '@/config/constants';
 
 /** Group size 2 to 20; the Create Group Session dialog starts at 4. */
 export const GROUP_SESSION_SIZE = { min: 2, max: 20, default: 4 } as const;
@@ -30,6 +31,7 @@ export const GROUP_SESSION_TEXT = {
   titleRequired: 'Title is required',
   timeRequired: 'Please select a date and time',
   timeInPast: 'The session must be scheduled in the future',
+  timeTooFar: 'The session must be scheduled within the next 90 days',
   sizeOutOfRange: 'Max participants must be between 2 and 20',
 } as const;
 
@@ -136,7 +138,7 @@ export const EMPTY_GROUP_SESSION_FORM: GroupSessionForm = {
 
 export type GroupSessionFormErrors = Partial<Record<keyof GroupSessionForm, string>>;
 
-/** Service, title and date-time required; 2 to 20 participants; a time in the future. */
+/** Service, title and date-time required; 2 to 20 participants; a time in the next 90 days. */
 export function validateGroupSession(form: GroupSessionForm, now: Date): GroupSessionFormErrors {
   const errors: GroupSessionFormErrors = {};
   if (!form.serviceId) errors.serviceId = GROUP_SESSION_TEXT.serviceRequired;
@@ -146,6 +148,7 @@ export function validateGroupSession(form: GroupSessionForm, now: Date): GroupSe
     const at = new Date(form.scheduledAt);
     if (Number.isNaN(at.getTime())) errors.scheduledAt = GROUP_SESSION_TEXT.timeRequired;
     else if (at.getTime() <= now.getTime()) errors.scheduledAt = GROUP_SESSION_TEXT.timeInPast;
+    else if (at.getTime() > now.getTime() + BOOKING_WINDOW_DAYS * 86_400_000) errors.scheduledAt = GROUP_SESSION_TEXT.timeTooFar;
   }
   const size = Number(form.maxParticipants);
   if (!Number.isInteger(size) || size < GROUP_SESSION_SIZE.min || size > GROUP_SESSION_SIZE.max) {

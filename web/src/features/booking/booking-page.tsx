@@ -109,7 +109,8 @@ function Booking({ service }: { service: BookableService }) {
   const resumeFailed = Boolean(resumeId) && resumed.isError;
   // A hold the seeker already has with this mentor: picking again replaces it.
   const myHolds = useMyHolds(!free);
-  const heldWithMentor = myHolds.data?.find((h) => h.mentor.id === service.mentorId && h.id !== hold?.reservationId);
+  // (A held group seat is paid on its own page and is not replaced by a one-to-one pick.)
+  const heldWithMentor = myHolds.data?.find((h) => h.mentor.id === service.mentorId && h.id !== hold?.reservationId && !h.groupSession);
   const redirectTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
   const flowRef = useRef<HTMLDivElement>(null);
