@@ -36,6 +36,21 @@ export const holdKeys = {
 };
 
 /**
+ * Whether a new pick takes the place of the seeker's hold with the same mentor: always for a paid
+ * service (one unpaid hold per mentor: picking again replaces it), and for a free one only when it
+ * falls on the held time (the slot list offers a seeker their own held time).
+ */
+export function pickReplacesHold(
+  hold: Pick<Hold, 'scheduledAt'> & { service: { duration: number } },
+  pick: { scheduledAt: string; duration: number; free: boolean },
+): boolean {
+  if (!pick.free) return true;
+  const start = Date.parse(pick.scheduledAt);
+  const heldStart = Date.parse(hold.scheduledAt);
+  return start < heldStart + hold.service.duration * 60_000 && heldStart < start + pick.duration * 60_000;
+}
+
+/**
  * Where the payment step of a hold is: its service's booking page, told which hold to resume; a
  * group seat's is /group-booking/{id}.
  */

@@ -406,9 +406,10 @@ describe('BookingPage: an unfinished checkout', () => {
     });
     renderAt(`/booking/${SERVICE_ID}?reservation=res-9`);
     const user = userEvent.setup();
-    await screen.findByRole('form', { name: 'Card payment' });
+    // Generous waits: the hold loads, then the release answers, before each step shows.
+    await screen.findByRole('form', { name: 'Card payment' }, { timeout: 5_000 });
     await user.click(screen.getByRole('button', { name: 'Release this time' }));
-    expect(await screen.findByRole('heading', { name: 'Choose a time' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Choose a time' }, { timeout: 5_000 })).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([u, init]) => String(u) === '/api/reservations/res-9' && init?.method === 'DELETE')).toBe(true);
     expect(success).toHaveBeenCalledWith('Reservation released', { description: 'The time is free again.' });
   });

@@ -28,6 +28,7 @@ import {
   heldTimeText,
   HOLD_TEXT,
   offerToRelease,
+  pickReplacesHold,
   releaseHold,
   useHold,
   useMyHolds,
@@ -108,7 +109,7 @@ function Booking({ service }: { service: BookableService }) {
   }, [resumedHold]);
   const resumeFailed = Boolean(resumeId) && resumed.isError;
   // A hold the seeker already has with this mentor: picking again replaces it.
-  const myHolds = useMyHolds(!free);
+  const myHolds = useMyHolds();
   // (A held group seat is paid on its own page and is not replaced by a one-to-one pick.)
   const heldWithMentor = myHolds.data?.find((h) => h.mentor.id === service.mentorId && h.id !== hold?.reservationId && !h.groupSession);
   const redirectTimer = useRef<number | undefined>(undefined);
@@ -288,7 +289,9 @@ function ScheduleStep({ service, free, existingHold, resumeFailed, onResume, onH
         scheduledAt,
         notes: notes.trim(),
         totalAmount: service.price,
-        ...(existingHold && !free ? { replacesReservationId: existingHold.id } : {}),
+        ...(existingHold && pickReplacesHold(existingHold, { scheduledAt, duration: service.duration, free })
+          ? { replacesReservationId: existingHold.id }
+          : {}),
       },
       {
         onSuccess: (result) => {
