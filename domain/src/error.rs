@@ -73,6 +73,9 @@ fn is_unstorable_text(err: &sqlx::Error) -> bool {
 pub fn is_outage(err: &sqlx::Error) -> bool {
     match err {
         sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
+        // A server going down or coming back can answer a new connection's first message with
+        // garbage ('unexpected response from SSLRequest'): the connection's fault, not the query's.
+        sqlx::Error::Protocol(_) => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| is_outage_sqlstate(&code)),
         _ => false,
     }
@@ -111,6 +114,9 @@ mod tests {
         let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
         assert!(is_outage(&sqlx::Error::Io(refused)));
         assert!(matches!(Error::from(sqlx::Error::PoolTimedOut), Error::Unavailable(_)));
+        // Seen while PostgreSQL restarted under load (a 500 before this counted as an outage).
+        let garbled = sqlx::Error::Protocol("unexpected response from SSLRequest: 0x00".into());
+        assert!(is_outage(&garbled));
     }
 
     #[test]
