@@ -56,14 +56,19 @@ fn room_of(client: &JanusClient, session: Uuid) -> (u64, String) {
     (ids::room_id(session), ids::room_secret(&client.settings().token_secret, session))
 }
 
+/// The session's room, made when it is not there yet: room for the mentor and every seat.
+async fn ensure_room(client: &JanusClient, session: &CallSession) -> Result<(u64, String)> {
+    let (room, secret) = room_of(client, session.id);
+    let publishers = u32::try_from(session.max_participants).unwrap_or(20) + 1;
+    client.create_room(room, &secret, &session.title, publishers).await.map_err(unavailable)?;
+    Ok((room, secret))
+}
+
 /// Admits the caller and hands them tokens for the session's room, creating it when needed.
 pub async fn access(conn: &mut PgConnection, client: Option<&JanusClient>, id: Uuid, user: Uuid, now: DateTime<Utc>) -> Result<CallAccess> {
     let (session, role) = access::admit(&mut *conn, id, user, now).await?;
     let client = janus(client)?;
-    let (room, secret) = room_of(client, id);
-    // Everyone fits: the mentor plus every seat.
-    let publishers = u32::try_from(session.max_participants).unwrap_or(20) + 1;
-    client.create_room(room, &secret, &session.title, publishers).await.map_err(unavailable)?;
+    let (room, secret) = ensure_room(client, &session).await?;
     let expires_at = token_expiry(&session);
     let secret_key = &client.settings().token_secret;
     let participant_id = ids::participant_id(user);
@@ -99,9 +104,7 @@ pub async fn start(conn: &mut PgConnection, client: Option<&JanusClient>, user: 
     if role != Role::Mentor {
         return Err(Error::forbidden(access::MENTOR_ONLY));
     }
-    let client = janus(client)?;
-    let (room, secret) = room_of(client, id);
-    client.create_room(room, &secret, &session.title, u32::try_from(session.max_participants).unwrap_or(20) + 1).await.map_err(unavailable)?;
+    ensure_room(janus(client)?, &session).await?;
     if session.status == "scheduled" {
         lifecycle::move_by_mentor(&mut *conn, user, id, "active", now).await?;
     }
