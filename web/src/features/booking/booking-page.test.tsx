@@ -398,11 +398,16 @@ describe('BookingPage: an unfinished checkout', () => {
   });
 
   it("'Release this time' releases the hold and returns to the times", async () => {
+    let released = false;
     const fetchMock = mockFetch({
       [SERVICE]: () => jsonResponse(200, bookable()),
-      'GET /api/reservations/res-9': () => jsonResponse(200, held),
-      'GET /api/user/reservations': () => jsonResponse(200, [held]),
-      'DELETE /api/reservations/res-9': () => jsonResponse(200, { message: 'Reservation released' }),
+      'GET /api/reservations/res-9': () =>
+        released ? jsonResponse(404, { message: 'Reservation Not Found' }, 'Not Found') : jsonResponse(200, held),
+      'GET /api/user/reservations': () => jsonResponse(200, released ? [] : [held]),
+      'DELETE /api/reservations/res-9': () => {
+        released = true;
+        return jsonResponse(200, { message: 'Reservation released' });
+      },
     });
     renderAt(`/booking/${SERVICE_ID}?reservation=res-9`);
     const user = userEvent.setup();
@@ -412,5 +417,9 @@ describe('BookingPage: an unfinished checkout', () => {
     expect(await screen.findByRole('heading', { name: 'Choose a time' }, { timeout: 5_000 })).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([u, init]) => String(u) === '/api/reservations/res-9' && init?.method === 'DELETE')).toBe(true);
     expect(success).toHaveBeenCalledWith('Reservation released', { description: 'The time is free again.' });
+    // The hold's reload (now gone) does not bring the payment step back.
+    await waitFor(() => expect(fetchMock.mock.calls.filter(([u]) => String(u) === '/api/reservations/res-9').length).toBeGreaterThan(2));
+    expect(screen.getByRole('heading', { name: 'Choose a time' })).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Card payment' })).not.toBeInTheDocument();
   });
 });

@@ -104,9 +104,12 @@ function Booking({ service }: { service: BookableService }) {
   const resumeId = searchParams.get('reservation');
   const resumed = useHold(resumeId);
   const resumedHold = resumed.data?.service.id === service.id ? resumed.data : undefined;
+  // Once the seeker leaves that payment step (released, another time), a reload of the hold does
+  // not pull them back into it.
+  const [resumeDone, setResumeDone] = useState(false);
   useEffect(() => {
-    if (resumedHold) setHold(holdOf(resumedHold));
-  }, [resumedHold]);
+    if (resumedHold && !resumeDone) setHold(holdOf(resumedHold));
+  }, [resumedHold, resumeDone]);
   const resumeFailed = Boolean(resumeId) && resumed.isError;
   // A hold the seeker already has with this mentor: picking again replaces it.
   const myHolds = useMyHolds();
@@ -144,7 +147,14 @@ function Booking({ service }: { service: BookableService }) {
                 <Steps free={free} step={hold ? 'payment' : 'schedule'} />
                 <div className="mt-6">
                   {hold ? (
-                    <PaymentStep service={service} hold={hold} onLeave={() => setHold(null)} />
+                    <PaymentStep
+                      service={service}
+                      hold={hold}
+                      onLeave={() => {
+                        setHold(null);
+                        setResumeDone(true);
+                      }}
+                    />
                   ) : (
                     <ScheduleStep
                       service={service}
