@@ -31,12 +31,17 @@ pub const INVALID_IDS: &str = "mentorId and bookingIds must be valid ids";
 pub struct PayoutPreferencesView {
     pub mentor_id: String,
     /// paypal, venmo or zelle; null until the mentor saves preferences
+    #[oai(nullable)]
     pub method: Option<String>,
+    #[oai(nullable)]
     pub paypal_email: Option<String>,
+    #[oai(nullable)]
     pub venmo_username: Option<String>,
+    #[oai(nullable)]
     pub zelle_email: Option<String>,
     /// The smallest payout the mentor wants, e.g. "50.00"
     pub minimum_payout: String,
+    #[oai(nullable)]
     pub notes: Option<String>,
 }
 
@@ -99,6 +104,7 @@ pub struct EarningsHistoryItem {
     pub id: String,
     pub mentor_amount: String,
     pub paid_at: DateTime<Utc>,
+    #[oai(nullable)]
     pub method: Option<String>,
 }
 
@@ -133,8 +139,11 @@ pub struct PendingPayoutMentorView {
 #[oai(rename_all = "camelCase")]
 pub struct PayoutMethodView {
     pub method: String,
+    #[oai(nullable)]
     pub paypal_email: Option<String>,
+    #[oai(nullable)]
     pub venmo_username: Option<String>,
+    #[oai(nullable)]
     pub zelle_email: Option<String>,
 }
 
@@ -150,6 +159,7 @@ pub struct PendingPayoutView {
     pub platform_fee: String,
     pub mentor_net: String,
     /// null when the mentor has not set payout preferences
+    #[oai(nullable)]
     pub payout_preferences: Option<PayoutMethodView>,
     pub created_at: DateTime<Utc>,
 }
@@ -190,9 +200,12 @@ pub struct PayoutHistoryMentorView {
 pub struct PayoutHistoryItem {
     pub id: String,
     pub mentor: PayoutHistoryMentorView,
+    #[oai(nullable)]
     pub method: Option<String>,
+    #[oai(nullable)]
     pub recipient_info: Option<String>,
     pub mentor_amount: String,
+    #[oai(nullable)]
     pub paid_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
 }

@@ -9,5 +9,6 @@ export interface EarningsHistoryItem {
   id: string;
   mentorAmount: string;
   paidAt: string;
-  method?: string;
+  /** @nullable */
+  method?: string | null;
 }

@@ -9,9 +9,12 @@ import type { PayoutHistoryMentorView } from './payoutHistoryMentorView';
 export interface PayoutHistoryItem {
   id: string;
   mentor: PayoutHistoryMentorView;
-  method?: string;
-  recipientInfo?: string;
+  /** @nullable */
+  method?: string | null;
+  /** @nullable */
+  recipientInfo?: string | null;
   mentorAmount: string;
-  paidAt?: string;
+  /** @nullable */
+  paidAt?: string | null;
   createdAt: string;
 }

@@ -7,7 +7,10 @@
 
 export interface PayoutMethodView {
   method: string;
-  paypalEmail?: string;
-  venmoUsername?: string;
-  zelleEmail?: string;
+  /** @nullable */
+  paypalEmail?: string | null;
+  /** @nullable */
+  venmoUsername?: string | null;
+  /** @nullable */
+  zelleEmail?: string | null;
 }

@@ -7,12 +7,19 @@
 
 export interface PayoutPreferencesView {
   mentorId: string;
-  /** paypal, venmo or zelle; null until the mentor saves preferences */
-  method?: string;
-  paypalEmail?: string;
-  venmoUsername?: string;
-  zelleEmail?: string;
+  /**
+     * paypal, venmo or zelle; null until the mentor saves preferences
+     * @nullable
+     */
+  method?: string | null;
+  /** @nullable */
+  paypalEmail?: string | null;
+  /** @nullable */
+  venmoUsername?: string | null;
+  /** @nullable */
+  zelleEmail?: string | null;
   /** The smallest payout the mentor wants, e.g. "50.00" */
   minimumPayout: string;
-  notes?: string;
+  /** @nullable */
+  notes?: string | null;
 }

@@ -17,6 +17,6 @@ export interface PendingPayoutView {
   platformFee: string;
   mentorNet: string;
   /** null when the mentor has not set payout preferences */
-  payoutPreferences?: PayoutMethodView & unknown;
+  payoutPreferences?: PayoutMethodView & unknown | null;
   createdAt: string;
 }
