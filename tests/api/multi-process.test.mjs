@@ -7,6 +7,7 @@ import pg from 'pg';
 import { VERIFY_SUBJECT, createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
+import { mailTo } from '../harness/mail.mjs';
 import { startStack } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
 
@@ -47,11 +48,14 @@ describe('two api and two worker processes', () => {
         // Reserve through one api, pay through the other; a day apart so subjects differ by date.
         const held = await reserve(await signIn(via(i), user), setup, startIn(30 + 24 * i));
         const booking = await pay(await signIn(via(i + 1), user), held.reservation.id, user);
-        expected.push([user.email, `Booking confirmed: ${setup.service.title} with ${setup.mentor.displayName}`]);
+        const confirmed = `Booking confirmed: ${setup.service.title} with ${setup.mentor.displayName}`;
+        expected.push([user.email, confirmed]);
         const day = new Date(booking.scheduledAt).toLocaleDateString('en-US', { month: 'short', day: '2-digit', timeZone: 'UTC' });
         // The mentor hears of every new booking too (their zone is UTC).
         expected.push([setup.user.email, `New booking: ${setup.service.title} with ${user.firstName} ${user.lastName} on ${day}`]);
         if (i % 2 === 0) {
+          // The confirmation goes out only while the booking stands: cancel once it has.
+          await stack.waitForMail(mailTo(user.email, confirmed), 60_000);
           const c = await signIn(via(i + 1), user);
           const r = await c.put(`/api/user/bookings/${booking.id}/cancel`, { acknowledgePolicy: true, reason: 'Plans changed' });
           assert.equal(r.status, 200, show(r));
