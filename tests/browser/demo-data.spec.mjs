@@ -42,11 +42,9 @@ test('a demo mentor is bookable right after a fresh seed, and shows the cheapest
       profiles.push(profile);
     }
 
-    // The demo seeker signs in through the page.
-    await page.goto(`${seeded.baseUrl}/auth`);
-    await page.getByLabel('Email').fill(DEMO_SEEKER.email);
-    await page.getByLabel('Password').fill(DEMO_SEEKER.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    // The page takes the demo seeker's session (signing in through the form is auth.spec's).
+    await page.context().addCookies([{ name: 'sid', value: api.cookies.sid, url: seeded.baseUrl }]);
+    await page.goto(`${seeded.baseUrl}/`);
     await expect(page.getByRole('heading', { level: 1, name: /Welcome back/ })).toBeVisible();
 
     // A demo mentor with a paid service, and the first day of the coming week they offer times.
