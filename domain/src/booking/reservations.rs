@@ -227,21 +227,13 @@ pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>)
 
 /// The seeker's live holds, soonest expiry first: the checkouts they left unfinished.
 pub async fn live_holds_of(db: &PgPool, user_id: Uuid, now: DateTime<Utc>) -> Result<Vec<Booking>> {
-    let ids: Vec<Uuid> = sqlx::query_scalar(
-        "SELECT id FROM bookings WHERE user_id = $1 AND status = 'reserved' AND hold_expires_at > $2 \
-         ORDER BY hold_expires_at, id",
-    )
+    Ok(sqlx::query_as(crate::select_bookings!(
+        "WHERE b.user_id = $1 AND b.status = 'reserved' AND b.hold_expires_at > $2 ORDER BY b.hold_expires_at, b.id"
+    ))
     .bind(user_id)
     .bind(now)
     .fetch_all(db)
-    .await?;
-    let mut holds = Vec::with_capacity(ids.len());
-    for id in ids {
-        if let Some(b) = bookings::find(db, id).await? {
-            holds.push(b);
-        }
-    }
-    Ok(holds)
+    .await?)
 }
 
 /// The seeker gives up their live hold at once, freeing the slot for others.
