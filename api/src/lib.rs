@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod catalogue_cache;
 pub mod error;
 pub mod guard;
 pub mod realtime;

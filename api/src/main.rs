@@ -13,7 +13,8 @@ const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]|payout
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -55,7 +56,9 @@ async fn seed() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(2).collect();
     let generated = match args.as_slice() {
         [] => 0,
-        [flag, n] if flag == "--mentors" => n.parse().map_err(|_| anyhow::anyhow!("--mentors takes a number"))?,
+        [flag, n] if flag == "--mentors" => n
+            .parse()
+            .map_err(|_| anyhow::anyhow!("--mentors takes a number"))?,
         _ => anyhow::bail!("usage: api seed [--mentors N]"),
     };
     let config = Config::from_env()?;
@@ -80,6 +83,7 @@ async fn serve() -> anyhow::Result<()> {
     let pool = db::connect(&config.database_url, 20).await?;
     let port = config.port;
     let state = AppState::new(pool.clone(), config)?;
+    api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;
     api::realtime::listener::start(pool, state.hub.clone()).await?;
     let hub = state.hub.clone();
     // Sockets would hold the graceful shutdown open: they close first and clients reconnect elsewhere.

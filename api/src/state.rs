@@ -3,7 +3,7 @@ use std::sync::Arc;
 use domain::{Config, messaging::calls::CALL_RING_TIMEOUT, payments::PaymentGateway};
 use sqlx::PgPool;
 
-use crate::realtime::Hub;
+use crate::{catalogue_cache::CatalogueCache, realtime::Hub};
 
 /// Shared by every request handler.
 #[derive(Clone)]
@@ -13,6 +13,8 @@ pub struct AppState {
     pub gateway: Arc<dyn PaymentGateway>,
     /// This process's WebSockets.
     pub hub: Arc<Hub>,
+    /// The public catalogue's responses, kept while nothing they show changes.
+    pub catalogue: Arc<CatalogueCache>,
     /// How long a call rings before it is missed: `CALL_RING_TIMEOUT`, or
     /// `CALL_RING_TIMEOUT_SECONDS` from the environment (tests shorten it).
     pub call_ring_timeout: chrono::Duration,
@@ -23,9 +25,22 @@ pub struct AppState {
 impl AppState {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
         let gateway = domain::payments::gateway_from_config(&config, &pool)?;
-        let call_ring_timeout = ring_timeout(std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref())?;
-        let janus = config.janus.clone().map(domain::group_calls::JanusClient::new).transpose()?;
-        Ok(Self { pool, config: Arc::new(config), gateway, hub: Arc::new(Hub::new()), call_ring_timeout, janus })
+        let call_ring_timeout =
+            ring_timeout(std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref())?;
+        let janus = config
+            .janus
+            .clone()
+            .map(domain::group_calls::JanusClient::new)
+            .transpose()?;
+        Ok(Self {
+            pool,
+            config: Arc::new(config),
+            gateway,
+            hub: Arc::new(Hub::new()),
+            catalogue: Arc::new(CatalogueCache::new()),
+            call_ring_timeout,
+            janus,
+        })
     }
 }
 
@@ -37,7 +52,11 @@ fn ring_timeout(raw: Option<&str>) -> anyhow::Result<chrono::Duration> {
             .ok()
             .filter(|s| *s > 0)
             .map(chrono::Duration::seconds)
-            .ok_or_else(|| anyhow::anyhow!("CALL_RING_TIMEOUT_SECONDS must be a positive number of seconds: {raw}")),
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "CALL_RING_TIMEOUT_SECONDS must be a positive number of seconds: {raw}"
+                )
+            }),
     }
 }
 
@@ -48,8 +67,14 @@ mod tests {
     #[test]
     fn calls_ring_45_seconds_unless_a_test_says_otherwise() {
         assert_eq!(ring_timeout(None).unwrap(), chrono::Duration::seconds(45));
-        assert_eq!(ring_timeout(Some("")).unwrap(), chrono::Duration::seconds(45));
-        assert_eq!(ring_timeout(Some("2")).unwrap(), chrono::Duration::seconds(2));
+        assert_eq!(
+            ring_timeout(Some("")).unwrap(),
+            chrono::Duration::seconds(45)
+        );
+        assert_eq!(
+            ring_timeout(Some("2")).unwrap(),
+            chrono::Duration::seconds(2)
+        );
         assert!(ring_timeout(Some("0")).is_err());
         assert!(ring_timeout(Some("soon")).is_err());
     }

@@ -1,5 +1,6 @@
 //! The catalogue: mentor profiles, their services, browsing and search, favourites, reviews.
 
+pub mod changes;
 pub mod favorites;
 pub mod mentors;
 pub mod reviews;

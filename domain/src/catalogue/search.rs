@@ -3,7 +3,10 @@
 
 use sqlx::{PgPool, Postgres, QueryBuilder};
 
-use super::{mentors::{self, Mentor, MentorWithServices}, vocabulary};
+use super::{
+    mentors::{self, Mentor, MentorWithServices},
+    vocabulary,
+};
 use crate::{Error, Result, money, text};
 
 pub const DEFAULT_PAGE_SIZE: i64 = 12;
@@ -20,7 +23,7 @@ pub const MIN_TYPO_WORD_CHARS: i32 = 4;
 /// At most this many spellings are tried for each query word.
 pub const MAX_SPELLINGS_PER_WORD: i32 = 6;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Sort {
     /// Best match first when searching; otherwise the same as `Rating`.
     #[default]
@@ -39,7 +42,9 @@ impl Sort {
             "rating" => Ok(Sort::Rating),
             "price" => Ok(Sort::Price),
             "sessions" => Ok(Sort::Sessions),
-            _ => Err(Error::validation("Sort must be one of relevance, rating, price, sessions")),
+            _ => Err(Error::validation(
+                "Sort must be one of relevance, rating, price, sessions",
+            )),
         }
     }
 }
@@ -70,57 +75,143 @@ pub fn paging(page: Option<i64>, page_size: Option<i64>) -> Result<(i64, i64)> {
     if page > MAX_PAGE {
         return Err(Error::validation(PAGE_TOO_LARGE));
     }
-    Ok((page, page_size.unwrap_or(DEFAULT_PAGE_SIZE).clamp(1, MAX_PAGE_SIZE)))
+    Ok((
+        page,
+        page_size
+            .unwrap_or(DEFAULT_PAGE_SIZE)
+            .clamp(1, MAX_PAGE_SIZE),
+    ))
+}
+
+/// A listing request, checked and normalised: two requests that must show the same page are equal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Listing {
+    search: Option<String>,
+    service: Option<String>,
+    min_price: Option<i64>,
+    max_price: Option<i64>,
+    min_rating: Option<String>,
+    sort: Sort,
+    page: i64,
+    page_size: i64,
+}
+
+impl Listing {
+    pub fn new(q: Query) -> Result<Self> {
+        let (page, page_size) = paging(q.page, q.page_size)?;
+        if let Some(s) = q.search.as_deref() {
+            text::single_line(s, "Search")?;
+        }
+        let service = q
+            .service
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && *s != "all");
+        if let Some(s) = service
+            && !vocabulary::is_service_type(s)
+        {
+            return Err(Error::validation("Unknown service type"));
+        }
+        let search = q
+            .search
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.chars().take(MAX_SEARCH_CHARS).collect());
+        let min_price = q
+            .min_price
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .map(|p| money::parse(p, "minPrice must be a valid amount"))
+            .transpose()?;
+        let max_price = q
+            .max_price
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .map(|p| money::parse(p, "maxPrice must be a valid amount"))
+            .transpose()?;
+        let min_rating = match q
+            .min_rating
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            Some(r) => Some(
+                r.parse::<f64>()
+                    .ok()
+                    .filter(|v| (0.0..=5.0).contains(v))
+                    .map(|_| r.to_string())
+                    .ok_or_else(|| Error::validation("minRating must be a number from 0 to 5"))?,
+            ),
+            None => None,
+        };
+        Ok(Self {
+            search,
+            service: service.map(str::to_string),
+            min_price,
+            max_price,
+            min_rating,
+            sort: q.sort,
+            page,
+            page_size,
+        })
+    }
 }
 
 pub async fn mentors(db: &PgPool, q: Query) -> Result<Page> {
-    let (page, page_size) = paging(q.page, q.page_size)?;
-    if let Some(s) = q.search.as_deref() {
-        text::single_line(s, "Search")?;
-    }
-    let service = q.service.as_deref().map(str::trim).filter(|s| !s.is_empty() && *s != "all");
-    if let Some(s) = service
-        && !vocabulary::is_service_type(s)
-    {
-        return Err(Error::validation("Unknown service type"));
-    }
-    let search: Option<String> = q
-        .search
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.chars().take(MAX_SEARCH_CHARS).collect());
-    let min_price = q.min_price.as_deref().filter(|s| !s.trim().is_empty()).map(|p| money::parse(p, "minPrice must be a valid amount")).transpose()?;
-    let max_price = q.max_price.as_deref().filter(|s| !s.trim().is_empty()).map(|p| money::parse(p, "maxPrice must be a valid amount")).transpose()?;
-    let min_rating = match q.min_rating.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        Some(r) => Some(r.parse::<f64>().ok().filter(|v| (0.0..=5.0).contains(v)).map(|_| r.to_string()).ok_or_else(|| Error::validation("minRating must be a number from 0 to 5"))?),
-        None => None,
-    };
+    listing(db, &Listing::new(q)?).await
+}
 
-    let filters = Filters { search: search.as_deref(), service, min_price, max_price, min_rating: min_rating.as_deref() };
+pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
+    let (page, page_size, search) = (l.page, l.page_size, l.search.as_deref());
+    let filters = Filters {
+        search,
+        service: l.service.as_deref(),
+        min_price: l.min_price,
+        max_price: l.max_price,
+        min_rating: l.min_rating.as_deref(),
+    };
     let mut count = QueryBuilder::new("");
     filters.push(&mut count, "count(*)");
     let mut page_query = QueryBuilder::new("");
     filters.push(&mut page_query, "m.id");
-    page_query.push(match (q.sort, search.is_some()) {
+    page_query.push(match (l.sort, search.is_some()) {
         (Sort::Relevance, true) => " ORDER BY ts_rank_cd(m.search_vector, q.ts) DESC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
         (Sort::Relevance | Sort::Rating, _) => " ORDER BY m.rating DESC, m.review_count DESC, m.total_sessions DESC",
         (Sort::Price, _) => " ORDER BY m.from_price_cents ASC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
         (Sort::Sessions, _) => " ORDER BY m.total_sessions DESC, m.rating DESC, m.review_count DESC",
     });
-    page_query.push(", m.created_at, m.id LIMIT ").push_bind(page_size).push(" OFFSET ").push_bind((page - 1) * page_size);
+    page_query
+        .push(", m.created_at, m.id LIMIT ")
+        .push_bind(page_size)
+        .push(" OFFSET ")
+        .push_bind((page - 1) * page_size);
 
     let mut tx = db.begin().await?;
     if search.is_some() {
-        sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)").bind(TYPO_SIMILARITY).execute(&mut *tx).await?;
+        sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)")
+            .bind(TYPO_SIMILARITY)
+            .execute(&mut *tx)
+            .await?;
     }
     let total: i64 = count.build_query_scalar().fetch_one(&mut *tx).await?;
     let ids: Vec<uuid::Uuid> = page_query.build_query_scalar().fetch_all(&mut *tx).await?;
     tx.commit().await?;
 
-    let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)")).bind(&ids).fetch_all(db).await?;
-    let ordered = ids.iter().filter_map(|id| found.iter().find(|m| m.id == *id).cloned()).collect();
-    Ok(Page { mentors: mentors::with_services(db, ordered, false).await?, total, page, page_size })
+    let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)"))
+        .bind(&ids)
+        .fetch_all(db)
+        .await?;
+    let ordered = ids
+        .iter()
+        .filter_map(|id| found.iter().find(|m| m.id == *id).cloned())
+        .collect();
+    Ok(Page {
+        mentors: mentors::with_services(db, ordered, false).await?,
+        total,
+        page,
+        page_size,
+    })
 }
 
 /// The WHERE of a mentor listing; written once for the count and once for the page.
@@ -157,7 +248,9 @@ impl Filters<'_> {
         }
         // A mentor without an active service has nothing to book and is not listed.
         // Nor is one whose user an admin deactivated.
-        b.push("SELECT ").push(select).push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
+        b.push("SELECT ")
+            .push(select)
+            .push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
         b.push(" AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active)");
         if self.search.is_some() {
             b.push(" AND m.search_vector @@ q.ts");
@@ -174,7 +267,9 @@ impl Filters<'_> {
             b.push(" AND m.from_price_cents <= ").push_bind(p);
         }
         if let Some(r) = self.min_rating {
-            b.push(" AND m.rating >= ").push_bind(r.to_string()).push("::numeric");
+            b.push(" AND m.rating >= ")
+                .push_bind(r.to_string())
+                .push("::numeric");
         }
     }
 }
@@ -188,9 +283,21 @@ mod tests {
         assert_eq!(paging(None, None).unwrap(), (1, DEFAULT_PAGE_SIZE));
         assert_eq!(paging(Some(0), Some(0)).unwrap(), (1, 1));
         assert_eq!(paging(Some(i64::MIN), Some(i64::MIN)).unwrap(), (1, 1));
-        assert_eq!(paging(Some(MAX_PAGE), Some(i64::MAX)).unwrap(), (MAX_PAGE, MAX_PAGE_SIZE));
-        assert_eq!(paging(Some(MAX_PAGE + 1), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
-        assert_eq!(paging(Some(i64::MAX), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
-        assert_eq!((DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE), (12, 50, 10_000));
+        assert_eq!(
+            paging(Some(MAX_PAGE), Some(i64::MAX)).unwrap(),
+            (MAX_PAGE, MAX_PAGE_SIZE)
+        );
+        assert_eq!(
+            paging(Some(MAX_PAGE + 1), None).unwrap_err().to_string(),
+            PAGE_TOO_LARGE
+        );
+        assert_eq!(
+            paging(Some(i64::MAX), None).unwrap_err().to_string(),
+            PAGE_TOO_LARGE
+        );
+        assert_eq!(
+            (DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE),
+            (12, 50, 10_000)
+        );
     }
 }

@@ -1,0 +1,53 @@
+//! Hears every process's catalogue changes (`LISTEN catalogue_changed`) and empties this
+//! process's cache on each. Without a connection nothing is cached until it is back.
+
+use std::{sync::Arc, time::Duration};
+
+use domain::catalogue::changes::CHANNEL;
+use sqlx::{PgPool, postgres::PgListener};
+
+use super::CatalogueCache;
+
+/// Wait between attempts to listen again after the connection failed.
+pub const RECONNECT_EVERY: Duration = Duration::from_secs(1);
+
+async fn listen(pool: &PgPool) -> sqlx::Result<PgListener> {
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener.listen(CHANNEL).await?;
+    Ok(listener)
+}
+
+/// Starts listening, then caching; keeps at it while the process runs.
+pub async fn start(pool: PgPool, cache: Arc<CatalogueCache>) -> anyhow::Result<()> {
+    let listener = listen(&pool).await?;
+    cache.set_listening(true);
+    tokio::spawn(run(pool, cache, listener));
+    Ok(())
+}
+
+async fn run(pool: PgPool, cache: Arc<CatalogueCache>, mut listener: PgListener) {
+    loop {
+        match listener.try_recv().await {
+            Ok(Some(_)) => {
+                cache.forget_all();
+                continue;
+            }
+            Ok(None) => tracing::warn!(
+                "catalogue change listener lost its connection; not caching until it listens again"
+            ),
+            Err(err) => {
+                tracing::warn!(error = %err, "catalogue change listener failed; not caching until it listens again")
+            }
+        }
+        // What changes while nobody listens goes unheard.
+        cache.set_listening(false);
+        listener = loop {
+            match listen(&pool).await {
+                Ok(l) => break l,
+                Err(err) => tracing::warn!(error = %err, "cannot listen for catalogue changes yet"),
+            }
+            tokio::time::sleep(RECONNECT_EVERY).await;
+        };
+        cache.set_listening(true);
+    }
+}
