@@ -81,22 +81,44 @@ impl CatalogueCache {
         }
     }
 
-    /// The response for `key`: from memory when it is there and current, otherwise from `load`
-    /// (kept for the next request unless the catalogue changed meanwhile).
+    /// The response for `key`: from memory when it is there and current, otherwise from `load`,
+    /// kept for the next requests. Requests for the same key that arrive while it loads wait for
+    /// that one load instead of each asking the database (after a change, every popular listing
+    /// is asked for at once).
     pub async fn respond<T, F>(&self, key: Key, load: F) -> ApiResult<CachedJson<T>>
     where
         T: ToJSON,
         F: Future<Output = ApiResult<T>>,
     {
-        if let Some(body) = self.get(&key) {
-            return Ok(CachedJson::from_bytes(body));
+        let Some(generation) = self.current_generation() else {
+            return Ok(CachedJson::new(&load.await?));
+        };
+        match self.entries.get_value_or_guard_async(&key).await {
+            Ok(entry) if entry.generation == generation => Ok(CachedJson::from_bytes(entry.body)),
+            // Read before a change this request came after: read again.
+            Ok(_) => {
+                let response = CachedJson::new(&load.await?);
+                self.entries.insert(
+                    key,
+                    Entry {
+                        generation,
+                        body: response.bytes(),
+                    },
+                );
+                Ok(response)
+            }
+            // This request loads; an error drops the guard and the next waiter loads instead.
+            Err(guard) => {
+                let response = CachedJson::new(&load.await?);
+                // Kept under the generation it was read in: if the catalogue changed meanwhile,
+                // the waiters (and `get`) see it is stale.
+                let _ = guard.insert(Entry {
+                    generation,
+                    body: response.bytes(),
+                });
+                Ok(response)
+            }
         }
-        let generation = self.current_generation();
-        let response = CachedJson::new(&load.await?);
-        if let Some(generation) = generation {
-            self.put(key, generation, response.bytes());
-        }
-        Ok(response)
     }
 
     /// Something the catalogue shows has changed: nothing kept so far is served again.
@@ -115,21 +137,6 @@ impl CatalogueCache {
         self.listening
             .load(Ordering::SeqCst)
             .then(|| self.generation.load(Ordering::SeqCst))
-    }
-
-    fn get(&self, key: &Key) -> Option<Bytes> {
-        let generation = self.current_generation()?;
-        self.entries
-            .get(key)
-            .filter(|e| e.generation == generation)
-            .map(|e| e.body)
-    }
-
-    fn put(&self, key: Key, generation: u64, body: Bytes) {
-        // Stored even if a change lands right now: `get` compares generations, so it is never served.
-        if body.len() as u64 <= CAPACITY_BYTES / 8 {
-            self.entries.insert(key, Entry { generation, body });
-        }
     }
 
     #[cfg(test)]
@@ -191,6 +198,33 @@ mod tests {
         assert_eq!(answer(&cache, key.clone(), "c").await, "\"c\"");
         cache.set_listening(false);
         assert_eq!(answer(&cache, key, "d").await, "\"d\"");
+    }
+
+    #[tokio::test]
+    async fn requests_for_one_key_arriving_together_load_it_once() {
+        use std::sync::atomic::AtomicUsize;
+        let cache = listening();
+        let loads = AtomicUsize::new(0);
+        let load = |value: &'static str| {
+            let loads = &loads;
+            async move {
+                loads.fetch_add(1, Ordering::SeqCst);
+                tokio::task::yield_now().await;
+                Ok(value.to_string())
+            }
+        };
+        let key = Key::Mentor(Uuid::nil());
+        let (a, b, c) = tokio::join!(
+            cache.respond(key.clone(), load("first")),
+            cache.respond(key.clone(), load("second")),
+            cache.respond(key, load("third")),
+        );
+        let bodies: Vec<Bytes> = [a, b, c]
+            .into_iter()
+            .map(|r: ApiResult<CachedJson<String>>| r.unwrap().bytes())
+            .collect();
+        assert!(bodies.iter().all(|b| b.as_ref() == b"\"first\""));
+        assert_eq!(loads.load(Ordering::SeqCst), 1);
     }
 
     #[test]
