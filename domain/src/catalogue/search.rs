@@ -171,32 +171,46 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         max_price: l.max_price,
         min_rating: l.min_rating.as_deref(),
     };
-    let mut count = QueryBuilder::new("");
-    filters.push(&mut count, "count(*)");
-    let mut page_query = QueryBuilder::new("");
-    filters.push(&mut page_query, "m.id");
-    page_query.push(match (l.sort, search.is_some()) {
-        (Sort::Relevance, true) => " ORDER BY ts_rank_cd(m.search_vector, q.ts) DESC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
-        (Sort::Relevance | Sort::Rating, _) => " ORDER BY m.rating DESC, m.review_count DESC, m.total_sessions DESC",
-        (Sort::Price, _) => " ORDER BY m.from_price_cents ASC, m.rating DESC, m.review_count DESC, m.total_sessions DESC",
-        (Sort::Sessions, _) => " ORDER BY m.total_sessions DESC, m.rating DESC, m.review_count DESC",
+    // One statement finds the matches once, then counts them and takes the page.
+    let mut query = QueryBuilder::new("WITH matches AS MATERIALIZED (");
+    filters.push(
+        &mut query,
+        if search.is_some() {
+            "m.id, ts_rank_cd(m.search_vector, q.ts) AS rank, m.rating, m.review_count, m.total_sessions, m.from_price_cents, m.created_at"
+        } else {
+            "m.id, 0::real AS rank, m.rating, m.review_count, m.total_sessions, m.from_price_cents, m.created_at"
+        },
+    );
+    query.push(") SELECT (SELECT count(*) FROM matches), ARRAY(SELECT id FROM matches ORDER BY ");
+    query.push(match (l.sort, search.is_some()) {
+        (Sort::Relevance, true) => "rank DESC, rating DESC, review_count DESC, total_sessions DESC",
+        (Sort::Relevance | Sort::Rating, _) => {
+            "rating DESC, review_count DESC, total_sessions DESC"
+        }
+        (Sort::Price, _) => {
+            "from_price_cents ASC, rating DESC, review_count DESC, total_sessions DESC"
+        }
+        (Sort::Sessions, _) => "total_sessions DESC, rating DESC, review_count DESC",
     });
-    page_query
-        .push(", m.created_at, m.id LIMIT ")
+    query
+        .push(", created_at, id LIMIT ")
         .push_bind(page_size)
         .push(" OFFSET ")
-        .push_bind((page - 1) * page_size);
+        .push_bind((page - 1) * page_size)
+        .push(")");
 
-    let mut tx = db.begin().await?;
-    if search.is_some() {
+    let (total, ids): (i64, Vec<uuid::Uuid>) = if search.is_some() {
+        let mut tx = db.begin().await?;
         sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)")
             .bind(TYPO_SIMILARITY)
             .execute(&mut *tx)
             .await?;
-    }
-    let total: i64 = count.build_query_scalar().fetch_one(&mut *tx).await?;
-    let ids: Vec<uuid::Uuid> = page_query.build_query_scalar().fetch_all(&mut *tx).await?;
-    tx.commit().await?;
+        let found = query.build_query_as().fetch_one(&mut *tx).await?;
+        tx.commit().await?;
+        found
+    } else {
+        query.build_query_as().fetch_one(db).await?
+    };
 
     let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)"))
         .bind(&ids)
@@ -243,7 +257,7 @@ impl Filters<'_> {
                 b.push(")) c GROUP BY qw.w), q AS (SELECT coalesce((SELECT tsquery_and_agg(ts) FROM spellings), ''::tsquery) AS ts) ");
             }
             None => {
-                b.push("WITH q AS (SELECT ''::tsquery AS ts) ");
+                b.push("WITH q AS (SELECT NULL::tsquery AS ts) ");
             }
         }
         // A mentor without an active service has nothing to book and is not listed.
