@@ -4,9 +4,8 @@
 use std::path::Path;
 
 use poem::{
-    Endpoint, EndpointExt, IntoEndpoint, Response, Route,
+    Endpoint, EndpointExt, IntoEndpoint, Response, Route, get, handler,
     endpoint::StaticFilesEndpoint,
-    get, handler,
     http::StatusCode,
     middleware::{CatchPanic, CookieJarManager},
 };
@@ -34,12 +33,7 @@ pub fn build(state: AppState) -> impl Endpoint {
 /// The built React app; any path that is not a file gets `index.html` (client-side routes).
 fn web_app(dist: &Path) -> poem::Route {
     if dist.join("index.html").is_file() {
-        Route::new().nest(
-            "/",
-            StaticFilesEndpoint::new(dist)
-                .index_file("index.html")
-                .fallback_to_index(),
-        )
+        Route::new().nest("/", StaticFilesEndpoint::new(dist).index_file("index.html").fallback_to_index())
     } else {
         tracing::warn!(dir = %dist.display(), "WEB_DIST has no index.html: build the web app (npm run build in web/)");
         Route::new().nest("/", not_built)

@@ -17,12 +17,7 @@ pub struct CurrentUser {
 
 /// Session cookie set by `POST /api/login`.
 #[derive(SecurityScheme)]
-#[oai(
-    ty = "api_key",
-    key_name = "sid",
-    key_in = "cookie",
-    checker = "check_session"
-)]
+#[oai(ty = "api_key", key_name = "sid", key_in = "cookie", checker = "check_session")]
 pub struct SessionAuth(pub CurrentUser);
 
 /// Refused to a signed-in user who is not an administrator.
@@ -35,24 +30,17 @@ impl SessionAuth {
         if self.0.user.is_admin && self.0.user.is_active {
             Ok(&self.0)
         } else {
-            Err(ApiError::Forbidden(poem_openapi::payload::Json(
-                crate::error::ErrorBody {
-                    message: ADMIN_ONLY.to_string(),
-                },
-            )))
+            Err(ApiError::Forbidden(poem_openapi::payload::Json(crate::error::ErrorBody {
+                message: ADMIN_ONLY.to_string(),
+            })))
         }
     }
 }
 
 async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> {
-    let state = req
-        .data::<AppState>()
-        .expect("AppState is attached to every request");
+    let state = req.data::<AppState>().expect("AppState is attached to every request");
     match sessions::user_for(&state.pool, &key.key).await {
-        Ok(Some(user)) => Ok(CurrentUser {
-            user,
-            session_token: key.key,
-        }),
+        Ok(Some(user)) => Ok(CurrentUser { user, session_token: key.key }),
         Ok(None) => Err(ApiError::unauthorized().into()),
         Err(err) => Err(ApiError::from(err).into()),
     }
@@ -94,9 +82,7 @@ pub fn clear_session_cookie(jar: &CookieJar, req: &Request, state: &AppState) {
 }
 
 pub fn session_token(jar: &CookieJar) -> Option<String> {
-    jar.get(sessions::COOKIE_NAME)
-        .map(|c| c.value_str().to_string())
-        .filter(|v| !v.is_empty())
+    jar.get(sessions::COOKIE_NAME).map(|c| c.value_str().to_string()).filter(|v| !v.is_empty())
 }
 
 /// The session token of a request that may or may not be signed in.

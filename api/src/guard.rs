@@ -18,10 +18,7 @@ pub const UPLOAD_PATH: &str = "/api/user/profile-image";
 pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
 
 pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    let state = req
-        .data::<AppState>()
-        .expect("AppState is attached")
-        .clone();
+    let state = req.data::<AppState>().expect("AppState is attached").clone();
     if changes_state(req.method()) && !same_origin(&req, &state) {
         return Ok(json_response(StatusCode::FORBIDDEN, CROSS_SITE_REFUSED));
     }
@@ -37,9 +34,7 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
     if declared_length(&req).is_none() {
         match req.take_body().into_bytes_limit(limit as usize).await {
             Ok(bytes) => req.set_body(bytes),
-            Err(ReadBodyError::PayloadTooLarge) => {
-                return Ok(json_response(StatusCode::PAYLOAD_TOO_LARGE, message));
-            }
+            Err(ReadBodyError::PayloadTooLarge) => return Ok(json_response(StatusCode::PAYLOAD_TOO_LARGE, message)),
             Err(err) => return Err(err.into()),
         }
     }
@@ -68,10 +63,7 @@ const NEVER_CHANGE_THE_CATALOGUE: &[&str] = &[
 ];
 
 fn may_change_catalogue(path: &str) -> bool {
-    !NEVER_CHANGE_THE_CATALOGUE.iter().any(|p| {
-        path.strip_prefix(p)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '-']))
-    })
+    !NEVER_CHANGE_THE_CATALOGUE.iter().any(|p| path.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '-'])))
 }
 
 fn changes_state(method: &Method) -> bool {
@@ -83,22 +75,12 @@ fn changes_state(method: &Method) -> bool {
 /// written), either that of `APP_BASE_URL` or the host the request was sent to (over https only
 /// when a trusted proxy says so).
 pub fn same_origin(req: &Request, state: &AppState) -> bool {
-    let Some(origin) = req.headers().get(header::ORIGIN) else {
-        return true;
-    };
-    let Some(origin) = origin
-        .to_str()
-        .ok()
-        .and_then(|o| Url::parse(o).ok())
-        .map(|u| u.origin())
-    else {
-        return false;
-    };
+    let Some(origin) = req.headers().get(header::ORIGIN) else { return true };
+    let Some(origin) = origin.to_str().ok().and_then(|o| Url::parse(o).ok()).map(|u| u.origin()) else { return false };
     if !origin.is_tuple() {
         return false;
     }
-    origin == state.config.app_base_url.origin()
-        || request_origin(req, state).is_some_and(|own| own == origin)
+    origin == state.config.app_base_url.origin() || request_origin(req, state).is_some_and(|own| own == origin)
 }
 
 /// The origin the request itself was sent to: its `Host` with the scheme it arrived over.
@@ -107,43 +89,24 @@ fn request_origin(req: &Request, state: &AppState) -> Option<Origin> {
     if host.is_empty() || host.contains(['/', '\\', '@', '?', '#']) {
         return None;
     }
-    let scheme = if state.config.trust_proxy && forwarded_https(req) {
-        "https"
-    } else {
-        "http"
-    };
-    Url::parse(&format!("{scheme}://{host}"))
-        .ok()
-        .map(|u| u.origin())
+    let scheme = if state.config.trust_proxy && forwarded_https(req) { "https" } else { "http" };
+    Url::parse(&format!("{scheme}://{host}")).ok().map(|u| u.origin())
 }
 
 fn declared_length(req: &Request) -> Option<u64> {
-    req.headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
+    req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok())
 }
 
 /// The client's address for rate limits: the socket peer, or the first `X-Forwarded-For`
 /// entry when `TRUST_PROXY` says a proxy in front sets it.
 pub fn client_address(req: &Request, state: &AppState) -> String {
     if state.config.trust_proxy
-        && let Some(forwarded) = req
-            .headers()
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-        && let Some(first) = forwarded
-            .split(',')
-            .next()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
+        && let Some(forwarded) = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok())
+        && let Some(first) = forwarded.split(',').next().map(str::trim).filter(|s| !s.is_empty())
     {
         return first.to_string();
     }
-    req.remote_addr()
-        .as_socket_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_else(|| "unknown".into())
+    req.remote_addr().as_socket_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".into())
 }
 
 #[cfg(test)]
@@ -152,24 +115,12 @@ mod catalogue_tests {
 
     #[test]
     fn only_busy_requests_that_never_touch_the_catalogue_keep_it_cached() {
-        for keeps in [
-            "/api/reservations",
-            "/api/reservations/abc",
-            "/api/process-payment-v2",
-            "/api/login",
-            "/api/user/favorites/x",
-        ] {
+        for keeps in ["/api/reservations", "/api/reservations/abc", "/api/process-payment-v2", "/api/login", "/api/user/favorites/x"] {
             assert!(!may_change_catalogue(keeps), "{keeps}");
         }
-        for changes in [
-            "/api/mentor/profile",
-            "/api/services",
-            "/api/mentor/services/x",
-            "/api/user/profile",
-            "/api/reviews",
-            "/api/loginx",
-            "/api/admin/users/x/status",
-        ] {
+        for changes in
+            ["/api/mentor/profile", "/api/services", "/api/mentor/services/x", "/api/user/profile", "/api/reviews", "/api/loginx", "/api/admin/users/x/status"]
+        {
             assert!(may_change_catalogue(changes), "{changes}");
         }
     }

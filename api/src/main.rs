@@ -13,8 +13,7 @@ const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]|payout
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -56,9 +55,7 @@ async fn seed() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(2).collect();
     let generated = match args.as_slice() {
         [] => 0,
-        [flag, n] if flag == "--mentors" => n
-            .parse()
-            .map_err(|_| anyhow::anyhow!("--mentors takes a number"))?,
+        [flag, n] if flag == "--mentors" => n.parse().map_err(|_| anyhow::anyhow!("--mentors takes a number"))?,
         _ => anyhow::bail!("usage: api seed [--mentors N]"),
     };
     let config = Config::from_env()?;

@@ -16,11 +16,7 @@ pub const REFERRER_POLICY: &str = "strict-origin-when-cross-origin";
 /// The policy for a path: the app's for its pages, none at all for `/api` and `/uploads`.
 pub fn csp_for(path: &str) -> &'static str {
     let under = |prefix: &str| path == prefix || path.starts_with(&format!("{prefix}/"));
-    if under("/api") || under("/uploads") {
-        API_CSP
-    } else {
-        APP_CSP
-    }
+    if under("/api") || under("/uploads") { API_CSP } else { APP_CSP }
 }
 
 pub async fn apply<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
@@ -30,10 +26,7 @@ pub async fn apply<E: Endpoint>(next: E, req: Request) -> poem::Result<Response>
         Err(err) => err.into_response(),
     };
     let headers = resp.headers_mut();
-    headers.insert(
-        "x-content-type-options",
-        HeaderValue::from_static("nosniff"),
-    );
+    headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
     headers.insert("x-frame-options", HeaderValue::from_static("DENY"));
     headers.insert("referrer-policy", HeaderValue::from_static(REFERRER_POLICY));
     headers.insert("content-security-policy", HeaderValue::from_static(csp));

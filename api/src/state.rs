@@ -25,22 +25,9 @@ pub struct AppState {
 impl AppState {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
         let gateway = domain::payments::gateway_from_config(&config, &pool)?;
-        let call_ring_timeout =
-            ring_timeout(std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref())?;
-        let janus = config
-            .janus
-            .clone()
-            .map(domain::group_calls::JanusClient::new)
-            .transpose()?;
-        Ok(Self {
-            pool,
-            config: Arc::new(config),
-            gateway,
-            hub: Arc::new(Hub::new()),
-            catalogue: Arc::new(CatalogueCache::new()),
-            call_ring_timeout,
-            janus,
-        })
+        let call_ring_timeout = ring_timeout(std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref())?;
+        let janus = config.janus.clone().map(domain::group_calls::JanusClient::new).transpose()?;
+        Ok(Self { pool, config: Arc::new(config), gateway, hub: Arc::new(Hub::new()), catalogue: Arc::new(CatalogueCache::new()), call_ring_timeout, janus })
     }
 }
 
@@ -52,11 +39,7 @@ fn ring_timeout(raw: Option<&str>) -> anyhow::Result<chrono::Duration> {
             .ok()
             .filter(|s| *s > 0)
             .map(chrono::Duration::seconds)
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "CALL_RING_TIMEOUT_SECONDS must be a positive number of seconds: {raw}"
-                )
-            }),
+            .ok_or_else(|| anyhow::anyhow!("CALL_RING_TIMEOUT_SECONDS must be a positive number of seconds: {raw}")),
     }
 }
 
@@ -67,14 +50,8 @@ mod tests {
     #[test]
     fn calls_ring_45_seconds_unless_a_test_says_otherwise() {
         assert_eq!(ring_timeout(None).unwrap(), chrono::Duration::seconds(45));
-        assert_eq!(
-            ring_timeout(Some("")).unwrap(),
-            chrono::Duration::seconds(45)
-        );
-        assert_eq!(
-            ring_timeout(Some("2")).unwrap(),
-            chrono::Duration::seconds(2)
-        );
+        assert_eq!(ring_timeout(Some("")).unwrap(), chrono::Duration::seconds(45));
+        assert_eq!(ring_timeout(Some("2")).unwrap(), chrono::Duration::seconds(2));
         assert!(ring_timeout(Some("0")).is_err());
         assert!(ring_timeout(Some("soon")).is_err());
     }

@@ -10,13 +10,7 @@ use support::{app, body};
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_nul_character_in_text_is_bad_input(pool: sqlx::PgPool) {
     let app = app(pool).await;
-    let resp = app
-        .post(
-            "/api/login",
-            json!({"email": "a\u{0}b@example.com", "password": "password1"}),
-            None,
-        )
-        .await;
+    let resp = app.post("/api/login", json!({"email": "a\u{0}b@example.com", "password": "password1"}), None).await;
     resp.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(resp).await["message"], domain::error::NUL_IN_TEXT);
 
@@ -43,11 +37,7 @@ async fn an_unreachable_database_answers_503() {
     let state = api::state::AppState::new(pool, config).unwrap();
     let cli = TestClient::new(api::app::build(state).map_to_response());
     for path in ["/api/mentors", "/api/auth/user"] {
-        let resp = cli
-            .get(path)
-            .header("cookie", "sid=some-session")
-            .send()
-            .await;
+        let resp = cli.get(path).header("cookie", "sid=some-session").send().await;
         resp.assert_status(StatusCode::SERVICE_UNAVAILABLE);
         let json: serde_json::Value = resp.json().await.value().deserialize();
         assert_eq!(json["message"], api::error::SERVICE_UNAVAILABLE, "{path}");

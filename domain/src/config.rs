@@ -47,9 +47,7 @@ impl FromStr for GatewayFault {
         match s {
             "timeout-after-approve" => Ok(Self::LostAnswer),
             "error" => Ok(Self::Unreachable),
-            other => Err(format!(
-                "expected 'timeout-after-approve' or 'error', not '{other}'"
-            )),
+            other => Err(format!("expected 'timeout-after-approve' or 'error', not '{other}'")),
         }
     }
 }
@@ -64,9 +62,7 @@ pub struct AuthorizeNetSettings {
 
 impl std::fmt::Debug for AuthorizeNetSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AuthorizeNetSettings")
-            .field("endpoint", &self.endpoint)
-            .finish_non_exhaustive()
+        f.debug_struct("AuthorizeNetSettings").field("endpoint", &self.endpoint).finish_non_exhaustive()
     }
 }
 
@@ -128,68 +124,38 @@ pub const DEFAULT_STUN_URLS: &str = "stun:stun.l.google.com:19302";
 pub const DEFAULT_TURN_TTL_SECONDS: i64 = 86_400;
 
 fn rtc_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<RtcSettings> {
-    let list = |raw: String| {
-        raw.split(',')
-            .map(str::trim)
-            .filter(|u| !u.is_empty())
-            .map(String::from)
-            .collect::<Vec<_>>()
-    };
+    let list = |raw: String| raw.split(',').map(str::trim).filter(|u| !u.is_empty()).map(String::from).collect::<Vec<_>>();
     let stun_urls = list(get("RTC_STUN_URLS").unwrap_or_else(|| DEFAULT_STUN_URLS.into()));
     let turn = match (get("RTC_TURN_URL"), get("RTC_TURN_SECRET")) {
         (Some(url), Some(secret)) => Some(TurnSettings {
             urls: list(url),
             secret,
-            ttl: chrono::Duration::seconds(
-                parse(get, "RTC_TURN_TTL_SECONDS")?.unwrap_or(DEFAULT_TURN_TTL_SECONDS),
-            ),
+            ttl: chrono::Duration::seconds(parse(get, "RTC_TURN_TTL_SECONDS")?.unwrap_or(DEFAULT_TURN_TTL_SECONDS)),
         }),
         (Some(_), None) => bail!("RTC_TURN_SECRET is required with RTC_TURN_URL"),
         (None, _) => None,
     };
-    if turn
-        .as_ref()
-        .is_some_and(|t| t.ttl <= chrono::Duration::zero())
-    {
+    if turn.as_ref().is_some_and(|t| t.ttl <= chrono::Duration::zero()) {
         bail!("RTC_TURN_TTL_SECONDS must be positive");
     }
     Ok(RtcSettings { stun_urls, turn })
 }
 
 /// `JANUS_HTTP_URL`, `JANUS_WS_URL`, `JANUS_ADMIN_KEY` and `JANUS_TOKEN_SECRET`: all four or none.
-fn janus_settings(
-    get: &impl Fn(&str) -> Option<String>,
-) -> anyhow::Result<Option<crate::group_calls::JanusSettings>> {
-    const NAMES: [&str; 4] = [
-        "JANUS_HTTP_URL",
-        "JANUS_WS_URL",
-        "JANUS_ADMIN_KEY",
-        "JANUS_TOKEN_SECRET",
-    ];
-    let values: Vec<Option<String>> = NAMES
-        .iter()
-        .map(|n| get(n).filter(|v| !v.trim().is_empty()))
-        .collect();
+fn janus_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<crate::group_calls::JanusSettings>> {
+    const NAMES: [&str; 4] = ["JANUS_HTTP_URL", "JANUS_WS_URL", "JANUS_ADMIN_KEY", "JANUS_TOKEN_SECRET"];
+    let values: Vec<Option<String>> = NAMES.iter().map(|n| get(n).filter(|v| !v.trim().is_empty())).collect();
     if values.iter().all(Option::is_none) {
         return Ok(None);
     }
     if let Some(missing) = NAMES.iter().zip(&values).find(|(_, v)| v.is_none()) {
         bail!("{} is required with the other JANUS_* settings", missing.0);
     }
-    let [http_url, ws_url, admin_key, token_secret]: [String; 4] = values
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .try_into()
-        .expect("four values");
+    let [http_url, ws_url, admin_key, token_secret]: [String; 4] =
+        values.into_iter().flatten().collect::<Vec<_>>().try_into().expect("four values");
     Url::parse(&http_url).map_err(|e| anyhow!("JANUS_HTTP_URL: {e}"))?;
     Url::parse(&ws_url).map_err(|e| anyhow!("JANUS_WS_URL: {e}"))?;
-    Ok(Some(crate::group_calls::JanusSettings {
-        http_url,
-        ws_url,
-        admin_key,
-        token_secret,
-    }))
+    Ok(Some(crate::group_calls::JanusSettings { http_url, ws_url, admin_key, token_secret }))
 }
 
 /// Abuse limits, counted over [`crate::rate_limit::WINDOW`].
@@ -237,9 +203,7 @@ impl Config {
         };
         let smtp_url = get("SMTP_URL");
         if mail_transport == MailTransport::Smtp && smtp_url.is_none() {
-            bail!(
-                "SMTP_URL is required when MAIL_TRANSPORT=smtp (for example smtp://127.0.0.1:2525)"
-            );
+            bail!("SMTP_URL is required when MAIL_TRANSPORT=smtp (for example smtp://127.0.0.1:2525)");
         }
         let mail_from = get("MAIL_FROM").unwrap_or_else(|| DEFAULT_MAIL_FROM.into());
         mail_from
@@ -257,15 +221,11 @@ impl Config {
             None => app_base_url.scheme() == "https",
             Some("production") => true,
             Some("development" | "test") => false,
-            Some(other) => {
-                bail!("APP_ENV must be 'production', 'development' or 'test', not '{other}'")
-            }
+            Some(other) => bail!("APP_ENV must be 'production', 'development' or 'test', not '{other}'"),
         };
         let payment_gateway = match get("PAYMENT_GATEWAY").as_deref() {
             None if production => {
-                bail!(
-                    "PAYMENT_GATEWAY must be set in production (authorizenet, or test to take only test cards)"
-                )
+                bail!("PAYMENT_GATEWAY must be set in production (authorizenet, or test to take only test cards)")
             }
             None | Some("test") => GatewayKind::Test(TestGatewaySettings {
                 charge_delay_ms: parse(&get, "PAYMENT_TEST_CHARGE_DELAY_MS")?.unwrap_or(0),
@@ -274,18 +234,12 @@ impl Config {
                 refund_fault: parse(&get, "PAYMENT_TEST_REFUND_FAULT")?,
             }),
             Some("authorizenet") => {
-                let required = |name: &str| {
-                    get(name).ok_or_else(|| {
-                        anyhow!("{name} is required when PAYMENT_GATEWAY=authorizenet")
-                    })
-                };
+                let required = |name: &str| get(name).ok_or_else(|| anyhow!("{name} is required when PAYMENT_GATEWAY=authorizenet"));
                 let endpoint = match (get("AUTHNET_ENDPOINT"), get("AUTHNET_ENV").as_deref()) {
                     (Some(url), _) => url,
                     (None, None | Some("sandbox")) => AUTHNET_SANDBOX_ENDPOINT.into(),
                     (None, Some("production")) => AUTHNET_PRODUCTION_ENDPOINT.into(),
-                    (None, Some(other)) => {
-                        bail!("AUTHNET_ENV must be 'sandbox' or 'production', not '{other}'")
-                    }
+                    (None, Some(other)) => bail!("AUTHNET_ENV must be 'sandbox' or 'production', not '{other}'"),
                 };
                 GatewayKind::AuthorizeNet(AuthorizeNetSettings {
                     login_id: required("AUTHNET_API_LOGIN_ID")?,
@@ -300,8 +254,7 @@ impl Config {
             janus: janus_settings(&get)?,
             payment_gateway,
             payment_reconcile_after: chrono::Duration::seconds(
-                parse(&get, "PAYMENT_RECONCILE_AFTER_SECONDS")?
-                    .unwrap_or(DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS),
+                parse(&get, "PAYMENT_RECONCILE_AFTER_SECONDS")?.unwrap_or(DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS),
             ),
             database_url,
             port,
@@ -311,9 +264,7 @@ impl Config {
             smtp_url,
             mail_from,
             support_email,
-            upload_dir: get("UPLOAD_DIR")
-                .unwrap_or_else(|| "var/uploads".into())
-                .into(),
+            upload_dir: get("UPLOAD_DIR").unwrap_or_else(|| "var/uploads".into()).into(),
             web_dist: get("WEB_DIST").unwrap_or_else(|| "web/dist".into()).into(),
             trust_proxy: parse(&get, "TRUST_PROXY")?.unwrap_or(false),
             limits: Limits {
@@ -349,11 +300,7 @@ where
     T::Err: std::fmt::Display,
 {
     get(name)
-        .map(|raw| {
-            raw.trim()
-                .parse::<T>()
-                .map_err(|e| anyhow!("{name} is malformed ({e}): {raw}"))
-        })
+        .map(|raw| raw.trim().parse::<T>().map_err(|e| anyhow!("{name} is malformed ({e}): {raw}")))
         .transpose()
 }
 
@@ -364,10 +311,8 @@ mod tests {
     use super::*;
 
     fn config(pairs: &[(&str, &str)]) -> anyhow::Result<Config> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         Config::from_lookup(|k| map.get(k).cloned())
     }
 
@@ -384,10 +329,7 @@ mod tests {
         assert_eq!(c.limits.login_failures_per_address, 100);
         assert_eq!(c.limits.registrations_per_address, 10);
         assert!(!c.secure_cookies());
-        assert_eq!(
-            c.payment_gateway,
-            GatewayKind::Test(TestGatewaySettings::default())
-        );
+        assert_eq!(c.payment_gateway, GatewayKind::Test(TestGatewaySettings::default()));
         assert_eq!(c.payment_reconcile_after, chrono::Duration::minutes(2));
     }
 
@@ -411,74 +353,33 @@ mod tests {
         ];
         let c = config(&all).unwrap();
         let janus = c.janus.clone().unwrap();
-        assert_eq!(
-            (janus.http_url.as_str(), janus.ws_url.as_str()),
-            ("http://127.0.0.1:8088/janus", "ws://127.0.0.1:8188")
-        );
+        assert_eq!((janus.http_url.as_str(), janus.ws_url.as_str()), ("http://127.0.0.1:8088/janus", "ws://127.0.0.1:8188"));
         let printed = format!("{c:?}");
-        assert!(
-            !printed.contains("adminkey123") && !printed.contains("tokensecret456"),
-            "{printed}"
-        );
+        assert!(!printed.contains("adminkey123") && !printed.contains("tokensecret456"), "{printed}");
         for i in 0..all.len() {
-            let partial: Vec<_> = all
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, kv)| *kv)
-                .collect();
+            let partial: Vec<_> = all.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, kv)| *kv).collect();
             let err = config(&partial).unwrap_err().to_string();
             assert!(err.contains(all[i].0), "{err}");
         }
-        assert!(
-            config(&[
-                all[0],
-                all[1],
-                all[2],
-                ("JANUS_TOKEN_SECRET", "s"),
-                ("JANUS_WS_URL", "not a url")
-            ])
-            .is_err()
-        );
+        assert!(config(&[all[0], all[1], all[2], ("JANUS_TOKEN_SECRET", "s"), ("JANUS_WS_URL", "not a url")]).is_err());
     }
 
     #[test]
     fn turn_needs_its_secret_and_lasts_a_day_by_default() {
         assert!(config(&[("RTC_TURN_URL", "turn:t:3478")]).is_err());
-        let c = config(&[
-            ("RTC_TURN_URL", "turn:t:3478"),
-            ("RTC_TURN_SECRET", "s3cret"),
-        ])
-        .unwrap();
+        let c = config(&[("RTC_TURN_URL", "turn:t:3478"), ("RTC_TURN_SECRET", "s3cret")]).unwrap();
         let turn = c.rtc.turn.clone().unwrap();
         assert_eq!(turn.urls, ["turn:t:3478"]);
         assert_eq!(turn.ttl, chrono::Duration::seconds(86_400));
         assert!(!format!("{:?}", c).contains("s3cret"));
-        let c = config(&[
-            ("RTC_TURN_URL", "turn:t:3478"),
-            ("RTC_TURN_SECRET", "s"),
-            ("RTC_TURN_TTL_SECONDS", "60"),
-        ])
-        .unwrap();
+        let c = config(&[("RTC_TURN_URL", "turn:t:3478"), ("RTC_TURN_SECRET", "s"), ("RTC_TURN_TTL_SECONDS", "60")]).unwrap();
         assert_eq!(c.rtc.turn.unwrap().ttl, chrono::Duration::seconds(60));
-        assert!(
-            config(&[
-                ("RTC_TURN_URL", "turn:t"),
-                ("RTC_TURN_SECRET", "s"),
-                ("RTC_TURN_TTL_SECONDS", "0")
-            ])
-            .is_err()
-        );
+        assert!(config(&[("RTC_TURN_URL", "turn:t"), ("RTC_TURN_SECRET", "s"), ("RTC_TURN_TTL_SECONDS", "0")]).is_err());
     }
 
     #[test]
     fn authorize_net_settings_never_print_the_key() {
-        let c = config(&[
-            ("PAYMENT_GATEWAY", "authorizenet"),
-            ("AUTHNET_API_LOGIN_ID", "login"),
-            ("AUTHNET_TRANSACTION_KEY", "s3cret"),
-        ])
-        .unwrap();
+        let c = config(&[("PAYMENT_GATEWAY", "authorizenet"), ("AUTHNET_API_LOGIN_ID", "login"), ("AUTHNET_TRANSACTION_KEY", "s3cret")]).unwrap();
         match &c.payment_gateway {
             GatewayKind::AuthorizeNet(s) => assert_eq!(s.endpoint, AUTHNET_SANDBOX_ENDPOINT),
             other => panic!("{other:?}"),
@@ -493,95 +394,45 @@ mod tests {
             c.link("/verify-email", &[("token", "a b")]),
             "http://localhost:9000/verify-email?token=a+b"
         );
-        let c = config(&[
-            ("APP_BASE_URL", "https://mentors.example/"),
-            ("PAYMENT_GATEWAY", "test"),
-        ])
-        .unwrap();
+        let c = config(&[("APP_BASE_URL", "https://mentors.example/"), ("PAYMENT_GATEWAY", "test")]).unwrap();
         assert!(c.secure_cookies());
-        assert_eq!(
-            c.link("/reset-password", &[]),
-            "https://mentors.example/reset-password"
-        );
+        assert_eq!(c.link("/reset-password", &[]), "https://mentors.example/reset-password");
     }
 
     #[test]
     fn malformed_settings_are_one_clear_line() {
         let err = config(&[("PORT", "eighty")]).unwrap_err().to_string();
         assert!(err.starts_with("PORT is malformed"), "{err}");
-        let err = config(&[("MAIL_TRANSPORT", "pigeon")])
-            .unwrap_err()
-            .to_string();
+        let err = config(&[("MAIL_TRANSPORT", "pigeon")]).unwrap_err().to_string();
         assert!(err.contains("MAIL_TRANSPORT"), "{err}");
-        let err = config(&[("MAIL_TRANSPORT", "smtp")])
-            .unwrap_err()
-            .to_string();
+        let err = config(&[("MAIL_TRANSPORT", "smtp")]).unwrap_err().to_string();
         assert!(err.contains("SMTP_URL is required"), "{err}");
-        let err = config(&[("APP_BASE_URL", "not a url")])
-            .unwrap_err()
-            .to_string();
+        let err = config(&[("APP_BASE_URL", "not a url")]).unwrap_err().to_string();
         assert!(err.contains("APP_BASE_URL"), "{err}");
-        let err = config(&[("PAYMENT_GATEWAY", "authorizenet")])
-            .unwrap_err()
-            .to_string();
+        let err = config(&[("PAYMENT_GATEWAY", "authorizenet")]).unwrap_err().to_string();
         assert!(err.contains("AUTHNET_API_LOGIN_ID is required"), "{err}");
-        let err = config(&[("LOGIN_MAX_FAILURES_PER_ACCOUNT", "-x")])
-            .unwrap_err()
-            .to_string();
+        let err = config(&[("LOGIN_MAX_FAILURES_PER_ACCOUNT", "-x")]).unwrap_err().to_string();
         assert!(err.contains("LOGIN_MAX_FAILURES_PER_ACCOUNT"), "{err}");
     }
 
     #[test]
     fn production_names_its_payment_gateway() {
-        let err = config(&[("APP_ENV", "production")])
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            err,
-            "PAYMENT_GATEWAY must be set in production (authorizenet, or test to take only test cards)"
-        );
-        let err = config(&[("APP_BASE_URL", "https://mentors.example")])
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.starts_with("PAYMENT_GATEWAY must be set in production"),
-            "{err}"
-        );
-        assert!(
-            config(&[
-                ("APP_BASE_URL", "https://mentors.example"),
-                ("APP_ENV", "development")
-            ])
-            .is_ok()
-        );
+        let err = config(&[("APP_ENV", "production")]).unwrap_err().to_string();
+        assert_eq!(err, "PAYMENT_GATEWAY must be set in production (authorizenet, or test to take only test cards)");
+        let err = config(&[("APP_BASE_URL", "https://mentors.example")]).unwrap_err().to_string();
+        assert!(err.starts_with("PAYMENT_GATEWAY must be set in production"), "{err}");
+        assert!(config(&[("APP_BASE_URL", "https://mentors.example"), ("APP_ENV", "development")]).is_ok());
         assert!(config(&[("APP_ENV", "production"), ("PAYMENT_GATEWAY", "test")]).is_ok());
-        assert!(
-            config(&[("APP_ENV", "staging")])
-                .unwrap_err()
-                .to_string()
-                .contains("APP_ENV")
-        );
+        assert!(config(&[("APP_ENV", "staging")]).unwrap_err().to_string().contains("APP_ENV"));
     }
 
     #[test]
     fn test_gateway_faults_are_named() {
-        let c = config(&[
-            ("PAYMENT_TEST_CHARGE_FAULT", "timeout-after-approve"),
-            ("PAYMENT_TEST_REFUND_FAULT", "error"),
-            ("PAYMENT_TEST_CHARGE_DELAY_MS", "250"),
-        ])
-        .unwrap();
-        let GatewayKind::Test(t) = c.payment_gateway else {
-            panic!("test gateway")
-        };
+        let c = config(&[("PAYMENT_TEST_CHARGE_FAULT", "timeout-after-approve"), ("PAYMENT_TEST_REFUND_FAULT", "error"), ("PAYMENT_TEST_CHARGE_DELAY_MS", "250")]).unwrap();
+        let GatewayKind::Test(t) = c.payment_gateway else { panic!("test gateway") };
         assert_eq!(t.charge_fault, Some(GatewayFault::LostAnswer));
         assert_eq!(t.refund_fault, Some(GatewayFault::Unreachable));
         assert_eq!(t.charge_delay_ms, 250);
-        assert!(
-            config(&[("PAYMENT_TEST_CHARGE_FAULT", "sometimes")])
-                .unwrap_err()
-                .to_string()
-                .contains("PAYMENT_TEST_CHARGE_FAULT")
-        );
+        assert!(config(&[("PAYMENT_TEST_CHARGE_FAULT", "sometimes")]).unwrap_err().to_string().contains("PAYMENT_TEST_CHARGE_FAULT"));
     }
 }

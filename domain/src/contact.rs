@@ -42,11 +42,7 @@ pub struct ContactMessage {
 }
 
 pub fn category_label(category: &str) -> &'static str {
-    CATEGORIES
-        .iter()
-        .find(|(k, _)| *k == category)
-        .map(|(_, l)| *l)
-        .unwrap_or("General Inquiry")
+    CATEGORIES.iter().find(|(k, _)| *k == category).map(|(_, l)| *l).unwrap_or("General Inquiry")
 }
 
 pub async fn store(tx: &mut PgConnection, input: NewMessage<'_>) -> Result<Uuid> {
@@ -56,9 +52,7 @@ pub async fn store(tx: &mut PgConnection, input: NewMessage<'_>) -> Result<Uuid>
     }
     let email = validation::email(email)?;
     if name.chars().count() > 200 || input.subject.trim().chars().count() > 200 {
-        return Err(Error::validation(
-            "Name and subject must be at most 200 characters",
-        ));
+        return Err(Error::validation("Name and subject must be at most 200 characters"));
     }
     if message.chars().count() > 5000 {
         return Err(Error::validation("Message must be at most 5000 characters"));
@@ -83,10 +77,8 @@ pub async fn store(tx: &mut PgConnection, input: NewMessage<'_>) -> Result<Uuid>
 }
 
 pub async fn find(db: &sqlx::PgPool, id: Uuid) -> Result<Option<ContactMessage>> {
-    Ok(sqlx::query_as(
-        "SELECT id, name, email, subject, category, message FROM contact_messages WHERE id = $1",
-    )
-    .bind(id)
-    .fetch_optional(db)
-    .await?)
+    Ok(sqlx::query_as("SELECT id, name, email, subject, category, message FROM contact_messages WHERE id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await?)
 }

@@ -98,11 +98,7 @@ impl<T> OnConstraint<T> for std::result::Result<T, sqlx::Error> {
     }
     fn on_constraints(self, names: &[&str], to: impl FnOnce() -> Error) -> Result<T> {
         match self {
-            Err(sqlx::Error::Database(db))
-                if db.constraint().is_some_and(|c| names.contains(&c)) =>
-            {
-                Err(to())
-            }
+            Err(sqlx::Error::Database(db)) if db.constraint().is_some_and(|c| names.contains(&c)) => Err(to()),
             other => other.map_err(Error::from),
         }
     }
@@ -117,10 +113,7 @@ mod tests {
         assert!(is_outage(&sqlx::Error::PoolTimedOut));
         let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
         assert!(is_outage(&sqlx::Error::Io(refused)));
-        assert!(matches!(
-            Error::from(sqlx::Error::PoolTimedOut),
-            Error::Unavailable(_)
-        ));
+        assert!(matches!(Error::from(sqlx::Error::PoolTimedOut), Error::Unavailable(_)));
         // Seen while PostgreSQL restarted under load (a 500 before this counted as an outage).
         let garbled = sqlx::Error::Protocol("unexpected response from SSLRequest: 0x00".into());
         assert!(is_outage(&garbled));
@@ -130,10 +123,7 @@ mod tests {
     fn query_mistakes_are_not_an_outage() {
         assert!(!is_outage(&sqlx::Error::RowNotFound));
         assert!(!is_outage(&sqlx::Error::PoolClosed));
-        assert!(matches!(
-            Error::from(sqlx::Error::RowNotFound),
-            Error::Internal(_)
-        ));
+        assert!(matches!(Error::from(sqlx::Error::RowNotFound), Error::Internal(_)));
     }
 
     #[test]

@@ -117,29 +117,14 @@ pub struct Recipient {
 
 impl FanOut {
     /// The notice for each of `user_ids` (each once, in order), with fresh notification ids.
-    pub fn new(
-        user_ids: &[Uuid],
-        kind: Kind,
-        title: &str,
-        message: &str,
-        action_url: Option<&str>,
-    ) -> Self {
+    pub fn new(user_ids: &[Uuid], kind: Kind, title: &str, message: &str, action_url: Option<&str>) -> Self {
         let mut seen = std::collections::HashSet::new();
         let recipients = user_ids
             .iter()
             .filter(|id| seen.insert(**id))
-            .map(|&user_id| Recipient {
-                id: Uuid::new_v4(),
-                user_id,
-            })
+            .map(|&user_id| Recipient { id: Uuid::new_v4(), user_id })
             .collect();
-        Self {
-            kind,
-            title: title.to_owned(),
-            message: message.to_owned(),
-            action_url: action_url.map(str::to_owned),
-            recipients,
-        }
+        Self { kind, title: title.to_owned(), message: message.to_owned(), action_url: action_url.map(str::to_owned), recipients }
     }
 
     /// Queues the fan-out in the caller's transaction.
@@ -147,48 +132,25 @@ impl FanOut {
         if self.recipients.is_empty() {
             return Ok(());
         }
-        let options = PushOptions {
-            max_attempts: Some(FAN_OUT_MAX_ATTEMPTS),
-            ..Default::default()
-        };
+        let options = PushOptions { max_attempts: Some(FAN_OUT_MAX_ATTEMPTS), ..Default::default() };
         Ok(job_queue::push(conn, FAN_OUT_QUEUE, self, options).await?)
     }
 }
 
 /// Sends a notification to one user, once the caller's transaction commits.
-pub async fn notify(
-    conn: &mut PgConnection,
-    user_id: Uuid,
-    kind: Kind,
-    title: &str,
-    message: &str,
-    action_url: Option<&str>,
-) -> Result<()> {
+pub async fn notify(conn: &mut PgConnection, user_id: Uuid, kind: Kind, title: &str, message: &str, action_url: Option<&str>) -> Result<()> {
     notify_many(conn, &[user_id], kind, title, message, action_url).await
 }
 
 /// Sends one notification to each of `user_ids` (once each), once the caller's transaction commits.
-pub async fn notify_many(
-    conn: &mut PgConnection,
-    user_ids: &[Uuid],
-    kind: Kind,
-    title: &str,
-    message: &str,
-    action_url: Option<&str>,
-) -> Result<()> {
-    FanOut::new(user_ids, kind, title, message, action_url)
-        .enqueue(conn)
-        .await
+pub async fn notify_many(conn: &mut PgConnection, user_ids: &[Uuid], kind: Kind, title: &str, message: &str, action_url: Option<&str>) -> Result<()> {
+    FanOut::new(user_ids, kind, title, message, action_url).enqueue(conn).await
 }
 
 /// Writes the notifications of `recipients` (a part of `fan_out`) that do not exist yet, skipping
 /// users deleted since, in one statement; announces each new one live when the transaction
 /// commits. Returns the new ones.
-pub async fn write(
-    conn: &mut PgConnection,
-    fan_out: &FanOut,
-    recipients: &[Recipient],
-) -> Result<Vec<Notification>> {
+pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Recipient]) -> Result<Vec<Notification>> {
     let ids: Vec<Uuid> = recipients.iter().map(|r| r.id).collect();
     let users: Vec<Uuid> = recipients.iter().map(|r| r.user_id).collect();
     let written: Vec<Written> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -207,16 +169,8 @@ pub async fn write(
     .fetch_all(&mut *conn)
     .await?;
     let mut notifications = Vec::with_capacity(written.len());
-    for Written {
-        user_id,
-        notification,
-    } in written
-    {
-        realtime::publish(
-            &mut *conn,
-            &Envelope::to_users(vec![user_id], LIVE_EVENT, notification.to_json()),
-        )
-        .await?;
+    for Written { user_id, notification } in written {
+        realtime::publish(&mut *conn, &Envelope::to_users(vec![user_id], LIVE_EVENT, notification.to_json())).await?;
         notifications.push(notification);
     }
     Ok(notifications)
@@ -234,12 +188,10 @@ pub async fn latest(db: &PgPool, user_id: Uuid, limit: Option<i64>) -> Result<Ve
 }
 
 pub async fn unread_count(db: &PgPool, user_id: Uuid) -> Result<i64> {
-    Ok(
-        sqlx::query_scalar("SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT is_read")
-            .bind(user_id)
-            .fetch_one(db)
-            .await?,
-    )
+    Ok(sqlx::query_scalar("SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT is_read")
+        .bind(user_id)
+        .fetch_one(db)
+        .await?)
 }
 
 /// Unread to read, one way; someone else's notification is not found.
@@ -263,11 +215,7 @@ pub async fn mark_all_read(db: &PgPool, user_id: Uuid) -> Result<u64> {
 }
 
 pub async fn delete(db: &PgPool, user_id: Uuid, id: Uuid) -> Result<()> {
-    let done = sqlx::query("DELETE FROM notifications WHERE id = $1 AND user_id = $2")
-        .bind(id)
-        .bind(user_id)
-        .execute(db)
-        .await?;
+    let done = sqlx::query("DELETE FROM notifications WHERE id = $1 AND user_id = $2").bind(id).bind(user_id).execute(db).await?;
     if done.rows_affected() == 0 {
         return Err(Error::not_found(NOT_FOUND));
     }
@@ -295,31 +243,15 @@ mod tests {
     fn kinds_travel_under_their_stored_names() {
         for kind in KINDS {
             assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
-            assert_eq!(
-                serde_json::from_value::<Kind>(kind.as_str().into()).unwrap(),
-                kind
-            );
+            assert_eq!(serde_json::from_value::<Kind>(kind.as_str().into()).unwrap(), kind);
         }
     }
 
     #[test]
     fn each_recipient_once_with_its_own_notification_id() {
         let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
-        let fan_out = FanOut::new(
-            &[a, b, a],
-            Kind::NewReview,
-            "New review",
-            "5 out of 5",
-            Some("/mentor/x"),
-        );
-        assert_eq!(
-            fan_out
-                .recipients
-                .iter()
-                .map(|r| r.user_id)
-                .collect::<Vec<_>>(),
-            [a, b]
-        );
+        let fan_out = FanOut::new(&[a, b, a], Kind::NewReview, "New review", "5 out of 5", Some("/mentor/x"));
+        assert_eq!(fan_out.recipients.iter().map(|r| r.user_id).collect::<Vec<_>>(), [a, b]);
         assert_ne!(fan_out.recipients[0].id, fan_out.recipients[1].id);
     }
 
@@ -343,17 +275,12 @@ mod tests {
         });
         assert_eq!(serde_json::to_value(&fan_out).unwrap(), json);
         assert_eq!(serde_json::from_value::<FanOut>(json).unwrap(), fan_out);
-        assert_eq!(
-            (FAN_OUT_QUEUE, FAN_OUT_MAX_ATTEMPTS, LIVE_EVENT),
-            ("notification_fanout", 10, "notification")
-        );
+        assert_eq!((FAN_OUT_QUEUE, FAN_OUT_MAX_ATTEMPTS, LIVE_EVENT), ("notification_fanout", 10, "notification"));
     }
 
     #[test]
     fn the_live_event_is_the_api_notification_object() {
-        let at = DateTime::parse_from_rfc3339("2027-03-05T14:30:00.5Z")
-            .unwrap()
-            .to_utc();
+        let at = DateTime::parse_from_rfc3339("2027-03-05T14:30:00.5Z").unwrap().to_utc();
         let n = Notification {
             id: Uuid::nil(),
             kind: "new_review".into(),

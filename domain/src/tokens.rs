@@ -27,10 +27,7 @@ mod tests {
         let b = generate();
         assert_eq!(a.len(), 43);
         assert_ne!(a, b);
-        assert!(
-            a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        );
+        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
         assert_eq!(digest(&a), digest(&a));
         assert_ne!(digest(&a), digest(&b));
         assert_eq!(digest(&a).len(), 32);

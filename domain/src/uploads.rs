@@ -26,9 +26,7 @@ pub fn own_upload_name(url: &str) -> Option<&str> {
     let name = url.strip_prefix(PUBLIC_PREFIX)?;
     let (stem, ext) = name.split_once('.')?;
     let canonical = stem.len() == NAME_HEX_CHARS
-        && stem
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && stem.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         && IMAGE_EXTENSIONS.contains(&ext);
     canonical.then_some(name)
 }
@@ -48,9 +46,7 @@ pub async fn in_use(db: impl PgExecutor<'_>, url: &str) -> Result<bool> {
 /// directly inside `dir`, are ever touched; a file already gone is fine. Returns whether a
 /// file was deleted.
 pub async fn delete_if_unused(db: impl PgExecutor<'_>, dir: &Path, url: &str) -> Result<bool> {
-    let Some(name) = own_upload_name(url) else {
-        return Ok(false);
-    };
+    let Some(name) = own_upload_name(url) else { return Ok(false) };
     if in_use(db, url).await? {
         return Ok(false);
     }
@@ -67,21 +63,7 @@ pub fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
         [0xFF, 0xD8, 0xFF, ..] => Some("jpg"),
         [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, ..] => Some("png"),
         [b'G', b'I', b'F', b'8', b'7' | b'9', b'a', ..] => Some("gif"),
-        [
-            b'R',
-            b'I',
-            b'F',
-            b'F',
-            _,
-            _,
-            _,
-            _,
-            b'W',
-            b'E',
-            b'B',
-            b'P',
-            ..,
-        ] => Some("webp"),
+        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P', ..] => Some("webp"),
         _ => None,
     }
 }
@@ -93,12 +75,8 @@ pub async fn store_image(dir: &Path, bytes: &[u8]) -> Result<String> {
     }
     let ext = sniff_image(bytes).ok_or_else(|| Error::validation(NOT_AN_IMAGE))?;
     let name = format!("{}.{ext}", uuid::Uuid::new_v4().simple());
-    tokio::fs::create_dir_all(dir)
-        .await
-        .map_err(anyhow::Error::from)?;
-    tokio::fs::write(dir.join(&name), bytes)
-        .await
-        .map_err(anyhow::Error::from)?;
+    tokio::fs::create_dir_all(dir).await.map_err(anyhow::Error::from)?;
+    tokio::fs::write(dir.join(&name), bytes).await.map_err(anyhow::Error::from)?;
     Ok(format!("{PUBLIC_PREFIX}{name}"))
 }
 
@@ -120,20 +98,11 @@ mod tests {
     #[test]
     fn only_canonical_upload_urls_are_ours() {
         let name = "0123456789abcdef0123456789abcdef";
-        assert_eq!(
-            own_upload_name(&format!("/uploads/{name}.png")),
-            Some(format!("{name}.png").as_str())
-        );
+        assert_eq!(own_upload_name(&format!("/uploads/{name}.png")), Some(format!("{name}.png").as_str()));
         for ext in IMAGE_EXTENSIONS {
-            assert!(
-                own_upload_name(&format!("/uploads/{name}.{ext}")).is_some(),
-                "{ext}"
-            );
+            assert!(own_upload_name(&format!("/uploads/{name}.{ext}")).is_some(), "{ext}");
         }
-        assert_eq!(
-            NAME_HEX_CHARS,
-            uuid::Uuid::new_v4().simple().to_string().len()
-        );
+        assert_eq!(NAME_HEX_CHARS, uuid::Uuid::new_v4().simple().to_string().len());
         for bad in [
             "/uploads/%2e%2e/api/logout".to_string(),
             "/uploads/../api/logout".into(),
@@ -160,22 +129,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("uploads-{}", uuid::Uuid::new_v4()));
         let mut big = b"\x89PNG\r\n\x1a\n".to_vec();
         big.resize(MAX_IMAGE_BYTES + 1, 0);
-        assert_eq!(
-            store_image(&dir, &big).await.unwrap_err().to_string(),
-            IMAGE_TOO_LARGE
-        );
-        assert_eq!(
-            store_image(&dir, b"hello").await.unwrap_err().to_string(),
-            NOT_AN_IMAGE
-        );
+        assert_eq!(store_image(&dir, &big).await.unwrap_err().to_string(), IMAGE_TOO_LARGE);
+        assert_eq!(store_image(&dir, b"hello").await.unwrap_err().to_string(), NOT_AN_IMAGE);
         let mut ok = b"\x89PNG\r\n\x1a\n".to_vec();
         ok.resize(MAX_IMAGE_BYTES, 0);
         let url = store_image(&dir, &ok).await.unwrap();
         assert!(url.starts_with("/uploads/") && url.ends_with(".png"));
-        assert!(
-            own_upload_name(&url).is_some(),
-            "what we store is ours: {url}"
-        );
+        assert!(own_upload_name(&url).is_some(), "what we store is ours: {url}");
         std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -27,11 +27,7 @@ impl Drop for Janus {
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// Renders scripts/janus/*.jcfg into a fresh folder (as scripts/lib/janus.sh does) and starts Janus.
@@ -41,10 +37,7 @@ async fn start_janus() -> Janus {
     std::fs::create_dir_all(&dir).unwrap();
     let (http, admin, ws) = (free_port(), free_port(), free_port());
     let rtp = 30_000 + (Uuid::new_v4().as_bytes()[0] as u16) * 100;
-    let (token_secret, admin_key) = (
-        Uuid::new_v4().simple().to_string(),
-        Uuid::new_v4().simple().to_string(),
-    );
+    let (token_secret, admin_key) = (Uuid::new_v4().simple().to_string(), Uuid::new_v4().simple().to_string());
     let values = [
         ("@CONFIG_DIR@", dir.display().to_string()),
         ("@ADMIN_SECRET@", Uuid::new_v4().simple().to_string()),
@@ -64,13 +57,7 @@ async fn start_janus() -> Janus {
         std::fs::write(dir.join(path.file_name().unwrap()), text).unwrap();
     }
     let child = Command::new("janus")
-        .args([
-            "-F",
-            dir.to_str().unwrap(),
-            "--disable-colors",
-            "-L",
-            dir.join("janus.log").to_str().unwrap(),
-        ])
+        .args(["-F", dir.to_str().unwrap(), "--disable-colors", "-L", dir.join("janus.log").to_str().unwrap()])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -81,20 +68,10 @@ async fn start_janus() -> Janus {
         admin_key,
         token_secret,
     };
-    let janus = Janus {
-        child,
-        dir,
-        settings,
-    };
+    let janus = Janus { child, dir, settings };
     let started = Instant::now();
-    while reqwest::get(format!("{}/info", janus.settings.http_url))
-        .await
-        .is_err()
-    {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "janus did not start"
-        );
+    while reqwest::get(format!("{}/info", janus.settings.http_url)).await.is_err() {
+        assert!(started.elapsed() < Duration::from_secs(20), "janus did not start");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     janus
@@ -106,21 +83,12 @@ async fn rooms_are_created_moderated_and_destroyed() {
     let janus = start_janus().await;
     let client = JanusClient::new(janus.settings.clone()).unwrap();
     let session = Uuid::new_v4();
-    let (room, secret) = (
-        ids::room_id(session),
-        ids::room_secret(&janus.settings.token_secret, session),
-    );
+    let (room, secret) = (ids::room_id(session), ids::room_secret(&janus.settings.token_secret, session));
 
     assert!(!client.room_exists(room).await.unwrap());
-    client
-        .create_room(room, &secret, "Full moon circle", 5)
-        .await
-        .unwrap();
+    client.create_room(room, &secret, "Full moon circle", 5).await.unwrap();
     // Creating it again (a second api process, a retry) is harmless.
-    client
-        .create_room(room, &secret, "Full moon circle", 5)
-        .await
-        .unwrap();
+    client.create_room(room, &secret, "Full moon circle", 5).await.unwrap();
     assert!(client.room_exists(room).await.unwrap());
     assert_eq!(client.participants(room).await.unwrap(), Vec::<u64>::new());
 
@@ -129,12 +97,7 @@ async fn rooms_are_created_moderated_and_destroyed() {
     client.set_muted(room, &secret, absent, true).await.unwrap();
     client.kick(room, &secret, absent).await.unwrap();
     // The allowed list takes and gives back a member's token.
-    let token = tokens::room_token(
-        &janus.settings.token_secret,
-        room,
-        absent,
-        chrono::Utc::now() + chrono::Duration::minutes(5),
-    );
+    let token = tokens::room_token(&janus.settings.token_secret, room, absent, chrono::Utc::now() + chrono::Duration::minutes(5));
     client.allow(room, &secret, &token, true).await.unwrap();
     client.allow(room, &secret, &token, false).await.unwrap();
     // The wrong secret is refused.
@@ -149,24 +112,13 @@ async fn rooms_are_created_moderated_and_destroyed() {
 async fn janus_refuses_tokens_not_signed_with_its_secret_and_rooms_without_the_admin_key() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let janus = start_janus().await;
-    let wrong_secret = JanusClient::new(JanusSettings {
-        token_secret: "guess".into(),
-        ..janus.settings.clone()
-    })
-    .unwrap();
+    let wrong_secret = JanusClient::new(JanusSettings { token_secret: "guess".into(), ..janus.settings.clone() }).unwrap();
     assert!(wrong_secret.room_exists(1).await.is_err());
-    let wrong_key = JanusClient::new(JanusSettings {
-        admin_key: "guess".into(),
-        ..janus.settings.clone()
-    })
-    .unwrap();
+    let wrong_key = JanusClient::new(JanusSettings { admin_key: "guess".into(), ..janus.settings.clone() }).unwrap();
     assert!(wrong_key.create_room(7, "s", "x", 2).await.is_err());
 
     // An expired token is refused too.
-    let expired = tokens::session_token(
-        &janus.settings.token_secret,
-        chrono::Utc::now() - chrono::Duration::seconds(5),
-    );
+    let expired = tokens::session_token(&janus.settings.token_secret, chrono::Utc::now() - chrono::Duration::seconds(5));
     let answer: serde_json::Value = reqwest::Client::new()
         .post(&janus.settings.http_url)
         .json(&serde_json::json!({"janus": "create", "transaction": "t", "token": expired}))

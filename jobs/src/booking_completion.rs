@@ -32,24 +32,14 @@ impl Job for Complete {
 
     /// One task per booking and due time: a moved booking gets another.
     fn idempotency_key(&self, run_at: Option<DateTime<Utc>>) -> Option<String> {
-        Some(format!(
-            "complete:{}:{}",
-            self.booking_id,
-            run_at.map_or(0, |t| t.timestamp())
-        ))
+        Some(format!("complete:{}:{}", self.booking_id, run_at.map_or(0, |t| t.timestamp())))
     }
 }
 
 crate::sweep!(SweepCompletions, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 
-pub async fn schedule(
-    conn: &mut PgConnection,
-    booking_id: Uuid,
-    ends_at: DateTime<Utc>,
-) -> domain::Result<()> {
-    Complete { booking_id }
-        .enqueue_at(conn, completion::due_at(ends_at))
-        .await
+pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, ends_at: DateTime<Utc>) -> domain::Result<()> {
+    Complete { booking_id }.enqueue_at(conn, completion::due_at(ends_at)).await
 }
 
 /// Completes one booking and queues its review request, in one transaction.
@@ -58,9 +48,7 @@ async fn complete(ctx: &JobContext, booking_id: Uuid) -> domain::Result<bool> {
     if completion::complete(&mut tx, booking_id).await?.is_none() {
         return Ok(false);
     }
-    EmailJob::ReviewRequest { booking_id }
-        .enqueue(&mut tx)
-        .await?;
+    EmailJob::ReviewRequest { booking_id }.enqueue(&mut tx).await?;
     tx.commit().await?;
     Ok(true)
 }
@@ -79,11 +67,7 @@ pub async fn sweep(job: SweepCompletions, ctx: Data<JobContext>) -> Result<(), B
         }
     }
     if completed > 0 {
-        tracing::warn!(
-            tick = job.tick,
-            completed,
-            "sweep completed bookings whose tasks had not run"
-        );
+        tracing::warn!(tick = job.tick, completed, "sweep completed bookings whose tasks had not run");
     }
     Ok(())
 }

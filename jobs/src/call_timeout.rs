@@ -30,11 +30,7 @@ impl Job for MissCall {
     }
 }
 
-pub async fn schedule(
-    conn: &mut PgConnection,
-    call_id: Uuid,
-    due: DateTime<Utc>,
-) -> domain::Result<()> {
+pub async fn schedule(conn: &mut PgConnection, call_id: Uuid, due: DateTime<Utc>) -> domain::Result<()> {
     MissCall { call_id }.enqueue_at(conn, due).await
 }
 

@@ -5,11 +5,7 @@
 //! Safe to run twice: it only deletes rows that are already expired.
 
 use apalis::prelude::{BoxDynError, Data};
-use domain::{
-    accounts::{email_links, sessions},
-    messaging::{sockets, viewers},
-    rate_limit, realtime,
-};
+use domain::{accounts::{email_links, sessions}, messaging::{sockets, viewers}, rate_limit, realtime};
 
 use crate::context::JobContext;
 
@@ -41,16 +37,6 @@ pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynErr
     .execute(pool)
     .await?
     .rows_affected();
-    tracing::info!(
-        tick = job.tick,
-        sessions,
-        links,
-        events,
-        tasks,
-        viewers,
-        sockets,
-        realtime_events,
-        "cleanup done"
-    );
+    tracing::info!(tick = job.tick, sessions, links, events, tasks, viewers, sockets, realtime_events, "cleanup done");
     Ok(())
 }

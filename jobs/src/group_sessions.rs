@@ -40,10 +40,7 @@ impl Job for GroupSessionStep {
     const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
 
     fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
-        Some(format!(
-            "group-session:{}:{}:{}",
-            self.group_session_id, self.step, self.start
-        ))
+        Some(format!("group-session:{}:{}:{}", self.group_session_id, self.step, self.start))
     }
 }
 
@@ -53,44 +50,21 @@ crate::sweep!(SweepGroupSessions, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 pub async fn schedule(conn: &mut PgConnection, g: &GroupSession) -> domain::Result<()> {
     let (start, end) = sessions::start_and_end(g);
     let at = g.scheduled_at.timestamp();
-    GroupSessionStep {
-        group_session_id: g.id,
-        step: GO_LIVE.into(),
-        start: at,
-    }
-    .enqueue_at(conn, start)
-    .await?;
-    GroupSessionStep {
-        group_session_id: g.id,
-        step: FINISH.into(),
-        start: at,
-    }
-    .enqueue_at(conn, end)
-    .await
+    GroupSessionStep { group_session_id: g.id, step: GO_LIVE.into(), start: at }.enqueue_at(conn, start).await?;
+    GroupSessionStep { group_session_id: g.id, step: FINISH.into(), start: at }.enqueue_at(conn, end).await
 }
 
 async fn run_step(ctx: &JobContext, id: Uuid, step: &str, start: i64) -> domain::Result<bool> {
     let mut tx = ctx.pool.begin().await?;
     let now = Utc::now();
     let (changed, status) = match step {
-        GO_LIVE => (
-            lifecycle::go_live(&mut tx, id, start, now).await?.is_some(),
-            "active",
-        ),
-        FINISH => (
-            lifecycle::finish(&mut tx, id, start, now).await?,
-            "completed",
-        ),
+        GO_LIVE => (lifecycle::go_live(&mut tx, id, start, now).await?.is_some(), "active"),
+        FINISH => (lifecycle::finish(&mut tx, id, start, now).await?, "completed"),
         _ => (false, ""),
     };
     if changed {
         // Anyone on the call page hears of it; a finished session's room goes.
-        let janus = ctx
-            .config
-            .janus
-            .clone()
-            .map(domain::group_calls::JanusClient::new)
-            .transpose()?;
+        let janus = ctx.config.janus.clone().map(domain::group_calls::JanusClient::new).transpose()?;
         domain::group_calls::room::announce(&mut tx, janus.as_ref(), id, status, now).await?;
     }
     tx.commit().await?;
@@ -112,11 +86,7 @@ pub async fn sweep(job: SweepGroupSessions, ctx: Data<JobContext>) -> Result<(),
         changed += run_step(&ctx, id, FINISH, start).await? as usize;
     }
     if changed > 0 {
-        tracing::warn!(
-            tick = job.tick,
-            changed,
-            "sweep moved group sessions whose tasks had not run"
-        );
+        tracing::warn!(tick = job.tick, changed, "sweep moved group sessions whose tasks had not run");
     }
     Ok(())
 }

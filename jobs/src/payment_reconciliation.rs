@@ -45,31 +45,17 @@ impl Job for Reconcile {
 crate::sweep!(SweepAttempts, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 
 /// Queues the reconciliation of a new attempt, in the transaction that records it.
-pub async fn schedule(
-    conn: &mut PgConnection,
-    payment_id: Uuid,
-    at: DateTime<Utc>,
-) -> domain::Result<()> {
+pub async fn schedule(conn: &mut PgConnection, payment_id: Uuid, at: DateTime<Utc>) -> domain::Result<()> {
     Reconcile { payment_id }.enqueue_at(conn, at).await
 }
 
 /// Records the gateway's answer for an attempt and queues what follows, in one transaction.
-pub async fn settle(
-    pool: &PgPool,
-    payment_id: Uuid,
-    outcome: &ChargeOutcome,
-) -> domain::Result<Settled> {
+pub async fn settle(pool: &PgPool, payment_id: Uuid, outcome: &ChargeOutcome) -> domain::Result<Settled> {
     let mut tx = pool.begin().await?;
     let settled = checkout::settle(&mut tx, payment_id, outcome, Utc::now()).await?;
     match &settled {
         Settled::Confirmed(booking) => booking_events::confirmed(&mut tx, booking).await?,
-        Settled::Reversed { refund_id } => {
-            PayRefund {
-                refund_id: *refund_id,
-            }
-            .enqueue(&mut tx)
-            .await?
-        }
+        Settled::Reversed { refund_id } => PayRefund { refund_id: *refund_id }.enqueue(&mut tx).await?,
         Settled::AlreadySettled | Settled::Refused { .. } => {}
     }
     tx.commit().await?;
@@ -81,17 +67,11 @@ async fn reconcile(ctx: &JobContext, attempt: &OpenAttempt) -> Result<(), BoxDyn
     let outcome = match ctx.gateway.find_charge(&attempt.reference).await? {
         Some(outcome) => outcome,
         None => {
-            let age = (Utc::now() - attempt.created_at)
-                .to_std()
-                .unwrap_or_default();
+            let age = (Utc::now() - attempt.created_at).to_std().unwrap_or_default();
             if age < ctx.gateway.answer_deadline() {
-                return Err(
-                    format!("payment {} is not known to the gateway yet", attempt.id).into(),
-                );
+                return Err(format!("payment {} is not known to the gateway yet", attempt.id).into());
             }
-            ChargeOutcome::Error {
-                reason: NOT_CHARGED.into(),
-            }
+            ChargeOutcome::Error { reason: NOT_CHARGED.into() }
         }
     };
     let settled = settle(&ctx.pool, attempt.id, &outcome).await?;

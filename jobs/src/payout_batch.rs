@@ -14,10 +14,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
-use crate::{
-    context::JobContext,
-    job::{Job, SWEEP_MAX_ATTEMPTS, Sweep},
-};
+use crate::{context::JobContext, job::{Job, Sweep, SWEEP_MAX_ATTEMPTS}};
 
 pub const QUEUE: &str = "payout_batch";
 /// Every Monday at 06:00 UTC (seconds, minutes, hours, day of month, month, day of week).
@@ -44,8 +41,7 @@ impl Sweep for RunPayouts {
     const SCHEDULE: &'static str = DEFAULT_SCHEDULE;
 
     fn schedule() -> Cow<'static, str> {
-        schedule_from(std::env::var(SCHEDULE_ENV).ok().as_deref())
-            .unwrap_or(Cow::Borrowed(DEFAULT_SCHEDULE))
+        schedule_from(std::env::var(SCHEDULE_ENV).ok().as_deref()).unwrap_or(Cow::Borrowed(DEFAULT_SCHEDULE))
     }
 
     fn from_tick(tick: i64) -> Self {
@@ -60,9 +56,7 @@ pub fn schedule_from(value: Option<&str>) -> anyhow::Result<Cow<'static, str>> {
         None => Ok(Cow::Borrowed(DEFAULT_SCHEDULE)),
         Some(v) => match cron::Schedule::from_str(v) {
             Ok(_) => Ok(Cow::Owned(v.to_string())),
-            Err(e) => anyhow::bail!(
-                "{SCHEDULE_ENV} '{v}' is not a cron expression (seconds minutes hours day month weekday): {e}"
-            ),
+            Err(e) => anyhow::bail!("{SCHEDULE_ENV} '{v}' is not a cron expression (seconds minutes hours day month weekday): {e}"),
         },
     }
 }
@@ -74,11 +68,7 @@ pub fn check_schedule() -> anyhow::Result<()> {
 
 /// Queues a run now (an admin's request); a second request in the same second is the same run.
 pub async fn queue_now(conn: &mut PgConnection, now: DateTime<Utc>) -> domain::Result<()> {
-    RunPayouts {
-        tick: now.timestamp(),
-    }
-    .enqueue(conn)
-    .await
+    RunPayouts { tick: now.timestamp() }.enqueue(conn).await
 }
 
 pub async fn handle(job: RunPayouts, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
@@ -102,19 +92,12 @@ mod tests {
     fn weekly_on_monday_at_six_utc_unless_overridden() {
         assert_eq!(DEFAULT_SCHEDULE, "0 0 6 * * Mon");
         assert_eq!(SCHEDULE_ENV, "PAYOUT_SCHEDULE");
-        let next: Vec<_> = cron::Schedule::from_str(DEFAULT_SCHEDULE)
-            .unwrap()
-            .upcoming(Utc)
-            .take(2)
-            .collect();
+        let next: Vec<_> = cron::Schedule::from_str(DEFAULT_SCHEDULE).unwrap().upcoming(Utc).take(2).collect();
         assert_eq!(next[0].format("%a %H:%M:%S").to_string(), "Mon 06:00:00");
         assert_eq!(next[1] - next[0], chrono::Duration::weeks(1));
         assert_eq!(schedule_from(None).unwrap(), DEFAULT_SCHEDULE);
         assert_eq!(schedule_from(Some(" ")).unwrap(), DEFAULT_SCHEDULE);
-        assert_eq!(
-            schedule_from(Some("*/2 * * * * *")).unwrap(),
-            "*/2 * * * * *"
-        );
+        assert_eq!(schedule_from(Some("*/2 * * * * *")).unwrap(), "*/2 * * * * *");
         assert!(schedule_from(Some("every monday")).is_err());
     }
 }

@@ -21,11 +21,7 @@ pub struct Every {
 
 impl Every {
     pub fn new(period: Duration) -> Self {
-        Self {
-            period,
-            first_after: Duration::ZERO,
-            interval: None,
-        }
+        Self { period, first_after: Duration::ZERO, interval: None }
     }
 
     pub fn first_after(mut self, delay: Duration) -> Self {
@@ -52,10 +48,6 @@ impl PollStrategy for Every {
         while interval.poll_tick(cx).is_ready() {
             fired = true;
         }
-        if fired {
-            Poll::Ready(Some(()))
-        } else {
-            Poll::Pending
-        }
+        if fired { Poll::Ready(Some(())) } else { Poll::Pending }
     }
 }

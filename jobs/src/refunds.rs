@@ -31,14 +31,9 @@ impl Job for PayRefund {
     }
 }
 
-pub async fn handle(
-    job: PayRefund,
-    attempt: Attempt,
-    ctx: Data<JobContext>,
-) -> Result<(), BoxDynError> {
+pub async fn handle(job: PayRefund, attempt: Attempt, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let last_try = attempt.current() + 1 >= MAX_ATTEMPTS;
-    let reason = match refund_payout::pay_out(&ctx.pool, ctx.gateway.as_ref(), job.refund_id).await
-    {
+    let reason = match refund_payout::pay_out(&ctx.pool, ctx.gateway.as_ref(), job.refund_id).await {
         Ok(Payout::Done) => return Ok(()),
         Ok(Payout::Retry(reason)) => format!("the gateway refused the refund: {reason}"),
         Err(err) => format!("the refund's outcome is unknown: {err}"),

@@ -36,11 +36,7 @@ impl Job for ExpireHold {
 
 crate::sweep!(SweepHolds, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 
-pub async fn schedule(
-    conn: &mut PgConnection,
-    booking_id: Uuid,
-    expires_at: DateTime<Utc>,
-) -> domain::Result<()> {
+pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, expires_at: DateTime<Utc>) -> domain::Result<()> {
     ExpireHold { booking_id }.enqueue_at(conn, expires_at).await
 }
 
@@ -53,11 +49,7 @@ pub async fn handle(job: ExpireHold, ctx: Data<JobContext>) -> Result<(), BoxDyn
 pub async fn sweep(job: SweepHolds, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let released = reservations::expire_overdue_holds(&ctx.pool).await?;
     if released > 0 {
-        tracing::warn!(
-            tick = job.tick,
-            released,
-            "sweep released holds whose expiry task had not run"
-        );
+        tracing::warn!(tick = job.tick, released, "sweep released holds whose expiry task had not run");
     }
     Ok(())
 }

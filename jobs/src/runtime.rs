@@ -127,11 +127,7 @@ pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))
 }
 
-fn storage<J: Job>(
-    ctx: &JobContext,
-    settings: &Settings,
-    restarts: usize,
-) -> PollWith<PostgresStorage<J>, Every> {
+fn storage<J: Job>(ctx: &JobContext, settings: &Settings, restarts: usize) -> PollWith<PostgresStorage<J>, Every> {
     let config = QueueConfig::default()
         .queue(J::QUEUE)
         .heartbeat_interval(settings.heartbeat)
@@ -141,25 +137,16 @@ fn storage<J: Job>(
 }
 
 fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<ExponentialBackoff> {
-    let backoff = ExponentialBackoffMaker::new(
-        settings.retry_min,
-        settings.retry_max,
-        0.5,
-        HasherRng::default(),
-    )
-    .expect("valid backoff bounds")
-    .make_backoff();
+    let backoff = ExponentialBackoffMaker::new(settings.retry_min, settings.retry_max, 0.5, HasherRng::default())
+        .expect("valid backoff bounds")
+        .make_backoff();
     RetryPolicy::retries(max_attempts.saturating_sub(1)).with_backoff(backoff)
 }
 
 /// A name unique to this process (apalis refuses two live workers with one name) that starts
 /// with its queue (`supervision::queue_of`).
 fn worker_name(queue: &str) -> String {
-    format!(
-        "{queue}@{}-{}",
-        std::process::id(),
-        uuid::Uuid::new_v4().simple()
-    )
+    format!("{queue}@{}-{}", std::process::id(), uuid::Uuid::new_v4().simple())
 }
 
 /// Sets aside what no worker could decode, in every queue, before the workers start.
@@ -167,11 +154,7 @@ pub async fn set_aside_undecodable(pool: &PgPool) -> anyhow::Result<()> {
     for queue in QUEUES {
         let n = supervision::set_aside_undecodable(pool, queue).await?;
         if n > 0 {
-            tracing::error!(
-                queue,
-                tasks = n,
-                "set aside tasks that no worker can decode"
-            );
+            tracing::error!(queue, tasks = n, "set aside tasks that no worker can decode");
         }
     }
     Ok(())
@@ -181,21 +164,14 @@ pub async fn set_aside_undecodable(pool: &PgPool) -> anyhow::Result<()> {
 /// (after `supervision::restart_delay`), however often.
 pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
     let pool = ctx.pool.clone();
-    let m = Monitor::new()
-        .shutdown_timeout(Duration::from_secs(30))
-        .should_restart(move |worker, error| {
-            let queue = supervision::queue_of(worker.name()).to_string();
-            let error = error.to_string();
-            tracing::error!(
-                queue,
-                error,
-                restarts = worker.restarts(),
-                "a queue's worker failed; restarting it"
-            );
-            let pool = pool.clone();
-            tokio::spawn(async move { supervision::worker_failed(&pool, &queue, &error).await });
-            true
-        });
+    let m = Monitor::new().shutdown_timeout(Duration::from_secs(30)).should_restart(move |worker, error| {
+        let queue = supervision::queue_of(worker.name()).to_string();
+        let error = error.to_string();
+        tracing::error!(queue, error, restarts = worker.restarts(), "a queue's worker failed; restarting it");
+        let pool = pool.clone();
+        tokio::spawn(async move { supervision::worker_failed(&pool, &queue, &error).await });
+        true
+    });
     register_all(m, &ctx, &settings)
 }
 
@@ -261,10 +237,7 @@ mod tests {
     fn every_schedule_is_a_valid_cron_expression() {
         use std::str::FromStr;
         for (queue, schedule) in sweeps() {
-            assert!(
-                cron::Schedule::from_str(schedule).is_ok(),
-                "{queue}: {schedule}"
-            );
+            assert!(cron::Schedule::from_str(schedule).is_ok(), "{queue}: {schedule}");
         }
     }
 }

@@ -10,8 +10,7 @@ use crate::job::Sweep;
 
 /// Queues a `S` at every tick of its schedule until the process stops.
 pub async fn run<S: Sweep>(pool: PgPool) {
-    let schedule =
-        cron::Schedule::from_str(&S::schedule()).expect("valid cron expression (checked at start)");
+    let schedule = cron::Schedule::from_str(&S::schedule()).expect("valid cron expression (checked at start)");
     for next in schedule.upcoming(Utc) {
         let wait = (next - Utc::now()).to_std().unwrap_or_default();
         tokio::time::sleep(wait).await;

@@ -23,16 +23,12 @@ pub fn restart_delay(restarts: usize) -> Duration {
         return Duration::ZERO;
     }
     let factor = 1u32 << (restarts - 1).min(16);
-    FIRST_RESTART_DELAY
-        .saturating_mul(factor)
-        .min(MAX_RESTART_DELAY)
+    FIRST_RESTART_DELAY.saturating_mul(factor).min(MAX_RESTART_DELAY)
 }
 
 /// The queue a worker serves, from the name `runtime::worker_name` gives it.
 pub fn queue_of(worker_name: &str) -> &str {
-    worker_name
-        .split_once('@')
-        .map_or(worker_name, |(queue, _)| queue)
+    worker_name.split_once('@').map_or(worker_name, |(queue, _)| queue)
 }
 
 /// Marks rows of `queue` that no worker can decode as failed for good; returns how many.
@@ -92,11 +88,7 @@ pub struct QueueHealth {
 }
 
 /// How each of `queues` is doing, from the workers' heartbeats and the supervisor's records.
-pub async fn queue_health(
-    pool: &PgPool,
-    queues: &[&'static str],
-    silent_after: Duration,
-) -> sqlx::Result<Vec<QueueHealth>> {
+pub async fn queue_health(pool: &PgPool, queues: &[&'static str], silent_after: Duration) -> sqlx::Result<Vec<QueueHealth>> {
     let names: Vec<&str> = queues.to_vec();
     let rows: Vec<(String, Option<DateTime<Utc>>, Option<DateTime<Utc>>, Option<i32>, Option<i32>)> = sqlx::query_as(
         "SELECT q.name, (SELECT max(w.last_seen) FROM apalis.workers w WHERE w.worker_type = q.name), \
@@ -119,13 +111,7 @@ pub async fn queue_health(
             } else {
                 QueueState::Ok
             };
-            Some(QueueHealth {
-                queue,
-                state,
-                last_seen,
-                restarts: restarts.unwrap_or(0),
-                set_aside: set_aside.unwrap_or(0),
-            })
+            Some(QueueHealth { queue, state, last_seen, restarts: restarts.unwrap_or(0), set_aside: set_aside.unwrap_or(0) })
         })
         .collect())
 }

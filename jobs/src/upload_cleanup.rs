@@ -32,11 +32,7 @@ pub async fn enqueue(conn: &mut PgConnection, url: &str) -> domain::Result<()> {
     if uploads::own_upload_name(url).is_none() {
         return Ok(());
     }
-    DeleteUpload {
-        url: url.to_string(),
-    }
-    .enqueue(conn)
-    .await
+    DeleteUpload { url: url.to_string() }.enqueue(conn).await
 }
 
 pub async fn handle(job: DeleteUpload, ctx: Data<JobContext>) -> Result<(), BoxDynError> {

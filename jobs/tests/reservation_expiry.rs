@@ -43,19 +43,13 @@ async fn hold(pool: &PgPool, expires_at: chrono::DateTime<Utc>) -> Uuid {
     .fetch_one(&mut *tx)
     .await
     .unwrap();
-    reservation_expiry::schedule(&mut tx, id, expires_at)
-        .await
-        .unwrap();
+    reservation_expiry::schedule(&mut tx, id, expires_at).await.unwrap();
     tx.commit().await.unwrap();
     id
 }
 
 async fn status(pool: &PgPool, id: Uuid) -> String {
-    sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1")
-        .bind(id)
-        .fetch_one(pool)
-        .await
-        .unwrap()
+    sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1").bind(id).fetch_one(pool).await.unwrap()
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -65,10 +59,7 @@ async fn a_hold_is_released_at_its_expiry_and_not_before(pool: PgPool) {
     let workers = start_workers(context(&pool, &[]));
     let released_at = eventually(15, || async {
         let s = status(&pool, id).await;
-        assert!(
-            s == "reserved" || Utc::now() >= expires_at,
-            "released before its expiry"
-        );
+        assert!(s == "reserved" || Utc::now() >= expires_at, "released before its expiry");
         (s == "expired").then(Utc::now)
     })
     .await;
@@ -79,35 +70,19 @@ async fn a_hold_is_released_at_its_expiry_and_not_before(pool: PgPool) {
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_worker_that_starts_late_still_releases_the_hold(pool: PgPool) {
     let id = hold(&pool, Utc::now() - Duration::minutes(5)).await;
-    assert_eq!(
-        status(&pool, id).await,
-        "reserved",
-        "nothing releases it without a worker"
-    );
+    assert_eq!(status(&pool, id).await, "reserved", "nothing releases it without a worker");
     let workers = start_workers(context(&pool, &[]));
-    eventually(15, || async {
-        (status(&pool, id).await == "expired").then_some(())
-    })
-    .await;
+    eventually(15, || async { (status(&pool, id).await == "expired").then_some(()) }).await;
     workers.abort();
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_paid_hold_is_left_alone(pool: PgPool) {
     let id = hold(&pool, Utc::now() - Duration::seconds(1)).await;
-    sqlx::query("UPDATE bookings SET status = 'confirmed', hold_expires_at = NULL WHERE id = $1")
-        .bind(id)
-        .execute(&pool)
-        .await
-        .unwrap();
+    sqlx::query("UPDATE bookings SET status = 'confirmed', hold_expires_at = NULL WHERE id = $1").bind(id).execute(&pool).await.unwrap();
     let workers = start_workers(context(&pool, &[]));
     eventually(15, || async {
-        let done: Option<String> = sqlx::query_scalar(
-            "SELECT status FROM apalis.jobs WHERE job_type = 'reservation_expiry'",
-        )
-        .fetch_optional(&pool)
-        .await
-        .unwrap();
+        let done: Option<String> = sqlx::query_scalar("SELECT status FROM apalis.jobs WHERE job_type = 'reservation_expiry'").fetch_optional(&pool).await.unwrap();
         (done.as_deref() == Some("Done")).then_some(())
     })
     .await;

@@ -10,8 +10,7 @@ use jobs::{JobContext, Settings, runtime};
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx::postgres::notice=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx::postgres::notice=warn".into()),
         )
         .init();
     match run().await {
@@ -32,9 +31,7 @@ async fn run() -> anyhow::Result<()> {
     let ctx = JobContext::new(pool.clone(), config)?;
     runtime::spawn_schedules(pool);
     tracing::info!("worker started");
-    runtime::monitor(ctx, Settings::default())
-        .run_with_signal(shutdown_signal())
-        .await?;
+    runtime::monitor(ctx, Settings::default()).run_with_signal(shutdown_signal()).await?;
     tracing::info!("worker stopped");
     Ok(())
 }

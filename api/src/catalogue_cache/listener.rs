@@ -32,9 +32,9 @@ async fn run(pool: PgPool, cache: Arc<CatalogueCache>, mut listener: PgListener)
                 cache.forget_all();
                 continue;
             }
-            Ok(None) => tracing::warn!(
-                "catalogue change listener lost its connection; not caching until it listens again"
-            ),
+            Ok(None) => {
+                tracing::warn!("catalogue change listener lost its connection; not caching until it listens again")
+            }
             Err(err) => {
                 tracing::warn!(error = %err, "catalogue change listener failed; not caching until it listens again")
             }

@@ -74,11 +74,7 @@ impl Default for CatalogueCache {
 
 impl CatalogueCache {
     pub fn new() -> Self {
-        Self {
-            entries: Cache::with_weighter(ESTIMATED_ENTRIES, CAPACITY_BYTES, ByBodySize),
-            generation: AtomicU64::new(0),
-            listening: AtomicBool::new(false),
-        }
+        Self { entries: Cache::with_weighter(ESTIMATED_ENTRIES, CAPACITY_BYTES, ByBodySize), generation: AtomicU64::new(0), listening: AtomicBool::new(false) }
     }
 
     /// The response for `key`: from memory when it is there and current, otherwise from `load`,
@@ -98,13 +94,7 @@ impl CatalogueCache {
             // Read before a change this request came after: read again.
             Ok(_) => {
                 let response = CachedJson::new(&load.await?);
-                self.entries.insert(
-                    key,
-                    Entry {
-                        generation,
-                        body: response.bytes(),
-                    },
-                );
+                self.entries.insert(key, Entry { generation, body: response.bytes() });
                 Ok(response)
             }
             // This request loads; an error drops the guard and the next waiter loads instead.
@@ -112,10 +102,7 @@ impl CatalogueCache {
                 let response = CachedJson::new(&load.await?);
                 // Kept under the generation it was read in: if the catalogue changed meanwhile,
                 // the waiters (and `get`) see it is stale.
-                let _ = guard.insert(Entry {
-                    generation,
-                    body: response.bytes(),
-                });
+                let _ = guard.insert(Entry { generation, body: response.bytes() });
                 Ok(response)
             }
         }
@@ -134,9 +121,7 @@ impl CatalogueCache {
     }
 
     fn current_generation(&self) -> Option<u64> {
-        self.listening
-            .load(Ordering::SeqCst)
-            .then(|| self.generation.load(Ordering::SeqCst))
+        self.listening.load(Ordering::SeqCst).then(|| self.generation.load(Ordering::SeqCst))
     }
 
     #[cfg(test)]
@@ -157,8 +142,7 @@ mod tests {
 
     async fn answer(cache: &CatalogueCache, key: Key, value: &str) -> String {
         let value = value.to_string();
-        let response: CachedJson<String> =
-            cache.respond(key, async move { Ok(value) }).await.unwrap();
+        let response: CachedJson<String> = cache.respond(key, async move { Ok(value) }).await.unwrap();
         String::from_utf8(response.bytes().to_vec()).unwrap()
     }
 
@@ -214,15 +198,8 @@ mod tests {
             }
         };
         let key = Key::Mentor(Uuid::nil());
-        let (a, b, c) = tokio::join!(
-            cache.respond(key.clone(), load("first")),
-            cache.respond(key.clone(), load("second")),
-            cache.respond(key, load("third")),
-        );
-        let bodies: Vec<Bytes> = [a, b, c]
-            .into_iter()
-            .map(|r: ApiResult<CachedJson<String>>| r.unwrap().bytes())
-            .collect();
+        let (a, b, c) = tokio::join!(cache.respond(key.clone(), load("first")), cache.respond(key.clone(), load("second")), cache.respond(key, load("third")),);
+        let bodies: Vec<Bytes> = [a, b, c].into_iter().map(|r: ApiResult<CachedJson<String>>| r.unwrap().bytes()).collect();
         assert!(bodies.iter().all(|b| b.as_ref() == b"\"first\""));
         assert_eq!(loads.load(Ordering::SeqCst), 1);
     }

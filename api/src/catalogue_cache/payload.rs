@@ -30,10 +30,7 @@ impl<T: ToJSON> CachedJson<T> {
 
 impl<T> CachedJson<T> {
     pub fn from_bytes(body: Bytes) -> Self {
-        Self {
-            body,
-            _shape: PhantomData,
-        }
+        Self { body, _shape: PhantomData }
     }
 
     pub fn bytes(&self) -> Bytes {
@@ -55,9 +52,7 @@ impl<T: Type> Payload for CachedJson<T> {
 
 impl<T: Send> IntoResponse for CachedJson<T> {
     fn into_response(self) -> Response {
-        Response::builder()
-            .content_type(CONTENT_TYPE)
-            .body(self.body)
+        Response::builder().content_type(CONTENT_TYPE).body(self.body)
     }
 }
 

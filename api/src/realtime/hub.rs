@@ -36,10 +36,7 @@ pub struct Hub {
 
 impl Default for Hub {
     fn default() -> Self {
-        Self {
-            users: RwLock::default(),
-            database_turns: tokio::sync::Semaphore::new(DATABASE_FRAMES_AT_ONCE),
-        }
+        Self { users: RwLock::default(), database_turns: tokio::sync::Semaphore::new(DATABASE_FRAMES_AT_ONCE) }
     }
 }
 
@@ -55,19 +52,11 @@ impl Hub {
 
     /// Waits for a turn at the database for one socket frame; the turn ends when dropped.
     pub async fn database_turn(&self) -> tokio::sync::SemaphorePermit<'_> {
-        self.database_turns
-            .acquire()
-            .await
-            .expect("the semaphore is never closed")
+        self.database_turns.acquire().await.expect("the semaphore is never closed")
     }
 
     pub fn register(&self, user: Uuid, entry: Entry) {
-        self.users
-            .write()
-            .expect("hub lock")
-            .entry(user)
-            .or_default()
-            .push(entry);
+        self.users.write().expect("hub lock").entry(user).or_default().push(entry);
     }
 
     pub fn unregister(&self, user: Uuid, socket: Uuid) {
@@ -87,9 +76,7 @@ impl Hub {
         let mut delivered = 0;
         for user in &envelope.to {
             for entry in users.get(user).into_iter().flatten() {
-                if envelope.socket.is_some_and(|s| s != entry.socket)
-                    || envelope.except_socket == Some(entry.socket)
-                {
+                if envelope.socket.is_some_and(|s| s != entry.socket) || envelope.except_socket == Some(entry.socket) {
                     continue;
                 }
                 if entry.outbox.try_send(text.clone()).is_ok() {
@@ -107,11 +94,7 @@ impl Hub {
     pub fn end_sessions(&self, digests: &[String]) -> usize {
         let users = self.users.read().expect("hub lock");
         let mut closed = 0;
-        for entry in users
-            .values()
-            .flatten()
-            .filter(|e| digests.contains(&e.session))
-        {
+        for entry in users.values().flatten().filter(|e| digests.contains(&e.session)) {
             entry.close.notify_one();
             closed += 1;
         }
@@ -126,22 +109,11 @@ impl Hub {
 
     /// The ids of every socket on this process.
     pub fn socket_ids(&self) -> Vec<Uuid> {
-        self.users
-            .read()
-            .expect("hub lock")
-            .values()
-            .flatten()
-            .map(|e| e.socket)
-            .collect()
+        self.users.read().expect("hub lock").values().flatten().map(|e| e.socket).collect()
     }
 
     pub fn sockets(&self) -> usize {
-        self.users
-            .read()
-            .expect("hub lock")
-            .values()
-            .map(Vec::len)
-            .sum()
+        self.users.read().expect("hub lock").values().map(Vec::len).sum()
     }
 }
 
@@ -159,25 +131,14 @@ mod tests {
         for _ in 0..DATABASE_FRAMES_AT_ONCE {
             turns.push(hub.database_turn().await);
         }
-        assert!(
-            hub.database_turns.try_acquire().is_err(),
-            "the next frame waits"
-        );
+        assert!(hub.database_turns.try_acquire().is_err(), "the next frame waits");
         turns.pop();
         assert!(hub.database_turns.try_acquire().is_ok());
     }
 
     fn entry(session: &str) -> (Entry, mpsc::Receiver<String>) {
         let (tx, rx) = mpsc::channel(OUTBOX_FRAMES);
-        (
-            Entry {
-                socket: Uuid::new_v4(),
-                session: session.into(),
-                outbox: tx,
-                close: Arc::new(Notify::new()),
-            },
-            rx,
-        )
+        (Entry { socket: Uuid::new_v4(), session: session.into(), outbox: tx, close: Arc::new(Notify::new()) }, rx)
     }
 
     #[tokio::test]
@@ -192,30 +153,17 @@ mod tests {
         hub.register(alice, a2);
         hub.register(bob, b1);
 
-        let everyone = Envelope::to_users(
-            vec![alice, bob],
-            "messageReceived",
-            serde_json::json!({"id": 1}),
-        );
+        let everyone = Envelope::to_users(vec![alice, bob], "messageReceived", serde_json::json!({"id": 1}));
         assert_eq!(hub.deliver(&everyone), 3);
-        assert_eq!(
-            a1_rx.recv().await.unwrap(),
-            r#"{"data":{"id":1},"event":"messageReceived"}"#
-        );
+        assert_eq!(a1_rx.recv().await.unwrap(), r#"{"data":{"id":1},"event":"messageReceived"}"#);
         a2_rx.recv().await.unwrap();
         b1_rx.recv().await.unwrap();
 
-        let one = Envelope {
-            socket: Some(a2_id),
-            ..Envelope::to_users(vec![alice], "callAccepted", serde_json::json!({}))
-        };
+        let one = Envelope { socket: Some(a2_id), ..Envelope::to_users(vec![alice], "callAccepted", serde_json::json!({})) };
         assert_eq!(hub.deliver(&one), 1);
         assert!(a2_rx.try_recv().is_ok() && a1_rx.try_recv().is_err());
 
-        let others = Envelope {
-            except_socket: Some(a1_id),
-            ..Envelope::to_users(vec![alice], "callEnded", serde_json::json!({}))
-        };
+        let others = Envelope { except_socket: Some(a1_id), ..Envelope::to_users(vec![alice], "callEnded", serde_json::json!({})) };
         assert_eq!(hub.deliver(&others), 1);
         assert!(a2_rx.try_recv().is_ok() && a1_rx.try_recv().is_err());
 
@@ -223,9 +171,6 @@ mod tests {
         hub.unregister(alice, a1_id);
         hub.unregister(alice, a2_id);
         assert_eq!(hub.sockets(), 1);
-        assert_eq!(
-            hub.deliver(&Envelope::to_users(vec![alice], "x", serde_json::json!({}))),
-            0
-        );
+        assert_eq!(hub.deliver(&Envelope::to_users(vec![alice], "x", serde_json::json!({}))), 0);
     }
 }

@@ -51,9 +51,7 @@ async fn run(pool: PgPool, hub: Arc<Hub>, mut listener: PgListener) {
         match listener.try_recv().await {
             Ok(Some(notification)) => dispatch(&pool, &hub, notification.payload()).await,
             Ok(None) => {
-                tracing::warn!(
-                    "real-time listener lost its connection; closing this process's sockets so clients reload"
-                );
+                tracing::warn!("real-time listener lost its connection; closing this process's sockets so clients reload");
                 hub.close_all();
             }
             Err(err) => {
@@ -66,9 +64,7 @@ async fn run(pool: PgPool, hub: Arc<Hub>, mut listener: PgListener) {
                             listener = l;
                             break;
                         }
-                        Err(err) => {
-                            tracing::warn!(error = %err, "cannot listen for real-time events yet")
-                        }
+                        Err(err) => tracing::warn!(error = %err, "cannot listen for real-time events yet"),
                     }
                 }
             }
@@ -81,17 +77,13 @@ async fn dispatch(pool: &PgPool, hub: &Hub, payload: &str) {
         Ok(Wire::Event(envelope)) => {
             hub.deliver(&envelope);
         }
-        Ok(Wire::Reference { reference }) => {
-            match realtime::load_reference(pool, reference).await {
-                Ok(Some(envelope)) => {
-                    hub.deliver(&envelope);
-                }
-                Ok(None) => tracing::warn!(%reference, "stored real-time event is gone"),
-                Err(err) => {
-                    tracing::warn!(%reference, error = %err, "cannot load a stored real-time event")
-                }
+        Ok(Wire::Reference { reference }) => match realtime::load_reference(pool, reference).await {
+            Ok(Some(envelope)) => {
+                hub.deliver(&envelope);
             }
-        }
+            Ok(None) => tracing::warn!(%reference, "stored real-time event is gone"),
+            Err(err) => tracing::warn!(%reference, error = %err, "cannot load a stored real-time event"),
+        },
         Ok(Wire::SessionsEnded { sessions_ended }) => {
             hub.end_sessions(&sessions_ended);
         }

@@ -23,8 +23,7 @@ impl Type for Amount {
 
     fn schema_ref() -> MetaSchemaRef {
         let mut schema = MetaSchema::new_with_format("string", "decimal");
-        schema.description =
-            Some("A non-negative amount in USD with at most two decimals, e.g. \"50.00\"");
+        schema.description = Some("A non-negative amount in USD with at most two decimals, e.g. \"50.00\"");
         MetaSchemaRef::Inline(Box::new(schema))
     }
 
@@ -32,9 +31,7 @@ impl Type for Amount {
         Some(self)
     }
 
-    fn raw_element_iter<'a>(
-        &'a self,
-    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
         Box::new(self.as_raw_value().into_iter())
     }
 }

@@ -2,9 +2,7 @@ use poem::{Request, web::Data};
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
 use super::{Tag, views::MessageResponse};
-use crate::{
-    auth::session_token_from_request, error::ApiResult, guard::client_address, state::AppState,
-};
+use crate::{auth::session_token_from_request, error::ApiResult, guard::client_address, state::AppState};
 use domain::{
     accounts::sessions,
     contact,
@@ -39,26 +37,11 @@ pub enum ContactSent {
 #[OpenApi(prefix_path = "/api", tag = "Tag::Support")]
 impl ContactApi {
     /// Sends a message to support (stored, then e-mailed to the support address).
-    #[oai(
-        path = "/contact",
-        method = "post",
-        operation_id = "sendContactMessage"
-    )]
-    async fn send(
-        &self,
-        state: Data<&AppState>,
-        req: &Request,
-        body: Json<ContactRequest>,
-    ) -> ApiResult<ContactSent> {
-        domain::text::single_line(&body.name, "Name")
-            .and(domain::text::single_line(&body.subject, "Subject"))
-            .and(domain::text::multi_line(&body.message, "Message"))?;
+    #[oai(path = "/contact", method = "post", operation_id = "sendContactMessage")]
+    async fn send(&self, state: Data<&AppState>, req: &Request, body: Json<ContactRequest>) -> ApiResult<ContactSent> {
+        domain::text::single_line(&body.name, "Name").and(domain::text::single_line(&body.subject, "Subject")).and(domain::text::multi_line(&body.message, "Message"))?;
         let client = client_address(req, &state);
-        let limit = Limit {
-            scope: Scope::ContactAddress,
-            key: &client,
-            limit: state.config.limits.email_requests_per_address,
-        };
+        let limit = Limit { scope: Scope::ContactAddress, key: &client, limit: state.config.limits.email_requests_per_address };
         let user_id = match session_token_from_request(req) {
             Some(token) => sessions::user_for(&state.pool, &token).await?.map(|u| u.id),
             None => None,
@@ -80,8 +63,6 @@ impl ContactApi {
         .await?;
         email_jobs::enqueue(&mut tx, &EmailJob::Contact { message_id: id }).await?;
         tx.commit().await?;
-        Ok(ContactSent::Created(Json(MessageResponse::new(
-            contact::SENT,
-        ))))
+        Ok(ContactSent::Created(Json(MessageResponse::new(contact::SENT))))
     }
 }

@@ -9,10 +9,7 @@ use uuid::Uuid;
 use super::{Tag, rtc::IceServerView, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
-    group_calls::{
-        access::{self, Role},
-        room,
-    },
+    group_calls::{access::{self, Role}, room},
     messaging::ice_servers,
 };
 
@@ -64,17 +61,8 @@ pub struct GroupCallView {
 impl GroupCallsApi {
     /// Tokens to enter a live group session's call (mentor and seated participants only; 403 for
     /// anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
-    #[oai(
-        path = "/group-sessions/:id/call",
-        method = "get",
-        operation_id = "getGroupCall"
-    )]
-    async fn call(
-        &self,
-        state: Data<&AppState>,
-        auth: SessionAuth,
-        id: Path<String>,
-    ) -> ApiResult<Json<GroupCallView>> {
+    #[oai(path = "/group-sessions/:id/call", method = "get", operation_id = "getGroupCall")]
+    async fn call(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<GroupCallView>> {
         let id = parse_id(&id, access::NOT_FOUND)?;
         let user = auth.0.user.id;
         let now = Utc::now();
@@ -100,14 +88,7 @@ impl GroupCallsApi {
             room_id: a.room_id,
             participant_id: a.participant_id,
             expires_at: a.expires_at,
-            ice_servers: ice
-                .into_iter()
-                .map(|s| IceServerView {
-                    urls: s.urls,
-                    username: s.username,
-                    credential: s.credential,
-                })
-                .collect(),
+            ice_servers: ice.into_iter().map(|s| IceServerView { urls: s.urls, username: s.username, credential: s.credential }).collect(),
             members: a
                 .members
                 .into_iter()

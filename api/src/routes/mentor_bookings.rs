@@ -49,64 +49,25 @@ pub struct MentorStatsView {
 #[OpenApi(prefix_path = "/api", tag = "Tag::Dashboard")]
 impl MentorBookingsApi {
     /// The signed-in mentor's bookings, newest start first.
-    #[oai(
-        path = "/mentor/bookings",
-        method = "get",
-        operation_id = "listMentorBookings"
-    )]
-    async fn list(
-        &self,
-        state: Data<&AppState>,
-        auth: SessionAuth,
-    ) -> ApiResult<Json<Vec<BookingView>>> {
+    #[oai(path = "/mentor/bookings", method = "get", operation_id = "listMentorBookings")]
+    async fn list(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<BookingView>>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        Ok(Json(
-            dashboards::mentor_bookings(&state.pool, mentor.id)
-                .await?
-                .into_iter()
-                .map(Into::into)
-                .collect(),
-        ))
+        Ok(Json(dashboards::mentor_bookings(&state.pool, mentor.id).await?.into_iter().map(Into::into).collect()))
     }
 
     /// pending -> confirmed or cancelled (full refund), confirmed -> completed.
-    #[oai(
-        path = "/mentor/bookings/:id",
-        method = "put",
-        operation_id = "updateMentorBooking"
-    )]
-    async fn update(
-        &self,
-        state: Data<&AppState>,
-        auth: SessionAuth,
-        id: Path<String>,
-        body: Json<StatusRequest>,
-    ) -> ApiResult<Json<BookingView>> {
+    #[oai(path = "/mentor/bookings/:id", method = "put", operation_id = "updateMentorBooking")]
+    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<StatusRequest>) -> ApiResult<Json<BookingView>> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
-        let booking = match lifecycle::move_by_mentor(
-            &mut tx,
-            auth.0.user.id,
-            id,
-            body.status.trim(),
-            Utc::now(),
-        )
-        .await?
-        {
+        let booking = match lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now()).await? {
             lifecycle::MentorMove::Confirmed(b) => {
                 booking_events::confirmed(&mut tx, &b).await?;
                 b
             }
             lifecycle::MentorMove::Completed(b) => b,
             lifecycle::MentorMove::Cancelled(done) => {
-                booking_events::cancelled(
-                    &mut tx,
-                    &done.booking,
-                    done.refund,
-                    done.policy.amount_cents,
-                    true,
-                )
-                .await?;
+                booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, true).await?;
                 done.booking
             }
         };
@@ -116,51 +77,19 @@ impl MentorBookingsApi {
 
     /// The mentor cancels a pending or confirmed booking that has not started: the seeker is
     /// refunded in full (by the refund job), notified and e-mailed the calendar cancellation.
-    #[oai(
-        path = "/mentor/bookings/:id/cancel",
-        method = "post",
-        operation_id = "cancelMentorBooking"
-    )]
-    async fn cancel(
-        &self,
-        state: Data<&AppState>,
-        auth: SessionAuth,
-        id: Path<String>,
-        body: Json<MentorCancelRequest>,
-    ) -> ApiResult<Json<BookingView>> {
+    #[oai(path = "/mentor/bookings/:id/cancel", method = "post", operation_id = "cancelMentorBooking")]
+    async fn cancel(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<MentorCancelRequest>) -> ApiResult<Json<BookingView>> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
-        let done = lifecycle::cancel_by_mentor(
-            &mut tx,
-            auth.0.user.id,
-            id,
-            body.reason.as_deref(),
-            Utc::now(),
-        )
-        .await?;
-        booking_events::cancelled(
-            &mut tx,
-            &done.booking,
-            done.refund,
-            done.policy.amount_cents,
-            true,
-        )
-        .await?;
+        let done = lifecycle::cancel_by_mentor(&mut tx, auth.0.user.id, id, body.reason.as_deref(), Utc::now()).await?;
+        booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, true).await?;
         tx.commit().await?;
         Ok(Json(done.booking.into()))
     }
 
     /// The figures of the mentor dashboard, with the platform's fee and the mentor's net earnings.
-    #[oai(
-        path = "/mentor/stats",
-        method = "get",
-        operation_id = "getMentorStats"
-    )]
-    async fn stats(
-        &self,
-        state: Data<&AppState>,
-        auth: SessionAuth,
-    ) -> ApiResult<Json<MentorStatsView>> {
+    #[oai(path = "/mentor/stats", method = "get", operation_id = "getMentorStats")]
+    async fn stats(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<MentorStatsView>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         let s = dashboards::mentor_stats(&state.pool, mentor.id, Utc::now()).await?;
         let earnings = fees::mentor_earnings(&state.pool, mentor.id).await?;

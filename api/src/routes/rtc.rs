@@ -27,21 +27,10 @@ pub struct RtcConfig {
 impl RtcApi {
     /// The ICE servers for a one-to-one call, with TURN credentials that expire.
     #[oai(path = "/rtc/config", method = "get", operation_id = "getRtcConfig")]
-    async fn config(
-        &self,
-        state: Data<&AppState>,
-        auth: SessionAuth,
-    ) -> ApiResult<Json<RtcConfig>> {
+    async fn config(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<RtcConfig>> {
         let servers = ice_servers::for_user(&state.config.rtc, auth.0.user.id, Utc::now());
         Ok(Json(RtcConfig {
-            ice_servers: servers
-                .into_iter()
-                .map(|s| IceServerView {
-                    urls: s.urls,
-                    username: s.username,
-                    credential: s.credential,
-                })
-                .collect(),
+            ice_servers: servers.into_iter().map(|s| IceServerView { urls: s.urls, username: s.username, credential: s.credential }).collect(),
         }))
     }
 }

@@ -8,12 +8,7 @@ use super::{
     views::catalogue::{HighlightsView, ServiceStatView, ServiceView, ServiceWithMentorView},
     views::parse_id,
 };
-use crate::{
-    auth::SessionAuth,
-    catalogue_cache::{CachedJson, Key},
-    error::{ApiError, ApiResult},
-    state::AppState,
-};
+use crate::{auth::SessionAuth, catalogue_cache::{CachedJson, Key}, error::{ApiError, ApiResult}, state::AppState};
 use domain::{
     Error,
     catalogue::{mentors, services, stats},
@@ -64,12 +59,7 @@ pub enum ServiceCreated {
 impl ServicesApi {
     /// Adds a service to the signed-in mentor's profile.
     #[oai(path = "/services", method = "post", operation_id = "createService")]
-    async fn create(
-        &self,
-        state: Data<&AppState>,
-        auth: SessionAuth,
-        body: Json<NewServiceRequest>,
-    ) -> ApiResult<ServiceCreated> {
+    async fn create(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<NewServiceRequest>) -> ApiResult<ServiceCreated> {
         let mine = mentor_of(&state, &auth).await?;
         if body.mentor_id.is_some_and(|id| id != mine.id) {
             return Err(Error::forbidden(NOT_YOUR_PROFILE).into());
@@ -93,18 +83,8 @@ impl ServicesApi {
     }
 
     /// Changes the signed-in mentor's own service (including activating or deactivating it).
-    #[oai(
-        path = "/mentor/services/:id",
-        method = "put",
-        operation_id = "updateService"
-    )]
-    async fn update(
-        &self,
-        state: Data<&AppState>,
-        auth: SessionAuth,
-        id: Path<String>,
-        body: Json<ServiceChangesRequest>,
-    ) -> ApiResult<Json<ServiceView>> {
+    #[oai(path = "/mentor/services/:id", method = "put", operation_id = "updateService")]
+    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<ServiceChangesRequest>) -> ApiResult<Json<ServiceView>> {
         let id = parse_id(&id, services::NOT_FOUND)?;
         let mine = mentor_of(&state, &auth).await?;
         let body = body.0;
@@ -118,55 +98,28 @@ impl ServicesApi {
             is_group_session: body.is_group_session,
             max_participants: body.max_participants,
         };
-        Ok(Json(
-            services::update(&state.pool, mine.id, id, changes)
-                .await?
-                .into(),
-        ))
+        Ok(Json(services::update(&state.pool, mine.id, id, changes).await?.into()))
     }
 
     /// A bookable service with its mentor.
     #[oai(path = "/services/:id", method = "get", operation_id = "getService")]
-    async fn get(
-        &self,
-        state: Data<&AppState>,
-        id: Path<String>,
-    ) -> ApiResult<CachedJson<ServiceWithMentorView>> {
+    async fn get(&self, state: Data<&AppState>, id: Path<String>) -> ApiResult<CachedJson<ServiceWithMentorView>> {
         let not_found = || ApiError::not_found(services::NOT_FOUND);
         let id = parse_id(&id, services::NOT_FOUND)?;
         state
             .catalogue
             .respond(Key::Service(id), async {
-                let service = services::find(&state.pool, id)
-                    .await?
-                    .filter(|s| s.is_active)
-                    .ok_or_else(not_found)?;
-                let mentor = mentors::find(&state.pool, service.mentor_id)
-                    .await?
-                    .filter(|m| m.is_active)
-                    .ok_or_else(not_found)?;
-                Ok(ServiceWithMentorView {
-                    service: service.into(),
-                    mentor: mentor.into(),
-                })
+                let service = services::find(&state.pool, id).await?.filter(|s| s.is_active).ok_or_else(not_found)?;
+                let mentor = mentors::find(&state.pool, service.mentor_id).await?.filter(|m| m.is_active).ok_or_else(not_found)?;
+                Ok(ServiceWithMentorView { service: service.into(), mentor: mentor.into() })
             })
             .await
     }
 
     /// One row per service type: mentors offering it and the lowest non-free price.
-    #[oai(
-        path = "/service-stats",
-        method = "get",
-        operation_id = "getServiceStats"
-    )]
+    #[oai(path = "/service-stats", method = "get", operation_id = "getServiceStats")]
     async fn stats(&self, state: Data<&AppState>) -> ApiResult<Json<Vec<ServiceStatView>>> {
-        Ok(Json(
-            stats::service_stats(&state.pool)
-                .await?
-                .into_iter()
-                .map(Into::into)
-                .collect(),
-        ))
+        Ok(Json(stats::service_stats(&state.pool).await?.into_iter().map(Into::into).collect()))
     }
 
     /// The landing page's figures (mentors, average hourly rate, average rating) and testimonials
@@ -178,7 +131,5 @@ impl ServicesApi {
 }
 
 async fn mentor_of(state: &AppState, auth: &SessionAuth) -> Result<mentors::Mentor, ApiError> {
-    mentors::find_by_user(&state.pool, auth.0.user.id)
-        .await?
-        .ok_or_else(|| Error::forbidden(ONLY_MENTORS).into())
+    mentors::find_by_user(&state.pool, auth.0.user.id).await?.ok_or_else(|| Error::forbidden(ONLY_MENTORS).into())
 }

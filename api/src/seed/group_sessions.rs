@@ -7,12 +7,7 @@ use uuid::Uuid;
 
 const TITLES: [&str; 2] = ["New Moon Circle", "Full Moon Gathering"];
 
-pub async fn ensure_group_sessions(
-    pool: &PgPool,
-    mentor_id: Uuid,
-    i: usize,
-    now: DateTime<Utc>,
-) -> anyhow::Result<()> {
+pub async fn ensure_group_sessions(pool: &PgPool, mentor_id: Uuid, i: usize, now: DateTime<Utc>) -> anyhow::Result<()> {
     let ahead: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM group_sessions WHERE mentor_id = $1 AND status = 'scheduled' AND scheduled_at > $2)")
         .bind(mentor_id)
         .bind(now)
@@ -28,14 +23,10 @@ pub async fn ensure_group_sessions(
     .bind(mentor_id)
     .fetch_optional(pool)
     .await?;
-    let Some((service_id, duration, max, description)) = service else {
-        return Ok(());
-    };
+    let Some((service_id, duration, max, description)) = service else { return Ok(()) };
     let day = now.duration_trunc(Duration::days(1))?;
     for (n, title) in TITLES.iter().enumerate() {
-        let at = day
-            + Duration::days(2 + (i % 5) as i64 + 7 * n as i64)
-            + Duration::hours(17 + (i % 3) as i64);
+        let at = day + Duration::days(2 + (i % 5) as i64 + 7 * n as i64) + Duration::hours(17 + (i % 3) as i64);
         let inserted = sqlx::query(
             "INSERT INTO group_sessions (mentor_id, service_id, title, description, scheduled_at, ends_at, max_participants) \
              VALUES ($1, $2, $3, $4, $5, $5 + make_interval(mins => $6), $7)",

@@ -13,10 +13,7 @@ use super::schedules;
 /// A mentor's schedule, written once (a mentor who already has one keeps it).
 pub async fn ensure_schedule(pool: &PgPool, mentor_id: Uuid, i: usize) -> anyhow::Result<()> {
     let has_one: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM availability_slots WHERE mentor_id = $1)")
-            .bind(mentor_id)
-            .fetch_one(pool)
-            .await?;
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM availability_slots WHERE mentor_id = $1)").bind(mentor_id).fetch_one(pool).await?;
     if has_one {
         return Ok(());
     }
@@ -39,24 +36,8 @@ pub struct Service {
 }
 
 /// Starts the mentor's schedule offers for `service` between `from` and `to`.
-fn starts(
-    i: usize,
-    tz: &TimeZone,
-    from: DateTime<Utc>,
-    to: DateTime<Utc>,
-    duration: i32,
-) -> Vec<DateTime<Utc>> {
-    slot_arithmetic::starts_between(
-        &schedules::weekly(i),
-        &[],
-        tz,
-        to_jiff(from),
-        to_jiff(to),
-        duration,
-    )
-    .into_iter()
-    .map(to_chrono)
-    .collect()
+fn starts(i: usize, tz: &TimeZone, from: DateTime<Utc>, to: DateTime<Utc>, duration: i32) -> Vec<DateTime<Utc>> {
+    slot_arithmetic::starts_between(&schedules::weekly(i), &[], tz, to_jiff(from), to_jiff(to), duration).into_iter().map(to_chrono).collect()
 }
 
 /// One start per day, `count` of them, spread over the candidates.
@@ -74,11 +55,7 @@ fn spread(candidates: &[DateTime<Utc>], count: usize) -> Vec<DateTime<Utc>> {
         return picked;
     }
     let step = picked.len() / count;
-    picked
-        .into_iter()
-        .step_by(step.max(1))
-        .take(count)
-        .collect()
+    picked.into_iter().step_by(step.max(1)).take(count).collect()
 }
 
 /// Completed sessions in the past weeks, one per review in `reviews` (rating, comment, seeker),
@@ -92,21 +69,11 @@ pub async fn past_sessions(
     reviews: &[(i16, &str, Uuid)],
     now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
-    let candidates = starts(
-        i,
-        tz,
-        now - Duration::days(60),
-        now - Duration::days(3),
-        service.duration_minutes,
-    );
+    let candidates = starts(i, tz, now - Duration::days(60), now - Duration::days(3), service.duration_minutes);
     let times = spread(&candidates, reviews.len());
     for (start, (rating, comment, seeker)) in times.iter().zip(reviews) {
-        let booking_id =
-            insert_booking(tx, *seeker, mentor_id, service, *start, "completed").await?;
-        sqlx::query("UPDATE bookings SET completed_at = ends_at + interval '1 day' WHERE id = $1")
-            .bind(booking_id)
-            .execute(&mut *tx)
-            .await?;
+        let booking_id = insert_booking(tx, *seeker, mentor_id, service, *start, "completed").await?;
+        sqlx::query("UPDATE bookings SET completed_at = ends_at + interval '1 day' WHERE id = $1").bind(booking_id).execute(&mut *tx).await?;
         sqlx::query("INSERT INTO reviews (mentor_id, user_id, booking_id, rating, comment, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(mentor_id)
             .bind(seeker)
@@ -135,28 +102,11 @@ pub async fn upcoming_session(
     seeker: Uuid,
     now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
-    let candidates = starts(
-        i,
-        tz,
-        now + Duration::days(2),
-        now + Duration::days(12),
-        service.duration_minutes,
-    );
-    let Some(start) = spread(&candidates, 3)
-        .get(i % 3)
-        .or(candidates.first())
-        .copied()
-    else {
-        return Ok(());
-    };
+    let candidates = starts(i, tz, now + Duration::days(2), now + Duration::days(12), service.duration_minutes);
+    let Some(start) = spread(&candidates, 3).get(i % 3).or(candidates.first()).copied() else { return Ok(()) };
     let booking_id = insert_booking(tx, seeker, mentor_id, service, start, "confirmed").await?;
     jobs::booking_reminders::schedule(tx, booking_id, start, now).await?;
-    jobs::booking_completion::schedule(
-        tx,
-        booking_id,
-        start + Duration::minutes(service.duration_minutes as i64),
-    )
-    .await?;
+    jobs::booking_completion::schedule(tx, booking_id, start + Duration::minutes(service.duration_minutes as i64)).await?;
     Ok(())
 }
 
@@ -204,17 +154,8 @@ mod tests {
 
     #[test]
     fn spread_takes_one_start_per_day() {
-        let day = |d: i64, h: i64| {
-            DateTime::from_timestamp(1_800_000_000 + d * 86_400 + h * 3600, 0).unwrap()
-        };
-        let candidates = vec![
-            day(0, 0),
-            day(0, 1),
-            day(1, 0),
-            day(2, 0),
-            day(3, 0),
-            day(3, 2),
-        ];
+        let day = |d: i64, h: i64| DateTime::from_timestamp(1_800_000_000 + d * 86_400 + h * 3600, 0).unwrap();
+        let candidates = vec![day(0, 0), day(0, 1), day(1, 0), day(2, 0), day(3, 0), day(3, 2)];
         let picked = spread(&candidates, 2);
         assert_eq!(picked.len(), 2);
         assert_ne!(picked[0].date_naive(), picked[1].date_naive());

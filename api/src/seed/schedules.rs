@@ -27,11 +27,7 @@ pub fn weekly(i: usize) -> Vec<Window> {
     SCHEDULES[i % SCHEDULES.len()]
         .iter()
         .flat_map(|(days, from, to)| {
-            days.iter().map(move |&day_of_week| Window {
-                day_of_week,
-                start_minute: from * 60,
-                end_minute: to * 60,
-            })
+            days.iter().map(move |&day_of_week| Window { day_of_week, start_minute: from * 60, end_minute: to * 60 })
         })
         .collect()
 }
@@ -41,18 +37,13 @@ mod tests {
     use super::*;
 
     fn works_weekends(i: usize) -> bool {
-        weekly(i)
-            .iter()
-            .any(|w| w.day_of_week == 0 || w.day_of_week == 6)
+        weekly(i).iter().any(|w| w.day_of_week == 0 || w.day_of_week == 6)
     }
 
     #[test]
     fn every_day_of_the_week_has_a_mentor_and_some_work_weekends() {
         for day in 0..7 {
-            assert!(
-                (0..SCHEDULES.len()).any(|i| weekly(i).iter().any(|w| w.day_of_week == day)),
-                "day {day}"
-            );
+            assert!((0..SCHEDULES.len()).any(|i| weekly(i).iter().any(|w| w.day_of_week == day)), "day {day}");
         }
         assert!((0..SCHEDULES.len()).any(works_weekends));
         assert!((0..SCHEDULES.len()).any(|i| !works_weekends(i)));
@@ -62,11 +53,7 @@ mod tests {
     fn windows_fit_the_availability_rules() {
         for i in 0..SCHEDULES.len() {
             for w in weekly(i) {
-                assert!(
-                    w.start_minute < w.end_minute
-                        && w.end_minute <= 24 * 60
-                        && w.start_minute % 30 == 0
-                );
+                assert!(w.start_minute < w.end_minute && w.end_minute <= 24 * 60 && w.start_minute % 30 == 0);
             }
         }
     }

@@ -12,16 +12,15 @@ pub const RESET_TTL: Duration = Duration::hours(1);
 
 pub const INVALID_VERIFICATION_LINK: &str =
     "This verification link is invalid or has expired. Please request a new one.";
-pub const INVALID_RESET_LINK: &str =
-    "This reset link is invalid or has expired. Please request a new password reset.";
+pub const INVALID_RESET_LINK: &str = "This reset link is invalid or has expired. Please request a new password reset.";
 pub const EMAIL_VERIFIED: &str = "Email verified successfully! You can now sign in.";
-pub const PASSWORD_RESET: &str =
-    "Password reset successfully! You can now sign in with your new password.";
+pub const PASSWORD_RESET: &str = "Password reset successfully! You can now sign in with your new password.";
 pub const PASSWORD_CHANGED: &str = "Password changed successfully!";
 pub const WRONG_CURRENT_PASSWORD: &str = "Current password is incorrect";
 pub const RESET_REQUESTED: &str =
     "If an account exists for that email, we have sent a link to reset your password.";
-pub const VERIFICATION_RESENT: &str = "If that email belongs to an account awaiting verification, we have sent a new verification link.";
+pub const VERIFICATION_RESENT: &str =
+    "If that email belongs to an account awaiting verification, we have sent a new verification link.";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Purpose {
@@ -46,12 +45,7 @@ impl Purpose {
 }
 
 /// Creates a link token for `email` and returns the secret to put in the link.
-pub async fn issue(
-    db: impl PgExecutor<'_>,
-    user_id: Uuid,
-    email: &str,
-    purpose: Purpose,
-) -> Result<String> {
+pub async fn issue(db: impl PgExecutor<'_>, user_id: Uuid, email: &str, purpose: Purpose) -> Result<String> {
     let token = tokens::generate();
     sqlx::query(
         "INSERT INTO email_tokens (token_hash, user_id, purpose, email, expires_at) \
@@ -68,11 +62,7 @@ pub async fn issue(
 }
 
 /// Marks the token used, once; returns its user and address.
-async fn consume(
-    db: impl PgExecutor<'_>,
-    token: &str,
-    purpose: Purpose,
-) -> Result<Option<(Uuid, String)>> {
+async fn consume(db: impl PgExecutor<'_>, token: &str, purpose: Purpose) -> Result<Option<(Uuid, String)>> {
     let row = sqlx::query_as(
         "UPDATE email_tokens SET used_at = now() \
          WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now() \
@@ -167,18 +157,16 @@ async fn set_password(db: impl PgExecutor<'_>, user_id: Uuid, password_hash: &st
 
 /// The active user a reset link should go to, if the address has an account.
 pub async fn reset_recipient(pool: &PgPool, email: &str) -> Result<Option<Uuid>> {
-    let id =
-        sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1) AND is_active")
-            .bind(email.trim())
-            .fetch_optional(pool)
-            .await?;
+    let id = sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1) AND is_active")
+        .bind(email.trim())
+        .fetch_optional(pool)
+        .await?;
     Ok(id)
 }
 
 pub async fn prune_expired(db: impl PgExecutor<'_>) -> Result<u64> {
-    let done =
-        sqlx::query("DELETE FROM email_tokens WHERE expires_at <= now() OR used_at IS NOT NULL")
-            .execute(db)
-            .await?;
+    let done = sqlx::query("DELETE FROM email_tokens WHERE expires_at <= now() OR used_at IS NOT NULL")
+        .execute(db)
+        .await?;
     Ok(done.rows_affected())
 }

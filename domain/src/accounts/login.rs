@@ -10,19 +10,13 @@ use crate::{
 };
 
 pub const INVALID_CREDENTIALS: &str = "Invalid email or password";
-pub const EMAIL_NOT_VERIFIED: &str = "Please verify your email address before signing in. Check your inbox for the verification link.";
+pub const EMAIL_NOT_VERIFIED: &str =
+    "Please verify your email address before signing in. Check your inbox for the verification link.";
 pub const ACCOUNT_DEACTIVATED: &str = "Your account has been deactivated. Please contact support.";
-pub const TOO_MANY_ATTEMPTS: &str =
-    "Too many failed login attempts. Please try again in 15 minutes.";
+pub const TOO_MANY_ATTEMPTS: &str = "Too many failed login attempts. Please try again in 15 minutes.";
 
 /// Checks the credentials; the caller starts the session.
-pub async fn login(
-    pool: &PgPool,
-    limits: &Limits,
-    email: &str,
-    password: &str,
-    client: &str,
-) -> Result<User> {
+pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, client: &str) -> Result<User> {
     let account_key = email.trim().to_lowercase();
     if email.trim().is_empty() || password.is_empty() {
         return Err(Error::validation("Email and password are required"));
@@ -33,16 +27,8 @@ pub async fn login(
     let reserved = rate_limit::take(
         &mut tx,
         &[
-            Limit {
-                scope: Scope::LoginFailureAccount,
-                key: &account_key,
-                limit: limits.login_failures_per_account,
-            },
-            Limit {
-                scope: Scope::LoginFailureAddress,
-                key: client,
-                limit: limits.login_failures_per_address,
-            },
+            Limit { scope: Scope::LoginFailureAccount, key: &account_key, limit: limits.login_failures_per_account },
+            Limit { scope: Scope::LoginFailureAddress, key: client, limit: limits.login_failures_per_address },
         ],
         TOO_MANY_ATTEMPTS,
     )
@@ -51,12 +37,10 @@ pub async fn login(
 
     let user = find_by_email(pool, email).await?;
     let stored: Option<String> = match &user {
-        Some(u) => {
-            sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
-                .bind(u.id)
-                .fetch_optional(pool)
-                .await?
-        }
+        Some(u) => sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
+            .bind(u.id)
+            .fetch_optional(pool)
+            .await?,
         None => None,
     };
     let matches = match &stored {

@@ -39,9 +39,7 @@ pub async fn verify(password: &str, stored: &str) -> Result<bool> {
     let password = password.to_owned();
     let stored = stored.to_owned();
     let ok = tokio::task::spawn_blocking(move || match PasswordHash::new(&stored) {
-        Ok(parsed) => argon2()
-            .verify_password(password.as_bytes(), &parsed)
-            .is_ok(),
+        Ok(parsed) => argon2().verify_password(password.as_bytes(), &parsed).is_ok(),
         Err(_) => false,
     })
     .await

@@ -20,8 +20,7 @@ pub struct NewAccount<'a> {
 pub const EMAIL_TAKEN: &str = "An account with this email already exists";
 pub const REGISTERED: &str =
     "Registration successful! Please check your email to verify your account before signing in.";
-pub const TOO_MANY_REGISTRATIONS: &str =
-    "Too many sign-ups from your network. Please try again in 15 minutes.";
+pub const TOO_MANY_REGISTRATIONS: &str = "Too many sign-ups from your network. Please try again in 15 minutes.";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Registered {
@@ -55,11 +54,7 @@ fn check(input: &NewAccount<'_>) -> Result<Valid> {
     let last_name = validation::name(input.last_name, "Last name")?;
     let email = validation::email(input.email)?;
     validation::password(input.password)?;
-    Ok(Valid {
-        email,
-        first_name,
-        last_name,
-    })
+    Ok(Valid { email, first_name, last_name })
 }
 
 /// Validates and inserts an unverified user, or finds the account the address already has.

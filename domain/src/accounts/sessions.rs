@@ -53,11 +53,7 @@ pub async fn end(db: impl PgExecutor<'_>, token: &str) -> Result<()> {
 }
 
 /// Ends every session of a user except, optionally, the one making the request.
-pub async fn end_all(
-    db: impl PgExecutor<'_>,
-    user_id: Uuid,
-    keep_token: Option<&str>,
-) -> Result<()> {
+pub async fn end_all(db: impl PgExecutor<'_>, user_id: Uuid, keep_token: Option<&str>) -> Result<()> {
     sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2")
         .bind(user_id)
         .bind(keep_token.map(tokens::digest))
@@ -67,8 +63,6 @@ pub async fn end_all(
 }
 
 pub async fn prune_expired(db: impl PgExecutor<'_>) -> Result<u64> {
-    let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= now()")
-        .execute(db)
-        .await?;
+    let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= now()").execute(db).await?;
     Ok(done.rows_affected())
 }

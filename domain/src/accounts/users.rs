@@ -35,12 +35,7 @@ macro_rules! user_columns {
 #[macro_export]
 macro_rules! select_users {
     ($rest:literal) => {
-        concat!(
-            "SELECT ",
-            $crate::user_columns!(),
-            " FROM user_accounts ",
-            $rest
-        )
+        concat!("SELECT ", $crate::user_columns!(), " FROM user_accounts ", $rest)
     };
 }
 
@@ -54,8 +49,8 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<User>> {
 
 pub async fn find_by_email(db: impl PgExecutor<'_>, email: &str) -> Result<Option<User>> {
     let user = sqlx::query_as(select_users!("WHERE lower(email) = lower($1)"))
-        .bind(email.trim())
-        .fetch_optional(db)
-        .await?;
+    .bind(email.trim())
+    .fetch_optional(db)
+    .await?;
     Ok(user)
 }

@@ -36,7 +36,5 @@ pub async fn list(db: impl PgExecutor<'_>) -> Result<Vec<AdminMentor>> {
          FROM mentors m JOIN users u ON u.id = m.user_id ORDER BY m.created_at DESC, m.id DESC",
         super::revenue_sql("mentor_id = m.id")
     );
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .fetch_all(db)
-        .await?)
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(db).await?)
 }

@@ -30,12 +30,7 @@ impl Filter {
     pub fn parse(role: Option<&str>, is_active: Option<&str>) -> Result<Self> {
         let role = match role.map(str::trim).filter(|r| !r.is_empty()) {
             None => None,
-            Some(r) => Some(
-                *ROLES
-                    .iter()
-                    .find(|known| **known == r)
-                    .ok_or_else(|| Error::validation(INVALID_ROLE))?,
-            ),
+            Some(r) => Some(*ROLES.iter().find(|known| **known == r).ok_or_else(|| Error::validation(INVALID_ROLE))?),
         };
         let is_active = match is_active.map(str::trim).filter(|v| !v.is_empty()) {
             None => None,
@@ -61,12 +56,7 @@ pub async fn list(db: impl PgExecutor<'_>, filter: &Filter) -> Result<Vec<User>>
 /// Activates or deactivates a user, in the caller's transaction: deactivating ends every session
 /// of theirs at once (the sessions trigger closes their sockets), and the change is audited.
 /// An admin cannot deactivate themself (there would be nobody left to undo it).
-pub async fn set_active(
-    tx: &mut PgConnection,
-    admin_id: Uuid,
-    user_id: Uuid,
-    is_active: bool,
-) -> Result<User> {
+pub async fn set_active(tx: &mut PgConnection, admin_id: Uuid, user_id: Uuid, is_active: bool) -> Result<User> {
     if user_id == admin_id && !is_active {
         return Err(Error::conflict(CANNOT_DEACTIVATE_SELF));
     }
@@ -75,26 +65,15 @@ pub async fn set_active(
         .fetch_optional(&mut *tx)
         .await?
         .ok_or_else(|| Error::not_found(USER_NOT_FOUND))?;
-    sqlx::query("UPDATE users SET is_active = $2 WHERE id = $1")
-        .bind(user_id)
-        .bind(is_active)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query("UPDATE users SET is_active = $2 WHERE id = $1").bind(user_id).bind(is_active).execute(&mut *tx).await?;
     if !is_active {
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
     }
     audit::record(
         &mut *tx,
         AuditEntry {
             admin_id,
-            action: if is_active {
-                "user.activate"
-            } else {
-                "user.deactivate"
-            },
+            action: if is_active { "user.activate" } else { "user.deactivate" },
             object_type: "user",
             object_id: user_id.to_string(),
             before: Some(json!({ "isActive": before })),
@@ -102,9 +81,7 @@ pub async fn set_active(
         },
     )
     .await?;
-    users::find(&mut *tx, user_id)
-        .await?
-        .ok_or_else(|| Error::not_found(USER_NOT_FOUND))
+    users::find(&mut *tx, user_id).await?.ok_or_else(|| Error::not_found(USER_NOT_FOUND))
 }
 
 #[cfg(test)]
@@ -114,36 +91,21 @@ mod tests {
     #[test]
     fn filters_accept_the_three_roles_and_booleans() {
         assert_eq!(Filter::parse(None, None).unwrap(), Filter::default());
-        assert_eq!(
-            Filter::parse(Some(""), Some(" ")).unwrap(),
-            Filter::default()
-        );
+        assert_eq!(Filter::parse(Some(""), Some(" ")).unwrap(), Filter::default());
         for role in ROLES {
             assert_eq!(Filter::parse(Some(role), None).unwrap().role, Some(role));
         }
-        assert_eq!(
-            Filter::parse(None, Some("true")).unwrap().is_active,
-            Some(true)
-        );
-        assert_eq!(
-            Filter::parse(None, Some("false")).unwrap().is_active,
-            Some(false)
-        );
+        assert_eq!(Filter::parse(None, Some("true")).unwrap().is_active, Some(true));
+        assert_eq!(Filter::parse(None, Some("false")).unwrap().is_active, Some(false));
     }
 
     #[test]
     fn filters_refuse_anything_else_with_a_clear_message() {
         for bad in ["Admin", "seeker", "users"] {
-            assert_eq!(
-                Filter::parse(Some(bad), None).unwrap_err().to_string(),
-                INVALID_ROLE
-            );
+            assert_eq!(Filter::parse(Some(bad), None).unwrap_err().to_string(), INVALID_ROLE);
         }
         for bad in ["yes", "1", "TRUE"] {
-            assert_eq!(
-                Filter::parse(None, Some(bad)).unwrap_err().to_string(),
-                INVALID_IS_ACTIVE
-            );
+            assert_eq!(Filter::parse(None, Some(bad)).unwrap_err().to_string(), INVALID_IS_ACTIVE);
         }
     }
 }

@@ -42,11 +42,7 @@ pub fn windows_on(weekly: &[Window], overrides: &[DateOverride], date: Date) -> 
     let mut windows: Vec<(i32, i32)> = if day_off {
         Vec::new()
     } else {
-        weekly
-            .iter()
-            .filter(|w| w.day_of_week == weekday)
-            .map(|w| (w.start_minute, w.end_minute))
-            .collect()
+        weekly.iter().filter(|w| w.day_of_week == weekday).map(|w| (w.start_minute, w.end_minute)).collect()
     };
     windows.extend(todays().filter_map(|o| o.extra));
     windows
@@ -55,9 +51,7 @@ pub fn windows_on(weekly: &[Window], overrides: &[DateOverride], date: Date) -> 
 /// The mentor's today and the last date an override may be set for.
 pub fn allowed_dates(tz: &TimeZone, now: DateTime<Utc>) -> (Date, Date) {
     let today = to_jiff(now).to_zoned(tz.clone()).date();
-    let last = today
-        .checked_add(jiff::Span::new().days(OVERRIDE_WINDOW_DAYS))
-        .unwrap_or(Date::MAX);
+    let last = today.checked_add(jiff::Span::new().days(OVERRIDE_WINDOW_DAYS)).unwrap_or(Date::MAX);
     (today, last)
 }
 
@@ -105,22 +99,16 @@ pub struct Override {
 
 fn to_civil(d: NaiveDate) -> Date {
     use chrono::Datelike;
-    Date::new(d.year() as i16, d.month() as i8, d.day() as i8)
-        .expect("a PostgreSQL date in jiff's range")
+    Date::new(d.year() as i16, d.month() as i8, d.day() as i8).expect("a PostgreSQL date in jiff's range")
 }
 
 fn to_naive(d: Date) -> NaiveDate {
-    NaiveDate::from_ymd_opt(d.year().into(), d.month() as u32, d.day() as u32)
-        .expect("a valid date")
+    NaiveDate::from_ymd_opt(d.year().into(), d.month() as u32, d.day() as u32).expect("a valid date")
 }
 
 impl From<&Override> for DateOverride {
     fn from(o: &Override) -> Self {
-        Self {
-            date: to_civil(o.date),
-            day_off: o.is_day_off,
-            extra: o.start_minute.zip(o.end_minute),
-        }
+        Self { date: to_civil(o.date), day_off: o.is_day_off, extra: o.start_minute.zip(o.end_minute) }
     }
 }
 
@@ -129,12 +117,7 @@ fn zone(name: &str) -> Result<TimeZone> {
 }
 
 /// The mentor's overrides from their today (in `time_zone`) on, by date then start.
-pub async fn upcoming(
-    db: &PgPool,
-    mentor_id: Uuid,
-    time_zone: &str,
-    now: DateTime<Utc>,
-) -> Result<Vec<Override>> {
+pub async fn upcoming(db: &PgPool, mentor_id: Uuid, time_zone: &str, now: DateTime<Utc>) -> Result<Vec<Override>> {
     let (today, _) = allowed_dates(&zone(time_zone)?, now);
     Ok(sqlx::query_as(
         "SELECT id, mentor_id, date, is_day_off, start_minute, end_minute FROM availability_overrides WHERE mentor_id = $1 AND date >= $2 \
@@ -223,62 +206,24 @@ mod tests {
 
     // 2026-06-01 is a Monday.
     const MONDAY: [Window; 2] = [
-        Window {
-            day_of_week: 1,
-            start_minute: 9 * 60,
-            end_minute: 12 * 60,
-        },
-        Window {
-            day_of_week: 1,
-            start_minute: 14 * 60,
-            end_minute: 17 * 60,
-        },
+        Window { day_of_week: 1, start_minute: 9 * 60, end_minute: 12 * 60 },
+        Window { day_of_week: 1, start_minute: 14 * 60, end_minute: 17 * 60 },
     ];
 
     #[test]
     fn a_day_off_hides_that_dates_weekly_windows_only() {
-        let off = [DateOverride {
-            date: d("2026-06-01"),
-            day_off: true,
-            extra: None,
-        }];
-        assert_eq!(
-            windows_on(&MONDAY, &off, d("2026-06-01")),
-            Vec::<(i32, i32)>::new()
-        );
-        assert_eq!(
-            windows_on(&MONDAY, &off, d("2026-06-08")),
-            [(540, 720), (840, 1020)],
-            "the next Monday is untouched"
-        );
+        let off = [DateOverride { date: d("2026-06-01"), day_off: true, extra: None }];
+        assert_eq!(windows_on(&MONDAY, &off, d("2026-06-01")), Vec::<(i32, i32)>::new());
+        assert_eq!(windows_on(&MONDAY, &off, d("2026-06-08")), [(540, 720), (840, 1020)], "the next Monday is untouched");
     }
 
     #[test]
     fn extra_hours_add_to_the_weekly_windows_or_replace_them_on_a_day_off() {
-        let extra = [DateOverride {
-            date: d("2026-06-01"),
-            day_off: false,
-            extra: Some((18 * 60, 20 * 60)),
-        }];
-        assert_eq!(
-            windows_on(&MONDAY, &extra, d("2026-06-01")),
-            [(540, 720), (840, 1020), (1080, 1200)]
-        );
-        let sunday = [DateOverride {
-            date: d("2026-05-31"),
-            day_off: false,
-            extra: Some((600, MINUTES_PER_DAY)),
-        }];
-        assert_eq!(
-            windows_on(&MONDAY, &sunday, d("2026-05-31")),
-            [(600, 1440)],
-            "a day without weekly windows"
-        );
-        let both = [DateOverride {
-            date: d("2026-06-01"),
-            day_off: true,
-            extra: Some((18 * 60, 20 * 60)),
-        }];
+        let extra = [DateOverride { date: d("2026-06-01"), day_off: false, extra: Some((18 * 60, 20 * 60)) }];
+        assert_eq!(windows_on(&MONDAY, &extra, d("2026-06-01")), [(540, 720), (840, 1020), (1080, 1200)]);
+        let sunday = [DateOverride { date: d("2026-05-31"), day_off: false, extra: Some((600, MINUTES_PER_DAY)) }];
+        assert_eq!(windows_on(&MONDAY, &sunday, d("2026-05-31")), [(600, 1440)], "a day without weekly windows");
+        let both = [DateOverride { date: d("2026-06-01"), day_off: true, extra: Some((18 * 60, 20 * 60)) }];
         assert_eq!(windows_on(&MONDAY, &both, d("2026-06-01")), [(1080, 1200)]);
     }
 
@@ -286,52 +231,24 @@ mod tests {
     fn dates_run_from_the_mentors_today_to_90_days_ahead() {
         assert_eq!(OVERRIDE_WINDOW_DAYS, 90);
         // 2026-06-01 02:00 UTC is still 2026-05-31 in New York.
-        let now = DateTime::parse_from_rfc3339("2026-06-01T02:00:00Z")
-            .unwrap()
-            .with_timezone(&Utc);
+        let now = DateTime::parse_from_rfc3339("2026-06-01T02:00:00Z").unwrap().with_timezone(&Utc);
         let ny = TimeZone::get("America/New_York").unwrap();
         assert_eq!(parse_date("2026-05-31", &ny, now).unwrap(), d("2026-05-31"));
-        assert_eq!(
-            parse_date("2026-05-30", &ny, now).unwrap_err().to_string(),
-            OUT_OF_RANGE
-        );
+        assert_eq!(parse_date("2026-05-30", &ny, now).unwrap_err().to_string(), OUT_OF_RANGE);
         assert_eq!(parse_date("2026-08-29", &ny, now).unwrap(), d("2026-08-29"));
-        assert_eq!(
-            parse_date("2026-08-30", &ny, now).unwrap_err().to_string(),
-            OUT_OF_RANGE
-        );
-        assert_eq!(
-            parse_date("2026-05-31", &TimeZone::UTC, now)
-                .unwrap_err()
-                .to_string(),
-            OUT_OF_RANGE
-        );
+        assert_eq!(parse_date("2026-08-30", &ny, now).unwrap_err().to_string(), OUT_OF_RANGE);
+        assert_eq!(parse_date("2026-05-31", &TimeZone::UTC, now).unwrap_err().to_string(), OUT_OF_RANGE);
         for bad in ["", "2026-6-1", "2026-02-30", "tomorrow", "2026-06-01T00:00"] {
-            assert_eq!(
-                parse_date(bad, &ny, now).unwrap_err().to_string(),
-                INVALID_DATE,
-                "{bad}"
-            );
+            assert_eq!(parse_date(bad, &ny, now).unwrap_err().to_string(), INVALID_DATE, "{bad}");
         }
     }
 
     #[test]
     fn extra_hours_are_a_whole_half_hour_range() {
         assert_eq!(parse_extra(None, Some(" ")).unwrap(), None);
-        assert_eq!(
-            parse_extra(Some("18:00"), Some("24:00")).unwrap(),
-            Some((1080, 1440))
-        );
-        assert_eq!(
-            parse_extra(Some("18:00"), None).unwrap_err().to_string(),
-            HALF_A_RANGE
-        );
-        assert_eq!(
-            parse_extra(Some("18:00"), Some("18:00"))
-                .unwrap_err()
-                .to_string(),
-            END_BEFORE_START
-        );
+        assert_eq!(parse_extra(Some("18:00"), Some("24:00")).unwrap(), Some((1080, 1440)));
+        assert_eq!(parse_extra(Some("18:00"), None).unwrap_err().to_string(), HALF_A_RANGE);
+        assert_eq!(parse_extra(Some("18:00"), Some("18:00")).unwrap_err().to_string(), END_BEFORE_START);
         assert!(parse_extra(Some("18:15"), Some("19:00")).is_err());
     }
 }

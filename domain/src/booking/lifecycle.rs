@@ -7,29 +7,26 @@ use jiff::tz::TimeZone;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{
-    BookingStatus,
-    bookings::{self, Booking},
-    date_overrides, notices, refunds, reservations, weekly_windows,
+use super::{BookingStatus, date_overrides, weekly_windows, bookings::{self, Booking}, notices, refunds, reservations};
+use crate::{
+    Error, Result,
+    catalogue::mentors,
+    error::OnConstraint,
 };
-use crate::{Error, Result, catalogue::mentors, error::OnConstraint};
 
 /// Rescheduling closes this long before the start.
 pub const RESCHEDULE_CLOSES_BEFORE: Duration = Duration::hours(2);
 pub const NOT_FOUND: &str = "Booking not found";
 pub const NO_NEW_TIME: &str = "Please select a new time";
 pub const ACKNOWLEDGE: &str = "Please acknowledge the policy";
-pub const TOO_LATE_TO_RESCHEDULE: &str =
-    "Bookings can be rescheduled up to 2 hours before the start";
+pub const TOO_LATE_TO_RESCHEDULE: &str = "Bookings can be rescheduled up to 2 hours before the start";
 pub const ALREADY_STARTED: &str = "This session has already started";
-pub const GROUP_SEAT_FIXED: &str =
-    "A seat in a group session cannot be rescheduled: it follows the session's time";
+pub const GROUP_SEAT_FIXED: &str = "A seat in a group session cannot be rescheduled: it follows the session's time";
 pub const NOT_ENDED: &str = "A session can be marked completed only after it has ended";
 /// A mentor's reason for cancelling is at most this many characters.
 pub const MAX_CANCELLATION_REASON_CHARS: usize = 500;
 pub const REASON_TOO_LONG: &str = "Reason must be at most 500 characters";
-pub const MENTOR_CANCEL_STARTED: &str =
-    "This session has already started and can no longer be cancelled";
+pub const MENTOR_CANCEL_STARTED: &str = "This session has already started and can no longer be cancelled";
 pub const MENTOR_CANCEL_NOT_LIVE: &str = "Only pending or confirmed bookings can be cancelled";
 
 #[derive(Clone, Copy, Debug)]
@@ -46,14 +43,8 @@ pub struct Cancelled {
 }
 
 async fn locked(tx: &mut PgConnection, id: Uuid) -> Result<Booking> {
-    sqlx::query("SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE")
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-    bookings::find(&mut *tx, id)
-        .await?
-        .filter(|b| !b.status.is_hold())
-        .ok_or_else(|| Error::not_found(NOT_FOUND))
+    sqlx::query("SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE").bind(id).execute(&mut *tx).await?;
+    bookings::find(&mut *tx, id).await?.filter(|b| !b.status.is_hold()).ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
 async fn seekers(tx: &mut PgConnection, user_id: Uuid, id: Uuid) -> Result<Booking> {
@@ -66,37 +57,22 @@ async fn seekers(tx: &mut PgConnection, user_id: Uuid, id: Uuid) -> Result<Booki
 
 fn live(b: &Booking, action: &str) -> Result<()> {
     if !b.status.is_live() {
-        return Err(Error::conflict(format!(
-            "Only pending or confirmed bookings can be {action}"
-        )));
+        return Err(Error::conflict(format!("Only pending or confirmed bookings can be {action}")));
     }
     Ok(())
 }
 
 /// What cancelling now would refund (the preview the cancel dialog shows).
-pub async fn refund_preview(
-    tx: &mut PgConnection,
-    user_id: Uuid,
-    id: Uuid,
-    now: DateTime<Utc>,
-) -> Result<RefundPolicy> {
+pub async fn refund_preview(tx: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<RefundPolicy> {
     seekers(tx, user_id, id).await?;
     let percentage = refunds::percentage(now, earliest_start(tx, id).await?);
-    Ok(RefundPolicy {
-        percentage,
-        amount_cents: refunds::amount(paid(tx, id).await?, percentage),
-    })
+    Ok(RefundPolicy { percentage, amount_cents: refunds::amount(paid(tx, id).await?, percentage) })
 }
 
 /// The earliest start the booking has had: the refund tier follows it, so rescheduling a
 /// session later never raises the refund.
 async fn earliest_start(tx: &mut PgConnection, id: Uuid) -> Result<DateTime<Utc>> {
-    Ok(
-        sqlx::query_scalar("SELECT earliest_scheduled_at FROM bookings WHERE id = $1")
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?,
-    )
+    Ok(sqlx::query_scalar("SELECT earliest_scheduled_at FROM bookings WHERE id = $1").bind(id).fetch_one(&mut *tx).await?)
 }
 
 async fn paid(tx: &mut PgConnection, id: Uuid) -> Result<i64> {
@@ -106,14 +82,7 @@ async fn paid(tx: &mut PgConnection, id: Uuid) -> Result<i64> {
         .await?)
 }
 
-pub async fn reschedule(
-    tx: &mut PgConnection,
-    user_id: Uuid,
-    id: Uuid,
-    new_start: Option<DateTime<Utc>>,
-    reason: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<Booking> {
+pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_start: Option<DateTime<Utc>>, reason: Option<&str>, now: DateTime<Utc>) -> Result<Booking> {
     let new_start = new_start.ok_or_else(|| Error::validation(NO_NEW_TIME))?;
     let b = seekers(tx, user_id, id).await?;
     live(&b, "rescheduled")?;
@@ -123,22 +92,12 @@ pub async fn reschedule(
     if b.scheduled_at - now < RESCHEDULE_CLOSES_BEFORE {
         return Err(Error::conflict(TOO_LATE_TO_RESCHEDULE));
     }
-    let mentor = mentors::find(&mut *tx, b.mentor_id)
-        .await?
-        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let mentor = mentors::find(&mut *tx, b.mentor_id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     reservations::check_notice(mentor.minimum_notice_minutes, new_start, now)?;
-    let tz =
-        TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
+    let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
     let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
     let overrides = date_overrides::for_slots(&mut *tx, mentor.id).await?;
-    if !reservations::is_offered(
-        &windows,
-        &overrides,
-        &tz,
-        new_start,
-        b.duration_minutes,
-        now,
-    ) {
+    if !reservations::is_offered(&windows, &overrides, &tz, new_start, b.duration_minutes, now) {
         return Err(Error::conflict(reservations::SLOT_TAKEN));
     }
     sqlx::query(
@@ -150,28 +109,14 @@ pub async fn reschedule(
     .execute(&mut *tx)
     .await
     .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || Error::conflict(reservations::SLOT_TAKEN))?;
-    let moved = bookings::find(&mut *tx, id)
-        .await?
-        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    notices::rescheduled(&moved, reason)
-        .send(tx, &moved)
-        .await?;
+    let moved = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    notices::rescheduled(&moved, reason).send(tx, &moved).await?;
     Ok(moved)
 }
 
 /// Cancels a booking; `by_mentor` refunds in full, a seeker by the policy.
-async fn cancel_booking(
-    tx: &mut PgConnection,
-    b: Booking,
-    by_mentor: bool,
-    reason: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<Cancelled> {
-    let percentage = if by_mentor {
-        refunds::FULL
-    } else {
-        refunds::percentage(now, earliest_start(tx, b.id).await?)
-    };
+async fn cancel_booking(tx: &mut PgConnection, b: Booking, by_mentor: bool, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
+    let percentage = if by_mentor { refunds::FULL } else { refunds::percentage(now, earliest_start(tx, b.id).await?) };
     let reason = reason.map(str::trim).filter(|r| !r.is_empty());
     sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $2, cancellation_reason = $3, calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1")
         .bind(b.id)
@@ -180,53 +125,22 @@ async fn cancel_booking(
         .execute(&mut *tx)
         .await?;
     let (refund_id, cents) = refunds::record(tx, b.id, percentage).await?;
-    let booking = bookings::find(&mut *tx, b.id)
-        .await?
-        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    notices::cancelled(&booking, by_mentor, cents, reason)
-        .send(tx, &booking)
-        .await?;
-    Ok(Cancelled {
-        booking,
-        policy: RefundPolicy {
-            percentage,
-            amount_cents: cents,
-        },
-        refund: (cents > 0).then_some(refund_id),
-    })
+    let booking = bookings::find(&mut *tx, b.id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    notices::cancelled(&booking, by_mentor, cents, reason).send(tx, &booking).await?;
+    Ok(Cancelled { booking, policy: RefundPolicy { percentage, amount_cents: cents }, refund: (cents > 0).then_some(refund_id) })
 }
 
 /// Cancels a seat of a group session its mentor cancelled: a full refund, like any cancellation
 /// by the mentor.
-pub async fn cancel_group_seat(
-    tx: &mut PgConnection,
-    id: Uuid,
-    now: DateTime<Utc>,
-) -> Result<Option<Cancelled>> {
+pub async fn cancel_group_seat(tx: &mut PgConnection, id: Uuid, now: DateTime<Utc>) -> Result<Option<Cancelled>> {
     let b = locked(tx, id).await?;
     if !b.status.is_live() {
         return Ok(None);
     }
-    Ok(Some(
-        cancel_booking(
-            tx,
-            b,
-            true,
-            Some("The mentor cancelled the group session"),
-            now,
-        )
-        .await?,
-    ))
+    Ok(Some(cancel_booking(tx, b, true, Some("The mentor cancelled the group session"), now).await?))
 }
 
-pub async fn cancel_by_seeker(
-    tx: &mut PgConnection,
-    user_id: Uuid,
-    id: Uuid,
-    acknowledged: bool,
-    reason: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<Cancelled> {
+pub async fn cancel_by_seeker(tx: &mut PgConnection, user_id: Uuid, id: Uuid, acknowledged: bool, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
     if !acknowledged {
         return Err(Error::validation(ACKNOWLEDGE));
     }
@@ -240,9 +154,7 @@ pub async fn cancel_by_seeker(
 
 /// The mentor's optional reason, trimmed; refused past [`MAX_CANCELLATION_REASON_CHARS`].
 pub fn mentor_reason(raw: Option<&str>) -> Result<Option<&str>> {
-    let Some(r) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
-        return Ok(None);
-    };
+    let Some(r) = raw.map(str::trim).filter(|r| !r.is_empty()) else { return Ok(None) };
     crate::text::multi_line(r, "Reason")?;
     if r.chars().count() > MAX_CANCELLATION_REASON_CHARS {
         return Err(Error::validation(REASON_TOO_LONG));
@@ -253,13 +165,7 @@ pub fn mentor_reason(raw: Option<&str>) -> Result<Option<&str>> {
 /// The mentor cancels a pending or confirmed booking that has not started: the seeker gets
 /// everything back (the caller queues the refund and the e-mails). Anyone but the booking's
 /// mentor is told it does not exist.
-pub async fn cancel_by_mentor(
-    tx: &mut PgConnection,
-    mentor_user_id: Uuid,
-    id: Uuid,
-    reason: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<Cancelled> {
+pub async fn cancel_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uuid, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
     let reason = mentor_reason(reason)?;
     let b = locked(tx, id).await?;
     if b.mentor_user_id != mentor_user_id {
@@ -281,13 +187,7 @@ pub enum MentorMove {
 }
 
 /// pending -> confirmed | cancelled, confirmed -> completed; anything else is a conflict.
-pub async fn move_by_mentor(
-    tx: &mut PgConnection,
-    mentor_user_id: Uuid,
-    id: Uuid,
-    to: &str,
-    now: DateTime<Utc>,
-) -> Result<MentorMove> {
+pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uuid, to: &str, now: DateTime<Utc>) -> Result<MentorMove> {
     let b = locked(tx, id).await?;
     if b.mentor_user_id != mentor_user_id {
         return Err(Error::not_found(NOT_FOUND));
@@ -295,38 +195,24 @@ pub async fn move_by_mentor(
     use BookingStatus::{Cancelled, Completed, Confirmed, Pending};
     let to: BookingStatus = match to.parse() {
         Ok(to @ (Pending | Confirmed | Completed | Cancelled)) => to,
-        _ => {
-            return Err(Error::validation(
-                "Status must be confirmed, completed or cancelled",
-            ));
-        }
+        _ => return Err(Error::validation("Status must be confirmed, completed or cancelled")),
     };
     match (b.status, to) {
         (Pending, Confirmed) => {
             sqlx::query("UPDATE bookings SET status = 'confirmed', confirmed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
-            let booking = bookings::find(&mut *tx, id)
-                .await?
-                .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+            let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
             reservations::notify_confirmed(tx, &booking, false).await?;
             Ok(MentorMove::Confirmed(booking))
         }
-        (Pending, Cancelled) => Ok(MentorMove::Cancelled(
-            cancel_booking(tx, b, true, None, now).await?,
-        )),
+        (Pending, Cancelled) => Ok(MentorMove::Cancelled(cancel_booking(tx, b, true, None, now).await?)),
         (Confirmed, Completed) => {
             if !has_ended(&b, now) {
                 return Err(Error::conflict(NOT_ENDED));
             }
             sqlx::query("UPDATE bookings SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
-            Ok(MentorMove::Completed(
-                bookings::find(&mut *tx, id)
-                    .await?
-                    .ok_or_else(|| Error::not_found(NOT_FOUND))?,
-            ))
+            Ok(MentorMove::Completed(bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?))
         }
-        (from, to) => Err(Error::conflict(format!(
-            "A {from} booking cannot become {to}"
-        ))),
+        (from, to) => Err(Error::conflict(format!("A {from} booking cannot become {to}"))),
     }
 }
 
@@ -336,11 +222,7 @@ pub fn has_ended(b: &Booking, now: DateTime<Utc>) -> bool {
 }
 
 /// Completes a confirmed booking whose session ended more than the complaint window ago.
-pub async fn complete_if_due(
-    tx: &mut PgConnection,
-    id: Uuid,
-    complaint_window: Duration,
-) -> Result<Option<Booking>> {
+pub async fn complete_if_due(tx: &mut PgConnection, id: Uuid, complaint_window: Duration) -> Result<Option<Booking>> {
     let done = sqlx::query(
         "UPDATE bookings SET status = 'completed', completed_at = now(), updated_at = now() \
          WHERE id = $1 AND status = 'confirmed' AND ends_at + $2::interval <= now()",
@@ -366,16 +248,9 @@ mod tests {
         assert_eq!(mentor_reason(Some("   ")).unwrap(), None);
         assert_eq!(mentor_reason(Some(" ill ")).unwrap(), Some("ill"));
         let edge = "é".repeat(MAX_CANCELLATION_REASON_CHARS);
-        assert_eq!(
-            mentor_reason(Some(&edge)).unwrap(),
-            Some(edge.as_str()),
-            "500 characters, more bytes"
-        );
+        assert_eq!(mentor_reason(Some(&edge)).unwrap(), Some(edge.as_str()), "500 characters, more bytes");
         let over = "a".repeat(MAX_CANCELLATION_REASON_CHARS + 1);
-        assert_eq!(
-            mentor_reason(Some(&over)).unwrap_err().to_string(),
-            REASON_TOO_LONG
-        );
+        assert_eq!(mentor_reason(Some(&over)).unwrap_err().to_string(), REASON_TOO_LONG);
         assert!(mentor_reason(Some("a\u{0}b")).is_err());
     }
 }

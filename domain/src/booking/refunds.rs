@@ -34,17 +34,12 @@ pub fn amount(total_cents: i64, percentage: u8) -> i64 {
 
 /// Records the refund owed for a cancelled booking; the caller queues the payout job when the
 /// returned amount is above zero. Free or unpaid bookings owe nothing.
-pub async fn record(
-    tx: &mut PgConnection,
-    booking_id: Uuid,
-    percentage: u8,
-) -> Result<(Uuid, i64)> {
-    let payment: Option<(Uuid, i64)> = sqlx::query_as(
-        "SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = 'approved'",
-    )
-    .bind(booking_id)
-    .fetch_optional(&mut *tx)
-    .await?;
+pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> Result<(Uuid, i64)> {
+    let payment: Option<(Uuid, i64)> =
+        sqlx::query_as("SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = 'approved'")
+            .bind(booking_id)
+            .fetch_optional(&mut *tx)
+            .await?;
     let (payment_id, paid) = payment.map_or((None, 0), |(id, cents)| (Some(id), cents));
     let cents = amount(paid, percentage);
     let id = sqlx::query_scalar(

@@ -6,13 +6,13 @@ use jiff::tz::TimeZone;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{
-    BookingStatus,
-    bookings::{self, Booking},
+use super::{BookingStatus,
     date_overrides::{self, DateOverride},
+    weekly_windows,
+    bookings::{self, Booking},
     notices,
     slot_arithmetic::{self, BOOKING_WINDOW_DAYS},
-    to_jiff, weekly_windows,
+    to_jiff,
 };
 use crate::{
     Error, Result,
@@ -37,8 +37,7 @@ pub const MAX_LIVE_HOLDS: i64 = 3;
 /// Live holds one seeker may have with one mentor.
 pub const MAX_LIVE_HOLDS_PER_MENTOR: i64 = 1;
 pub const HOLD_WITH_MENTOR: &str = "You already have a reservation waiting for payment with this mentor. Complete or release it first.";
-pub const TOO_MANY_HOLDS: &str =
-    "You can hold at most 3 unpaid reservations at a time. Complete or release one first.";
+pub const TOO_MANY_HOLDS: &str = "You can hold at most 3 unpaid reservations at a time. Complete or release one first.";
 /// The first key of the advisory lock that serializes one seeker's new holds.
 const HOLDS_LOCK_NAMESPACE: i32 = 0x686f_6c64; // "hold"
 
@@ -57,28 +56,16 @@ pub enum Reserved {
     /// A free service: confirmed now.
     Free(Booking),
     /// A paid service: held until `expires_at`.
-    Held {
-        booking: Booking,
-        expires_at: DateTime<Utc>,
-    },
+    Held { booking: Booking, expires_at: DateTime<Utc> },
 }
 
 pub fn total_mismatch(price_cents: i64) -> String {
-    format!(
-        "The total does not match the price of this service (${})",
-        money::format(price_cents)
-    )
+    format!("The total does not match the price of this service (${})", money::format(price_cents))
 }
 
 /// How a notice reads: "2 hours", "1 day", "90 minutes".
 pub fn notice_text(minutes: i32) -> String {
-    let plural = |n: i32, unit: &str| {
-        if n == 1 {
-            format!("1 {unit}")
-        } else {
-            format!("{n} {unit}s")
-        }
-    };
+    let plural = |n: i32, unit: &str| if n == 1 { format!("1 {unit}") } else { format!("{n} {unit}s") };
     if minutes > 0 && minutes % (24 * 60) == 0 {
         plural(minutes / (24 * 60), "day")
     } else if minutes > 0 && minutes % 60 == 0 {
@@ -89,10 +76,7 @@ pub fn notice_text(minutes: i32) -> String {
 }
 
 pub fn too_soon(minimum_notice_minutes: i32) -> String {
-    format!(
-        "This mentor needs at least {} notice: please choose a later time",
-        notice_text(minimum_notice_minutes)
-    )
+    format!("This mentor needs at least {} notice: please choose a later time", notice_text(minimum_notice_minutes))
 }
 
 /// The earliest start a mentor with this notice accepts now.
@@ -101,11 +85,7 @@ pub fn earliest_start(minimum_notice_minutes: i32, now: DateTime<Utc>) -> DateTi
 }
 
 /// Refuses a start inside the mentor's minimum notice (400: the seeker can pick another time).
-pub fn check_notice(
-    minimum_notice_minutes: i32,
-    start: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<()> {
+pub fn check_notice(minimum_notice_minutes: i32, start: DateTime<Utc>, now: DateTime<Utc>) -> Result<()> {
     if start > now && start < earliest_start(minimum_notice_minutes, now) {
         return Err(Error::validation(too_soon(minimum_notice_minutes)));
     }
@@ -125,31 +105,16 @@ pub fn is_offered(
         return false;
     }
     let s = to_jiff(start);
-    let Ok(until) = s.checked_add(jiff::SignedDuration::from_secs(1)) else {
-        return false;
-    };
+    let Ok(until) = s.checked_add(jiff::SignedDuration::from_secs(1)) else { return false };
     slot_arithmetic::starts_between(windows, overrides, tz, s, until, duration_minutes).contains(&s)
 }
 
 /// Validates and inserts the booking or hold in the caller's transaction.
-pub async fn reserve(
-    tx: &mut PgConnection,
-    user_id: Uuid,
-    input: NewReservation,
-    now: DateTime<Utc>,
-) -> Result<Reserved> {
-    let scheduled_at = input
-        .scheduled_at
-        .ok_or_else(|| Error::validation(NO_TIME_CHOSEN))?;
+pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation, now: DateTime<Utc>) -> Result<Reserved> {
+    let scheduled_at = input.scheduled_at.ok_or_else(|| Error::validation(NO_TIME_CHOSEN))?;
     let not_found = || Error::not_found(services::NOT_FOUND);
-    let service = services::find(&mut *tx, input.service_id)
-        .await?
-        .filter(|s| s.is_active)
-        .ok_or_else(not_found)?;
-    let mentor = mentors::find(&mut *tx, service.mentor_id)
-        .await?
-        .filter(|m| m.is_active)
-        .ok_or_else(not_found)?;
+    let service = services::find(&mut *tx, input.service_id).await?.filter(|s| s.is_active).ok_or_else(not_found)?;
+    let mentor = mentors::find(&mut *tx, service.mentor_id).await?.filter(|m| m.is_active).ok_or_else(not_found)?;
     if input.mentor_id.is_some_and(|id| id != mentor.id) {
         return Err(Error::validation("This service belongs to another mentor"));
     }
@@ -159,41 +124,21 @@ pub async fn reserve(
     if service.is_group_session {
         return Err(Error::validation(GROUP_SERVICE));
     }
-    if let Some(total) = input
-        .total_amount
-        .as_deref()
-        .filter(|t| !t.trim().is_empty())
-    {
+    if let Some(total) = input.total_amount.as_deref().filter(|t| !t.trim().is_empty()) {
         let mismatch = || Error::validation(total_mismatch(service.price_cents));
         if money::parse(total, "").map_err(|_| mismatch())? != service.price_cents {
             return Err(mismatch());
         }
     }
-    let notes = input
-        .notes
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .map(str::to_string);
-    if notes
-        .as_deref()
-        .is_some_and(|n| n.chars().count() > MAX_NOTES_CHARS)
-    {
+    let notes = input.notes.as_deref().map(str::trim).filter(|n| !n.is_empty()).map(str::to_string);
+    if notes.as_deref().is_some_and(|n| n.chars().count() > MAX_NOTES_CHARS) {
         return Err(Error::validation("Notes must be at most 2000 characters"));
     }
     check_notice(mentor.minimum_notice_minutes, scheduled_at, now)?;
-    let tz =
-        TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
+    let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
     let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
     let overrides = date_overrides::for_slots(&mut *tx, mentor.id).await?;
-    if !is_offered(
-        &windows,
-        &overrides,
-        &tz,
-        scheduled_at,
-        service.duration_minutes,
-        now,
-    ) {
+    if !is_offered(&windows, &overrides, &tz, scheduled_at, service.duration_minutes, now) {
         return Err(Error::conflict(SLOT_TAKEN));
     }
     let free = service.price_cents == 0;
@@ -227,38 +172,24 @@ pub async fn reserve(
         let (total, with_mentor) = live_holds(&mut *tx, user_id, mentor.id, now).await?;
         check_hold_caps(total, with_mentor)?;
     }
-    let booking = bookings::find(&mut *tx, id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("booking vanished"))?;
+    let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| anyhow::anyhow!("booking vanished"))?;
     if free {
         notify_confirmed(&mut *tx, &booking, false).await?;
         Ok(Reserved::Free(booking))
     } else {
-        Ok(Reserved::Held {
-            booking,
-            expires_at,
-        })
+        Ok(Reserved::Held { booking, expires_at })
     }
 }
 
 /// Serializes the seeker's new holds until the transaction ends, so parallel requests cannot
 /// all pass the caps.
 pub(crate) async fn lock_holds_of(tx: &mut PgConnection, user_id: Uuid) -> Result<()> {
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))")
-        .bind(HOLDS_LOCK_NAMESPACE)
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))").bind(HOLDS_LOCK_NAMESPACE).bind(user_id).execute(&mut *tx).await?;
     Ok(())
 }
 
 /// The seeker's live holds: in total, and one-to-one with one mentor (a held group seat is not one).
-pub(crate) async fn live_holds(
-    tx: &mut PgConnection,
-    user_id: Uuid,
-    mentor_id: Uuid,
-    now: DateTime<Utc>,
-) -> Result<(i64, i64)> {
+pub(crate) async fn live_holds(tx: &mut PgConnection, user_id: Uuid, mentor_id: Uuid, now: DateTime<Utc>) -> Result<(i64, i64)> {
     Ok(sqlx::query_as(
         "SELECT count(*), count(*) FILTER (WHERE mentor_id = $2 AND group_session_id IS NULL) FROM bookings \
          WHERE user_id = $1 AND status = 'reserved' AND hold_expires_at > $3",
@@ -287,19 +218,10 @@ pub async fn notify_confirmed(tx: &mut PgConnection, b: &Booking, paid: bool) ->
 }
 
 /// The seeker's live hold; anything else (someone else's, paid, expired) is not found.
-pub async fn live_hold(
-    db: &PgPool,
-    user_id: Uuid,
-    id: Uuid,
-    now: DateTime<Utc>,
-) -> Result<Booking> {
+pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<Booking> {
     bookings::find(db, id)
         .await?
-        .filter(|b| {
-            b.user_id == user_id
-                && b.status == BookingStatus::Reserved
-                && b.hold_expires_at.is_some_and(|t| t > now)
-        })
+        .filter(|b| b.user_id == user_id && b.status == BookingStatus::Reserved && b.hold_expires_at.is_some_and(|t| t > now))
         .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
@@ -320,12 +242,7 @@ pub async fn release(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -
 }
 
 /// Ends the seeker's own live hold; a hold whose charge is in flight stays (the payment decides).
-async fn give_up_hold(
-    conn: &mut PgConnection,
-    user_id: Uuid,
-    id: Uuid,
-    now: DateTime<Utc>,
-) -> Result<()> {
+async fn give_up_hold(conn: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
     let done = sqlx::query(
         "UPDATE bookings SET status = 'expired', hold_expires_at = $3, updated_at = now() \
          WHERE id = $1 AND user_id = $2 AND status = 'reserved' AND hold_expires_at > $3 \
@@ -415,12 +332,7 @@ mod notice_tests {
         assert!(check_notice(120, now + Duration::minutes(119), now).is_err());
         assert!(check_notice(120, now + Duration::minutes(120), now).is_ok());
         assert!(check_notice(0, now + Duration::minutes(1), now).is_ok());
-        assert_eq!(
-            check_notice(120, now + Duration::minutes(30), now)
-                .unwrap_err()
-                .to_string(),
-            too_soon(120)
-        );
+        assert_eq!(check_notice(120, now + Duration::minutes(30), now).unwrap_err().to_string(), too_soon(120));
     }
 }
 
@@ -432,19 +344,11 @@ mod tests {
     fn hold_caps() {
         assert_eq!((MAX_LIVE_HOLDS, MAX_LIVE_HOLDS_PER_MENTOR), (3, 1));
         assert!(check_hold_caps(1, 1).is_ok());
-        assert!(
-            check_hold_caps(3, 1).is_ok(),
-            "three in total, one per mentor"
-        );
-        let over =
-            |total, with_mentor| check_hold_caps(total, with_mentor).unwrap_err().to_string();
+        assert!(check_hold_caps(3, 1).is_ok(), "three in total, one per mentor");
+        let over = |total, with_mentor| check_hold_caps(total, with_mentor).unwrap_err().to_string();
         assert_eq!(over(2, 2), HOLD_WITH_MENTOR);
         assert_eq!(over(4, 1), TOO_MANY_HOLDS);
-        assert_eq!(
-            over(4, 2),
-            HOLD_WITH_MENTOR,
-            "the mentor's cap is named first"
-        );
+        assert_eq!(over(4, 2), HOLD_WITH_MENTOR, "the mentor's cap is named first");
         assert!(TOO_MANY_HOLDS.contains(&MAX_LIVE_HOLDS.to_string()));
     }
 }

@@ -5,12 +5,7 @@
 use std::{fmt, str::FromStr};
 
 use serde::{Deserialize, Serialize};
-use sqlx::{
-    Decode, Encode, Postgres, Type,
-    encode::IsNull,
-    error::BoxDynError,
-    postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef},
-};
+use sqlx::{Decode, Encode, Postgres, Type, encode::IsNull, error::BoxDynError, postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef}};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -24,14 +19,7 @@ pub enum BookingStatus {
 }
 
 impl BookingStatus {
-    pub const ALL: [BookingStatus; 6] = [
-        Self::Reserved,
-        Self::Pending,
-        Self::Confirmed,
-        Self::Completed,
-        Self::Cancelled,
-        Self::Expired,
-    ];
+    pub const ALL: [BookingStatus; 6] = [Self::Reserved, Self::Pending, Self::Confirmed, Self::Completed, Self::Cancelled, Self::Expired];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -64,10 +52,7 @@ impl fmt::Display for BookingStatus {
 impl FromStr for BookingStatus {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|v| v.as_str() == s)
-            .ok_or_else(|| format!("not a booking status: {s}"))
+        Self::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| format!("not a booking status: {s}"))
     }
 }
 
@@ -100,10 +85,7 @@ mod tests {
     fn names_round_trip() {
         for s in BookingStatus::ALL {
             assert_eq!(s.as_str().parse::<BookingStatus>().unwrap(), s);
-            assert_eq!(
-                serde_json::to_value(s).unwrap(),
-                serde_json::json!(s.as_str())
-            );
+            assert_eq!(serde_json::to_value(s).unwrap(), serde_json::json!(s.as_str()));
         }
         assert!("held".parse::<BookingStatus>().is_err());
         assert!(BookingStatus::Confirmed.is_live() && !BookingStatus::Completed.is_live());

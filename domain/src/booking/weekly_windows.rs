@@ -53,13 +53,7 @@ pub async fn list(db: &PgPool, mentor_id: Uuid) -> Result<Vec<Slot>> {
     .await?)
 }
 
-pub async fn add(
-    db: &PgPool,
-    mentor_id: Uuid,
-    day_of_week: i64,
-    start: &str,
-    end: &str,
-) -> Result<Slot> {
+pub async fn add(db: &PgPool, mentor_id: Uuid, day_of_week: i64, start: &str, end: &str) -> Result<Slot> {
     if !(0..=6).contains(&day_of_week) {
         return Err(Error::validation(INVALID_DAY));
     }
@@ -72,13 +66,7 @@ pub async fn add(
 
 /// One window per chosen day with the same times, all or none: a window overlapping one
 /// already there refuses the whole lot. Days chosen twice count once.
-pub async fn add_many(
-    db: &PgPool,
-    mentor_id: Uuid,
-    days_of_week: &[i64],
-    start: &str,
-    end: &str,
-) -> Result<Vec<Slot>> {
+pub async fn add_many(db: &PgPool, mentor_id: Uuid, days_of_week: &[i64], start: &str, end: &str) -> Result<Vec<Slot>> {
     let mut days = days_of_week.to_vec();
     days.sort_unstable();
     days.dedup();
@@ -101,13 +89,7 @@ pub async fn add_many(
     Ok(slots)
 }
 
-async fn insert(
-    db: impl sqlx::PgExecutor<'_>,
-    mentor_id: Uuid,
-    day_of_week: i64,
-    start: i32,
-    end: i32,
-) -> Result<Slot> {
+async fn insert(db: impl sqlx::PgExecutor<'_>, mentor_id: Uuid, day_of_week: i64, start: i32, end: i32) -> Result<Slot> {
     sqlx::query_as(
         "INSERT INTO availability_slots (mentor_id, day_of_week, start_minute, end_minute) VALUES ($1, $2, $3, $4) \
          RETURNING id, mentor_id, day_of_week, start_minute, end_minute, is_active",
@@ -146,10 +128,7 @@ pub async fn set_active(db: &PgPool, mentor_id: Uuid, id: Uuid, is_active: bool)
 
 pub async fn delete(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<()> {
     owned(db, mentor_id, id).await?;
-    sqlx::query("DELETE FROM availability_slots WHERE id = $1")
-        .bind(id)
-        .execute(db)
-        .await?;
+    sqlx::query("DELETE FROM availability_slots WHERE id = $1").bind(id).execute(db).await?;
     Ok(())
 }
 
@@ -161,14 +140,7 @@ pub async fn active_windows(db: impl sqlx::PgExecutor<'_>, mentor_id: Uuid) -> R
     .bind(mentor_id)
     .fetch_all(db)
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(d, s, e)| Window {
-            day_of_week: d as i8,
-            start_minute: s,
-            end_minute: e,
-        })
-        .collect())
+    Ok(rows.into_iter().map(|(d, s, e)| Window { day_of_week: d as i8, start_minute: s, end_minute: e }).collect())
 }
 
 #[cfg(test)]
@@ -181,11 +153,7 @@ mod tests {
         assert_eq!(parse_time("09:30").unwrap(), 570);
         assert_eq!(parse_time("24:00").unwrap(), 1440);
         for bad in ["9:30", "09:15", "24:30", "25:00", "ab:cd", "", "09:60"] {
-            assert_eq!(
-                parse_time(bad).unwrap_err().to_string(),
-                NOT_ON_THE_HALF_HOUR,
-                "{bad}"
-            );
+            assert_eq!(parse_time(bad).unwrap_err().to_string(), NOT_ON_THE_HALF_HOUR, "{bad}");
         }
         assert_eq!(format_time(570), "09:30");
         assert_eq!(format_time(1440), "24:00");

@@ -7,19 +7,14 @@ use super::mentors::{self, Mentor, MentorWithServices};
 use crate::{Error, Result};
 
 pub async fn add(db: &PgPool, user_id: Uuid, mentor_id: Uuid) -> Result<()> {
-    if !mentors::find(db, mentor_id)
-        .await?
-        .is_some_and(|m| m.is_active)
-    {
+    if !mentors::find(db, mentor_id).await?.is_some_and(|m| m.is_active) {
         return Err(Error::not_found(mentors::NOT_FOUND));
     }
-    sqlx::query(
-        "INSERT INTO favorites (user_id, mentor_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-    )
-    .bind(user_id)
-    .bind(mentor_id)
-    .execute(db)
-    .await?;
+    sqlx::query("INSERT INTO favorites (user_id, mentor_id) VALUES ($1, $2) ON CONFLICT DO NOTHING")
+        .bind(user_id)
+        .bind(mentor_id)
+        .execute(db)
+        .await?;
     Ok(())
 }
 
@@ -33,13 +28,11 @@ pub async fn remove(db: &PgPool, user_id: Uuid, mentor_id: Uuid) -> Result<()> {
 }
 
 pub async fn contains(db: &PgPool, user_id: Uuid, mentor_id: Uuid) -> Result<bool> {
-    Ok(sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM favorites WHERE user_id = $1 AND mentor_id = $2)",
-    )
-    .bind(user_id)
-    .bind(mentor_id)
-    .fetch_one(db)
-    .await?)
+    Ok(sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM favorites WHERE user_id = $1 AND mentor_id = $2)")
+        .bind(user_id)
+        .bind(mentor_id)
+        .fetch_one(db)
+        .await?)
 }
 
 /// Active favourite mentors, most recently favourited first.

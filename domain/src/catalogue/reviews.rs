@@ -19,10 +19,7 @@ pub struct Review {
 
 /// Newest first.
 pub async fn for_mentor(db: &PgPool, mentor_id: Uuid) -> Result<Vec<Review>> {
-    if !mentors::find(db, mentor_id)
-        .await?
-        .is_some_and(|m| m.is_active)
-    {
+    if !mentors::find(db, mentor_id).await?.is_some_and(|m| m.is_active) {
         return Err(Error::not_found(mentors::NOT_FOUND));
     }
     Ok(sqlx::query_as(
@@ -40,13 +37,7 @@ pub const ALREADY_REVIEWED: &str = "You have already reviewed this session";
 pub const MAX_COMMENT_CHARS: usize = 2000;
 
 /// The seeker of a completed booking reviews it, once; the mentor hears about it.
-pub async fn create(
-    db: &PgPool,
-    user_id: Uuid,
-    booking_id: Uuid,
-    rating: i64,
-    comment: Option<&str>,
-) -> Result<Review> {
+pub async fn create(db: &PgPool, user_id: Uuid, booking_id: Uuid, rating: i64, comment: Option<&str>) -> Result<Review> {
     use crate::error::OnConstraint;
     if !(1..=5).contains(&rating) {
         return Err(Error::validation(RATING_RANGE));
@@ -80,10 +71,7 @@ pub async fn create(
         booking.mentor_user_id,
         crate::notifications::Kind::NewReview,
         "New review",
-        &format!(
-            "{} {} rated \"{}\" {rating} out of 5.",
-            booking.user_first_name, booking.user_last_name, booking.service_title
-        ),
+        &format!("{} {} rated \"{}\" {rating} out of 5.", booking.user_first_name, booking.user_last_name, booking.service_title),
         Some(&format!("/mentor/{}", booking.mentor_id)),
     )
     .await?;

@@ -42,9 +42,7 @@ impl Sort {
             "rating" => Ok(Sort::Rating),
             "price" => Ok(Sort::Price),
             "sessions" => Ok(Sort::Sessions),
-            _ => Err(Error::validation(
-                "Sort must be one of relevance, rating, price, sessions",
-            )),
+            _ => Err(Error::validation("Sort must be one of relevance, rating, price, sessions")),
         }
     }
 }
@@ -75,12 +73,7 @@ pub fn paging(page: Option<i64>, page_size: Option<i64>) -> Result<(i64, i64)> {
     if page > MAX_PAGE {
         return Err(Error::validation(PAGE_TOO_LARGE));
     }
-    Ok((
-        page,
-        page_size
-            .unwrap_or(DEFAULT_PAGE_SIZE)
-            .clamp(1, MAX_PAGE_SIZE),
-    ))
+    Ok((page, page_size.unwrap_or(DEFAULT_PAGE_SIZE).clamp(1, MAX_PAGE_SIZE)))
 }
 
 /// A listing request, checked and normalised: two requests that must show the same page are equal.
@@ -102,40 +95,16 @@ impl Listing {
         if let Some(s) = q.search.as_deref() {
             text::single_line(s, "Search")?;
         }
-        let service = q
-            .service
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty() && *s != "all");
+        let service = q.service.as_deref().map(str::trim).filter(|s| !s.is_empty() && *s != "all");
         if let Some(s) = service
             && !vocabulary::is_service_type(s)
         {
             return Err(Error::validation("Unknown service type"));
         }
-        let search = q
-            .search
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| s.chars().take(MAX_SEARCH_CHARS).collect());
-        let min_price = q
-            .min_price
-            .as_deref()
-            .filter(|s| !s.trim().is_empty())
-            .map(|p| money::parse(p, "minPrice must be a valid amount"))
-            .transpose()?;
-        let max_price = q
-            .max_price
-            .as_deref()
-            .filter(|s| !s.trim().is_empty())
-            .map(|p| money::parse(p, "maxPrice must be a valid amount"))
-            .transpose()?;
-        let min_rating = match q
-            .min_rating
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
+        let search = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(|s| s.chars().take(MAX_SEARCH_CHARS).collect());
+        let min_price = q.min_price.as_deref().filter(|s| !s.trim().is_empty()).map(|p| money::parse(p, "minPrice must be a valid amount")).transpose()?;
+        let max_price = q.max_price.as_deref().filter(|s| !s.trim().is_empty()).map(|p| money::parse(p, "maxPrice must be a valid amount")).transpose()?;
+        let min_rating = match q.min_rating.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             Some(r) => Some(
                 r.parse::<f64>()
                     .ok()
@@ -145,16 +114,7 @@ impl Listing {
             ),
             None => None,
         };
-        Ok(Self {
-            search,
-            service: service.map(str::to_string),
-            min_price,
-            max_price,
-            min_rating,
-            sort: q.sort,
-            page,
-            page_size,
-        })
+        Ok(Self { search, service: service.map(str::to_string), min_price, max_price, min_rating, sort: q.sort, page, page_size })
     }
 }
 
@@ -164,13 +124,7 @@ pub async fn mentors(db: &PgPool, q: Query) -> Result<Page> {
 
 pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
     let (page, page_size, search) = (l.page, l.page_size, l.search.as_deref());
-    let filters = Filters {
-        search,
-        service: l.service.as_deref(),
-        min_price: l.min_price,
-        max_price: l.max_price,
-        min_rating: l.min_rating.as_deref(),
-    };
+    let filters = Filters { search, service: l.service.as_deref(), min_price: l.min_price, max_price: l.max_price, min_rating: l.min_rating.as_deref() };
     // One statement finds the matches once, then counts them and takes the page.
     let mut query = QueryBuilder::new("WITH matches AS MATERIALIZED (");
     filters.push(
@@ -184,27 +138,15 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
     query.push(") SELECT (SELECT count(*) FROM matches), ARRAY(SELECT id FROM matches ORDER BY ");
     query.push(match (l.sort, search.is_some()) {
         (Sort::Relevance, true) => "rank DESC, rating DESC, review_count DESC, total_sessions DESC",
-        (Sort::Relevance | Sort::Rating, _) => {
-            "rating DESC, review_count DESC, total_sessions DESC"
-        }
-        (Sort::Price, _) => {
-            "from_price_cents ASC, rating DESC, review_count DESC, total_sessions DESC"
-        }
+        (Sort::Relevance | Sort::Rating, _) => "rating DESC, review_count DESC, total_sessions DESC",
+        (Sort::Price, _) => "from_price_cents ASC, rating DESC, review_count DESC, total_sessions DESC",
         (Sort::Sessions, _) => "total_sessions DESC, rating DESC, review_count DESC",
     });
-    query
-        .push(", created_at, id LIMIT ")
-        .push_bind(page_size)
-        .push(" OFFSET ")
-        .push_bind((page - 1) * page_size)
-        .push(")");
+    query.push(", created_at, id LIMIT ").push_bind(page_size).push(" OFFSET ").push_bind((page - 1) * page_size).push(")");
 
     let (total, ids): (i64, Vec<uuid::Uuid>) = if search.is_some() {
         let mut tx = db.begin().await?;
-        sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)")
-            .bind(TYPO_SIMILARITY)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)").bind(TYPO_SIMILARITY).execute(&mut *tx).await?;
         let found = query.build_query_as().fetch_one(&mut *tx).await?;
         tx.commit().await?;
         found
@@ -212,20 +154,9 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         query.build_query_as().fetch_one(db).await?
     };
 
-    let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)"))
-        .bind(&ids)
-        .fetch_all(db)
-        .await?;
-    let ordered = ids
-        .iter()
-        .filter_map(|id| found.iter().find(|m| m.id == *id).cloned())
-        .collect();
-    Ok(Page {
-        mentors: mentors::with_services(db, ordered, false).await?,
-        total,
-        page,
-        page_size,
-    })
+    let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)")).bind(&ids).fetch_all(db).await?;
+    let ordered = ids.iter().filter_map(|id| found.iter().find(|m| m.id == *id).cloned()).collect();
+    Ok(Page { mentors: mentors::with_services(db, ordered, false).await?, total, page, page_size })
 }
 
 /// The WHERE of a mentor listing; written once for the count and once for the page.
@@ -262,9 +193,7 @@ impl Filters<'_> {
         }
         // A mentor without an active service has nothing to book and is not listed.
         // Nor is one whose user an admin deactivated.
-        b.push("SELECT ")
-            .push(select)
-            .push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
+        b.push("SELECT ").push(select).push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
         b.push(" AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active)");
         if self.search.is_some() {
             b.push(" AND m.search_vector @@ q.ts");
@@ -281,9 +210,7 @@ impl Filters<'_> {
             b.push(" AND m.from_price_cents <= ").push_bind(p);
         }
         if let Some(r) = self.min_rating {
-            b.push(" AND m.rating >= ")
-                .push_bind(r.to_string())
-                .push("::numeric");
+            b.push(" AND m.rating >= ").push_bind(r.to_string()).push("::numeric");
         }
     }
 }
@@ -297,21 +224,9 @@ mod tests {
         assert_eq!(paging(None, None).unwrap(), (1, DEFAULT_PAGE_SIZE));
         assert_eq!(paging(Some(0), Some(0)).unwrap(), (1, 1));
         assert_eq!(paging(Some(i64::MIN), Some(i64::MIN)).unwrap(), (1, 1));
-        assert_eq!(
-            paging(Some(MAX_PAGE), Some(i64::MAX)).unwrap(),
-            (MAX_PAGE, MAX_PAGE_SIZE)
-        );
-        assert_eq!(
-            paging(Some(MAX_PAGE + 1), None).unwrap_err().to_string(),
-            PAGE_TOO_LARGE
-        );
-        assert_eq!(
-            paging(Some(i64::MAX), None).unwrap_err().to_string(),
-            PAGE_TOO_LARGE
-        );
-        assert_eq!(
-            (DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE),
-            (12, 50, 10_000)
-        );
+        assert_eq!(paging(Some(MAX_PAGE), Some(i64::MAX)).unwrap(), (MAX_PAGE, MAX_PAGE_SIZE));
+        assert_eq!(paging(Some(MAX_PAGE + 1), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
+        assert_eq!(paging(Some(i64::MAX), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
+        assert_eq!((DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE), (12, 50, 10_000));
     }
 }

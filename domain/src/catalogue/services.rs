@@ -80,9 +80,7 @@ pub fn title(raw: &str) -> Result<String> {
         return Err(Error::validation(TITLE_TOO_SHORT));
     }
     if n > MAX_TITLE_CHARS {
-        return Err(Error::validation(
-            "Service title must be at most 120 characters",
-        ));
+        return Err(Error::validation("Service title must be at most 120 characters"));
     }
     Ok(t.to_string())
 }
@@ -95,20 +93,14 @@ pub fn description(raw: &str) -> Result<String> {
         return Err(Error::validation(DESCRIPTION_TOO_SHORT));
     }
     if n > MAX_DESCRIPTION_CHARS {
-        return Err(Error::validation(
-            "Description must be at most 2000 characters",
-        ));
+        return Err(Error::validation("Description must be at most 2000 characters"));
     }
     Ok(d.to_string())
 }
 
 pub fn service_type(raw: &str) -> Result<String> {
     let t = raw.trim();
-    if vocabulary::is_service_type(t) {
-        Ok(t.to_string())
-    } else {
-        Err(Error::validation(INVALID_TYPE))
-    }
+    if vocabulary::is_service_type(t) { Ok(t.to_string()) } else { Err(Error::validation(INVALID_TYPE)) }
 }
 
 pub fn price(raw: Option<&str>) -> Result<i64> {
@@ -132,9 +124,7 @@ pub fn group_size(is_group: bool, raw: Option<i64>) -> Result<Option<i32>> {
         return Ok(None);
     }
     match raw {
-        Some(n) if (MIN_GROUP_PARTICIPANTS as i64..=MAX_GROUP_PARTICIPANTS as i64).contains(&n) => {
-            Ok(Some(n as i32))
-        }
+        Some(n) if (MIN_GROUP_PARTICIPANTS as i64..=MAX_GROUP_PARTICIPANTS as i64).contains(&n) => Ok(Some(n as i32)),
         _ => Err(Error::validation(INVALID_GROUP_SIZE)),
     }
 }
@@ -164,52 +154,21 @@ pub async fn create(db: &PgPool, mentor_id: Uuid, input: NewService) -> Result<S
 }
 
 /// Applies the changes of the service's owner; anyone else gets 403.
-pub async fn update(
-    db: &PgPool,
-    owner_mentor_id: Uuid,
-    id: Uuid,
-    changes: ServiceChanges,
-) -> Result<Service> {
-    let current = find(db, id)
-        .await?
-        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+pub async fn update(db: &PgPool, owner_mentor_id: Uuid, id: Uuid, changes: ServiceChanges) -> Result<Service> {
+    let current = find(db, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     if current.mentor_id != owner_mentor_id {
         return Err(Error::forbidden(NOT_YOUR_SERVICE));
     }
-    let title = changes
-        .title
-        .as_deref()
-        .map(title)
-        .transpose()?
-        .unwrap_or(current.title);
-    let description = changes
-        .description
-        .as_deref()
-        .map(description)
-        .transpose()?
-        .unwrap_or(current.description);
-    let service_type = changes
-        .service_type
-        .as_deref()
-        .map(service_type)
-        .transpose()?
-        .unwrap_or(current.service_type);
+    let title = changes.title.as_deref().map(title).transpose()?.unwrap_or(current.title);
+    let description = changes.description.as_deref().map(description).transpose()?.unwrap_or(current.description);
+    let service_type = changes.service_type.as_deref().map(service_type).transpose()?.unwrap_or(current.service_type);
     let price_cents = match changes.price.as_deref() {
         Some(p) => price(Some(p))?,
         None => current.price_cents,
     };
-    let duration = changes
-        .duration
-        .map(duration)
-        .transpose()?
-        .unwrap_or(current.duration_minutes);
+    let duration = changes.duration.map(duration).transpose()?.unwrap_or(current.duration_minutes);
     let is_group = changes.is_group_session.unwrap_or(current.is_group_session);
-    let max_participants = group_size(
-        is_group,
-        changes
-            .max_participants
-            .or(current.max_participants.map(i64::from)),
-    )?;
+    let max_participants = group_size(is_group, changes.max_participants.or(current.max_participants.map(i64::from)))?;
     let service = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE services SET title = $2, description = $3, service_type = $4, price_cents = $5, duration_minutes = $6, \
          is_active = $7, is_group_session = $8, max_participants = $9, updated_at = now() WHERE id = $1 RETURNING {COLUMNS}"
@@ -229,21 +188,15 @@ pub async fn update(
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Service>> {
-    let s = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM services WHERE id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(db)
-    .await?;
+    let s = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM services WHERE id = $1")))
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
     Ok(s)
 }
 
 /// Services of many mentors at once, oldest first; inactive ones only when asked.
-pub async fn for_mentors(
-    db: impl PgExecutor<'_>,
-    mentor_ids: &[Uuid],
-    include_inactive: bool,
-) -> Result<Vec<Service>> {
+pub async fn for_mentors(db: impl PgExecutor<'_>, mentor_ids: &[Uuid], include_inactive: bool) -> Result<Vec<Service>> {
     let s = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM services WHERE mentor_id = ANY($1) AND (is_active OR $2) ORDER BY created_at, id"
     )))
@@ -283,23 +236,11 @@ mod tests {
     #[test]
     fn titles_and_descriptions_refuse_control_characters() {
         // A CR in a title would reach calendar invitations.
-        assert_eq!(
-            msg(title("Tarot\rATTENDEE:x")),
-            "Title contains characters that are not allowed"
-        );
-        assert_eq!(
-            msg(title("Tarot\n")),
-            "Title contains characters that are not allowed"
-        );
-        assert_eq!(
-            msg(title("Tarot \u{202E}gnidaer")),
-            "Title contains characters that are not allowed"
-        );
+        assert_eq!(msg(title("Tarot\rATTENDEE:x")), "Title contains characters that are not allowed");
+        assert_eq!(msg(title("Tarot\n")), "Title contains characters that are not allowed");
+        assert_eq!(msg(title("Tarot \u{202E}gnidaer")), "Title contains characters that are not allowed");
         assert!(description("Twenty characters or more,\n\twith a second line.").is_ok());
-        assert_eq!(
-            msg(description(&format!("{}\0", "x".repeat(20)))),
-            "Description contains characters that are not allowed"
-        );
+        assert_eq!(msg(description(&format!("{}\0", "x".repeat(20)))), "Description contains characters that are not allowed");
     }
 
     #[test]

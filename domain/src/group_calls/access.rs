@@ -9,8 +9,7 @@ use uuid::Uuid;
 use crate::{Error, Result};
 
 pub const NOT_FOUND: &str = "Group session not found";
-pub const NOT_A_PARTICIPANT: &str =
-    "Only the mentor and the participants of this session can join its call";
+pub const NOT_A_PARTICIPANT: &str = "Only the mentor and the participants of this session can join its call";
 pub const REMOVED: &str = "You were removed from this session";
 pub const NOT_LIVE: &str = "This session is not live";
 pub const MENTOR_ONLY: &str = "Only the mentor of this session can do that";
@@ -87,12 +86,7 @@ pub async fn role_of(conn: &mut PgConnection, s: &CallSession, user: Uuid) -> Re
 }
 
 /// The session and the caller's role, when the caller may be in its call now.
-pub async fn admit(
-    conn: &mut PgConnection,
-    id: Uuid,
-    user: Uuid,
-    now: DateTime<Utc>,
-) -> Result<(CallSession, Role)> {
+pub async fn admit(conn: &mut PgConnection, id: Uuid, user: Uuid, now: DateTime<Utc>) -> Result<(CallSession, Role)> {
     let s = session(&mut *conn, id).await?;
     let role = role_of(&mut *conn, &s, user).await?;
     if !s.is_live(now) {

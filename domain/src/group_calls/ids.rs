@@ -28,8 +28,7 @@ pub fn participant_id(user: Uuid) -> u64 {
 
 /// The room's moderation secret: derived from the server's secret, never sent to a browser.
 pub fn room_secret(server_secret: &str, session: Uuid) -> String {
-    let mut mac =
-        Hmac::<Sha1>::new_from_slice(server_secret.as_bytes()).expect("HMAC takes any key length");
+    let mut mac = Hmac::<Sha1>::new_from_slice(server_secret.as_bytes()).expect("HMAC takes any key length");
     mac.update(b"room-secret:");
     mac.update(session.as_bytes());
     URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())

@@ -55,18 +55,12 @@ mod tests {
 
     #[test]
     fn group_size_is_two_to_twenty_with_four_by_default() {
-        assert_eq!(
-            (MIN_PARTICIPANTS, MAX_PARTICIPANTS, DEFAULT_PARTICIPANTS),
-            (2, 20, 4)
-        );
+        assert_eq!((MIN_PARTICIPANTS, MAX_PARTICIPANTS, DEFAULT_PARTICIPANTS), (2, 20, 4));
         assert_eq!(max_participants(None).unwrap(), 4);
         assert_eq!(max_participants(Some(2)).unwrap(), 2);
         assert_eq!(max_participants(Some(20)).unwrap(), 20);
         assert_eq!(max_participants(Some(1)).unwrap_err().to_string(), BAD_SIZE);
-        assert_eq!(
-            max_participants(Some(21)).unwrap_err().to_string(),
-            BAD_SIZE
-        );
+        assert_eq!(max_participants(Some(21)).unwrap_err().to_string(), BAD_SIZE);
     }
 
     #[test]
@@ -79,13 +73,7 @@ mod tests {
     fn a_seat_is_held_an_hour_and_reminded_a_day_and_an_hour_before() {
         assert_eq!(SEAT_HOLD, Duration::minutes(60));
         assert_eq!(REMINDERS_BEFORE, [Duration::hours(24), Duration::hours(1)]);
-        let booking: Vec<Duration> = crate::booking::reminders::REMINDERS
-            .iter()
-            .map(|r| r.before)
-            .collect();
-        assert_eq!(
-            booking, REMINDERS_BEFORE,
-            "seats are reminded by the booking reminders"
-        );
+        let booking: Vec<Duration> = crate::booking::reminders::REMINDERS.iter().map(|r| r.before).collect();
+        assert_eq!(booking, REMINDERS_BEFORE, "seats are reminded by the booking reminders");
     }
 }

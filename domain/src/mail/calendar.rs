@@ -55,10 +55,7 @@ fn text(s: &str) -> String {
 /// A parameter value (such as CN): quoted, without DQUOTE or control characters, which a
 /// parameter value cannot hold (RFC 5545 3.2).
 fn param(s: &str) -> String {
-    let clean: String = s
-        .chars()
-        .filter(|c| *c != '"' && (*c == '\t' || !c.is_control()))
-        .collect();
+    let clean: String = s.chars().filter(|c| *c != '"' && (*c == '\t' || !c.is_control())).collect();
     format!("\"{clean}\"")
 }
 
@@ -78,18 +75,8 @@ fn fold(line: &str) -> String {
     out
 }
 
-pub fn invite(
-    b: &Booking,
-    method: Method,
-    sequence: i32,
-    link: &str,
-    now: DateTime<Utc>,
-) -> Invite {
-    let status = if method == Method::Cancel {
-        "CANCELLED"
-    } else {
-        "CONFIRMED"
-    };
+pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, now: DateTime<Utc>) -> Invite {
+    let status = if method == Method::Cancel { "CANCELLED" } else { "CONFIRMED" };
     let lines = [
         "BEGIN:VCALENDAR".to_string(),
         "VERSION:2.0".to_string(),
@@ -102,40 +89,16 @@ pub fn invite(
         format!("DTSTAMP:{}", stamp(now)),
         format!("DTSTART:{}", stamp(b.scheduled_at)),
         format!("DTEND:{}", stamp(b.ends_at)),
-        format!(
-            "SUMMARY:{}",
-            text(&format!(
-                "{} with {}",
-                b.service_title, b.mentor_display_name
-            ))
-        ),
-        format!(
-            "DESCRIPTION:{}",
-            text(&format!(
-                "Your {PRODUCT_NAME} video session. Join from your dashboard: {link}"
-            ))
-        ),
+        format!("SUMMARY:{}", text(&format!("{} with {}", b.service_title, b.mentor_display_name))),
+        format!("DESCRIPTION:{}", text(&format!("Your {PRODUCT_NAME} video session. Join from your dashboard: {link}"))),
         format!("URL:{link}"),
-        format!(
-            "ORGANIZER;CN={}:mailto:{}",
-            param(&b.mentor_display_name),
-            b.mentor_email
-        ),
-        format!(
-            "ATTENDEE;CN={};ROLE=REQ-PARTICIPANT:mailto:{}",
-            param(&format!("{} {}", b.user_first_name, b.user_last_name)),
-            b.user_email
-        ),
+        format!("ORGANIZER;CN={}:mailto:{}", param(&b.mentor_display_name), b.mentor_email),
+        format!("ATTENDEE;CN={};ROLE=REQ-PARTICIPANT:mailto:{}", param(&format!("{} {}", b.user_first_name, b.user_last_name)), b.user_email),
         format!("STATUS:{status}"),
         "END:VEVENT".to_string(),
         "END:VCALENDAR".to_string(),
     ];
-    let content = lines
-        .iter()
-        .map(|l| fold(l))
-        .collect::<Vec<_>>()
-        .join("\r\n")
-        + "\r\n";
+    let content = lines.iter().map(|l| fold(l)).collect::<Vec<_>>().join("\r\n") + "\r\n";
     Invite { method, content }
 }
 
@@ -208,32 +171,17 @@ mod tests {
     }
 
     fn invite_of(b: &Booking) -> String {
-        invite(
-            b,
-            Method::Request,
-            0,
-            "http://localhost:8080/dashboard",
-            b.created_at,
-        )
-        .content
+        invite(b, Method::Request, 0, "http://localhost:8080/dashboard", b.created_at).content
     }
 
     fn physical_lines(content: &str) -> Vec<&str> {
-        content
-            .strip_suffix("\r\n")
-            .unwrap()
-            .split("\r\n")
-            .collect()
+        content.strip_suffix("\r\n").unwrap().split("\r\n").collect()
     }
 
     #[test]
     fn text_values_are_escaped_and_control_characters_dropped() {
         assert_eq!(text("a,b;c\nd\\e"), "a\\,b\\;c\\nd\\\\e");
-        assert_eq!(
-            text("one\r\ntwo\rthree"),
-            "one\\ntwothree",
-            "CR never reaches the file"
-        );
+        assert_eq!(text("one\r\ntwo\rthree"), "one\\ntwothree", "CR never reaches the file");
         assert_eq!(text("bell\u{7}\ttab"), "bell\ttab");
         assert_eq!(param("Mira \"the\" Seer;\r\nX"), "\"Mira the Seer;X\"");
     }
@@ -245,25 +193,12 @@ mod tests {
         assert!(!content.replace("\r\n", "").contains('\r'), "no bare CR");
         assert!(!content.replace("\r\n", "").contains('\n'), "no bare LF");
         let lines = physical_lines(&content);
-        assert!(
-            lines.iter().all(|l| l.len() <= MAX_LINE_OCTETS),
-            "{lines:?}"
-        );
+        assert!(lines.iter().all(|l| l.len() <= MAX_LINE_OCTETS), "{lines:?}");
         let unfolded = unfold(&content);
         let logical: Vec<&str> = physical_lines(&unfolded);
-        assert_eq!(
-            logical.iter().filter(|l| l.starts_with("ATTENDEE")).count(),
-            1,
-            "{logical:?}"
-        );
-        let summary = logical
-            .iter()
-            .find_map(|l| l.strip_prefix("SUMMARY:"))
-            .unwrap();
-        assert_eq!(
-            unescape(summary),
-            "Tarot\nATTENDEE:mailto:evil@example.comX, y; z \\ end with Mira"
-        );
+        assert_eq!(logical.iter().filter(|l| l.starts_with("ATTENDEE")).count(), 1, "{logical:?}");
+        let summary = logical.iter().find_map(|l| l.strip_prefix("SUMMARY:")).unwrap();
+        assert_eq!(unescape(summary), "Tarot\nATTENDEE:mailto:evil@example.comX, y; z \\ end with Mira");
     }
 
     #[test]
@@ -271,25 +206,11 @@ mod tests {
         let title = "Медитация 🌙 под звёздами — 星空の瞑想 ".repeat(6);
         let content = invite_of(&booking(&title, "Луна"));
         for line in physical_lines(&content) {
-            assert!(
-                line.len() <= MAX_LINE_OCTETS,
-                "{} octets: {line}",
-                line.len()
-            );
+            assert!(line.len() <= MAX_LINE_OCTETS, "{} octets: {line}", line.len());
         }
-        assert!(
-            physical_lines(&content)
-                .iter()
-                .filter(|l| l.starts_with(' '))
-                .count()
-                > 3,
-            "folded"
-        );
+        assert!(physical_lines(&content).iter().filter(|l| l.starts_with(' ')).count() > 3, "folded");
         let unfolded = unfold(&content);
-        let summary = physical_lines(&unfolded)
-            .into_iter()
-            .find_map(|l| l.strip_prefix("SUMMARY:"))
-            .unwrap();
+        let summary = physical_lines(&unfolded).into_iter().find_map(|l| l.strip_prefix("SUMMARY:")).unwrap();
         assert_eq!(unescape(summary), format!("{title} with Луна"));
         // Every fold point sits between two characters: each physical line is valid UTF-8 by itself.
         for line in content.as_bytes().split(|b| *b == b'\n') {

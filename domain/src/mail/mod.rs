@@ -9,9 +9,7 @@ pub const PRODUCT_NAME: &str = "Mystic Mentors";
 use anyhow::Context;
 use lettre::{
     AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
-    message::{
-        Body, Mailbox, MultiPart, SinglePart, header::ContentTransferEncoding, header::ContentType,
-    },
+    message::{Mailbox, MultiPart, SinglePart, header::ContentTransferEncoding, header::ContentType, Body},
 };
 
 use crate::config::{Config, MailTransport};
@@ -43,15 +41,11 @@ enum Transport {
 
 impl Mailer {
     pub fn from_config(config: &Config) -> anyhow::Result<Self> {
-        let from: Mailbox = config
-            .mail_from
-            .parse()
-            .context("MAIL_FROM is not a valid mailbox")?;
+        let from: Mailbox = config.mail_from.parse().context("MAIL_FROM is not a valid mailbox")?;
         let transport = match config.mail_transport {
             MailTransport::File => {
-                std::fs::create_dir_all(&config.mail_dir).with_context(|| {
-                    format!("cannot create MAIL_DIR {}", config.mail_dir.display())
-                })?;
+                std::fs::create_dir_all(&config.mail_dir)
+                    .with_context(|| format!("cannot create MAIL_DIR {}", config.mail_dir.display()))?;
                 Transport::File(AsyncFileTransport::new(&config.mail_dir))
             }
             MailTransport::Smtp => {
@@ -71,14 +65,10 @@ impl Mailer {
         let message = self.build(email)?;
         match &self.transport {
             Transport::File(t) => {
-                t.send(message)
-                    .await
-                    .context("writing the message file failed")?;
+                t.send(message).await.context("writing the message file failed")?;
             }
             Transport::Smtp(t) => {
-                t.send(message)
-                    .await
-                    .context("the SMTP server refused the message")?;
+                t.send(message).await.context("the SMTP server refused the message")?;
             }
         }
         Ok(())
@@ -96,13 +86,9 @@ impl Mailer {
         let body = match &email.calendar {
             None => body,
             Some(invite) => {
-                let content_type = ContentType::parse(&format!(
-                    "text/calendar; charset=utf-8; method={}",
-                    invite.method.as_str()
-                ))?;
+                let content_type = ContentType::parse(&format!("text/calendar; charset=utf-8; method={}", invite.method.as_str()))?;
                 MultiPart::mixed().multipart(body).singlepart(
-                    lettre::message::Attachment::new("invite.ics".to_string())
-                        .body(invite.content.clone(), content_type),
+                    lettre::message::Attachment::new("invite.ics".to_string()).body(invite.content.clone(), content_type),
                 )
             }
         };
@@ -116,15 +102,9 @@ const MAX_RAW_LINE: usize = 900;
 /// Sends text unencoded when its lines allow (so links stay whole in the raw message, for
 /// people and tools reading `.eml` files); lettre picks quoted-printable or base64 otherwise.
 fn part(content_type: ContentType, content: &str) -> SinglePart {
-    let plain = !content.contains('\r')
-        && !content.contains('\0')
-        && content.lines().all(|l| l.len() <= MAX_RAW_LINE);
+    let plain = !content.contains('\r') && !content.contains('\0') && content.lines().all(|l| l.len() <= MAX_RAW_LINE);
     let body = if plain {
-        let encoding = if content.is_ascii() {
-            ContentTransferEncoding::SevenBit
-        } else {
-            ContentTransferEncoding::EightBit
-        };
+        let encoding = if content.is_ascii() { ContentTransferEncoding::SevenBit } else { ContentTransferEncoding::EightBit };
         Body::dangerous_pre_encoded(content.replace('\n', "\r\n").into_bytes(), encoding)
     } else {
         Body::new(content.to_owned())

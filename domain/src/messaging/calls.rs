@@ -8,10 +8,7 @@ use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::conversations;
-use crate::{
-    Error, Result,
-    booking::{BookingStatus, lifecycle, video},
-};
+use crate::{Error, Result, booking::{BookingStatus, lifecycle, video}};
 
 /// A call nobody answered within this is missed.
 pub const CALL_RING_TIMEOUT: Duration = Duration::seconds(45);
@@ -19,8 +16,7 @@ pub const NOT_FOUND: &str = "Call not found";
 pub const BUSY: &str = "A call is already in progress in this conversation";
 pub const NOT_RINGING: &str = "This call is no longer ringing";
 pub const NOT_ANSWERED: &str = "The call has not been answered yet";
-pub const OUTSIDE_WINDOW: &str =
-    "Video sessions open 15 minutes before the start and close at the end of the session";
+pub const OUTSIDE_WINDOW: &str = "Video sessions open 15 minutes before the start and close at the end of the session";
 
 /// Why a call ended, as `callEnded.reason` says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,11 +65,7 @@ pub struct Call {
 
 impl Call {
     fn other(&self, me: Uuid) -> Uuid {
-        if self.caller_id == me {
-            self.callee_id
-        } else {
-            self.caller_id
-        }
+        if self.caller_id == me { self.callee_id } else { self.caller_id }
     }
 
     fn ids(&self) -> Value {
@@ -99,20 +91,10 @@ struct BookingWindow {
 /// `me` calls the other party of a conversation from `socket`: `callInitiated` to that socket,
 /// `incomingCall` to every socket of the callee. For a booking, only its two parties and only
 /// inside its video window.
-pub async fn initiate(
-    conn: &mut PgConnection,
-    me: Uuid,
-    socket: Uuid,
-    conversation: Uuid,
-    booking: Option<Uuid>,
-    now: DateTime<Utc>,
-) -> Result<Call> {
+pub async fn initiate(conn: &mut PgConnection, me: Uuid, socket: Uuid, conversation: Uuid, booking: Option<Uuid>, now: DateTime<Utc>) -> Result<Call> {
     let parties = conversations::parties(&mut *conn, me, conversation).await?;
     // One caller at a time per conversation: the row lock orders concurrent initiations.
-    sqlx::query("SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE")
-        .bind(conversation)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query("SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE").bind(conversation).execute(&mut *conn).await?;
     if let Some(id) = booking {
         let window: Option<BookingWindow> = sqlx::query_as(
             "SELECT mentor_id, user_id, status, scheduled_at, (extract(epoch FROM ends_at - scheduled_at) / 60)::int AS duration_minutes \
@@ -124,12 +106,7 @@ pub async fn initiate(
         let window = window
             .filter(|b| b.mentor_id == parties.mentor_id && b.user_id == parties.user_id)
             .ok_or_else(|| Error::not_found(lifecycle::NOT_FOUND))?;
-        if !video::is_open(
-            window.status,
-            window.scheduled_at,
-            window.duration_minutes,
-            now,
-        ) {
+        if !video::is_open(window.status, window.scheduled_at, window.duration_minutes, now) {
             return Err(Error::validation(OUTSIDE_WINDOW));
         }
     }
@@ -152,11 +129,10 @@ pub async fn initiate(
     .bind(socket)
     .fetch_one(&mut *conn)
     .await?;
-    let caller: (String, String, Option<String>) =
-        sqlx::query_as("SELECT first_name, last_name, profile_image_url FROM users WHERE id = $1")
-            .bind(me)
-            .fetch_one(&mut *conn)
-            .await?;
+    let caller: (String, String, Option<String>) = sqlx::query_as("SELECT first_name, last_name, profile_image_url FROM users WHERE id = $1")
+        .bind(me)
+        .fetch_one(&mut *conn)
+        .await?;
     let initiated = json!({ "callId": call.id, "roomId": call.room_id, "conversationId": conversation, "bookingId": booking });
     super::publish_to_socket(conn, me, socket, "callInitiated", initiated).await?;
     let incoming = json!({
@@ -189,14 +165,11 @@ async fn end_stale(conn: &mut PgConnection, conversation: Uuid) -> Result<()> {
 
 /// A call `me` takes part in, locked for the change; anyone else's is not found.
 async fn own_call(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<Call> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE id = $1 FOR UPDATE"
-    )))
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    call.filter(|c| c.caller_id == me || c.callee_id == me)
-        .ok_or_else(|| Error::not_found(NOT_FOUND))
+    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM calls WHERE id = $1 FOR UPDATE")))
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    call.filter(|c| c.caller_id == me || c.callee_id == me).ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
 /// The callee takes the call on `socket`: `callAccepted` to the caller's socket, and the
@@ -209,21 +182,12 @@ pub async fn accept(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
     if call.status != "ringing" {
         return Err(Error::conflict(NOT_RINGING));
     }
-    sqlx::query(
-        "UPDATE calls SET status = 'active', callee_socket = $2, answered_at = now() WHERE id = $1",
-    )
-    .bind(id)
-    .bind(socket)
-    .execute(&mut *conn)
-    .await?;
-    super::publish_to_socket(
-        conn,
-        call.caller_id,
-        call.caller_socket,
-        "callAccepted",
-        call.ids(),
-    )
-    .await?;
+    sqlx::query("UPDATE calls SET status = 'active', callee_socket = $2, answered_at = now() WHERE id = $1")
+        .bind(id)
+        .bind(socket)
+        .execute(&mut *conn)
+        .await?;
+    super::publish_to_socket(conn, call.caller_id, call.caller_socket, "callAccepted", call.ids()).await?;
     let elsewhere = crate::realtime::Envelope {
         to: vec![me],
         socket: None,
@@ -232,11 +196,7 @@ pub async fn accept(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
         data: call.ended(ANSWERED_ELSEWHERE),
     };
     crate::realtime::publish(conn, &elsewhere).await?;
-    Ok(Call {
-        status: "active".into(),
-        callee_socket: Some(socket),
-        ..call
-    })
+    Ok(Call { status: "active".into(), callee_socket: Some(socket), ..call })
 }
 
 /// The callee declines: `callRejected` to the caller's socket, `callEnded` to both.
@@ -248,14 +208,7 @@ pub async fn reject(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<()> {
     if call.status != "ringing" {
         return Err(Error::conflict(NOT_RINGING));
     }
-    super::publish_to_socket(
-        conn,
-        call.caller_id,
-        call.caller_socket,
-        "callRejected",
-        call.ids(),
-    )
-    .await?;
+    super::publish_to_socket(conn, call.caller_id, call.caller_socket, "callRejected", call.ids()).await?;
     finish(conn, &call, EndReason::Rejected).await
 }
 
@@ -274,13 +227,7 @@ async fn finish(conn: &mut PgConnection, call: &Call, reason: EndReason) -> Resu
         .bind(reason.status())
         .execute(&mut *conn)
         .await?;
-    super::publish(
-        conn,
-        vec![call.caller_id, call.callee_id],
-        "callEnded",
-        call.ended(reason.as_str()),
-    )
-    .await
+    super::publish(conn, vec![call.caller_id, call.callee_id], "callEnded", call.ended(reason.as_str())).await
 }
 
 /// A socket went away: its ringing and active calls end, `callEnded` 'disconnected' to both users.
@@ -299,12 +246,10 @@ pub async fn socket_dropped(conn: &mut PgConnection, socket: Uuid) -> Result<usi
 
 /// A call still ringing at its timeout is missed; returns whether it was.
 pub async fn time_out(conn: &mut PgConnection, id: Uuid) -> Result<bool> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE id = $1 AND status = 'ringing' FOR UPDATE"
-    )))
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM calls WHERE id = $1 AND status = 'ringing' FOR UPDATE")))
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
     match call {
         Some(call) => {
             finish(conn, &call, EndReason::Missed).await?;
@@ -334,28 +279,14 @@ impl Signal {
 }
 
 /// Relays `payload` from `me` to the other party's call socket of the live call in `room`.
-pub async fn relay(
-    conn: &mut PgConnection,
-    me: Uuid,
-    room: Uuid,
-    signal: Signal,
-    payload: Value,
-) -> Result<()> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE room_id = $1 AND status IN ('ringing', 'active')"
-    )))
-    .bind(room)
-    .fetch_optional(&mut *conn)
-    .await?;
-    let call = call
-        .filter(|c| c.caller_id == me || c.callee_id == me)
-        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+pub async fn relay(conn: &mut PgConnection, me: Uuid, room: Uuid, signal: Signal, payload: Value) -> Result<()> {
+    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM calls WHERE room_id = $1 AND status IN ('ringing', 'active')")))
+        .bind(room)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let call = call.filter(|c| c.caller_id == me || c.callee_id == me).ok_or_else(|| Error::not_found(NOT_FOUND))?;
     let other = call.other(me);
-    let target = if other == call.caller_id {
-        Some(call.caller_socket)
-    } else {
-        call.callee_socket
-    };
+    let target = if other == call.caller_id { Some(call.caller_socket) } else { call.callee_socket };
     let target = target.ok_or_else(|| Error::conflict(NOT_ANSWERED))?;
     let (event, field) = signal.names();
     let mut data = json!({ "roomId": room, "from": me });
@@ -375,19 +306,8 @@ mod tests {
     #[test]
     fn end_reasons_and_the_status_they_leave() {
         assert_eq!(
-            [
-                EndReason::Ended,
-                EndReason::Missed,
-                EndReason::Rejected,
-                EndReason::Disconnected
-            ]
-            .map(|r| (r.as_str(), r.status())),
-            [
-                ("ended", "ended"),
-                ("missed", "missed"),
-                ("rejected", "rejected"),
-                ("disconnected", "ended")
-            ]
+            [EndReason::Ended, EndReason::Missed, EndReason::Rejected, EndReason::Disconnected].map(|r| (r.as_str(), r.status())),
+            [("ended", "ended"), ("missed", "missed"), ("rejected", "rejected"), ("disconnected", "ended")]
         );
     }
 

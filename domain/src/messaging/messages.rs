@@ -8,10 +8,7 @@ use sqlx::{FromRow, PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use super::{conversations, viewers};
-use crate::{
-    Error, Result,
-    notifications::{self, Kind},
-};
+use crate::{Error, Result, notifications::{self, Kind}};
 
 pub const MAX_CHARS: usize = 5000;
 pub const EMPTY: &str = "Message cannot be empty";
@@ -114,13 +111,7 @@ pub fn page_bounds(limit: Option<i64>, offset: Option<i64>) -> Result<(i64, i64)
 }
 
 /// A page of a thread counted from the newest message, returned oldest first.
-pub async fn page(
-    conn: &mut PgConnection,
-    me: Uuid,
-    conversation: Uuid,
-    limit: Option<i64>,
-    offset: Option<i64>,
-) -> Result<Vec<Message>> {
+pub async fn page(conn: &mut PgConnection, me: Uuid, conversation: Uuid, limit: Option<i64>, offset: Option<i64>) -> Result<Vec<Message>> {
     let (limit, offset) = page_bounds(limit, offset)?;
     conversations::parties(&mut *conn, me, conversation).await?;
     let mut page: Vec<Message> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -135,27 +126,16 @@ pub async fn page(
     Ok(page)
 }
 
-async fn by_client_id(
-    db: impl PgExecutor<'_>,
-    sender: Uuid,
-    client_id: &str,
-) -> Result<Option<Message>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{SELECT} WHERE x.sender_id = $1 AND x.client_id = $2"
-    )))
-    .bind(sender)
-    .bind(client_id)
-    .fetch_optional(db)
-    .await?)
+async fn by_client_id(db: impl PgExecutor<'_>, sender: Uuid, client_id: &str) -> Result<Option<Message>> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} WHERE x.sender_id = $1 AND x.client_id = $2")))
+        .bind(sender)
+        .bind(client_id)
+        .fetch_optional(db)
+        .await?)
 }
 
 async fn by_id(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Message>> {
-    Ok(
-        sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} WHERE x.id = $1")))
-            .bind(id)
-            .fetch_optional(db)
-            .await?,
-    )
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} WHERE x.id = $1"))).bind(id).fetch_optional(db).await?)
 }
 
 /// What a client sends.
@@ -176,13 +156,7 @@ pub struct Sent {
 /// sockets and a new_message notification for a recipient not viewing the conversation.
 /// A repeated client id returns the stored message; `repeat_to` (the sending socket) then gets
 /// it again and nobody else does.
-pub async fn send(
-    conn: &mut PgConnection,
-    me: Uuid,
-    conversation: Uuid,
-    outgoing: Outgoing,
-    repeat_to: Option<Uuid>,
-) -> Result<Sent> {
+pub async fn send(conn: &mut PgConnection, me: Uuid, conversation: Uuid, outgoing: Outgoing, repeat_to: Option<Uuid>) -> Result<Sent> {
     let parties = conversations::parties(&mut *conn, me, conversation).await?;
     let content = content(&outgoing.content)?;
     let kind = message_type(outgoing.message_type.as_deref())?;
@@ -205,60 +179,30 @@ pub async fn send(
     .await?;
     let Some(id) = id else {
         // Another request with the same client id committed between our look-up and insert.
-        let stored = by_client_id(&mut *conn, me, client_id.as_deref().unwrap_or_default())
-            .await?
-            .ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
+        let stored = by_client_id(&mut *conn, me, client_id.as_deref().unwrap_or_default()).await?.ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
         return repeated(conn, me, stored, repeat_to).await;
     };
-    let message = by_id(&mut *conn, id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("inserted message not found"))?;
-    sqlx::query(
-        "UPDATE conversations SET last_message_at = greatest(last_message_at, $2) WHERE id = $1",
-    )
-    .bind(conversation)
-    .bind(message.created_at)
-    .execute(&mut *conn)
-    .await?;
+    let message = by_id(&mut *conn, id).await?.ok_or_else(|| anyhow::anyhow!("inserted message not found"))?;
+    sqlx::query("UPDATE conversations SET last_message_at = greatest(last_message_at, $2) WHERE id = $1")
+        .bind(conversation)
+        .bind(message.created_at)
+        .execute(&mut *conn)
+        .await?;
     super::publish(conn, parties.both(), "messageReceived", message.to_json()).await?;
     let recipient = parties.other(me);
     if !viewers::is_viewing(&mut *conn, conversation, recipient).await? {
-        let text = format!(
-            "{} {}: {}",
-            message.sender_first_name,
-            message.sender_last_name,
-            preview(&message.content)
-        );
+        let text = format!("{} {}: {}", message.sender_first_name, message.sender_last_name, preview(&message.content));
         let link = format!("/messages?conversation={conversation}");
-        notifications::notify(
-            &mut *conn,
-            recipient,
-            Kind::NewMessage,
-            "New message",
-            &text,
-            Some(&link),
-        )
-        .await?;
+        notifications::notify(&mut *conn, recipient, Kind::NewMessage, "New message", &text, Some(&link)).await?;
     }
-    Ok(Sent {
-        message,
-        created: true,
-    })
+    Ok(Sent { message, created: true })
 }
 
-async fn repeated(
-    conn: &mut PgConnection,
-    me: Uuid,
-    stored: Message,
-    repeat_to: Option<Uuid>,
-) -> Result<Sent> {
+async fn repeated(conn: &mut PgConnection, me: Uuid, stored: Message, repeat_to: Option<Uuid>) -> Result<Sent> {
     if let Some(socket) = repeat_to {
         super::publish_to_socket(conn, me, socket, "messageReceived", stored.to_json()).await?;
     }
-    Ok(Sent {
-        message: stored,
-        created: false,
-    })
+    Ok(Sent { message: stored, created: false })
 }
 
 /// The first [`PREVIEW_CHARS`] characters.
@@ -268,15 +212,9 @@ pub fn preview(content: &str) -> String {
 
 /// Marks one message from the other party read; `messageRead` to both parties when it changes.
 pub async fn mark_read(conn: &mut PgConnection, me: Uuid, message: Uuid) -> Result<()> {
-    let conversation: Option<Uuid> =
-        sqlx::query_scalar("SELECT conversation_id FROM messages WHERE id = $1")
-            .bind(message)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let conversation: Option<Uuid> = sqlx::query_scalar("SELECT conversation_id FROM messages WHERE id = $1").bind(message).fetch_optional(&mut *conn).await?;
     let conversation = conversation.ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    let parties = conversations::parties(&mut *conn, me, conversation)
-        .await
-        .map_err(|_| Error::not_found(NOT_FOUND))?;
+    let parties = conversations::parties(&mut *conn, me, conversation).await.map_err(|_| Error::not_found(NOT_FOUND))?;
     let read_at: Option<DateTime<Utc>> = sqlx::query_scalar(
         "UPDATE messages SET is_read = true, read_at = now() WHERE id = $1 AND sender_id <> $2 AND NOT is_read RETURNING read_at",
     )
@@ -292,11 +230,7 @@ pub async fn mark_read(conn: &mut PgConnection, me: Uuid, message: Uuid) -> Resu
 }
 
 /// Marks every message from the other party read; `conversationRead` to both parties.
-pub async fn mark_conversation_read(
-    conn: &mut PgConnection,
-    me: Uuid,
-    conversation: Uuid,
-) -> Result<i64> {
+pub async fn mark_conversation_read(conn: &mut PgConnection, me: Uuid, conversation: Uuid) -> Result<i64> {
     let parties = conversations::parties(&mut *conn, me, conversation).await?;
     let count = sqlx::query("UPDATE messages SET is_read = true, read_at = now() WHERE conversation_id = $1 AND sender_id <> $2 AND NOT is_read")
         .bind(conversation)
@@ -331,10 +265,7 @@ mod tests {
         assert_eq!(content("").unwrap_err().to_string(), EMPTY);
         let most = "é".repeat(MAX_CHARS);
         assert_eq!(content(&format!("  {most}  ")).unwrap(), most);
-        assert_eq!(
-            content(&"a".repeat(MAX_CHARS + 1)).unwrap_err().to_string(),
-            TOO_LONG
-        );
+        assert_eq!(content(&"a".repeat(MAX_CHARS + 1)).unwrap_err().to_string(), TOO_LONG);
         assert_eq!(MAX_CHARS, 5000);
     }
 
@@ -351,18 +282,9 @@ mod tests {
         assert_eq!(page_bounds(None, None).unwrap(), (50, 0));
         assert_eq!(page_bounds(Some(1), Some(5)).unwrap(), (1, 5));
         assert_eq!(page_bounds(Some(100), None).unwrap(), (100, 0));
-        assert_eq!(
-            page_bounds(Some(0), None).unwrap_err().to_string(),
-            BAD_LIMIT
-        );
-        assert_eq!(
-            page_bounds(Some(101), None).unwrap_err().to_string(),
-            BAD_LIMIT
-        );
-        assert_eq!(
-            page_bounds(None, Some(-1)).unwrap_err().to_string(),
-            BAD_OFFSET
-        );
+        assert_eq!(page_bounds(Some(0), None).unwrap_err().to_string(), BAD_LIMIT);
+        assert_eq!(page_bounds(Some(101), None).unwrap_err().to_string(), BAD_LIMIT);
+        assert_eq!(page_bounds(None, Some(-1)).unwrap_err().to_string(), BAD_OFFSET);
         assert_eq!((DEFAULT_PAGE, MAX_PAGE), (50, 100));
     }
 
@@ -372,10 +294,7 @@ mod tests {
         assert_eq!(message_type(Some("text")).unwrap(), "text");
         assert!(message_type(Some("image")).is_err());
         assert_eq!(client_id(Some("  ")).unwrap(), None);
-        assert_eq!(
-            client_id(Some(&"c".repeat(100))).unwrap().unwrap().len(),
-            100
-        );
+        assert_eq!(client_id(Some(&"c".repeat(100))).unwrap().unwrap().len(), 100);
         assert!(client_id(Some(&"c".repeat(101))).is_err());
     }
 

@@ -13,12 +13,7 @@ use crate::Result;
 pub const STALE_AFTER: Duration = Duration::seconds(90);
 
 /// `me`'s socket joins a conversation of theirs (anyone else's is not found).
-pub async fn join(
-    conn: &mut PgConnection,
-    me: Uuid,
-    socket: Uuid,
-    conversation: Uuid,
-) -> Result<()> {
+pub async fn join(conn: &mut PgConnection, me: Uuid, socket: Uuid, conversation: Uuid) -> Result<()> {
     conversations::parties(&mut *conn, me, conversation).await?;
     sqlx::query(
         "INSERT INTO conversation_viewers (socket_id, conversation_id, user_id) VALUES ($1, $2, $3) \
@@ -43,19 +38,13 @@ pub async fn leave(db: impl PgExecutor<'_>, socket: Uuid, conversation: Uuid) ->
 
 /// Keeps live sockets' rows fresh.
 pub async fn refresh(db: impl PgExecutor<'_>, sockets: &[Uuid]) -> Result<()> {
-    sqlx::query("UPDATE conversation_viewers SET seen_at = now() WHERE socket_id = ANY($1)")
-        .bind(sockets)
-        .execute(db)
-        .await?;
+    sqlx::query("UPDATE conversation_viewers SET seen_at = now() WHERE socket_id = ANY($1)").bind(sockets).execute(db).await?;
     Ok(())
 }
 
 /// A closed socket views nothing.
 pub async fn forget_socket(db: impl PgExecutor<'_>, socket: Uuid) -> Result<()> {
-    sqlx::query("DELETE FROM conversation_viewers WHERE socket_id = $1")
-        .bind(socket)
-        .execute(db)
-        .await?;
+    sqlx::query("DELETE FROM conversation_viewers WHERE socket_id = $1").bind(socket).execute(db).await?;
     Ok(())
 }
 
@@ -71,13 +60,11 @@ pub async fn is_viewing(db: impl PgExecutor<'_>, conversation: Uuid, user: Uuid)
 }
 
 pub async fn delete_stale(db: impl PgExecutor<'_>) -> Result<u64> {
-    Ok(
-        sqlx::query("DELETE FROM conversation_viewers WHERE seen_at <= now() - $1::interval")
-            .bind(STALE_AFTER)
-            .execute(db)
-            .await?
-            .rows_affected(),
-    )
+    Ok(sqlx::query("DELETE FROM conversation_viewers WHERE seen_at <= now() - $1::interval")
+        .bind(STALE_AFTER)
+        .execute(db)
+        .await?
+        .rows_affected())
 }
 
 #[cfg(test)]

@@ -18,17 +18,15 @@ use uuid::Uuid;
 use super::{ChargeOutcome, gateway};
 use crate::{
     Error, Result,
-    booking::{
-        bookings::{self, Booking},
-        reservations,
-    },
+    booking::{bookings::{self, Booking}, reservations},
     notifications::{self, Kind},
 };
 
 pub const EXPIRED_HOLD: &str = "This reservation has expired. Please choose a time again.";
 pub const PAID: &str = "Payment successful! Your booking has been confirmed.";
 pub const IN_PROGRESS: &str = "A payment for this reservation is already being processed. Please wait a moment, then check your bookings.";
-pub const UNCONFIRMED: &str = "We could not confirm your payment with the bank yet. Please check your bookings in a few minutes; you will not be charged twice.";
+pub const UNCONFIRMED: &str =
+    "We could not confirm your payment with the bank yet. Please check your bookings in a few minutes; you will not be charged twice.";
 pub const REVERSED: &str = "Your reservation expired before the payment completed, so the charge will be refunded in full.";
 
 /// How often a second payment request looks whether the first one has settled.
@@ -55,14 +53,7 @@ pub enum Start {
 
 /// Step 1: checks the hold and records the attempt. The caller commits, with a reconciliation
 /// job for `payment_id` in the same transaction.
-pub async fn start(
-    tx: &mut PgConnection,
-    gateway_name: &str,
-    user_id: Uuid,
-    reservation_id: Uuid,
-    card_last4: &str,
-    now: DateTime<Utc>,
-) -> Result<Start> {
+pub async fn start(tx: &mut PgConnection, gateway_name: &str, user_id: Uuid, reservation_id: Uuid, card_last4: &str, now: DateTime<Utc>) -> Result<Start> {
     let not_found = || Error::not_found(reservations::NOT_FOUND);
     let row: Option<(Uuid, String, Option<DateTime<Utc>>, i64)> =
         sqlx::query_as("SELECT user_id, status, hold_expires_at, total_cents FROM bookings WHERE id = $1 FOR UPDATE")
@@ -81,9 +72,7 @@ pub async fn start(
     .await?;
     match open.as_deref() {
         Some("approved") => {
-            let booking = bookings::find(&mut *tx, reservation_id)
-                .await?
-                .ok_or_else(not_found)?;
+            let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
             return Ok(Start::AlreadyPaid(booking));
         }
         Some(_) => return Ok(Start::InProgress),
@@ -94,9 +83,7 @@ pub async fn start(
         "reserved" | "expired" => return Err(Error::conflict(EXPIRED_HOLD)),
         _ => return Err(not_found()),
     }
-    let booking = bookings::find(&mut *tx, reservation_id)
-        .await?
-        .ok_or_else(not_found)?;
+    let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
     let payment_id = Uuid::new_v4();
     let reference = gateway::reference(payment_id);
     sqlx::query(
@@ -117,10 +104,7 @@ pub async fn start(
         booking_id: reservation_id,
         reference,
         amount_cents: total_cents,
-        description: format!(
-            "{} with {}",
-            booking.service_title, booking.mentor_display_name
-        ),
+        description: format!("{} with {}", booking.service_title, booking.mentor_display_name),
     }))
 }
 
@@ -136,36 +120,18 @@ pub enum Settled {
 }
 
 /// Step 3: records the gateway's answer for a 'processing' attempt, once.
-pub async fn settle(
-    tx: &mut PgConnection,
-    payment_id: Uuid,
-    outcome: &ChargeOutcome,
-    now: DateTime<Utc>,
-) -> Result<Settled> {
-    let booking_id: Option<Uuid> =
-        sqlx::query_scalar("SELECT booking_id FROM payments WHERE id = $1")
-            .bind(payment_id)
-            .fetch_optional(&mut *tx)
-            .await?;
+pub async fn settle(tx: &mut PgConnection, payment_id: Uuid, outcome: &ChargeOutcome, now: DateTime<Utc>) -> Result<Settled> {
+    let booking_id: Option<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payments WHERE id = $1").bind(payment_id).fetch_optional(&mut *tx).await?;
     let booking_id = booking_id.ok_or_else(|| Error::not_found("Payment not found"))?;
     // The booking first, as `start` locks it, so the two never wait for each other in a circle.
-    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE")
-        .bind(booking_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    let (payment_status, user_id, amount_cents): (String, Uuid, i64) = sqlx::query_as(
-        "SELECT status, user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE",
-    )
-    .bind(payment_id)
-    .fetch_one(&mut *tx)
-    .await?;
+    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE").bind(booking_id).fetch_one(&mut *tx).await?;
+    let (payment_status, user_id, amount_cents): (String, Uuid, i64) =
+        sqlx::query_as("SELECT status, user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE").bind(payment_id).fetch_one(&mut *tx).await?;
     if payment_status != "processing" {
         return Ok(Settled::AlreadySettled);
     }
     let (new_status, transaction_id, message) = match outcome {
-        ChargeOutcome::Approved { transaction_id } => {
-            ("approved", Some(transaction_id.as_str()), None)
-        }
+        ChargeOutcome::Approved { transaction_id } => ("approved", Some(transaction_id.as_str()), None),
         ChargeOutcome::Declined { reason } => ("declined", None, Some(reason.as_str())),
         ChargeOutcome::Error { reason } => ("error", None, Some(reason.as_str())),
     };
@@ -184,59 +150,42 @@ pub async fn settle(
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-            let booking = bookings::find(&mut *tx, booking_id)
-                .await?
-                .ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
+            let booking = bookings::find(&mut *tx, booking_id).await?.ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
             reservations::notify_confirmed(tx, &booking, true).await?;
             Ok(Settled::Confirmed(booking))
         }
         ChargeOutcome::Approved { .. } => {
-            let refund_id =
-                super::refund_payout::record_reversal(tx, booking_id, payment_id, amount_cents)
-                    .await?;
+            let refund_id = super::refund_payout::record_reversal(tx, booking_id, payment_id, amount_cents).await?;
             tracing::warn!(payment = %payment_id, booking = %booking_id, "a charge settled after its hold had gone; refunding it");
             Ok(Settled::Reversed { refund_id })
         }
         ChargeOutcome::Declined { reason } | ChargeOutcome::Error { reason } => {
-            let booking = bookings::find(&mut *tx, booking_id)
-                .await?
-                .ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
+            let booking = bookings::find(&mut *tx, booking_id).await?.ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
             notifications::notify(
                 &mut *tx,
                 user_id,
                 Kind::PaymentFailed,
                 "Payment failed",
-                &format!(
-                    "Your payment for \"{}\" did not go through: {reason}",
-                    booking.service_title
-                ),
+                &format!("Your payment for \"{}\" did not go through: {reason}", booking.service_title),
                 Some(&format!("/booking/{}", booking.service_id)),
             )
             .await?;
-            Ok(Settled::Refused {
-                reason: reason.clone(),
-            })
+            Ok(Settled::Refused { reason: reason.clone() })
         }
     }
 }
 
 /// The newest attempt on a booking: its id and status.
 pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uuid, String)>> {
-    Ok(sqlx::query_as(
-        "SELECT id, status FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1",
-    )
-    .bind(booking_id)
-    .fetch_optional(db)
-    .await?)
+    Ok(sqlx::query_as("SELECT id, status FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1")
+        .bind(booking_id)
+        .fetch_optional(db)
+        .await?)
 }
 
 /// Waits up to `deadline` while another request's attempt on this booking is 'processing';
 /// returns the status it settled to, or None when it is still processing.
-pub async fn wait_for_settlement(
-    db: &PgPool,
-    booking_id: Uuid,
-    deadline: Duration,
-) -> Result<Option<String>> {
+pub async fn wait_for_settlement(db: &PgPool, booking_id: Uuid, deadline: Duration) -> Result<Option<String>> {
     let until = tokio::time::Instant::now() + deadline;
     loop {
         match latest_attempt(db, booking_id).await? {
@@ -257,12 +206,10 @@ pub struct OpenAttempt {
 }
 
 pub async fn open_attempt(db: &PgPool, payment_id: Uuid) -> Result<Option<OpenAttempt>> {
-    Ok(sqlx::query_as(
-        "SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = 'processing'",
-    )
-    .bind(payment_id)
-    .fetch_optional(db)
-    .await?)
+    Ok(sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = 'processing'")
+        .bind(payment_id)
+        .fetch_optional(db)
+        .await?)
 }
 
 /// Attempts still 'processing' that were started before `before`.

@@ -29,17 +29,11 @@ pub struct ChargeRequest<'a> {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChargeOutcome {
-    Approved {
-        transaction_id: String,
-    },
+    Approved { transaction_id: String },
     /// The bank said no; `reason` is a text fit for the payer.
-    Declined {
-        reason: String,
-    },
+    Declined { reason: String },
     /// The gateway answered that it did not process the charge: nothing was charged.
-    Error {
-        reason: String,
-    },
+    Error { reason: String },
 }
 
 pub struct RefundRequest<'a> {
@@ -59,24 +53,12 @@ pub enum RefundOutcome {
 pub trait PaymentGateway: Send + Sync {
     /// Stored with each payment.
     fn name(&self) -> &'static str;
-    fn charge<'a>(
-        &'a self,
-        request: ChargeRequest<'a>,
-    ) -> BoxFuture<'a, anyhow::Result<ChargeOutcome>>;
-    fn refund<'a>(
-        &'a self,
-        request: RefundRequest<'a>,
-    ) -> BoxFuture<'a, anyhow::Result<RefundOutcome>>;
+    fn charge<'a>(&'a self, request: ChargeRequest<'a>) -> BoxFuture<'a, anyhow::Result<ChargeOutcome>>;
+    fn refund<'a>(&'a self, request: RefundRequest<'a>) -> BoxFuture<'a, anyhow::Result<RefundOutcome>>;
     /// What the gateway knows of the charge with this reference: `None` when it has none.
-    fn find_charge<'a>(
-        &'a self,
-        reference: &'a str,
-    ) -> BoxFuture<'a, anyhow::Result<Option<ChargeOutcome>>>;
+    fn find_charge<'a>(&'a self, reference: &'a str) -> BoxFuture<'a, anyhow::Result<Option<ChargeOutcome>>>;
     /// The gateway's transaction id of a refund with this reference, when it made one.
-    fn find_refund<'a>(
-        &'a self,
-        reference: &'a str,
-    ) -> BoxFuture<'a, anyhow::Result<Option<String>>>;
+    fn find_refund<'a>(&'a self, reference: &'a str) -> BoxFuture<'a, anyhow::Result<Option<String>>>;
     /// The longest a charge call can take; a charge the gateway does not know this long after
     /// it was sent was never made.
     fn answer_deadline(&self) -> Duration;

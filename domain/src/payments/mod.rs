@@ -18,17 +18,9 @@ use sqlx::PgPool;
 use crate::config::{Config, GatewayKind};
 
 /// The gateway the configuration names.
-pub fn gateway_from_config(
-    config: &Config,
-    pool: &PgPool,
-) -> anyhow::Result<Arc<dyn PaymentGateway>> {
+pub fn gateway_from_config(config: &Config, pool: &PgPool) -> anyhow::Result<Arc<dyn PaymentGateway>> {
     Ok(match &config.payment_gateway {
-        GatewayKind::Test(settings) => Arc::new(test_gateway::TestGateway::new(
-            pool.clone(),
-            settings.clone(),
-        )),
-        GatewayKind::AuthorizeNet(settings) => {
-            Arc::new(authorize_net::AuthorizeNet::new(settings.clone())?)
-        }
+        GatewayKind::Test(settings) => Arc::new(test_gateway::TestGateway::new(pool.clone(), settings.clone())),
+        GatewayKind::AuthorizeNet(settings) => Arc::new(authorize_net::AuthorizeNet::new(settings.clone())?),
     })
 }

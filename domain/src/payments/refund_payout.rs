@@ -8,10 +8,7 @@
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{
-    PaymentGateway, RefundOutcome,
-    gateway::{self, RefundRequest},
-};
+use super::{PaymentGateway, RefundOutcome, gateway::{self, RefundRequest}};
 use crate::Result;
 
 pub enum Payout {
@@ -21,12 +18,7 @@ pub enum Payout {
 }
 
 /// A full refund of a charge that settled after its hold had gone (no booking to keep).
-pub async fn record_reversal(
-    tx: &mut PgConnection,
-    booking_id: Uuid,
-    payment_id: Uuid,
-    amount_cents: i64,
-) -> Result<Uuid> {
+pub async fn record_reversal(tx: &mut PgConnection, booking_id: Uuid, payment_id: Uuid, amount_cents: i64) -> Result<Uuid> {
     Ok(sqlx::query_scalar(
         "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status, reason) \
          VALUES ($1, $2, 100, $3, 'pending', 'reversal') RETURNING id",
@@ -51,11 +43,7 @@ async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Resu
 }
 
 /// Pays a pending refund out. An `Err` means the outcome is unknown: retry later.
-pub async fn pay_out(
-    pool: &PgPool,
-    gateway: &dyn PaymentGateway,
-    refund_id: Uuid,
-) -> Result<Payout> {
+pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uuid) -> Result<Payout> {
     let mut tx = pool.begin().await?;
     let row: Option<(String, i64, Option<chrono::DateTime<chrono::Utc>>, Option<String>, Option<String>)> = sqlx::query_as(
         "SELECT r.status, r.amount_cents, r.last_attempt_at, p.transaction_id, p.card_last4 FROM refunds r \
@@ -64,9 +52,7 @@ pub async fn pay_out(
     .bind(refund_id)
     .fetch_optional(&mut *tx)
     .await?;
-    let Some((status, cents, tried_before, Some(transaction_id), Some(last4))) = row else {
-        return Ok(Payout::Done);
-    };
+    let Some((status, cents, tried_before, Some(transaction_id), Some(last4))) = row else { return Ok(Payout::Done) };
     if status != "pending" {
         return Ok(Payout::Done);
     }
@@ -79,20 +65,13 @@ pub async fn pay_out(
         }
         tx = pool.begin().await?;
     }
-    sqlx::query(
-        "UPDATE refunds SET last_attempt_at = now(), attempts = attempts + 1 WHERE id = $1",
-    )
-    .bind(refund_id)
-    .execute(&mut *tx)
-    .await?;
+    sqlx::query("UPDATE refunds SET last_attempt_at = now(), attempts = attempts + 1 WHERE id = $1")
+        .bind(refund_id)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     let outcome = gateway
-        .refund(RefundRequest {
-            reference: &reference,
-            transaction_id: &transaction_id,
-            amount_cents: cents,
-            card_last4: &last4,
-        })
+        .refund(RefundRequest { reference: &reference, transaction_id: &transaction_id, amount_cents: cents, card_last4: &last4 })
         .await?;
     match outcome {
         RefundOutcome::Refunded { transaction_id } => {
@@ -101,11 +80,7 @@ pub async fn pay_out(
         }
         RefundOutcome::Failed { reason } => {
             tracing::warn!(refund = %refund_id, gateway_says = %reason, "the gateway refused a refund");
-            sqlx::query("UPDATE refunds SET last_error = $2 WHERE id = $1")
-                .bind(refund_id)
-                .bind(&reason)
-                .execute(pool)
-                .await?;
+            sqlx::query("UPDATE refunds SET last_error = $2 WHERE id = $1").bind(refund_id).bind(&reason).execute(pool).await?;
             Ok(Payout::Retry(reason))
         }
     }

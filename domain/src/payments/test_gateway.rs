@@ -35,11 +35,7 @@ pub struct TestGateway {
 
 impl TestGateway {
     pub fn new(pool: PgPool, settings: TestGatewaySettings) -> Self {
-        Self {
-            pool,
-            settings,
-            ledger_ready: OnceCell::new(),
-        }
+        Self { pool, settings, ledger_ready: OnceCell::new() }
     }
 
     async fn ledger(&self) -> anyhow::Result<&PgPool> {
@@ -65,13 +61,7 @@ impl TestGateway {
 
     /// Records a transaction once per reference (like a gateway's duplicate window) and returns
     /// what was recorded first.
-    async fn record(
-        &self,
-        reference: &str,
-        kind: &str,
-        outcome: &ChargeOutcome,
-        amount_cents: i64,
-    ) -> anyhow::Result<ChargeOutcome> {
+    async fn record(&self, reference: &str, kind: &str, outcome: &ChargeOutcome, amount_cents: i64) -> anyhow::Result<ChargeOutcome> {
         let (transaction_id, declined) = match outcome {
             ChargeOutcome::Approved { transaction_id } => (Some(transaction_id.as_str()), None),
             ChargeOutcome::Declined { reason } => (None, Some(reason.as_str())),
@@ -89,10 +79,7 @@ impl TestGateway {
         .bind(amount_cents)
         .execute(pool)
         .await?;
-        Ok(self
-            .find(reference, kind)
-            .await?
-            .unwrap_or_else(|| outcome.clone()))
+        Ok(self.find(reference, kind).await?.unwrap_or_else(|| outcome.clone()))
     }
 
     async fn find(&self, reference: &str, kind: &str) -> anyhow::Result<Option<ChargeOutcome>> {
@@ -105,9 +92,7 @@ impl TestGateway {
                 .await?;
         Ok(row.map(|(id, reason)| match id {
             Some(transaction_id) => ChargeOutcome::Approved { transaction_id },
-            None => ChargeOutcome::Declined {
-                reason: reason.unwrap_or_else(|| DECLINED_REASON.into()),
-            },
+            None => ChargeOutcome::Declined { reason: reason.unwrap_or_else(|| DECLINED_REASON.into()) },
         }))
     }
 }
@@ -115,27 +100,17 @@ impl TestGateway {
 /// What the test gateway decides for a card number.
 pub fn decide(card_number: &str) -> ChargeOutcome {
     match card_number {
-        CARD_DECLINED => ChargeOutcome::Declined {
-            reason: DECLINED_REASON.into(),
-        },
-        CARD_INSUFFICIENT_FUNDS => ChargeOutcome::Declined {
-            reason: INSUFFICIENT_FUNDS_REASON.into(),
-        },
-        CARD_GATEWAY_ERROR => ChargeOutcome::Error {
-            reason: GATEWAY_ERROR_REASON.into(),
-        },
-        _ => ChargeOutcome::Approved {
-            transaction_id: format!("test-{}", uuid::Uuid::new_v4().simple()),
-        },
+        CARD_DECLINED => ChargeOutcome::Declined { reason: DECLINED_REASON.into() },
+        CARD_INSUFFICIENT_FUNDS => ChargeOutcome::Declined { reason: INSUFFICIENT_FUNDS_REASON.into() },
+        CARD_GATEWAY_ERROR => ChargeOutcome::Error { reason: GATEWAY_ERROR_REASON.into() },
+        _ => ChargeOutcome::Approved { transaction_id: format!("test-{}", uuid::Uuid::new_v4().simple()) },
     }
 }
 
 async fn answer<T>(delay_ms: u64, fault: Option<GatewayFault>, made: T) -> anyhow::Result<T> {
     tokio::time::sleep(Duration::from_millis(delay_ms)).await;
     match fault {
-        Some(GatewayFault::LostAnswer) => {
-            anyhow::bail!("test gateway: the answer was lost (PAYMENT_TEST_*_FAULT)")
-        }
+        Some(GatewayFault::LostAnswer) => anyhow::bail!("test gateway: the answer was lost (PAYMENT_TEST_*_FAULT)"),
         _ => Ok(made),
     }
 }
@@ -145,75 +120,37 @@ impl PaymentGateway for TestGateway {
         "test"
     }
 
-    fn charge<'a>(
-        &'a self,
-        request: ChargeRequest<'a>,
-    ) -> BoxFuture<'a, anyhow::Result<ChargeOutcome>> {
+    fn charge<'a>(&'a self, request: ChargeRequest<'a>) -> BoxFuture<'a, anyhow::Result<ChargeOutcome>> {
         async move {
             if self.settings.charge_fault == Some(GatewayFault::Unreachable) {
                 anyhow::bail!("test gateway: unreachable (PAYMENT_TEST_CHARGE_FAULT=error)");
             }
-            let outcome = self
-                .record(
-                    request.reference,
-                    "charge",
-                    &decide(request.card.number()),
-                    request.amount_cents,
-                )
-                .await?;
-            answer(
-                self.settings.charge_delay_ms,
-                self.settings.charge_fault,
-                outcome,
-            )
-            .await
+            let outcome = self.record(request.reference, "charge", &decide(request.card.number()), request.amount_cents).await?;
+            answer(self.settings.charge_delay_ms, self.settings.charge_fault, outcome).await
         }
         .boxed()
     }
 
-    fn refund<'a>(
-        &'a self,
-        request: RefundRequest<'a>,
-    ) -> BoxFuture<'a, anyhow::Result<RefundOutcome>> {
+    fn refund<'a>(&'a self, request: RefundRequest<'a>) -> BoxFuture<'a, anyhow::Result<RefundOutcome>> {
         async move {
             if self.settings.refund_fault == Some(GatewayFault::Unreachable) {
                 anyhow::bail!("test gateway: unreachable (PAYMENT_TEST_REFUND_FAULT=error)");
             }
-            let made = ChargeOutcome::Approved {
-                transaction_id: format!("test-refund-{}", uuid::Uuid::new_v4().simple()),
+            let made = ChargeOutcome::Approved { transaction_id: format!("test-refund-{}", uuid::Uuid::new_v4().simple()) };
+            let outcome = match self.record(request.reference, "refund", &made, request.amount_cents).await? {
+                ChargeOutcome::Approved { transaction_id } => RefundOutcome::Refunded { transaction_id },
+                ChargeOutcome::Declined { reason } | ChargeOutcome::Error { reason } => RefundOutcome::Failed { reason },
             };
-            let outcome = match self
-                .record(request.reference, "refund", &made, request.amount_cents)
-                .await?
-            {
-                ChargeOutcome::Approved { transaction_id } => {
-                    RefundOutcome::Refunded { transaction_id }
-                }
-                ChargeOutcome::Declined { reason } | ChargeOutcome::Error { reason } => {
-                    RefundOutcome::Failed { reason }
-                }
-            };
-            answer(
-                self.settings.refund_delay_ms,
-                self.settings.refund_fault,
-                outcome,
-            )
-            .await
+            answer(self.settings.refund_delay_ms, self.settings.refund_fault, outcome).await
         }
         .boxed()
     }
 
-    fn find_charge<'a>(
-        &'a self,
-        reference: &'a str,
-    ) -> BoxFuture<'a, anyhow::Result<Option<ChargeOutcome>>> {
+    fn find_charge<'a>(&'a self, reference: &'a str) -> BoxFuture<'a, anyhow::Result<Option<ChargeOutcome>>> {
         self.find(reference, "charge").boxed()
     }
 
-    fn find_refund<'a>(
-        &'a self,
-        reference: &'a str,
-    ) -> BoxFuture<'a, anyhow::Result<Option<String>>> {
+    fn find_refund<'a>(&'a self, reference: &'a str) -> BoxFuture<'a, anyhow::Result<Option<String>>> {
         async move {
             Ok(match self.find(reference, "refund").await? {
                 Some(ChargeOutcome::Approved { transaction_id }) => Some(transaction_id),

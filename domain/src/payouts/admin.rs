@@ -14,8 +14,7 @@ pub const ALREADY_PAID: &str = "This payout has already been marked as paid";
 pub const NO_PREFERENCES: &str = "This mentor has not set payout preferences yet";
 pub const MARKED_PAID: &str = "Payout marked as paid";
 pub const INVALID_METHOD: &str = "Method must be one of paypal, venmo, zelle or manual";
-pub const TEXT_TOO_LONG: &str =
-    "Recipient info must be at most 254 characters and notes at most 1000";
+pub const TEXT_TOO_LONG: &str = "Recipient info must be at most 254 characters and notes at most 1000";
 pub const INVALID_EXPORT_STATUS: &str = "Only pending payouts can be exported (status=pending)";
 
 pub const MAX_RECIPIENT_LEN: usize = 254;
@@ -103,23 +102,13 @@ pub struct MarkPaid {
 }
 
 fn trimmed(v: &Option<String>) -> Option<String> {
-    v.as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
 /// Moves the pending payout that holds exactly `booking_ids` to paid, in one transaction with its
 /// audit row, the mentor's notification and e-mail. A 409 changes nothing.
-pub async fn mark_paid(
-    pool: &PgPool,
-    admin_id: Uuid,
-    req: &MarkPaid,
-    now: DateTime<Utc>,
-) -> Result<Uuid> {
-    let method = trimmed(&req.method)
-        .map(|m| m.to_ascii_lowercase())
-        .unwrap_or_else(|| MANUAL_METHOD.to_string());
+pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateTime<Utc>) -> Result<Uuid> {
+    let method = trimmed(&req.method).map(|m| m.to_ascii_lowercase()).unwrap_or_else(|| MANUAL_METHOD.to_string());
     if !(super::METHODS.contains(&method.as_str()) || method == MANUAL_METHOD) {
         return Err(Error::validation(INVALID_METHOD));
     }
@@ -127,9 +116,7 @@ pub async fn mark_paid(
     let notes = trimmed(&req.notes);
     if recipient.chars().count() > MAX_RECIPIENT_LEN
         || !text::is_single_line(&recipient)
-        || notes
-            .as_deref()
-            .is_some_and(|n| n.chars().count() > MAX_NOTES_LEN)
+        || notes.as_deref().is_some_and(|n| n.chars().count() > MAX_NOTES_LEN)
     {
         return Err(Error::validation(TEXT_TOO_LONG));
     }
@@ -141,15 +128,11 @@ pub async fn mark_paid(
     }
 
     let mut tx = pool.begin().await?;
-    let holders: Vec<Uuid> = sqlx::query_scalar(
-        "SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)",
-    )
-    .bind(&wanted)
-    .fetch_all(&mut *tx)
-    .await?;
-    let [payout_id] = holders[..] else {
-        return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
-    };
+    let holders: Vec<Uuid> = sqlx::query_scalar("SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)")
+        .bind(&wanted)
+        .fetch_all(&mut *tx)
+        .await?;
+    let [payout_id] = holders[..] else { return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT)) };
     // The row lock makes two admins at once take turns: the second sees it paid.
     let (mentor_id, status, mentor_user_id, net_cents): (Uuid, String, Uuid, i64) = sqlx::query_as(
         "SELECT po.mentor_id, po.status, m.user_id, po.mentor_net_cents FROM payouts po JOIN mentors m ON m.id = po.mentor_id \
@@ -159,10 +142,7 @@ pub async fn mark_paid(
     .fetch_one(&mut *tx)
     .await?;
     let mut held: Vec<Uuid> =
-        sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1")
-            .bind(payout_id)
-            .fetch_all(&mut *tx)
-            .await?;
+        sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1").bind(payout_id).fetch_all(&mut *tx).await?;
     held.sort();
     if mentor_id != req.mentor_id || held != wanted {
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
@@ -259,10 +239,7 @@ mod tests {
     fn only_pending_exports() {
         assert!(check_export_status(Some("pending")).is_ok());
         for bad in [None, Some("paid"), Some("")] {
-            assert_eq!(
-                check_export_status(bad).unwrap_err().to_string(),
-                INVALID_EXPORT_STATUS
-            );
+            assert_eq!(check_export_status(bad).unwrap_err().to_string(), INVALID_EXPORT_STATUS);
         }
     }
 }

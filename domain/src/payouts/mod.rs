@@ -77,35 +77,19 @@ pub enum PayoutEmail {
 }
 
 async fn queue_email(conn: &mut PgConnection, email: PayoutEmail) -> Result<()> {
-    let options = job_queue::PushOptions {
-        max_attempts: Some(EMAIL_MAX_ATTEMPTS),
-        ..Default::default()
-    };
+    let options = job_queue::PushOptions { max_attempts: Some(EMAIL_MAX_ATTEMPTS), ..Default::default() };
     Ok(job_queue::push(conn, EMAIL_QUEUE, &email, options).await?)
 }
 
 /// The mentor's notification and e-mail for a new pending payout.
-async fn announce_created(
-    conn: &mut PgConnection,
-    mentor_user_id: Uuid,
-    payout_id: Uuid,
-    net_cents: i64,
-    bookings: usize,
-) -> Result<()> {
-    let sessions = if bookings == 1 {
-        "1 session".to_string()
-    } else {
-        format!("{bookings} sessions")
-    };
+async fn announce_created(conn: &mut PgConnection, mentor_user_id: Uuid, payout_id: Uuid, net_cents: i64, bookings: usize) -> Result<()> {
+    let sessions = if bookings == 1 { "1 session".to_string() } else { format!("{bookings} sessions") };
     notifications::notify(
         conn,
         mentor_user_id,
         notifications::Kind::PaymentReceived,
         "Payout on its way",
-        &format!(
-            "A payout of ${} for {sessions} is being prepared.",
-            money::format(net_cents)
-        ),
+        &format!("A payout of ${} for {sessions} is being prepared.", money::format(net_cents)),
         Some("/mentor-dashboard"),
     )
     .await?;
@@ -113,23 +97,13 @@ async fn announce_created(
 }
 
 /// The mentor's notification and e-mail once a payout was sent.
-async fn announce_paid(
-    conn: &mut PgConnection,
-    mentor_user_id: Uuid,
-    payout_id: Uuid,
-    net_cents: i64,
-    method: &str,
-) -> Result<()> {
+async fn announce_paid(conn: &mut PgConnection, mentor_user_id: Uuid, payout_id: Uuid, net_cents: i64, method: &str) -> Result<()> {
     notifications::notify(
         conn,
         mentor_user_id,
         notifications::Kind::PaymentReceived,
         "Payout sent",
-        &format!(
-            "Your payout of ${} was sent ({}).",
-            money::format(net_cents),
-            method_label(method)
-        ),
+        &format!("Your payout of ${} was sent ({}).", money::format(net_cents), method_label(method)),
         Some("/mentor-dashboard"),
     )
     .await?;
@@ -145,10 +119,7 @@ mod tests {
         assert_eq!(DEFAULT_MINIMUM_PAYOUT_CENTS, 5_000);
         assert_eq!(money::format(DEFAULT_MINIMUM_PAYOUT_CENTS), "50.00");
         assert_eq!(METHODS, ["paypal", "venmo", "zelle"]);
-        assert_eq!(
-            (MANUAL_METHOD, MANUAL_RECIPIENT),
-            ("manual", "Manual payout")
-        );
+        assert_eq!((MANUAL_METHOD, MANUAL_RECIPIENT), ("manual", "Manual payout"));
     }
 
     #[test]
@@ -158,9 +129,6 @@ mod tests {
             serde_json::to_value(PayoutEmail::PayoutCreated { payout_id: id }).unwrap(),
             serde_json::json!({"kind": "payout_created", "payout_id": id})
         );
-        assert_eq!(
-            serde_json::to_value(PayoutEmail::PayoutPaid { payout_id: id }).unwrap()["kind"],
-            "payout_paid"
-        );
+        assert_eq!(serde_json::to_value(PayoutEmail::PayoutPaid { payout_id: id }).unwrap()["kind"], "payout_paid");
     }
 }

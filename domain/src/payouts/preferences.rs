@@ -10,8 +10,7 @@ pub const PAYPAL_REQUIRED: &str = "Please enter your PayPal email address";
 pub const VENMO_REQUIRED: &str = "Please enter your Venmo username";
 pub const ZELLE_REQUIRED: &str = "Please enter your Zelle email address";
 pub const INVALID_METHOD: &str = "Please choose a payout method: paypal, venmo or zelle";
-pub const INVALID_MINIMUM: &str =
-    "Minimum payout must be a non-negative amount with at most two decimals";
+pub const INVALID_MINIMUM: &str = "Minimum payout must be a non-negative amount with at most two decimals";
 pub const NOTES_TOO_LONG: &str = "Notes must be at most 1000 characters";
 pub const VENMO_TOO_LONG: &str = "Venmo username must be at most 64 characters";
 
@@ -77,9 +76,7 @@ pub async fn find(db: impl PgExecutor<'_>, mentor_id: Uuid) -> Result<Option<Pre
 
 /// The saved preferences, or the defaults.
 pub async fn get(db: impl PgExecutor<'_>, mentor_id: Uuid) -> Result<Preferences> {
-    Ok(find(db, mentor_id)
-        .await?
-        .unwrap_or_else(|| Preferences::defaults(mentor_id)))
+    Ok(find(db, mentor_id).await?.unwrap_or_else(|| Preferences::defaults(mentor_id)))
 }
 
 fn required(value: &Option<String>, message: &str) -> Result<String> {
@@ -117,18 +114,10 @@ pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
         _ => p.zelle_email = Some(email(&input.zelle_email, ZELLE_REQUIRED)?),
     }
     p.method = Some(method);
-    if let Some(raw) = input
-        .minimum_payout
-        .as_deref()
-        .filter(|s| !s.trim().is_empty())
-    {
+    if let Some(raw) = input.minimum_payout.as_deref().filter(|s| !s.trim().is_empty()) {
         p.minimum_payout_cents = money::parse(raw, INVALID_MINIMUM)?;
     }
-    let notes = input
-        .notes
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty());
+    let notes = input.notes.as_deref().map(str::trim).filter(|n| !n.is_empty());
     if notes.is_some_and(|n| n.chars().count() > MAX_NOTES_LEN) {
         return Err(Error::validation(NOTES_TOO_LONG));
     }
@@ -162,10 +151,7 @@ mod tests {
     use super::*;
 
     fn input(method: &str) -> Input {
-        Input {
-            method: method.into(),
-            ..Default::default()
-        }
+        Input { method: method.into(), ..Default::default() }
     }
 
     fn err(i: &Input) -> String {
@@ -177,20 +163,8 @@ mod tests {
         assert_eq!(err(&input("paypal")), PAYPAL_REQUIRED);
         assert_eq!(err(&input("venmo")), VENMO_REQUIRED);
         assert_eq!(err(&input("zelle")), ZELLE_REQUIRED);
-        assert_eq!(
-            err(&Input {
-                paypal_email: Some("not-an-email".into()),
-                ..input("paypal")
-            }),
-            PAYPAL_REQUIRED
-        );
-        assert_eq!(
-            err(&Input {
-                zelle_email: Some("  ".into()),
-                ..input("zelle")
-            }),
-            ZELLE_REQUIRED
-        );
+        assert_eq!(err(&Input { paypal_email: Some("not-an-email".into()), ..input("paypal") }), PAYPAL_REQUIRED);
+        assert_eq!(err(&Input { zelle_email: Some("  ".into()), ..input("zelle") }), ZELLE_REQUIRED);
         assert_eq!(err(&input("bitcoin")), INVALID_METHOD);
         assert_eq!(err(&input("")), INVALID_METHOD);
     }
@@ -209,36 +183,14 @@ mod tests {
         .unwrap();
         assert_eq!(p.recipient(), Some("@mira"));
         assert_eq!(p.minimum_payout_cents, DEFAULT_MINIMUM_PAYOUT_CENTS);
-        assert_eq!(
-            (
-                p.method.as_deref(),
-                p.paypal_email,
-                p.venmo_username.as_deref(),
-                p.zelle_email
-            ),
-            (Some("venmo"), None, Some("@mira"), None)
-        );
+        assert_eq!((p.method.as_deref(), p.paypal_email, p.venmo_username.as_deref(), p.zelle_email), (Some("venmo"), None, Some("@mira"), None));
     }
 
     #[test]
     fn the_minimum_is_a_non_negative_amount() {
-        let with = |m: &str| Input {
-            paypal_email: Some("a@b.co".into()),
-            minimum_payout: Some(m.into()),
-            ..input("paypal")
-        };
-        assert_eq!(
-            validate(Uuid::nil(), &with("0"))
-                .unwrap()
-                .minimum_payout_cents,
-            0
-        );
-        assert_eq!(
-            validate(Uuid::nil(), &with("25.5"))
-                .unwrap()
-                .minimum_payout_cents,
-            2_550
-        );
+        let with = |m: &str| Input { paypal_email: Some("a@b.co".into()), minimum_payout: Some(m.into()), ..input("paypal") };
+        assert_eq!(validate(Uuid::nil(), &with("0")).unwrap().minimum_payout_cents, 0);
+        assert_eq!(validate(Uuid::nil(), &with("25.5")).unwrap().minimum_payout_cents, 2_550);
         for bad in ["-1", "1.234", "abc"] {
             assert_eq!(err(&with(bad)), INVALID_MINIMUM, "{bad}");
         }

@@ -46,11 +46,7 @@ impl SmtpServer {
     }
 }
 
-async fn session(
-    socket: tokio::net::TcpStream,
-    store: Arc<Mutex<Vec<Received>>>,
-    refuse: bool,
-) -> std::io::Result<()> {
+async fn session(socket: tokio::net::TcpStream, store: Arc<Mutex<Vec<Received>>>, refuse: bool) -> std::io::Result<()> {
     let (read, mut write) = socket.into_split();
     let mut lines = BufReader::new(read).lines();
     write.write_all(b"220 test-smtp ready\r\n").await?;
@@ -58,9 +54,7 @@ async fn session(
     while let Some(line) = lines.next_line().await? {
         let upper = line.to_ascii_uppercase();
         if upper.starts_with("EHLO") || upper.starts_with("HELO") {
-            write
-                .write_all(b"250-test-smtp\r\n250 8BITMIME\r\n")
-                .await?;
+            write.write_all(b"250-test-smtp\r\n250 8BITMIME\r\n").await?;
         } else if upper.starts_with("MAIL FROM:") {
             from = line[10..].trim().to_string();
             write.write_all(b"250 OK\r\n").await?;
@@ -72,9 +66,7 @@ async fn session(
                 write.write_all(b"554 Transaction failed\r\n").await?;
                 continue;
             }
-            write
-                .write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n")
-                .await?;
+            write.write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n").await?;
             let mut data = String::new();
             while let Some(l) = lines.next_line().await? {
                 if l == "." {
@@ -83,11 +75,7 @@ async fn session(
                 data.push_str(l.strip_prefix('.').unwrap_or(&l));
                 data.push('\n');
             }
-            store.lock().unwrap().push(Received {
-                from: from.clone(),
-                to: std::mem::take(&mut to),
-                data,
-            });
+            store.lock().unwrap().push(Received { from: from.clone(), to: std::mem::take(&mut to), data });
             write.write_all(b"250 OK queued\r\n").await?;
         } else if upper == "RSET" || upper == "NOOP" {
             write.write_all(b"250 OK\r\n").await?;
