@@ -113,6 +113,39 @@ async fn slots_follow_availability_bookings_and_the_90_day_window(pool: sqlx::Pg
     app.get(&format!("/api/mentors/00000000-0000-4000-8000-000000000000/available-slots?date={day}"), None).await.assert_status(StatusCode::NOT_FOUND);
 }
 
+/// Slots read only the bookings near the day (bounded by the longest service, 480 minutes): one
+/// that starts the evening before and runs past midnight still hides the times it covers, and
+/// one that ends exactly at midnight hides none.
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_long_booking_from_the_day_before_hides_the_times_it_reaches(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (mentor, _, paid, _) = mentor_with_services(&app).await;
+    let (seeker, _) = app.signed_in("seeker@example.com").await;
+    let day = (Utc::now() + Duration::days(3)).date_naive();
+    let next_day = day + Duration::days(1);
+    let midnight = |d: chrono::NaiveDate| d.and_hms_opt(0, 0, 0).unwrap().and_utc();
+    let bookings = [(midnight(day) - Duration::hours(5), midnight(day) + Duration::hours(3)), (midnight(next_day) - Duration::hours(2), midnight(next_day))];
+    for (start, end) in bookings {
+        sqlx::query(
+            "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents) \
+             VALUES ($1, $2::uuid, $3::uuid, 'confirmed', $4, $5, 4000)",
+        )
+        .bind(seeker)
+        .bind(&mentor)
+        .bind(&paid)
+        .bind(start)
+        .bind(end)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    }
+    let url = |d: chrono::NaiveDate| format!("/api/mentors/{mentor}/available-slots?date={d}&duration=60&timeZone=UTC");
+    let covered = body(app.get(&url(day), None).await).await;
+    assert_eq!(covered[0], "03:00", "{covered}");
+    let after_one_ending_at_midnight = body(app.get(&url(next_day), None).await).await;
+    assert_eq!(after_one_ending_at_midnight[0], "00:00", "{after_one_ending_at_midnight}");
+}
+
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_free_service_is_booked_at_once(pool: sqlx::PgPool) {
     let app = app(pool).await;

@@ -108,7 +108,14 @@ fn to_naive(d: Date) -> NaiveDate {
 
 impl From<&Override> for DateOverride {
     fn from(o: &Override) -> Self {
-        Self { date: to_civil(o.date), day_off: o.is_day_off, extra: o.start_minute.zip(o.end_minute) }
+        Self::new(o.date, o.is_day_off, o.start_minute, o.end_minute)
+    }
+}
+
+impl DateOverride {
+    /// From a stored override's date, day-off flag and extra window.
+    pub fn new(date: NaiveDate, day_off: bool, start_minute: Option<i32>, end_minute: Option<i32>) -> Self {
+        Self { date: to_civil(date), day_off, extra: start_minute.zip(end_minute) }
     }
 }
 

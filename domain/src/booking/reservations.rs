@@ -284,34 +284,6 @@ pub async fn expire_overdue_holds(db: &PgPool) -> Result<u64> {
         .rows_affected())
 }
 
-/// Start and end of the live bookings, holds and group sessions of a mentor overlapping `[from, to)`;
-/// `except` leaves one booking out: the one being rescheduled may move into its own time.
-/// `holder`'s own holds are left out too: a seeker picking again sees the time they hold.
-pub async fn busy(
-    db: &PgPool,
-    mentor_id: Uuid,
-    from: DateTime<Utc>,
-    to: DateTime<Utc>,
-    except: Option<Uuid>,
-    holder: Option<Uuid>,
-) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>> {
-    Ok(sqlx::query_as(
-        "SELECT scheduled_at, ends_at FROM bookings WHERE mentor_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
-         AND group_session_id IS NULL \
-         AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3) AND id IS DISTINCT FROM $4 \
-         AND NOT (status = 'reserved' AND user_id IS NOT DISTINCT FROM $5) \
-         UNION ALL SELECT scheduled_at, ends_at FROM group_sessions WHERE mentor_id = $1 AND status IN ('scheduled', 'active') \
-         AND tstzrange(scheduled_at, ends_at) && tstzrange($2, $3)",
-    )
-    .bind(mentor_id)
-    .bind(from)
-    .bind(to)
-    .bind(except)
-    .bind(holder)
-    .fetch_all(db)
-    .await?)
-}
-
 #[cfg(test)]
 mod notice_tests {
     use super::*;
