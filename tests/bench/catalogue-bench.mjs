@@ -4,13 +4,14 @@
 //
 //   node bench/catalogue-bench.mjs <baseUrl> <databaseUrl>
 //   BENCH_SECONDS=10 (each row's duration)  BENCH_RESULTS=<file> (appends one JSON line per figure)
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
 const [baseUrl, databaseUrl] = process.argv.slice(2);
@@ -182,6 +183,40 @@ await getRow('GET /api/mentors?search=dream&service=mystical_practices', ['/api/
     '≥ 500/s, zero 5xx',
     r.okPerSecond >= 500 && r.serverErrors === 0 && r.socketErrors === 0,
   );
+}
+
+// --- freshness: a change made through one api process, seen by another process's next listing ---
+if (process.env.API_BIN) {
+  const port = Number(new URL(baseUrl).port) + 1;
+  const other = spawn(process.env.API_BIN, ['serve'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+  const otherUrl = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i += 1) {
+      if ((await fetch(`${otherUrl}/api/health`).catch(() => null))?.ok) break;
+      if (i > 200) throw new Error('the second api did not start');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const { rows } = await db.query(`SELECT m.id FROM mentors m WHERE m.is_active AND m.from_price_cents IS NOT NULL ORDER BY m.id LIMIT 1`);
+    const id = rows[0].id;
+    const delays = [];
+    for (let n = 0; n < 20; n += 1) {
+      const name = `Freshness ${n} ${Date.now()}`;
+      await fetch(`${otherUrl}/api/mentors/${id}`); // in the other process's memory now
+      const t0 = performance.now();
+      await db.query('UPDATE mentors SET display_name = $2 WHERE id = $1', [id, name]);
+      while ((await (await fetch(`${otherUrl}/api/mentors/${id}`)).json()).displayName !== name) await new Promise((r) => setTimeout(r, 2));
+      delays.push(performance.now() - t0);
+    }
+    delays.sort((a, b) => a - b);
+    record(
+      "A mentor's change seen by another api process's next request (20 changes)",
+      `p50 ${ms(delays[10])}, max ${ms(delays.at(-1))}`,
+      '≤ 1,000 ms',
+      delays.at(-1) <= 1000,
+    );
+  } finally {
+    other.kill('SIGTERM');
+  }
 }
 
 await db.end();
