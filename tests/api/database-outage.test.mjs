@@ -19,6 +19,8 @@ const OUTAGE_MS = 10_000;
 // domain::db::ACQUIRE_TIMEOUT is 3 s; allow for a slow, shared machine on top.
 const MAX_ANSWER_MS = 7_000;
 const LOAD_CLIENTS = 4;
+/** Requests the catalogue cache answers (api/src/catalogue_cache). */
+const CATALOGUE_READS = ['GET /api/mentors', 'GET /api/mentors/{id}'];
 const INTERNALS = /sqlx|postgres|SQLSTATE|panicked|connection refused|pool timed out/i;
 
 let server;
@@ -85,7 +87,12 @@ describe('database outage', () => {
     const upAt = Date.now();
 
     assert.ok(outage.length >= LOAD_CLIENTS, `too few answers during the outage: ${outage.length}`);
-    for (const a of [...outage, refused]) {
+    // A public catalogue page may still come from an api process's memory in the moment before
+    // it notices its change listener has lost the database; nothing can change while the database
+    // is down, so such an answer must be exactly the one given before the outage.
+    const before = new Map(answers.filter((a) => a.endedAt < downAt && a.status === 200).map((a) => [a.label, a.text]));
+    const fromMemory = (a) => CATALOGUE_READS.includes(a.label) && a.status === 200 && a.text === before.get(a.label);
+    for (const a of [...outage, refused].filter((x) => !fromMemory(x))) {
       assert.equal(a.status, 503, `${a.label} during the outage: ${a.status} ${a.text}`);
       assert.deepEqual(a.body, { message: UNAVAILABLE }, `${a.label}: ${a.text}`);
       assert.ok(a.ms <= MAX_ANSWER_MS, `${a.label} took ${a.ms} ms during the outage`);

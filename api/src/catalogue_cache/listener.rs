@@ -13,6 +13,9 @@ pub const RECONNECT_EVERY: Duration = Duration::from_secs(1);
 
 async fn listen(pool: &PgPool) -> sqlx::Result<PgListener> {
     let mut listener = PgListener::connect_with(pool).await?;
+    // A lost connection is reported at once (not after trying to connect again for the pool's
+    // acquire timeout, 3 s in which the cache would go on serving what it may no longer know).
+    listener.eager_reconnect(false);
     listener.listen(CHANNEL).await?;
     Ok(listener)
 }
