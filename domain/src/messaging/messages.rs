@@ -60,9 +60,15 @@ impl Message {
     }
 }
 
-const SELECT: &str = "SELECT x.id, x.conversation_id, x.sender_id, u.first_name AS sender_first_name, u.last_name AS sender_last_name, \
-     u.profile_image_url AS sender_profile_image_url, x.content, x.message_type, x.client_id, x.is_read, x.created_at \
-     FROM messages x JOIN users u ON u.id = x.sender_id ";
+/// The columns of a [`Message`] from `x` (a message) and `u` (its sender).
+macro_rules! select_fields {
+    () => {
+        "SELECT x.id, x.conversation_id, x.sender_id, u.first_name AS sender_first_name, u.last_name AS sender_last_name, \
+         u.profile_image_url AS sender_profile_image_url, x.content, x.message_type, x.client_id, x.is_read, x.created_at"
+    };
+}
+const SELECT_FIELDS: &str = select_fields!();
+const SELECT: &str = concat!(select_fields!(), " FROM messages x JOIN users u ON u.id = x.sender_id ");
 
 /// The content as stored: trimmed, 1 to [`MAX_CHARS`] characters, multi-line text rules.
 pub fn content(raw: &str) -> Result<String> {
@@ -134,16 +140,20 @@ async fn by_client_id(db: impl PgExecutor<'_>, sender: Uuid, client_id: &str) ->
         .await?)
 }
 
-async fn by_id(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Message>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} WHERE x.id = $1"))).bind(id).fetch_optional(db).await?)
-}
-
 /// What a client sends.
 #[derive(Clone, Debug, Default)]
 pub struct Outgoing {
     pub content: String,
     pub message_type: Option<String>,
     pub client_id: Option<String>,
+}
+
+/// A message just stored, and whether its recipient has the conversation open.
+#[derive(FromRow)]
+struct Stored {
+    #[sqlx(flatten)]
+    message: Message,
+    recipient_viewing: bool,
 }
 
 pub struct Sent {
@@ -161,36 +171,32 @@ pub async fn send(conn: &mut PgConnection, me: Uuid, conversation: Uuid, outgoin
     let content = content(&outgoing.content)?;
     let kind = message_type(outgoing.message_type.as_deref())?;
     let client_id = client_id(outgoing.client_id.as_deref())?;
-    if let Some(c) = &client_id
-        && let Some(stored) = by_client_id(&mut *conn, me, c).await?
-    {
-        return repeated(conn, me, stored, repeat_to).await;
-    }
-    let id: Option<Uuid> = sqlx::query_scalar(
-        "INSERT INTO messages (conversation_id, sender_id, content, message_type, client_id) VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id",
-    )
+    let recipient = parties.other(me);
+    // One statement stores it, moves the conversation's last_message_at, reads the sender's public
+    // facts and whether the recipient has the conversation open (a chat message is sent often).
+    let stored: Option<Stored> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "WITH x AS (INSERT INTO messages (conversation_id, sender_id, content, message_type, client_id) VALUES ($1, $2, $3, $4, $5) \
+           ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING *), \
+         touched AS (UPDATE conversations c SET last_message_at = greatest(c.last_message_at, x.created_at) FROM x WHERE c.id = x.conversation_id) \
+         {SELECT_FIELDS}, {} AS recipient_viewing FROM x JOIN users u ON u.id = x.sender_id",
+        viewers::viewing_condition("x.conversation_id", "$6", "$7")
+    )))
     .bind(conversation)
     .bind(me)
     .bind(&content)
     .bind(kind)
     .bind(&client_id)
+    .bind(recipient)
+    .bind(viewers::STALE_AFTER)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some(id) = id else {
-        // Another request with the same client id committed between our look-up and insert.
+    let Some(Stored { message, recipient_viewing }) = stored else {
+        // The sender's client id was used before (a resend): the stored message, nothing new.
         let stored = by_client_id(&mut *conn, me, client_id.as_deref().unwrap_or_default()).await?.ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
         return repeated(conn, me, stored, repeat_to).await;
     };
-    let message = by_id(&mut *conn, id).await?.ok_or_else(|| anyhow::anyhow!("inserted message not found"))?;
-    sqlx::query("UPDATE conversations SET last_message_at = greatest(last_message_at, $2) WHERE id = $1")
-        .bind(conversation)
-        .bind(message.created_at)
-        .execute(&mut *conn)
-        .await?;
     super::publish(conn, parties.both(), "messageReceived", message.to_json()).await?;
-    let recipient = parties.other(me);
-    if !viewers::is_viewing(&mut *conn, conversation, recipient).await? {
+    if !recipient_viewing {
         let text = format!("{} {}: {}", message.sender_first_name, message.sender_last_name, preview(&message.content));
         let link = format!("/messages?conversation={conversation}");
         notifications::notify(&mut *conn, recipient, Kind::NewMessage, "New message", &text, Some(&link)).await?;
