@@ -32,6 +32,10 @@ pub fn fast() -> Settings {
 pub struct Workers(tokio::task::JoinHandle<()>);
 
 impl Workers {
+    pub fn spawn(run: impl std::future::Future<Output = ()> + Send + 'static) -> Self {
+        Self(tokio::spawn(run))
+    }
+
     pub fn abort(&self) {
         self.0.abort();
     }
