@@ -28,7 +28,7 @@ use tokio::{sync::watch, time::Instant};
 /// apalis' channel for tasks inserted due now (payload `{"job_type", "id", "run_at"}`).
 pub const NOTIFY_CHANNEL: &str = "apalis::job::insert";
 /// How often one query looks for due and soon-due tasks in every queue.
-pub const PROBE_EVERY: Duration = Duration::from_millis(250);
+pub const PROBE_EVERY: Duration = Duration::from_millis(500);
 /// A task due within this time gets a timer; longer than [`PROBE_EVERY`], so every task
 /// scheduled further ahead than one probe is seen by a probe before it falls due.
 pub const PROBE_HORIZON: Duration = Duration::from_millis(1_000);
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn the_probe_looks_further_ahead_than_its_period() {
-        assert_eq!(PROBE_EVERY, Duration::from_millis(250));
+        assert_eq!(PROBE_EVERY, Duration::from_millis(500));
         assert_eq!(PROBE_HORIZON, Duration::from_secs(1));
         assert!(PROBE_HORIZON > PROBE_EVERY);
         assert_eq!(RELISTEN_AFTER, Duration::from_secs(1));

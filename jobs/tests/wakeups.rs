@@ -27,9 +27,11 @@ async fn ping(job: Ping, pool: Data<PgPool>) -> Result<(), BoxDynError> {
     Ok(())
 }
 
-/// Polls on its own only once an hour: anything sooner is a wake-up.
+/// Polls on its own (and, after each heartbeat, apalis polls too) only once an hour: anything
+/// sooner is a wake-up.
 fn hourly() -> Settings {
-    Settings { poll_every: Duration::from_secs(3600), ..support::fast() }
+    let hour = Duration::from_secs(3600);
+    Settings { poll_every: hour, heartbeat: hour, ..support::fast() }
 }
 
 /// One worker process's view: its own wake-ups and one worker for `Ping`.
@@ -49,6 +51,7 @@ fn start_process(pool: &PgPool) -> support::Workers {
 }
 
 async fn setup(pool: &PgPool) {
+    runtime::setup_storage(pool).await.unwrap();
     sqlx::query("CREATE TABLE test_pings (id bigint NOT NULL, ran_at timestamptz NOT NULL)").execute(pool).await.unwrap();
 }
 
@@ -92,7 +95,7 @@ async fn two_processes_run_each_task_once(pool: PgPool) {
     let batch = (0..tasks)
         .map(|id| TaskBuilder::new(serde_json::to_vec(&Ping { id }).unwrap()).max_attempts(Ping::MAX_ATTEMPTS).build())
         .collect();
-    apalis_postgres::queries::push_tasks(&pool, Ping::QUEUE, batch).await.unwrap();
+    apalis_postgres::queries::push_tasks(&mut *pool.acquire().await.unwrap(), Ping::QUEUE, batch).await.unwrap();
 
     eventually(60, || async {
         let done: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = $1 AND status = 'Done'")
