@@ -22,6 +22,7 @@ pub mod runtime;
 pub mod schedule;
 pub mod supervision;
 pub mod upload_cleanup;
+pub mod wakeups;
 
 pub use context::JobContext;
 pub use job::{Job, Sweep};

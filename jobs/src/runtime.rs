@@ -18,8 +18,9 @@ use crate::{
     email, group_sessions,
     job::{Job, Sweep},
     notification_fanout, payment_reconciliation, payout_batch,
-    poll::Every,
+    poll::{Every, Woken},
     refunds, reservation_expiry, schedule, supervision, upload_cleanup,
+    wakeups::Wakeups,
 };
 
 /// Makes, from the list of every job, [`QUEUES`], the workers of [`monitor`] (each with its
@@ -29,13 +30,13 @@ macro_rules! jobs {
         /// Every queue the worker serves (for `/api/health` and the supervisor).
         pub const QUEUES: &[&str] = &[$(<$job as Job>::QUEUE),*];
 
-        fn register_all(m: Monitor, ctx: &JobContext, settings: &Settings) -> Monitor {
+        fn register_all(m: Monitor, ctx: &JobContext, settings: &Settings, wakeups: &Wakeups) -> Monitor {
             $(
                 let m = {
-                    let (ctx, settings) = (ctx.clone(), settings.clone());
+                    let (ctx, settings, wakeups) = (ctx.clone(), settings.clone(), wakeups.clone());
                     m.register(move |restarts: usize| {
                         WorkerBuilder::new(worker_name(<$job as Job>::QUEUE))
-                            .backend(storage::<$job>(&ctx, &settings, restarts))
+                            .backend(storage::<$job>(&ctx.pool, &settings, &wakeups, restarts))
                             .retry(retries(&settings, <$job as Job>::MAX_ATTEMPTS))
                             .data(ctx.clone())
                             .build($handler)
@@ -91,7 +92,8 @@ jobs! {
 
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// How often an idle worker looks for due tasks.
+    /// How often a queue looks for due tasks unasked, a safety net: a task queued due now wakes
+    /// its queue at once and a scheduled one on time (`wakeups`).
     pub poll_every: Duration,
     pub retry_min: Duration,
     pub retry_max: Duration,
@@ -101,6 +103,10 @@ pub struct Settings {
 }
 
 pub const MISSED_HEARTBEATS: usize = 3;
+/// The default of [`Settings::poll_every`].
+pub const SAFETY_POLL_EVERY: Duration = Duration::from_secs(30);
+/// Tasks one fetch takes (and one acknowledgement statement completes) at most.
+pub const FETCH_BATCH: usize = 500;
 
 impl Settings {
     /// A queue with no worker heartbeat for this long is not being polled.
@@ -111,41 +117,31 @@ impl Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Self {
-            poll_every: Duration::from_millis(200),
-            retry_min: Duration::from_secs(2),
-            retry_max: Duration::from_secs(120),
-            heartbeat: Duration::from_secs(10),
-        }
+        Self { poll_every: SAFETY_POLL_EVERY, retry_min: Duration::from_secs(2), retry_max: Duration::from_secs(120), heartbeat: Duration::from_secs(10) }
     }
 }
 
 /// Creates apalis' own schema (`apalis.*`), separate from ours; idempotent.
 pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
-    PostgresStorage::<()>::setup(pool)
-        .await
-        .map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))
+    PostgresStorage::<()>::setup(pool).await.map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))
 }
 
-fn storage<J: Job>(ctx: &JobContext, settings: &Settings, restarts: usize) -> PollWith<PostgresStorage<J>, Every> {
-    let config = QueueConfig::default()
-        .queue(J::QUEUE)
-        .heartbeat_interval(settings.heartbeat)
-        .missed_heartbeats(MISSED_HEARTBEATS);
-    let poll = Every::new(settings.poll_every).first_after(supervision::restart_delay(restarts));
-    PollWith::new(PostgresStorage::new(&ctx.pool).with_config(config), poll)
+/// The storage of `J`'s queue for its worker's `restarts`-th start, woken by `wakeups`.
+pub fn storage<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, restarts: usize) -> PollWith<PostgresStorage<J>, Woken> {
+    let config = QueueConfig::default().queue(J::QUEUE).batch_size(FETCH_BATCH).heartbeat_interval(settings.heartbeat).missed_heartbeats(MISSED_HEARTBEATS);
+    let safety = Every::new(settings.poll_every).first_after(supervision::restart_delay(restarts));
+    PollWith::new(PostgresStorage::new(pool).with_config(config), Woken::new(wakeups.bell(J::QUEUE), safety))
 }
 
-fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<ExponentialBackoff> {
-    let backoff = ExponentialBackoffMaker::new(settings.retry_min, settings.retry_max, 0.5, HasherRng::default())
-        .expect("valid backoff bounds")
-        .make_backoff();
+/// `max_attempts` tries in all, with exponential backoff between them.
+pub fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<ExponentialBackoff> {
+    let backoff = ExponentialBackoffMaker::new(settings.retry_min, settings.retry_max, 0.5, HasherRng::default()).expect("valid backoff bounds").make_backoff();
     RetryPolicy::retries(max_attempts.saturating_sub(1)).with_backoff(backoff)
 }
 
 /// A name unique to this process (apalis refuses two live workers with one name) that starts
 /// with its queue (`supervision::queue_of`).
-fn worker_name(queue: &str) -> String {
+pub fn worker_name(queue: &str) -> String {
     format!("{queue}@{}-{}", std::process::id(), uuid::Uuid::new_v4().simple())
 }
 
@@ -163,6 +159,13 @@ pub async fn set_aside_undecodable(pool: &PgPool) -> anyhow::Result<()> {
 /// Every worker of every queue, ready to run. A worker that ends with an error is restarted
 /// (after `supervision::restart_delay`), however often.
 pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
+    let wakeups = Wakeups::start(&ctx.pool, QUEUES);
+    monitor_with(ctx, settings, &wakeups)
+}
+
+/// [`monitor`] with the caller's [`Wakeups`] (which must know every queue in [`QUEUES`]), for
+/// a process that also registers queues of its own (the benchmark's).
+pub fn monitor_with(ctx: JobContext, settings: Settings, wakeups: &Wakeups) -> Monitor {
     let pool = ctx.pool.clone();
     let m = Monitor::new().shutdown_timeout(Duration::from_secs(30)).should_restart(move |worker, error| {
         let queue = supervision::queue_of(worker.name()).to_string();
@@ -172,7 +175,7 @@ pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
         tokio::spawn(async move { supervision::worker_failed(&pool, &queue, &error).await });
         true
     });
-    register_all(m, &ctx, &settings)
+    register_all(m, &ctx, &settings, wakeups)
 }
 
 #[cfg(test)]
@@ -231,6 +234,13 @@ mod tests {
                 ("group_session_state_sweep", "*/15 * * * * *"),
             ]
         );
+    }
+
+    #[test]
+    fn queues_poll_unasked_twice_a_minute_and_fetch_in_batches() {
+        assert_eq!(SAFETY_POLL_EVERY, Duration::from_secs(30));
+        assert_eq!(Settings::default().poll_every, SAFETY_POLL_EVERY);
+        assert_eq!(FETCH_BATCH, 500);
     }
 
     #[test]

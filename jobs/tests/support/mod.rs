@@ -30,6 +30,10 @@ pub fn fast() -> Settings {
 pub struct Workers(tokio::task::JoinHandle<()>);
 
 impl Workers {
+    pub fn spawn(run: impl std::future::Future<Output = ()> + Send + 'static) -> Self {
+        Self(tokio::spawn(run))
+    }
+
     pub fn abort(&self) {
         self.0.abort();
     }
@@ -64,9 +68,5 @@ where
 }
 
 pub async fn job_state(pool: &PgPool, queue: &str) -> Option<(String, i32)> {
-    sqlx::query_as("SELECT status, attempts FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at DESC LIMIT 1")
-        .bind(queue)
-        .fetch_optional(pool)
-        .await
-        .unwrap()
+    sqlx::query_as("SELECT status, attempts FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at DESC LIMIT 1").bind(queue).fetch_optional(pool).await.unwrap()
 }

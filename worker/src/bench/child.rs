@@ -1,0 +1,54 @@
+//! A benchmark worker process: the production worker (every queue, the same storage, wake-ups
+//! and settings) plus the no-op queue [`NOOP_QUEUE`], whose handler notes which task ran and
+//! when. On SIGTERM it lets running tasks finish and writes `<seq> <started, unix µs>` lines to
+//! the file named by its argument.
+
+use std::{io::Write, sync::Mutex};
+
+use apalis::prelude::{BoxDynError, WorkerBuilder, WorkerBuilderExt};
+use jobs::{Job, Settings, runtime};
+use serde::{Deserialize, Serialize};
+
+pub const NOOP_QUEUE: &str = "bench_noop";
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Noop {
+    /// Unique per task within a run of the benchmark.
+    pub seq: u64,
+}
+
+impl Job for Noop {
+    const QUEUE: &'static str = NOOP_QUEUE;
+    const MAX_ATTEMPTS: usize = 1;
+}
+
+/// Which task started when, in this process.
+static STARTED: Mutex<Vec<(u64, i64)>> = Mutex::new(Vec::new());
+
+async fn handle(job: Noop) -> Result<(), BoxDynError> {
+    let now = super::unix_micros();
+    STARTED.lock().expect("not poisoned").push((job.seq, now));
+    Ok(())
+}
+
+pub async fn run(args: &[String]) -> anyhow::Result<()> {
+    let [out] = args else { anyhow::bail!("usage: worker {} <runs file>", super::CHILD_COMMAND) };
+    crate::run(&[NOOP_QUEUE], |monitor, pool, wakeups| {
+        let (pool, wakeups) = (pool.clone(), wakeups.clone());
+        monitor.register(move |restarts: usize| {
+            let settings = Settings::default();
+            WorkerBuilder::new(runtime::worker_name(NOOP_QUEUE))
+                .backend(runtime::storage::<Noop>(&pool, &settings, &wakeups, restarts))
+                .retry(runtime::retries(&settings, Noop::MAX_ATTEMPTS))
+                .build(handle)
+        })
+    })
+    .await?;
+    let started = std::mem::take(&mut *STARTED.lock().expect("not poisoned"));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(out)?);
+    for (seq, at) in started {
+        writeln!(file, "{seq} {at}")?;
+    }
+    file.flush()?;
+    Ok(())
+}
