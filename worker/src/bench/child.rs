@@ -39,6 +39,7 @@ pub async fn run(args: &[String]) -> anyhow::Result<()> {
             let settings = Settings::default();
             WorkerBuilder::new(runtime::worker_name(NOOP_QUEUE))
                 .backend(runtime::storage::<Noop>(&pool, &settings, &wakeups, restarts))
+                .concurrency(runtime::MAX_RUNNING_PER_QUEUE)
                 .retry(runtime::retries(&settings, Noop::MAX_ATTEMPTS))
                 .build(handle)
         })
