@@ -3,14 +3,18 @@
 use std::time::Duration;
 
 use apalis::{
-    layers::retry::{
-        BackoffRetryPolicy, HasherRng, RetryPolicy,
-        backoff::{ExponentialBackoff, ExponentialBackoffMaker, MakeBackoff},
+    layers::{
+        limit::ConcurrencyLimitLayer,
+        retry::{
+            BackoffRetryPolicy, HasherRng, RetryLayer, RetryPolicy,
+            backoff::{ExponentialBackoff, ExponentialBackoffMaker, MakeBackoff},
+        },
     },
     prelude::{Monitor, PollWith, WorkerBuilder, WorkerBuilderExt},
 };
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 use sqlx::PgPool;
+use tower::layer::util::{Identity, Stack};
 
 use crate::{
     booking_completion, booking_reminders, call_timeout, cleanup,
@@ -35,10 +39,7 @@ macro_rules! jobs {
                 let m = {
                     let (ctx, settings, wakeups) = (ctx.clone(), settings.clone(), wakeups.clone());
                     m.register(move |restarts: usize| {
-                        WorkerBuilder::new(worker_name(<$job as Job>::QUEUE))
-                            .backend(storage::<$job>(&ctx.pool, &settings, &wakeups, restarts))
-                            .concurrency(MAX_RUNNING_PER_QUEUE)
-                            .retry(retries(&settings, <$job as Job>::MAX_ATTEMPTS))
+                        worker::<$job>(&ctx.pool, &settings, &wakeups, restarts)
                             .data(ctx.clone())
                             .build($handler)
                     })
@@ -138,21 +139,32 @@ pub const REDUNDANT_APALIS_INDEXES: [&str; 2] = ["apalis.unique_job_id", "apalis
 /// idempotent.
 pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
     PostgresStorage::<()>::setup(pool).await.map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))?;
-    for index in REDUNDANT_APALIS_INDEXES {
-        sqlx::query(sqlx::AssertSqlSafe(format!("DROP INDEX IF EXISTS {index}"))).execute(pool).await?;
-    }
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP INDEX IF EXISTS {}", REDUNDANT_APALIS_INDEXES.join(", ")))).execute(pool).await?;
     Ok(())
 }
 
+/// What [`worker`] gives: a queue's storage with its limit of tasks at once and its retries.
+pub type QueueWorker<J> =
+    WorkerBuilder<J, PollWith<PostgresStorage<J>, Woken>, Stack<RetryLayer<BackoffRetryPolicy<ExponentialBackoff>>, Stack<ConcurrencyLimitLayer, Identity>>>;
+
+/// `J`'s queue worker as the worker process runs it, for its `restarts`-th start; the caller adds
+/// its data and handler (`worker bench` runs its no-op queue through this too).
+pub fn worker<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, restarts: usize) -> QueueWorker<J> {
+    WorkerBuilder::new(worker_name(J::QUEUE))
+        .backend(storage::<J>(pool, settings, wakeups, restarts))
+        .concurrency(MAX_RUNNING_PER_QUEUE)
+        .retry(retries(settings, J::MAX_ATTEMPTS))
+}
+
 /// The storage of `J`'s queue for its worker's `restarts`-th start, woken by `wakeups`.
-pub fn storage<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, restarts: usize) -> PollWith<PostgresStorage<J>, Woken> {
+fn storage<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, restarts: usize) -> PollWith<PostgresStorage<J>, Woken> {
     let config = QueueConfig::default().queue(J::QUEUE).batch_size(FETCH_BATCH).heartbeat_interval(settings.heartbeat).missed_heartbeats(MISSED_HEARTBEATS);
     let safety = Every::new(settings.poll_every).first_after(supervision::restart_delay(restarts));
     PollWith::new(PostgresStorage::new(pool).with_config(config), Woken::new(wakeups.bell(J::QUEUE), safety))
 }
 
 /// `max_attempts` tries in all, with exponential backoff between them.
-pub fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<ExponentialBackoff> {
+fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<ExponentialBackoff> {
     let backoff = ExponentialBackoffMaker::new(settings.retry_min, settings.retry_max, 0.5, HasherRng::default()).expect("valid backoff bounds").make_backoff();
     RetryPolicy::retries(max_attempts.saturating_sub(1)).with_backoff(backoff)
 }

@@ -6,7 +6,7 @@ mod support;
 
 use std::time::Duration;
 
-use apalis::prelude::{BoxDynError, Data, Monitor, TaskBuilder, WorkerBuilder, WorkerBuilderExt};
+use apalis::prelude::{BoxDynError, Data, Monitor, TaskBuilder};
 use jobs::{Job, Settings, runtime, wakeups::Wakeups};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -40,11 +40,7 @@ fn start_process(pool: &PgPool) -> support::Workers {
     let wakeups = Wakeups::start(&pool, &[Ping::QUEUE]);
     support::Workers::spawn(async move {
         let monitor = Monitor::new().register(move |restarts: usize| {
-            WorkerBuilder::new(runtime::worker_name(Ping::QUEUE))
-                .backend(runtime::storage::<Ping>(&pool, &hourly(), &wakeups, restarts))
-                .retry(runtime::retries(&hourly(), Ping::MAX_ATTEMPTS))
-                .data(pool.clone())
-                .build(ping)
+            runtime::worker::<Ping>(&pool, &hourly(), &wakeups, restarts).data(pool.clone()).build(ping)
         });
         let _ = monitor.run().await;
     })

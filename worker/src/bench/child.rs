@@ -5,7 +5,7 @@
 
 use std::{io::Write, sync::Mutex};
 
-use apalis::prelude::{BoxDynError, WorkerBuilder, WorkerBuilderExt};
+use apalis::prelude::BoxDynError;
 use jobs::{Job, Settings, runtime};
 use serde::{Deserialize, Serialize};
 
@@ -37,11 +37,7 @@ pub async fn run(args: &[String]) -> anyhow::Result<()> {
         let (pool, wakeups) = (pool.clone(), wakeups.clone());
         monitor.register(move |restarts: usize| {
             let settings = Settings::default();
-            WorkerBuilder::new(runtime::worker_name(NOOP_QUEUE))
-                .backend(runtime::storage::<Noop>(&pool, &settings, &wakeups, restarts))
-                .concurrency(runtime::MAX_RUNNING_PER_QUEUE)
-                .retry(runtime::retries(&settings, Noop::MAX_ATTEMPTS))
-                .build(handle)
+            runtime::worker::<Noop>(&pool, &settings, &wakeups, restarts).build(handle)
         })
     })
     .await?;
