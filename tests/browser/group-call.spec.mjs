@@ -1,7 +1,8 @@
 // A group call through a real Janus SFU, in three browser contexts: the mentor starts the session,
 // every side receives the others' video, the mentor mutes one participant (their audio stops
 // reaching the others), removes the other (who lands on /group-sessions and cannot rejoin), and
-// ends the session (everyone leaves the call).
+// ends the session (everyone leaves the call). A participant whose socket is ready only after the
+// start still sees the session go live.
 import pg from 'pg';
 import { test, expect, createVerifiedUser, signIn, show, launchOptions, mediaArgs } from '../harness/fixtures.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
@@ -146,6 +147,47 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     expect((await db.query('SELECT status FROM group_sessions WHERE id = $1', [sessionId])).rows[0].status).toBe('completed');
   } finally {
     for (const context of contexts) await context.close();
+    await db.end();
+    await stack.stop();
+  }
+});
+
+test('a participant whose socket is ready only after the mentor started sees the session live', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const stack = await startStack({ janus: true });
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  let context;
+  try {
+    const mentor = await bookableMentor(stack);
+    const service = await groupService(mentor);
+    const user = await createVerifiedUser(stack, { firstName: 'Cleo', lastName: 'Seeker' });
+    const cleo = await signIn(stack, user);
+    const cleoId = (await cleo.get('/api/auth/user')).body.id;
+    await stack.stopWorker();
+    const sessionId = await groupSessionWithSeats(db, mentor, service, [cleoId]);
+
+    context = await browser.newContext({ baseURL: stack.baseUrl, permissions: ['camera', 'microphone'], locale: 'en-US', timezoneId: 'UTC' });
+    await context.addCookies([{ name: 'sid', value: cleo.cookies.sid, url: stack.baseUrl }]);
+    // Her socket reaches the server only when the test lets it: the start is announced before.
+    let letThrough;
+    const gate = new Promise((resolve) => (letThrough = resolve));
+    await context.routeWebSocket(/\/api\/ws$/, async (ws) => {
+      await gate;
+      ws.connectToServer();
+    });
+    const page = await context.newPage();
+    await page.goto(`/group-video-call/${sessionId}`);
+    await expect(page.getByText('Waiting for the mentor to start the session')).toBeVisible();
+
+    const start = await mentor.c.put(`/api/group-sessions/${sessionId}`, { status: 'active' });
+    expect(start.status, show(start)).toBe(200);
+    letThrough();
+
+    await expect(page.getByText('Group Session Started')).toBeVisible();
+    await expect(page.getByLabel('Live')).toBeVisible();
+  } finally {
+    await context?.close();
     await db.end();
     await stack.stop();
   }

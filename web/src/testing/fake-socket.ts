@@ -44,8 +44,14 @@ export class FakeSocket {
     this.readyState = FakeSocket.CLOSED;
   }
 
-  /** The server accepts the connection. */
+  /** The server accepts the connection and, like /api/ws, says `ready` once the socket is registered. */
   open(): void {
+    this.upgrade();
+    this.receive('ready', { userId: 'me' });
+  }
+
+  /** The connection opens; the server has not said `ready` yet. */
+  upgrade(): void {
     this.readyState = FakeSocket.OPEN;
     this.onopen?.(new Event('open'));
   }

@@ -3,6 +3,7 @@ import { CircleAlert, LogOut, Mic, MicOff, MonitorUp, PhoneOff, Play, UserX, Vid
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
+import { getGroupSession } from '@/api/endpoints/booking/booking';
 import { getGetGroupCallQueryKey, getGroupCall } from '@/api/endpoints/messaging/messaging';
 import type { CallMemberView, GroupCallView } from '@/api/model';
 import { StateCard } from '@/components/state-card';
@@ -75,7 +76,7 @@ const NO_ROOM: RoomSnapshot = { status: 'connecting', error: null, local: null, 
 
 function CallRoom({ call }: { call: GroupCallView }) {
   const navigate = useNavigate();
-  const { client } = useRealtime();
+  const { client, connected: listening } = useRealtime();
   const isMentor = call.role === 'mentor';
   const id = call.groupSessionId;
   const [room, setRoom] = useState<RoomSnapshot>(NO_ROOM);
@@ -128,17 +129,43 @@ function CallRoom({ call }: { call: GroupCallView }) {
     navigate(path);
   };
 
+  const activeRef = useRef(active);
+  const started = (at: number) => {
+    if (activeRef.current) return;
+    activeRef.current = true;
+    setActive(true);
+    setStartedAt(at);
+    toast.success(GROUP_CALL_TEXT.started);
+  };
+  const ended = () => {
+    toast.info(GROUP_CALL_TEXT.ended);
+    leaveTo(BACK_TO);
+  };
   useRealtimeEvent('group-session-started', (d) => {
     if (d.groupSessionId !== id) return;
-    setActive(true);
-    setStartedAt(Date.parse(d.startedAt) || Date.now());
-    toast.success(GROUP_CALL_TEXT.started);
+    started(Date.parse(d.startedAt) || Date.now());
   });
   useRealtimeEvent('group-session-ended', (d) => {
     if (d.groupSessionId !== id) return;
-    toast.info(GROUP_CALL_TEXT.ended);
-    leaveTo(BACK_TO);
+    ended();
   });
+  // A start or end announced before this page's socket was ready (or while it reconnected) never
+  // reaches it: each time the socket is ready, the session's state is read once.
+  useEffect(() => {
+    if (!listening) return;
+    const controller = new AbortController();
+    getGroupSession(id, { signal: controller.signal })
+      .then((session) => {
+        if (session.status === 'active') started(Date.parse(call.scheduledAt));
+        else if (session.status === 'completed' || session.status === 'cancelled') ended();
+      })
+      .catch(() => {
+        // Aborted or offline: the events, or the next connection, bring the state.
+      });
+    return () => controller.abort();
+    // Runs per connection; `started` and `ended` read refs and setters only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [listening, id]);
   useRealtimeEvent('participant-joined', (d) => {
     const p = d.participant;
     if (d.groupSessionId !== id || !p) return;

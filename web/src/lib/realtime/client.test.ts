@@ -69,6 +69,26 @@ describe('RealtimeClient', () => {
     expect(FakeSocket.instances).toHaveLength(2);
   });
 
+  it('is connected only once the server says ready, and gives up on a socket that never does', () => {
+    const states: boolean[] = [];
+    client.onStatus((connected) => states.push(connected));
+    client.start();
+    FakeSocket.last.upgrade();
+    expect(client.connected).toBe(false);
+    expect(client.send('startTyping', { conversationId: 'c1' })).toBe(false);
+    FakeSocket.last.receive('ready', { userId: 'me' });
+    expect(client.connected).toBe(true);
+    expect(states).toEqual([true]);
+
+    FakeSocket.last.drop();
+    vi.advanceTimersByTime(1_000);
+    const silent = FakeSocket.last;
+    silent.upgrade();
+    vi.advanceTimersByTime(CONNECT_TIMEOUT_MS);
+    expect(silent.readyState).toBe(FakeSocket.CLOSED);
+    expect(client.connected).toBe(false);
+  });
+
   it('stop closes the socket and never reconnects', () => {
     client.start();
     FakeSocket.last.open();

@@ -154,26 +154,19 @@ export class RealtimeClient {
     }
     this.socket = socket;
     this.connectTimer = setTimeout(() => {
-      if (this.socket === socket && socket.readyState !== SOCKET_OPEN) {
+      if (this.socket === socket && !this.connected) {
         this.drop(socket);
       }
     }, CONNECT_TIMEOUT_MS);
 
-    socket.onopen = () => {
-      if (this.socket !== socket) return;
-      this.clearConnectTimer();
-      this.attempt = 0;
-      this.connection += 1;
-      this.setConnected(true);
-      this.pingTimer = setInterval(() => this.send('ping', {}), REALTIME_PING_INTERVAL_MS);
-      this.flushOutbox();
-      if (this.hasConnected) this.reconnectListeners.forEach((listener) => listener());
-      this.hasConnected = true;
-    };
     socket.onmessage = (message: MessageEvent) => {
       if (this.socket !== socket) return;
       const frame = parseFrame(message.data);
-      if (frame) this.dispatch(frame.event, frame.data);
+      if (!frame) return;
+      // The server says `ready` once this socket receives events: only from then on is anything
+      // published reaching it, so only then is the client connected (and reloads what it missed).
+      if (frame.event === 'ready' && !this.connected) this.ready();
+      this.dispatch(frame.event, frame.data);
     };
     socket.onclose = () => {
       if (this.socket === socket) this.drop(socket);
@@ -181,6 +174,17 @@ export class RealtimeClient {
     socket.onerror = () => {
       // A close event follows an error; reconnection is handled there.
     };
+  }
+
+  private ready(): void {
+    this.clearConnectTimer();
+    this.attempt = 0;
+    this.connection += 1;
+    this.setConnected(true);
+    this.pingTimer = setInterval(() => this.send('ping', {}), REALTIME_PING_INTERVAL_MS);
+    this.flushOutbox();
+    if (this.hasConnected) this.reconnectListeners.forEach((listener) => listener());
+    this.hasConnected = true;
   }
 
   private drop(socket: WebSocket): void {
