@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use poem::{
-    Endpoint, EndpointExt, IntoEndpoint, Response, Route, get, handler,
+    Endpoint, EndpointExt, IntoEndpoint, Response, Route,
     endpoint::StaticFilesEndpoint,
+    get, handler,
     http::StatusCode,
     middleware::{CatchPanic, CookieJarManager},
 };
@@ -23,9 +24,10 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web)
         .with(CookieJarManager::new())
         .catch_all_error(error::normalize)
-        .with(CatchPanic::new().with_handler(|_| {
-            error::json_response(StatusCode::INTERNAL_SERVER_ERROR, error::INTERNAL_ERROR)
-        }))
+        .with(
+            CatchPanic::new()
+                .with_handler(|_| error::json_response(StatusCode::INTERNAL_SERVER_ERROR, error::INTERNAL_ERROR)),
+        )
         .around(security_headers::apply)
         .data(state)
 }
@@ -33,7 +35,12 @@ pub fn build(state: AppState) -> impl Endpoint {
 /// The built React app; any path that is not a file gets `index.html` (client-side routes).
 fn web_app(dist: &Path) -> poem::Route {
     if dist.join("index.html").is_file() {
-        Route::new().nest("/", StaticFilesEndpoint::new(dist).index_file("index.html").fallback_to_index())
+        Route::new().nest(
+            "/",
+            StaticFilesEndpoint::new(dist)
+                .index_file("index.html")
+                .fallback_to_index(),
+        )
     } else {
         tracing::warn!(dir = %dist.display(), "WEB_DIST has no index.html: build the web app (npm run build in web/)");
         Route::new().nest("/", not_built)

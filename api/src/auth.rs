@@ -30,9 +30,11 @@ impl SessionAuth {
         if self.0.user.is_admin && self.0.user.is_active {
             Ok(&self.0)
         } else {
-            Err(ApiError::Forbidden(poem_openapi::payload::Json(crate::error::ErrorBody {
-                message: ADMIN_ONLY.to_string(),
-            })))
+            Err(ApiError::Forbidden(poem_openapi::payload::Json(
+                crate::error::ErrorBody {
+                    message: ADMIN_ONLY.to_string(),
+                },
+            )))
         }
     }
 }
@@ -40,7 +42,10 @@ impl SessionAuth {
 async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> {
     let state = req.data::<AppState>().expect("AppState is attached to every request");
     match sessions::user_for(&state.pool, &key.key).await {
-        Ok(Some(user)) => Ok(CurrentUser { user, session_token: key.key }),
+        Ok(Some(user)) => Ok(CurrentUser {
+            user,
+            session_token: key.key,
+        }),
         Ok(None) => Err(ApiError::unauthorized().into()),
         Err(err) => Err(ApiError::from(err).into()),
     }
@@ -82,7 +87,9 @@ pub fn clear_session_cookie(jar: &CookieJar, req: &Request, state: &AppState) {
 }
 
 pub fn session_token(jar: &CookieJar) -> Option<String> {
-    jar.get(sessions::COOKIE_NAME).map(|c| c.value_str().to_string()).filter(|v| !v.is_empty())
+    jar.get(sessions::COOKIE_NAME)
+        .map(|c| c.value_str().to_string())
+        .filter(|v| !v.is_empty())
 }
 
 /// The session token of a request that may or may not be signed in.

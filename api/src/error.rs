@@ -41,7 +41,9 @@ pub enum ApiError {
 }
 
 fn body(message: impl Into<String>) -> Json<ErrorBody> {
-    Json(ErrorBody { message: message.into() })
+    Json(ErrorBody {
+        message: message.into(),
+    })
 }
 
 impl ApiError {
@@ -91,7 +93,10 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// A JSON error response for errors raised outside our handlers (bad JSON, unknown paths, ...).
 pub fn json_response(status: StatusCode, message: &str) -> Response {
     let text = serde_json::json!({ "message": message }).to_string();
-    Response::builder().status(status).content_type("application/json; charset=utf-8").body(text)
+    Response::builder()
+        .status(status)
+        .content_type("application/json; charset=utf-8")
+        .body(text)
 }
 
 /// Rewrites any error that is not already ours into `{"message": ...}`.
@@ -120,7 +125,10 @@ pub async fn normalize(err: poem::Error) -> Response {
 /// poem-openapi's parse errors name our Rust and schema types ("LoginRequest", "optional_integer_int64");
 /// the user gets the parameter's name and the kind of value in plain words instead.
 fn bad_request_text(raw: &str) -> String {
-    if let Some(rest) = raw.strip_prefix("failed to parse parameter `").or_else(|| raw.strip_prefix("failed to parse path `")) {
+    if let Some(rest) = raw
+        .strip_prefix("failed to parse parameter `")
+        .or_else(|| raw.strip_prefix("failed to parse path `"))
+    {
         let (name, reason) = rest.split_once("`: ").unwrap_or(("a parameter", rest));
         return if reason.contains("expects an input value") {
             format!("Invalid request: {name} is required")
@@ -138,9 +146,14 @@ fn bad_request_text(raw: &str) -> String {
             "Invalid request".to_string()
         };
     };
-    let from_schema = ["Expected input type \"", "failed to parse \"", "Type \"", "occurred while parsing \""]
-        .iter()
-        .any(|p| reason.contains(p));
+    let from_schema = [
+        "Expected input type \"",
+        "failed to parse \"",
+        "Type \"",
+        "occurred while parsing \"",
+    ]
+    .iter()
+    .any(|p| reason.contains(p));
     if !from_schema {
         // serde_json's own words: "key must be a string at line 1 column 2"
         return format!("Malformed JSON in request body: {reason}");
@@ -175,11 +188,16 @@ fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
 
 /// The first type named in a parse error is the innermost one: the value that failed.
 fn innermost_type(reason: &str) -> Option<&str> {
-    ["Expected input type \"", "failed to parse \"", "Type \"", "occurred while parsing \""]
-        .iter()
-        .filter_map(|p| reason.find(p).map(|at| (at, p.len())))
-        .min()
-        .and_then(|(at, len)| reason[at + len..].split('"').next())
+    [
+        "Expected input type \"",
+        "failed to parse \"",
+        "Type \"",
+        "occurred while parsing \"",
+    ]
+    .iter()
+    .filter_map(|p| reason.find(p).map(|at| (at, p.len())))
+    .min()
+    .and_then(|(at, len)| reason[at + len..].split('"').next())
 }
 
 /// Plain words for a schema type name.
@@ -197,7 +215,9 @@ fn kind_of_value(schema: &str) -> Option<&'static str> {
         "string_date" => "a date (YYYY-MM-DD)",
         n if n.starts_with("string") => "text",
         n if n.starts_with('[') || n.starts_with("array") => "a list",
-        n if n.starts_with(|c: char| c.is_ascii_uppercase()) || n.starts_with("object") || n.starts_with("map") => "an object",
+        n if n.starts_with(|c: char| c.is_ascii_uppercase()) || n.starts_with("object") || n.starts_with("map") => {
+            "an object"
+        }
         _ => return None,
     })
 }
@@ -208,26 +228,44 @@ mod tests {
 
     /// Rust and schema type names a user must never see.
     fn assert_plain(text: &str) {
-        for internal in ["Request", "_int64", "int32", "optional_", "Object", "Uuid", "string", "\"integer"] {
+        for internal in [
+            "Request",
+            "_int64",
+            "int32",
+            "optional_",
+            "Object",
+            "Uuid",
+            "string",
+            "\"integer",
+        ] {
             assert!(!text.contains(internal), "{text:?} names {internal}");
         }
     }
 
     #[test]
     fn database_outages_are_503_with_a_plain_message() {
-        for err in [domain::Error::from(sqlx::Error::PoolTimedOut), domain::Error::Internal(anyhow::Error::from(sqlx::Error::PoolTimedOut))] {
+        for err in [
+            domain::Error::from(sqlx::Error::PoolTimedOut),
+            domain::Error::Internal(anyhow::Error::from(sqlx::Error::PoolTimedOut)),
+        ] {
             match ApiError::from(err) {
                 ApiError::ServiceUnavailable(Json(b)) => assert_eq!(b.message, SERVICE_UNAVAILABLE),
                 other => panic!("expected 503, got {other:?}"),
             }
         }
-        assert!(matches!(ApiError::from(domain::Error::from(sqlx::Error::RowNotFound)), ApiError::Internal(_)));
+        assert!(matches!(
+            ApiError::from(domain::Error::from(sqlx::Error::RowNotFound)),
+            ApiError::Internal(_)
+        ));
     }
 
     #[test]
     fn malformed_json_keeps_the_parser_position() {
         let t = bad_request_text("parse request payload error: key must be a string at line 1 column 2");
-        assert_eq!(t, "Malformed JSON in request body: key must be a string at line 1 column 2");
+        assert_eq!(
+            t,
+            "Malformed JSON in request body: key must be a string at line 1 column 2"
+        );
     }
 
     #[test]
@@ -274,8 +312,14 @@ mod tests {
             assert_eq!(t, want);
             assert_plain(&t);
         }
-        let long = format!(r#"parse request payload error: Expected input type "boolean", found "{}". (occurred while parsing "X")"#, "y".repeat(MAX_ECHOED_CHARS));
-        assert_eq!(bad_request_text(&long), "Invalid request: a field must be true or false");
+        let long = format!(
+            r#"parse request payload error: Expected input type "boolean", found "{}". (occurred while parsing "X")"#,
+            "y".repeat(MAX_ECHOED_CHARS)
+        );
+        assert_eq!(
+            bad_request_text(&long),
+            "Invalid request: a field must be true or false"
+        );
     }
 
     #[test]
@@ -289,9 +333,18 @@ mod tests {
                 r#"failed to parse parameter `page`: failed to parse "integer_int64": number too large to fit in target type (occurred while parsing "optional_integer_int64")"#,
                 "Invalid request: page must be a whole number",
             ),
-            (r#"failed to parse parameter `date`: Type "string" expects an input value."#, "Invalid request: date is required"),
-            (r#"failed to parse path `id`: failed to parse "string_uuid": invalid character"#, "Invalid request: id must be a valid id"),
-            (r#"failed to parse parameter `x`: something odd about "Weird_type""#, "Invalid request: x is not valid"),
+            (
+                r#"failed to parse parameter `date`: Type "string" expects an input value."#,
+                "Invalid request: date is required",
+            ),
+            (
+                r#"failed to parse path `id`: failed to parse "string_uuid": invalid character"#,
+                "Invalid request: id must be a valid id",
+            ),
+            (
+                r#"failed to parse parameter `x`: something odd about "Weird_type""#,
+                "Invalid request: x is not valid",
+            ),
         ];
         for (raw, want) in cases {
             let t = bad_request_text(raw);
@@ -302,7 +355,13 @@ mod tests {
 
     #[test]
     fn anything_else_says_nothing_internal() {
-        assert_eq!(bad_request_text("parse multipart error: boundary missing"), "Invalid request: the upload could not be read");
-        assert_eq!(bad_request_text("some poem error about LoginRequest"), "Invalid request");
+        assert_eq!(
+            bad_request_text("parse multipart error: boundary missing"),
+            "Invalid request: the upload could not be read"
+        );
+        assert_eq!(
+            bad_request_text("some poem error about LoginRequest"),
+            "Invalid request"
+        );
     }
 }

@@ -63,7 +63,10 @@ const NEVER_CHANGE_THE_CATALOGUE: &[&str] = &[
 ];
 
 fn may_change_catalogue(path: &str) -> bool {
-    !NEVER_CHANGE_THE_CATALOGUE.iter().any(|p| path.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '-'])))
+    !NEVER_CHANGE_THE_CATALOGUE.iter().any(|p| {
+        path.strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '-']))
+    })
 }
 
 fn changes_state(method: &Method) -> bool {
@@ -75,8 +78,17 @@ fn changes_state(method: &Method) -> bool {
 /// written), either that of `APP_BASE_URL` or the host the request was sent to (over https only
 /// when a trusted proxy says so).
 pub fn same_origin(req: &Request, state: &AppState) -> bool {
-    let Some(origin) = req.headers().get(header::ORIGIN) else { return true };
-    let Some(origin) = origin.to_str().ok().and_then(|o| Url::parse(o).ok()).map(|u| u.origin()) else { return false };
+    let Some(origin) = req.headers().get(header::ORIGIN) else {
+        return true;
+    };
+    let Some(origin) = origin
+        .to_str()
+        .ok()
+        .and_then(|o| Url::parse(o).ok())
+        .map(|u| u.origin())
+    else {
+        return false;
+    };
     if !origin.is_tuple() {
         return false;
     }
@@ -89,12 +101,19 @@ fn request_origin(req: &Request, state: &AppState) -> Option<Origin> {
     if host.is_empty() || host.contains(['/', '\\', '@', '?', '#']) {
         return None;
     }
-    let scheme = if state.config.trust_proxy && forwarded_https(req) { "https" } else { "http" };
+    let scheme = if state.config.trust_proxy && forwarded_https(req) {
+        "https"
+    } else {
+        "http"
+    };
     Url::parse(&format!("{scheme}://{host}")).ok().map(|u| u.origin())
 }
 
 fn declared_length(req: &Request) -> Option<u64> {
-    req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok())
+    req.headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
 }
 
 /// The client's address for rate limits: the socket peer, or the first `X-Forwarded-For`
@@ -106,7 +125,10 @@ pub fn client_address(req: &Request, state: &AppState) -> String {
     {
         return first.to_string();
     }
-    req.remote_addr().as_socket_addr().map(|a| a.ip().to_string()).unwrap_or_else(|| "unknown".into())
+    req.remote_addr()
+        .as_socket_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 #[cfg(test)]
@@ -115,12 +137,24 @@ mod catalogue_tests {
 
     #[test]
     fn only_busy_requests_that_never_touch_the_catalogue_keep_it_cached() {
-        for keeps in ["/api/reservations", "/api/reservations/abc", "/api/process-payment-v2", "/api/login", "/api/user/favorites/x"] {
+        for keeps in [
+            "/api/reservations",
+            "/api/reservations/abc",
+            "/api/process-payment-v2",
+            "/api/login",
+            "/api/user/favorites/x",
+        ] {
             assert!(!may_change_catalogue(keeps), "{keeps}");
         }
-        for changes in
-            ["/api/mentor/profile", "/api/services", "/api/mentor/services/x", "/api/user/profile", "/api/reviews", "/api/loginx", "/api/admin/users/x/status"]
-        {
+        for changes in [
+            "/api/mentor/profile",
+            "/api/services",
+            "/api/mentor/services/x",
+            "/api/user/profile",
+            "/api/reviews",
+            "/api/loginx",
+            "/api/admin/users/x/status",
+        ] {
             assert!(may_change_catalogue(changes), "{changes}");
         }
     }

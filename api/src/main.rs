@@ -13,7 +13,8 @@ const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]|payout
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -99,8 +100,7 @@ async fn serve() -> anyhow::Result<()> {
 
 /// Resolves on SIGTERM or Ctrl-C; in-flight requests then get up to 30 s to finish.
 async fn shutdown_signal() {
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .expect("SIGTERM handler");
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
     tokio::select! {
         _ = term.recv() => {}
         _ = tokio::signal::ctrl_c() => {}

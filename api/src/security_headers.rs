@@ -16,7 +16,11 @@ pub const REFERRER_POLICY: &str = "strict-origin-when-cross-origin";
 /// The policy for a path: the app's for its pages, none at all for `/api` and `/uploads`.
 pub fn csp_for(path: &str) -> &'static str {
     let under = |prefix: &str| path == prefix || path.starts_with(&format!("{prefix}/"));
-    if under("/api") || under("/uploads") { API_CSP } else { APP_CSP }
+    if under("/api") || under("/uploads") {
+        API_CSP
+    } else {
+        APP_CSP
+    }
 }
 
 pub async fn apply<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {

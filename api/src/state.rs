@@ -26,8 +26,20 @@ impl AppState {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
         let gateway = domain::payments::gateway_from_config(&config, &pool)?;
         let call_ring_timeout = ring_timeout(std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref())?;
-        let janus = config.janus.clone().map(domain::group_calls::JanusClient::new).transpose()?;
-        Ok(Self { pool, config: Arc::new(config), gateway, hub: Arc::new(Hub::new()), catalogue: Arc::new(CatalogueCache::new()), call_ring_timeout, janus })
+        let janus = config
+            .janus
+            .clone()
+            .map(domain::group_calls::JanusClient::new)
+            .transpose()?;
+        Ok(Self {
+            pool,
+            config: Arc::new(config),
+            gateway,
+            hub: Arc::new(Hub::new()),
+            catalogue: Arc::new(CatalogueCache::new()),
+            call_ring_timeout,
+            janus,
+        })
     }
 }
 

@@ -29,37 +29,79 @@ async fn register_validates_and_queues_the_verification_mail(pool: sqlx::PgPool)
 
     let short = app.register("bo@example.com", "1234567").await;
     short.assert_status(StatusCode::BAD_REQUEST);
-    assert_eq!(body(short).await["message"], "Password must be at least 8 characters long");
+    assert_eq!(
+        body(short).await["message"],
+        "Password must be at least 8 characters long"
+    );
 
-    let resp = app.post("/api/register", json!({"email": "cy@example.com", "password": "password1", "firstName": " "}), None).await;
+    let resp = app
+        .post(
+            "/api/register",
+            json!({"email": "cy@example.com", "password": "password1", "firstName": " "}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(resp).await["message"], "First name is required");
 
     let resp = app.register("not-an-email", "password1").await;
     assert_eq!(body(resp).await["message"], "Please enter a valid email address");
 
-    assert_eq!(app.queued("emails").await.len(), 2, "refused registrations queue nothing");
+    assert_eq!(
+        app.queued("emails").await.len(),
+        2,
+        "refused registrations queue nothing"
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
     let app = app(pool).await;
-    app.register("ann@example.com", "password1").await.assert_status(StatusCode::CREATED);
+    app.register("ann@example.com", "password1")
+        .await
+        .assert_status(StatusCode::CREATED);
 
-    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await;
+    let resp = app
+        .post(
+            "/api/login",
+            json!({"email": "ann@example.com", "password": "password1"}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::FORBIDDEN);
-    assert!(body(resp).await["message"].as_str().unwrap().contains("verify your email"));
+    assert!(
+        body(resp).await["message"]
+            .as_str()
+            .unwrap()
+            .contains("verify your email")
+    );
 
-    let user_id = sqlx::query_scalar("SELECT id FROM users").fetch_one(&app.pool).await.unwrap();
-    let token = email_links::issue(&app.pool, user_id, "ann@example.com", Purpose::VerifyEmail).await.unwrap();
-    app.post("/api/verify-email", json!({"token": token}), None).await.assert_status_is_ok();
+    let user_id = sqlx::query_scalar("SELECT id FROM users")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    let token = email_links::issue(&app.pool, user_id, "ann@example.com", Purpose::VerifyEmail)
+        .await
+        .unwrap();
+    app.post("/api/verify-email", json!({"token": token}), None)
+        .await
+        .assert_status_is_ok();
     let again = app.post("/api/verify-email", json!({"token": token}), None).await;
     again.assert_status(StatusCode::BAD_REQUEST);
 
-    let resp = app.post("/api/login", json!({"email": "ANN@example.com", "password": "password1"}), None).await;
+    let resp = app
+        .post(
+            "/api/login",
+            json!({"email": "ANN@example.com", "password": "password1"}),
+            None,
+        )
+        .await;
     resp.assert_status_is_ok();
     let cookie = set_cookie_header(&resp);
-    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"), "{cookie}");
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"),
+        "{cookie}"
+    );
     assert!(!cookie.contains("Secure"), "plain http has no Secure cookie");
     let sid = session_cookie(&resp).unwrap();
     let user = body(resp).await;
@@ -72,14 +114,28 @@ async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
     keys.sort();
     assert_eq!(
         keys,
-        ["createdAt", "email", "emailVerified", "firstName", "id", "isActive", "isAdmin", "lastName", "profileImageUrl", "role", "stripeSubscriptionId"],
+        [
+            "createdAt",
+            "email",
+            "emailVerified",
+            "firstName",
+            "id",
+            "isActive",
+            "isAdmin",
+            "lastName",
+            "profileImageUrl",
+            "role",
+            "stripeSubscriptionId"
+        ],
         "exactly the spec's user fields"
     );
     assert_eq!(me["role"], "user");
     assert_eq!(me["emailVerified"], true);
     assert!(me.to_string().find("password").is_none(), "no password data: {me}");
 
-    app.post("/api/logout", json!({}), Some(&sid)).await.assert_status_is_ok();
+    app.post("/api/logout", json!({}), Some(&sid))
+        .await
+        .assert_status_is_ok();
     let resp = app.get("/api/auth/user", Some(&sid)).await;
     resp.assert_status(StatusCode::UNAUTHORIZED);
     assert_eq!(body(resp).await, json!({"message": "Unauthorized"}));
@@ -89,18 +145,42 @@ async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
 async fn wrong_passwords_and_deactivated_accounts_are_refused(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let id = app.verified_user("ann@example.com", "password1").await;
-    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "password2"}), None).await;
+    let resp = app
+        .post(
+            "/api/login",
+            json!({"email": "ann@example.com", "password": "password2"}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::UNAUTHORIZED);
     assert_eq!(body(resp).await["message"], "Invalid email or password");
-    let resp = app.post("/api/login", json!({"email": "nobody@example.com", "password": "password1"}), None).await;
+    let resp = app
+        .post(
+            "/api/login",
+            json!({"email": "nobody@example.com", "password": "password1"}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::UNAUTHORIZED);
 
     let sid = app.login("ann@example.com", "password1").await;
-    sqlx::query("UPDATE users SET is_active = false WHERE id = $1").bind(id).execute(&app.pool).await.unwrap();
-    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await;
+    sqlx::query("UPDATE users SET is_active = false WHERE id = $1")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let resp = app
+        .post(
+            "/api/login",
+            json!({"email": "ann@example.com", "password": "password1"}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::FORBIDDEN);
     assert!(body(resp).await["message"].as_str().unwrap().contains("deactivated"));
-    app.get("/api/auth/user", Some(&sid)).await.assert_status(StatusCode::UNAUTHORIZED);
+    app.get("/api/auth/user", Some(&sid))
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -112,18 +192,41 @@ async fn failed_logins_are_limited_per_account_and_per_address(pool: sqlx::PgPoo
     .await;
     app.verified_user("ann@example.com", "password1").await;
     for _ in 0..3 {
-        let r = app.post("/api/login", json!({"email": "ann@example.com", "password": "nope-nope"}), None).await;
+        let r = app
+            .post(
+                "/api/login",
+                json!({"email": "ann@example.com", "password": "nope-nope"}),
+                None,
+            )
+            .await;
         r.assert_status(StatusCode::UNAUTHORIZED);
     }
-    let locked = app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await;
+    let locked = app
+        .post(
+            "/api/login",
+            json!({"email": "ann@example.com", "password": "password1"}),
+            None,
+        )
+        .await;
     locked.assert_status(StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(body(locked).await["message"], "Too many failed login attempts. Please try again in 15 minutes.");
+    assert_eq!(
+        body(locked).await["message"],
+        "Too many failed login attempts. Please try again in 15 minutes."
+    );
 
     // Two more failures on other accounts reach the address limit of 5.
     for email in ["bo@example.com", "cy@example.com"] {
-        app.post("/api/login", json!({"email": email, "password": "nope-nope"}), None).await.assert_status(StatusCode::UNAUTHORIZED);
+        app.post("/api/login", json!({"email": email, "password": "nope-nope"}), None)
+            .await
+            .assert_status(StatusCode::UNAUTHORIZED);
     }
-    let r = app.post("/api/login", json!({"email": "dee@example.com", "password": "nope-nope"}), None).await;
+    let r = app
+        .post(
+            "/api/login",
+            json!({"email": "dee@example.com", "password": "nope-nope"}),
+            None,
+        )
+        .await;
     r.assert_status(StatusCode::TOO_MANY_REQUESTS);
 }
 
@@ -132,9 +235,17 @@ async fn forgot_password_answers_the_same_and_mails_real_accounts_only(pool: sql
     let app = app(pool).await;
     app.verified_user("ann@example.com", "password1").await;
     let before = app.queued("emails").await.len();
-    let unknown = body(app.post("/api/forgot-password", json!({"email": "nobody@example.com"}), None).await).await;
+    let unknown = body(
+        app.post("/api/forgot-password", json!({"email": "nobody@example.com"}), None)
+            .await,
+    )
+    .await;
     assert_eq!(app.queued("emails").await.len(), before);
-    let known = body(app.post("/api/forgot-password", json!({"email": "Ann@example.com"}), None).await).await;
+    let known = body(
+        app.post("/api/forgot-password", json!({"email": "Ann@example.com"}), None)
+            .await,
+    )
+    .await;
     assert_eq!(unknown, known);
     let queued = app.queued("emails").await;
     assert_eq!(queued.last().unwrap()["kind"], "reset_password");
@@ -144,11 +255,19 @@ async fn forgot_password_answers_the_same_and_mails_real_accounts_only(pool: sql
 async fn email_requests_are_limited_per_address(pool: sqlx::PgPool) {
     let app = app_with(pool, |c| c.limits.email_requests_per_address = 2).await;
     for _ in 0..2 {
-        app.post("/api/forgot-password", json!({"email": "a@example.com"}), None).await.assert_status_is_ok();
-        app.post("/api/resend-verification", json!({"email": "a@example.com"}), None).await.assert_status_is_ok();
+        app.post("/api/forgot-password", json!({"email": "a@example.com"}), None)
+            .await
+            .assert_status_is_ok();
+        app.post("/api/resend-verification", json!({"email": "a@example.com"}), None)
+            .await
+            .assert_status_is_ok();
     }
-    app.post("/api/forgot-password", json!({"email": "a@example.com"}), None).await.assert_status(StatusCode::TOO_MANY_REQUESTS);
-    app.post("/api/resend-verification", json!({"email": "a@example.com"}), None).await.assert_status(StatusCode::TOO_MANY_REQUESTS);
+    app.post("/api/forgot-password", json!({"email": "a@example.com"}), None)
+        .await
+        .assert_status(StatusCode::TOO_MANY_REQUESTS);
+    app.post("/api/resend-verification", json!({"email": "a@example.com"}), None)
+        .await
+        .assert_status(StatusCode::TOO_MANY_REQUESTS);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -156,9 +275,15 @@ async fn resend_verification_queues_only_for_unverified_accounts(pool: sqlx::PgP
     let app = app(pool).await;
     app.register("ann@example.com", "password1").await;
     app.verified_user("bo@example.com", "password1").await;
-    app.post("/api/resend-verification", json!({"email": "ann@example.com"}), None).await.assert_status_is_ok();
-    app.post("/api/resend-verification", json!({"email": "bo@example.com"}), None).await.assert_status_is_ok();
-    app.post("/api/resend-verification", json!({"email": "zed@example.com"}), None).await.assert_status_is_ok();
+    app.post("/api/resend-verification", json!({"email": "ann@example.com"}), None)
+        .await
+        .assert_status_is_ok();
+    app.post("/api/resend-verification", json!({"email": "bo@example.com"}), None)
+        .await
+        .assert_status_is_ok();
+    app.post("/api/resend-verification", json!({"email": "zed@example.com"}), None)
+        .await
+        .assert_status_is_ok();
     // two registrations + one resend
     assert_eq!(app.queued("emails").await.len(), 3);
 }
@@ -168,14 +293,42 @@ async fn reset_password_ends_every_session_and_is_single_use(pool: sqlx::PgPool)
     let app = app(pool).await;
     let id = app.verified_user("ann@example.com", "password1").await;
     let sid = app.login("ann@example.com", "password1").await;
-    let token = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword).await.unwrap();
+    let token = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword)
+        .await
+        .unwrap();
 
-    let short = app.post("/api/reset-password", json!({"token": token, "newPassword": "short"}), None).await;
+    let short = app
+        .post(
+            "/api/reset-password",
+            json!({"token": token, "newPassword": "short"}),
+            None,
+        )
+        .await;
     short.assert_status(StatusCode::BAD_REQUEST);
-    app.post("/api/reset-password", json!({"token": token, "newPassword": "new-password"}), None).await.assert_status_is_ok();
-    app.get("/api/auth/user", Some(&sid)).await.assert_status(StatusCode::UNAUTHORIZED);
-    app.post("/api/reset-password", json!({"token": token, "newPassword": "other-password"}), None).await.assert_status(StatusCode::BAD_REQUEST);
-    app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await.assert_status(StatusCode::UNAUTHORIZED);
+    app.post(
+        "/api/reset-password",
+        json!({"token": token, "newPassword": "new-password"}),
+        None,
+    )
+    .await
+    .assert_status_is_ok();
+    app.get("/api/auth/user", Some(&sid))
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
+    app.post(
+        "/api/reset-password",
+        json!({"token": token, "newPassword": "other-password"}),
+        None,
+    )
+    .await
+    .assert_status(StatusCode::BAD_REQUEST);
+    app.post(
+        "/api/login",
+        json!({"email": "ann@example.com", "password": "password1"}),
+        None,
+    )
+    .await
+    .assert_status(StatusCode::UNAUTHORIZED);
     app.login("ann@example.com", "new-password").await;
 }
 
@@ -186,41 +339,91 @@ async fn change_password_keeps_this_session_and_ends_the_others(pool: sqlx::PgPo
     let here = app.login("ann@example.com", "password1").await;
     let elsewhere = app.login("ann@example.com", "password1").await;
 
-    let wrong = app.post("/api/user/change-password", json!({"currentPassword": "nope-nope", "newPassword": "password2"}), Some(&here)).await;
+    let wrong = app
+        .post(
+            "/api/user/change-password",
+            json!({"currentPassword": "nope-nope", "newPassword": "password2"}),
+            Some(&here),
+        )
+        .await;
     wrong.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(wrong).await["message"], "Current password is incorrect");
-    app.post("/api/user/change-password", json!({"currentPassword": "password1", "newPassword": "password2"}), None)
+    app.post(
+        "/api/user/change-password",
+        json!({"currentPassword": "password1", "newPassword": "password2"}),
+        None,
+    )
+    .await
+    .assert_status(StatusCode::UNAUTHORIZED);
+    app.post(
+        "/api/user/change-password",
+        json!({"currentPassword": "password1", "newPassword": "password2"}),
+        Some(&here),
+    )
+    .await
+    .assert_status_is_ok();
+    app.get("/api/auth/user", Some(&here)).await.assert_status_is_ok();
+    app.get("/api/auth/user", Some(&elsewhere))
         .await
         .assert_status(StatusCode::UNAUTHORIZED);
-    app.post("/api/user/change-password", json!({"currentPassword": "password1", "newPassword": "password2"}), Some(&here))
-        .await
-        .assert_status_is_ok();
-    app.get("/api/auth/user", Some(&here)).await.assert_status_is_ok();
-    app.get("/api/auth/user", Some(&elsewhere)).await.assert_status(StatusCode::UNAUTHORIZED);
     app.login("ann@example.com", "password2").await;
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn cross_site_requests_are_refused(pool: sqlx::PgPool) {
     let app = app(pool).await;
-    let resp = app.cli.post("/api/register").header("origin", "https://evil.example").body_json(&json!({})).send().await;
+    let resp = app
+        .cli
+        .post("/api/register")
+        .header("origin", "https://evil.example")
+        .body_json(&json!({}))
+        .send()
+        .await;
     resp.assert_status(StatusCode::FORBIDDEN);
     assert_eq!(body(resp).await["message"], "Cross-site requests are not allowed");
-    let resp = app.cli.post("/api/forgot-password").header("origin", support::BASE_URL).body_json(&json!({"email": "a@example.com"})).send().await;
+    let resp = app
+        .cli
+        .post("/api/forgot-password")
+        .header("origin", support::BASE_URL)
+        .body_json(&json!({"email": "a@example.com"}))
+        .send()
+        .await;
     resp.assert_status_is_ok();
     // Reads are not state changes.
-    app.cli.get("/api/health").header("origin", "https://evil.example").send().await.assert_status_is_ok();
+    app.cli
+        .get("/api/health")
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .assert_status_is_ok();
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn bad_requests_get_json_errors(pool: sqlx::PgPool) {
     let app = app(pool).await;
-    let resp = app.cli.post("/api/login").content_type("application/json").body("{not json").send().await;
+    let resp = app
+        .cli
+        .post("/api/login")
+        .content_type("application/json")
+        .body("{not json")
+        .send()
+        .await;
     resp.assert_status(StatusCode::BAD_REQUEST);
-    assert!(body(resp).await["message"].as_str().unwrap().starts_with("Malformed JSON"));
+    assert!(
+        body(resp).await["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Malformed JSON")
+    );
 
     let big = format!("{{\"email\": \"{}\"}}", "a".repeat(2 * 1024 * 1024));
-    let resp = app.cli.post("/api/login").content_type("application/json").body(big).send().await;
+    let resp = app
+        .cli
+        .post("/api/login")
+        .content_type("application/json")
+        .body(big)
+        .send()
+        .await;
     resp.assert_status(StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(body(resp).await["message"], "Request body is too large");
 
@@ -254,14 +457,22 @@ async fn mentor_profile_is_404_for_non_mentors(pool: sqlx::PgPool) {
     let app = app(pool).await;
     app.verified_user("ann@example.com", "password1").await;
     let sid = app.login("ann@example.com", "password1").await;
-    app.get("/api/mentor/profile", Some(&sid)).await.assert_status(StatusCode::NOT_FOUND);
+    app.get("/api/mentor/profile", Some(&sid))
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn https_base_url_makes_the_cookie_secure(pool: sqlx::PgPool) {
     let app = app_with(pool, |c| c.app_base_url = "https://mentors.example".parse().unwrap()).await;
     app.verified_user("ann@example.com", "password1").await;
-    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await;
+    let resp = app
+        .post(
+            "/api/login",
+            json!({"email": "ann@example.com", "password": "password1"}),
+            None,
+        )
+        .await;
     assert!(set_cookie_header(&resp).contains("Secure"));
 }
 
@@ -284,24 +495,49 @@ async fn a_taken_address_creates_nothing_and_keeps_its_password(pool: sqlx::PgPo
     let id = app.verified_user("ann@example.com", "password1").await;
     let resp = app.post("/api/register", json!({"email": " ANN@example.com ", "password": "other-password", "firstName": "Eve", "lastName": "Mallory"}), None).await;
     resp.assert_status(StatusCode::CREATED);
-    let users: Vec<(uuid::Uuid, String)> = sqlx::query_as("SELECT id, first_name FROM users").fetch_all(&app.pool).await.unwrap();
-    assert_eq!(users, [(id, "Ann".to_string())], "no second account and no change to the first");
+    let users: Vec<(uuid::Uuid, String)> = sqlx::query_as("SELECT id, first_name FROM users")
+        .fetch_all(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        users,
+        [(id, "Ann".to_string())],
+        "no second account and no change to the first"
+    );
     assert_eq!(app.queued("emails").await.last().unwrap()["kind"], "account_exists");
     app.login("ann@example.com", "password1").await;
-    let resp = app.post("/api/login", json!({"email": "ann@example.com", "password": "other-password"}), None).await;
+    let resp = app
+        .post(
+            "/api/login",
+            json!({"email": "ann@example.com", "password": "other-password"}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::UNAUTHORIZED);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn registrations_are_limited_per_address_and_refused_input_is_not_counted(pool: sqlx::PgPool) {
     let app = app_with(pool, |c| c.limits.registrations_per_address = 2).await;
-    app.register("bad-address", "password1").await.assert_status(StatusCode::BAD_REQUEST);
-    app.register("ann@example.com", "password1").await.assert_status(StatusCode::CREATED);
-    app.register("ann@example.com", "password1").await.assert_status(StatusCode::CREATED);
+    app.register("bad-address", "password1")
+        .await
+        .assert_status(StatusCode::BAD_REQUEST);
+    app.register("ann@example.com", "password1")
+        .await
+        .assert_status(StatusCode::CREATED);
+    app.register("ann@example.com", "password1")
+        .await
+        .assert_status(StatusCode::CREATED);
     let resp = app.register("bo@example.com", "password1").await;
     resp.assert_status(StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(body(resp).await["message"], "Too many sign-ups from your network. Please try again in 15 minutes.");
-    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM users").fetch_one(&app.pool).await.unwrap();
+    assert_eq!(
+        body(resp).await["message"],
+        "Too many sign-ups from your network. Please try again in 15 minutes."
+    );
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM users")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(n, 1);
 }
 
@@ -313,7 +549,14 @@ async fn parallel_wrong_passwords_are_evaluated_only_up_to_the_limit(pool: sqlx:
         .map(|i| {
             let app = app.clone();
             tokio::spawn(async move {
-                app.post("/api/login", json!({"email": "ann@example.com", "password": format!("wrong-{i}-password")}), None).await.0.status()
+                app.post(
+                    "/api/login",
+                    json!({"email": "ann@example.com", "password": format!("wrong-{i}-password")}),
+                    None,
+                )
+                .await
+                .0
+                .status()
             })
         })
         .collect();
@@ -321,8 +564,16 @@ async fn parallel_wrong_passwords_are_evaluated_only_up_to_the_limit(pool: sqlx:
     for t in tries {
         statuses.push(t.await.unwrap());
     }
-    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::UNAUTHORIZED).count(), 4, "{statuses:?}");
-    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count(), 8, "{statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::UNAUTHORIZED).count(),
+        4,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count(),
+        8,
+        "{statuses:?}"
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -334,30 +585,80 @@ async fn a_right_password_does_not_count_as_a_failure(pool: sqlx::PgPool) {
     }
     app.register("bo@example.com", "password1").await;
     for _ in 0..2 {
-        app.post("/api/login", json!({"email": "bo@example.com", "password": "password1"}), None).await.assert_status(StatusCode::FORBIDDEN);
+        app.post(
+            "/api/login",
+            json!({"email": "bo@example.com", "password": "password1"}),
+            None,
+        )
+        .await
+        .assert_status(StatusCode::FORBIDDEN);
     }
-    sqlx::query("UPDATE users SET is_active = false WHERE id = $1").bind(id).execute(&app.pool).await.unwrap();
-    app.post("/api/login", json!({"email": "ann@example.com", "password": "password1"}), None).await.assert_status(StatusCode::FORBIDDEN);
-    app.post("/api/login", json!({"email": "ann@example.com", "password": "nope-nope"}), None).await.assert_status(StatusCode::UNAUTHORIZED);
+    sqlx::query("UPDATE users SET is_active = false WHERE id = $1")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    app.post(
+        "/api/login",
+        json!({"email": "ann@example.com", "password": "password1"}),
+        None,
+    )
+    .await
+    .assert_status(StatusCode::FORBIDDEN);
+    app.post(
+        "/api/login",
+        json!({"email": "ann@example.com", "password": "nope-nope"}),
+        None,
+    )
+    .await
+    .assert_status(StatusCode::UNAUTHORIZED);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_reset_or_a_password_change_voids_every_other_reset_link(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let id = app.verified_user("ann@example.com", "password1").await;
-    let first = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword).await.unwrap();
-    let second = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword).await.unwrap();
-    app.post("/api/reset-password", json!({"token": second, "newPassword": "new-password"}), None).await.assert_status_is_ok();
-    let resp = app.post("/api/reset-password", json!({"token": first, "newPassword": "attacker-password"}), None).await;
+    let first = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword)
+        .await
+        .unwrap();
+    let second = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword)
+        .await
+        .unwrap();
+    app.post(
+        "/api/reset-password",
+        json!({"token": second, "newPassword": "new-password"}),
+        None,
+    )
+    .await
+    .assert_status_is_ok();
+    let resp = app
+        .post(
+            "/api/reset-password",
+            json!({"token": first, "newPassword": "attacker-password"}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(resp).await["message"], email_links::INVALID_RESET_LINK);
 
-    let outstanding = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword).await.unwrap();
-    let sid = app.login("ann@example.com", "new-password").await;
-    app.post("/api/user/change-password", json!({"currentPassword": "new-password", "newPassword": "newer-password"}), Some(&sid))
+    let outstanding = email_links::issue(&app.pool, id, "ann@example.com", Purpose::ResetPassword)
         .await
-        .assert_status_is_ok();
-    let resp = app.post("/api/reset-password", json!({"token": outstanding, "newPassword": "attacker-password"}), None).await;
+        .unwrap();
+    let sid = app.login("ann@example.com", "new-password").await;
+    app.post(
+        "/api/user/change-password",
+        json!({"currentPassword": "new-password", "newPassword": "newer-password"}),
+        Some(&sid),
+    )
+    .await
+    .assert_status_is_ok();
+    let resp = app
+        .post(
+            "/api/reset-password",
+            json!({"token": outstanding, "newPassword": "attacker-password"}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(resp).await["message"], email_links::INVALID_RESET_LINK);
     app.login("ann@example.com", "newer-password").await;
@@ -367,12 +668,19 @@ async fn a_reset_or_a_password_change_voids_every_other_reset_link(pool: sqlx::P
 async fn contact_messages_are_limited_per_address_and_a_refused_form_is_not_counted(pool: sqlx::PgPool) {
     let app = app_with(pool, |c| c.limits.email_requests_per_address = 2).await;
     let message = json!({"name": "Ann", "email": "ann@example.com", "subject": "Hi", "category": "general", "message": "A question."});
-    let resp = app.post("/api/contact", json!({"name": "Ann", "email": "ann@example.com"}), None).await;
+    let resp = app
+        .post("/api/contact", json!({"name": "Ann", "email": "ann@example.com"}), None)
+        .await;
     resp.assert_status(StatusCode::BAD_REQUEST);
     for _ in 0..2 {
-        app.post("/api/contact", message.clone(), None).await.assert_status(StatusCode::CREATED);
+        app.post("/api/contact", message.clone(), None)
+            .await
+            .assert_status(StatusCode::CREATED);
     }
     let resp = app.post("/api/contact", message, None).await;
     resp.assert_status(StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(body(resp).await["message"], "Too many requests. Please try again in 15 minutes.");
+    assert_eq!(
+        body(resp).await["message"],
+        "Too many requests. Please try again in 15 minutes."
+    );
 }

@@ -22,31 +22,73 @@ struct Fixture {
 
 async fn make_admin(app: &TestApp, email: &str) -> (Uuid, String) {
     let id = app.verified_user(email, "password1").await;
-    sqlx::query("UPDATE users SET is_admin = true WHERE id = $1").bind(id).execute(&app.pool).await.unwrap();
+    sqlx::query("UPDATE users SET is_admin = true WHERE id = $1")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
     (id, app.login(email, "password1").await)
 }
 
 async fn fixture(app: &TestApp) -> Fixture {
     let (mentor, mentor_sid) = app.mentor("mentor@example.com", "Mira", "astrology").await;
-    app.put("/api/mentor/profile", json!({"timeZone": "UTC", "minimumNoticeMinutes": 0}), Some(&mentor_sid)).await.assert_status_is_ok();
+    app.put(
+        "/api/mentor/profile",
+        json!({"timeZone": "UTC", "minimumNoticeMinutes": 0}),
+        Some(&mentor_sid),
+    )
+    .await
+    .assert_status_is_ok();
     for day in 0..7 {
-        app.post("/api/mentor/availability", json!({"dayOfWeek": day, "startTime": "00:00", "endTime": "24:00"}), Some(&mentor_sid)).await;
+        app.post(
+            "/api/mentor/availability",
+            json!({"dayOfWeek": day, "startTime": "00:00", "endTime": "24:00"}),
+            Some(&mentor_sid),
+        )
+        .await;
     }
     let paid = app.service(&mentor_sid, "astrology", "40").await;
-    let mentor_user = sqlx::query_scalar("SELECT user_id FROM mentors WHERE id = $1::uuid").bind(&mentor).fetch_one(&app.pool).await.unwrap();
+    let mentor_user = sqlx::query_scalar("SELECT user_id FROM mentors WHERE id = $1::uuid")
+        .bind(&mentor)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     let (seeker_id, seeker) = app.signed_in("seeker@example.com").await;
     let (admin_id, admin) = make_admin(app, "admin@example.com").await;
-    Fixture { admin_id, admin, mentor, mentor_user, mentor_sid, seeker_id, seeker, paid }
+    Fixture {
+        admin_id,
+        admin,
+        mentor,
+        mentor_user,
+        mentor_sid,
+        seeker_id,
+        seeker,
+        paid,
+    }
 }
 
 fn at(hours: i64) -> String {
-    (Utc::now() + Duration::hours(hours)).duration_trunc(Duration::hours(1)).unwrap().to_rfc3339()
+    (Utc::now() + Duration::hours(hours))
+        .duration_trunc(Duration::hours(1))
+        .unwrap()
+        .to_rfc3339()
 }
 
 /// A paid, confirmed booking `hours` ahead by `seeker`; returns its id.
 async fn paid_booking(app: &TestApp, f: &Fixture, seeker: &str, hours: i64) -> String {
-    let held = body(app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(hours), "totalAmount": "40"}), Some(seeker)).await).await;
-    let id = held["reservation"]["id"].as_str().unwrap_or_else(|| panic!("{held}")).to_string();
+    let held = body(
+        app.post(
+            "/api/reservations",
+            json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(hours), "totalAmount": "40"}),
+            Some(seeker),
+        )
+        .await,
+    )
+    .await;
+    let id = held["reservation"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{held}"))
+        .to_string();
     let paid = body(
         app.post(
             "/api/process-payment-v2",
@@ -62,13 +104,23 @@ async fn paid_booking(app: &TestApp, f: &Fixture, seeker: &str, hours: i64) -> S
 
 async fn pay_out_refunds(app: &TestApp) {
     let gateway = domain::payments::test_gateway::TestGateway::new(app.pool.clone(), Default::default());
-    let ids: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM refunds WHERE status = 'pending'").fetch_all(&app.pool).await.unwrap();
+    let ids: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM refunds WHERE status = 'pending'")
+        .fetch_all(&app.pool)
+        .await
+        .unwrap();
     for id in ids {
-        domain::payments::refund_payout::pay_out(&app.pool, &gateway, id).await.unwrap();
+        domain::payments::refund_payout::pay_out(&app.pool, &gateway, id)
+            .await
+            .unwrap();
     }
 }
 
-const GETS: [&str; 4] = ["/api/admin/stats", "/api/admin/users", "/api/admin/mentors", "/api/admin/bookings"];
+const GETS: [&str; 4] = [
+    "/api/admin/stats",
+    "/api/admin/users",
+    "/api/admin/mentors",
+    "/api/admin/bookings",
+];
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn only_admins_get_in(pool: sqlx::PgPool) {
@@ -84,13 +136,28 @@ async fn only_admins_get_in(pool: sqlx::PgPool) {
         }
         app.get(path, Some(&f.admin)).await.assert_status_is_ok();
     }
-    app.put(&put, json!({"isActive": false}), None).await.assert_status(StatusCode::UNAUTHORIZED);
-    app.put(&put, json!({"isActive": false}), Some(&f.mentor_sid)).await.assert_status(StatusCode::FORBIDDEN);
-    app.put(&put, json!({"isActive": true}), Some(&f.seeker)).await.assert_status(StatusCode::FORBIDDEN);
+    app.put(&put, json!({"isActive": false}), None)
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
+    app.put(&put, json!({"isActive": false}), Some(&f.mentor_sid))
+        .await
+        .assert_status(StatusCode::FORBIDDEN);
+    app.put(&put, json!({"isActive": true}), Some(&f.seeker))
+        .await
+        .assert_status(StatusCode::FORBIDDEN);
     // The role comes from the database: a demoted admin is refused on the same session.
-    sqlx::query("UPDATE users SET is_admin = false WHERE id = $1").bind(f.admin_id).execute(&app.pool).await.unwrap();
-    app.get("/api/admin/stats", Some(&f.admin)).await.assert_status(StatusCode::FORBIDDEN);
-    let audits: i64 = sqlx::query_scalar("SELECT count(*) FROM admin_audit").fetch_one(&app.pool).await.unwrap();
+    sqlx::query("UPDATE users SET is_admin = false WHERE id = $1")
+        .bind(f.admin_id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    app.get("/api/admin/stats", Some(&f.admin))
+        .await
+        .assert_status(StatusCode::FORBIDDEN);
+    let audits: i64 = sqlx::query_scalar("SELECT count(*) FROM admin_audit")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(audits, 0, "refused calls change nothing");
 }
 
@@ -99,31 +166,68 @@ async fn revenue_is_approved_payments_less_refunds_paid(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let f = fixture(&app).await;
     let stats = body(app.get("/api/admin/stats", Some(&f.admin)).await).await;
-    assert_eq!(stats, json!({"totalUsers": 3, "totalMentors": 1, "totalBookings": 0, "totalRevenue": "0.00"}));
+    assert_eq!(
+        stats,
+        json!({"totalUsers": 3, "totalMentors": 1, "totalBookings": 0, "totalRevenue": "0.00"})
+    );
 
     let kept = paid_booking(&app, &f, &f.seeker, 30).await;
     let cancelled = paid_booking(&app, &f, &f.seeker, 40).await;
     let half = paid_booking(&app, &f, &f.seeker, 5).await;
     // A hold is not a booking, and a declined card is no revenue.
-    app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(60), "totalAmount": "40"}), Some(&f.seeker)).await.assert_status(StatusCode::CREATED);
+    app.post(
+        "/api/reservations",
+        json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(60), "totalAmount": "40"}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
     let stats = body(app.get("/api/admin/stats", Some(&f.admin)).await).await;
-    assert_eq!((stats["totalBookings"].as_i64(), stats["totalRevenue"].as_str()), (Some(3), Some("120.00")));
+    assert_eq!(
+        (stats["totalBookings"].as_i64(), stats["totalRevenue"].as_str()),
+        (Some(3), Some("120.00"))
+    );
 
-    app.put(&format!("/api/user/bookings/{cancelled}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await.assert_status_is_ok();
-    app.put(&format!("/api/user/bookings/{half}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await.assert_status_is_ok();
+    app.put(
+        &format!("/api/user/bookings/{cancelled}/cancel"),
+        json!({"acknowledgePolicy": true}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status_is_ok();
+    app.put(
+        &format!("/api/user/bookings/{half}/cancel"),
+        json!({"acknowledgePolicy": true}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status_is_ok();
     let stats = body(app.get("/api/admin/stats", Some(&f.admin)).await).await;
     assert_eq!(stats["totalRevenue"], "120.00", "refunds not paid yet do not count");
     pay_out_refunds(&app).await;
     let stats = body(app.get("/api/admin/stats", Some(&f.admin)).await).await;
     // 3 x 40.00 paid, 40.00 + 20.00 refunded.
-    assert_eq!(stats, json!({"totalUsers": 3, "totalMentors": 1, "totalBookings": 3, "totalRevenue": "60.00"}));
+    assert_eq!(
+        stats,
+        json!({"totalUsers": 3, "totalMentors": 1, "totalBookings": 3, "totalRevenue": "60.00"})
+    );
     let mentors = body(app.get("/api/admin/mentors", Some(&f.admin)).await).await;
     let m = &mentors[0];
     assert_eq!(m["id"], f.mentor.as_str());
     assert_eq!(m["stats"], json!({"totalBookings": 3, "totalRevenue": "60.00"}));
-    assert_eq!((m["displayName"].as_str(), m["servicesCount"].as_i64(), m["isActive"].as_bool()), (Some("Mira"), Some(1), Some(true)));
+    assert_eq!(
+        (
+            m["displayName"].as_str(),
+            m["servicesCount"].as_i64(),
+            m["isActive"].as_bool()
+        ),
+        (Some("Mira"), Some(1), Some(true))
+    );
     assert_eq!(m["user"]["email"], "mentor@example.com");
-    assert_eq!((m["rating"].as_str(), m["totalSessions"].as_i64()), (Some("0.00"), Some(0)));
+    assert_eq!(
+        (m["rating"].as_str(), m["totalSessions"].as_i64()),
+        (Some("0.00"), Some(0))
+    );
     let _ = kept;
 }
 
@@ -131,23 +235,61 @@ async fn revenue_is_approved_payments_less_refunds_paid(pool: sqlx::PgPool) {
 async fn users_are_filtered_by_role_and_active_flag(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let f = fixture(&app).await;
-    let emails = |v: &Value| v.as_array().unwrap().iter().map(|u| u["email"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    let emails = |v: &Value| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["email"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
     let all = body(app.get("/api/admin/users", Some(&f.admin)).await).await;
-    assert_eq!(emails(&all), ["admin@example.com", "seeker@example.com", "mentor@example.com"], "newest first");
+    assert_eq!(
+        emails(&all),
+        ["admin@example.com", "seeker@example.com", "mentor@example.com"],
+        "newest first"
+    );
     let first = &all[1];
-    for field in ["id", "firstName", "lastName", "email", "profileImageUrl", "role", "isActive", "emailVerified", "createdAt", "stripeSubscriptionId"] {
+    for field in [
+        "id",
+        "firstName",
+        "lastName",
+        "email",
+        "profileImageUrl",
+        "role",
+        "isActive",
+        "emailVerified",
+        "createdAt",
+        "stripeSubscriptionId",
+    ] {
         assert!(first.get(field).is_some(), "{field} in {first}");
     }
-    for (role, want) in [("mentor", "mentor@example.com"), ("admin", "admin@example.com"), ("user", "seeker@example.com")] {
+    for (role, want) in [
+        ("mentor", "mentor@example.com"),
+        ("admin", "admin@example.com"),
+        ("user", "seeker@example.com"),
+    ] {
         let found = body(app.get(&format!("/api/admin/users?role={role}"), Some(&f.admin)).await).await;
         assert_eq!(emails(&found), [want], "{role}");
     }
-    app.put(&format!("/api/admin/users/{}/status", f.seeker_id), json!({"isActive": false}), Some(&f.admin)).await.assert_status_is_ok();
+    app.put(
+        &format!("/api/admin/users/{}/status", f.seeker_id),
+        json!({"isActive": false}),
+        Some(&f.admin),
+    )
+    .await
+    .assert_status_is_ok();
     let inactive = body(app.get("/api/admin/users?isActive=false", Some(&f.admin)).await).await;
     assert_eq!(emails(&inactive), ["seeker@example.com"]);
-    let active_users = body(app.get("/api/admin/users?role=user&isActive=true", Some(&f.admin)).await).await;
+    let active_users = body(
+        app.get("/api/admin/users?role=user&isActive=true", Some(&f.admin))
+            .await,
+    )
+    .await;
     assert_eq!(emails(&active_users), Vec::<String>::new());
-    for (query, message) in [("role=seeker", "Invalid role: use user, mentor or admin"), ("isActive=yes", "Invalid isActive: use true or false")] {
+    for (query, message) in [
+        ("role=seeker", "Invalid role: use user, mentor or admin"),
+        ("isActive=yes", "Invalid isActive: use true or false"),
+    ] {
         let r = app.get(&format!("/api/admin/users?{query}"), Some(&f.admin)).await;
         r.assert_status(StatusCode::BAD_REQUEST);
         assert_eq!(body(r).await["message"], message);
@@ -162,11 +304,29 @@ async fn deactivating_ends_sessions_refuses_sign_in_and_is_audited(pool: sqlx::P
     let second = app.login("seeker@example.com", "password1").await;
     let path = format!("/api/admin/users/{}/status", f.seeker_id);
 
-    let r = app.put(&format!("/api/admin/users/{}/status", f.admin_id), json!({"isActive": false}), Some(&f.admin)).await;
+    let r = app
+        .put(
+            &format!("/api/admin/users/{}/status", f.admin_id),
+            json!({"isActive": false}),
+            Some(&f.admin),
+        )
+        .await;
     r.assert_status(StatusCode::CONFLICT);
     assert_eq!(body(r).await["message"], "You cannot deactivate your own account");
-    app.put(&format!("/api/admin/users/{}/status", Uuid::new_v4()), json!({"isActive": false}), Some(&f.admin)).await.assert_status(StatusCode::NOT_FOUND);
-    app.put("/api/admin/users/not-an-id/status", json!({"isActive": false}), Some(&f.admin)).await.assert_status(StatusCode::NOT_FOUND);
+    app.put(
+        &format!("/api/admin/users/{}/status", Uuid::new_v4()),
+        json!({"isActive": false}),
+        Some(&f.admin),
+    )
+    .await
+    .assert_status(StatusCode::NOT_FOUND);
+    app.put(
+        "/api/admin/users/not-an-id/status",
+        json!({"isActive": false}),
+        Some(&f.admin),
+    )
+    .await
+    .assert_status(StatusCode::NOT_FOUND);
     let r = app.put(&path, json!({}), Some(&f.admin)).await;
     r.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(r).await["message"], "isActive is required (true or false)");
@@ -174,20 +334,46 @@ async fn deactivating_ends_sessions_refuses_sign_in_and_is_audited(pool: sqlx::P
     let r = app.put(&path, json!({"isActive": false}), Some(&f.admin)).await;
     r.assert_status_is_ok();
     let user = body(r).await;
-    assert_eq!((user["id"].as_str(), user["isActive"].as_bool()), (Some(f.seeker_id.to_string().as_str()), Some(false)));
-    let sessions: i64 = sqlx::query_scalar("SELECT count(*) FROM sessions WHERE user_id = $1").bind(f.seeker_id).fetch_one(&app.pool).await.unwrap();
+    assert_eq!(
+        (user["id"].as_str(), user["isActive"].as_bool()),
+        (Some(f.seeker_id.to_string().as_str()), Some(false))
+    );
+    let sessions: i64 = sqlx::query_scalar("SELECT count(*) FROM sessions WHERE user_id = $1")
+        .bind(f.seeker_id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(sessions, 0, "every session ended");
     for sid in [&f.seeker, &second] {
-        app.get("/api/auth/user", Some(sid)).await.assert_status(StatusCode::UNAUTHORIZED);
+        app.get("/api/auth/user", Some(sid))
+            .await
+            .assert_status(StatusCode::UNAUTHORIZED);
     }
-    let r = app.post("/api/login", json!({"email": "seeker@example.com", "password": "password1"}), None).await;
+    let r = app
+        .post(
+            "/api/login",
+            json!({"email": "seeker@example.com", "password": "password1"}),
+            None,
+        )
+        .await;
     r.assert_status(StatusCode::FORBIDDEN);
-    assert_eq!(body(r).await["message"], "Your account has been deactivated. Please contact support.");
+    assert_eq!(
+        body(r).await["message"],
+        "Your account has been deactivated. Please contact support."
+    );
     // A wrong password says nothing about the account.
-    let r = app.post("/api/login", json!({"email": "seeker@example.com", "password": "wrong-password"}), None).await;
+    let r = app
+        .post(
+            "/api/login",
+            json!({"email": "seeker@example.com", "password": "wrong-password"}),
+            None,
+        )
+        .await;
     r.assert_status(StatusCode::UNAUTHORIZED);
 
-    app.put(&path, json!({"isActive": true}), Some(&f.admin)).await.assert_status_is_ok();
+    app.put(&path, json!({"isActive": true}), Some(&f.admin))
+        .await
+        .assert_status_is_ok();
     app.login("seeker@example.com", "password1").await;
 
     let audit: Vec<(Uuid, String, String, String, Value, Value)> =
@@ -199,8 +385,22 @@ async fn deactivating_ends_sessions_refuses_sign_in_and_is_audited(pool: sqlx::P
     assert_eq!(
         audit,
         vec![
-            (f.admin_id, "user.deactivate".into(), "user".into(), seeker.clone(), json!({"isActive": true}), json!({"isActive": false})),
-            (f.admin_id, "user.activate".into(), "user".into(), seeker, json!({"isActive": false}), json!({"isActive": true})),
+            (
+                f.admin_id,
+                "user.deactivate".into(),
+                "user".into(),
+                seeker.clone(),
+                json!({"isActive": true}),
+                json!({"isActive": false})
+            ),
+            (
+                f.admin_id,
+                "user.activate".into(),
+                "user".into(),
+                seeker,
+                json!({"isActive": false}),
+                json!({"isActive": true})
+            ),
         ]
     );
 }
@@ -212,30 +412,69 @@ async fn a_deactivated_mentor_disappears_from_browsing_and_slots(pool: sqlx::PgP
     let booked = paid_booking(&app, &f, &f.seeker, 30).await;
     let day = chrono::DateTime::parse_from_rfc3339(&at(50)).unwrap().date_naive();
     let slots = format!("/api/mentors/{}/available-slots?date={day}&timeZone=UTC", f.mentor);
-    let listed = |v: &Value| v["mentors"].as_array().unwrap().iter().any(|m| m["id"] == f.mentor.as_str());
+    let listed = |v: &Value| {
+        v["mentors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["id"] == f.mentor.as_str())
+    };
     assert!(listed(&body(app.get("/api/mentors", None).await).await));
     app.get(&slots, None).await.assert_status_is_ok();
     let before = body(app.get("/api/highlights", None).await).await;
-    app.post(&format!("/api/user/favorites/{}", f.mentor), json!({}), Some(&f.seeker)).await;
+    app.post(&format!("/api/user/favorites/{}", f.mentor), json!({}), Some(&f.seeker))
+        .await;
 
-    app.put(&format!("/api/admin/users/{}/status", f.mentor_user), json!({"isActive": false}), Some(&f.admin)).await.assert_status_is_ok();
+    app.put(
+        &format!("/api/admin/users/{}/status", f.mentor_user),
+        json!({"isActive": false}),
+        Some(&f.admin),
+    )
+    .await
+    .assert_status_is_ok();
     assert!(!listed(&body(app.get("/api/mentors", None).await).await));
     assert!(!listed(&body(app.get("/api/mentors?search=Mira", None).await).await));
-    app.get(&format!("/api/mentors/{}", f.mentor), None).await.assert_status(StatusCode::NOT_FOUND);
+    app.get(&format!("/api/mentors/{}", f.mentor), None)
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
     app.get(&slots, None).await.assert_status(StatusCode::NOT_FOUND);
-    app.get(&format!("/api/services/{}", f.paid), None).await.assert_status(StatusCode::NOT_FOUND);
-    let r = app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(50), "totalAmount": "40"}), Some(&f.seeker)).await;
+    app.get(&format!("/api/services/{}", f.paid), None)
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
+    let r = app
+        .post(
+            "/api/reservations",
+            json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(50), "totalAmount": "40"}),
+            Some(&f.seeker),
+        )
+        .await;
     r.assert_status(StatusCode::NOT_FOUND);
     let after = body(app.get("/api/highlights", None).await).await;
-    assert_eq!(after["mentorCount"].as_i64().unwrap(), before["mentorCount"].as_i64().unwrap() - 1);
-    assert_eq!(body(app.get("/api/user/favorites", Some(&f.seeker)).await).await, json!([]));
+    assert_eq!(
+        after["mentorCount"].as_i64().unwrap(),
+        before["mentorCount"].as_i64().unwrap() - 1
+    );
+    assert_eq!(
+        body(app.get("/api/user/favorites", Some(&f.seeker)).await).await,
+        json!([])
+    );
     // Their confirmed booking stays as it was.
-    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1::uuid").bind(&booked).fetch_one(&app.pool).await.unwrap();
+    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1::uuid")
+        .bind(&booked)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(status, "confirmed");
     let mentors = body(app.get("/api/admin/mentors", Some(&f.admin)).await).await;
     assert_eq!(mentors[0]["isActive"], false);
 
-    app.put(&format!("/api/admin/users/{}/status", f.mentor_user), json!({"isActive": true}), Some(&f.admin)).await.assert_status_is_ok();
+    app.put(
+        &format!("/api/admin/users/{}/status", f.mentor_user),
+        json!({"isActive": true}),
+        Some(&f.admin),
+    )
+    .await
+    .assert_status_is_ok();
     assert!(listed(&body(app.get("/api/mentors", None).await).await));
     app.get(&slots, None).await.assert_status_is_ok();
 }
@@ -260,38 +499,104 @@ async fn bookings_are_filtered_and_paged(pool: sqlx::PgPool) {
         .await
         .unwrap();
     }
-    app.put(&format!("/api/user/bookings/{}/cancel", ids[0]), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await.assert_status_is_ok();
-    let listed = |v: &Value| v["bookings"].as_array().unwrap().iter().map(|b| b["id"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    app.put(
+        &format!("/api/user/bookings/{}/cancel", ids[0]),
+        json!({"acknowledgePolicy": true}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status_is_ok();
+    let listed = |v: &Value| {
+        v["bookings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["id"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
 
     let all = body(app.get("/api/admin/bookings", Some(&f.admin)).await).await;
-    assert_eq!(listed(&all), [ids[2].clone(), ids[1].clone(), ids[0].clone()], "newest first");
-    assert_eq!((all["total"].as_i64(), all["page"].as_i64(), all["pageSize"].as_i64()), (Some(3), Some(1), Some(20)));
+    assert_eq!(
+        listed(&all),
+        [ids[2].clone(), ids[1].clone(), ids[0].clone()],
+        "newest first"
+    );
+    assert_eq!(
+        (all["total"].as_i64(), all["page"].as_i64(), all["pageSize"].as_i64()),
+        (Some(3), Some(1), Some(20))
+    );
     let b = &all["bookings"][0];
-    assert_eq!((b["status"].as_str(), b["totalAmount"].as_str(), b["paymentStatus"].as_str(), b["duration"].as_i64()), (Some("confirmed"), Some("40.00"), Some("approved"), Some(60)));
-    assert_eq!(b["user"], json!({"id": f.seeker_id, "firstName": "Ann", "lastName": "Lee", "email": "seeker@example.com"}));
+    assert_eq!(
+        (
+            b["status"].as_str(),
+            b["totalAmount"].as_str(),
+            b["paymentStatus"].as_str(),
+            b["duration"].as_i64()
+        ),
+        (Some("confirmed"), Some("40.00"), Some("approved"), Some(60))
+    );
+    assert_eq!(
+        b["user"],
+        json!({"id": f.seeker_id, "firstName": "Ann", "lastName": "Lee", "email": "seeker@example.com"})
+    );
     assert_eq!(b["mentor"], json!({"id": f.mentor, "displayName": "Mira"}));
     assert_eq!(b["service"], json!({"id": f.paid, "title": "A fine session"}));
 
     let cancelled = body(app.get("/api/admin/bookings?status=cancelled", Some(&f.admin)).await).await;
-    assert_eq!((listed(&cancelled), cancelled["total"].as_i64()), (vec![ids[0].clone()], Some(1)));
+    assert_eq!(
+        (listed(&cancelled), cancelled["total"].as_i64()),
+        (vec![ids[0].clone()], Some(1))
+    );
     // Dates are whole UTC days, both ends included.
-    let one_day = body(app.get("/api/admin/bookings?startDate=2030-01-11&endDate=2030-01-11", Some(&f.admin)).await).await;
+    let one_day = body(
+        app.get(
+            "/api/admin/bookings?startDate=2030-01-11&endDate=2030-01-11",
+            Some(&f.admin),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(listed(&one_day), [ids[1].clone()]);
-    let from = body(app.get("/api/admin/bookings?startDate=2030-01-11", Some(&f.admin)).await).await;
+    let from = body(
+        app.get("/api/admin/bookings?startDate=2030-01-11", Some(&f.admin))
+            .await,
+    )
+    .await;
     assert_eq!(listed(&from), [ids[2].clone(), ids[1].clone()]);
-    let until = body(app.get("/api/admin/bookings?endDate=2030-01-11&status=confirmed", Some(&f.admin)).await).await;
+    let until = body(
+        app.get(
+            "/api/admin/bookings?endDate=2030-01-11&status=confirmed",
+            Some(&f.admin),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(listed(&until), [ids[1].clone()]);
 
     let page2 = body(app.get("/api/admin/bookings?page=2&pageSize=2", Some(&f.admin)).await).await;
-    assert_eq!((listed(&page2), page2["total"].as_i64(), page2["page"].as_i64(), page2["pageSize"].as_i64()), (vec![ids[0].clone()], Some(3), Some(2), Some(2)));
+    assert_eq!(
+        (
+            listed(&page2),
+            page2["total"].as_i64(),
+            page2["page"].as_i64(),
+            page2["pageSize"].as_i64()
+        ),
+        (vec![ids[0].clone()], Some(3), Some(2), Some(2))
+    );
     let past_end = body(app.get("/api/admin/bookings?page=3&pageSize=2", Some(&f.admin)).await).await;
     assert_eq!(listed(&past_end), Vec::<String>::new());
 
     for (query, message) in [
         ("startDate=2030-02-30", "Invalid startDate: use a date as YYYY-MM-DD"),
         ("endDate=11/01/2030", "Invalid endDate: use a date as YYYY-MM-DD"),
-        ("startDate=2030-01-12&endDate=2030-01-11", "Invalid date range: startDate must be on or before endDate"),
-        ("status=done", "Invalid status: use pending, confirmed, completed or cancelled"),
+        (
+            "startDate=2030-01-12&endDate=2030-01-11",
+            "Invalid date range: startDate must be on or before endDate",
+        ),
+        (
+            "status=done",
+            "Invalid status: use pending, confirmed, completed or cancelled",
+        ),
         ("pageSize=101", "Invalid pageSize: use a whole number from 1 to 100"),
         ("page=0", "Invalid page: use a whole number from 1 to 100000"),
         ("page=x", "Invalid request: page must be a whole number"),
@@ -309,48 +614,104 @@ async fn a_mentor_cancels_with_a_full_refund(pool: sqlx::PgPool) {
     // Five hours ahead: a seeker cancelling now would get 50%; the mentor's cancellation refunds all.
     let id = paid_booking(&app, &f, &f.seeker, 5).await;
     let path = format!("/api/mentor/bookings/{id}/cancel");
-    app.post(&path, json!({}), None).await.assert_status(StatusCode::UNAUTHORIZED);
-    app.post(&path, json!({}), Some(&f.seeker)).await.assert_status(StatusCode::NOT_FOUND);
+    app.post(&path, json!({}), None)
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
+    app.post(&path, json!({}), Some(&f.seeker))
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
     let (_, other_mentor) = app.mentor("other@example.com", "Orion", "tarot").await;
-    app.post(&path, json!({}), Some(&other_mentor)).await.assert_status(StatusCode::NOT_FOUND);
-    app.post(&format!("/api/mentor/bookings/{}/cancel", Uuid::new_v4()), json!({}), Some(&f.mentor_sid)).await.assert_status(StatusCode::NOT_FOUND);
-    let r = app.post(&path, json!({"reason": "x".repeat(501)}), Some(&f.mentor_sid)).await;
+    app.post(&path, json!({}), Some(&other_mentor))
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
+    app.post(
+        &format!("/api/mentor/bookings/{}/cancel", Uuid::new_v4()),
+        json!({}),
+        Some(&f.mentor_sid),
+    )
+    .await
+    .assert_status(StatusCode::NOT_FOUND);
+    let r = app
+        .post(&path, json!({"reason": "x".repeat(501)}), Some(&f.mentor_sid))
+        .await;
     r.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(r).await["message"], "Reason must be at most 500 characters");
 
-    let r = app.post(&path, json!({"reason": " I am unwell "}), Some(&f.mentor_sid)).await;
+    let r = app
+        .post(&path, json!({"reason": " I am unwell "}), Some(&f.mentor_sid))
+        .await;
     r.assert_status_is_ok();
     let done = body(r).await;
-    assert_eq!((done["id"].as_str(), done["status"].as_str()), (Some(id.as_str()), Some("cancelled")));
-    assert_eq!(done["refund"], json!({"percentage": 100, "amount": "40.00", "status": "pending"}));
-    let reason: Option<String> = sqlx::query_scalar("SELECT cancellation_reason FROM bookings WHERE id = $1::uuid").bind(&id).fetch_one(&app.pool).await.unwrap();
+    assert_eq!(
+        (done["id"].as_str(), done["status"].as_str()),
+        (Some(id.as_str()), Some("cancelled"))
+    );
+    assert_eq!(
+        done["refund"],
+        json!({"percentage": 100, "amount": "40.00", "status": "pending"})
+    );
+    let reason: Option<String> = sqlx::query_scalar("SELECT cancellation_reason FROM bookings WHERE id = $1::uuid")
+        .bind(&id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(reason.as_deref(), Some("I am unwell"));
     let email = app.queued("emails").await.last().unwrap().clone();
-    assert_eq!((email["kind"].as_str(), email["by_mentor"].as_bool(), email["refund_cents"].as_i64()), (Some("booking_cancelled"), Some(true), Some(4000)));
+    assert_eq!(
+        (
+            email["kind"].as_str(),
+            email["by_mentor"].as_bool(),
+            email["refund_cents"].as_i64()
+        ),
+        (Some("booking_cancelled"), Some(true), Some(4000))
+    );
     assert_eq!(app.queued("refunds").await.len(), 1);
     app.deliver_notifications().await;
     let notes = body(app.get("/api/notifications", Some(&f.seeker)).await).await;
     let text = notes.to_string();
-    assert!(text.contains("Your mentor Mira cancelled") && text.contains("A refund of $40.00 is on its way. Reason: I am unwell"), "{text}");
+    assert!(
+        text.contains("Your mentor Mira cancelled")
+            && text.contains("A refund of $40.00 is on its way. Reason: I am unwell"),
+        "{text}"
+    );
 
     let r = app.post(&path, json!({}), Some(&f.mentor_sid)).await;
     r.assert_status(StatusCode::CONFLICT);
-    assert_eq!(body(r).await["message"], "Only pending or confirmed bookings can be cancelled");
+    assert_eq!(
+        body(r).await["message"],
+        "Only pending or confirmed bookings can be cancelled"
+    );
     pay_out_refunds(&app).await;
-    let refund: (i16, i64, String) = sqlx::query_as("SELECT percentage, amount_cents, status FROM refunds WHERE booking_id = $1::uuid").bind(&id).fetch_one(&app.pool).await.unwrap();
+    let refund: (i16, i64, String) =
+        sqlx::query_as("SELECT percentage, amount_cents, status FROM refunds WHERE booking_id = $1::uuid")
+            .bind(&id)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
     assert_eq!(refund, (100, 4000, "succeeded".to_string()));
     // A cancelled booking is never completed, so it never enters a payout.
     sqlx::query("UPDATE bookings SET scheduled_at = now() - interval '3 days', ends_at = now() - interval '3 days' + interval '1 hour' WHERE id = $1::uuid").bind(&id).execute(&app.pool).await.unwrap();
     let mut tx = app.pool.begin().await.unwrap();
-    let completed = domain::booking::lifecycle::complete_if_due(&mut tx, id.parse().unwrap(), Duration::hours(24)).await.unwrap();
+    let completed = domain::booking::lifecycle::complete_if_due(&mut tx, id.parse().unwrap(), Duration::hours(24))
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     assert!(completed.is_none());
 
     // A session that has started cannot be cancelled by its mentor.
     let started = paid_booking(&app, &f, &f.seeker, 30).await;
     sqlx::query("UPDATE bookings SET scheduled_at = now() - interval '10 minutes', ends_at = now() + interval '50 minutes' WHERE id = $1::uuid").bind(&started).execute(&app.pool).await.unwrap();
-    let r = app.post(&format!("/api/mentor/bookings/{started}/cancel"), json!({}), Some(&f.mentor_sid)).await;
+    let r = app
+        .post(
+            &format!("/api/mentor/bookings/{started}/cancel"),
+            json!({}),
+            Some(&f.mentor_sid),
+        )
+        .await;
     r.assert_status(StatusCode::CONFLICT);
-    assert_eq!(body(r).await["message"], "This session has already started and can no longer be cancelled");
+    assert_eq!(
+        body(r).await["message"],
+        "This session has already started and can no longer be cancelled"
+    );
     let _ = f.admin;
 }

@@ -18,13 +18,29 @@ struct Fixture {
 async fn fixture(app: &TestApp) -> Fixture {
     let (mentor, mentor_sid) = app.mentor("mentor@example.com", "Mira", "astrology").await;
     // Short notice allowed: the tests book sessions an hour ahead.
-    app.put("/api/mentor/profile", json!({"timeZone": "UTC", "minimumNoticeMinutes": 0}), Some(&mentor_sid)).await.assert_status_is_ok();
+    app.put(
+        "/api/mentor/profile",
+        json!({"timeZone": "UTC", "minimumNoticeMinutes": 0}),
+        Some(&mentor_sid),
+    )
+    .await
+    .assert_status_is_ok();
     for day in 0..7 {
-        app.post("/api/mentor/availability", json!({"dayOfWeek": day, "startTime": "00:00", "endTime": "24:00"}), Some(&mentor_sid)).await;
+        app.post(
+            "/api/mentor/availability",
+            json!({"dayOfWeek": day, "startTime": "00:00", "endTime": "24:00"}),
+            Some(&mentor_sid),
+        )
+        .await;
     }
     let paid = app.service(&mentor_sid, "astrology", "40").await;
     let (_, seeker) = app.signed_in("seeker@example.com").await;
-    Fixture { mentor, mentor_sid, seeker, paid }
+    Fixture {
+        mentor,
+        mentor_sid,
+        seeker,
+        paid,
+    }
 }
 
 fn at(hours: i64) -> String {
@@ -33,7 +49,10 @@ fn at(hours: i64) -> String {
 
 /// The half hour at or before `minutes` from now.
 fn at_minutes(minutes: i64) -> String {
-    (Utc::now() + Duration::minutes(minutes)).duration_trunc(Duration::hours(1)).unwrap().to_rfc3339()
+    (Utc::now() + Duration::minutes(minutes))
+        .duration_trunc(Duration::hours(1))
+        .unwrap()
+        .to_rfc3339()
 }
 
 /// A paid, confirmed booking `hours` ahead; returns its id.
@@ -42,7 +61,15 @@ async fn paid_booking(app: &TestApp, f: &Fixture, hours: i64) -> String {
 }
 
 async fn paid_booking_at(app: &TestApp, f: &Fixture, start: &str) -> String {
-    let held = body(app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": start, "totalAmount": "40"}), Some(&f.seeker)).await).await;
+    let held = body(
+        app.post(
+            "/api/reservations",
+            json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": start, "totalAmount": "40"}),
+            Some(&f.seeker),
+        )
+        .await,
+    )
+    .await;
     let id = held["reservation"]["id"].as_str().unwrap().to_string();
     let paid = body(
         app.post(
@@ -75,20 +102,39 @@ async fn the_dashboard_lists_bookings_and_figures(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let f = fixture(&app).await;
     let empty = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
-    assert_eq!(empty["stats"], json!({"totalSessions": 0, "upcomingSessions": 0, "totalSpent": "0.00"}));
+    assert_eq!(
+        empty["stats"],
+        json!({"totalSessions": 0, "upcomingSessions": 0, "totalSpent": "0.00"})
+    );
     let first = paid_booking(&app, &f, 30).await;
     let second = paid_booking(&app, &f, 60).await;
     // A hold is not a booking yet.
-    app.post("/api/reservations", json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(90), "totalAmount": "40"}), Some(&f.seeker)).await;
+    app.post(
+        "/api/reservations",
+        json!({"serviceId": f.paid, "mentorId": f.mentor, "scheduledAt": at(90), "totalAmount": "40"}),
+        Some(&f.seeker),
+    )
+    .await;
     let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
-    let ids: Vec<&str> = d["bookings"].as_array().unwrap().iter().map(|b| b["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = d["bookings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, [second.as_str(), first.as_str()], "newest start first");
-    assert_eq!(d["stats"], json!({"totalSessions": 2, "upcomingSessions": 2, "totalSpent": "80.00"}));
+    assert_eq!(
+        d["stats"],
+        json!({"totalSessions": 2, "upcomingSessions": 2, "totalSpent": "80.00"})
+    );
     assert_eq!(d["user"]["email"], "seeker@example.com");
     let mentor_side = body(app.get("/api/mentor/bookings", Some(&f.mentor_sid)).await).await;
     assert_eq!(mentor_side.as_array().unwrap().len(), 2);
     let stats = body(app.get("/api/mentor/stats", Some(&f.mentor_sid)).await).await;
-    assert_eq!((stats["totalSessions"].as_i64(), stats["totalEarnings"].as_str()), (Some(2), Some("0.00")));
+    assert_eq!(
+        (stats["totalSessions"].as_i64(), stats["totalEarnings"].as_str()),
+        (Some(2), Some("0.00"))
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -97,19 +143,36 @@ async fn mentor_stats_show_the_platform_fee_and_the_net_earnings(pool: sqlx::PgP
     let f = fixture(&app).await;
     let stats = body(app.get("/api/mentor/stats", Some(&f.mentor_sid)).await).await;
     assert_eq!(
-        (&stats["totalEarnings"], &stats["platformFee"], &stats["netEarnings"], &stats["platformFeePercent"]),
+        (
+            &stats["totalEarnings"],
+            &stats["platformFee"],
+            &stats["netEarnings"],
+            &stats["platformFeePercent"]
+        ),
         (&json!("0.00"), &json!("0.00"), &json!("0.00"), &json!(15))
     );
 
     // Three completed sessions (40.00, 2.50, 2.50) and one still upcoming.
     for (hours, total_cents) in [(30, 4_000), (40, 250), (50, 250)] {
         let id = paid_booking(&app, &f, hours).await;
-        sqlx::query("UPDATE bookings SET status = 'completed', total_cents = $2 WHERE id = $1::uuid").bind(&id).bind(total_cents as i64).execute(&app.pool).await.unwrap();
+        sqlx::query("UPDATE bookings SET status = 'completed', total_cents = $2 WHERE id = $1::uuid")
+            .bind(&id)
+            .bind(total_cents as i64)
+            .execute(&app.pool)
+            .await
+            .unwrap();
     }
     paid_booking(&app, &f, 60).await;
     let stats = body(app.get("/api/mentor/stats", Some(&f.mentor_sid)).await).await;
     // The fee is taken per booking: 6.00 + 0.38 + 0.38 (15% of the 45.00 total would be 6.75).
-    assert_eq!((stats["totalEarnings"].as_str(), stats["platformFee"].as_str(), stats["netEarnings"].as_str()), (Some("45.00"), Some("6.76"), Some("38.24")));
+    assert_eq!(
+        (
+            stats["totalEarnings"].as_str(),
+            stats["platformFee"].as_str(),
+            stats["netEarnings"].as_str()
+        ),
+        (Some("45.00"), Some("6.76"), Some("38.24"))
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -122,18 +185,34 @@ async fn rescheduling_moves_the_booking_and_its_reminders(pool: sqlx::PgPool) {
     r.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(r).await["message"], "Please select a new time");
     let (_, stranger) = app.signed_in("stranger@example.com").await;
-    app.put(&path, json!({"scheduledAt": at(40)}), Some(&stranger)).await.assert_status(StatusCode::NOT_FOUND);
+    app.put(&path, json!({"scheduledAt": at(40)}), Some(&stranger))
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
     let odd = (chrono::DateTime::parse_from_rfc3339(&at(40)).unwrap() + Duration::minutes(7)).to_rfc3339();
-    app.put(&path, json!({"scheduledAt": odd}), Some(&f.seeker)).await.assert_status(StatusCode::CONFLICT);
+    app.put(&path, json!({"scheduledAt": odd}), Some(&f.seeker))
+        .await
+        .assert_status(StatusCode::CONFLICT);
 
     let new_time = at(40);
-    let r = app.put(&path, json!({"scheduledAt": new_time, "reason": " busy "}), Some(&f.seeker)).await;
+    let r = app
+        .put(
+            &path,
+            json!({"scheduledAt": new_time, "reason": " busy "}),
+            Some(&f.seeker),
+        )
+        .await;
     r.assert_status_is_ok();
     let moved = body(r).await;
-    assert_eq!(chrono::DateTime::parse_from_rfc3339(moved["booking"]["scheduledAt"].as_str().unwrap()).unwrap(), chrono::DateTime::parse_from_rfc3339(&new_time).unwrap());
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(moved["booking"]["scheduledAt"].as_str().unwrap()).unwrap(),
+        chrono::DateTime::parse_from_rfc3339(&new_time).unwrap()
+    );
     let reminders = queued_kinds(&app, "booking_reminders").await;
     let new_start = chrono::DateTime::parse_from_rfc3339(&new_time).unwrap().timestamp();
-    assert!(reminders.iter().filter(|r| r["start"] == new_start).count() == 2, "{reminders:?}");
+    assert!(
+        reminders.iter().filter(|r| r["start"] == new_start).count() == 2,
+        "{reminders:?}"
+    );
     let emails = app.queued("emails").await;
     assert_eq!(emails.last().unwrap()["kind"], "booking_rescheduled");
     app.deliver_notifications().await;
@@ -142,18 +221,47 @@ async fn rescheduling_moves_the_booking_and_its_reminders(pool: sqlx::PgPool) {
 
     // The booking's own time is offered to it, and it can move by half an hour into it.
     let day = chrono::DateTime::parse_from_rfc3339(&new_time).unwrap();
-    let slots = |extra: String| format!("/api/mentors/{}/available-slots?date={}&timeZone=UTC{extra}", f.mentor, day.date_naive());
+    let slots = |extra: String| {
+        format!(
+            "/api/mentors/{}/available-slots?date={}&timeZone=UTC{extra}",
+            f.mentor,
+            day.date_naive()
+        )
+    };
     let label = json!(day.format("%H:%M").to_string());
-    assert!(!body(app.get(&slots(String::new()), None).await).await.as_array().unwrap().contains(&label));
-    assert!(body(app.get(&slots(format!("&excludeBooking={id}")), None).await).await.as_array().unwrap().contains(&label));
+    assert!(
+        !body(app.get(&slots(String::new()), None).await)
+            .await
+            .as_array()
+            .unwrap()
+            .contains(&label)
+    );
+    assert!(
+        body(app.get(&slots(format!("&excludeBooking={id}")), None).await)
+            .await
+            .as_array()
+            .unwrap()
+            .contains(&label)
+    );
     let half_hour_later = (day + Duration::minutes(30)).to_rfc3339();
-    app.put(&path, json!({"scheduledAt": half_hour_later}), Some(&f.seeker)).await.assert_status_is_ok();
+    app.put(&path, json!({"scheduledAt": half_hour_later}), Some(&f.seeker))
+        .await
+        .assert_status_is_ok();
 
     // Too close to the start.
     let soon = paid_booking(&app, &f, 1).await;
-    let r = app.put(&format!("/api/user/bookings/{soon}/reschedule"), json!({"scheduledAt": at(50)}), Some(&f.seeker)).await;
+    let r = app
+        .put(
+            &format!("/api/user/bookings/{soon}/reschedule"),
+            json!({"scheduledAt": at(50)}),
+            Some(&f.seeker),
+        )
+        .await;
     r.assert_status(StatusCode::CONFLICT);
-    assert_eq!(body(r).await["message"], "Bookings can be rescheduled up to 2 hours before the start");
+    assert_eq!(
+        body(r).await["message"],
+        "Bookings can be rescheduled up to 2 hours before the start"
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -162,38 +270,112 @@ async fn cancelling_refunds_by_the_policy_once(pool: sqlx::PgPool) {
     let f = fixture(&app).await;
     let early = paid_booking(&app, &f, 30).await;
     let late = paid_booking(&app, &f, 5).await;
-    let preview = body(app.get(&format!("/api/user/bookings/{early}/refund-preview"), Some(&f.seeker)).await).await;
+    let preview = body(
+        app.get(&format!("/api/user/bookings/{early}/refund-preview"), Some(&f.seeker))
+            .await,
+    )
+    .await;
     assert_eq!(preview, json!({"refundPercentage": 100, "refundAmount": "40.00"}));
-    let r = app.put(&format!("/api/user/bookings/{early}/cancel"), json!({"reason": "sick"}), Some(&f.seeker)).await;
+    let r = app
+        .put(
+            &format!("/api/user/bookings/{early}/cancel"),
+            json!({"reason": "sick"}),
+            Some(&f.seeker),
+        )
+        .await;
     r.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(r).await["message"], "Please acknowledge the policy");
-    let done = body(app.put(&format!("/api/user/bookings/{early}/cancel"), json!({"reason": "sick", "acknowledgePolicy": true}), Some(&f.seeker)).await).await;
-    assert_eq!(done["refundPolicy"], json!({"refundPercentage": 100, "refundAmount": "40.00"}));
+    let done = body(
+        app.put(
+            &format!("/api/user/bookings/{early}/cancel"),
+            json!({"reason": "sick", "acknowledgePolicy": true}),
+            Some(&f.seeker),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        done["refundPolicy"],
+        json!({"refundPercentage": 100, "refundAmount": "40.00"})
+    );
     assert_eq!(done["booking"]["status"], "cancelled");
-    let half = body(app.put(&format!("/api/user/bookings/{late}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await).await;
-    assert_eq!(half["refundPolicy"], json!({"refundPercentage": 50, "refundAmount": "20.00"}));
-    app.put(&format!("/api/user/bookings/{early}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await.assert_status(StatusCode::CONFLICT);
+    let half = body(
+        app.put(
+            &format!("/api/user/bookings/{late}/cancel"),
+            json!({"acknowledgePolicy": true}),
+            Some(&f.seeker),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        half["refundPolicy"],
+        json!({"refundPercentage": 50, "refundAmount": "20.00"})
+    );
+    app.put(
+        &format!("/api/user/bookings/{early}/cancel"),
+        json!({"acknowledgePolicy": true}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status(StatusCode::CONFLICT);
     assert_eq!(app.queued("refunds").await.len(), 2);
     assert_eq!(app.queued("emails").await.last().unwrap()["kind"], "booking_cancelled");
     let dashboard = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
     assert_eq!(dashboard["stats"]["totalSpent"], "20.00", "paid 80, 60 refunded");
     // Session History shows each cancellation's refund.
-    let refund_of = |id: &str| dashboard["bookings"].as_array().unwrap().iter().find(|b| b["id"] == id).unwrap()["refund"].clone();
-    assert_eq!(refund_of(&early), json!({"percentage": 100, "amount": "40.00", "status": "pending"}));
+    let refund_of = |id: &str| {
+        dashboard["bookings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["id"] == id)
+            .unwrap()["refund"]
+            .clone()
+    };
+    assert_eq!(
+        refund_of(&early),
+        json!({"percentage": 100, "amount": "40.00", "status": "pending"})
+    );
     assert_eq!(refund_of(&late)["percentage"], 50);
 
     // The refund job pays out once, however often it runs.
-    let refund: uuid::Uuid = sqlx::query_scalar("SELECT id FROM refunds WHERE percentage = 100").fetch_one(&app.pool).await.unwrap();
+    let refund: uuid::Uuid = sqlx::query_scalar("SELECT id FROM refunds WHERE percentage = 100")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     let gateway = domain::payments::test_gateway::TestGateway::new(app.pool.clone(), Default::default());
     for _ in 0..3 {
-        domain::payments::refund_payout::pay_out(&app.pool, &gateway, refund).await.unwrap();
+        domain::payments::refund_payout::pay_out(&app.pool, &gateway, refund)
+            .await
+            .unwrap();
     }
-    let (status, attempts): (String, i32) = sqlx::query_as("SELECT status, attempts FROM refunds WHERE id = $1").bind(refund).fetch_one(&app.pool).await.unwrap();
+    let (status, attempts): (String, i32) = sqlx::query_as("SELECT status, attempts FROM refunds WHERE id = $1")
+        .bind(refund)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!((status.as_str(), attempts), ("succeeded", 1));
     // The slot is offered again.
     let day = chrono::DateTime::parse_from_rfc3339(&at(30)).unwrap();
-    let slots = body(app.get(&format!("/api/mentors/{}/available-slots?date={}&timeZone=UTC", f.mentor, day.date_naive()), None).await).await;
-    assert!(slots.as_array().unwrap().contains(&json!(day.format("%H:%M").to_string())));
+    let slots = body(
+        app.get(
+            &format!(
+                "/api/mentors/{}/available-slots?date={}&timeZone=UTC",
+                f.mentor,
+                day.date_naive()
+            ),
+            None,
+        )
+        .await,
+    )
+    .await;
+    assert!(
+        slots
+            .as_array()
+            .unwrap()
+            .contains(&json!(day.format("%H:%M").to_string()))
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -205,12 +387,22 @@ async fn mentors_move_bookings_only_along_the_allowed_transitions(pool: sqlx::Pg
     let r = app.put(&path, json!({"status": "pending"}), Some(&f.mentor_sid)).await;
     r.assert_status(StatusCode::CONFLICT);
     assert_eq!(body(r).await["message"], "A confirmed booking cannot become pending");
-    app.put(&path, json!({"status": "cancelled"}), Some(&f.mentor_sid)).await.assert_status(StatusCode::CONFLICT);
-    app.put(&path, json!({"status": "completed"}), Some(&f.seeker)).await.assert_status(StatusCode::NOT_FOUND);
+    app.put(&path, json!({"status": "cancelled"}), Some(&f.mentor_sid))
+        .await
+        .assert_status(StatusCode::CONFLICT);
+    app.put(&path, json!({"status": "completed"}), Some(&f.seeker))
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
     move_into_the_past(&app, &id).await;
-    let done = body(app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await).await;
+    let done = body(
+        app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid))
+            .await,
+    )
+    .await;
     assert_eq!(done["status"], "completed");
-    app.put(&path, json!({"status": "confirmed"}), Some(&f.mentor_sid)).await.assert_status(StatusCode::CONFLICT);
+    app.put(&path, json!({"status": "confirmed"}), Some(&f.mentor_sid))
+        .await
+        .assert_status(StatusCode::CONFLICT);
     let stats = body(app.get("/api/mentor/stats", Some(&f.mentor_sid)).await).await;
     assert_eq!(stats["totalEarnings"], "40.00");
     let m = body(app.get(&format!("/api/mentors/{}", f.mentor), None).await).await;
@@ -218,10 +410,26 @@ async fn mentors_move_bookings_only_along_the_allowed_transitions(pool: sqlx::Pg
 
     // A pending booking can be confirmed or cancelled (with a full refund).
     let pending = paid_booking(&app, &f, 50).await;
-    sqlx::query("UPDATE bookings SET status = 'pending' WHERE id = $1::uuid").bind(&pending).execute(&app.pool).await.unwrap();
-    let c = body(app.put(&format!("/api/mentor/bookings/{pending}"), json!({"status": "cancelled"}), Some(&f.mentor_sid)).await).await;
+    sqlx::query("UPDATE bookings SET status = 'pending' WHERE id = $1::uuid")
+        .bind(&pending)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let c = body(
+        app.put(
+            &format!("/api/mentor/bookings/{pending}"),
+            json!({"status": "cancelled"}),
+            Some(&f.mentor_sid),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(c["status"], "cancelled");
-    let refund: (i16, i64) = sqlx::query_as("SELECT percentage, amount_cents FROM refunds WHERE booking_id = $1::uuid").bind(&pending).fetch_one(&app.pool).await.unwrap();
+    let refund: (i16, i64) = sqlx::query_as("SELECT percentage, amount_cents FROM refunds WHERE booking_id = $1::uuid")
+        .bind(&pending)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(refund, (100, 4000));
 }
 
@@ -232,30 +440,101 @@ async fn rescheduling_later_never_raises_the_refund(pool: sqlx::PgPool) {
     // 3 to 3.5 hours away: half back.
     let id = paid_booking_at(&app, &f, &at_minutes(210)).await;
     let preview = format!("/api/user/bookings/{id}/refund-preview");
-    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await, json!({"refundPercentage": 50, "refundAmount": "20.00"}));
-    let r = app.put(&format!("/api/user/bookings/{id}/reschedule"), json!({"scheduledAt": at(24 * 7)}), Some(&f.seeker)).await;
+    assert_eq!(
+        body(app.get(&preview, Some(&f.seeker)).await).await,
+        json!({"refundPercentage": 50, "refundAmount": "20.00"})
+    );
+    let r = app
+        .put(
+            &format!("/api/user/bookings/{id}/reschedule"),
+            json!({"scheduledAt": at(24 * 7)}),
+            Some(&f.seeker),
+        )
+        .await;
     r.assert_status_is_ok();
-    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await, json!({"refundPercentage": 50, "refundAmount": "20.00"}), "a week away now, but first booked 3.5 hours ahead");
-    let done = body(app.put(&format!("/api/user/bookings/{id}/cancel"), json!({"acknowledgePolicy": true}), Some(&f.seeker)).await).await;
-    assert_eq!(done["refundPolicy"], json!({"refundPercentage": 50, "refundAmount": "20.00"}));
-    let refund: (i16, i64) = sqlx::query_as("SELECT percentage, amount_cents FROM refunds WHERE booking_id = $1::uuid").bind(&id).fetch_one(&app.pool).await.unwrap();
+    assert_eq!(
+        body(app.get(&preview, Some(&f.seeker)).await).await,
+        json!({"refundPercentage": 50, "refundAmount": "20.00"}),
+        "a week away now, but first booked 3.5 hours ahead"
+    );
+    let done = body(
+        app.put(
+            &format!("/api/user/bookings/{id}/cancel"),
+            json!({"acknowledgePolicy": true}),
+            Some(&f.seeker),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        done["refundPolicy"],
+        json!({"refundPercentage": 50, "refundAmount": "20.00"})
+    );
+    let refund: (i16, i64) = sqlx::query_as("SELECT percentage, amount_cents FROM refunds WHERE booking_id = $1::uuid")
+        .bind(&id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(refund, (50, 2000));
 
     // Moving a booking earlier lowers the tier for good; moving it back does not restore it.
     let early = paid_booking(&app, &f, 30).await;
     let preview = format!("/api/user/bookings/{early}/refund-preview");
-    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"], 100);
-    app.put(&format!("/api/user/bookings/{early}/reschedule"), json!({"scheduledAt": at_minutes(270)}), Some(&f.seeker)).await.assert_status_is_ok();
-    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"], 50);
-    app.put(&format!("/api/user/bookings/{early}/reschedule"), json!({"scheduledAt": at(50)}), Some(&f.seeker)).await.assert_status_is_ok();
-    assert_eq!(body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"], 50);
+    assert_eq!(
+        body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"],
+        100
+    );
+    app.put(
+        &format!("/api/user/bookings/{early}/reschedule"),
+        json!({"scheduledAt": at_minutes(270)}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status_is_ok();
+    assert_eq!(
+        body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"],
+        50
+    );
+    app.put(
+        &format!("/api/user/bookings/{early}/reschedule"),
+        json!({"scheduledAt": at(50)}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status_is_ok();
+    assert_eq!(
+        body(app.get(&preview, Some(&f.seeker)).await).await["refundPercentage"],
+        50
+    );
     // A mentor's cancellation still refunds in full.
     let by_mentor = paid_booking_at(&app, &f, &at_minutes(330)).await;
-    app.put(&format!("/api/user/bookings/{by_mentor}/reschedule"), json!({"scheduledAt": at(80)}), Some(&f.seeker)).await.assert_status_is_ok();
-    sqlx::query("UPDATE bookings SET status = 'pending' WHERE id = $1::uuid").bind(&by_mentor).execute(&app.pool).await.unwrap();
-    let c = body(app.put(&format!("/api/mentor/bookings/{by_mentor}"), json!({"status": "cancelled"}), Some(&f.mentor_sid)).await).await;
+    app.put(
+        &format!("/api/user/bookings/{by_mentor}/reschedule"),
+        json!({"scheduledAt": at(80)}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status_is_ok();
+    sqlx::query("UPDATE bookings SET status = 'pending' WHERE id = $1::uuid")
+        .bind(&by_mentor)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let c = body(
+        app.put(
+            &format!("/api/mentor/bookings/{by_mentor}"),
+            json!({"status": "cancelled"}),
+            Some(&f.mentor_sid),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(c["status"], "cancelled");
-    let refund: i16 = sqlx::query_scalar("SELECT percentage FROM refunds WHERE booking_id = $1::uuid").bind(&by_mentor).fetch_one(&app.pool).await.unwrap();
+    let refund: i16 = sqlx::query_scalar("SELECT percentage FROM refunds WHERE booking_id = $1::uuid")
+        .bind(&by_mentor)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(refund, 100);
 }
 
@@ -265,11 +544,22 @@ async fn a_session_is_completed_only_after_it_has_ended(pool: sqlx::PgPool) {
     let f = fixture(&app).await;
     let id = paid_booking(&app, &f, 24 * 6).await;
     let path = format!("/api/mentor/bookings/{id}");
-    let r = app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await;
+    let r = app
+        .put(&path, json!({"status": "completed"}), Some(&f.mentor_sid))
+        .await;
     r.assert_status(StatusCode::CONFLICT);
-    assert_eq!(body(r).await["message"], "A session can be marked completed only after it has ended");
+    assert_eq!(
+        body(r).await["message"],
+        "A session can be marked completed only after it has ended"
+    );
     // A session that never happened cannot be reviewed.
-    let r = app.post(&format!("/api/bookings/{id}/review"), json!({"rating": 5}), Some(&f.seeker)).await;
+    let r = app
+        .post(
+            &format!("/api/bookings/{id}/review"),
+            json!({"rating": 5}),
+            Some(&f.seeker),
+        )
+        .await;
     r.assert_status(StatusCode::CONFLICT);
 
     // Started but not over: still refused.
@@ -278,22 +568,46 @@ async fn a_session_is_completed_only_after_it_has_ended(pool: sqlx::PgPool) {
         .execute(&app.pool)
         .await
         .unwrap();
-    app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await.assert_status(StatusCode::CONFLICT);
+    app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid))
+        .await
+        .assert_status(StatusCode::CONFLICT);
 
     // The completion job waits for the complaint window after the end, too.
     let uuid: uuid::Uuid = id.parse().unwrap();
     let window = Duration::hours(24);
     let mut tx = app.pool.begin().await.unwrap();
-    assert!(domain::booking::lifecycle::complete_if_due(&mut tx, uuid, window).await.unwrap().is_none(), "not over yet");
+    assert!(
+        domain::booking::lifecycle::complete_if_due(&mut tx, uuid, window)
+            .await
+            .unwrap()
+            .is_none(),
+        "not over yet"
+    );
     tx.rollback().await.unwrap();
     move_into_the_past(&app, &id).await;
     let mut tx = app.pool.begin().await.unwrap();
-    assert!(domain::booking::lifecycle::complete_if_due(&mut tx, uuid, window).await.unwrap().is_none(), "inside the complaint window");
+    assert!(
+        domain::booking::lifecycle::complete_if_due(&mut tx, uuid, window)
+            .await
+            .unwrap()
+            .is_none(),
+        "inside the complaint window"
+    );
     tx.rollback().await.unwrap();
 
-    let done = body(app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid)).await).await;
+    let done = body(
+        app.put(&path, json!({"status": "completed"}), Some(&f.mentor_sid))
+            .await,
+    )
+    .await;
     assert_eq!(done["status"], "completed");
-    app.post(&format!("/api/bookings/{id}/review"), json!({"rating": 5}), Some(&f.seeker)).await.assert_status(StatusCode::CREATED);
+    app.post(
+        &format!("/api/bookings/{id}/review"),
+        json!({"rating": 5}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -306,23 +620,39 @@ async fn completed_sessions_are_reviewed_once(pool: sqlx::PgPool) {
     r.assert_status(StatusCode::CONFLICT);
     assert_eq!(body(r).await["message"], "Only completed sessions can be reviewed");
     move_into_the_past(&app, &id).await;
-    app.put(&format!("/api/mentor/bookings/{id}"), json!({"status": "completed"}), Some(&f.mentor_sid)).await.assert_status_is_ok();
+    app.put(
+        &format!("/api/mentor/bookings/{id}"),
+        json!({"status": "completed"}),
+        Some(&f.mentor_sid),
+    )
+    .await
+    .assert_status_is_ok();
     let r = app.post(&path, json!({"rating": 6}), Some(&f.seeker)).await;
     assert_eq!(body(r).await["message"], "Rating must be from 1 to 5");
     let (_, stranger) = app.signed_in("stranger@example.com").await;
-    app.post(&path, json!({"rating": 4}), Some(&stranger)).await.assert_status(StatusCode::NOT_FOUND);
-    let r = app.post(&path, json!({"rating": 4, "comment": " Lovely "}), Some(&f.seeker)).await;
+    app.post(&path, json!({"rating": 4}), Some(&stranger))
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
+    let r = app
+        .post(&path, json!({"rating": 4, "comment": " Lovely "}), Some(&f.seeker))
+        .await;
     r.assert_status(StatusCode::CREATED);
     assert_eq!(body(r).await["comment"], "Lovely");
     let again = app.post(&path, json!({"rating": 5}), Some(&f.seeker)).await;
     again.assert_status(StatusCode::CONFLICT);
     assert_eq!(body(again).await["message"], "You have already reviewed this session");
     let m = body(app.get(&format!("/api/mentors/{}", f.mentor), None).await).await;
-    assert_eq!((m["rating"].as_str(), m["reviewCount"].as_i64()), (Some("4.00"), Some(1)));
+    assert_eq!(
+        (m["rating"].as_str(), m["reviewCount"].as_i64()),
+        (Some("4.00"), Some(1))
+    );
     let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
     assert_eq!(d["bookings"][0]["hasReview"], true);
     app.deliver_notifications().await;
-    assert_eq!(body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await[0]["type"], "new_review");
+    assert_eq!(
+        body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await[0]["type"],
+        "new_review"
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -330,13 +660,39 @@ async fn email_preferences_default_on_and_change_one_at_a_time(pool: sqlx::PgPoo
     let app = app(pool).await;
     let (_, sid) = app.signed_in("ann@example.com").await;
     let all_on = json!({"bookingConfirmations": true, "bookingReminders": true, "marketingEmails": true, "reviewRequests": true});
-    assert_eq!(body(app.get("/api/user/email-preferences", Some(&sid)).await).await, all_on);
-    let r = body(app.put("/api/user/email-preferences", json!({"bookingReminders": false}), Some(&sid)).await).await;
-    assert_eq!(r, json!({"bookingConfirmations": true, "bookingReminders": false, "marketingEmails": true, "reviewRequests": true}));
-    let r = body(app.put("/api/user/email-preferences", json!({"marketingEmails": false}), Some(&sid)).await).await;
+    assert_eq!(
+        body(app.get("/api/user/email-preferences", Some(&sid)).await).await,
+        all_on
+    );
+    let r = body(
+        app.put(
+            "/api/user/email-preferences",
+            json!({"bookingReminders": false}),
+            Some(&sid),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        r,
+        json!({"bookingConfirmations": true, "bookingReminders": false, "marketingEmails": true, "reviewRequests": true})
+    );
+    let r = body(
+        app.put(
+            "/api/user/email-preferences",
+            json!({"marketingEmails": false}),
+            Some(&sid),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(r["bookingReminders"], false, "other preferences stay");
-    app.put("/api/user/email-preferences", json!({}), Some(&sid)).await.assert_status(StatusCode::BAD_REQUEST);
-    app.get("/api/user/email-preferences", None).await.assert_status(StatusCode::UNAUTHORIZED);
+    app.put("/api/user/email-preferences", json!({}), Some(&sid))
+        .await
+        .assert_status(StatusCode::BAD_REQUEST);
+    app.get("/api/user/email-preferences", None)
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -346,11 +702,18 @@ async fn a_booking_can_move_back_to_a_time_it_had_before(pool: sqlx::PgPool) {
     let first = at(30);
     let id = paid_booking_at(&app, &f, &first).await;
     let path = format!("/api/user/bookings/{id}/reschedule");
-    app.put(&path, json!({"scheduledAt": at(40)}), Some(&f.seeker)).await.assert_status_is_ok();
+    app.put(&path, json!({"scheduledAt": at(40)}), Some(&f.seeker))
+        .await
+        .assert_status_is_ok();
     // Its reminders and completion for the first time are queued already: queueing them again
     // must not undo the move.
-    app.put(&path, json!({"scheduledAt": first}), Some(&f.seeker)).await.assert_status_is_ok();
+    app.put(&path, json!({"scheduledAt": first}), Some(&f.seeker))
+        .await
+        .assert_status_is_ok();
     let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
     let start = d["bookings"][0]["scheduledAt"].as_str().unwrap();
-    assert_eq!(chrono::DateTime::parse_from_rfc3339(start).unwrap(), chrono::DateTime::parse_from_rfc3339(&first).unwrap());
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(start).unwrap(),
+        chrono::DateTime::parse_from_rfc3339(&first).unwrap()
+    );
 }

@@ -10,7 +10,13 @@ use support::{app, body};
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_nul_character_in_text_is_bad_input(pool: sqlx::PgPool) {
     let app = app(pool).await;
-    let resp = app.post("/api/login", json!({"email": "a\u{0}b@example.com", "password": "password1"}), None).await;
+    let resp = app
+        .post(
+            "/api/login",
+            json!({"email": "a\u{0}b@example.com", "password": "password1"}),
+            None,
+        )
+        .await;
     resp.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(resp).await["message"], domain::error::NUL_IN_TEXT);
 

@@ -5,5 +5,8 @@ fn committed_openapi_yaml_matches_the_code() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi.yaml");
     let committed = std::fs::read_to_string(path).expect("openapi.yaml exists at the repository root");
     let generated = api::routes::service().spec_yaml();
-    assert!(committed == generated, "openapi.yaml is stale: run scripts/generate (api openapi > openapi.yaml, then the web client)");
+    assert!(
+        committed == generated,
+        "openapi.yaml is stale: run scripts/generate (api openapi > openapi.yaml, then the web client)"
+    );
 }

@@ -22,11 +22,19 @@ struct Mentor {
 async fn mentor(app: &TestApp, email: &str, name: &str) -> Mentor {
     let (id, sid) = app.mentor(email, name, "astrology").await;
     let service = app.service(&sid, "astrology", "40").await;
-    Mentor { id: id.parse().unwrap(), sid, service: service.parse().unwrap() }
+    Mentor {
+        id: id.parse().unwrap(),
+        sid,
+        service: service.parse().unwrap(),
+    }
 }
 
 async fn seeker(app: &TestApp) -> Uuid {
-    match sqlx::query_scalar("SELECT id FROM users WHERE email = 'payer@example.com'").fetch_optional(&app.pool).await.unwrap() {
+    match sqlx::query_scalar("SELECT id FROM users WHERE email = 'payer@example.com'")
+        .fetch_optional(&app.pool)
+        .await
+        .unwrap()
+    {
         Some(id) => id,
         None => app.signed_in("payer@example.com").await.0,
     }
@@ -34,7 +42,13 @@ async fn seeker(app: &TestApp) -> Uuid {
 
 /// A completed booking `days_ago` with `paid_cents` paid (no payment row when None) and a refund
 /// of `refund` (cents, status) when given.
-async fn completed(app: &TestApp, m: &Mentor, days_ago: i64, paid_cents: Option<i64>, refund: Option<(i64, &str)>) -> Uuid {
+async fn completed(
+    app: &TestApp,
+    m: &Mentor,
+    days_ago: i64,
+    paid_cents: Option<i64>,
+    refund: Option<(i64, &str)>,
+) -> Uuid {
     let user = seeker(app).await;
     let total = paid_cents.unwrap_or(0);
     let id: Uuid = sqlx::query_scalar(
@@ -76,7 +90,11 @@ async fn completed(app: &TestApp, m: &Mentor, days_ago: i64, paid_cents: Option<
 
 async fn admin_session(app: &TestApp) -> String {
     let (id, sid) = app.signed_in("boss@example.com").await;
-    sqlx::query("UPDATE users SET is_admin = true WHERE id = $1").bind(id).execute(&app.pool).await.unwrap();
+    sqlx::query("UPDATE users SET is_admin = true WHERE id = $1")
+        .bind(id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
     sid
 }
 
@@ -124,10 +142,20 @@ async fn the_batch_takes_paid_bookings_to_the_cent(pool: PgPool) {
     assert_eq!(list.len(), 1);
     let p = &list[0];
     assert_eq!(
-        (&p["bookingCount"], &p["pendingAmount"], &p["platformFee"], &p["mentorNet"]),
+        (
+            &p["bookingCount"],
+            &p["pendingAmount"],
+            &p["platformFee"],
+            &p["mentorNet"]
+        ),
         (&json!(5), &json!("120.82"), &json!("18.13"), &json!("102.69"))
     );
-    let mut ids: Vec<String> = p["bookingIds"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let mut ids: Vec<String> = p["bookingIds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
     ids.sort();
     let mut want: Vec<String> = paid.iter().map(Uuid::to_string).collect();
     want.sort();
@@ -142,16 +170,31 @@ async fn the_batch_takes_paid_bookings_to_the_cent(pool: PgPool) {
     // A second run takes nothing; the in-flight refund's booking waits until the refund is done.
     assert_eq!(batch::run(&app.pool).await.unwrap().payouts, 0);
     let e = body(app.get("/api/mentor/earnings", Some(&m.sid)).await).await;
-    assert_eq!(e["pending"], json!({"bookingCount": 5, "pendingAmount": "120.82", "platformFee": "18.13", "mentorNet": "102.69"}));
+    assert_eq!(
+        e["pending"],
+        json!({"bookingCount": 5, "pendingAmount": "120.82", "platformFee": "18.13", "mentorNet": "102.69"})
+    );
     assert_eq!(e["nextPayout"]["bookingCount"], 0);
     assert_eq!(e["minimumPayout"], "50.00");
-    sqlx::query("UPDATE refunds SET status = 'succeeded' WHERE booking_id = $1").bind(in_flight).execute(&app.pool).await.unwrap();
+    sqlx::query("UPDATE refunds SET status = 'succeeded' WHERE booking_id = $1")
+        .bind(in_flight)
+        .execute(&app.pool)
+        .await
+        .unwrap();
     let e = body(app.get("/api/mentor/earnings", Some(&m.sid)).await).await;
-    assert_eq!(e["nextPayout"], json!({"bookingCount": 1, "pendingAmount": "10.00", "platformFee": "1.50", "mentorNet": "8.50"}));
+    assert_eq!(
+        e["nextPayout"],
+        json!({"bookingCount": 1, "pendingAmount": "10.00", "platformFee": "1.50", "mentorNet": "8.50"})
+    );
 
     // The mentor is told: a notification and an e-mail.
     let emails = app.queued("emails").await;
-    assert!(emails.iter().any(|e| e["kind"] == "payout_created" && e["payout_id"] == p["id"]), "{emails:?}");
+    assert!(
+        emails
+            .iter()
+            .any(|e| e["kind"] == "payout_created" && e["payout_id"] == p["id"]),
+        "{emails:?}"
+    );
     app.deliver_notifications().await;
     let notes = body(app.get("/api/notifications", Some(&m.sid)).await).await;
     assert!(notes.to_string().contains("$102.69"), "{notes}");
@@ -178,7 +221,10 @@ async fn a_mentor_below_the_minimum_rolls_over(pool: PgPool) {
     completed(&app, &small, 1, Some(4_000), None).await;
     assert_eq!(batch::run(&app.pool).await.unwrap().payouts, 1);
     let e = body(app.get("/api/mentor/earnings", Some(&small.sid)).await).await;
-    assert_eq!(e["pending"], json!({"bookingCount": 2, "pendingAmount": "80.00", "platformFee": "12.00", "mentorNet": "68.00"}));
+    assert_eq!(
+        e["pending"],
+        json!({"bookingCount": 2, "pendingAmount": "80.00", "platformFee": "12.00", "mentorNet": "68.00"})
+    );
 
     // A mentor's own minimum: 10.00 lets a 20.00 session through at once.
     let low = mentor(&app, "low@example.com", "Lou").await;
@@ -201,7 +247,11 @@ async fn concurrent_runs_never_put_a_booking_in_two_payouts(pool: PgPool) {
     let (a, b, c) = (a.unwrap(), b.unwrap(), c.unwrap());
     assert_eq!(a.payouts + b.payouts + c.payouts, 12, "{a:?} {b:?} {c:?}");
     assert_eq!(a.bookings + b.bookings + c.bookings, all.len());
-    let (held, distinct): (i64, i64) = sqlx::query_as("SELECT count(*), count(DISTINCT booking_id) FROM payout_bookings").fetch_one(&app.pool).await.unwrap();
+    let (held, distinct): (i64, i64) =
+        sqlx::query_as("SELECT count(*), count(DISTINCT booking_id) FROM payout_bookings")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
     assert_eq!((held, distinct), (all.len() as i64, all.len() as i64));
     let sums: (i64, i64, i64) = sqlx::query_as(
         "SELECT sum(po.pending_amount_cents)::bigint, (SELECT sum(amount_cents) FROM payout_bookings)::bigint, count(*) FILTER (WHERE po.mentor_net_cents <> po.pending_amount_cents - po.platform_fee_cents) FROM payouts po",
@@ -217,15 +267,29 @@ async fn concurrent_runs_never_put_a_booking_in_two_payouts(pool: PgPool) {
         completed(&app, &m, d + 1, Some(3_000), None).await;
     }
     let runs = futures_like_join(&app.pool, m.id, 6).await;
-    assert_eq!(runs.iter().filter(|o| matches!(o, batch::MentorOutcome::Created { .. })).count(), 1, "{runs:?}");
+    assert_eq!(
+        runs.iter()
+            .filter(|o| matches!(o, batch::MentorOutcome::Created { .. }))
+            .count(),
+        1,
+        "{runs:?}"
+    );
     // The database refuses a second payout for a booking, whoever tries.
-    let booking: Uuid = sqlx::query_scalar("SELECT booking_id FROM payout_bookings LIMIT 1").fetch_one(&app.pool).await.unwrap();
-    let other: Uuid = sqlx::query_scalar("SELECT id FROM payouts LIMIT 1").fetch_one(&app.pool).await.unwrap();
-    let dup = sqlx::query("INSERT INTO payout_bookings (booking_id, payout_id, amount_cents, fee_cents) VALUES ($1, $2, 1, 0)")
-        .bind(booking)
-        .bind(other)
-        .execute(&app.pool)
-        .await;
+    let booking: Uuid = sqlx::query_scalar("SELECT booking_id FROM payout_bookings LIMIT 1")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    let other: Uuid = sqlx::query_scalar("SELECT id FROM payouts LIMIT 1")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    let dup = sqlx::query(
+        "INSERT INTO payout_bookings (booking_id, payout_id, amount_cents, fee_cents) VALUES ($1, $2, 1, 0)",
+    )
+    .bind(booking)
+    .bind(other)
+    .execute(&app.pool)
+    .await;
     assert!(dup.is_err());
 }
 
@@ -264,19 +328,33 @@ async fn mark_paid_rules_and_races(pool: PgPool) {
     assert_eq!(body(r).await["message"], admin::NO_PREFERENCES);
     set_preferences(&app, &m, json!({"method": "venmo", "venmoUsername": "@pia"})).await;
     let listed = pending(&app, &admin).await;
-    assert_eq!(of_mentor(&listed, &m)[0]["payoutPreferences"], json!({"method": "venmo", "paypalEmail": null, "venmoUsername": "@pia", "zelleEmail": null}));
+    assert_eq!(
+        of_mentor(&listed, &m)[0]["payoutPreferences"],
+        json!({"method": "venmo", "paypalEmail": null, "venmoUsername": "@pia", "zelleEmail": null})
+    );
 
     // Part of the payout, another mentor, an unknown booking: not one pending payout of this mentor.
-    for wrong in [body_for(&m, &[b1]), body_for(&other, &[b1, b2]), body_for(&m, &[b1, b2, Uuid::new_v4()]), body_for(&m, &[])] {
+    for wrong in [
+        body_for(&m, &[b1]),
+        body_for(&other, &[b1, b2]),
+        body_for(&m, &[b1, b2, Uuid::new_v4()]),
+        body_for(&m, &[]),
+    ] {
         let r = mark(wrong).await;
         r.assert_status(StatusCode::CONFLICT);
         assert_eq!(body(r).await["message"], admin::NOT_ONE_PENDING_PAYOUT);
     }
     let r = mark(json!({"mentorId": "nope", "bookingIds": []})).await;
     r.assert_status(StatusCode::BAD_REQUEST);
-    let r = mark(json!({"mentorId": m.id.to_string(), "bookingIds": [b1.to_string(), b2.to_string()], "method": "cash"})).await;
+    let r =
+        mark(json!({"mentorId": m.id.to_string(), "bookingIds": [b1.to_string(), b2.to_string()], "method": "cash"}))
+            .await;
     r.assert_status(StatusCode::BAD_REQUEST);
-    let status: String = sqlx::query_scalar("SELECT status FROM payouts WHERE mentor_id = $1").bind(m.id).fetch_one(&app.pool).await.unwrap();
+    let status: String = sqlx::query_scalar("SELECT status FROM payouts WHERE mentor_id = $1")
+        .bind(m.id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(status, "pending", "a refusal changes nothing");
 
     // Two admins at once: exactly one succeeds.
@@ -298,11 +376,33 @@ async fn mark_paid_rules_and_races(pool: PgPool) {
     assert_eq!(listed.len(), 1);
     let history = body(app.get("/api/admin/payouts/history", Some(&admin)).await).await;
     let h = &history[0];
-    assert_eq!((&h["id"], &h["mentor"]["displayName"], &h["method"], &h["recipientInfo"], &h["mentorAmount"]), (&p["id"], &json!("Pia"), &json!("venmo"), &json!("@pia"), &json!("85.00")));
+    assert_eq!(
+        (
+            &h["id"],
+            &h["mentor"]["displayName"],
+            &h["method"],
+            &h["recipientInfo"],
+            &h["mentorAmount"]
+        ),
+        (
+            &p["id"],
+            &json!("Pia"),
+            &json!("venmo"),
+            &json!("@pia"),
+            &json!("85.00")
+        )
+    );
     assert!(h["paidAt"].is_string());
-    let audits: Vec<(String, Value, Value)> = sqlx::query_as("SELECT action, before, after FROM admin_audit WHERE object_type = 'payout'").fetch_all(&app.pool).await.unwrap();
+    let audits: Vec<(String, Value, Value)> =
+        sqlx::query_as("SELECT action, before, after FROM admin_audit WHERE object_type = 'payout'")
+            .fetch_all(&app.pool)
+            .await
+            .unwrap();
     assert_eq!(audits.len(), 1);
-    assert_eq!((audits[0].0.as_str(), &audits[0].1["status"], &audits[0].2["status"]), ("payout.mark_paid", &json!("pending"), &json!("paid")));
+    assert_eq!(
+        (audits[0].0.as_str(), &audits[0].1["status"], &audits[0].2["status"]),
+        ("payout.mark_paid", &json!("pending"), &json!("paid"))
+    );
     let emails = app.queued("emails").await;
     assert_eq!(emails.iter().filter(|e| e["kind"] == "payout_paid").count(), 1);
 
@@ -310,7 +410,10 @@ async fn mark_paid_rules_and_races(pool: PgPool) {
     let e = body(app.get("/api/mentor/earnings", Some(&m.sid)).await).await;
     assert_eq!(e["pending"]["bookingCount"], 0);
     assert_eq!(e["history"].as_array().unwrap().len(), 1);
-    assert_eq!((&e["history"][0]["mentorAmount"], &e["history"][0]["method"]), (&json!("85.00"), &json!("venmo")));
+    assert_eq!(
+        (&e["history"][0]["mentorAmount"], &e["history"][0]["method"]),
+        (&json!("85.00"), &json!("venmo"))
+    );
 
     // Without method and recipient: 'manual' and 'Manual payout'.
     set_preferences(&app, &other, json!({})).await;
@@ -318,7 +421,10 @@ async fn mark_paid_rules_and_races(pool: PgPool) {
     let r = mark(json!({"mentorId": other.id.to_string(), "bookingIds": o["bookingIds"]})).await;
     r.assert_status_is_ok();
     let history = body(app.get("/api/admin/payouts/history", Some(&admin)).await).await;
-    assert_eq!((&history[0]["method"], &history[0]["recipientInfo"]), (&json!("manual"), &json!("Manual payout")));
+    assert_eq!(
+        (&history[0]["method"], &history[0]["recipientInfo"]),
+        (&json!("manual"), &json!("Manual payout"))
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -334,13 +440,31 @@ async fn payout_preferences_validate_and_keep_one_method(pool: PgPool) {
     let save = |b: Value| app.post("/api/mentor/payout-preferences", b, Some(&m.sid));
     for (b, message) in [
         (json!({"method": "paypal"}), "Please enter your PayPal email address"),
-        (json!({"method": "paypal", "paypalEmail": "not-an-email"}), "Please enter your PayPal email address"),
-        (json!({"method": "venmo", "venmoUsername": " "}), "Please enter your Venmo username"),
-        (json!({"method": "zelle", "paypalEmail": "a@b.co"}), "Please enter your Zelle email address"),
+        (
+            json!({"method": "paypal", "paypalEmail": "not-an-email"}),
+            "Please enter your PayPal email address",
+        ),
+        (
+            json!({"method": "venmo", "venmoUsername": " "}),
+            "Please enter your Venmo username",
+        ),
+        (
+            json!({"method": "zelle", "paypalEmail": "a@b.co"}),
+            "Please enter your Zelle email address",
+        ),
         (json!({"method": "bitcoin"}), preferences::INVALID_METHOD),
-        (json!({"method": "paypal", "paypalEmail": "a@b.co", "minimumPayout": "-5"}), preferences::INVALID_MINIMUM),
-        (json!({"method": "paypal", "paypalEmail": "a@b.co", "minimumPayout": "1.234"}), preferences::INVALID_MINIMUM),
-        (json!({"method": "paypal", "paypalEmail": "a@b.co", "minimumPayout": -1}), preferences::INVALID_MINIMUM),
+        (
+            json!({"method": "paypal", "paypalEmail": "a@b.co", "minimumPayout": "-5"}),
+            preferences::INVALID_MINIMUM,
+        ),
+        (
+            json!({"method": "paypal", "paypalEmail": "a@b.co", "minimumPayout": "1.234"}),
+            preferences::INVALID_MINIMUM,
+        ),
+        (
+            json!({"method": "paypal", "paypalEmail": "a@b.co", "minimumPayout": -1}),
+            preferences::INVALID_MINIMUM,
+        ),
     ] {
         let r = save(b.clone()).await;
         r.assert_status(StatusCode::BAD_REQUEST);
@@ -353,18 +477,36 @@ async fn payout_preferences_validate_and_keep_one_method(pool: PgPool) {
         saved,
         json!({"mentorId": m.id.to_string(), "method": "zelle", "paypalEmail": null, "venmoUsername": null, "zelleEmail": "z@bank.example", "minimumPayout": "75.50", "notes": "weekly please"})
     );
-    assert_eq!(body(app.get("/api/mentor/payout-preferences", Some(&m.sid)).await).await, saved);
+    assert_eq!(
+        body(app.get("/api/mentor/payout-preferences", Some(&m.sid)).await).await,
+        saved
+    );
     // Switching method drops the old field.
     let r = save(json!({"method": "venmo", "venmoUsername": "@pat", "minimumPayout": "0"})).await;
     let saved = body(r).await;
-    assert_eq!((&saved["zelleEmail"], &saved["venmoUsername"], &saved["minimumPayout"]), (&Value::Null, &json!("@pat"), &json!("0.00")));
+    assert_eq!(
+        (&saved["zelleEmail"], &saved["venmoUsername"], &saved["minimumPayout"]),
+        (&Value::Null, &json!("@pat"), &json!("0.00"))
+    );
 
     // Not a mentor: like every /api/mentor/* call.
     let (_, seeker) = app.signed_in("just-a-seeker@example.com").await;
-    app.get("/api/mentor/payout-preferences", Some(&seeker)).await.assert_status(StatusCode::NOT_FOUND);
-    app.post("/api/mentor/payout-preferences", json!({"method": "paypal", "paypalEmail": "a@b.co"}), Some(&seeker)).await.assert_status(StatusCode::NOT_FOUND);
-    app.get("/api/mentor/earnings", Some(&seeker)).await.assert_status(StatusCode::NOT_FOUND);
-    app.get("/api/mentor/earnings", None).await.assert_status(StatusCode::UNAUTHORIZED);
+    app.get("/api/mentor/payout-preferences", Some(&seeker))
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
+    app.post(
+        "/api/mentor/payout-preferences",
+        json!({"method": "paypal", "paypalEmail": "a@b.co"}),
+        Some(&seeker),
+    )
+    .await
+    .assert_status(StatusCode::NOT_FOUND);
+    app.get("/api/mentor/earnings", Some(&seeker))
+        .await
+        .assert_status(StatusCode::NOT_FOUND);
+    app.get("/api/mentor/earnings", None)
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -373,7 +515,11 @@ async fn admin_payout_calls_refuse_others_and_export_csv(pool: PgPool) {
     let admin = admin_session(&app).await;
     let m = mentor(&app, "csv@example.com", "Cass").await;
     let (_, seeker) = app.signed_in("seeker@example.com").await;
-    let gets = ["/api/admin/payouts/pending", "/api/admin/payouts/history", "/api/admin/payouts/export?status=pending"];
+    let gets = [
+        "/api/admin/payouts/pending",
+        "/api/admin/payouts/history",
+        "/api/admin/payouts/export?status=pending",
+    ];
     for path in gets {
         app.get(path, None).await.assert_status(StatusCode::UNAUTHORIZED);
         for sid in [&seeker, &m.sid] {
@@ -383,9 +529,15 @@ async fn admin_payout_calls_refuse_others_and_export_csv(pool: PgPool) {
         }
     }
     for path in ["/api/admin/payouts/run", "/api/admin/payouts/mark-paid"] {
-        app.post(path, json!({}), None).await.assert_status(StatusCode::UNAUTHORIZED);
-        app.post(path, json!({}), Some(&seeker)).await.assert_status(StatusCode::FORBIDDEN);
-        app.post(path, json!({}), Some(&m.sid)).await.assert_status(StatusCode::FORBIDDEN);
+        app.post(path, json!({}), None)
+            .await
+            .assert_status(StatusCode::UNAUTHORIZED);
+        app.post(path, json!({}), Some(&seeker))
+            .await
+            .assert_status(StatusCode::FORBIDDEN);
+        app.post(path, json!({}), Some(&m.sid))
+            .await
+            .assert_status(StatusCode::FORBIDDEN);
     }
 
     // Run now: 202 and a task in the worker's queue.
@@ -395,7 +547,11 @@ async fn admin_payout_calls_refuse_others_and_export_csv(pool: PgPool) {
     assert_eq!(app.queued("payout_batch").await.len(), 1);
 
     // A display name that a spreadsheet would run, a recipient with a comma.
-    sqlx::query("UPDATE mentors SET display_name = '=HYPERLINK(\"x\")' WHERE id = $1").bind(m.id).execute(&app.pool).await.unwrap();
+    sqlx::query("UPDATE mentors SET display_name = '=HYPERLINK(\"x\")' WHERE id = $1")
+        .bind(m.id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
     set_preferences(&app, &m, json!({"method": "venmo", "venmoUsername": "@cass,the"})).await;
     completed(&app, &m, 2, Some(10_000), None).await;
     batch::run(&app.pool).await.unwrap();
@@ -403,7 +559,10 @@ async fn admin_payout_calls_refuse_others_and_export_csv(pool: PgPool) {
     r.assert_status_is_ok();
     r.assert_header("content-type", "text/csv; charset=utf-8");
     let text = r.0.into_body().into_string().await.unwrap();
-    assert_eq!(text, "mentor,method,recipient,amount\n\"'=HYPERLINK(\"\"x\"\")\",venmo,\"'@cass,the\",85.00\n");
+    assert_eq!(
+        text,
+        "mentor,method,recipient,amount\n\"'=HYPERLINK(\"\"x\"\")\",venmo,\"'@cass,the\",85.00\n"
+    );
     for bad in ["/api/admin/payouts/export", "/api/admin/payouts/export?status=paid"] {
         let r = app.get(bad, Some(&admin)).await;
         r.assert_status(StatusCode::BAD_REQUEST);
@@ -415,12 +574,19 @@ async fn admin_payout_calls_refuse_others_and_export_csv(pool: PgPool) {
 async fn this_month_is_the_mentors_own_month(pool: PgPool) {
     let app = app(pool).await;
     let m = mentor(&app, "tokyo@example.com", "Tomo").await;
-    sqlx::query("UPDATE mentors SET time_zone = 'Asia/Tokyo' WHERE id = $1").bind(m.id).execute(&app.pool).await.unwrap();
+    sqlx::query("UPDATE mentors SET time_zone = 'Asia/Tokyo' WHERE id = $1")
+        .bind(m.id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
     let user = seeker(&app).await;
     // 1 March 2027, 09:30 in Tokyo (00:30 UTC). 16:00 UTC on 28 February is 01:00 on 1 March in
     // Tokyo: this month. 14:00 UTC on 28 February is 23:00 on the 28th there: last month.
     let now: DateTime<Utc> = Utc.with_ymd_and_hms(2027, 3, 1, 0, 30, 0).unwrap();
-    for start in [Utc.with_ymd_and_hms(2027, 2, 28, 16, 0, 0).unwrap(), Utc.with_ymd_and_hms(2027, 2, 28, 14, 0, 0).unwrap()] {
+    for start in [
+        Utc.with_ymd_and_hms(2027, 2, 28, 16, 0, 0).unwrap(),
+        Utc.with_ymd_and_hms(2027, 2, 28, 14, 0, 0).unwrap(),
+    ] {
         sqlx::query(
             "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents) VALUES ($1, $2, $3, 'completed', $4, $4 + interval '1 hour', 4000)",
         )
@@ -432,9 +598,21 @@ async fn this_month_is_the_mentors_own_month(pool: PgPool) {
         .await
         .unwrap();
     }
-    let stats = domain::booking::dashboards::mentor_stats(&app.pool, m.id, now).await.unwrap();
+    let stats = domain::booking::dashboards::mentor_stats(&app.pool, m.id, now)
+        .await
+        .unwrap();
     assert_eq!((stats.total_sessions, stats.this_month), (2, 1));
     // In UTC both are February's: a UTC mentor has none this month.
-    sqlx::query("UPDATE mentors SET time_zone = 'UTC' WHERE id = $1").bind(m.id).execute(&app.pool).await.unwrap();
-    assert_eq!(domain::booking::dashboards::mentor_stats(&app.pool, m.id, now).await.unwrap().this_month, 0);
+    sqlx::query("UPDATE mentors SET time_zone = 'UTC' WHERE id = $1")
+        .bind(m.id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        domain::booking::dashboards::mentor_stats(&app.pool, m.id, now)
+            .await
+            .unwrap()
+            .this_month,
+        0
+    );
 }

@@ -13,32 +13,58 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
     api::seed::run(&pool, &uploads, 0).await.unwrap();
 
     let mentors: Vec<(Uuid, i32, i32)> =
-        sqlx::query_as("SELECT id, total_sessions, review_count FROM mentors ORDER BY created_at").fetch_all(&pool).await.unwrap();
+        sqlx::query_as("SELECT id, total_sessions, review_count FROM mentors ORDER BY created_at")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
     assert_eq!(mentors.len(), 26);
     let now = Utc::now();
     for (mentor_id, total_sessions, review_count) in mentors {
         let mut offered = 0;
         for day in 1..=7 {
             let date = (now + Duration::days(day)).format("%Y-%m-%d").to_string();
-            offered += domain::booking::open_slots::slots_on(&pool, mentor_id, &date, Some(60), domain::booking::open_slots::Viewer { zone: Some("UTC"), ..Default::default() }, now).await.unwrap().len();
+            offered += domain::booking::open_slots::slots_on(
+                &pool,
+                mentor_id,
+                &date,
+                Some(60),
+                domain::booking::open_slots::Viewer {
+                    zone: Some("UTC"),
+                    ..Default::default()
+                },
+                now,
+            )
+            .await
+            .unwrap()
+            .len();
         }
         assert!(offered > 0, "mentor {mentor_id} offers no time in the coming week");
 
-        let stats = domain::booking::dashboards::mentor_stats(&pool, mentor_id, now).await.unwrap();
-        let completed: i64 = sqlx::query_scalar("SELECT count(*) FROM bookings WHERE mentor_id = $1 AND status = 'completed'")
-            .bind(mentor_id)
-            .fetch_one(&pool)
+        let stats = domain::booking::dashboards::mentor_stats(&pool, mentor_id, now)
             .await
             .unwrap();
-        assert_eq!(total_sessions as i64, completed, "the profile's session count is the completed bookings");
+        let completed: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM bookings WHERE mentor_id = $1 AND status = 'completed'")
+                .bind(mentor_id)
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        assert_eq!(
+            total_sessions as i64, completed,
+            "the profile's session count is the completed bookings"
+        );
         assert!(stats.total_sessions >= completed);
-        assert_eq!(review_count as i64, completed, "each seeded review belongs to one completed session");
+        assert_eq!(
+            review_count as i64, completed,
+            "each seeded review belongs to one completed session"
+        );
     }
     // Every demo mentor leads group sessions ahead (seeding twice adds none).
-    let sessions: Vec<(Uuid, i64)> = sqlx::query_as("SELECT mentor_id, count(*) FROM group_sessions WHERE status = 'scheduled' GROUP BY mentor_id")
-        .fetch_all(&pool)
-        .await
-        .unwrap();
+    let sessions: Vec<(Uuid, i64)> =
+        sqlx::query_as("SELECT mentor_id, count(*) FROM group_sessions WHERE status = 'scheduled' GROUP BY mentor_id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
     assert_eq!(sessions.len(), 26, "{sessions:?}");
     assert!(sessions.iter().all(|(_, n)| (1..=2).contains(n)), "{sessions:?}");
     let unpaid: i64 = sqlx::query_scalar(
@@ -49,10 +75,11 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
     .await
     .unwrap();
     assert_eq!(unpaid, 0, "every paid seeded booking has its payment");
-    let upcoming: i64 = sqlx::query_scalar("SELECT count(*) FROM bookings WHERE status = 'confirmed' AND scheduled_at > now()")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let upcoming: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM bookings WHERE status = 'confirmed' AND scheduled_at > now()")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     assert!(upcoming > 0);
 
     // Date overrides: three days off next week and one mentor's extra Sunday hours; a day off offers nothing.
@@ -65,13 +92,28 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
     assert_eq!(overrides.iter().filter(|o| o.2).count(), 3, "{overrides:?}");
     assert_eq!(overrides.iter().filter(|o| !o.2).count(), 1, "{overrides:?}");
     for (mentor_id, date, day_off, zone) in overrides {
-        let slots = domain::booking::open_slots::slots_on(&pool, mentor_id, &date.to_string(), Some(30), domain::booking::open_slots::Viewer { zone: Some(&zone), ..Default::default() }, now).await.unwrap();
+        let slots = domain::booking::open_slots::slots_on(
+            &pool,
+            mentor_id,
+            &date.to_string(),
+            Some(30),
+            domain::booking::open_slots::Viewer {
+                zone: Some(&zone),
+                ..Default::default()
+            },
+            now,
+        )
+        .await
+        .unwrap();
         assert_eq!(slots.is_empty(), day_off, "{date}: {slots:?}");
     }
 
     // Payouts: preferences for most demo mentors, one payout sent and one pending (seeded once),
     // and more completed paid sessions waiting for the next batch.
-    let with_preferences: i64 = sqlx::query_scalar("SELECT count(*) FROM payout_preferences").fetch_one(&pool).await.unwrap();
+    let with_preferences: i64 = sqlx::query_scalar("SELECT count(*) FROM payout_preferences")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert!((15..26).contains(&with_preferences), "{with_preferences}");
     let payouts: Vec<(String, i64, i64, i64, i64)> = sqlx::query_as(
         "SELECT po.status, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, \
@@ -81,7 +123,10 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
     .fetch_all(&pool)
     .await
     .unwrap();
-    assert_eq!(payouts.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(), ["paid", "pending"]);
+    assert_eq!(
+        payouts.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(),
+        ["paid", "pending"]
+    );
     for (_, amount, fee, net, held) in &payouts {
         assert!(*net >= domain::payouts::DEFAULT_MINIMUM_PAYOUT_CENTS / 2);
         assert_eq!((amount - fee, *amount), (*net, *held));
@@ -99,19 +144,34 @@ async fn the_landing_figures_are_computed_from_the_catalogue(pool: sqlx::PgPool)
     let app = support::app(pool.clone()).await;
     let empty = support::body(app.get("/api/highlights", None).await).await;
     assert_eq!(empty["mentorCount"], 0);
-    assert_eq!(empty["averageRating"], serde_json::Value::Null, "no reviews: no rating is shown");
+    assert_eq!(
+        empty["averageRating"],
+        serde_json::Value::Null,
+        "no reviews: no rating is shown"
+    );
     assert_eq!(empty["averageHourlyRate"], serde_json::Value::Null);
     assert_eq!(empty["testimonials"], serde_json::json!([]));
 
     let uploads = std::env::temp_dir().join(format!("seed-test-{}", Uuid::new_v4()));
     api::seed::run(&pool, &uploads, 0).await.unwrap();
     let h = support::body(app.get("/api/highlights", None).await).await;
-    let listed: i64 = sqlx::query_scalar("SELECT count(*) FROM mentors WHERE is_active AND from_price_cents IS NOT NULL").fetch_one(&pool).await.unwrap();
+    let listed: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM mentors WHERE is_active AND from_price_cents IS NOT NULL")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     assert_eq!(h["mentorCount"], listed);
-    let rating: String = sqlx::query_scalar("SELECT round(avg(rating), 2)::text FROM reviews").fetch_one(&pool).await.unwrap();
+    let rating: String = sqlx::query_scalar("SELECT round(avg(rating), 2)::text FROM reviews")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!(h["averageRating"], rating.as_str());
     let testimonials = h["testimonials"].as_array().unwrap();
     assert_eq!(testimonials.len(), 3);
-    assert!(testimonials.iter().all(|t| t["rating"].as_i64().unwrap() >= 4 && !t["comment"].as_str().unwrap().is_empty()));
+    assert!(
+        testimonials
+            .iter()
+            .all(|t| t["rating"].as_i64().unwrap() >= 4 && !t["comment"].as_str().unwrap().is_empty())
+    );
     std::fs::remove_dir_all(uploads).ok();
 }

@@ -62,7 +62,9 @@ pub struct AuthorizeNetSettings {
 
 impl std::fmt::Debug for AuthorizeNetSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AuthorizeNetSettings").field("endpoint", &self.endpoint).finish_non_exhaustive()
+        f.debug_struct("AuthorizeNetSettings")
+            .field("endpoint", &self.endpoint)
+            .finish_non_exhaustive()
     }
 }
 
@@ -124,7 +126,13 @@ pub const DEFAULT_STUN_URLS: &str = "stun:stun.l.google.com:19302";
 pub const DEFAULT_TURN_TTL_SECONDS: i64 = 86_400;
 
 fn rtc_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<RtcSettings> {
-    let list = |raw: String| raw.split(',').map(str::trim).filter(|u| !u.is_empty()).map(String::from).collect::<Vec<_>>();
+    let list = |raw: String| {
+        raw.split(',')
+            .map(str::trim)
+            .filter(|u| !u.is_empty())
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
     let stun_urls = list(get("RTC_STUN_URLS").unwrap_or_else(|| DEFAULT_STUN_URLS.into()));
     let turn = match (get("RTC_TURN_URL"), get("RTC_TURN_SECRET")) {
         (Some(url), Some(secret)) => Some(TurnSettings {
@@ -143,7 +151,12 @@ fn rtc_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<RtcSett
 
 /// `JANUS_HTTP_URL`, `JANUS_WS_URL`, `JANUS_ADMIN_KEY` and `JANUS_TOKEN_SECRET`: all four or none.
 fn janus_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<crate::group_calls::JanusSettings>> {
-    const NAMES: [&str; 4] = ["JANUS_HTTP_URL", "JANUS_WS_URL", "JANUS_ADMIN_KEY", "JANUS_TOKEN_SECRET"];
+    const NAMES: [&str; 4] = [
+        "JANUS_HTTP_URL",
+        "JANUS_WS_URL",
+        "JANUS_ADMIN_KEY",
+        "JANUS_TOKEN_SECRET",
+    ];
     let values: Vec<Option<String>> = NAMES.iter().map(|n| get(n).filter(|v| !v.trim().is_empty())).collect();
     if values.iter().all(Option::is_none) {
         return Ok(None);
@@ -151,11 +164,20 @@ fn janus_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Optio
     if let Some(missing) = NAMES.iter().zip(&values).find(|(_, v)| v.is_none()) {
         bail!("{} is required with the other JANUS_* settings", missing.0);
     }
-    let [http_url, ws_url, admin_key, token_secret]: [String; 4] =
-        values.into_iter().flatten().collect::<Vec<_>>().try_into().expect("four values");
+    let [http_url, ws_url, admin_key, token_secret]: [String; 4] = values
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("four values");
     Url::parse(&http_url).map_err(|e| anyhow!("JANUS_HTTP_URL: {e}"))?;
     Url::parse(&ws_url).map_err(|e| anyhow!("JANUS_WS_URL: {e}"))?;
-    Ok(Some(crate::group_calls::JanusSettings { http_url, ws_url, admin_key, token_secret }))
+    Ok(Some(crate::group_calls::JanusSettings {
+        http_url,
+        ws_url,
+        admin_key,
+        token_secret,
+    }))
 }
 
 /// Abuse limits, counted over [`crate::rate_limit::WINDOW`].
@@ -234,7 +256,9 @@ impl Config {
                 refund_fault: parse(&get, "PAYMENT_TEST_REFUND_FAULT")?,
             }),
             Some("authorizenet") => {
-                let required = |name: &str| get(name).ok_or_else(|| anyhow!("{name} is required when PAYMENT_GATEWAY=authorizenet"));
+                let required = |name: &str| {
+                    get(name).ok_or_else(|| anyhow!("{name} is required when PAYMENT_GATEWAY=authorizenet"))
+                };
                 let endpoint = match (get("AUTHNET_ENDPOINT"), get("AUTHNET_ENV").as_deref()) {
                     (Some(url), _) => url,
                     (None, None | Some("sandbox")) => AUTHNET_SANDBOX_ENDPOINT.into(),
@@ -300,7 +324,11 @@ where
     T::Err: std::fmt::Display,
 {
     get(name)
-        .map(|raw| raw.trim().parse::<T>().map_err(|e| anyhow!("{name} is malformed ({e}): {raw}")))
+        .map(|raw| {
+            raw.trim()
+                .parse::<T>()
+                .map_err(|e| anyhow!("{name} is malformed ({e}): {raw}"))
+        })
         .transpose()
 }
 
@@ -311,8 +339,7 @@ mod tests {
     use super::*;
 
     fn config(pairs: &[(&str, &str)]) -> anyhow::Result<Config> {
-        let map: HashMap<String, String> =
-            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         Config::from_lookup(|k| map.get(k).cloned())
     }
 
@@ -353,15 +380,35 @@ mod tests {
         ];
         let c = config(&all).unwrap();
         let janus = c.janus.clone().unwrap();
-        assert_eq!((janus.http_url.as_str(), janus.ws_url.as_str()), ("http://127.0.0.1:8088/janus", "ws://127.0.0.1:8188"));
+        assert_eq!(
+            (janus.http_url.as_str(), janus.ws_url.as_str()),
+            ("http://127.0.0.1:8088/janus", "ws://127.0.0.1:8188")
+        );
         let printed = format!("{c:?}");
-        assert!(!printed.contains("adminkey123") && !printed.contains("tokensecret456"), "{printed}");
+        assert!(
+            !printed.contains("adminkey123") && !printed.contains("tokensecret456"),
+            "{printed}"
+        );
         for i in 0..all.len() {
-            let partial: Vec<_> = all.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, kv)| *kv).collect();
+            let partial: Vec<_> = all
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, kv)| *kv)
+                .collect();
             let err = config(&partial).unwrap_err().to_string();
             assert!(err.contains(all[i].0), "{err}");
         }
-        assert!(config(&[all[0], all[1], all[2], ("JANUS_TOKEN_SECRET", "s"), ("JANUS_WS_URL", "not a url")]).is_err());
+        assert!(
+            config(&[
+                all[0],
+                all[1],
+                all[2],
+                ("JANUS_TOKEN_SECRET", "s"),
+                ("JANUS_WS_URL", "not a url")
+            ])
+            .is_err()
+        );
     }
 
     #[test]
@@ -372,14 +419,31 @@ mod tests {
         assert_eq!(turn.urls, ["turn:t:3478"]);
         assert_eq!(turn.ttl, chrono::Duration::seconds(86_400));
         assert!(!format!("{:?}", c).contains("s3cret"));
-        let c = config(&[("RTC_TURN_URL", "turn:t:3478"), ("RTC_TURN_SECRET", "s"), ("RTC_TURN_TTL_SECONDS", "60")]).unwrap();
+        let c = config(&[
+            ("RTC_TURN_URL", "turn:t:3478"),
+            ("RTC_TURN_SECRET", "s"),
+            ("RTC_TURN_TTL_SECONDS", "60"),
+        ])
+        .unwrap();
         assert_eq!(c.rtc.turn.unwrap().ttl, chrono::Duration::seconds(60));
-        assert!(config(&[("RTC_TURN_URL", "turn:t"), ("RTC_TURN_SECRET", "s"), ("RTC_TURN_TTL_SECONDS", "0")]).is_err());
+        assert!(
+            config(&[
+                ("RTC_TURN_URL", "turn:t"),
+                ("RTC_TURN_SECRET", "s"),
+                ("RTC_TURN_TTL_SECONDS", "0")
+            ])
+            .is_err()
+        );
     }
 
     #[test]
     fn authorize_net_settings_never_print_the_key() {
-        let c = config(&[("PAYMENT_GATEWAY", "authorizenet"), ("AUTHNET_API_LOGIN_ID", "login"), ("AUTHNET_TRANSACTION_KEY", "s3cret")]).unwrap();
+        let c = config(&[
+            ("PAYMENT_GATEWAY", "authorizenet"),
+            ("AUTHNET_API_LOGIN_ID", "login"),
+            ("AUTHNET_TRANSACTION_KEY", "s3cret"),
+        ])
+        .unwrap();
         match &c.payment_gateway {
             GatewayKind::AuthorizeNet(s) => assert_eq!(s.endpoint, AUTHNET_SANDBOX_ENDPOINT),
             other => panic!("{other:?}"),
@@ -394,7 +458,11 @@ mod tests {
             c.link("/verify-email", &[("token", "a b")]),
             "http://localhost:9000/verify-email?token=a+b"
         );
-        let c = config(&[("APP_BASE_URL", "https://mentors.example/"), ("PAYMENT_GATEWAY", "test")]).unwrap();
+        let c = config(&[
+            ("APP_BASE_URL", "https://mentors.example/"),
+            ("PAYMENT_GATEWAY", "test"),
+        ])
+        .unwrap();
         assert!(c.secure_cookies());
         assert_eq!(c.link("/reset-password", &[]), "https://mentors.example/reset-password");
     }
@@ -411,28 +479,52 @@ mod tests {
         assert!(err.contains("APP_BASE_URL"), "{err}");
         let err = config(&[("PAYMENT_GATEWAY", "authorizenet")]).unwrap_err().to_string();
         assert!(err.contains("AUTHNET_API_LOGIN_ID is required"), "{err}");
-        let err = config(&[("LOGIN_MAX_FAILURES_PER_ACCOUNT", "-x")]).unwrap_err().to_string();
+        let err = config(&[("LOGIN_MAX_FAILURES_PER_ACCOUNT", "-x")])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("LOGIN_MAX_FAILURES_PER_ACCOUNT"), "{err}");
     }
 
     #[test]
     fn production_names_its_payment_gateway() {
         let err = config(&[("APP_ENV", "production")]).unwrap_err().to_string();
-        assert_eq!(err, "PAYMENT_GATEWAY must be set in production (authorizenet, or test to take only test cards)");
-        let err = config(&[("APP_BASE_URL", "https://mentors.example")]).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "PAYMENT_GATEWAY must be set in production (authorizenet, or test to take only test cards)"
+        );
+        let err = config(&[("APP_BASE_URL", "https://mentors.example")])
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("PAYMENT_GATEWAY must be set in production"), "{err}");
         assert!(config(&[("APP_BASE_URL", "https://mentors.example"), ("APP_ENV", "development")]).is_ok());
         assert!(config(&[("APP_ENV", "production"), ("PAYMENT_GATEWAY", "test")]).is_ok());
-        assert!(config(&[("APP_ENV", "staging")]).unwrap_err().to_string().contains("APP_ENV"));
+        assert!(
+            config(&[("APP_ENV", "staging")])
+                .unwrap_err()
+                .to_string()
+                .contains("APP_ENV")
+        );
     }
 
     #[test]
     fn test_gateway_faults_are_named() {
-        let c = config(&[("PAYMENT_TEST_CHARGE_FAULT", "timeout-after-approve"), ("PAYMENT_TEST_REFUND_FAULT", "error"), ("PAYMENT_TEST_CHARGE_DELAY_MS", "250")]).unwrap();
-        let GatewayKind::Test(t) = c.payment_gateway else { panic!("test gateway") };
+        let c = config(&[
+            ("PAYMENT_TEST_CHARGE_FAULT", "timeout-after-approve"),
+            ("PAYMENT_TEST_REFUND_FAULT", "error"),
+            ("PAYMENT_TEST_CHARGE_DELAY_MS", "250"),
+        ])
+        .unwrap();
+        let GatewayKind::Test(t) = c.payment_gateway else {
+            panic!("test gateway")
+        };
         assert_eq!(t.charge_fault, Some(GatewayFault::LostAnswer));
         assert_eq!(t.refund_fault, Some(GatewayFault::Unreachable));
         assert_eq!(t.charge_delay_ms, 250);
-        assert!(config(&[("PAYMENT_TEST_CHARGE_FAULT", "sometimes")]).unwrap_err().to_string().contains("PAYMENT_TEST_CHARGE_FAULT"));
+        assert!(
+            config(&[("PAYMENT_TEST_CHARGE_FAULT", "sometimes")])
+                .unwrap_err()
+                .to_string()
+                .contains("PAYMENT_TEST_CHARGE_FAULT")
+        );
     }
 }

@@ -42,7 +42,11 @@ pub struct ContactMessage {
 }
 
 pub fn category_label(category: &str) -> &'static str {
-    CATEGORIES.iter().find(|(k, _)| *k == category).map(|(_, l)| *l).unwrap_or("General Inquiry")
+    CATEGORIES
+        .iter()
+        .find(|(k, _)| *k == category)
+        .map(|(_, l)| *l)
+        .unwrap_or("General Inquiry")
 }
 
 pub async fn store(tx: &mut PgConnection, input: NewMessage<'_>) -> Result<Uuid> {
@@ -77,8 +81,10 @@ pub async fn store(tx: &mut PgConnection, input: NewMessage<'_>) -> Result<Uuid>
 }
 
 pub async fn find(db: &sqlx::PgPool, id: Uuid) -> Result<Option<ContactMessage>> {
-    Ok(sqlx::query_as("SELECT id, name, email, subject, category, message FROM contact_messages WHERE id = $1")
-        .bind(id)
-        .fetch_optional(db)
-        .await?)
+    Ok(
+        sqlx::query_as("SELECT id, name, email, subject, category, message FROM contact_messages WHERE id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?,
+    )
 }

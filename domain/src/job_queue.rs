@@ -33,10 +33,19 @@ pub struct PushOptions {
 /// The whole second at or after `t` (apalis schedules in whole seconds; a task never runs early).
 pub fn not_before(t: DateTime<Utc>) -> DateTime<Utc> {
     let whole = DateTime::from_timestamp(t.timestamp(), 0).expect("in range");
-    if whole < t { whole + chrono::Duration::seconds(1) } else { whole }
+    if whole < t {
+        whole + chrono::Duration::seconds(1)
+    } else {
+        whole
+    }
 }
 
-pub async fn push(conn: &mut PgConnection, queue: &str, payload: &impl Serialize, options: PushOptions) -> Result<(), PushError> {
+pub async fn push(
+    conn: &mut PgConnection,
+    queue: &str,
+    payload: &impl Serialize,
+    options: PushOptions,
+) -> Result<(), PushError> {
     let bytes = serde_json::to_vec(payload).map_err(anyhow::Error::from)?;
     let mut task = TaskBuilder::new(bytes);
     if let Some(at) = options.run_at {
@@ -48,7 +57,8 @@ pub async fn push(conn: &mut PgConnection, queue: &str, payload: &impl Serialize
     if let Some(max) = options.max_attempts {
         task = task.max_attempts(max);
     }
-    let failed = |err: &dyn std::fmt::Display| PushError::Other(anyhow::anyhow!("enqueueing into {queue} failed: {err}"));
+    let failed =
+        |err: &dyn std::fmt::Display| PushError::Other(anyhow::anyhow!("enqueueing into {queue} failed: {err}"));
     // A keyed push may meet its twin: inside a savepoint, so the caller's transaction survives that.
     let mut savepoint = conn.begin().await.map_err(|e| failed(&e))?;
     match apalis_postgres::queries::push_tasks(&mut *savepoint, queue, vec![task.build()]).await {

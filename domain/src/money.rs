@@ -20,7 +20,11 @@ pub fn parse(raw: &str, message: &str) -> Result<i64> {
     if whole.len() > 9 {
         return Err(invalid());
     }
-    let whole: i64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| invalid())? };
+    let whole: i64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| invalid())?
+    };
     let frac: i64 = format!("{frac:0<2}").parse().map_err(|_| invalid())?;
     let cents = whole * 100 + frac;
     if cents > MAX_PRICE_CENTS {
@@ -52,7 +56,11 @@ mod tests {
     #[test]
     fn refuses_what_is_not_an_amount() {
         for bad in ["", "-1", "abc", "1.234", "1e3", "1,50", "100000.01", "12345678901", "."] {
-            assert_eq!(parse(bad, "Price must be a valid amount").unwrap_err().to_string(), "Price must be a valid amount", "{bad}");
+            assert_eq!(
+                parse(bad, "Price must be a valid amount").unwrap_err().to_string(),
+                "Price must be a valid amount",
+                "{bad}"
+            );
         }
     }
 

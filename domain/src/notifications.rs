@@ -122,9 +122,18 @@ impl FanOut {
         let recipients = user_ids
             .iter()
             .filter(|id| seen.insert(**id))
-            .map(|&user_id| Recipient { id: Uuid::new_v4(), user_id })
+            .map(|&user_id| Recipient {
+                id: Uuid::new_v4(),
+                user_id,
+            })
             .collect();
-        Self { kind, title: title.to_owned(), message: message.to_owned(), action_url: action_url.map(str::to_owned), recipients }
+        Self {
+            kind,
+            title: title.to_owned(),
+            message: message.to_owned(),
+            action_url: action_url.map(str::to_owned),
+            recipients,
+        }
     }
 
     /// Queues the fan-out in the caller's transaction.
@@ -132,19 +141,38 @@ impl FanOut {
         if self.recipients.is_empty() {
             return Ok(());
         }
-        let options = PushOptions { max_attempts: Some(FAN_OUT_MAX_ATTEMPTS), ..Default::default() };
+        let options = PushOptions {
+            max_attempts: Some(FAN_OUT_MAX_ATTEMPTS),
+            ..Default::default()
+        };
         Ok(job_queue::push(conn, FAN_OUT_QUEUE, self, options).await?)
     }
 }
 
 /// Sends a notification to one user, once the caller's transaction commits.
-pub async fn notify(conn: &mut PgConnection, user_id: Uuid, kind: Kind, title: &str, message: &str, action_url: Option<&str>) -> Result<()> {
+pub async fn notify(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    kind: Kind,
+    title: &str,
+    message: &str,
+    action_url: Option<&str>,
+) -> Result<()> {
     notify_many(conn, &[user_id], kind, title, message, action_url).await
 }
 
 /// Sends one notification to each of `user_ids` (once each), once the caller's transaction commits.
-pub async fn notify_many(conn: &mut PgConnection, user_ids: &[Uuid], kind: Kind, title: &str, message: &str, action_url: Option<&str>) -> Result<()> {
-    FanOut::new(user_ids, kind, title, message, action_url).enqueue(conn).await
+pub async fn notify_many(
+    conn: &mut PgConnection,
+    user_ids: &[Uuid],
+    kind: Kind,
+    title: &str,
+    message: &str,
+    action_url: Option<&str>,
+) -> Result<()> {
+    FanOut::new(user_ids, kind, title, message, action_url)
+        .enqueue(conn)
+        .await
 }
 
 /// Writes the notifications of `recipients` (a part of `fan_out`) that do not exist yet, skipping
@@ -170,7 +198,11 @@ pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Reci
     .await?;
     let mut notifications = Vec::with_capacity(written.len());
     for Written { user_id, notification } in written {
-        realtime::publish(&mut *conn, &Envelope::to_users(vec![user_id], LIVE_EVENT, notification.to_json())).await?;
+        realtime::publish(
+            &mut *conn,
+            &Envelope::to_users(vec![user_id], LIVE_EVENT, notification.to_json()),
+        )
+        .await?;
         notifications.push(notification);
     }
     Ok(notifications)
@@ -188,10 +220,12 @@ pub async fn latest(db: &PgPool, user_id: Uuid, limit: Option<i64>) -> Result<Ve
 }
 
 pub async fn unread_count(db: &PgPool, user_id: Uuid) -> Result<i64> {
-    Ok(sqlx::query_scalar("SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT is_read")
-        .bind(user_id)
-        .fetch_one(db)
-        .await?)
+    Ok(
+        sqlx::query_scalar("SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT is_read")
+            .bind(user_id)
+            .fetch_one(db)
+            .await?,
+    )
 }
 
 /// Unread to read, one way; someone else's notification is not found.
@@ -207,15 +241,21 @@ pub async fn mark_read(db: &PgPool, user_id: Uuid, id: Uuid) -> Result<Notificat
 }
 
 pub async fn mark_all_read(db: &PgPool, user_id: Uuid) -> Result<u64> {
-    Ok(sqlx::query("UPDATE notifications SET is_read = true, read_at = now() WHERE user_id = $1 AND NOT is_read")
-        .bind(user_id)
-        .execute(db)
-        .await?
-        .rows_affected())
+    Ok(
+        sqlx::query("UPDATE notifications SET is_read = true, read_at = now() WHERE user_id = $1 AND NOT is_read")
+            .bind(user_id)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }
 
 pub async fn delete(db: &PgPool, user_id: Uuid, id: Uuid) -> Result<()> {
-    let done = sqlx::query("DELETE FROM notifications WHERE id = $1 AND user_id = $2").bind(id).bind(user_id).execute(db).await?;
+    let done = sqlx::query("DELETE FROM notifications WHERE id = $1 AND user_id = $2")
+        .bind(id)
+        .bind(user_id)
+        .execute(db)
+        .await?;
     if done.rows_affected() == 0 {
         return Err(Error::not_found(NOT_FOUND));
     }
@@ -250,7 +290,13 @@ mod tests {
     #[test]
     fn each_recipient_once_with_its_own_notification_id() {
         let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
-        let fan_out = FanOut::new(&[a, b, a], Kind::NewReview, "New review", "5 out of 5", Some("/mentor/x"));
+        let fan_out = FanOut::new(
+            &[a, b, a],
+            Kind::NewReview,
+            "New review",
+            "5 out of 5",
+            Some("/mentor/x"),
+        );
         assert_eq!(fan_out.recipients.iter().map(|r| r.user_id).collect::<Vec<_>>(), [a, b]);
         assert_ne!(fan_out.recipients[0].id, fan_out.recipients[1].id);
     }
@@ -275,7 +321,10 @@ mod tests {
         });
         assert_eq!(serde_json::to_value(&fan_out).unwrap(), json);
         assert_eq!(serde_json::from_value::<FanOut>(json).unwrap(), fan_out);
-        assert_eq!((FAN_OUT_QUEUE, FAN_OUT_MAX_ATTEMPTS, LIVE_EVENT), ("notification_fanout", 10, "notification"));
+        assert_eq!(
+            (FAN_OUT_QUEUE, FAN_OUT_MAX_ATTEMPTS, LIVE_EVENT),
+            ("notification_fanout", 10, "notification")
+        );
     }
 
     #[test]

@@ -102,7 +102,10 @@ pub async fn hit(pool: &sqlx::PgPool, scope: Scope, key: &str, limit: i64, messa
 
 /// Takes back events recorded by [`take`] (e.g. a reserved failure that turned out a success).
 pub async fn forget(db: impl PgExecutor<'_>, ids: &[i64]) -> Result<()> {
-    sqlx::query("DELETE FROM rate_limit_events WHERE id = ANY($1)").bind(ids).execute(db).await?;
+    sqlx::query("DELETE FROM rate_limit_events WHERE id = ANY($1)")
+        .bind(ids)
+        .execute(db)
+        .await?;
     Ok(())
 }
 
@@ -135,17 +138,30 @@ mod tests {
 
     async fn take_one(pool: &sqlx::PgPool, key: &str, limit: i64) -> Result<Vec<i64>> {
         let mut tx = pool.begin().await?;
-        let ids = take(&mut tx, &[Limit { scope: Scope::ContactAddress, key, limit }], "slow down").await?;
+        let ids = take(
+            &mut tx,
+            &[Limit {
+                scope: Scope::ContactAddress,
+                key,
+                limit,
+            }],
+            "slow down",
+        )
+        .await?;
         tx.commit().await?;
         Ok(ids)
     }
 
     #[sqlx::test(migrator = "crate::db::MIGRATOR")]
     async fn parallel_requests_get_exactly_the_limit(pool: sqlx::PgPool) {
-        let tasks: Vec<_> = (0..20).map(|_| tokio::spawn({
-            let pool = pool.clone();
-            async move { take_one(&pool, "10.0.0.1", 5).await.is_ok() }
-        })).collect();
+        let tasks: Vec<_> = (0..20)
+            .map(|_| {
+                tokio::spawn({
+                    let pool = pool.clone();
+                    async move { take_one(&pool, "10.0.0.1", 5).await.is_ok() }
+                })
+            })
+            .collect();
         let mut passed = 0;
         for t in tasks {
             passed += t.await.unwrap() as usize;
@@ -156,10 +172,20 @@ mod tests {
 
     #[sqlx::test(migrator = "crate::db::MIGRATOR")]
     async fn all_limits_or_none_and_a_rollback_takes_the_event_back(pool: sqlx::PgPool) {
-        let both = |limit_b| [
-            Limit { scope: Scope::LoginFailureAccount, key: "a", limit: 5 },
-            Limit { scope: Scope::LoginFailureAddress, key: "b", limit: limit_b },
-        ];
+        let both = |limit_b| {
+            [
+                Limit {
+                    scope: Scope::LoginFailureAccount,
+                    key: "a",
+                    limit: 5,
+                },
+                Limit {
+                    scope: Scope::LoginFailureAddress,
+                    key: "b",
+                    limit: limit_b,
+                },
+            ]
+        };
         let mut tx = pool.begin().await.unwrap();
         assert_eq!(take(&mut tx, &both(1), "x").await.unwrap().len(), 2);
         tx.commit().await.unwrap();
@@ -167,7 +193,11 @@ mod tests {
         let err = take(&mut tx, &both(1), "full").await.unwrap_err();
         assert_eq!(err.to_string(), "full");
         drop(tx);
-        assert_eq!(count(&pool, Scope::LoginFailureAccount, "a").await.unwrap(), 1, "the account gets nothing when the address is full");
+        assert_eq!(
+            count(&pool, Scope::LoginFailureAccount, "a").await.unwrap(),
+            1,
+            "the account gets nothing when the address is full"
+        );
 
         let mut tx = pool.begin().await.unwrap();
         take(&mut tx, &both(10), "x").await.unwrap();

@@ -41,7 +41,9 @@ pub struct Envelope {
 #[serde(untagged)]
 pub enum Wire {
     /// An event too large for NOTIFY: load `realtime_events` row `id`.
-    Reference { reference: Uuid },
+    Reference {
+        reference: Uuid,
+    },
     /// Sessions that ended: hex SHA-256 digests of their tokens. Their sockets close.
     SessionsEnded {
         #[serde(rename = "sessionsEnded")]
@@ -52,7 +54,13 @@ pub enum Wire {
 
 impl Envelope {
     pub fn to_users(to: Vec<Uuid>, event: &str, data: Value) -> Self {
-        Self { to, socket: None, except_socket: None, event: event.to_owned(), data }
+        Self {
+            to,
+            socket: None,
+            except_socket: None,
+            event: event.to_owned(),
+            data,
+        }
     }
 }
 
@@ -71,14 +79,21 @@ pub async fn publish(conn: &mut PgConnection, envelope: &Envelope) -> Result<()>
             .await?;
         serde_json::json!({ "reference": id }).to_string()
     };
-    sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&mut *conn).await?;
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(CHANNEL)
+        .bind(payload)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 
 /// Loads an event that travelled by reference.
 pub async fn load_reference(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> Result<Option<Envelope>> {
     let payload: Option<sqlx::types::Json<Envelope>> =
-        sqlx::query_scalar("SELECT payload FROM realtime_events WHERE id = $1").bind(id).fetch_optional(db).await?;
+        sqlx::query_scalar("SELECT payload FROM realtime_events WHERE id = $1")
+            .bind(id)
+            .fetch_optional(db)
+            .await?;
     Ok(payload.map(|p| p.0))
 }
 
@@ -86,11 +101,13 @@ pub async fn load_reference(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> Result<O
 pub const STORED_EVENT_TTL: chrono::Duration = chrono::Duration::hours(1);
 
 pub async fn delete_old_events(db: impl sqlx::PgExecutor<'_>) -> Result<u64> {
-    Ok(sqlx::query("DELETE FROM realtime_events WHERE created_at < now() - $1::interval")
-        .bind(STORED_EVENT_TTL)
-        .execute(db)
-        .await?
-        .rows_affected())
+    Ok(
+        sqlx::query("DELETE FROM realtime_events WHERE created_at < now() - $1::interval")
+            .bind(STORED_EVENT_TTL)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }
 
 #[cfg(test)]
@@ -109,7 +126,12 @@ mod tests {
         assert_eq!(wire, Wire::Reference { reference: id });
 
         let wire: Wire = serde_json::from_str(r#"{"sessionsEnded":["ab","cd"]}"#).unwrap();
-        assert_eq!(wire, Wire::SessionsEnded { sessions_ended: vec!["ab".into(), "cd".into()] });
+        assert_eq!(
+            wire,
+            Wire::SessionsEnded {
+                sessions_ended: vec!["ab".into(), "cd".into()]
+            }
+        );
     }
 
     #[test]

@@ -27,17 +27,26 @@ pub fn is_single_line(raw: &str) -> bool {
 /// A multi-line text: newline and tab are the only control characters, no bidi control.
 /// A CR is refused: browsers send line breaks as LF in JSON bodies.
 pub fn is_multi_line(raw: &str) -> bool {
-    !raw.chars().any(|c| (c.is_control() && !MULTI_LINE_CONTROLS.contains(&c)) || BIDI_CONTROLS.contains(&c))
+    !raw.chars()
+        .any(|c| (c.is_control() && !MULTI_LINE_CONTROLS.contains(&c)) || BIDI_CONTROLS.contains(&c))
 }
 
 /// Refuses a one-line text holding a character it may not; `label` names the field ("Title").
 pub fn single_line(raw: &str, label: &str) -> Result<()> {
-    if is_single_line(raw) { Ok(()) } else { Err(Error::validation(not_allowed(label))) }
+    if is_single_line(raw) {
+        Ok(())
+    } else {
+        Err(Error::validation(not_allowed(label)))
+    }
 }
 
 /// Refuses a multi-line text holding a character it may not; `label` names the field ("Bio").
 pub fn multi_line(raw: &str, label: &str) -> Result<()> {
-    if is_multi_line(raw) { Ok(()) } else { Err(Error::validation(not_allowed(label))) }
+    if is_multi_line(raw) {
+        Ok(())
+    } else {
+        Err(Error::validation(not_allowed(label)))
+    }
 }
 
 #[cfg(test)]
@@ -47,9 +56,16 @@ mod tests {
     #[test]
     fn single_line_texts_refuse_every_control_and_bidi_character() {
         assert!(single_line("Ann-Marie O'Brien, Tarot & Reiki", "Name").is_ok());
-        assert!(single_line("Zoë 占星術 مرحبا", "Name").is_ok(), "letters of any script are fine");
+        assert!(
+            single_line("Zoë 占星術 مرحبا", "Name").is_ok(),
+            "letters of any script are fine"
+        );
         for bad in ["a\0b", "a\rb", "a\nb", "a\tb", "a\u{7f}b", "a\u{85}b", "a\u{1b}[31mb"] {
-            assert_eq!(single_line(bad, "Title").unwrap_err().to_string(), "Title contains characters that are not allowed", "{bad:?}");
+            assert_eq!(
+                single_line(bad, "Title").unwrap_err().to_string(),
+                "Title contains characters that are not allowed",
+                "{bad:?}"
+            );
         }
         for c in BIDI_CONTROLS {
             assert!(single_line(&format!("abc{c}def"), "Title").is_err(), "{c:?}");
@@ -60,7 +76,11 @@ mod tests {
     fn multi_line_texts_allow_only_newline_and_tab() {
         assert!(multi_line("line one\nline two\n\tindented", "Bio").is_ok());
         for bad in ["a\0b", "a\r\nb", "a\rb", "a\u{7}b", "a\u{9b}b"] {
-            assert_eq!(multi_line(bad, "Bio").unwrap_err().to_string(), "Bio contains characters that are not allowed", "{bad:?}");
+            assert_eq!(
+                multi_line(bad, "Bio").unwrap_err().to_string(),
+                "Bio contains characters that are not allowed",
+                "{bad:?}"
+            );
         }
         for c in BIDI_CONTROLS {
             assert!(multi_line(&format!("abc{c}def"), "Bio").is_err(), "{c:?}");

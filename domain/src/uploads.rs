@@ -46,7 +46,9 @@ pub async fn in_use(db: impl PgExecutor<'_>, url: &str) -> Result<bool> {
 /// directly inside `dir`, are ever touched; a file already gone is fine. Returns whether a
 /// file was deleted.
 pub async fn delete_if_unused(db: impl PgExecutor<'_>, dir: &Path, url: &str) -> Result<bool> {
-    let Some(name) = own_upload_name(url) else { return Ok(false) };
+    let Some(name) = own_upload_name(url) else {
+        return Ok(false);
+    };
     if in_use(db, url).await? {
         return Ok(false);
     }
@@ -76,7 +78,9 @@ pub async fn store_image(dir: &Path, bytes: &[u8]) -> Result<String> {
     let ext = sniff_image(bytes).ok_or_else(|| Error::validation(NOT_AN_IMAGE))?;
     let name = format!("{}.{ext}", uuid::Uuid::new_v4().simple());
     tokio::fs::create_dir_all(dir).await.map_err(anyhow::Error::from)?;
-    tokio::fs::write(dir.join(&name), bytes).await.map_err(anyhow::Error::from)?;
+    tokio::fs::write(dir.join(&name), bytes)
+        .await
+        .map_err(anyhow::Error::from)?;
     Ok(format!("{PUBLIC_PREFIX}{name}"))
 }
 
@@ -98,7 +102,10 @@ mod tests {
     #[test]
     fn only_canonical_upload_urls_are_ours() {
         let name = "0123456789abcdef0123456789abcdef";
-        assert_eq!(own_upload_name(&format!("/uploads/{name}.png")), Some(format!("{name}.png").as_str()));
+        assert_eq!(
+            own_upload_name(&format!("/uploads/{name}.png")),
+            Some(format!("{name}.png").as_str())
+        );
         for ext in IMAGE_EXTENSIONS {
             assert!(own_upload_name(&format!("/uploads/{name}.{ext}")).is_some(), "{ext}");
         }

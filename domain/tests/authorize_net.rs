@@ -37,7 +37,11 @@ async fn fake_gateway(answers: Vec<Value>) -> (String, Arc<Mutex<Vec<Value>>>) {
                 if let Some((head, body)) = text.split_once("\r\n\r\n") {
                     let len: usize = head
                         .lines()
-                        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse().unwrap()))
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length:")
+                                .map(|v| v.trim().parse().unwrap())
+                        })
                         .unwrap_or(0);
                     if body.len() >= len {
                         break body[..len].to_string();
@@ -62,7 +66,12 @@ fn test_card() -> card::Card {
             number: "4111111111111111",
             expiration: "1230",
             code: "123",
-            billing: Billing { first_name: "Ann".into(), last_name: "Lee".into(), zip: "10001".into(), ..Default::default() },
+            billing: Billing {
+                first_name: "Ann".into(),
+                last_name: "Lee".into(),
+                zip: "10001".into(),
+                ..Default::default()
+            },
         },
         NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
     )
@@ -78,27 +87,75 @@ async fn charges_and_refunds_speak_the_json_api() {
         json!({"transactionResponse": {"responseCode": "1", "transId": "60099999"}, "messages": {"resultCode": "Ok"}}),
     ];
     let (endpoint, received) = fake_gateway(answers).await;
-    let gateway = AuthorizeNet::new(AuthorizeNetSettings { login_id: "login".into(), transaction_key: "key".into(), endpoint }).unwrap();
+    let gateway = AuthorizeNet::new(AuthorizeNetSettings {
+        login_id: "login".into(),
+        transaction_key: "key".into(),
+        endpoint,
+    })
+    .unwrap();
     let card = test_card();
-    let request = || ChargeRequest { reference: "0123456789abcdef0123", amount_cents: 4050, card: &card, description: "Reading" };
+    let request = || ChargeRequest {
+        reference: "0123456789abcdef0123",
+        amount_cents: 4050,
+        card: &card,
+        description: "Reading",
+    };
 
-    assert_eq!(gateway.charge(request()).await.unwrap(), ChargeOutcome::Approved { transaction_id: "60012345".into() });
-    assert_eq!(gateway.charge(request()).await.unwrap(), ChargeOutcome::Declined { reason: "This transaction has been declined.".into() });
-    assert_eq!(gateway.charge(request()).await.unwrap(), ChargeOutcome::Error { reason: authorize_net::ERROR_TEXT.into() }, "the gateway's own text is not shown");
+    assert_eq!(
+        gateway.charge(request()).await.unwrap(),
+        ChargeOutcome::Approved {
+            transaction_id: "60012345".into()
+        }
+    );
+    assert_eq!(
+        gateway.charge(request()).await.unwrap(),
+        ChargeOutcome::Declined {
+            reason: "This transaction has been declined.".into()
+        }
+    );
+    assert_eq!(
+        gateway.charge(request()).await.unwrap(),
+        ChargeOutcome::Error {
+            reason: authorize_net::ERROR_TEXT.into()
+        },
+        "the gateway's own text is not shown"
+    );
     let refund = gateway
-        .refund(RefundRequest { reference: "fedcba9876543210fedc", transaction_id: "60012345", amount_cents: 2025, card_last4: "1111" })
+        .refund(RefundRequest {
+            reference: "fedcba9876543210fedc",
+            transaction_id: "60012345",
+            amount_cents: 2025,
+            card_last4: "1111",
+        })
         .await
         .unwrap();
-    assert_eq!(refund, RefundOutcome::Refunded { transaction_id: "60099999".into() });
+    assert_eq!(
+        refund,
+        RefundOutcome::Refunded {
+            transaction_id: "60099999".into()
+        }
+    );
 
     let sent = received.lock().unwrap().clone();
     let charge = &sent[0]["createTransactionRequest"];
-    assert_eq!(charge["merchantAuthentication"], json!({"name": "login", "transactionKey": "key"}));
-    assert_eq!(charge["transactionRequest"]["transactionType"], "authCaptureTransaction");
+    assert_eq!(
+        charge["merchantAuthentication"],
+        json!({"name": "login", "transactionKey": "key"})
+    );
+    assert_eq!(
+        charge["transactionRequest"]["transactionType"],
+        "authCaptureTransaction"
+    );
     assert_eq!(charge["transactionRequest"]["amount"], "40.50");
-    assert_eq!(charge["transactionRequest"]["payment"]["creditCard"]["expirationDate"], "2030-12");
+    assert_eq!(
+        charge["transactionRequest"]["payment"]["creditCard"]["expirationDate"],
+        "2030-12"
+    );
     assert_eq!(charge["transactionRequest"]["billTo"]["zip"], "10001");
-    assert_eq!(charge["transactionRequest"]["order"]["invoiceNumber"], "0123456789abcdef0123", "our attempt's reference");
+    assert_eq!(
+        charge["transactionRequest"]["order"]["invoiceNumber"], "0123456789abcdef0123",
+        "our attempt's reference"
+    );
     assert_eq!(
         charge["transactionRequest"]["transactionSettings"]["setting"][0],
         json!({"settingName": "duplicateWindow", "settingValue": "600"})
@@ -106,7 +163,10 @@ async fn charges_and_refunds_speak_the_json_api() {
     let refund = &sent[3]["createTransactionRequest"]["transactionRequest"];
     assert_eq!(refund["transactionType"], "refundTransaction");
     assert_eq!(refund["refTransId"], "60012345");
-    assert_eq!(refund["payment"]["creditCard"]["cardNumber"], "1111", "refunds send only the last four digits");
+    assert_eq!(
+        refund["payment"]["creditCard"]["cardNumber"], "1111",
+        "refunds send only the last four digits"
+    );
 }
 
 #[tokio::test]
@@ -119,14 +179,24 @@ async fn a_lost_answer_is_found_by_reference() {
         json!({"transactions": [], "messages": {"resultCode": "Ok"}}),
     ];
     let (endpoint, received) = fake_gateway(answers).await;
-    let gateway = AuthorizeNet::new(AuthorizeNetSettings { login_id: "login".into(), transaction_key: "key".into(), endpoint }).unwrap();
+    let gateway = AuthorizeNet::new(AuthorizeNetSettings {
+        login_id: "login".into(),
+        transaction_key: "key".into(),
+        endpoint,
+    })
+    .unwrap();
     assert_eq!(
         gateway.find_charge("0123456789abcdef0123").await.unwrap(),
-        Some(ChargeOutcome::Approved { transaction_id: "70000002".into() })
+        Some(ChargeOutcome::Approved {
+            transaction_id: "70000002".into()
+        })
     );
     assert_eq!(gateway.find_charge("neverchargedxxxxxxxx").await.unwrap(), None);
     let sent = received.lock().unwrap().clone();
-    assert_eq!(sent[0]["getUnsettledTransactionListRequest"]["sorting"]["orderDescending"], true);
+    assert_eq!(
+        sent[0]["getUnsettledTransactionListRequest"]["sorting"]["orderDescending"],
+        true
+    );
 }
 
 #[tokio::test]
@@ -138,6 +208,16 @@ async fn an_unreachable_gateway_is_an_unknown_outcome_not_a_charge() {
     })
     .unwrap();
     let card = test_card();
-    let outcome = gateway.charge(ChargeRequest { reference: "0123456789abcdef0123", amount_cents: 100, card: &card, description: "x" }).await;
-    assert!(outcome.is_err(), "an unanswered charge is left for reconciliation: {outcome:?}");
+    let outcome = gateway
+        .charge(ChargeRequest {
+            reference: "0123456789abcdef0123",
+            amount_cents: 100,
+            card: &card,
+            description: "x",
+        })
+        .await;
+    assert!(
+        outcome.is_err(),
+        "an unanswered charge is left for reconciliation: {outcome:?}"
+    );
 }

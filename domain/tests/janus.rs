@@ -57,7 +57,13 @@ async fn start_janus() -> Janus {
         std::fs::write(dir.join(path.file_name().unwrap()), text).unwrap();
     }
     let child = Command::new("janus")
-        .args(["-F", dir.to_str().unwrap(), "--disable-colors", "-L", dir.join("janus.log").to_str().unwrap()])
+        .args([
+            "-F",
+            dir.to_str().unwrap(),
+            "--disable-colors",
+            "-L",
+            dir.join("janus.log").to_str().unwrap(),
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -83,7 +89,10 @@ async fn rooms_are_created_moderated_and_destroyed() {
     let janus = start_janus().await;
     let client = JanusClient::new(janus.settings.clone()).unwrap();
     let session = Uuid::new_v4();
-    let (room, secret) = (ids::room_id(session), ids::room_secret(&janus.settings.token_secret, session));
+    let (room, secret) = (
+        ids::room_id(session),
+        ids::room_secret(&janus.settings.token_secret, session),
+    );
 
     assert!(!client.room_exists(room).await.unwrap());
     client.create_room(room, &secret, "Full moon circle", 5).await.unwrap();
@@ -97,7 +106,12 @@ async fn rooms_are_created_moderated_and_destroyed() {
     client.set_muted(room, &secret, absent, true).await.unwrap();
     client.kick(room, &secret, absent).await.unwrap();
     // The allowed list takes and gives back a member's token.
-    let token = tokens::room_token(&janus.settings.token_secret, room, absent, chrono::Utc::now() + chrono::Duration::minutes(5));
+    let token = tokens::room_token(
+        &janus.settings.token_secret,
+        room,
+        absent,
+        chrono::Utc::now() + chrono::Duration::minutes(5),
+    );
     client.allow(room, &secret, &token, true).await.unwrap();
     client.allow(room, &secret, &token, false).await.unwrap();
     // The wrong secret is refused.
@@ -112,13 +126,24 @@ async fn rooms_are_created_moderated_and_destroyed() {
 async fn janus_refuses_tokens_not_signed_with_its_secret_and_rooms_without_the_admin_key() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let janus = start_janus().await;
-    let wrong_secret = JanusClient::new(JanusSettings { token_secret: "guess".into(), ..janus.settings.clone() }).unwrap();
+    let wrong_secret = JanusClient::new(JanusSettings {
+        token_secret: "guess".into(),
+        ..janus.settings.clone()
+    })
+    .unwrap();
     assert!(wrong_secret.room_exists(1).await.is_err());
-    let wrong_key = JanusClient::new(JanusSettings { admin_key: "guess".into(), ..janus.settings.clone() }).unwrap();
+    let wrong_key = JanusClient::new(JanusSettings {
+        admin_key: "guess".into(),
+        ..janus.settings.clone()
+    })
+    .unwrap();
     assert!(wrong_key.create_room(7, "s", "x", 2).await.is_err());
 
     // An expired token is refused too.
-    let expired = tokens::session_token(&janus.settings.token_secret, chrono::Utc::now() - chrono::Duration::seconds(5));
+    let expired = tokens::session_token(
+        &janus.settings.token_secret,
+        chrono::Utc::now() - chrono::Duration::seconds(5),
+    );
     let answer: serde_json::Value = reqwest::Client::new()
         .post(&janus.settings.http_url)
         .json(&serde_json::json!({"janus": "create", "transaction": "t", "token": expired}))

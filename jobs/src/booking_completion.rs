@@ -32,14 +32,20 @@ impl Job for Complete {
 
     /// One task per booking and due time: a moved booking gets another.
     fn idempotency_key(&self, run_at: Option<DateTime<Utc>>) -> Option<String> {
-        Some(format!("complete:{}:{}", self.booking_id, run_at.map_or(0, |t| t.timestamp())))
+        Some(format!(
+            "complete:{}:{}",
+            self.booking_id,
+            run_at.map_or(0, |t| t.timestamp())
+        ))
     }
 }
 
 crate::sweep!(SweepCompletions, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 
 pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, ends_at: DateTime<Utc>) -> domain::Result<()> {
-    Complete { booking_id }.enqueue_at(conn, completion::due_at(ends_at)).await
+    Complete { booking_id }
+        .enqueue_at(conn, completion::due_at(ends_at))
+        .await
 }
 
 /// Completes one booking and queues its review request, in one transaction.
@@ -67,7 +73,11 @@ pub async fn sweep(job: SweepCompletions, ctx: Data<JobContext>) -> Result<(), B
         }
     }
     if completed > 0 {
-        tracing::warn!(tick = job.tick, completed, "sweep completed bookings whose tasks had not run");
+        tracing::warn!(
+            tick = job.tick,
+            completed,
+            "sweep completed bookings whose tasks had not run"
+        );
     }
     Ok(())
 }

@@ -29,8 +29,20 @@ async fn after_the_session(conn: &mut PgConnection, b: &Booking) -> domain::Resu
 
 /// Cancelled (by the mentor when `by_mentor`): cancellations to both sides and the refund
 /// payout when money goes back.
-pub async fn cancelled(conn: &mut PgConnection, b: &Booking, refund: Option<Uuid>, refund_cents: i64, by_mentor: bool) -> domain::Result<()> {
-    EmailJob::BookingCancelled { booking_id: b.id, refund_cents, by_mentor }.enqueue(conn).await?;
+pub async fn cancelled(
+    conn: &mut PgConnection,
+    b: &Booking,
+    refund: Option<Uuid>,
+    refund_cents: i64,
+    by_mentor: bool,
+) -> domain::Result<()> {
+    EmailJob::BookingCancelled {
+        booking_id: b.id,
+        refund_cents,
+        by_mentor,
+    }
+    .enqueue(conn)
+    .await?;
     if let Some(refund_id) = refund {
         PayRefund { refund_id }.enqueue(conn).await?;
     }

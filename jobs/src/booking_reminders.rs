@@ -42,9 +42,18 @@ impl Job for Remind {
 crate::sweep!(SweepReminders, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 
 /// Queues the reminders of a booking's current start that are still ahead.
-pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, start: DateTime<Utc>, now: DateTime<Utc>) -> domain::Result<()> {
+pub async fn schedule(
+    conn: &mut PgConnection,
+    booking_id: Uuid,
+    start: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> domain::Result<()> {
     for (reminder, due) in reminders::ahead(start, now) {
-        let job = Remind { booking_id, kind: reminder.kind.to_string(), start: start.timestamp() };
+        let job = Remind {
+            booking_id,
+            kind: reminder.kind.to_string(),
+            start: start.timestamp(),
+        };
         job.enqueue_at(conn, due).await?;
     }
     Ok(())
@@ -53,8 +62,15 @@ pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, start: DateTime
 /// Sends one reminder and queues its e-mail, in one transaction; true when it was sent now.
 async fn remind(ctx: &JobContext, booking_id: Uuid, kind: &str, start: DateTime<Utc>) -> domain::Result<bool> {
     let mut tx = ctx.pool.begin().await?;
-    let Some(lead) = reminders::remind(&mut tx, booking_id, kind, start).await? else { return Ok(false) };
-    EmailJob::BookingReminder { booking_id, lead: lead.to_string() }.enqueue(&mut tx).await?;
+    let Some(lead) = reminders::remind(&mut tx, booking_id, kind, start).await? else {
+        return Ok(false);
+    };
+    EmailJob::BookingReminder {
+        booking_id,
+        lead: lead.to_string(),
+    }
+    .enqueue(&mut tx)
+    .await?;
     tx.commit().await?;
     Ok(true)
 }

@@ -5,7 +5,11 @@
 //! Safe to run twice: it only deletes rows that are already expired.
 
 use apalis::prelude::{BoxDynError, Data};
-use domain::{accounts::{email_links, sessions}, messaging::{sockets, viewers}, rate_limit, realtime};
+use domain::{
+    accounts::{email_links, sessions},
+    messaging::{sockets, viewers},
+    rate_limit, realtime,
+};
 
 use crate::context::JobContext;
 
@@ -30,13 +34,22 @@ pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynErr
         n
     };
     let realtime_events = realtime::delete_old_events(pool).await?;
-    let tasks = sqlx::query(
-        "DELETE FROM apalis.jobs WHERE status = 'Done' AND done_at < now() - make_interval(days => $1)",
-    )
-    .bind(KEEP_FINISHED_TASKS_DAYS)
-    .execute(pool)
-    .await?
-    .rows_affected();
-    tracing::info!(tick = job.tick, sessions, links, events, tasks, viewers, sockets, realtime_events, "cleanup done");
+    let tasks =
+        sqlx::query("DELETE FROM apalis.jobs WHERE status = 'Done' AND done_at < now() - make_interval(days => $1)")
+            .bind(KEEP_FINISHED_TASKS_DAYS)
+            .execute(pool)
+            .await?
+            .rows_affected();
+    tracing::info!(
+        tick = job.tick,
+        sessions,
+        links,
+        events,
+        tasks,
+        viewers,
+        sockets,
+        realtime_events,
+        "cleanup done"
+    );
     Ok(())
 }

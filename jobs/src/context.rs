@@ -17,6 +17,11 @@ impl JobContext {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
         let mailer = Mailer::from_config(&config)?;
         let gateway = domain::payments::gateway_from_config(&config, &pool)?;
-        Ok(Self { pool, config: Arc::new(config), mailer, gateway })
+        Ok(Self {
+            pool,
+            config: Arc::new(config),
+            mailer,
+            gateway,
+        })
     }
 }

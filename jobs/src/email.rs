@@ -11,8 +11,8 @@
 use apalis::prelude::{BoxDynError, Data};
 use chrono::Utc;
 use domain::{
-    booking::BookingStatus,
     accounts::{email_links, email_links::Purpose, email_preferences, users},
+    booking::BookingStatus,
     booking::bookings::{self, Booking},
     mail::{Email, templates},
 };
@@ -29,17 +29,29 @@ pub const MAX_ATTEMPTS: usize = 5;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EmailJob {
-    VerifyEmail { user_id: Uuid },
-    ResetPassword { user_id: Uuid },
+    VerifyEmail {
+        user_id: Uuid,
+    },
+    ResetPassword {
+        user_id: Uuid,
+    },
     /// Someone signed up with an address that already has this account: a verified owner hears
     /// about it (with sign-in and reset links), an unverified one gets a fresh verification link.
-    AccountExists { user_id: Uuid },
+    AccountExists {
+        user_id: Uuid,
+    },
     /// A contact-form message to the support address.
-    Contact { message_id: Uuid },
+    Contact {
+        message_id: Uuid,
+    },
     /// The seeker's booking confirmation and the mentor's new booking, each with a calendar invitation.
-    BookingConfirmed { booking_id: Uuid },
+    BookingConfirmed {
+        booking_id: Uuid,
+    },
     /// Both sides: the updated invitation.
-    BookingRescheduled { booking_id: Uuid },
+    BookingRescheduled {
+        booking_id: Uuid,
+    },
     /// Both sides: the cancellation, with the seeker's refund.
     BookingCancelled {
         booking_id: Uuid,
@@ -49,13 +61,22 @@ pub enum EmailJob {
         by_mentor: bool,
     },
     /// Both sides, 24 hours ("24 hours") or 1 hour ("1 hour") before the start.
-    BookingReminder { booking_id: Uuid, lead: String },
+    BookingReminder {
+        booking_id: Uuid,
+        lead: String,
+    },
     /// The seeker, after a completed session.
-    ReviewRequest { booking_id: Uuid },
+    ReviewRequest {
+        booking_id: Uuid,
+    },
     /// The mentor: the batch prepared a payout (queued by `domain::payouts`).
-    PayoutCreated { payout_id: Uuid },
+    PayoutCreated {
+        payout_id: Uuid,
+    },
     /// The mentor: an admin marked the payout paid (queued by `domain::payouts`).
-    PayoutPaid { payout_id: Uuid },
+    PayoutPaid {
+        payout_id: Uuid,
+    },
 }
 
 impl Job for EmailJob {
@@ -98,7 +119,12 @@ async fn allows(ctx: &JobContext, user_id: Uuid, what: Allowed) -> domain::Resul
 }
 
 /// The seeker's and the mentor's copies, each only where its recipient allows it.
-async fn both_sides(ctx: &JobContext, b: &Booking, what: Allowed, make: impl Fn(bool) -> Email) -> domain::Result<Vec<Email>> {
+async fn both_sides(
+    ctx: &JobContext,
+    b: &Booking,
+    what: Allowed,
+    make: impl Fn(bool) -> Email,
+) -> domain::Result<Vec<Email>> {
     let mut out = Vec::new();
     if allows(ctx, b.user_id, what).await? {
         out.push(make(false));
@@ -129,30 +155,54 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             _ => vec![],
         },
         EmailJob::AccountExists { user_id } => match users::find(pool, *user_id).await? {
-            Some(user) if user.is_active && user.email_verified => vec![templates::account_exists(config, &user.email, &user.first_name)],
+            Some(user) if user.is_active && user.email_verified => {
+                vec![templates::account_exists(config, &user.email, &user.first_name)]
+            }
             Some(user) if user.is_active => {
                 let token = email_links::issue(pool, user.id, &user.email, Purpose::VerifyEmail).await?;
                 vec![templates::verification(config, &user.email, &user.first_name, &token)]
             }
             _ => vec![],
         },
-        EmailJob::Contact { message_id } => {
-            domain::contact::find(pool, *message_id).await?.map(|m| templates::contact(config, &m)).into_iter().collect()
-        }
-        EmailJob::BookingConfirmed { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Confirmed) {
+        EmailJob::Contact { message_id } => domain::contact::find(pool, *message_id)
+            .await?
+            .map(|m| templates::contact(config, &m))
+            .into_iter()
+            .collect(),
+        EmailJob::BookingConfirmed { booking_id } => match booking(*booking_id)
+            .await?
+            .filter(|b| b.status == BookingStatus::Confirmed)
+        {
             Some(b) => {
                 both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| {
-                    if to_mentor { templates::new_booking(config, &b, Utc::now()) } else { templates::booking_confirmed(config, &b, Utc::now()) }
+                    if to_mentor {
+                        templates::new_booking(config, &b, Utc::now())
+                    } else {
+                        templates::booking_confirmed(config, &b, Utc::now())
+                    }
                 })
                 .await?
             }
             None => vec![],
         },
-        EmailJob::BookingRescheduled { booking_id } => match booking(*booking_id).await?.filter(|b| b.status.is_live()) {
-            Some(b) => both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| templates::booking_rescheduled(config, &b, to_mentor, Utc::now())).await?,
+        EmailJob::BookingRescheduled { booking_id } => match booking(*booking_id).await?.filter(|b| b.status.is_live())
+        {
+            Some(b) => {
+                both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| {
+                    templates::booking_rescheduled(config, &b, to_mentor, Utc::now())
+                })
+                .await?
+            }
             None => vec![],
         },
-        EmailJob::BookingCancelled { booking_id, refund_cents, by_mentor } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Cancelled) {
+        EmailJob::BookingCancelled {
+            booking_id,
+            refund_cents,
+            by_mentor,
+        } => match booking(*booking_id)
+            .await?
+            .filter(|b| b.status == BookingStatus::Cancelled)
+        {
             Some(b) => {
                 both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| {
                     templates::booking_cancelled(config, &b, to_mentor, *by_mentor, *refund_cents, Utc::now())
@@ -161,26 +211,42 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             }
             None => vec![],
         },
-        EmailJob::BookingReminder { booking_id, lead } => match booking(*booking_id).await?.filter(|b| b.status.is_live()) {
-            // A group seat reminds its seeker only: the mentor is not reminded once per seat.
-            Some(b) if b.group_session_id.is_some() => match allows(ctx, b.user_id, Allowed::Reminders).await? {
-                true => vec![templates::booking_reminder(config, &b, false, lead)],
-                false => vec![],
-            },
-            Some(b) => both_sides(ctx, &b, Allowed::Reminders, |to_mentor| templates::booking_reminder(config, &b, to_mentor, lead)).await?,
-            None => vec![],
-        },
-        EmailJob::ReviewRequest { booking_id } => match booking(*booking_id).await?.filter(|b| b.status == BookingStatus::Completed) {
-            Some(b) if allows(ctx, b.user_id, Allowed::ReviewRequests).await? => vec![templates::review_request(config, &b)],
+        EmailJob::BookingReminder { booking_id, lead } => {
+            match booking(*booking_id).await?.filter(|b| b.status.is_live()) {
+                // A group seat reminds its seeker only: the mentor is not reminded once per seat.
+                Some(b) if b.group_session_id.is_some() => match allows(ctx, b.user_id, Allowed::Reminders).await? {
+                    true => vec![templates::booking_reminder(config, &b, false, lead)],
+                    false => vec![],
+                },
+                Some(b) => {
+                    both_sides(ctx, &b, Allowed::Reminders, |to_mentor| {
+                        templates::booking_reminder(config, &b, to_mentor, lead)
+                    })
+                    .await?
+                }
+                None => vec![],
+            }
+        }
+        EmailJob::ReviewRequest { booking_id } => match booking(*booking_id)
+            .await?
+            .filter(|b| b.status == BookingStatus::Completed)
+        {
+            Some(b) if allows(ctx, b.user_id, Allowed::ReviewRequests).await? => {
+                vec![templates::review_request(config, &b)]
+            }
             _ => vec![],
         },
         // Payout mails are transactional, like booking confirmations: that preference governs them.
         EmailJob::PayoutCreated { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
-            Some(p) if allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => vec![templates::payout_created(config, &p)],
+            Some(p) if allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => {
+                vec![templates::payout_created(config, &p)]
+            }
             _ => vec![],
         },
         EmailJob::PayoutPaid { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
-            Some(p) if p.status == "paid" && allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => vec![templates::payout_paid(config, &p)],
+            Some(p) if p.status == "paid" && allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => {
+                vec![templates::payout_paid(config, &p)]
+            }
             _ => vec![],
         },
     })
@@ -195,8 +261,14 @@ mod tests {
     fn payout_mails_queued_by_the_domain_decode() {
         let id = Uuid::new_v4();
         let created = serde_json::to_value(domain::payouts::PayoutEmail::PayoutCreated { payout_id: id }).unwrap();
-        assert_eq!(serde_json::from_value::<EmailJob>(created).unwrap(), EmailJob::PayoutCreated { payout_id: id });
+        assert_eq!(
+            serde_json::from_value::<EmailJob>(created).unwrap(),
+            EmailJob::PayoutCreated { payout_id: id }
+        );
         let paid = serde_json::to_value(domain::payouts::PayoutEmail::PayoutPaid { payout_id: id }).unwrap();
-        assert_eq!(serde_json::from_value::<EmailJob>(paid).unwrap(), EmailJob::PayoutPaid { payout_id: id });
+        assert_eq!(
+            serde_json::from_value::<EmailJob>(paid).unwrap(),
+            EmailJob::PayoutPaid { payout_id: id }
+        );
     }
 }

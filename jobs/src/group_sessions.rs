@@ -40,7 +40,10 @@ impl Job for GroupSessionStep {
     const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
 
     fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
-        Some(format!("group-session:{}:{}:{}", self.group_session_id, self.step, self.start))
+        Some(format!(
+            "group-session:{}:{}:{}",
+            self.group_session_id, self.step, self.start
+        ))
     }
 }
 
@@ -50,8 +53,20 @@ crate::sweep!(SweepGroupSessions, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
 pub async fn schedule(conn: &mut PgConnection, g: &GroupSession) -> domain::Result<()> {
     let (start, end) = sessions::start_and_end(g);
     let at = g.scheduled_at.timestamp();
-    GroupSessionStep { group_session_id: g.id, step: GO_LIVE.into(), start: at }.enqueue_at(conn, start).await?;
-    GroupSessionStep { group_session_id: g.id, step: FINISH.into(), start: at }.enqueue_at(conn, end).await
+    GroupSessionStep {
+        group_session_id: g.id,
+        step: GO_LIVE.into(),
+        start: at,
+    }
+    .enqueue_at(conn, start)
+    .await?;
+    GroupSessionStep {
+        group_session_id: g.id,
+        step: FINISH.into(),
+        start: at,
+    }
+    .enqueue_at(conn, end)
+    .await
 }
 
 async fn run_step(ctx: &JobContext, id: Uuid, step: &str, start: i64) -> domain::Result<bool> {
@@ -64,7 +79,12 @@ async fn run_step(ctx: &JobContext, id: Uuid, step: &str, start: i64) -> domain:
     };
     if changed {
         // Anyone on the call page hears of it; a finished session's room goes.
-        let janus = ctx.config.janus.clone().map(domain::group_calls::JanusClient::new).transpose()?;
+        let janus = ctx
+            .config
+            .janus
+            .clone()
+            .map(domain::group_calls::JanusClient::new)
+            .transpose()?;
         domain::group_calls::room::announce(&mut tx, janus.as_ref(), id, status, now).await?;
     }
     tx.commit().await?;
@@ -86,7 +106,11 @@ pub async fn sweep(job: SweepGroupSessions, ctx: Data<JobContext>) -> Result<(),
         changed += run_step(&ctx, id, FINISH, start).await? as usize;
     }
     if changed > 0 {
-        tracing::warn!(tick = job.tick, changed, "sweep moved group sessions whose tasks had not run");
+        tracing::warn!(
+            tick = job.tick,
+            changed,
+            "sweep moved group sessions whose tasks had not run"
+        );
     }
     Ok(())
 }

@@ -28,13 +28,21 @@ pub trait Job: Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
     }
 
     /// Queues the job to run at `at` or at most a second later, never before.
-    fn enqueue_at(&self, conn: &mut PgConnection, at: DateTime<Utc>) -> impl Future<Output = domain::Result<()>> + Send {
+    fn enqueue_at(
+        &self,
+        conn: &mut PgConnection,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = domain::Result<()>> + Send {
         push(self, conn, Some(at))
     }
 }
 
 async fn push<J: Job>(job: &J, conn: &mut PgConnection, run_at: Option<DateTime<Utc>>) -> domain::Result<()> {
-    let options = PushOptions { run_at, idempotency_key: job.idempotency_key(run_at), max_attempts: Some(J::MAX_ATTEMPTS) };
+    let options = PushOptions {
+        run_at,
+        idempotency_key: job.idempotency_key(run_at),
+        max_attempts: Some(J::MAX_ATTEMPTS),
+    };
     match queue::push(conn, J::QUEUE, job, options).await {
         Ok(()) | Err(PushError::AlreadyQueued) => Ok(()),
         Err(err) => Err(err.into()),

@@ -46,7 +46,12 @@ pub async fn deliver(pool: &PgPool, fan_out: &FanOut) -> domain::Result<Delivere
 
 pub async fn handle(job: FanOut, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let delivered = deliver(&ctx.pool, &job).await?;
-    tracing::debug!(kind = job.kind.as_str(), recipients = job.recipients.len(), written = delivered.written, "notifications written");
+    tracing::debug!(
+        kind = job.kind.as_str(),
+        recipients = job.recipients.len(),
+        written = delivered.written,
+        "notifications written"
+    );
     Ok(())
 }
 

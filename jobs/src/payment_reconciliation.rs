@@ -71,7 +71,9 @@ async fn reconcile(ctx: &JobContext, attempt: &OpenAttempt) -> Result<(), BoxDyn
             if age < ctx.gateway.answer_deadline() {
                 return Err(format!("payment {} is not known to the gateway yet", attempt.id).into());
             }
-            ChargeOutcome::Error { reason: NOT_CHARGED.into() }
+            ChargeOutcome::Error {
+                reason: NOT_CHARGED.into(),
+            }
         }
     };
     let settled = settle(&ctx.pool, attempt.id, &outcome).await?;

@@ -14,7 +14,10 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
-use crate::{context::JobContext, job::{Job, Sweep, SWEEP_MAX_ATTEMPTS}};
+use crate::{
+    context::JobContext,
+    job::{Job, SWEEP_MAX_ATTEMPTS, Sweep},
+};
 
 pub const QUEUE: &str = "payout_batch";
 /// Every Monday at 06:00 UTC (seconds, minutes, hours, day of month, month, day of week).
@@ -56,7 +59,9 @@ pub fn schedule_from(value: Option<&str>) -> anyhow::Result<Cow<'static, str>> {
         None => Ok(Cow::Borrowed(DEFAULT_SCHEDULE)),
         Some(v) => match cron::Schedule::from_str(v) {
             Ok(_) => Ok(Cow::Owned(v.to_string())),
-            Err(e) => anyhow::bail!("{SCHEDULE_ENV} '{v}' is not a cron expression (seconds minutes hours day month weekday): {e}"),
+            Err(e) => anyhow::bail!(
+                "{SCHEDULE_ENV} '{v}' is not a cron expression (seconds minutes hours day month weekday): {e}"
+            ),
         },
     }
 }
@@ -92,7 +97,11 @@ mod tests {
     fn weekly_on_monday_at_six_utc_unless_overridden() {
         assert_eq!(DEFAULT_SCHEDULE, "0 0 6 * * Mon");
         assert_eq!(SCHEDULE_ENV, "PAYOUT_SCHEDULE");
-        let next: Vec<_> = cron::Schedule::from_str(DEFAULT_SCHEDULE).unwrap().upcoming(Utc).take(2).collect();
+        let next: Vec<_> = cron::Schedule::from_str(DEFAULT_SCHEDULE)
+            .unwrap()
+            .upcoming(Utc)
+            .take(2)
+            .collect();
         assert_eq!(next[0].format("%a %H:%M:%S").to_string(), "Mon 06:00:00");
         assert_eq!(next[1] - next[0], chrono::Duration::weeks(1));
         assert_eq!(schedule_from(None).unwrap(), DEFAULT_SCHEDULE);

@@ -27,7 +27,12 @@ pub struct Every {
 
 impl Every {
     pub fn new(period: Duration) -> Self {
-        Self { period, first_after: Duration::ZERO, interval: None, started: false }
+        Self {
+            period,
+            first_after: Duration::ZERO,
+            interval: None,
+            started: false,
+        }
     }
 
     pub fn first_after(mut self, delay: Duration) -> Self {
@@ -79,7 +84,11 @@ impl PollStrategy for Woken {
             return Poll::Pending;
         }
         self.bell.register(cx.waker());
-        if self.bell.take() || ticked { Poll::Ready(Some(())) } else { Poll::Pending }
+        if self.bell.take() || ticked {
+            Poll::Ready(Some(()))
+        } else {
+            Poll::Pending
+        }
     }
 }
 
@@ -110,7 +119,10 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_restarted_worker_hears_its_bell_only_after_its_back_off() {
         let bell = Arc::new(Bell::default());
-        let mut woken = Woken::new(bell.clone(), Every::new(Duration::from_secs(30)).first_after(Duration::from_secs(2)));
+        let mut woken = Woken::new(
+            bell.clone(),
+            Every::new(Duration::from_secs(30)).first_after(Duration::from_secs(2)),
+        );
         bell.ring();
         assert!(!drive(&mut woken));
         tokio::time::advance(Duration::from_secs(2)).await;

@@ -49,7 +49,11 @@ pub async fn handle(job: ExpireHold, ctx: Data<JobContext>) -> Result<(), BoxDyn
 pub async fn sweep(job: SweepHolds, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let released = reservations::expire_overdue_holds(&ctx.pool).await?;
     if released > 0 {
-        tracing::warn!(tick = job.tick, released, "sweep released holds whose expiry task had not run");
+        tracing::warn!(
+            tick = job.tick,
+            released,
+            "sweep released holds whose expiry task had not run"
+        );
     }
     Ok(())
 }

@@ -125,7 +125,12 @@ impl Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { poll_every: SAFETY_POLL_EVERY, retry_min: Duration::from_secs(2), retry_max: Duration::from_secs(120), heartbeat: Duration::from_secs(10) }
+        Self {
+            poll_every: SAFETY_POLL_EVERY,
+            retry_min: Duration::from_secs(2),
+            retry_max: Duration::from_secs(120),
+            heartbeat: Duration::from_secs(10),
+        }
     }
 }
 
@@ -138,14 +143,24 @@ pub const REDUNDANT_APALIS_INDEXES: [&str; 2] = ["apalis.unique_job_id", "apalis
 /// Creates apalis' own schema (`apalis.*`), separate from ours, without its redundant indexes;
 /// idempotent.
 pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
-    PostgresStorage::<()>::setup(pool).await.map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))?;
-    sqlx::query(sqlx::AssertSqlSafe(format!("DROP INDEX IF EXISTS {}", REDUNDANT_APALIS_INDEXES.join(", ")))).execute(pool).await?;
+    PostgresStorage::<()>::setup(pool)
+        .await
+        .map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))?;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DROP INDEX IF EXISTS {}",
+        REDUNDANT_APALIS_INDEXES.join(", ")
+    )))
+    .execute(pool)
+    .await?;
     Ok(())
 }
 
 /// What [`worker`] gives: a queue's storage with its limit of tasks at once and its retries.
-pub type QueueWorker<J> =
-    WorkerBuilder<J, PollWith<PostgresStorage<J>, Woken>, Stack<RetryLayer<BackoffRetryPolicy<ExponentialBackoff>>, Stack<ConcurrencyLimitLayer, Identity>>>;
+pub type QueueWorker<J> = WorkerBuilder<
+    J,
+    PollWith<PostgresStorage<J>, Woken>,
+    Stack<RetryLayer<BackoffRetryPolicy<ExponentialBackoff>>, Stack<ConcurrencyLimitLayer, Identity>>,
+>;
 
 /// `J`'s queue worker as the worker process runs it, for its `restarts`-th start; the caller adds
 /// its data and handler (`worker bench` runs its no-op queue through this too).
@@ -157,15 +172,29 @@ pub fn worker<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, res
 }
 
 /// The storage of `J`'s queue for its worker's `restarts`-th start, woken by `wakeups`.
-fn storage<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, restarts: usize) -> PollWith<PostgresStorage<J>, Woken> {
-    let config = QueueConfig::default().queue(J::QUEUE).batch_size(FETCH_BATCH).heartbeat_interval(settings.heartbeat).missed_heartbeats(MISSED_HEARTBEATS);
+fn storage<J: Job>(
+    pool: &PgPool,
+    settings: &Settings,
+    wakeups: &Wakeups,
+    restarts: usize,
+) -> PollWith<PostgresStorage<J>, Woken> {
+    let config = QueueConfig::default()
+        .queue(J::QUEUE)
+        .batch_size(FETCH_BATCH)
+        .heartbeat_interval(settings.heartbeat)
+        .missed_heartbeats(MISSED_HEARTBEATS);
     let safety = Every::new(settings.poll_every).first_after(supervision::restart_delay(restarts));
-    PollWith::new(PostgresStorage::new(pool).with_config(config), Woken::new(wakeups.bell(J::QUEUE), safety))
+    PollWith::new(
+        PostgresStorage::new(pool).with_config(config),
+        Woken::new(wakeups.bell(J::QUEUE), safety),
+    )
 }
 
 /// `max_attempts` tries in all, with exponential backoff between them.
 fn retries(settings: &Settings, max_attempts: usize) -> BackoffRetryPolicy<ExponentialBackoff> {
-    let backoff = ExponentialBackoffMaker::new(settings.retry_min, settings.retry_max, 0.5, HasherRng::default()).expect("valid backoff bounds").make_backoff();
+    let backoff = ExponentialBackoffMaker::new(settings.retry_min, settings.retry_max, 0.5, HasherRng::default())
+        .expect("valid backoff bounds")
+        .make_backoff();
     RetryPolicy::retries(max_attempts.saturating_sub(1)).with_backoff(backoff)
 }
 
@@ -197,14 +226,21 @@ pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
 /// a process that also registers queues of its own (the benchmark's).
 pub fn monitor_with(ctx: JobContext, settings: Settings, wakeups: &Wakeups) -> Monitor {
     let pool = ctx.pool.clone();
-    let m = Monitor::new().shutdown_timeout(Duration::from_secs(30)).should_restart(move |worker, error| {
-        let queue = supervision::queue_of(worker.name()).to_string();
-        let error = error.to_string();
-        tracing::error!(queue, error, restarts = worker.restarts(), "a queue's worker failed; restarting it");
-        let pool = pool.clone();
-        tokio::spawn(async move { supervision::worker_failed(&pool, &queue, &error).await });
-        true
-    });
+    let m = Monitor::new()
+        .shutdown_timeout(Duration::from_secs(30))
+        .should_restart(move |worker, error| {
+            let queue = supervision::queue_of(worker.name()).to_string();
+            let error = error.to_string();
+            tracing::error!(
+                queue,
+                error,
+                restarts = worker.restarts(),
+                "a queue's worker failed; restarting it"
+            );
+            let pool = pool.clone();
+            tokio::spawn(async move { supervision::worker_failed(&pool, &queue, &error).await });
+            true
+        });
     register_all(m, &ctx, &settings, wakeups)
 }
 

@@ -88,9 +88,19 @@ pub struct QueueHealth {
 }
 
 /// How each of `queues` is doing, from the workers' heartbeats and the supervisor's records.
-pub async fn queue_health(pool: &PgPool, queues: &[&'static str], silent_after: Duration) -> sqlx::Result<Vec<QueueHealth>> {
+pub async fn queue_health(
+    pool: &PgPool,
+    queues: &[&'static str],
+    silent_after: Duration,
+) -> sqlx::Result<Vec<QueueHealth>> {
     let names: Vec<&str> = queues.to_vec();
-    let rows: Vec<(String, Option<DateTime<Utc>>, Option<DateTime<Utc>>, Option<i32>, Option<i32>)> = sqlx::query_as(
+    let rows: Vec<(
+        String,
+        Option<DateTime<Utc>>,
+        Option<DateTime<Utc>>,
+        Option<i32>,
+        Option<i32>,
+    )> = sqlx::query_as(
         "SELECT q.name, (SELECT max(w.last_seen) FROM apalis.workers w WHERE w.worker_type = q.name), \
          h.last_error_at, h.restarts, h.set_aside \
          FROM unnest($1::text[]) AS q(name) LEFT JOIN job_queue_health h ON h.queue = q.name",
@@ -111,7 +121,13 @@ pub async fn queue_health(pool: &PgPool, queues: &[&'static str], silent_after: 
             } else {
                 QueueState::Ok
             };
-            Some(QueueHealth { queue, state, last_seen, restarts: restarts.unwrap_or(0), set_aside: set_aside.unwrap_or(0) })
+            Some(QueueHealth {
+                queue,
+                state,
+                last_seen,
+                restarts: restarts.unwrap_or(0),
+                set_aside: set_aside.unwrap_or(0),
+            })
         })
         .collect())
 }

@@ -76,7 +76,10 @@ impl Wakeups {
         let (stop, stopped) = watch::channel(());
         tokio::spawn(listen(pool.clone(), bells.clone(), stopped.clone()));
         tokio::spawn(probe(pool.clone(), bells.clone(), stopped));
-        Self { bells, _stop: Arc::new(stop) }
+        Self {
+            bells,
+            _stop: Arc::new(stop),
+        }
     }
 
     /// The bell of `queue`; a queue not started with gets one that never rings.
@@ -181,7 +184,11 @@ async fn probe(pool: PgPool, bells: Bells, mut stopped: watch::Receiver<()>) {
 const TIMER_SLACK: Duration = Duration::from_millis(2);
 
 async fn next_due(pool: &PgPool, queues: &[String]) -> sqlx::Result<Vec<(String, f64)>> {
-    sqlx::query_as(NEXT_DUE).bind(queues).bind(PROBE_HORIZON.as_secs_f64()).fetch_all(pool).await
+    sqlx::query_as(NEXT_DUE)
+        .bind(queues)
+        .bind(PROBE_HORIZON.as_secs_f64())
+        .fetch_all(pool)
+        .await
 }
 
 async fn sleep_until_some(at: Option<Instant>) {
@@ -206,7 +213,12 @@ impl Timers {
     }
 
     fn take_due(&mut self, now: Instant) -> Vec<String> {
-        let due: Vec<String> = self.0.iter().filter(|(_, at)| **at <= now).map(|(q, _)| q.clone()).collect();
+        let due: Vec<String> = self
+            .0
+            .iter()
+            .filter(|(_, at)| **at <= now)
+            .map(|(q, _)| q.clone())
+            .collect();
         for queue in &due {
             self.0.remove(queue);
         }

@@ -12,13 +12,18 @@ async fn cleanup_deletes_only_what_expired(pool: PgPool) {
     .fetch_one(&pool)
     .await
     .unwrap();
-    for (hash, expires) in [("live", "now() + interval '1 day'"), ("dead", "now() - interval '1 second'")] {
-        sqlx::query(sqlx::AssertSqlSafe(format!("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, {expires})")))
-            .bind(hash.as_bytes())
-            .bind(user)
-            .execute(&pool)
-            .await
-            .unwrap();
+    for (hash, expires) in [
+        ("live", "now() + interval '1 day'"),
+        ("dead", "now() - interval '1 second'"),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, {expires})"
+        )))
+        .bind(hash.as_bytes())
+        .bind(user)
+        .execute(&pool)
+        .await
+        .unwrap();
     }
     sqlx::query("INSERT INTO rate_limit_events (scope, key, created_at) VALUES ('s', 'k', now() - interval '1 hour'), ('s', 'k', now())")
         .execute(&pool)
@@ -26,11 +31,19 @@ async fn cleanup_deletes_only_what_expired(pool: PgPool) {
         .unwrap();
 
     let ctx = support::context(&pool, &[]);
-    cleanup::handle(cleanup::Cleanup { tick: 0 }, apalis::prelude::Data::new(ctx)).await.unwrap();
+    cleanup::handle(cleanup::Cleanup { tick: 0 }, apalis::prelude::Data::new(ctx))
+        .await
+        .unwrap();
 
-    let sessions: Vec<Vec<u8>> = sqlx::query_scalar("SELECT token_hash FROM sessions").fetch_all(&pool).await.unwrap();
+    let sessions: Vec<Vec<u8>> = sqlx::query_scalar("SELECT token_hash FROM sessions")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
     assert_eq!(sessions, vec![b"live".to_vec()]);
-    let events: i64 = sqlx::query_scalar("SELECT count(*) FROM rate_limit_events").fetch_one(&pool).await.unwrap();
+    let events: i64 = sqlx::query_scalar("SELECT count(*) FROM rate_limit_events")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!(events, 1);
 }
 
@@ -53,12 +66,13 @@ async fn cleanup_forgets_stale_viewers_and_old_stored_events(pool: PgPool) {
     .fetch_one(&pool)
     .await
     .unwrap();
-    let conversation: uuid::Uuid = sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
-        .bind(mentor)
-        .bind(seeker)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let conversation: uuid::Uuid =
+        sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
+            .bind(mentor)
+            .bind(seeker)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     let (fresh, stale) = (uuid::Uuid::new_v4(), uuid::Uuid::new_v4());
     sqlx::query(
         "INSERT INTO conversation_viewers (socket_id, conversation_id, user_id, seen_at) \
@@ -71,17 +85,27 @@ async fn cleanup_forgets_stale_viewers_and_old_stored_events(pool: PgPool) {
     .execute(&pool)
     .await
     .unwrap();
-    sqlx::query("INSERT INTO realtime_events (payload, created_at) VALUES ('{}', now()), ('{}', now() - interval '2 hours')")
-        .execute(&pool)
+    sqlx::query(
+        "INSERT INTO realtime_events (payload, created_at) VALUES ('{}', now()), ('{}', now() - interval '2 hours')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+
+    let ctx = support::context(&pool, &[]);
+    cleanup::handle(cleanup::Cleanup { tick: 0 }, apalis::prelude::Data::new(ctx))
         .await
         .unwrap();
 
-    let ctx = support::context(&pool, &[]);
-    cleanup::handle(cleanup::Cleanup { tick: 0 }, apalis::prelude::Data::new(ctx)).await.unwrap();
-
-    let sockets: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT socket_id FROM conversation_viewers").fetch_all(&pool).await.unwrap();
+    let sockets: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT socket_id FROM conversation_viewers")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
     assert_eq!(sockets, vec![fresh]);
-    let events: i64 = sqlx::query_scalar("SELECT count(*) FROM realtime_events").fetch_one(&pool).await.unwrap();
+    let events: i64 = sqlx::query_scalar("SELECT count(*) FROM realtime_events")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!(events, 1);
 }
 
@@ -89,10 +113,17 @@ async fn cleanup_forgets_stale_viewers_and_old_stored_events(pool: PgPool) {
 async fn a_cron_tick_is_queued_once_whatever_the_number_of_workers(pool: PgPool) {
     jobs::runtime::setup_storage(&pool).await.unwrap();
     for _ in 0..3 {
-        schedule::push_tick::<cleanup::Cleanup>(&pool, 1_800_000_000).await.unwrap();
+        schedule::push_tick::<cleanup::Cleanup>(&pool, 1_800_000_000)
+            .await
+            .unwrap();
     }
-    schedule::push_tick::<cleanup::Cleanup>(&pool, 1_800_086_400).await.unwrap();
-    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'cleanup'").fetch_one(&pool).await.unwrap();
+    schedule::push_tick::<cleanup::Cleanup>(&pool, 1_800_086_400)
+        .await
+        .unwrap();
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'cleanup'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!(n, 2);
 }
 

@@ -13,30 +13,51 @@ async fn new_user(pool: &PgPool, email: &str) -> uuid::Uuid {
     let mut tx = pool.begin().await.unwrap();
     let id = registration::register(
         &mut tx,
-        registration::NewAccount { email, password: "password1", first_name: "Ann", last_name: "Lee" },
+        registration::NewAccount {
+            email,
+            password: "password1",
+            first_name: "Ann",
+            last_name: "Lee",
+        },
     )
     .await
     .unwrap()
     .user_id();
-    email::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id: id }).await.unwrap();
+    email::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id: id })
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     id
 }
 
 fn link_token(message: &str) -> String {
     let start = message.find("verify-email?token=").expect("a verification link") + "verify-email?token=".len();
-    message[start..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect()
+    message[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn verification_mail_goes_out_over_smtp_with_a_working_link(pool: PgPool) {
     let smtp = SmtpServer::start(false).await;
     new_user(&pool, "ann@example.com").await;
-    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url()), ("APP_BASE_URL", "https://mentors.example".into()), ("PAYMENT_GATEWAY", "test".into())]);
+    let ctx = context(
+        &pool,
+        &[
+            ("MAIL_TRANSPORT", "smtp".into()),
+            ("SMTP_URL", smtp.url()),
+            ("APP_BASE_URL", "https://mentors.example".into()),
+            ("PAYMENT_GATEWAY", "test".into()),
+        ],
+    );
     let workers = start_workers(ctx);
 
     let message = eventually(10, || async { smtp.messages().into_iter().next() }).await;
-    let (status, attempts) = eventually(5, || async { job_state(&pool, email::QUEUE).await.filter(|(s, _)| s == "Done") }).await;
+    let (status, attempts) = eventually(5, || async {
+        job_state(&pool, email::QUEUE).await.filter(|(s, _)| s == "Done")
+    })
+    .await;
     workers.abort();
     assert_eq!((status.as_str(), attempts), ("Done", 1));
     assert_eq!(message.to, vec!["<ann@example.com>"]);
@@ -46,7 +67,9 @@ async fn verification_mail_goes_out_over_smtp_with_a_working_link(pool: PgPool) 
     assert!(message.data.contains("Content-Type: text/html"));
     assert!(message.data.contains("https://mentors.example/verify-email?token="));
 
-    email_links::verify_email(&pool, &link_token(&message.data)).await.expect("the mailed link verifies");
+    email_links::verify_email(&pool, &link_token(&message.data))
+        .await
+        .expect("the mailed link verifies");
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -57,7 +80,9 @@ async fn a_send_that_keeps_failing_retries_then_stays_visible_as_failed(pool: Pg
     let workers = start_workers(ctx);
 
     let (status, attempts) = eventually(20, || async {
-        job_state(&pool, email::QUEUE).await.filter(|(s, a)| s == "Failed" && *a as usize >= email::MAX_ATTEMPTS)
+        job_state(&pool, email::QUEUE)
+            .await
+            .filter(|(s, a)| s == "Failed" && *a as usize >= email::MAX_ATTEMPTS)
     })
     .await;
     workers.abort();
@@ -73,13 +98,20 @@ async fn file_transport_writes_one_eml_per_message(pool: PgPool) {
     let ctx = context(&pool, &[("MAIL_DIR", dir.display().to_string())]);
     let workers = start_workers(ctx);
     let path = eventually(10, || async {
-        std::fs::read_dir(&dir).ok()?.filter_map(Result::ok).map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "eml"))
+        std::fs::read_dir(&dir)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "eml"))
     })
     .await;
     workers.abort();
     let raw = std::fs::read_to_string(path).unwrap();
     assert!(raw.contains("To: ann@example.com"));
-    assert!(raw.contains("http://localhost:8080/verify-email?token="), "links stay whole in the raw file");
+    assert!(
+        raw.contains("http://localhost:8080/verify-email?token="),
+        "links stay whole in the raw file"
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -87,10 +119,17 @@ async fn file_transport_writes_one_eml_per_message(pool: PgPool) {
 async fn an_already_verified_user_gets_no_second_verification_mail(pool: PgPool) {
     let smtp = SmtpServer::start(false).await;
     let id = new_user(&pool, "ann@example.com").await;
-    sqlx::query("UPDATE users SET email_verified = true WHERE id = $1").bind(id).execute(&pool).await.unwrap();
+    sqlx::query("UPDATE users SET email_verified = true WHERE id = $1")
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
     let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url())]);
     let workers = start_workers(ctx);
-    eventually(10, || async { job_state(&pool, email::QUEUE).await.filter(|(s, _)| s == "Done") }).await;
+    eventually(10, || async {
+        job_state(&pool, email::QUEUE).await.filter(|(s, _)| s == "Done")
+    })
+    .await;
     workers.abort();
     assert!(smtp.messages().is_empty());
 }
@@ -102,13 +141,29 @@ async fn contact_messages_reach_the_support_address_with_a_reply_to(pool: PgPool
     let mut tx = pool.begin().await.unwrap();
     let id = domain::contact::store(
         &mut tx,
-        domain::contact::NewMessage { name: "Ann", email: "ann@example.com", subject: "Refund", category: "billing", message: "Where is it?", user_id: None },
+        domain::contact::NewMessage {
+            name: "Ann",
+            email: "ann@example.com",
+            subject: "Refund",
+            category: "billing",
+            message: "Where is it?",
+            user_id: None,
+        },
     )
     .await
     .unwrap();
-    email::enqueue(&mut tx, &EmailJob::Contact { message_id: id }).await.unwrap();
+    email::enqueue(&mut tx, &EmailJob::Contact { message_id: id })
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
-    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url()), ("SUPPORT_EMAIL", "help@mentors.example".into())]);
+    let ctx = context(
+        &pool,
+        &[
+            ("MAIL_TRANSPORT", "smtp".into()),
+            ("SMTP_URL", smtp.url()),
+            ("SUPPORT_EMAIL", "help@mentors.example".into()),
+        ],
+    );
     let workers = start_workers(ctx);
     let message = eventually(10, || async { smtp.messages().into_iter().next() }).await;
     workers.abort();
@@ -127,7 +182,12 @@ async fn mentor_with_paid_payout(pool: &PgPool, email: &str, confirmations: bool
     .fetch_one(pool)
     .await
     .unwrap();
-    sqlx::query("INSERT INTO email_preferences (user_id, booking_confirmations) VALUES ($1, $2)").bind(user).bind(confirmations).execute(pool).await.unwrap();
+    sqlx::query("INSERT INTO email_preferences (user_id, booking_confirmations) VALUES ($1, $2)")
+        .bind(user)
+        .bind(confirmations)
+        .execute(pool)
+        .await
+        .unwrap();
     let mentor: uuid::Uuid = sqlx::query_scalar(
         "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) \
          VALUES ($1, 'Mia Moon', repeat('A mentor of the payout mail test. ', 3), '{Astrology}', 5000) RETURNING id",
@@ -154,8 +214,12 @@ async fn payout_mails_reach_the_mentor_unless_they_turned_confirmations_off(pool
     let declines = mentor_with_paid_payout(&pool, "quiet@example.com", false).await;
     let mut tx = pool.begin().await.unwrap();
     for payout_id in [wants, declines] {
-        email::enqueue(&mut tx, &EmailJob::PayoutCreated { payout_id }).await.unwrap();
-        email::enqueue(&mut tx, &EmailJob::PayoutPaid { payout_id }).await.unwrap();
+        email::enqueue(&mut tx, &EmailJob::PayoutCreated { payout_id })
+            .await
+            .unwrap();
+        email::enqueue(&mut tx, &EmailJob::PayoutPaid { payout_id })
+            .await
+            .unwrap();
     }
     tx.commit().await.unwrap();
     let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url())]);
@@ -173,6 +237,14 @@ async fn payout_mails_reach_the_mentor_unless_they_turned_confirmations_off(pool
     let messages = smtp.messages();
     assert_eq!(messages.len(), 2, "only the mentor who wants them");
     assert!(messages.iter().all(|m| m.to == vec!["<mia@example.com>"]));
-    assert!(messages.iter().any(|m| m.data.contains("Subject: Your payout of $85.00 is being prepared")));
-    assert!(messages.iter().any(|m| m.data.contains("Subject: Your payout of $85.00 was sent")));
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.data.contains("Subject: Your payout of $85.00 is being prepared"))
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.data.contains("Subject: Your payout of $85.00 was sent"))
+    );
 }

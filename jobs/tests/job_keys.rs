@@ -4,7 +4,10 @@
 mod support;
 
 use chrono::{DateTime, Duration, Utc};
-use jobs::{Job, booking_completion, booking_reminders, call_timeout, email::EmailJob, payment_reconciliation, refunds::PayRefund, reservation_expiry};
+use jobs::{
+    Job, booking_completion, booking_reminders, call_timeout, email::EmailJob, payment_reconciliation,
+    refunds::PayRefund, reservation_expiry,
+};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -26,12 +29,20 @@ async fn keys_run_times_and_attempts_stay_as_they_were(pool: PgPool) {
     let now = start - Duration::days(2);
     let mut tx = pool.begin().await.unwrap();
     for _ in 0..2 {
-        reservation_expiry::schedule(&mut tx, id, start + Duration::milliseconds(300)).await.unwrap();
+        reservation_expiry::schedule(&mut tx, id, start + Duration::milliseconds(300))
+            .await
+            .unwrap();
         booking_reminders::schedule(&mut tx, id, start, now).await.unwrap();
-        booking_completion::schedule(&mut tx, id, start + Duration::hours(1)).await.unwrap();
-        payment_reconciliation::schedule(&mut tx, id, start + Duration::milliseconds(1)).await.unwrap();
+        booking_completion::schedule(&mut tx, id, start + Duration::hours(1))
+            .await
+            .unwrap();
+        payment_reconciliation::schedule(&mut tx, id, start + Duration::milliseconds(1))
+            .await
+            .unwrap();
         PayRefund { refund_id: id }.enqueue(&mut tx).await.unwrap();
-        call_timeout::schedule(&mut tx, id, start + Duration::milliseconds(45_100)).await.unwrap();
+        call_timeout::schedule(&mut tx, id, start + Duration::milliseconds(45_100))
+            .await
+            .unwrap();
     }
     tx.commit().await.unwrap();
 
@@ -42,20 +53,42 @@ async fn keys_run_times_and_attempts_stay_as_they_were(pool: PgPool) {
     assert_eq!(
         rows,
         [
-            ("booking_completion".into(), key(&format!("complete:{id}:{}", s + 25 * 3600)), s + 25 * 3600, 5),
-            ("booking_reminders".into(), key(&format!("reminder:{id}:1h:{s}")), s - 3600, 5),
-            ("booking_reminders".into(), key(&format!("reminder:{id}:24h:{s}")), s - 24 * 3600, 5),
+            (
+                "booking_completion".into(),
+                key(&format!("complete:{id}:{}", s + 25 * 3600)),
+                s + 25 * 3600,
+                5
+            ),
+            (
+                "booking_reminders".into(),
+                key(&format!("reminder:{id}:1h:{s}")),
+                s - 3600,
+                5
+            ),
+            (
+                "booking_reminders".into(),
+                key(&format!("reminder:{id}:24h:{s}")),
+                s - 24 * 3600,
+                5
+            ),
             ("call_timeout".into(), key(&format!("call-timeout:{id}")), s + 46, 5),
-            ("payment_reconciliation".into(), key(&format!("reconcile:{id}")), s + 1, 20),
+            (
+                "payment_reconciliation".into(),
+                key(&format!("reconcile:{id}")),
+                s + 1,
+                20
+            ),
             ("reservation_expiry".into(), key(&format!("expire:{id}")), s + 1, 10),
         ],
         "once each, whole seconds never before the time asked"
     );
-    let refunds: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'refunds' AND idempotency_key = $1 AND max_attempts = 8")
-        .bind(format!("refund:{id}"))
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let refunds: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM apalis.jobs WHERE job_type = 'refunds' AND idempotency_key = $1 AND max_attempts = 8",
+    )
+    .bind(format!("refund:{id}"))
+    .fetch_one(&pool)
+    .await
+    .unwrap();
     assert_eq!(refunds, 1);
 }
 
@@ -65,9 +98,17 @@ async fn jobs_without_a_key_are_queued_every_time(pool: PgPool) {
     let mut conn = pool.acquire().await.unwrap();
     let before = Utc::now().timestamp();
     for _ in 0..2 {
-        EmailJob::ReviewRequest { booking_id: Uuid::nil() }.enqueue(&mut conn).await.unwrap();
+        EmailJob::ReviewRequest {
+            booking_id: Uuid::nil(),
+        }
+        .enqueue(&mut conn)
+        .await
+        .unwrap();
     }
     let rows = queued(&pool).await;
     assert_eq!(rows.len(), 2);
-    assert!(rows.iter().all(|(queue, key, run_at, max)| queue == "emails" && key.is_none() && *run_at >= before && *max == 5));
+    assert!(
+        rows.iter()
+            .all(|(queue, key, run_at, max)| queue == "emails" && key.is_none() && *run_at >= before && *max == 5)
+    );
 }

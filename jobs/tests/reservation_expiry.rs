@@ -12,11 +12,13 @@ use uuid::Uuid;
 /// A held booking expiring at `expires_at`, with its expiry job queued like the api does.
 async fn hold(pool: &PgPool, expires_at: chrono::DateTime<Utc>) -> Uuid {
     jobs::runtime::setup_storage(pool).await.unwrap();
-    let user: Uuid = sqlx::query_scalar("INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'A', 'B') RETURNING id")
-        .bind(format!("{}@example.com", Uuid::new_v4()))
-        .fetch_one(pool)
-        .await
-        .unwrap();
+    let user: Uuid = sqlx::query_scalar(
+        "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'A', 'B') RETURNING id",
+    )
+    .bind(format!("{}@example.com", Uuid::new_v4()))
+    .fetch_one(pool)
+    .await
+    .unwrap();
     let mentor: Uuid = sqlx::query_scalar(
         "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) VALUES ($1, 'Mia', repeat('b', 60), '{Astrology}', 100) RETURNING id",
     )
@@ -49,7 +51,11 @@ async fn hold(pool: &PgPool, expires_at: chrono::DateTime<Utc>) -> Uuid {
 }
 
 async fn status(pool: &PgPool, id: Uuid) -> String {
-    sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1").bind(id).fetch_one(pool).await.unwrap()
+    sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1")
+        .bind(id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -59,7 +65,10 @@ async fn a_hold_is_released_at_its_expiry_and_not_before(pool: PgPool) {
     let workers = start_workers(context(&pool, &[]));
     let released_at = eventually(15, || async {
         let s = status(&pool, id).await;
-        assert!(s == "reserved" || Utc::now() >= expires_at, "released before its expiry");
+        assert!(
+            s == "reserved" || Utc::now() >= expires_at,
+            "released before its expiry"
+        );
         (s == "expired").then(Utc::now)
     })
     .await;
@@ -70,7 +79,11 @@ async fn a_hold_is_released_at_its_expiry_and_not_before(pool: PgPool) {
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_worker_that_starts_late_still_releases_the_hold(pool: PgPool) {
     let id = hold(&pool, Utc::now() - Duration::minutes(5)).await;
-    assert_eq!(status(&pool, id).await, "reserved", "nothing releases it without a worker");
+    assert_eq!(
+        status(&pool, id).await,
+        "reserved",
+        "nothing releases it without a worker"
+    );
     let workers = start_workers(context(&pool, &[]));
     eventually(15, || async { (status(&pool, id).await == "expired").then_some(()) }).await;
     workers.abort();
@@ -79,10 +92,18 @@ async fn a_worker_that_starts_late_still_releases_the_hold(pool: PgPool) {
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_paid_hold_is_left_alone(pool: PgPool) {
     let id = hold(&pool, Utc::now() - Duration::seconds(1)).await;
-    sqlx::query("UPDATE bookings SET status = 'confirmed', hold_expires_at = NULL WHERE id = $1").bind(id).execute(&pool).await.unwrap();
+    sqlx::query("UPDATE bookings SET status = 'confirmed', hold_expires_at = NULL WHERE id = $1")
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
     let workers = start_workers(context(&pool, &[]));
     eventually(15, || async {
-        let done: Option<String> = sqlx::query_scalar("SELECT status FROM apalis.jobs WHERE job_type = 'reservation_expiry'").fetch_optional(&pool).await.unwrap();
+        let done: Option<String> =
+            sqlx::query_scalar("SELECT status FROM apalis.jobs WHERE job_type = 'reservation_expiry'")
+                .fetch_optional(&pool)
+                .await
+                .unwrap();
         (done.as_deref() == Some("Done")).then_some(())
     })
     .await;

@@ -15,9 +15,14 @@ async fn the_job_table_keeps_no_index_twice(pool: PgPool) {
     .unwrap();
     assert!(repeated.is_empty(), "indexes on the same columns: {repeated:?}");
 
-    let kept: Vec<String> = sqlx::query_scalar("SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = 'apalis.jobs'::regclass ORDER BY 1")
-        .fetch_all(&pool)
-        .await
-        .unwrap();
-    assert!(kept.contains(&"apalis.jobs_pkey".to_string()) && kept.contains(&"apalis.idx_apalis_jobs_lock_by".to_string()), "{kept:?}");
+    let kept: Vec<String> = sqlx::query_scalar(
+        "SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = 'apalis.jobs'::regclass ORDER BY 1",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert!(
+        kept.contains(&"apalis.jobs_pkey".to_string()) && kept.contains(&"apalis.idx_apalis_jobs_lock_by".to_string()),
+        "{kept:?}"
+    );
 }

@@ -7,11 +7,13 @@ use sqlx::PgPool;
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
 
 async fn user(pool: &PgPool, email: &str) -> uuid::Uuid {
-    sqlx::query_scalar("INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'A', 'B') RETURNING id")
-        .bind(email)
-        .fetch_one(pool)
-        .await
-        .unwrap()
+    sqlx::query_scalar(
+        "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'A', 'B') RETURNING id",
+    )
+    .bind(email)
+    .fetch_one(pool)
+    .await
+    .unwrap()
 }
 
 /// Stores an upload and makes it the user's image the way the api does: replaced image queued
@@ -43,7 +45,12 @@ async fn the_worker_deletes_a_replaced_upload_and_keeps_the_current_one(pool: Pg
     let _workers = support::start_workers(ctx);
     support::eventually(20, || async { (!file(&dir, &first).exists()).then_some(()) }).await;
     assert!(file(&dir, &second).exists(), "the image in use stays");
-    support::eventually(10, || async { support::job_state(&pool, upload_cleanup::QUEUE).await.filter(|(s, _)| s == "Done") }).await;
+    support::eventually(10, || async {
+        support::job_state(&pool, upload_cleanup::QUEUE)
+            .await
+            .filter(|(s, _)| s == "Done")
+    })
+    .await;
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -54,13 +61,26 @@ async fn a_file_still_shown_somewhere_or_not_ours_is_left_alone(pool: PgPool) {
     let ann = user(&pool, "ann@example.com").await;
     let bo = user(&pool, "bo@example.com").await;
     let shared = upload(&pool, &dir, ann).await;
-    sqlx::query("UPDATE users SET profile_image_url = $2 WHERE id = $1").bind(bo).bind(&shared).execute(&pool).await.unwrap();
+    sqlx::query("UPDATE users SET profile_image_url = $2 WHERE id = $1")
+        .bind(bo)
+        .bind(&shared)
+        .execute(&pool)
+        .await
+        .unwrap();
     let ctx = support::context(&pool, &[("UPLOAD_DIR", dir.display().to_string())]);
-    let run = |url: &str| upload_cleanup::handle(upload_cleanup::DeleteUpload { url: url.into() }, apalis::prelude::Data::new(ctx.clone()));
+    let run = |url: &str| {
+        upload_cleanup::handle(
+            upload_cleanup::DeleteUpload { url: url.into() },
+            apalis::prelude::Data::new(ctx.clone()),
+        )
+    };
 
     run(&shared).await.unwrap();
     assert!(file(&dir, &shared).exists(), "Bo still shows it");
-    sqlx::query("UPDATE users SET profile_image_url = NULL").execute(&pool).await.unwrap();
+    sqlx::query("UPDATE users SET profile_image_url = NULL")
+        .execute(&pool)
+        .await
+        .unwrap();
     run(&shared).await.unwrap();
     assert!(!file(&dir, &shared).exists());
     run(&shared).await.unwrap(); // twice is fine: the file is already gone
@@ -72,8 +92,14 @@ async fn a_file_still_shown_somewhere_or_not_ours_is_left_alone(pool: PgPool) {
     assert!(outside.exists(), "never a file outside UPLOAD_DIR");
     let mut conn = pool.acquire().await.unwrap();
     upload_cleanup::enqueue(&mut conn, &sneaky).await.unwrap();
-    upload_cleanup::enqueue(&mut conn, "/uploads/avatars/luna.svg").await.unwrap();
-    let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = $1").bind(upload_cleanup::QUEUE).fetch_one(&pool).await.unwrap();
+    upload_cleanup::enqueue(&mut conn, "/uploads/avatars/luna.svg")
+        .await
+        .unwrap();
+    let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = $1")
+        .bind(upload_cleanup::QUEUE)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!(queued, 0, "only our own uploads are queued");
     std::fs::remove_file(outside).ok();
     std::fs::remove_dir_all(dir).ok();

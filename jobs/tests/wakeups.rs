@@ -23,7 +23,10 @@ impl Job for Ping {
 }
 
 async fn ping(job: Ping, pool: Data<PgPool>) -> Result<(), BoxDynError> {
-    sqlx::query("INSERT INTO test_pings (id, ran_at) VALUES ($1, now())").bind(job.id).execute(&*pool).await?;
+    sqlx::query("INSERT INTO test_pings (id, ran_at) VALUES ($1, now())")
+        .bind(job.id)
+        .execute(&*pool)
+        .await?;
     Ok(())
 }
 
@@ -31,7 +34,11 @@ async fn ping(job: Ping, pool: Data<PgPool>) -> Result<(), BoxDynError> {
 /// sooner is a wake-up.
 fn hourly() -> Settings {
     let hour = Duration::from_secs(3600);
-    Settings { poll_every: hour, heartbeat: hour, ..support::fast() }
+    Settings {
+        poll_every: hour,
+        heartbeat: hour,
+        ..support::fast()
+    }
 }
 
 /// One worker process's view: its own wake-ups and one worker for `Ping`.
@@ -40,7 +47,9 @@ fn start_process(pool: &PgPool) -> support::Workers {
     let wakeups = Wakeups::start(&pool, &[Ping::QUEUE]);
     support::Workers::spawn(async move {
         let monitor = Monitor::new().register(move |restarts: usize| {
-            runtime::worker::<Ping>(&pool, &hourly(), &wakeups, restarts).data(pool.clone()).build(ping)
+            runtime::worker::<Ping>(&pool, &hourly(), &wakeups, restarts)
+                .data(pool.clone())
+                .build(ping)
         });
         let _ = monitor.run().await;
     })
@@ -48,11 +57,18 @@ fn start_process(pool: &PgPool) -> support::Workers {
 
 async fn setup(pool: &PgPool) {
     runtime::setup_storage(pool).await.unwrap();
-    sqlx::query("CREATE TABLE test_pings (id bigint NOT NULL, ran_at timestamptz NOT NULL)").execute(pool).await.unwrap();
+    sqlx::query("CREATE TABLE test_pings (id bigint NOT NULL, ran_at timestamptz NOT NULL)")
+        .execute(pool)
+        .await
+        .unwrap();
 }
 
 async fn runs(pool: &PgPool, id: i64) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM test_pings WHERE id = $1").bind(id).fetch_one(pool).await.unwrap()
+    sqlx::query_scalar("SELECT count(*) FROM test_pings WHERE id = $1")
+        .bind(id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
 }
 
 async fn enqueue(pool: &PgPool, id: i64, at: Option<chrono::DateTime<chrono::Utc>>) {
@@ -77,8 +93,14 @@ async fn an_idle_queue_wakes_for_a_task_queued_now_and_one_falling_due(pool: PgP
     let due = chrono::Utc::now() + chrono::Duration::seconds(2);
     enqueue(&pool, 3, Some(due)).await;
     eventually(30, || async { (runs(&pool, 3).await == 1).then_some(()) }).await;
-    let ran_at: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("SELECT ran_at FROM test_pings WHERE id = 3").fetch_one(&pool).await.unwrap();
-    assert!(ran_at >= jobs::queue::not_before(due), "a scheduled task never starts early");
+    let ran_at: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("SELECT ran_at FROM test_pings WHERE id = 3")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert!(
+        ran_at >= jobs::queue::not_before(due),
+        "a scheduled task never starts early"
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -87,15 +109,29 @@ async fn two_processes_run_each_task_once(pool: PgPool) {
     let tasks = 3 * runtime::FETCH_BATCH as i64;
     let _first = start_process(&pool);
     let _second = start_process(&pool);
-    let batch = (0..tasks).map(|id| TaskBuilder::new(serde_json::to_vec(&Ping { id }).unwrap()).max_attempts(Ping::MAX_ATTEMPTS).build()).collect();
-    apalis_postgres::queries::push_tasks(&mut *pool.acquire().await.unwrap(), Ping::QUEUE, batch).await.unwrap();
+    let batch = (0..tasks)
+        .map(|id| {
+            TaskBuilder::new(serde_json::to_vec(&Ping { id }).unwrap())
+                .max_attempts(Ping::MAX_ATTEMPTS)
+                .build()
+        })
+        .collect();
+    apalis_postgres::queries::push_tasks(&mut *pool.acquire().await.unwrap(), Ping::QUEUE, batch)
+        .await
+        .unwrap();
 
     eventually(60, || async {
-        let done: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = $1 AND status = 'Done'").bind(Ping::QUEUE).fetch_one(&pool).await.unwrap();
+        let done: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = $1 AND status = 'Done'")
+            .bind(Ping::QUEUE)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
         (done == tasks).then_some(())
     })
     .await;
-    let (runs, distinct): (i64, i64) = sqlx::query_as("SELECT count(*), count(DISTINCT id) FROM test_pings").fetch_one(&pool).await.unwrap();
+    let (runs, distinct): (i64, i64) = sqlx::query_as("SELECT count(*), count(DISTINCT id) FROM test_pings")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!((runs, distinct), (tasks, tasks), "every task ran, and none twice");
 }

@@ -17,7 +17,10 @@ pub const POOL_SIZE: u32 = 11;
 #[tokio::main]
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx::postgres::notice=warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx::postgres::notice=warn".into()),
+        )
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -51,7 +54,11 @@ pub async fn run(
     let wakeups = Wakeups::start(&pool, &queues);
     runtime::spawn_schedules(pool.clone());
     tracing::info!("worker started");
-    let monitor = register(runtime::monitor_with(ctx, Settings::default(), &wakeups), &pool, &wakeups);
+    let monitor = register(
+        runtime::monitor_with(ctx, Settings::default(), &wakeups),
+        &pool,
+        &wakeups,
+    );
     monitor.run_with_signal(shutdown_signal()).await?;
     tracing::info!("worker stopped");
     Ok(())

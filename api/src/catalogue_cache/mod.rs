@@ -74,7 +74,11 @@ impl Default for CatalogueCache {
 
 impl CatalogueCache {
     pub fn new() -> Self {
-        Self { entries: Cache::with_weighter(ESTIMATED_ENTRIES, CAPACITY_BYTES, ByBodySize), generation: AtomicU64::new(0), listening: AtomicBool::new(false) }
+        Self {
+            entries: Cache::with_weighter(ESTIMATED_ENTRIES, CAPACITY_BYTES, ByBodySize),
+            generation: AtomicU64::new(0),
+            listening: AtomicBool::new(false),
+        }
     }
 
     /// The response for `key`: from memory when it is there and current, otherwise from `load`,
@@ -94,7 +98,13 @@ impl CatalogueCache {
             // Read before a change this request came after: read again.
             Ok(_) => {
                 let response = CachedJson::new(&load.await?);
-                self.entries.insert(key, Entry { generation, body: response.bytes() });
+                self.entries.insert(
+                    key,
+                    Entry {
+                        generation,
+                        body: response.bytes(),
+                    },
+                );
                 Ok(response)
             }
             // This request loads; an error drops the guard and the next waiter loads instead.
@@ -102,7 +112,10 @@ impl CatalogueCache {
                 let response = CachedJson::new(&load.await?);
                 // Kept under the generation it was read in: if the catalogue changed meanwhile,
                 // the waiters (and `get`) see it is stale.
-                let _ = guard.insert(Entry { generation, body: response.bytes() });
+                let _ = guard.insert(Entry {
+                    generation,
+                    body: response.bytes(),
+                });
                 Ok(response)
             }
         }
@@ -121,7 +134,9 @@ impl CatalogueCache {
     }
 
     fn current_generation(&self) -> Option<u64> {
-        self.listening.load(Ordering::SeqCst).then(|| self.generation.load(Ordering::SeqCst))
+        self.listening
+            .load(Ordering::SeqCst)
+            .then(|| self.generation.load(Ordering::SeqCst))
     }
 
     #[cfg(test)]
@@ -198,8 +213,15 @@ mod tests {
             }
         };
         let key = Key::Mentor(Uuid::nil());
-        let (a, b, c) = tokio::join!(cache.respond(key.clone(), load("first")), cache.respond(key.clone(), load("second")), cache.respond(key, load("third")),);
-        let bodies: Vec<Bytes> = [a, b, c].into_iter().map(|r: ApiResult<CachedJson<String>>| r.unwrap().bytes()).collect();
+        let (a, b, c) = tokio::join!(
+            cache.respond(key.clone(), load("first")),
+            cache.respond(key.clone(), load("second")),
+            cache.respond(key, load("third")),
+        );
+        let bodies: Vec<Bytes> = [a, b, c]
+            .into_iter()
+            .map(|r: ApiResult<CachedJson<String>>| r.unwrap().bytes())
+            .collect();
         assert!(bodies.iter().all(|b| b.as_ref() == b"\"first\""));
         assert_eq!(loads.load(Ordering::SeqCst), 1);
     }

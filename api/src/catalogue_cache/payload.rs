@@ -30,7 +30,10 @@ impl<T: ToJSON> CachedJson<T> {
 
 impl<T> CachedJson<T> {
     pub fn from_bytes(body: Bytes) -> Self {
-        Self { body, _shape: PhantomData }
+        Self {
+            body,
+            _shape: PhantomData,
+        }
     }
 
     pub fn bytes(&self) -> Bytes {

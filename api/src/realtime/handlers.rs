@@ -31,7 +31,11 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
     match event {
         ClientEvent::Ping => return Ok(Some(("pong", json!({})))),
         ClientEvent::SendMessage(m) => {
-            let outgoing = messages::Outgoing { content: m.content, message_type: m.message_type, client_id: m.client_id };
+            let outgoing = messages::Outgoing {
+                content: m.content,
+                message_type: m.message_type,
+                client_id: m.client_id,
+            };
             messages::send(&mut tx, me, m.conversation_id, outgoing, Some(socket)).await?;
         }
         ClientEvent::JoinConversation(c) => viewers::join(&mut tx, me, socket, c.conversation_id).await?,
@@ -53,16 +57,44 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
         ClientEvent::EndCall(c) => calls::end(&mut tx, me, c.call_id).await?,
         ClientEvent::SendOffer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Offer, s.payload).await?,
         ClientEvent::SendAnswer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Answer, s.payload).await?,
-        ClientEvent::SendIceCandidate(s) => calls::relay(&mut tx, me, s.room_id, Signal::IceCandidate, s.payload).await?,
+        ClientEvent::SendIceCandidate(s) => {
+            calls::relay(&mut tx, me, s.room_id, Signal::IceCandidate, s.payload).await?
+        }
         ClientEvent::StartGroupSession(g) => room::start(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
         ClientEvent::EndGroupSession(g) => room::end(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
         ClientEvent::JoinGroupSession(g) => room::joined(&mut tx, me, g.group_session_id, Utc::now()).await?,
         ClientEvent::LeaveGroupSession(g) => room::left(&mut tx, me, g.group_session_id).await?,
-        ClientEvent::MuteParticipant(p) => room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, true).await?,
-        ClientEvent::UnmuteParticipant(p) => room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, false).await?,
-        ClientEvent::RemoveParticipant(p) => room::remove(&mut tx, janus, me, p.group_session_id, p.participant_id).await?,
-        ClientEvent::ToggleVideo(t) => room::toggled(&mut tx, me, t.group_session_id, Some(t.is_video_enabled), None, Utc::now()).await?,
-        ClientEvent::ToggleAudio(t) => room::toggled(&mut tx, me, t.group_session_id, None, Some(t.is_audio_enabled), Utc::now()).await?,
+        ClientEvent::MuteParticipant(p) => {
+            room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, true).await?
+        }
+        ClientEvent::UnmuteParticipant(p) => {
+            room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, false).await?
+        }
+        ClientEvent::RemoveParticipant(p) => {
+            room::remove(&mut tx, janus, me, p.group_session_id, p.participant_id).await?
+        }
+        ClientEvent::ToggleVideo(t) => {
+            room::toggled(
+                &mut tx,
+                me,
+                t.group_session_id,
+                Some(t.is_video_enabled),
+                None,
+                Utc::now(),
+            )
+            .await?
+        }
+        ClientEvent::ToggleAudio(t) => {
+            room::toggled(
+                &mut tx,
+                me,
+                t.group_session_id,
+                None,
+                Some(t.is_audio_enabled),
+                Utc::now(),
+            )
+            .await?
+        }
     }
     tx.commit().await?;
     Ok(None)
@@ -79,4 +111,3 @@ pub async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
     tx.commit().await?;
     Ok(())
 }
-

@@ -36,7 +36,10 @@ pub struct Hub {
 
 impl Default for Hub {
     fn default() -> Self {
-        Self { users: RwLock::default(), database_turns: tokio::sync::Semaphore::new(DATABASE_FRAMES_AT_ONCE) }
+        Self {
+            users: RwLock::default(),
+            database_turns: tokio::sync::Semaphore::new(DATABASE_FRAMES_AT_ONCE),
+        }
     }
 }
 
@@ -52,11 +55,19 @@ impl Hub {
 
     /// Waits for a turn at the database for one socket frame; the turn ends when dropped.
     pub async fn database_turn(&self) -> tokio::sync::SemaphorePermit<'_> {
-        self.database_turns.acquire().await.expect("the semaphore is never closed")
+        self.database_turns
+            .acquire()
+            .await
+            .expect("the semaphore is never closed")
     }
 
     pub fn register(&self, user: Uuid, entry: Entry) {
-        self.users.write().expect("hub lock").entry(user).or_default().push(entry);
+        self.users
+            .write()
+            .expect("hub lock")
+            .entry(user)
+            .or_default()
+            .push(entry);
     }
 
     pub fn unregister(&self, user: Uuid, socket: Uuid) {
@@ -109,7 +120,13 @@ impl Hub {
 
     /// The ids of every socket on this process.
     pub fn socket_ids(&self) -> Vec<Uuid> {
-        self.users.read().expect("hub lock").values().flatten().map(|e| e.socket).collect()
+        self.users
+            .read()
+            .expect("hub lock")
+            .values()
+            .flatten()
+            .map(|e| e.socket)
+            .collect()
     }
 
     pub fn sockets(&self) -> usize {
@@ -138,7 +155,15 @@ mod tests {
 
     fn entry(session: &str) -> (Entry, mpsc::Receiver<String>) {
         let (tx, rx) = mpsc::channel(OUTBOX_FRAMES);
-        (Entry { socket: Uuid::new_v4(), session: session.into(), outbox: tx, close: Arc::new(Notify::new()) }, rx)
+        (
+            Entry {
+                socket: Uuid::new_v4(),
+                session: session.into(),
+                outbox: tx,
+                close: Arc::new(Notify::new()),
+            },
+            rx,
+        )
     }
 
     #[tokio::test]
@@ -155,15 +180,24 @@ mod tests {
 
         let everyone = Envelope::to_users(vec![alice, bob], "messageReceived", serde_json::json!({"id": 1}));
         assert_eq!(hub.deliver(&everyone), 3);
-        assert_eq!(a1_rx.recv().await.unwrap(), r#"{"data":{"id":1},"event":"messageReceived"}"#);
+        assert_eq!(
+            a1_rx.recv().await.unwrap(),
+            r#"{"data":{"id":1},"event":"messageReceived"}"#
+        );
         a2_rx.recv().await.unwrap();
         b1_rx.recv().await.unwrap();
 
-        let one = Envelope { socket: Some(a2_id), ..Envelope::to_users(vec![alice], "callAccepted", serde_json::json!({})) };
+        let one = Envelope {
+            socket: Some(a2_id),
+            ..Envelope::to_users(vec![alice], "callAccepted", serde_json::json!({}))
+        };
         assert_eq!(hub.deliver(&one), 1);
         assert!(a2_rx.try_recv().is_ok() && a1_rx.try_recv().is_err());
 
-        let others = Envelope { except_socket: Some(a1_id), ..Envelope::to_users(vec![alice], "callEnded", serde_json::json!({})) };
+        let others = Envelope {
+            except_socket: Some(a1_id),
+            ..Envelope::to_users(vec![alice], "callEnded", serde_json::json!({}))
+        };
         assert_eq!(hub.deliver(&others), 1);
         assert!(a2_rx.try_recv().is_ok() && a1_rx.try_recv().is_err());
 
@@ -171,6 +205,9 @@ mod tests {
         hub.unregister(alice, a1_id);
         hub.unregister(alice, a2_id);
         assert_eq!(hub.sockets(), 1);
-        assert_eq!(hub.deliver(&Envelope::to_users(vec![alice], "x", serde_json::json!({}))), 0);
+        assert_eq!(
+            hub.deliver(&Envelope::to_users(vec![alice], "x", serde_json::json!({}))),
+            0
+        );
     }
 }

@@ -51,7 +51,9 @@ async fn run(pool: PgPool, hub: Arc<Hub>, mut listener: PgListener) {
         match listener.try_recv().await {
             Ok(Some(notification)) => dispatch(&pool, &hub, notification.payload()).await,
             Ok(None) => {
-                tracing::warn!("real-time listener lost its connection; closing this process's sockets so clients reload");
+                tracing::warn!(
+                    "real-time listener lost its connection; closing this process's sockets so clients reload"
+                );
                 hub.close_all();
             }
             Err(err) => {

@@ -121,14 +121,20 @@ struct Frame {
 }
 
 pub fn parse(text: &str) -> Result<ClientEvent, BadFrame> {
-    let not_a_frame = || BadFrame { message: NOT_A_FRAME.into(), event: None };
+    let not_a_frame = || BadFrame {
+        message: NOT_A_FRAME.into(),
+        event: None,
+    };
     let value: Value = serde_json::from_str(text).map_err(|_| not_a_frame())?;
     if !value.is_object() {
         return Err(not_a_frame());
     }
     let frame: Frame = serde_json::from_value(value).map_err(|_| not_a_frame())?;
     let event = frame.event.clone();
-    let bad = |message: String| BadFrame { message, event: Some(event.clone()) };
+    let bad = |message: String| BadFrame {
+        message,
+        event: Some(event.clone()),
+    };
     if event == "ping" {
         return Ok(ClientEvent::Ping);
     }
@@ -137,7 +143,10 @@ pub fn parse(text: &str) -> Result<ClientEvent, BadFrame> {
     }
     let data = frame.data;
     fn de<T: DeserializeOwned>(event: &str, data: Value) -> Result<T, BadFrame> {
-        serde_json::from_value(data).map_err(|e| BadFrame { message: format!("Invalid {event}: {e}"), event: Some(event.to_owned()) })
+        serde_json::from_value(data).map_err(|e| BadFrame {
+            message: format!("Invalid {event}: {e}"),
+            event: Some(event.to_owned()),
+        })
     }
     let signal = |field: &str, data: Value| -> Result<Signal, BadFrame> {
         #[derive(Deserialize)]
@@ -145,9 +154,16 @@ pub fn parse(text: &str) -> Result<ClientEvent, BadFrame> {
         struct Room {
             room_id: Uuid,
         }
-        let payload = data.get(field).cloned().filter(|v| !v.is_null()).ok_or_else(|| bad(format!("Invalid {event}: missing field `{field}`")))?;
+        let payload = data
+            .get(field)
+            .cloned()
+            .filter(|v| !v.is_null())
+            .ok_or_else(|| bad(format!("Invalid {event}: missing field `{field}`")))?;
         let room: Room = de(&event, data)?;
-        Ok(Signal { room_id: room.room_id, payload })
+        Ok(Signal {
+            room_id: room.room_id,
+            payload,
+        })
     };
     Ok(match event.as_str() {
         "sendMessage" => ClientEvent::SendMessage(de(&event, data)?),
@@ -184,13 +200,26 @@ mod tests {
     #[test]
     fn frames_parse_into_events() {
         let id = Uuid::new_v4();
-        let send = format!(r#"{{"event":"sendMessage","data":{{"conversationId":"{id}","content":"hi","clientId":"c1"}}}}"#);
+        let send =
+            format!(r#"{{"event":"sendMessage","data":{{"conversationId":"{id}","content":"hi","clientId":"c1"}}}}"#);
         assert_eq!(
             parse(&send).unwrap(),
-            ClientEvent::SendMessage(SendMessage { conversation_id: id, content: "hi".into(), message_type: None, client_id: Some("c1".into()) })
+            ClientEvent::SendMessage(SendMessage {
+                conversation_id: id,
+                content: "hi".into(),
+                message_type: None,
+                client_id: Some("c1".into())
+            })
         );
-        let offer = format!(r#"{{"event":"sendOffer","data":{{"roomId":"{id}","offer":{{"type":"offer","sdp":"v=0"}}}}}}"#);
-        assert_eq!(parse(&offer).unwrap(), ClientEvent::SendOffer(Signal { room_id: id, payload: serde_json::json!({"type":"offer","sdp":"v=0"}) }));
+        let offer =
+            format!(r#"{{"event":"sendOffer","data":{{"roomId":"{id}","offer":{{"type":"offer","sdp":"v=0"}}}}}}"#);
+        assert_eq!(
+            parse(&offer).unwrap(),
+            ClientEvent::SendOffer(Signal {
+                room_id: id,
+                payload: serde_json::json!({"type":"offer","sdp":"v=0"})
+            })
+        );
         assert_eq!(parse(r#"{"event":"ping","data":{}}"#).unwrap(), ClientEvent::Ping);
         assert_eq!(parse(r#"{"event":"ping"}"#).unwrap(), ClientEvent::Ping);
     }
@@ -199,26 +228,57 @@ mod tests {
     fn group_call_frames_use_the_spec_names() {
         let (g, p) = (Uuid::new_v4(), Uuid::new_v4());
         assert_eq!(
-            parse(&format!(r#"{{"event":"start-group-session","data":{{"groupSessionId":"{g}"}}}}"#)).unwrap(),
+            parse(&format!(
+                r#"{{"event":"start-group-session","data":{{"groupSessionId":"{g}"}}}}"#
+            ))
+            .unwrap(),
             ClientEvent::StartGroupSession(GroupSessionRef { group_session_id: g })
         );
         assert_eq!(
-            parse(&format!(r#"{{"event":"mute-participant","data":{{"groupSessionId":"{g}","participantId":"{p}"}}}}"#)).unwrap(),
-            ClientEvent::MuteParticipant(ParticipantRef { group_session_id: g, participant_id: p })
+            parse(&format!(
+                r#"{{"event":"mute-participant","data":{{"groupSessionId":"{g}","participantId":"{p}"}}}}"#
+            ))
+            .unwrap(),
+            ClientEvent::MuteParticipant(ParticipantRef {
+                group_session_id: g,
+                participant_id: p
+            })
         );
         assert_eq!(
-            parse(&format!(r#"{{"event":"toggle-video","data":{{"groupSessionId":"{g}","isVideoEnabled":false}}}}"#)).unwrap(),
-            ClientEvent::ToggleVideo(ToggleVideo { group_session_id: g, is_video_enabled: false })
+            parse(&format!(
+                r#"{{"event":"toggle-video","data":{{"groupSessionId":"{g}","isVideoEnabled":false}}}}"#
+            ))
+            .unwrap(),
+            ClientEvent::ToggleVideo(ToggleVideo {
+                group_session_id: g,
+                is_video_enabled: false
+            })
         );
-        assert!(parse(r#"{"event":"remove-participant","data":{"groupSessionId":"x"}}"#).unwrap_err().message.contains("remove-participant"));
+        assert!(
+            parse(r#"{"event":"remove-participant","data":{"groupSessionId":"x"}}"#)
+                .unwrap_err()
+                .message
+                .contains("remove-participant")
+        );
     }
 
     #[test]
     fn bad_frames_say_what_is_wrong() {
         assert_eq!(parse("not json").unwrap_err().message, NOT_A_FRAME);
         assert_eq!(parse(r#"["sendMessage"]"#).unwrap_err().message, NOT_A_FRAME);
-        assert_eq!(parse(r#"{"event":"nope","data":{}}"#).unwrap_err(), BadFrame { message: "Unknown event: nope".into(), event: Some("nope".into()) });
-        assert_eq!(parse(r#"{"event":"joinConversation","data":"abc"}"#).unwrap_err().message, DATA_NOT_OBJECT);
+        assert_eq!(
+            parse(r#"{"event":"nope","data":{}}"#).unwrap_err(),
+            BadFrame {
+                message: "Unknown event: nope".into(),
+                event: Some("nope".into())
+            }
+        );
+        assert_eq!(
+            parse(r#"{"event":"joinConversation","data":"abc"}"#)
+                .unwrap_err()
+                .message,
+            DATA_NOT_OBJECT
+        );
         let missing = parse(r#"{"event":"joinConversation","data":{}}"#).unwrap_err();
         assert!(missing.message.contains("conversationId"), "{}", missing.message);
         let id = Uuid::new_v4();

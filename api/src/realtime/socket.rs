@@ -70,7 +70,10 @@ pub async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Result<Web
         return json_response(StatusCode::BAD_REQUEST, "Expected a WebSocket upgrade");
     };
     let session = hex(&domain::tokens::digest(&token));
-    upgrade.config(config()).on_upgrade(move |stream| run(state, user.id, session, stream)).into_response()
+    upgrade
+        .config(config())
+        .on_upgrade(move |stream| run(state, user.id, session, stream))
+        .into_response()
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -107,14 +110,29 @@ async fn run(state: AppState, user: Uuid, session: String, stream: WebSocketStre
     }
     let (outbox, mut inbox) = mpsc::channel::<String>(OUTBOX_FRAMES);
     let close = Arc::new(Notify::new());
-    state.hub.register(user, Entry { socket, session, outbox, close: close.clone() });
-    let ctx = SocketCtx { state: state.clone(), user, socket };
+    state.hub.register(
+        user,
+        Entry {
+            socket,
+            session,
+            outbox,
+            close: close.clone(),
+        },
+    );
+    let ctx = SocketCtx {
+        state: state.clone(),
+        user,
+        socket,
+    };
     let (mut sink, mut frames) = stream.split();
     let mut bucket = TokenBucket::new(std::time::Instant::now());
     let mut pings = interval_at(Instant::now() + PING_EVERY, PING_EVERY);
     let mut heard = Instant::now();
 
-    let mut open = sink.send(Message::text(frame("ready", &json!({ "userId": user })))).await.is_ok();
+    let mut open = sink
+        .send(Message::text(frame("ready", &json!({ "userId": user }))))
+        .await
+        .is_ok();
     while open {
         tokio::select! {
             _ = close.notified() => {
@@ -179,7 +197,11 @@ async fn on_text(ctx: &SocketCtx, bucket: &mut TokenBucket, text: &str) -> Optio
 }
 
 fn event_name(text: &str) -> Option<String> {
-    serde_json::from_str::<serde_json::Value>(text).ok()?.get("event")?.as_str().map(String::from)
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()?
+        .get("event")?
+        .as_str()
+        .map(String::from)
 }
 
 #[cfg(test)]
@@ -190,7 +212,10 @@ mod tests {
     fn pings_every_30_seconds_and_closes_after_75_silent() {
         assert_eq!(PING_EVERY, Duration::from_secs(30));
         assert_eq!(SILENT_LIMIT, Duration::from_secs(75));
-        assert!(SILENT_LIMIT > PING_EVERY * 2, "a live client answers at least two pings before the limit");
+        assert!(
+            SILENT_LIMIT > PING_EVERY * 2,
+            "a live client answers at least two pings before the limit"
+        );
     }
 
     #[test]
@@ -202,7 +227,12 @@ mod tests {
 
     #[test]
     fn internal_errors_show_no_internals() {
-        assert_eq!(error_text(domain::Error::Internal(anyhow::anyhow!("relation calls does not exist"))), crate::error::INTERNAL_ERROR);
+        assert_eq!(
+            error_text(domain::Error::Internal(anyhow::anyhow!(
+                "relation calls does not exist"
+            ))),
+            crate::error::INTERNAL_ERROR
+        );
         assert_eq!(error_text(domain::Error::not_found("Call not found")), "Call not found");
         assert_eq!(hex(&[0x0a, 0xff]), "0aff");
     }

@@ -13,7 +13,10 @@ pub struct TokenBucket {
 
 impl TokenBucket {
     pub fn new(now: Instant) -> Self {
-        Self { tokens: BURST, last: now }
+        Self {
+            tokens: BURST,
+            last: now,
+        }
     }
 
     /// Takes one frame's token; false when the socket is over its rate (drop the frame).

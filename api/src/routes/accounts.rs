@@ -1,7 +1,13 @@
-use poem::{Request, web::{Data, cookie::CookieJar}};
+use poem::{
+    Request,
+    web::{Data, cookie::CookieJar},
+};
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
-use super::{Tag, views::{EmailRequest, MessageResponse, UserView}};
+use super::{
+    Tag,
+    views::{EmailRequest, MessageResponse, UserView},
+};
 use crate::{
     auth::{SessionAuth, clear_session_cookie, session_token, set_session_cookie},
     error::ApiResult,
@@ -73,7 +79,12 @@ impl AccountsApi {
     /// Creates an unverified account and e-mails a verification link. An address that already has
     /// an account gets the same answer; nothing is created and the mail goes to its owner.
     #[oai(path = "/register", method = "post", operation_id = "register")]
-    async fn register(&self, state: Data<&AppState>, req: &Request, body: Json<RegisterRequest>) -> ApiResult<RegisterResult> {
+    async fn register(
+        &self,
+        state: Data<&AppState>,
+        req: &Request,
+        body: Json<RegisterRequest>,
+    ) -> ApiResult<RegisterResult> {
         let account = registration::NewAccount {
             email: &body.email,
             password: &body.password,
@@ -82,7 +93,14 @@ impl AccountsApi {
         };
         registration::validate(&account)?;
         let limit = state.config.limits.registrations_per_address;
-        rate_limit::hit(&state.pool, Scope::RegistrationAddress, &client_address(req, &state), limit, registration::TOO_MANY_REGISTRATIONS).await?;
+        rate_limit::hit(
+            &state.pool,
+            Scope::RegistrationAddress,
+            &client_address(req, &state),
+            limit,
+            registration::TOO_MANY_REGISTRATIONS,
+        )
+        .await?;
         let mut tx = state.pool.begin().await?;
         let job = match registration::register(&mut tx, account).await? {
             registration::Registered::New(user_id) => EmailJob::VerifyEmail { user_id },
@@ -105,10 +123,22 @@ impl AccountsApi {
 
     /// Sends a new verification link; the answer is the same for every address.
     #[oai(path = "/resend-verification", method = "post", operation_id = "resendVerification")]
-    async fn resend_verification(&self, state: Data<&AppState>, req: &Request, body: Json<EmailRequest>) -> ApiResult<Json<MessageResponse>> {
+    async fn resend_verification(
+        &self,
+        state: Data<&AppState>,
+        req: &Request,
+        body: Json<EmailRequest>,
+    ) -> ApiResult<Json<MessageResponse>> {
         let email = validation::email(&body.email)?;
         let limit = state.config.limits.email_requests_per_address;
-        rate_limit::hit(&state.pool, Scope::ResendVerificationAddress, &client_address(req, &state), limit, TOO_MANY_EMAIL_REQUESTS).await?;
+        rate_limit::hit(
+            &state.pool,
+            Scope::ResendVerificationAddress,
+            &client_address(req, &state),
+            limit,
+            TOO_MANY_EMAIL_REQUESTS,
+        )
+        .await?;
         if let Some(user_id) = registration::awaiting_verification(&state.pool, &email).await? {
             let mut conn = state.pool.acquire().await?;
             email_jobs::enqueue(&mut conn, &EmailJob::VerifyEmail { user_id }).await?;
@@ -118,7 +148,13 @@ impl AccountsApi {
 
     /// Signs in and sets the session cookie.
     #[oai(path = "/login", method = "post", operation_id = "login")]
-    async fn login(&self, state: Data<&AppState>, req: &Request, jar: &CookieJar, body: Json<LoginRequest>) -> ApiResult<Json<UserView>> {
+    async fn login(
+        &self,
+        state: Data<&AppState>,
+        req: &Request,
+        jar: &CookieJar,
+        body: Json<LoginRequest>,
+    ) -> ApiResult<Json<UserView>> {
         let client = client_address(req, &state);
         let user = login::login(&state.pool, &state.config.limits, &body.email, &body.password, &client).await?;
         let token = sessions::create(&state.pool, user.id).await?;

@@ -2,7 +2,10 @@ use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 use uuid::Uuid;
 
-use super::{Tag, views::{MessageResponse, parse_id}};
+use super::{
+    Tag,
+    views::{MessageResponse, parse_id},
+};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     booking::weekly_windows::{self, Slot},
@@ -84,12 +87,23 @@ impl AvailabilityApi {
     #[oai(path = "/mentor/availability", method = "get", operation_id = "listAvailability")]
     async fn list(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<AvailabilitySlotView>>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        Ok(Json(weekly_windows::list(&state.pool, mentor.id).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            weekly_windows::list(&state.pool, mentor.id)
+                .await?
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        ))
     }
 
     /// Adds a weekly window; overlapping windows of one day are refused.
     #[oai(path = "/mentor/availability", method = "post", operation_id = "addAvailability")]
-    async fn add(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<NewAvailabilityRequest>) -> ApiResult<SlotCreated> {
+    async fn add(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<NewAvailabilityRequest>,
+    ) -> ApiResult<SlotCreated> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         let day = body.day_of_week.unwrap_or(-1);
         let slot = weekly_windows::add(&state.pool, mentor.id, day, &body.start_time, &body.end_time).await?;
@@ -97,23 +111,62 @@ impl AvailabilityApi {
     }
 
     /// Adds the same window on several days at once, all or none (an overlap refuses them all).
-    #[oai(path = "/mentor/availability/bulk", method = "post", operation_id = "addAvailabilityBulk")]
-    async fn add_bulk(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<BulkAvailabilityRequest>) -> ApiResult<SlotsCreated> {
+    #[oai(
+        path = "/mentor/availability/bulk",
+        method = "post",
+        operation_id = "addAvailabilityBulk"
+    )]
+    async fn add_bulk(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<BulkAvailabilityRequest>,
+    ) -> ApiResult<SlotsCreated> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        let slots = weekly_windows::add_many(&state.pool, mentor.id, &body.days_of_week, &body.start_time, &body.end_time).await?;
+        let slots = weekly_windows::add_many(
+            &state.pool,
+            mentor.id,
+            &body.days_of_week,
+            &body.start_time,
+            &body.end_time,
+        )
+        .await?;
         Ok(SlotsCreated::Created(Json(slots.into_iter().map(Into::into).collect())))
     }
 
     /// Switches a window Active or Inactive.
-    #[oai(path = "/mentor/availability/:id", method = "put", operation_id = "setAvailabilityActive")]
-    async fn set_active(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<AvailabilityStatusRequest>) -> ApiResult<Json<AvailabilitySlotView>> {
+    #[oai(
+        path = "/mentor/availability/:id",
+        method = "put",
+        operation_id = "setAvailabilityActive"
+    )]
+    async fn set_active(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<AvailabilityStatusRequest>,
+    ) -> ApiResult<Json<AvailabilitySlotView>> {
         let id = parse_id(&id, weekly_windows::NOT_FOUND)?;
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        Ok(Json(weekly_windows::set_active(&state.pool, mentor.id, id, body.is_active).await?.into()))
+        Ok(Json(
+            weekly_windows::set_active(&state.pool, mentor.id, id, body.is_active)
+                .await?
+                .into(),
+        ))
     }
 
-    #[oai(path = "/mentor/availability/:id", method = "delete", operation_id = "deleteAvailability")]
-    async fn delete(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<MessageResponse>> {
+    #[oai(
+        path = "/mentor/availability/:id",
+        method = "delete",
+        operation_id = "deleteAvailability"
+    )]
+    async fn delete(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<MessageResponse>> {
         let id = parse_id(&id, weekly_windows::NOT_FOUND)?;
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         weekly_windows::delete(&state.pool, mentor.id, id).await?;

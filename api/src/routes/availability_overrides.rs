@@ -3,10 +3,16 @@ use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 use uuid::Uuid;
 
-use super::{Tag, views::{MessageResponse, parse_id}};
+use super::{
+    Tag,
+    views::{MessageResponse, parse_id},
+};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
-    booking::{date_overrides::{self, Override}, weekly_windows},
+    booking::{
+        date_overrides::{self, Override},
+        weekly_windows,
+    },
     catalogue::mentors,
 };
 
@@ -64,7 +70,11 @@ pub const DELETED: &str = "Date override deleted";
 #[OpenApi(prefix_path = "/api", tag = "Tag::Availability")]
 impl AvailabilityOverridesApi {
     /// The signed-in mentor's date overrides from today (in their zone) on, by date.
-    #[oai(path = "/mentor/availability/overrides", method = "get", operation_id = "listDateOverrides")]
+    #[oai(
+        path = "/mentor/availability/overrides",
+        method = "get",
+        operation_id = "listDateOverrides"
+    )]
     async fn list(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<DateOverrideView>>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         let overrides = date_overrides::upcoming(&state.pool, mentor.id, &mentor.time_zone, Utc::now()).await?;
@@ -72,8 +82,17 @@ impl AvailabilityOverridesApi {
     }
 
     /// Adds a day off, extra hours, or both on a date; existing bookings on it are kept.
-    #[oai(path = "/mentor/availability/overrides", method = "post", operation_id = "addDateOverride")]
-    async fn add(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<NewDateOverrideRequest>) -> ApiResult<OverrideCreated> {
+    #[oai(
+        path = "/mentor/availability/overrides",
+        method = "post",
+        operation_id = "addDateOverride"
+    )]
+    async fn add(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<NewDateOverrideRequest>,
+    ) -> ApiResult<OverrideCreated> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         let created = date_overrides::add(
             &state.pool,
@@ -89,8 +108,17 @@ impl AvailabilityOverridesApi {
         Ok(OverrideCreated::Created(Json(created.into())))
     }
 
-    #[oai(path = "/mentor/availability/overrides/:id", method = "delete", operation_id = "deleteDateOverride")]
-    async fn delete(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<MessageResponse>> {
+    #[oai(
+        path = "/mentor/availability/overrides/:id",
+        method = "delete",
+        operation_id = "deleteDateOverride"
+    )]
+    async fn delete(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<MessageResponse>> {
         let id = parse_id(&id, date_overrides::NOT_FOUND)?;
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         date_overrides::delete(&state.pool, mentor.id, id).await?;

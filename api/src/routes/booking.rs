@@ -1,6 +1,10 @@
 use chrono::{DateTime, Utc};
 use poem::{Request, web::Data};
-use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+};
 use uuid::Uuid;
 
 use super::{
@@ -10,7 +14,11 @@ use super::{
     views::catalogue::{MentorCardView, ServiceView},
     views::{MessageResponse, parse_id},
 };
-use crate::{auth::{SessionAuth, session_token_from_request}, error::{ApiError, ApiResult}, state::AppState};
+use crate::{
+    auth::{SessionAuth, session_token_from_request},
+    error::{ApiError, ApiResult},
+    state::AppState,
+};
 use domain::{
     accounts::sessions,
     booking::{BookingStatus, bookings::Booking, open_slots, reservations},
@@ -94,7 +102,11 @@ pub struct ReservationView {
 #[OpenApi(prefix_path = "/api", tag = "Tag::Booking")]
 impl BookingApi {
     /// Start times (HH:MM, viewer's zone) a mentor offers on a viewer-local date.
-    #[oai(path = "/mentors/:mentor_id/available-slots", method = "get", operation_id = "getAvailableSlots")]
+    #[oai(
+        path = "/mentors/:mentor_id/available-slots",
+        method = "get",
+        operation_id = "getAvailableSlots"
+    )]
     async fn slots(
         &self,
         state: Data<&AppState>,
@@ -104,9 +116,11 @@ impl BookingApi {
         /// Minutes, 60 by default
         duration: Query<Option<i64>>,
         /// The viewer's IANA zone, UTC by default
-        #[oai(name = "timeZone")] time_zone: Query<Option<String>>,
+        #[oai(name = "timeZone")]
+        time_zone: Query<Option<String>>,
         /// A booking being rescheduled: its own time counts as free
-        #[oai(name = "excludeBooking")] exclude_booking: Query<Option<String>>,
+        #[oai(name = "excludeBooking")]
+        exclude_booking: Query<Option<String>>,
         req: &Request,
     ) -> ApiResult<Json<Vec<String>>> {
         let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
@@ -121,15 +135,27 @@ impl BookingApi {
             except_booking: exclude_booking.0.as_deref().and_then(|id| id.trim().parse().ok()),
             user_id,
         };
-        Ok(Json(open_slots::slots_on(&state.pool, mentor_id, &date, duration.0, viewer, Utc::now()).await?))
+        Ok(Json(
+            open_slots::slots_on(&state.pool, mentor_id, &date, duration.0, viewer, Utc::now()).await?,
+        ))
     }
 
     /// Books a free service at once, or holds a paid one for 60 minutes while the seeker pays.
     #[oai(path = "/reservations", method = "post", operation_id = "createReservation")]
-    async fn reserve(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<ReservationRequest>) -> ApiResult<Reserved> {
+    async fn reserve(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<ReservationRequest>,
+    ) -> ApiResult<Reserved> {
         let body = body.0;
         domain::text::multi_line(body.notes.as_deref().unwrap_or_default(), "Notes")?;
-        if let Some(session) = body.group_session_id.as_deref().map(str::trim).filter(|id| !id.is_empty()) {
+        if let Some(session) = body
+            .group_session_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+        {
             let session = parse_id(session, group_sessions::NOT_FOUND)?;
             return join_group_session(&state, auth.0.user.id, session, &body).await;
         }
@@ -140,7 +166,12 @@ impl BookingApi {
             scheduled_at: body.scheduled_at,
             notes: body.notes,
             total_amount: Amount::text(&body.total_amount),
-            replaces: match body.replaces_reservation_id.as_deref().map(str::trim).filter(|id| !id.is_empty()) {
+            replaces: match body
+                .replaces_reservation_id
+                .as_deref()
+                .map(str::trim)
+                .filter(|id| !id.is_empty())
+            {
                 Some(id) => Some(parse_id(id, reservations::NOT_FOUND)?),
                 None => None,
             },
@@ -149,11 +180,21 @@ impl BookingApi {
         let result = match reservations::reserve(&mut tx, auth.0.user.id, input, Utc::now()).await? {
             reservations::Reserved::Free(booking) => {
                 booking_events::confirmed(&mut tx, &booking).await?;
-                ReservationResult { free_booking: true, booking: Some(booking.into()), reservation: None, expires_at: None }
+                ReservationResult {
+                    free_booking: true,
+                    booking: Some(booking.into()),
+                    reservation: None,
+                    expires_at: None,
+                }
             }
             reservations::Reserved::Held { booking, expires_at } => {
                 reservation_expiry::schedule(&mut tx, booking.id, expires_at).await?;
-                ReservationResult { free_booking: false, booking: None, reservation: Some(ReservationRef { id: booking.id }), expires_at: Some(expires_at) }
+                ReservationResult {
+                    free_booking: false,
+                    booking: None,
+                    reservation: Some(ReservationRef { id: booking.id }),
+                    expires_at: Some(expires_at),
+                }
             }
         };
         tx.commit().await?;
@@ -162,7 +203,12 @@ impl BookingApi {
 
     /// The signed-in seeker's live hold.
     #[oai(path = "/reservations/:id", method = "get", operation_id = "getReservation")]
-    async fn reservation(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<ReservationView>> {
+    async fn reservation(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<ReservationView>> {
         let id = parse_id(&id, reservations::NOT_FOUND)?;
         let hold = reservations::live_hold(&state.pool, auth.0.user.id, id, Utc::now()).await?;
         Ok(Json(reservation_view(&state, hold).await?))
@@ -170,7 +216,11 @@ impl BookingApi {
 
     /// The signed-in seeker's live holds (checkouts left unfinished), soonest expiry first.
     #[oai(path = "/user/reservations", method = "get", operation_id = "getMyReservations")]
-    async fn my_reservations(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<ReservationView>>> {
+    async fn my_reservations(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+    ) -> ApiResult<Json<Vec<ReservationView>>> {
         let mut views = Vec::new();
         for hold in reservations::live_holds_of(&state.pool, auth.0.user.id, Utc::now()).await? {
             views.push(reservation_view(&state, hold).await?);
@@ -180,7 +230,12 @@ impl BookingApi {
 
     /// Releases the signed-in seeker's live hold at once, freeing its time for others.
     #[oai(path = "/reservations/:id", method = "delete", operation_id = "releaseReservation")]
-    async fn release(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<MessageResponse>> {
+    async fn release(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<MessageResponse>> {
         let id = parse_id(&id, reservations::NOT_FOUND)?;
         reservations::release(&state.pool, auth.0.user.id, id, Utc::now()).await?;
         Ok(Json(MessageResponse::new(reservations::RELEASED)))
@@ -189,14 +244,32 @@ impl BookingApi {
 
 /// A seat in a group session: a free one is booked now (201, freeBooking), a paid one held while
 /// the seeker pays (201, reservation); the seeker's seat from before is returned with 200.
-async fn join_group_session(state: &AppState, user_id: Uuid, session: Uuid, body: &ReservationRequest) -> ApiResult<Reserved> {
+async fn join_group_session(
+    state: &AppState,
+    user_id: Uuid,
+    session: Uuid,
+    body: &ReservationRequest,
+) -> ApiResult<Reserved> {
     let total = Amount::text(&body.total_amount);
     let mut tx = state.pool.begin().await?;
-    let joined = seats::join(&mut tx, user_id, session, total.as_deref(), body.notes.as_deref(), Utc::now()).await?;
+    let joined = seats::join(
+        &mut tx,
+        user_id,
+        session,
+        total.as_deref(),
+        body.notes.as_deref(),
+        Utc::now(),
+    )
+    .await?;
     let result = match joined {
         seats::Joined::Free(booking) => {
             booking_events::confirmed(&mut tx, &booking).await?;
-            Reserved::Created(Json(ReservationResult { free_booking: true, booking: Some(booking.into()), reservation: None, expires_at: None }))
+            Reserved::Created(Json(ReservationResult {
+                free_booking: true,
+                booking: Some(booking.into()),
+                reservation: None,
+                expires_at: None,
+            }))
         }
         seats::Joined::Held { booking, expires_at } => {
             reservation_expiry::schedule(&mut tx, booking.id, expires_at).await?;
@@ -204,7 +277,12 @@ async fn join_group_session(state: &AppState, user_id: Uuid, session: Uuid, body
         }
         seats::Joined::Existing(booking) => Reserved::Existing(Json(match booking.hold_expires_at {
             Some(expires_at) if booking.status == BookingStatus::Reserved => held(booking.id, expires_at),
-            _ => ReservationResult { free_booking: booking.total_cents == 0, booking: Some(booking.into()), reservation: None, expires_at: None },
+            _ => ReservationResult {
+                free_booking: booking.total_cents == 0,
+                booking: Some(booking.into()),
+                reservation: None,
+                expires_at: None,
+            },
         })),
     };
     tx.commit().await?;
@@ -212,14 +290,21 @@ async fn join_group_session(state: &AppState, user_id: Uuid, session: Uuid, body
 }
 
 fn held(id: Uuid, expires_at: DateTime<Utc>) -> ReservationResult {
-    ReservationResult { free_booking: false, booking: None, reservation: Some(ReservationRef { id }), expires_at: Some(expires_at) }
+    ReservationResult {
+        free_booking: false,
+        booking: None,
+        reservation: Some(ReservationRef { id }),
+        expires_at: Some(expires_at),
+    }
 }
 
 async fn reservation_view(state: &AppState, hold: Booking) -> ApiResult<ReservationView> {
     let gone = || ApiError::not_found(reservations::NOT_FOUND);
     let group_session = match hold.group_session_id {
         Some(id) => {
-            let g = group_sessions::sessions::find(&state.pool, id).await?.ok_or_else(gone)?;
+            let g = group_sessions::sessions::find(&state.pool, id)
+                .await?
+                .ok_or_else(gone)?;
             Some(GroupSessionSummary {
                 title: g.title,
                 description: g.description,

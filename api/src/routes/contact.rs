@@ -39,9 +39,15 @@ impl ContactApi {
     /// Sends a message to support (stored, then e-mailed to the support address).
     #[oai(path = "/contact", method = "post", operation_id = "sendContactMessage")]
     async fn send(&self, state: Data<&AppState>, req: &Request, body: Json<ContactRequest>) -> ApiResult<ContactSent> {
-        domain::text::single_line(&body.name, "Name").and(domain::text::single_line(&body.subject, "Subject")).and(domain::text::multi_line(&body.message, "Message"))?;
+        domain::text::single_line(&body.name, "Name")
+            .and(domain::text::single_line(&body.subject, "Subject"))
+            .and(domain::text::multi_line(&body.message, "Message"))?;
         let client = client_address(req, &state);
-        let limit = Limit { scope: Scope::ContactAddress, key: &client, limit: state.config.limits.email_requests_per_address };
+        let limit = Limit {
+            scope: Scope::ContactAddress,
+            key: &client,
+            limit: state.config.limits.email_requests_per_address,
+        };
         let user_id = match session_token_from_request(req) {
             Some(token) => sessions::user_for(&state.pool, &token).await?.map(|u| u.id),
             None => None,

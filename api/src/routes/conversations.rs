@@ -1,5 +1,9 @@
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+};
 
 use super::{
     Tag,
@@ -70,12 +74,23 @@ impl ConversationsApi {
     /// The signed-in user's conversations, the most recent activity first.
     #[oai(path = "/conversations", method = "get", operation_id = "listConversations")]
     async fn list(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<ConversationView>>> {
-        Ok(Json(conversations::list(&state.pool, auth.0.user.id).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            conversations::list(&state.pool, auth.0.user.id)
+                .await?
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        ))
     }
 
     /// Finds or starts the conversation of a mentor and a client.
     #[oai(path = "/conversations", method = "post", operation_id = "startConversation")]
-    async fn start(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<StartConversationRequest>) -> ApiResult<ConversationStarted> {
+    async fn start(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<StartConversationRequest>,
+    ) -> ApiResult<ConversationStarted> {
         let start = conversations::Start {
             mentor_id: optional_id(body.mentor_id.as_deref(), mentors::NOT_FOUND)?,
             user_id: optional_id(body.user_id.as_deref(), conversations::USER_NOT_FOUND)?,
@@ -84,11 +99,20 @@ impl ConversationsApi {
         let mut tx = state.pool.begin().await?;
         let (conversation, created) = conversations::find_or_start(&mut tx, auth.0.user.id, start).await?;
         tx.commit().await?;
-        Ok(if created { ConversationStarted::Created(Json(conversation.into())) } else { ConversationStarted::Existing(Json(conversation.into())) })
+        Ok(if created {
+            ConversationStarted::Created(Json(conversation.into()))
+        } else {
+            ConversationStarted::Existing(Json(conversation.into()))
+        })
     }
 
     #[oai(path = "/conversations/:id", method = "get", operation_id = "getConversation")]
-    async fn get(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<ConversationView>> {
+    async fn get(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<ConversationView>> {
         let id = parse_id(&id, conversations::NOT_FOUND)?;
         Ok(Json(conversations::find(&state.pool, auth.0.user.id, id).await?.into()))
     }
@@ -113,18 +137,36 @@ impl ConversationsApi {
 
     /// Sends a message (the REST fallback of the socket's sendMessage).
     #[oai(path = "/conversations/:id/messages", method = "post", operation_id = "sendMessage")]
-    async fn send(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<SendMessageRequest>) -> ApiResult<MessageSent> {
+    async fn send(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<SendMessageRequest>,
+    ) -> ApiResult<MessageSent> {
         let id = parse_id(&id, conversations::NOT_FOUND)?;
         let body = body.0;
-        let outgoing = messages::Outgoing { content: body.content, message_type: body.message_type, client_id: body.client_id };
+        let outgoing = messages::Outgoing {
+            content: body.content,
+            message_type: body.message_type,
+            client_id: body.client_id,
+        };
         let mut tx = state.pool.begin().await?;
         let sent = messages::send(&mut tx, auth.0.user.id, id, outgoing, None).await?;
         tx.commit().await?;
-        Ok(if sent.created { MessageSent::Created(Json(sent.message.into())) } else { MessageSent::Existing(Json(sent.message.into())) })
+        Ok(if sent.created {
+            MessageSent::Created(Json(sent.message.into()))
+        } else {
+            MessageSent::Existing(Json(sent.message.into()))
+        })
     }
 
     /// Marks the other party's messages read.
-    #[oai(path = "/conversations/:id/read", method = "put", operation_id = "markConversationRead")]
+    #[oai(
+        path = "/conversations/:id/read",
+        method = "put",
+        operation_id = "markConversationRead"
+    )]
     async fn read(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<Count>> {
         let id = parse_id(&id, conversations::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
@@ -134,8 +176,14 @@ impl ConversationsApi {
     }
 
     /// Messages to the signed-in user not read yet, in every conversation.
-    #[oai(path = "/messages/unread-count", method = "get", operation_id = "getUnreadMessageCount")]
+    #[oai(
+        path = "/messages/unread-count",
+        method = "get",
+        operation_id = "getUnreadMessageCount"
+    )]
     async fn unread_count(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Count>> {
-        Ok(Json(Count { count: messages::unread_count(&state.pool, auth.0.user.id).await? }))
+        Ok(Json(Count {
+            count: messages::unread_count(&state.pool, auth.0.user.id).await?,
+        }))
     }
 }

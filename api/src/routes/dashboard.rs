@@ -45,7 +45,10 @@ pub struct RefundPolicyView {
 
 impl From<lifecycle::RefundPolicy> for RefundPolicyView {
     fn from(p: lifecycle::RefundPolicy) -> Self {
-        Self { refund_percentage: p.percentage.into(), refund_amount: money::format(p.amount_cents) }
+        Self {
+            refund_percentage: p.percentage.into(),
+            refund_amount: money::format(p.amount_cents),
+        }
     }
 }
 
@@ -139,8 +142,17 @@ impl DashboardApi {
     }
 
     /// What cancelling now would refund.
-    #[oai(path = "/user/bookings/:id/refund-preview", method = "get", operation_id = "getRefundPreview")]
-    async fn refund_preview(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<RefundPolicyView>> {
+    #[oai(
+        path = "/user/bookings/:id/refund-preview",
+        method = "get",
+        operation_id = "getRefundPreview"
+    )]
+    async fn refund_preview(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<RefundPolicyView>> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
         let policy = lifecycle::refund_preview(&mut tx, auth.0.user.id, id, Utc::now()).await?;
@@ -149,37 +161,89 @@ impl DashboardApi {
     }
 
     /// Moves a booking to another offered slot, up to 2 hours before its start.
-    #[oai(path = "/user/bookings/:id/reschedule", method = "put", operation_id = "rescheduleBooking")]
-    async fn reschedule(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<RescheduleRequest>) -> ApiResult<Json<Rescheduled>> {
+    #[oai(
+        path = "/user/bookings/:id/reschedule",
+        method = "put",
+        operation_id = "rescheduleBooking"
+    )]
+    async fn reschedule(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<RescheduleRequest>,
+    ) -> ApiResult<Json<Rescheduled>> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         domain::text::multi_line(body.reason.as_deref().unwrap_or_default(), "Reason")?;
         let mut tx = state.pool.begin().await?;
-        let booking = lifecycle::reschedule(&mut tx, auth.0.user.id, id, body.scheduled_at, body.reason.as_deref(), Utc::now()).await?;
+        let booking = lifecycle::reschedule(
+            &mut tx,
+            auth.0.user.id,
+            id,
+            body.scheduled_at,
+            body.reason.as_deref(),
+            Utc::now(),
+        )
+        .await?;
         booking_events::rescheduled(&mut tx, &booking).await?;
         tx.commit().await?;
-        Ok(Json(Rescheduled { message: "Booking rescheduled successfully".into(), booking: booking.into() }))
+        Ok(Json(Rescheduled {
+            message: "Booking rescheduled successfully".into(),
+            booking: booking.into(),
+        }))
     }
 
     /// Cancels a booking with the refund the policy gives.
     #[oai(path = "/user/bookings/:id/cancel", method = "put", operation_id = "cancelBooking")]
-    async fn cancel(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<CancelRequest>) -> ApiResult<Json<CancelledView>> {
+    async fn cancel(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<CancelRequest>,
+    ) -> ApiResult<Json<CancelledView>> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         domain::text::multi_line(body.reason.as_deref().unwrap_or_default(), "Reason")?;
         let mut tx = state.pool.begin().await?;
-        let done = lifecycle::cancel_by_seeker(&mut tx, auth.0.user.id, id, body.acknowledge_policy, body.reason.as_deref(), Utc::now()).await?;
+        let done = lifecycle::cancel_by_seeker(
+            &mut tx,
+            auth.0.user.id,
+            id,
+            body.acknowledge_policy,
+            body.reason.as_deref(),
+            Utc::now(),
+        )
+        .await?;
         booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, false).await?;
         tx.commit().await?;
-        Ok(Json(CancelledView { message: "Booking cancelled".into(), booking: done.booking.into(), refund_policy: done.policy.into() }))
+        Ok(Json(CancelledView {
+            message: "Booking cancelled".into(),
+            booking: done.booking.into(),
+            refund_policy: done.policy.into(),
+        }))
     }
 
-    #[oai(path = "/user/email-preferences", method = "get", operation_id = "getEmailPreferences")]
+    #[oai(
+        path = "/user/email-preferences",
+        method = "get",
+        operation_id = "getEmailPreferences"
+    )]
     async fn preferences(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<EmailPreferencesView>> {
         Ok(Json(email_preferences::get(&state.pool, auth.0.user.id).await?.into()))
     }
 
     /// Changes the preferences sent; the answer has all four.
-    #[oai(path = "/user/email-preferences", method = "put", operation_id = "updateEmailPreferences")]
-    async fn update_preferences(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<EmailPreferencesChange>) -> ApiResult<Json<EmailPreferencesView>> {
+    #[oai(
+        path = "/user/email-preferences",
+        method = "put",
+        operation_id = "updateEmailPreferences"
+    )]
+    async fn update_preferences(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<EmailPreferencesChange>,
+    ) -> ApiResult<Json<EmailPreferencesView>> {
         let b = body.0;
         let changes = email_preferences::Changes {
             booking_confirmations: b.booking_confirmations,
@@ -187,14 +251,31 @@ impl DashboardApi {
             marketing_emails: b.marketing_emails,
             review_requests: b.review_requests,
         };
-        Ok(Json(email_preferences::update(&state.pool, auth.0.user.id, changes).await?.into()))
+        Ok(Json(
+            email_preferences::update(&state.pool, auth.0.user.id, changes)
+                .await?
+                .into(),
+        ))
     }
 
     /// Reviews a completed session, once.
     #[oai(path = "/bookings/:id/review", method = "post", operation_id = "reviewBooking")]
-    async fn review(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<ReviewRequest>) -> ApiResult<ReviewCreated> {
+    async fn review(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<ReviewRequest>,
+    ) -> ApiResult<ReviewCreated> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
-        let review = reviews::create(&state.pool, auth.0.user.id, id, body.rating.unwrap_or(0), body.comment.as_deref()).await?;
+        let review = reviews::create(
+            &state.pool,
+            auth.0.user.id,
+            id,
+            body.rating.unwrap_or(0),
+            body.comment.as_deref(),
+        )
+        .await?;
         Ok(ReviewCreated::Created(Json(review.into())))
     }
 }

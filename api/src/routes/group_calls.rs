@@ -9,7 +9,10 @@ use uuid::Uuid;
 use super::{Tag, rtc::IceServerView, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
-    group_calls::{access::{self, Role}, room},
+    group_calls::{
+        access::{self, Role},
+        room,
+    },
     messaging::ice_servers,
 };
 
@@ -62,7 +65,12 @@ impl GroupCallsApi {
     /// Tokens to enter a live group session's call (mentor and seated participants only; 403 for
     /// anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
     #[oai(path = "/group-sessions/:id/call", method = "get", operation_id = "getGroupCall")]
-    async fn call(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<GroupCallView>> {
+    async fn call(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<GroupCallView>> {
         let id = parse_id(&id, access::NOT_FOUND)?;
         let user = auth.0.user.id;
         let now = Utc::now();
@@ -88,7 +96,14 @@ impl GroupCallsApi {
             room_id: a.room_id,
             participant_id: a.participant_id,
             expires_at: a.expires_at,
-            ice_servers: ice.into_iter().map(|s| IceServerView { urls: s.urls, username: s.username, credential: s.credential }).collect(),
+            ice_servers: ice
+                .into_iter()
+                .map(|s| IceServerView {
+                    urls: s.urls,
+                    username: s.username,
+                    credential: s.credential,
+                })
+                .collect(),
             members: a
                 .members
                 .into_iter()

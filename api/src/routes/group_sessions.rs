@@ -5,7 +5,11 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+};
 use uuid::Uuid;
 
 use super::{Tag, views::parse_id};
@@ -125,17 +129,23 @@ async fn views(state: &AppState, list: Vec<GroupSession>, viewer: Uuid) -> ApiRe
         if p.user_id == viewer {
             booked.insert(p.group_session_id);
         }
-        by_session.entry(p.group_session_id).or_default().push(GroupParticipantView {
-            id: p.user_id,
-            first_name: p.first_name,
-            last_name: p.last_name,
-            profile_image_url: p.profile_image_url,
-        });
+        by_session
+            .entry(p.group_session_id)
+            .or_default()
+            .push(GroupParticipantView {
+                id: p.user_id,
+                first_name: p.first_name,
+                last_name: p.last_name,
+                profile_image_url: p.profile_image_url,
+            });
     }
     Ok(list
         .into_iter()
         .map(|g| {
-            let mentor_ref = GroupMentorRef { id: g.mentor_id, user_id: g.mentor_user_id };
+            let mentor_ref = GroupMentorRef {
+                id: g.mentor_id,
+                user_id: g.mentor_user_id,
+            };
             GroupSessionView {
                 id: g.id,
                 is_live: g.is_live(now),
@@ -174,7 +184,9 @@ async fn view(state: &AppState, g: GroupSession, viewer: Uuid) -> ApiResult<Grou
 }
 
 fn optional_id(raw: Option<&str>) -> Option<Uuid> {
-    raw.map(str::trim).filter(|s| !s.is_empty()).and_then(|s| s.parse().ok())
+    raw.map(str::trim)
+        .filter(|s| !s.is_empty())
+        .and_then(|s| s.parse().ok())
 }
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Booking")]
@@ -202,14 +214,25 @@ impl GroupSessionsApi {
 
     /// One group session (any state).
     #[oai(path = "/group-sessions/:id", method = "get", operation_id = "getGroupSession")]
-    async fn get(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<GroupSessionView>> {
+    async fn get(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<GroupSessionView>> {
         let id = parse_id(&id, group_sessions::NOT_FOUND)?;
-        let g = sessions::find(&state.pool, id).await?.ok_or_else(|| crate::error::ApiError::not_found(group_sessions::NOT_FOUND))?;
+        let g = sessions::find(&state.pool, id)
+            .await?
+            .ok_or_else(|| crate::error::ApiError::not_found(group_sessions::NOT_FOUND))?;
         Ok(Json(view(&state, g, auth.0.user.id).await?))
     }
 
     /// The signed-in mentor's group sessions, the latest start first.
-    #[oai(path = "/mentor/group-sessions", method = "get", operation_id = "listMentorGroupSessions")]
+    #[oai(
+        path = "/mentor/group-sessions",
+        method = "get",
+        operation_id = "listMentorGroupSessions"
+    )]
     async fn mine(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<GroupSessionView>>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         let list = sessions::of_mentor(&state.pool, mentor.id).await?;
@@ -219,13 +242,21 @@ impl GroupSessionsApi {
     /// Schedules a session of the mentor's own active group service (its duration; 2 to 20
     /// participants, 4 by default; in the future; not overlapping the mentor's bookings or sessions).
     #[oai(path = "/group-sessions", method = "post", operation_id = "createGroupSession")]
-    async fn create(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<CreateGroupSessionRequest>) -> ApiResult<Created> {
+    async fn create(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<CreateGroupSessionRequest>,
+    ) -> ApiResult<Created> {
         let body = body.0;
         domain::text::single_line(body.title.as_deref().unwrap_or_default(), "Title")?;
         domain::text::multi_line(body.description.as_deref().unwrap_or_default(), "Description")?;
         let service_id = match body.service_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             None => None,
-            Some(raw) => Some(raw.parse().map_err(|_| domain::Error::validation(group_sessions::NOT_A_GROUP_SERVICE))?),
+            Some(raw) => Some(
+                raw.parse()
+                    .map_err(|_| domain::Error::validation(group_sessions::NOT_A_GROUP_SERVICE))?,
+            ),
         };
         let input = sessions::NewGroupSession {
             service_id,
@@ -245,7 +276,13 @@ impl GroupSessionsApi {
     /// completed, scheduled -> cancelled (outside its live window; every paid seat is refunded in
     /// full and every participant told). Anything else is 409.
     #[oai(path = "/group-sessions/:id", method = "put", operation_id = "updateGroupSession")]
-    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<GroupStatusRequest>) -> ApiResult<Json<GroupSessionView>> {
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<GroupStatusRequest>,
+    ) -> ApiResult<Json<GroupSessionView>> {
         let id = parse_id(&id, group_sessions::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
         let moved = lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now()).await?;
@@ -253,7 +290,8 @@ impl GroupSessionsApi {
             booking_events::cancelled(&mut tx, &seat.booking, seat.refund, seat.policy.amount_cents, true).await?;
         }
         // Anyone on the call page hears of it (and a session that is over loses its room).
-        domain::group_calls::room::announce(&mut tx, state.janus.as_ref(), id, &moved.session.status, Utc::now()).await?;
+        domain::group_calls::room::announce(&mut tx, state.janus.as_ref(), id, &moved.session.status, Utc::now())
+            .await?;
         tx.commit().await?;
         Ok(Json(view(&state, moved.session, auth.0.user.id).await?))
     }

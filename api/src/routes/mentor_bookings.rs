@@ -52,15 +52,29 @@ impl MentorBookingsApi {
     #[oai(path = "/mentor/bookings", method = "get", operation_id = "listMentorBookings")]
     async fn list(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<BookingView>>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        Ok(Json(dashboards::mentor_bookings(&state.pool, mentor.id).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            dashboards::mentor_bookings(&state.pool, mentor.id)
+                .await?
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        ))
     }
 
     /// pending -> confirmed or cancelled (full refund), confirmed -> completed.
     #[oai(path = "/mentor/bookings/:id", method = "put", operation_id = "updateMentorBooking")]
-    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<StatusRequest>) -> ApiResult<Json<BookingView>> {
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<StatusRequest>,
+    ) -> ApiResult<Json<BookingView>> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
-        let booking = match lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now()).await? {
+        let booking = match lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now())
+            .await?
+        {
             lifecycle::MentorMove::Confirmed(b) => {
                 booking_events::confirmed(&mut tx, &b).await?;
                 b
@@ -77,8 +91,18 @@ impl MentorBookingsApi {
 
     /// The mentor cancels a pending or confirmed booking that has not started: the seeker is
     /// refunded in full (by the refund job), notified and e-mailed the calendar cancellation.
-    #[oai(path = "/mentor/bookings/:id/cancel", method = "post", operation_id = "cancelMentorBooking")]
-    async fn cancel(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<MentorCancelRequest>) -> ApiResult<Json<BookingView>> {
+    #[oai(
+        path = "/mentor/bookings/:id/cancel",
+        method = "post",
+        operation_id = "cancelMentorBooking"
+    )]
+    async fn cancel(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<MentorCancelRequest>,
+    ) -> ApiResult<Json<BookingView>> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
         let done = lifecycle::cancel_by_mentor(&mut tx, auth.0.user.id, id, body.reason.as_deref(), Utc::now()).await?;

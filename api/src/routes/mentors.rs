@@ -1,5 +1,9 @@
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+};
 
 use super::{
     Tag,
@@ -7,7 +11,12 @@ use super::{
     views::catalogue::{MentorView, MentorsPage, ReviewView},
     views::parse_id,
 };
-use crate::{auth::SessionAuth, catalogue_cache::{CachedJson, Key}, error::ApiResult, state::AppState};
+use crate::{
+    auth::SessionAuth,
+    catalogue_cache::{CachedJson, Key},
+    error::ApiResult,
+    state::AppState,
+};
 use domain::catalogue::{mentors, reviews, search};
 use jobs::upload_cleanup;
 
@@ -54,7 +63,12 @@ pub enum MentorCreated {
 impl MentorsApi {
     /// Creates the signed-in user's mentor profile (onboarding step 1).
     #[oai(path = "/mentors", method = "post", operation_id = "createMentor")]
-    async fn create(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<MentorProfileRequest>) -> ApiResult<MentorCreated> {
+    async fn create(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<MentorProfileRequest>,
+    ) -> ApiResult<MentorCreated> {
         let mentor = mentors::create(&state.pool, auth.0.user.id, body.0.into_input()).await?;
         let full = mentors::with_services(&state.pool, vec![mentor], true).await?.remove(0);
         Ok(MentorCreated::Created(Json(full.into())))
@@ -64,20 +78,38 @@ impl MentorsApi {
     #[oai(path = "/mentor/profile", method = "get", operation_id = "getMentorProfile")]
     async fn own(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<MentorView>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        Ok(Json(mentors::with_services(&state.pool, vec![mentor], true).await?.remove(0).into()))
+        Ok(Json(
+            mentors::with_services(&state.pool, vec![mentor], true)
+                .await?
+                .remove(0)
+                .into(),
+        ))
     }
 
     /// Changes the fields sent; specialties are trimmed and duplicates dropped.
     #[oai(path = "/mentor/profile", method = "put", operation_id = "updateMentorProfile")]
-    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<MentorProfileRequest>) -> ApiResult<Json<MentorView>> {
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<MentorProfileRequest>,
+    ) -> ApiResult<Json<MentorView>> {
         let mine = mentors::own(&state.pool, auth.0.user.id).await?;
         let mut tx = state.pool.begin().await?;
         let mentor = mentors::update(&mut tx, mine.id, body.0.into_input()).await?;
-        if let Some(old) = mine.profile_image_url.filter(|old| mentor.profile_image_url.as_ref() != Some(old)) {
+        if let Some(old) = mine
+            .profile_image_url
+            .filter(|old| mentor.profile_image_url.as_ref() != Some(old))
+        {
             upload_cleanup::enqueue(&mut tx, &old).await?;
         }
         tx.commit().await?;
-        Ok(Json(mentors::with_services(&state.pool, vec![mentor], true).await?.remove(0).into()))
+        Ok(Json(
+            mentors::with_services(&state.pool, vec![mentor], true)
+                .await?
+                .remove(0)
+                .into(),
+        ))
     }
 
     /// Active mentors, filtered, searched (full text with typo tolerance), sorted and paged.
@@ -98,7 +130,8 @@ impl MentorsApi {
         /// From 1
         page: Query<Option<i64>>,
         /// 12 by default, at most 50
-        #[oai(name = "pageSize")] page_size: Query<Option<i64>>,
+        #[oai(name = "pageSize")]
+        page_size: Query<Option<i64>>,
     ) -> ApiResult<CachedJson<MentorsPage>> {
         let query = search::Query {
             service: service.0,
@@ -129,13 +162,24 @@ impl MentorsApi {
     #[oai(path = "/mentors/:id", method = "get", operation_id = "getMentor")]
     async fn get(&self, state: Data<&AppState>, id: Path<String>) -> ApiResult<CachedJson<MentorView>> {
         let id = parse_id(&id, mentors::NOT_FOUND)?;
-        state.catalogue.respond(Key::Mentor(id), async { Ok(mentors::public(&state.pool, id).await?.into()) }).await
+        state
+            .catalogue
+            .respond(Key::Mentor(id), async {
+                Ok(mentors::public(&state.pool, id).await?.into())
+            })
+            .await
     }
 
     /// A mentor's reviews, newest first.
     #[oai(path = "/mentors/:id/reviews", method = "get", operation_id = "getMentorReviews")]
     async fn reviews(&self, state: Data<&AppState>, id: Path<String>) -> ApiResult<Json<Vec<ReviewView>>> {
         let id = parse_id(&id, mentors::NOT_FOUND)?;
-        Ok(Json(reviews::for_mentor(&state.pool, id).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            reviews::for_mentor(&state.pool, id)
+                .await?
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        ))
     }
 }

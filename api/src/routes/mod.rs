@@ -145,9 +145,5 @@ apis!(
 );
 
 pub fn service() -> OpenApiService<Apis, ()> {
-    OpenApiService::new(
-        all_apis(),
-        "Mystic Mentors API",
-        env!("CARGO_PKG_VERSION"),
-    )
+    OpenApiService::new(all_apis(), "Mystic Mentors API", env!("CARGO_PKG_VERSION"))
 }

@@ -66,11 +66,21 @@ pub struct PaymentResult {
 const NOT_PROCESSED: &str = "Payment could not be processed";
 
 fn paid(booking: Booking) -> PaymentResult {
-    PaymentResult { success: true, message: checkout::PAID.into(), error: None, booking: Some(booking.into()) }
+    PaymentResult {
+        success: true,
+        message: checkout::PAID.into(),
+        error: None,
+        booking: Some(booking.into()),
+    }
 }
 
 fn not_paid(reason: &str) -> PaymentResult {
-    PaymentResult { success: false, message: NOT_PROCESSED.into(), error: Some(reason.into()), booking: None }
+    PaymentResult {
+        success: false,
+        message: NOT_PROCESSED.into(),
+        error: Some(reason.into()),
+        booking: None,
+    }
 }
 
 /// How many times a request that found another payment in flight starts its own after that
@@ -87,7 +97,10 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
         let started = checkout::start(&mut tx, gateway.name(), user_id, reservation_id, card.last4(), now).await?;
         if let Start::Charge(attempt) = &started {
             // Not before the gateway's answer deadline: then a charge it does not know was never made.
-            let after = state.config.payment_reconcile_after.max(chrono::Duration::from_std(gateway.answer_deadline()).unwrap_or_default());
+            let after = state
+                .config
+                .payment_reconcile_after
+                .max(chrono::Duration::from_std(gateway.answer_deadline()).unwrap_or_default());
             payment_reconciliation::schedule(&mut tx, attempt.payment_id, now + after).await?;
         }
         tx.commit().await?;
@@ -96,7 +109,10 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
             Start::InProgress => {
                 // Another request is charging this reservation: answer with its outcome.
                 let deadline = WAIT_FOR_OTHER_PAYMENT.min(gateway.answer_deadline());
-                match checkout::wait_for_settlement(&state.pool, reservation_id, deadline).await?.as_deref() {
+                match checkout::wait_for_settlement(&state.pool, reservation_id, deadline)
+                    .await?
+                    .as_deref()
+                {
                     Some("approved") => return Ok(paid(confirmed(state, reservation_id).await?)),
                     Some(_) => continue,
                     None => return Ok(not_paid(checkout::IN_PROGRESS)),
@@ -117,15 +133,17 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
                 return Ok(not_paid(checkout::UNCONFIRMED));
             }
         };
-        return Ok(match payment_reconciliation::settle(&state.pool, attempt.payment_id, &outcome).await? {
-            Settled::Confirmed(booking) => paid(booking),
-            Settled::AlreadySettled => match checkout::latest_attempt(&state.pool, reservation_id).await? {
-                Some((_, status)) if status == "approved" => paid(confirmed(state, reservation_id).await?),
-                _ => not_paid(checkout::UNCONFIRMED),
+        return Ok(
+            match payment_reconciliation::settle(&state.pool, attempt.payment_id, &outcome).await? {
+                Settled::Confirmed(booking) => paid(booking),
+                Settled::AlreadySettled => match checkout::latest_attempt(&state.pool, reservation_id).await? {
+                    Some((_, status)) if status == "approved" => paid(confirmed(state, reservation_id).await?),
+                    _ => not_paid(checkout::UNCONFIRMED),
+                },
+                Settled::Refused { reason } => not_paid(&reason),
+                Settled::Reversed { .. } => not_paid(checkout::REVERSED),
             },
-            Settled::Refused { reason } => not_paid(&reason),
-            Settled::Reversed { .. } => not_paid(checkout::REVERSED),
-        });
+        );
     }
     Ok(not_paid(checkout::IN_PROGRESS))
 }
@@ -139,7 +157,12 @@ async fn confirmed(state: &AppState, booking_id: Uuid) -> ApiResult<Booking> {
 impl PaymentsApi {
     /// Pays a held reservation by card through the payment gateway; a repeated payment charges once.
     #[oai(path = "/process-payment-v2", method = "post", operation_id = "processPayment")]
-    async fn pay(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<PaymentRequest>) -> ApiResult<Json<PaymentResult>> {
+    async fn pay(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<PaymentRequest>,
+    ) -> ApiResult<Json<PaymentResult>> {
         let body = body.0;
         let reservation_id = parse_id(body.reservation_id.as_deref().unwrap_or(""), reservations::NOT_FOUND)?;
         let billing = body.billing_info.unwrap_or_default();

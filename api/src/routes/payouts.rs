@@ -3,7 +3,11 @@
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::{Json, PlainText}};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::Query,
+    payload::{Json, PlainText},
+};
 use uuid::Uuid;
 
 use super::{Tag, amount::Amount, views::MessageResponse};
@@ -171,7 +175,11 @@ impl From<admin::PendingPayout> for PendingPayoutView {
             mentor_id: p.mentor_id.to_string(),
             mentor: PendingPayoutMentorView {
                 display_name: p.display_name,
-                user: PayoutUserView { first_name: p.first_name, last_name: p.last_name, email: p.email },
+                user: PayoutUserView {
+                    first_name: p.first_name,
+                    last_name: p.last_name,
+                    email: p.email,
+                },
             },
             booking_ids: p.booking_ids.iter().map(Uuid::to_string).collect(),
             booking_count: p.booking_count.into(),
@@ -243,14 +251,26 @@ pub struct MentorPayoutsApi;
 #[OpenApi(prefix_path = "/api", tag = "Tag::Payouts")]
 impl MentorPayoutsApi {
     /// The signed-in mentor's payout preferences (no method and the default minimum until saved).
-    #[oai(path = "/mentor/payout-preferences", method = "get", operation_id = "getPayoutPreferences")]
-    async fn get_preferences(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<PayoutPreferencesView>> {
+    #[oai(
+        path = "/mentor/payout-preferences",
+        method = "get",
+        operation_id = "getPayoutPreferences"
+    )]
+    async fn get_preferences(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+    ) -> ApiResult<Json<PayoutPreferencesView>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
         Ok(Json(preferences::get(&state.pool, mentor.id).await?.into()))
     }
 
     /// Saves the payout preferences; only the chosen method's field is kept.
-    #[oai(path = "/mentor/payout-preferences", method = "post", operation_id = "savePayoutPreferences")]
+    #[oai(
+        path = "/mentor/payout-preferences",
+        method = "post",
+        operation_id = "savePayoutPreferences"
+    )]
     async fn save_preferences(
         &self,
         state: Data<&AppState>,
@@ -282,7 +302,12 @@ impl MentorPayoutsApi {
             history: e
                 .history
                 .into_iter()
-                .map(|h| EarningsHistoryItem { id: h.id.to_string(), mentor_amount: money::format(h.mentor_net_cents), paid_at: h.paid_at, method: h.method })
+                .map(|h| EarningsHistoryItem {
+                    id: h.id.to_string(),
+                    mentor_amount: money::format(h.mentor_net_cents),
+                    paid_at: h.paid_at,
+                    method: h.method,
+                })
                 .collect(),
         }))
     }
@@ -296,7 +321,9 @@ impl AdminPayoutsApi {
     #[oai(path = "/admin/payouts/pending", method = "get", operation_id = "listPendingPayouts")]
     async fn pending(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<PendingPayoutView>>> {
         auth.admin()?;
-        Ok(Json(admin::pending(&state.pool).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            admin::pending(&state.pool).await?.into_iter().map(Into::into).collect(),
+        ))
     }
 
     /// Sent payouts, newest first.
@@ -309,7 +336,9 @@ impl AdminPayoutsApi {
                 .into_iter()
                 .map(|p| PayoutHistoryItem {
                     id: p.id.to_string(),
-                    mentor: PayoutHistoryMentorView { display_name: p.display_name },
+                    mentor: PayoutHistoryMentorView {
+                        display_name: p.display_name,
+                    },
                     method: p.method,
                     recipient_info: p.recipient_info,
                     mentor_amount: money::format(p.mentor_net_cents),
@@ -322,13 +351,33 @@ impl AdminPayoutsApi {
 
     /// Marks the pending payout holding exactly these bookings as paid (one transaction, audited).
     #[oai(path = "/admin/payouts/mark-paid", method = "post", operation_id = "markPayoutPaid")]
-    async fn mark_paid(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<MarkPaidRequest>) -> ApiResult<Json<MessageResponse>> {
+    async fn mark_paid(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<MarkPaidRequest>,
+    ) -> ApiResult<Json<MessageResponse>> {
         let admin_user = auth.admin()?;
         let b = body.0;
-        let bad = || ApiError::BadRequest(Json(ErrorBody { message: INVALID_IDS.to_string() }));
+        let bad = || {
+            ApiError::BadRequest(Json(ErrorBody {
+                message: INVALID_IDS.to_string(),
+            }))
+        };
         let mentor_id: Uuid = b.mentor_id.trim().parse().map_err(|_| bad())?;
-        let booking_ids = b.booking_ids.iter().map(|id| id.trim().parse::<Uuid>()).collect::<Result<Vec<_>, _>>().map_err(|_| bad())?;
-        let req = MarkPaid { mentor_id, booking_ids, method: b.method, recipient_info: b.recipient_info, notes: b.notes };
+        let booking_ids = b
+            .booking_ids
+            .iter()
+            .map(|id| id.trim().parse::<Uuid>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| bad())?;
+        let req = MarkPaid {
+            mentor_id,
+            booking_ids,
+            method: b.method,
+            recipient_info: b.recipient_info,
+            notes: b.notes,
+        };
         admin::mark_paid(&state.pool, admin_user.user.id, &req, Utc::now()).await?;
         Ok(Json(MessageResponse::new(admin::MARKED_PAID)))
     }
@@ -344,11 +393,19 @@ impl AdminPayoutsApi {
 
     /// The pending payouts as CSV (mentor,method,recipient,amount) for a bulk-payment tool.
     #[oai(path = "/admin/payouts/export", method = "get", operation_id = "exportPayouts")]
-    async fn export(&self, state: Data<&AppState>, auth: SessionAuth, status: Query<Option<String>>) -> ApiResult<CsvResponse> {
+    async fn export(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        status: Query<Option<String>>,
+    ) -> ApiResult<CsvResponse> {
         auth.admin()?;
         admin::check_export_status(status.0.as_deref())?;
         let csv = admin::csv(&admin::pending(&state.pool).await?);
-        let name = format!("attachment; filename=\"pending-payouts-{}.csv\"", Utc::now().format("%Y-%m-%d"));
+        let name = format!(
+            "attachment; filename=\"pending-payouts-{}.csv\"",
+            Utc::now().format("%Y-%m-%d")
+        );
         Ok(CsvResponse::Ok(PlainText(csv), name))
     }
 }

@@ -8,14 +8,21 @@ use super::{
     views::catalogue::MentorView,
     views::{OwnProfileView, Role, parse_id},
 };
-use crate::{auth::SessionAuth, error::{ApiError, ApiResult}, state::AppState};
+use crate::{
+    auth::SessionAuth,
+    error::{ApiError, ApiResult},
+    state::AppState,
+};
 use domain::{
     Error,
     accounts::{profile, users},
     catalogue::mentors,
     uploads,
 };
-use jobs::{email::{self as email_jobs, EmailJob}, upload_cleanup};
+use jobs::{
+    email::{self as email_jobs, EmailJob},
+    upload_cleanup,
+};
 
 pub struct ProfilesApi;
 
@@ -80,7 +87,12 @@ impl ProfilesApi {
     /// The signed-in user's own profile, with the bio.
     /// The zone the user's browser is in (IANA): e-mails and notifications state times in it.
     #[oai(path = "/user/time-zone", method = "put", operation_id = "setTimeZone")]
-    async fn set_time_zone(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<TimeZoneRequest>) -> ApiResult<Json<TimeZoneRequest>> {
+    async fn set_time_zone(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<TimeZoneRequest>,
+    ) -> ApiResult<Json<TimeZoneRequest>> {
         let zone = profile::set_time_zone(&state.pool, auth.0.user.id, &body.0.time_zone).await?;
         Ok(Json(TimeZoneRequest { time_zone: zone }))
     }
@@ -92,7 +104,12 @@ impl ProfilesApi {
 
     /// Edits the signed-in user's profile; a changed e-mail gets a verification link.
     #[oai(path = "/user/profile", method = "put", operation_id = "updateProfile")]
-    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<ProfileChangesRequest>) -> ApiResult<Json<OwnProfileView>> {
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<ProfileChangesRequest>,
+    ) -> ApiResult<Json<OwnProfileView>> {
         let body = body.0;
         let user_id = auth.0.user.id;
         let mut tx = state.pool.begin().await?;
@@ -116,12 +133,20 @@ impl ProfilesApi {
 
     /// Uploads a profile image (checked by content) and makes it the user's picture.
     #[oai(path = "/user/profile-image", method = "post", operation_id = "uploadProfileImage")]
-    async fn upload_image(&self, state: Data<&AppState>, auth: SessionAuth, form: ProfileImageForm) -> ApiResult<Json<ImageUploaded>> {
+    async fn upload_image(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        form: ProfileImageForm,
+    ) -> ApiResult<Json<ImageUploaded>> {
         let upload = form.profile_image.ok_or_else(|| Error::validation(NO_IMAGE))?;
         if upload.size() > uploads::MAX_IMAGE_BYTES {
             return Err(Error::validation(uploads::IMAGE_TOO_LARGE).into());
         }
-        let bytes = upload.into_vec().await.map_err(|_| Error::validation(uploads::NOT_AN_IMAGE))?;
+        let bytes = upload
+            .into_vec()
+            .await
+            .map_err(|_| Error::validation(uploads::NOT_AN_IMAGE))?;
         let image_url = uploads::store_image(&state.config.upload_dir, &bytes).await?;
         let mut tx = state.pool.begin().await?;
         if let Some(old) = profile::set_image(&mut tx, auth.0.user.id, &image_url).await? {
@@ -133,9 +158,16 @@ impl ProfilesApi {
 
     /// A user's public profile.
     #[oai(path = "/users/:id", method = "get", operation_id = "getUser")]
-    async fn get(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<PublicUserView>> {
+    async fn get(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<PublicUserView>> {
         let id = parse_id(&id, USER_NOT_FOUND)?;
-        let user = users::find(&state.pool, id).await?.ok_or_else(|| ApiError::not_found(USER_NOT_FOUND))?;
+        let user = users::find(&state.pool, id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(USER_NOT_FOUND))?;
         let viewer = &auth.0.user;
         let sees_contact = viewer.id == user.id || viewer.is_admin;
         Ok(Json(PublicUserView {
@@ -156,12 +188,22 @@ impl ProfilesApi {
 
     /// The mentor profile of a user; 404 when the user is not a mentor.
     #[oai(path = "/users/:id/mentor", method = "get", operation_id = "getUserMentor")]
-    async fn mentor(&self, state: Data<&AppState>, _auth: SessionAuth, id: Path<String>) -> ApiResult<Json<MentorView>> {
+    async fn mentor(
+        &self,
+        state: Data<&AppState>,
+        _auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<MentorView>> {
         let id = parse_id(&id, mentors::PROFILE_NOT_FOUND)?;
         let mentor = mentors::find_by_user(&state.pool, id)
             .await?
             .filter(|m| m.is_active)
             .ok_or_else(|| ApiError::not_found(mentors::PROFILE_NOT_FOUND))?;
-        Ok(Json(mentors::with_services(&state.pool, vec![mentor], false).await?.remove(0).into()))
+        Ok(Json(
+            mentors::with_services(&state.pool, vec![mentor], false)
+                .await?
+                .remove(0)
+                .into(),
+        ))
     }
 }

@@ -30,7 +30,14 @@ impl RtcApi {
     async fn config(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<RtcConfig>> {
         let servers = ice_servers::for_user(&state.config.rtc, auth.0.user.id, Utc::now());
         Ok(Json(RtcConfig {
-            ice_servers: servers.into_iter().map(|s| IceServerView { urls: s.urls, username: s.username, credential: s.credential }).collect(),
+            ice_servers: servers
+                .into_iter()
+                .map(|s| IceServerView {
+                    urls: s.urls,
+                    username: s.username,
+                    credential: s.credential,
+                })
+                .collect(),
         }))
     }
 }

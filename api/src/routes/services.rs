@@ -8,7 +8,12 @@ use super::{
     views::catalogue::{HighlightsView, ServiceStatView, ServiceView, ServiceWithMentorView},
     views::parse_id,
 };
-use crate::{auth::SessionAuth, catalogue_cache::{CachedJson, Key}, error::{ApiError, ApiResult}, state::AppState};
+use crate::{
+    auth::SessionAuth,
+    catalogue_cache::{CachedJson, Key},
+    error::{ApiError, ApiResult},
+    state::AppState,
+};
 use domain::{
     Error,
     catalogue::{mentors, services, stats},
@@ -59,7 +64,12 @@ pub enum ServiceCreated {
 impl ServicesApi {
     /// Adds a service to the signed-in mentor's profile.
     #[oai(path = "/services", method = "post", operation_id = "createService")]
-    async fn create(&self, state: Data<&AppState>, auth: SessionAuth, body: Json<NewServiceRequest>) -> ApiResult<ServiceCreated> {
+    async fn create(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        body: Json<NewServiceRequest>,
+    ) -> ApiResult<ServiceCreated> {
         let mine = mentor_of(&state, &auth).await?;
         if body.mentor_id.is_some_and(|id| id != mine.id) {
             return Err(Error::forbidden(NOT_YOUR_PROFILE).into());
@@ -84,7 +94,13 @@ impl ServicesApi {
 
     /// Changes the signed-in mentor's own service (including activating or deactivating it).
     #[oai(path = "/mentor/services/:id", method = "put", operation_id = "updateService")]
-    async fn update(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<ServiceChangesRequest>) -> ApiResult<Json<ServiceView>> {
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<ServiceChangesRequest>,
+    ) -> ApiResult<Json<ServiceView>> {
         let id = parse_id(&id, services::NOT_FOUND)?;
         let mine = mentor_of(&state, &auth).await?;
         let body = body.0;
@@ -109,9 +125,18 @@ impl ServicesApi {
         state
             .catalogue
             .respond(Key::Service(id), async {
-                let service = services::find(&state.pool, id).await?.filter(|s| s.is_active).ok_or_else(not_found)?;
-                let mentor = mentors::find(&state.pool, service.mentor_id).await?.filter(|m| m.is_active).ok_or_else(not_found)?;
-                Ok(ServiceWithMentorView { service: service.into(), mentor: mentor.into() })
+                let service = services::find(&state.pool, id)
+                    .await?
+                    .filter(|s| s.is_active)
+                    .ok_or_else(not_found)?;
+                let mentor = mentors::find(&state.pool, service.mentor_id)
+                    .await?
+                    .filter(|m| m.is_active)
+                    .ok_or_else(not_found)?;
+                Ok(ServiceWithMentorView {
+                    service: service.into(),
+                    mentor: mentor.into(),
+                })
             })
             .await
     }
@@ -119,7 +144,13 @@ impl ServicesApi {
     /// One row per service type: mentors offering it and the lowest non-free price.
     #[oai(path = "/service-stats", method = "get", operation_id = "getServiceStats")]
     async fn stats(&self, state: Data<&AppState>) -> ApiResult<Json<Vec<ServiceStatView>>> {
-        Ok(Json(stats::service_stats(&state.pool).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            stats::service_stats(&state.pool)
+                .await?
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        ))
     }
 
     /// The landing page's figures (mentors, average hourly rate, average rating) and testimonials
@@ -131,5 +162,7 @@ impl ServicesApi {
 }
 
 async fn mentor_of(state: &AppState, auth: &SessionAuth) -> Result<mentors::Mentor, ApiError> {
-    mentors::find_by_user(&state.pool, auth.0.user.id).await?.ok_or_else(|| Error::forbidden(ONLY_MENTORS).into())
+    mentors::find_by_user(&state.pool, auth.0.user.id)
+        .await?
+        .ok_or_else(|| Error::forbidden(ONLY_MENTORS).into())
 }

@@ -2,8 +2,14 @@
 
 use std::path::Path;
 
-const PALETTES: [(&str, &str); 6] =
-    [("#7c3aed", "#c084fc"), ("#4338ca", "#818cf8"), ("#0f766e", "#5eead4"), ("#be185d", "#f9a8d4"), ("#b45309", "#fcd34d"), ("#1d4ed8", "#93c5fd")];
+const PALETTES: [(&str, &str); 6] = [
+    ("#7c3aed", "#c084fc"),
+    ("#4338ca", "#818cf8"),
+    ("#0f766e", "#5eead4"),
+    ("#be185d", "#f9a8d4"),
+    ("#b45309", "#fcd34d"),
+    ("#1d4ed8", "#93c5fd"),
+];
 
 /// Writes the avatar and returns its public URL.
 pub fn write(upload_dir: &Path, slug: &str, first: &str, last: &str, index: usize) -> anyhow::Result<String> {

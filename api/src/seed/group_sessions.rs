@@ -23,7 +23,9 @@ pub async fn ensure_group_sessions(pool: &PgPool, mentor_id: Uuid, i: usize, now
     .bind(mentor_id)
     .fetch_optional(pool)
     .await?;
-    let Some((service_id, duration, max, description)) = service else { return Ok(()) };
+    let Some((service_id, duration, max, description)) = service else {
+        return Ok(());
+    };
     let day = now.duration_trunc(Duration::days(1))?;
     for (n, title) in TITLES.iter().enumerate() {
         let at = day + Duration::days(2 + (i % 5) as i64 + 7 * n as i64) + Duration::hours(17 + (i % 3) as i64);

@@ -12,19 +12,23 @@ use super::schedules;
 
 /// A mentor's schedule, written once (a mentor who already has one keeps it).
 pub async fn ensure_schedule(pool: &PgPool, mentor_id: Uuid, i: usize) -> anyhow::Result<()> {
-    let has_one: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM availability_slots WHERE mentor_id = $1)").bind(mentor_id).fetch_one(pool).await?;
+    let has_one: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM availability_slots WHERE mentor_id = $1)")
+        .bind(mentor_id)
+        .fetch_one(pool)
+        .await?;
     if has_one {
         return Ok(());
     }
     for w in schedules::weekly(i) {
-        sqlx::query("INSERT INTO availability_slots (mentor_id, day_of_week, start_minute, end_minute) VALUES ($1, $2, $3, $4)")
-            .bind(mentor_id)
-            .bind(w.day_of_week as i16)
-            .bind(w.start_minute)
-            .bind(w.end_minute)
-            .execute(pool)
-            .await?;
+        sqlx::query(
+            "INSERT INTO availability_slots (mentor_id, day_of_week, start_minute, end_minute) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(mentor_id)
+        .bind(w.day_of_week as i16)
+        .bind(w.start_minute)
+        .bind(w.end_minute)
+        .execute(pool)
+        .await?;
     }
     Ok(())
 }
@@ -37,7 +41,10 @@ pub struct Service {
 
 /// Starts the mentor's schedule offers for `service` between `from` and `to`.
 fn starts(i: usize, tz: &TimeZone, from: DateTime<Utc>, to: DateTime<Utc>, duration: i32) -> Vec<DateTime<Utc>> {
-    slot_arithmetic::starts_between(&schedules::weekly(i), &[], tz, to_jiff(from), to_jiff(to), duration).into_iter().map(to_chrono).collect()
+    slot_arithmetic::starts_between(&schedules::weekly(i), &[], tz, to_jiff(from), to_jiff(to), duration)
+        .into_iter()
+        .map(to_chrono)
+        .collect()
 }
 
 /// One start per day, `count` of them, spread over the candidates.
@@ -69,11 +76,20 @@ pub async fn past_sessions(
     reviews: &[(i16, &str, Uuid)],
     now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
-    let candidates = starts(i, tz, now - Duration::days(60), now - Duration::days(3), service.duration_minutes);
+    let candidates = starts(
+        i,
+        tz,
+        now - Duration::days(60),
+        now - Duration::days(3),
+        service.duration_minutes,
+    );
     let times = spread(&candidates, reviews.len());
     for (start, (rating, comment, seeker)) in times.iter().zip(reviews) {
         let booking_id = insert_booking(tx, *seeker, mentor_id, service, *start, "completed").await?;
-        sqlx::query("UPDATE bookings SET completed_at = ends_at + interval '1 day' WHERE id = $1").bind(booking_id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE bookings SET completed_at = ends_at + interval '1 day' WHERE id = $1")
+            .bind(booking_id)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query("INSERT INTO reviews (mentor_id, user_id, booking_id, rating, comment, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(mentor_id)
             .bind(seeker)
@@ -102,11 +118,24 @@ pub async fn upcoming_session(
     seeker: Uuid,
     now: DateTime<Utc>,
 ) -> anyhow::Result<()> {
-    let candidates = starts(i, tz, now + Duration::days(2), now + Duration::days(12), service.duration_minutes);
-    let Some(start) = spread(&candidates, 3).get(i % 3).or(candidates.first()).copied() else { return Ok(()) };
+    let candidates = starts(
+        i,
+        tz,
+        now + Duration::days(2),
+        now + Duration::days(12),
+        service.duration_minutes,
+    );
+    let Some(start) = spread(&candidates, 3).get(i % 3).or(candidates.first()).copied() else {
+        return Ok(());
+    };
     let booking_id = insert_booking(tx, seeker, mentor_id, service, start, "confirmed").await?;
     jobs::booking_reminders::schedule(tx, booking_id, start, now).await?;
-    jobs::booking_completion::schedule(tx, booking_id, start + Duration::minutes(service.duration_minutes as i64)).await?;
+    jobs::booking_completion::schedule(
+        tx,
+        booking_id,
+        start + Duration::minutes(service.duration_minutes as i64),
+    )
+    .await?;
     Ok(())
 }
 

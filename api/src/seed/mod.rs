@@ -40,18 +40,30 @@ pub async fn run(pool: &PgPool, upload_dir: &Path, generated_mentors: usize) -> 
             created += 1;
         }
     }
-    println!("demo mentors: {created} created, {} already there", MENTORS.len() - created);
+    println!(
+        "demo mentors: {created} created, {} already there",
+        MENTORS.len() - created
+    );
     payouts::ensure(pool, admin_id).await?;
     if generated_mentors > 0 {
         let n = generate_mentors(pool, generated_mentors).await?;
         println!("generated mentors: {n} created ({generated_mentors} wanted)");
     }
-    println!("sign in as {ADMIN_EMAIL} / {ADMIN_PASSWORD}, seeker@mystic-mentors.test / {SEEKER_PASSWORD}, luna@mystic-mentors.test / {MENTOR_PASSWORD}");
+    println!(
+        "sign in as {ADMIN_EMAIL} / {ADMIN_PASSWORD}, seeker@mystic-mentors.test / {SEEKER_PASSWORD}, luna@mystic-mentors.test / {MENTOR_PASSWORD}"
+    );
     Ok(())
 }
 
 /// The user with this e-mail, created verified when missing; `true` when created now.
-async fn ensure_user(pool: &PgPool, email: &str, hash: &str, first: &str, last: &str, is_admin: bool) -> anyhow::Result<(Uuid, bool)> {
+async fn ensure_user(
+    pool: &PgPool,
+    email: &str,
+    hash: &str,
+    first: &str,
+    last: &str,
+    is_admin: bool,
+) -> anyhow::Result<(Uuid, bool)> {
     let created: Option<Uuid> = sqlx::query_scalar(
         "INSERT INTO users (email, password_hash, first_name, last_name, is_admin, email_verified) \
          VALUES ($1, $2, $3, $4, $5, true) ON CONFLICT ((lower(email))) DO NOTHING RETURNING id",
@@ -65,7 +77,13 @@ async fn ensure_user(pool: &PgPool, email: &str, hash: &str, first: &str, last: 
     .await?;
     match created {
         Some(id) => Ok((id, true)),
-        None => Ok((sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1)").bind(email).fetch_one(pool).await?, false)),
+        None => Ok((
+            sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1)")
+                .bind(email)
+                .fetch_one(pool)
+                .await?,
+            false,
+        )),
     }
 }
 
@@ -78,18 +96,36 @@ async fn seed_mentor(
     seekers: &[Uuid],
 ) -> anyhow::Result<bool> {
     let slug = format!("{}.{}", demo.first, demo.last).to_lowercase();
-    let email = if i == 0 { "luna@mystic-mentors.test".to_string() } else { format!("{slug}@mystic-mentors.test") };
+    let email = if i == 0 {
+        "luna@mystic-mentors.test".to_string()
+    } else {
+        format!("{slug}@mystic-mentors.test")
+    };
     let (user_id, _) = ensure_user(pool, &email, hash, demo.first, demo.last, false).await?;
-    let existing: Option<Uuid> = sqlx::query_scalar("SELECT id FROM mentors WHERE user_id = $1").bind(user_id).fetch_optional(pool).await?;
+    let existing: Option<Uuid> = sqlx::query_scalar("SELECT id FROM mentors WHERE user_id = $1")
+        .bind(user_id)
+        .fetch_optional(pool)
+        .await?;
     if let Some(mentor_id) = existing {
         history::ensure_schedule(pool, mentor_id, i).await?;
-        overrides::ensure_overrides(pool, mentor_id, i, &jiff::tz::TimeZone::get(demo.tz)?, chrono::Utc::now()).await?;
+        overrides::ensure_overrides(
+            pool,
+            mentor_id,
+            i,
+            &jiff::tz::TimeZone::get(demo.tz)?,
+            chrono::Utc::now(),
+        )
+        .await?;
         group_sessions::ensure_group_sessions(pool, mentor_id, i, chrono::Utc::now()).await?;
         return Ok(false);
     }
     let avatar = avatars::write(upload_dir, &slug, demo.first, demo.last, i)?;
     let mut tx = pool.begin().await?;
-    sqlx::query("UPDATE users SET profile_image_url = $2 WHERE id = $1").bind(user_id).bind(&avatar).execute(&mut *tx).await?;
+    sqlx::query("UPDATE users SET profile_image_url = $2 WHERE id = $1")
+        .bind(user_id)
+        .bind(&avatar)
+        .execute(&mut *tx)
+        .await?;
     let mentor_id: Uuid = sqlx::query_scalar(
         "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
@@ -108,7 +144,11 @@ async fn seed_mentor(
         // The first service of every fourth mentor is a free introduction; each kind's third idea is a group.
         let free = k == 0 && i % 4 == 3;
         let group = k == 2;
-        let price = if free { 0 } else { demo.base * (*duration as i64) / 60 / 100 * 100 + if group { -1500 } else { 0 } };
+        let price = if free {
+            0
+        } else {
+            demo.base * (*duration as i64) / 60 / 100 * 100 + if group { -1500 } else { 0 }
+        };
         let duration = if free { 30 } else { *duration };
         let price_cents = price.max(0);
         let id: Uuid = sqlx::query_scalar(
@@ -126,7 +166,11 @@ async fn seed_mentor(
         .fetch_one(&mut *tx)
         .await?;
         if !group {
-            one_to_one.push(history::Service { id, price_cents, duration_minutes: duration });
+            one_to_one.push(history::Service {
+                id,
+                price_cents,
+                duration_minutes: duration,
+            });
         }
     }
     let reviews: Vec<(i16, &str, Uuid)> = (0..(2 + i % 3))
@@ -137,10 +181,23 @@ async fn seed_mentor(
         .collect();
     let tz = jiff::tz::TimeZone::get(demo.tz)?;
     let now = chrono::Utc::now();
-    let paid = one_to_one.iter().rev().find(|s| s.price_cents > 0).unwrap_or(&one_to_one[0]);
+    let paid = one_to_one
+        .iter()
+        .rev()
+        .find(|s| s.price_cents > 0)
+        .unwrap_or(&one_to_one[0]);
     history::past_sessions(&mut tx, mentor_id, i, &tz, paid, &reviews, now).await?;
     if i < UPCOMING_SESSIONS {
-        history::upcoming_session(&mut tx, mentor_id, i, &tz, &one_to_one[0], seekers[i % seekers.len()], now).await?;
+        history::upcoming_session(
+            &mut tx,
+            mentor_id,
+            i,
+            &tz,
+            &one_to_one[0],
+            seekers[i % seekers.len()],
+            now,
+        )
+        .await?;
     }
     tx.commit().await?;
     history::ensure_schedule(pool, mentor_id, i).await?;
@@ -150,24 +207,53 @@ async fn seed_mentor(
 }
 
 const FIRST: &[&str] = &[
-    "Ada", "Bea", "Cyrus", "Dara", "Elio", "Faye", "Gwen", "Hugo", "Iris", "Jonah", "Kira", "Leo", "Mira", "Nico", "Opal",
-    "Pax", "Quinn", "Rhea", "Silas", "Tess", "Uma", "Vera", "Wren", "Xavi", "Yara", "Zane", "Aria", "Blaise", "Cora", "Dante",
+    "Ada", "Bea", "Cyrus", "Dara", "Elio", "Faye", "Gwen", "Hugo", "Iris", "Jonah", "Kira", "Leo", "Mira", "Nico",
+    "Opal", "Pax", "Quinn", "Rhea", "Silas", "Tess", "Uma", "Vera", "Wren", "Xavi", "Yara", "Zane", "Aria", "Blaise",
+    "Cora", "Dante",
 ];
 const LAST: &[&str] = &[
-    "Ashby", "Bright", "Castell", "Dawn", "Everly", "Frost", "Grayson", "Holt", "Ingram", "Jade", "Knight", "Lark", "Moss",
-    "North", "Oakes", "Pike", "Quill", "Reyes", "Stone", "Thorne", "Underwood", "Vance", "West", "Yates", "Zeller",
+    "Ashby",
+    "Bright",
+    "Castell",
+    "Dawn",
+    "Everly",
+    "Frost",
+    "Grayson",
+    "Holt",
+    "Ingram",
+    "Jade",
+    "Knight",
+    "Lark",
+    "Moss",
+    "North",
+    "Oakes",
+    "Pike",
+    "Quill",
+    "Reyes",
+    "Stone",
+    "Thorne",
+    "Underwood",
+    "Vance",
+    "West",
+    "Yates",
+    "Zeller",
 ];
 
 /// Bulk-inserts generated mentors (with one to three services each) until there are `wanted`.
 async fn generate_mentors(pool: &PgPool, wanted: usize) -> anyhow::Result<usize> {
-    let have: i64 = sqlx::query_scalar("SELECT count(*) FROM users WHERE email LIKE 'generated.%@mystic-mentors.test'").fetch_one(pool).await?;
+    let have: i64 = sqlx::query_scalar("SELECT count(*) FROM users WHERE email LIKE 'generated.%@mystic-mentors.test'")
+        .fetch_one(pool)
+        .await?;
     let hash = passwords::hash(&domain::tokens::generate()).await?;
     let mut made = 0;
     let kinds = domain::catalogue::vocabulary::SERVICE_TYPES;
     for chunk_start in (have as usize..wanted).step_by(1000) {
         let chunk: Vec<usize> = (chunk_start..wanted.min(chunk_start + 1000)).collect();
         let mut tx = pool.begin().await?;
-        let emails: Vec<String> = chunk.iter().map(|i| format!("generated.{i}@mystic-mentors.test")).collect();
+        let emails: Vec<String> = chunk
+            .iter()
+            .map(|i| format!("generated.{i}@mystic-mentors.test"))
+            .collect();
         let firsts: Vec<&str> = chunk.iter().map(|i| FIRST[i % FIRST.len()]).collect();
         let lasts: Vec<&str> = chunk.iter().map(|i| LAST[(i / FIRST.len()) % LAST.len()]).collect();
         let user_ids: Vec<Uuid> = sqlx::query_scalar(
@@ -207,7 +293,8 @@ async fn generate_mentors(pool: &PgPool, wanted: usize) -> anyhow::Result<usize>
         .bind(&ratings)
         .fetch_all(&mut *tx)
         .await?;
-        let (mut s_mentor, mut s_title, mut s_desc, mut s_type, mut s_price, mut s_dur) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut s_mentor, mut s_title, mut s_desc, mut s_type, mut s_price, mut s_dur) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
         for (k, i) in chunk.iter().enumerate() {
             for j in 0..(1 + i % 3) {
                 let kind = kinds[(i + j) % kinds.len()];

@@ -18,9 +18,17 @@ pub const EXTRA_SUNDAY_MENTOR: usize = 5;
 const EXTRA_SUNDAY: (i32, i32) = (10 * 60, 14 * 60);
 
 /// Written once: a mentor who already has an override keeps what they have.
-pub async fn ensure_overrides(pool: &PgPool, mentor_id: Uuid, i: usize, tz: &TimeZone, now: DateTime<Utc>) -> anyhow::Result<()> {
-    let has_one: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM availability_overrides WHERE mentor_id = $1)").bind(mentor_id).fetch_one(pool).await?;
+pub async fn ensure_overrides(
+    pool: &PgPool,
+    mentor_id: Uuid,
+    i: usize,
+    tz: &TimeZone,
+    now: DateTime<Utc>,
+) -> anyhow::Result<()> {
+    let has_one: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM availability_overrides WHERE mentor_id = $1)")
+        .bind(mentor_id)
+        .fetch_one(pool)
+        .await?;
     if has_one {
         return Ok(());
     }
@@ -36,7 +44,10 @@ pub async fn ensure_overrides(pool: &PgPool, mentor_id: Uuid, i: usize, tz: &Tim
         }
     }
     if i == EXTRA_SUNDAY_MENTOR {
-        let date = (1..8).map(|d| today.checked_add(d.days())).filter_map(Result::ok).find(|d| d.weekday() == jiff::civil::Weekday::Sunday);
+        let date = (1..8)
+            .map(|d| today.checked_add(d.days()))
+            .filter_map(Result::ok)
+            .find(|d| d.weekday() == jiff::civil::Weekday::Sunday);
         if let Some(date) = date {
             insert(pool, mentor_id, date, false, Some(EXTRA_SUNDAY)).await?;
         }
@@ -45,12 +56,18 @@ pub async fn ensure_overrides(pool: &PgPool, mentor_id: Uuid, i: usize, tz: &Tim
 }
 
 fn works_on(weekly: &[Window], date: Date) -> bool {
-    weekly.iter().any(|w| w.day_of_week == date.weekday().to_sunday_zero_offset())
+    weekly
+        .iter()
+        .any(|w| w.day_of_week == date.weekday().to_sunday_zero_offset())
 }
 
 async fn has_booking_on(pool: &PgPool, mentor_id: Uuid, tz: &TimeZone, date: Date) -> anyhow::Result<bool> {
-    let start = tz.to_zoned(date.to_datetime(jiff::civil::Time::midnight()))?.timestamp();
-    let end = tz.to_zoned(date.tomorrow()?.to_datetime(jiff::civil::Time::midnight()))?.timestamp();
+    let start = tz
+        .to_zoned(date.to_datetime(jiff::civil::Time::midnight()))?
+        .timestamp();
+    let end = tz
+        .to_zoned(date.tomorrow()?.to_datetime(jiff::civil::Time::midnight()))?
+        .timestamp();
     let (start, end) = (domain::booking::to_chrono(start), domain::booking::to_chrono(end));
     Ok(sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM bookings WHERE mentor_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
@@ -63,8 +80,15 @@ async fn has_booking_on(pool: &PgPool, mentor_id: Uuid, tz: &TimeZone, date: Dat
     .await?)
 }
 
-async fn insert(pool: &PgPool, mentor_id: Uuid, date: Date, day_off: bool, extra: Option<(i32, i32)>) -> anyhow::Result<()> {
-    let date = chrono::NaiveDate::from_ymd_opt(date.year().into(), date.month() as u32, date.day() as u32).expect("a valid date");
+async fn insert(
+    pool: &PgPool,
+    mentor_id: Uuid,
+    date: Date,
+    day_off: bool,
+    extra: Option<(i32, i32)>,
+) -> anyhow::Result<()> {
+    let date = chrono::NaiveDate::from_ymd_opt(date.year().into(), date.month() as u32, date.day() as u32)
+        .expect("a valid date");
     sqlx::query("INSERT INTO availability_overrides (mentor_id, date, is_day_off, start_minute, end_minute) VALUES ($1, $2, $3, $4, $5)")
         .bind(mentor_id)
         .bind(date)
@@ -82,7 +106,11 @@ mod tests {
 
     #[test]
     fn the_extra_sunday_mentor_has_no_sunday_hours_of_their_own() {
-        assert!(!schedules::weekly(EXTRA_SUNDAY_MENTOR).iter().any(|w| w.day_of_week == 0));
+        assert!(
+            !schedules::weekly(EXTRA_SUNDAY_MENTOR)
+                .iter()
+                .any(|w| w.day_of_week == 0)
+        );
         assert!(EXTRA_SUNDAY.0 < EXTRA_SUNDAY.1);
         assert_eq!(DAY_OFF_MENTORS.len(), 3);
     }

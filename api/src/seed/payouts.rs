@@ -20,10 +20,15 @@ pub async fn ensure(pool: &PgPool, admin_id: Uuid) -> anyhow::Result<()> {
     .fetch_all(pool)
     .await?;
     for (i, (mentor_id, email, name)) in mentors.iter().enumerate() {
-        if i % WITHOUT_PREFERENCES_EVERY == WITHOUT_PREFERENCES_EVERY - 1 || preferences::find(pool, *mentor_id).await?.is_some() {
+        if i % WITHOUT_PREFERENCES_EVERY == WITHOUT_PREFERENCES_EVERY - 1
+            || preferences::find(pool, *mentor_id).await?.is_some()
+        {
             continue;
         }
-        let handle = format!("@{}", name.to_lowercase().split_whitespace().collect::<Vec<_>>().join("-"));
+        let handle = format!(
+            "@{}",
+            name.to_lowercase().split_whitespace().collect::<Vec<_>>().join("-")
+        );
         let method = ["paypal", "venmo", "zelle"][i % 3];
         let input = preferences::Input {
             method: method.into(),
@@ -36,7 +41,9 @@ pub async fn ensure(pool: &PgPool, admin_id: Uuid) -> anyhow::Result<()> {
         preferences::save(pool, *mentor_id, &input).await?;
     }
 
-    let any: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM payouts)").fetch_one(pool).await?;
+    let any: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM payouts)")
+        .fetch_one(pool)
+        .await?;
     if any || mentors.len() < 2 {
         return Ok(());
     }
@@ -46,9 +53,17 @@ pub async fn ensure(pool: &PgPool, admin_id: Uuid) -> anyhow::Result<()> {
             let p = preferences::get(pool, mentors[0].0).await?;
             (p.method.clone(), p.recipient().map(str::to_string))
         };
-        let booking_ids: Vec<Uuid> =
-            sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1").bind(payout_id).fetch_all(pool).await?;
-        let req = admin::MarkPaid { mentor_id: mentors[0].0, booking_ids, method, recipient_info: recipient, notes: Some("Demo payout".into()) };
+        let booking_ids: Vec<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1")
+            .bind(payout_id)
+            .fetch_all(pool)
+            .await?;
+        let req = admin::MarkPaid {
+            mentor_id: mentors[0].0,
+            booking_ids,
+            method,
+            recipient_info: recipient,
+            notes: Some("Demo payout".into()),
+        };
         admin::mark_paid(pool, admin_id, &req, Utc::now()).await?;
         sqlx::query("UPDATE payouts SET created_at = now() - interval '8 days', paid_at = now() - interval '7 days' WHERE id = $1")
             .bind(payout_id)

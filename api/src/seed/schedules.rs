@@ -27,7 +27,11 @@ pub fn weekly(i: usize) -> Vec<Window> {
     SCHEDULES[i % SCHEDULES.len()]
         .iter()
         .flat_map(|(days, from, to)| {
-            days.iter().map(move |&day_of_week| Window { day_of_week, start_minute: from * 60, end_minute: to * 60 })
+            days.iter().map(move |&day_of_week| Window {
+                day_of_week,
+                start_minute: from * 60,
+                end_minute: to * 60,
+            })
         })
         .collect()
 }
@@ -43,7 +47,10 @@ mod tests {
     #[test]
     fn every_day_of_the_week_has_a_mentor_and_some_work_weekends() {
         for day in 0..7 {
-            assert!((0..SCHEDULES.len()).any(|i| weekly(i).iter().any(|w| w.day_of_week == day)), "day {day}");
+            assert!(
+                (0..SCHEDULES.len()).any(|i| weekly(i).iter().any(|w| w.day_of_week == day)),
+                "day {day}"
+            );
         }
         assert!((0..SCHEDULES.len()).any(works_weekends));
         assert!((0..SCHEDULES.len()).any(|i| !works_weekends(i)));

@@ -4,7 +4,11 @@
 
 use api::{app, state::AppState};
 use domain::Config;
-use poem::{EndpointExt, endpoint::BoxEndpoint, test::{TestClient, TestResponse}};
+use poem::{
+    EndpointExt,
+    endpoint::BoxEndpoint,
+    test::{TestClient, TestResponse},
+};
 use serde_json::Value;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -32,7 +36,10 @@ pub async fn app_with(pool: PgPool, tweak: impl FnOnce(&mut Config)) -> TestApp 
     config.limits.registrations_per_address = 10_000;
     tweak(&mut config);
     let state = AppState::new(pool.clone(), config).unwrap();
-    TestApp { cli: TestClient::new(app::build(state).map_to_response().boxed()), pool }
+    TestApp {
+        cli: TestClient::new(app::build(state).map_to_response().boxed()),
+        pool,
+    }
 }
 
 impl TestApp {
@@ -53,12 +60,19 @@ impl TestApp {
     }
 
     pub async fn register(&self, email: &str, password: &str) -> TestResponse {
-        self.post("/api/register", serde_json::json!({"email": email, "password": password, "firstName": "Ann", "lastName": "Lee"}), None).await
+        self.post(
+            "/api/register",
+            serde_json::json!({"email": email, "password": password, "firstName": "Ann", "lastName": "Lee"}),
+            None,
+        )
+        .await
     }
 
     /// Registers and verifies directly in the database.
     pub async fn verified_user(&self, email: &str, password: &str) -> Uuid {
-        self.register(email, password).await.assert_status(poem::http::StatusCode::CREATED);
+        self.register(email, password)
+            .await
+            .assert_status(poem::http::StatusCode::CREATED);
         sqlx::query_scalar("UPDATE users SET email_verified = true WHERE lower(email) = lower($1) RETURNING id")
             .bind(email)
             .fetch_one(&self.pool)
@@ -68,18 +82,25 @@ impl TestApp {
 
     /// Signs in and returns the session token from the cookie.
     pub async fn login(&self, email: &str, password: &str) -> String {
-        let resp = self.post("/api/login", serde_json::json!({"email": email, "password": password}), None).await;
+        let resp = self
+            .post(
+                "/api/login",
+                serde_json::json!({"email": email, "password": password}),
+                None,
+            )
+            .await;
         resp.assert_status_is_ok();
         session_cookie(&resp).expect("login sets the session cookie")
     }
 
     /// The payloads queued for the worker on `queue`, oldest first.
     pub async fn queued(&self, queue: &str) -> Vec<Value> {
-        let rows: Vec<Vec<u8>> = sqlx::query_scalar("SELECT job FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at, id")
-            .bind(queue)
-            .fetch_all(&self.pool)
-            .await
-            .unwrap();
+        let rows: Vec<Vec<u8>> =
+            sqlx::query_scalar("SELECT job FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at, id")
+                .bind(queue)
+                .fetch_all(&self.pool)
+                .await
+                .unwrap();
         rows.iter().map(|r| serde_json::from_slice(r).unwrap()).collect()
     }
 }
@@ -99,7 +120,10 @@ impl TestApp {
         let mut written = 0;
         for task in tasks {
             let fan_out = serde_json::from_slice(&task).unwrap();
-            written += jobs::notification_fanout::deliver(&self.pool, &fan_out).await.unwrap().written;
+            written += jobs::notification_fanout::deliver(&self.pool, &fan_out)
+                .await
+                .unwrap()
+                .written;
         }
         written
     }
@@ -111,12 +135,21 @@ pub fn session_cookie(resp: &TestResponse) -> Option<String> {
         .get_all("set-cookie")
         .iter()
         .filter_map(|v| v.to_str().ok())
-        .find_map(|v| v.strip_prefix("sid=").map(|rest| rest.split(';').next().unwrap_or("").to_string()))
+        .find_map(|v| {
+            v.strip_prefix("sid=")
+                .map(|rest| rest.split(';').next().unwrap_or("").to_string())
+        })
         .filter(|v| !v.is_empty())
 }
 
 pub fn set_cookie_header(resp: &TestResponse) -> String {
-    resp.0.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()).collect::<Vec<_>>().join("\n")
+    resp.0
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 pub async fn body(resp: TestResponse) -> Value {
@@ -149,7 +182,9 @@ impl TestApp {
     /// A signed-in mentor with a valid profile; returns (mentor id, session).
     pub async fn mentor(&self, email: &str, display_name: &str, bio_topic: &str) -> (String, String) {
         let (_, sid) = self.signed_in(email).await;
-        let resp = self.post("/api/mentors", mentor_profile(display_name, bio_topic), Some(&sid)).await;
+        let resp = self
+            .post("/api/mentors", mentor_profile(display_name, bio_topic), Some(&sid))
+            .await;
         resp.assert_status(poem::http::StatusCode::CREATED);
         let id = body(resp).await["id"].as_str().unwrap().to_string();
         (id, sid)

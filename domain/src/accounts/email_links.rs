@@ -17,8 +17,7 @@ pub const EMAIL_VERIFIED: &str = "Email verified successfully! You can now sign 
 pub const PASSWORD_RESET: &str = "Password reset successfully! You can now sign in with your new password.";
 pub const PASSWORD_CHANGED: &str = "Password changed successfully!";
 pub const WRONG_CURRENT_PASSWORD: &str = "Current password is incorrect";
-pub const RESET_REQUESTED: &str =
-    "If an account exists for that email, we have sent a link to reset your password.";
+pub const RESET_REQUESTED: &str = "If an account exists for that email, we have sent a link to reset your password.";
 pub const VERIFICATION_RESENT: &str =
     "If that email belongs to an account awaiting verification, we have sent a new verification link.";
 
@@ -81,11 +80,13 @@ pub async fn verify_email(pool: &PgPool, token: &str) -> Result<()> {
         return Err(Error::validation(INVALID_VERIFICATION_LINK));
     };
     // The link proves ownership of the address it was sent to, and only while that is still the account's.
-    let updated = sqlx::query("UPDATE users SET email_verified = true, updated_at = now() WHERE id = $1 AND lower(email) = lower($2)")
-        .bind(user_id)
-        .bind(&email)
-        .execute(&mut *tx)
-        .await?;
+    let updated = sqlx::query(
+        "UPDATE users SET email_verified = true, updated_at = now() WHERE id = $1 AND lower(email) = lower($2)",
+    )
+    .bind(user_id)
+    .bind(&email)
+    .execute(&mut *tx)
+    .await?;
     if updated.rows_affected() == 0 {
         return Err(Error::validation(INVALID_VERIFICATION_LINK));
     }

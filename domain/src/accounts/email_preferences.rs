@@ -14,8 +14,12 @@ pub struct EmailPreferences {
 }
 
 /// Everything on until the user says otherwise.
-pub const DEFAULTS: EmailPreferences =
-    EmailPreferences { booking_confirmations: true, booking_reminders: true, marketing_emails: true, review_requests: true };
+pub const DEFAULTS: EmailPreferences = EmailPreferences {
+    booking_confirmations: true,
+    booking_reminders: true,
+    marketing_emails: true,
+    review_requests: true,
+};
 
 #[derive(Default)]
 pub struct Changes {
@@ -36,7 +40,11 @@ pub async fn get(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<EmailPreferen
 }
 
 pub async fn update(db: &sqlx::PgPool, user_id: Uuid, c: Changes) -> Result<EmailPreferences> {
-    if c.booking_confirmations.is_none() && c.booking_reminders.is_none() && c.marketing_emails.is_none() && c.review_requests.is_none() {
+    if c.booking_confirmations.is_none()
+        && c.booking_reminders.is_none()
+        && c.marketing_emails.is_none()
+        && c.review_requests.is_none()
+    {
         return Err(Error::validation("Send at least one preference to change"));
     }
     Ok(sqlx::query_as(

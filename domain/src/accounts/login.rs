@@ -27,8 +27,16 @@ pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, 
     let reserved = rate_limit::take(
         &mut tx,
         &[
-            Limit { scope: Scope::LoginFailureAccount, key: &account_key, limit: limits.login_failures_per_account },
-            Limit { scope: Scope::LoginFailureAddress, key: client, limit: limits.login_failures_per_address },
+            Limit {
+                scope: Scope::LoginFailureAccount,
+                key: &account_key,
+                limit: limits.login_failures_per_account,
+            },
+            Limit {
+                scope: Scope::LoginFailureAddress,
+                key: client,
+                limit: limits.login_failures_per_address,
+            },
         ],
         TOO_MANY_ATTEMPTS,
     )
@@ -37,10 +45,12 @@ pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, 
 
     let user = find_by_email(pool, email).await?;
     let stored: Option<String> = match &user {
-        Some(u) => sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
-            .bind(u.id)
-            .fetch_optional(pool)
-            .await?,
+        Some(u) => {
+            sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
+                .bind(u.id)
+                .fetch_optional(pool)
+                .await?
+        }
         None => None,
     };
     let matches = match &stored {

@@ -3,8 +3,11 @@
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{users::{self, User}, validation};
 use super::registration::EMAIL_TAKEN;
+use super::{
+    users::{self, User},
+    validation,
+};
 use crate::{Error, Result, catalogue::mentors::changed_image_url, error::OnConstraint, text};
 
 pub const MAX_BIO_CHARS: usize = 2000;
@@ -27,17 +30,36 @@ pub struct Updated {
 }
 
 pub async fn update(tx: &mut PgConnection, user_id: Uuid, changes: ProfileChanges) -> Result<Updated> {
-    let current = users::find(&mut *tx, user_id).await?.ok_or_else(|| Error::not_found("User not found"))?;
-    let first_name = changes.first_name.as_deref().map(|n| validation::name(n, "First name")).transpose()?.unwrap_or(current.first_name);
-    let last_name = changes.last_name.as_deref().map(|n| validation::name(n, "Last name")).transpose()?.unwrap_or(current.last_name);
-    let email = changes.email.as_deref().map(validation::email).transpose()?.unwrap_or(current.email.clone());
+    let current = users::find(&mut *tx, user_id)
+        .await?
+        .ok_or_else(|| Error::not_found("User not found"))?;
+    let first_name = changes
+        .first_name
+        .as_deref()
+        .map(|n| validation::name(n, "First name"))
+        .transpose()?
+        .unwrap_or(current.first_name);
+    let last_name = changes
+        .last_name
+        .as_deref()
+        .map(|n| validation::name(n, "Last name"))
+        .transpose()?
+        .unwrap_or(current.last_name);
+    let email = changes
+        .email
+        .as_deref()
+        .map(validation::email)
+        .transpose()?
+        .unwrap_or(current.email.clone());
     let email_changed = !email.eq_ignore_ascii_case(&current.email);
     if let Some(b) = changes.bio.as_deref() {
         text::multi_line(b, "Bio")?;
     }
     let bio = match changes.bio.as_deref().map(str::trim) {
         Some("") => None,
-        Some(b) if b.chars().count() > MAX_BIO_CHARS => return Err(Error::validation("Bio must be at most 2000 characters")),
+        Some(b) if b.chars().count() > MAX_BIO_CHARS => {
+            return Err(Error::validation("Bio must be at most 2000 characters"));
+        }
         Some(b) => Some(b.to_string()),
         None => current.bio,
     };
@@ -57,8 +79,14 @@ pub async fn update(tx: &mut PgConnection, user_id: Uuid, changes: ProfileChange
     .execute(&mut *tx)
     .await
     .on_constraint("users_email_key", || Error::conflict(EMAIL_TAKEN))?;
-    let user = users::find(&mut *tx, user_id).await?.ok_or_else(|| Error::not_found("User not found"))?;
-    Ok(Updated { user, email_changed, replaced_image })
+    let user = users::find(&mut *tx, user_id)
+        .await?
+        .ok_or_else(|| Error::not_found("User not found"))?;
+    Ok(Updated {
+        user,
+        email_changed,
+        replaced_image,
+    })
 }
 
 /// Sets a freshly uploaded image; returns the image it replaced, if any.
@@ -79,6 +107,10 @@ pub async fn set_image(tx: &mut PgConnection, user_id: Uuid, url: &str) -> Resul
 /// Saves the zone the user's browser reported; returns its canonical name.
 pub async fn set_time_zone(db: &sqlx::PgPool, user_id: uuid::Uuid, zone: &str) -> crate::Result<String> {
     let zone = crate::time_zones::validate(zone)?;
-    sqlx::query("UPDATE users SET time_zone = $2 WHERE id = $1 AND time_zone IS DISTINCT FROM $2").bind(user_id).bind(&zone).execute(db).await?;
+    sqlx::query("UPDATE users SET time_zone = $2 WHERE id = $1 AND time_zone IS DISTINCT FROM $2")
+        .bind(user_id)
+        .bind(&zone)
+        .execute(db)
+        .await?;
     Ok(zone)
 }

@@ -54,7 +54,11 @@ fn check(input: &NewAccount<'_>) -> Result<Valid> {
     let last_name = validation::name(input.last_name, "Last name")?;
     let email = validation::email(input.email)?;
     validation::password(input.password)?;
-    Ok(Valid { email, first_name, last_name })
+    Ok(Valid {
+        email,
+        first_name,
+        last_name,
+    })
 }
 
 /// Validates and inserts an unverified user, or finds the account the address already has.
@@ -85,11 +89,10 @@ pub async fn register(tx: &mut PgConnection, input: NewAccount<'_>) -> Result<Re
 /// The user a new verification e-mail should go to, if the address belongs to an
 /// active account that is not verified yet.
 pub async fn awaiting_verification(db: &sqlx::PgPool, email: &str) -> Result<Option<Uuid>> {
-    let id = sqlx::query_scalar(
-        "SELECT id FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND is_active",
-    )
-    .bind(email.trim())
-    .fetch_optional(db)
-    .await?;
+    let id =
+        sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND is_active")
+            .bind(email.trim())
+            .fetch_optional(db)
+            .await?;
     Ok(id)
 }

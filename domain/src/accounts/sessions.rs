@@ -63,6 +63,8 @@ pub async fn end_all(db: impl PgExecutor<'_>, user_id: Uuid, keep_token: Option<
 }
 
 pub async fn prune_expired(db: impl PgExecutor<'_>) -> Result<u64> {
-    let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= now()").execute(db).await?;
+    let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= now()")
+        .execute(db)
+        .await?;
     Ok(done.rows_affected())
 }

@@ -49,8 +49,8 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<User>> {
 
 pub async fn find_by_email(db: impl PgExecutor<'_>, email: &str) -> Result<Option<User>> {
     let user = sqlx::query_as(select_users!("WHERE lower(email) = lower($1)"))
-    .bind(email.trim())
-    .fetch_optional(db)
-    .await?;
+        .bind(email.trim())
+        .fetch_optional(db)
+        .await?;
     Ok(user)
 }

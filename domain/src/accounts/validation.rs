@@ -58,7 +58,9 @@ pub fn name(raw: &str, label: &str) -> Result<String> {
         return Err(Error::validation(format!("{label} is required")));
     }
     if name.chars().count() > MAX_NAME_LEN {
-        return Err(Error::validation(format!("{label} must be at most {MAX_NAME_LEN} characters")));
+        return Err(Error::validation(format!(
+            "{label} must be at most {MAX_NAME_LEN} characters"
+        )));
     }
     Ok(name.to_string())
 }
@@ -86,7 +88,17 @@ mod tests {
     fn emails_are_trimmed_and_checked() {
         assert_eq!(email("  Ann@Example.com ").unwrap(), "Ann@Example.com");
         assert_eq!(message(email("")), "Email is required");
-        for bad in ["ann\0@example.com", "ann@exam\u{202E}ple.com", "ann", "ann@", "@example.com", "ann@example", "a b@example.com", "a@b@c.com", "ann@.com"] {
+        for bad in [
+            "ann\0@example.com",
+            "ann@exam\u{202E}ple.com",
+            "ann",
+            "ann@",
+            "@example.com",
+            "ann@example",
+            "a b@example.com",
+            "a@b@c.com",
+            "ann@.com",
+        ] {
             assert_eq!(message(email(bad)), INVALID_EMAIL, "{bad}");
         }
         let long = format!("{}@example.com", "a".repeat(250));
@@ -102,8 +114,18 @@ mod tests {
             message(name(&"a".repeat(MAX_NAME_LEN + 1), "First name")),
             "First name must be at most 100 characters"
         );
-        assert_eq!(message(name("Ann\0", "First name")), "First name contains characters that are not allowed");
-        assert_eq!(message(name("Ann\r", "First name")), "First name contains characters that are not allowed", "checked before trimming");
-        assert_eq!(message(name("Ann\u{202E}eeL", "Last name")), "Last name contains characters that are not allowed");
+        assert_eq!(
+            message(name("Ann\0", "First name")),
+            "First name contains characters that are not allowed"
+        );
+        assert_eq!(
+            message(name("Ann\r", "First name")),
+            "First name contains characters that are not allowed",
+            "checked before trimming"
+        );
+        assert_eq!(
+            message(name("Ann\u{202E}eeL", "Last name")),
+            "Last name contains characters that are not allowed"
+        );
     }
 }

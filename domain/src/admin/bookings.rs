@@ -14,7 +14,12 @@ pub const MAX_PAGE_SIZE: i64 = 100;
 /// Pages beyond this are refused before any arithmetic.
 pub const MAX_PAGE: i64 = 100_000;
 /// The states of a made booking (holds are not listed).
-pub const STATUSES: [BookingStatus; 4] = [BookingStatus::Pending, BookingStatus::Confirmed, BookingStatus::Completed, BookingStatus::Cancelled];
+pub const STATUSES: [BookingStatus; 4] = [
+    BookingStatus::Pending,
+    BookingStatus::Confirmed,
+    BookingStatus::Completed,
+    BookingStatus::Cancelled,
+];
 
 pub const INVALID_STATUS: &str = "Invalid status: use pending, confirmed, completed or cancelled";
 pub const INVALID_START_DATE: &str = "Invalid startDate: use a date as YYYY-MM-DD";
@@ -39,7 +44,9 @@ fn date(raw: Option<&str>, message: &str) -> Result<Option<NaiveDate>> {
     match raw.map(str::trim).filter(|r| !r.is_empty()) {
         None => Ok(None),
         // Exactly YYYY-MM-DD: chrono alone would also take "2026-1-5".
-        Some(r) if r.len() == 10 => NaiveDate::parse_from_str(r, "%Y-%m-%d").map(Some).map_err(|_| Error::validation(message)),
+        Some(r) if r.len() == 10 => NaiveDate::parse_from_str(r, "%Y-%m-%d")
+            .map(Some)
+            .map_err(|_| Error::validation(message)),
         Some(_) => Err(Error::validation(message)),
     }
 }
@@ -49,10 +56,21 @@ fn midnight(d: NaiveDate) -> DateTime<Utc> {
 }
 
 impl Query {
-    pub fn parse(status: Option<&str>, start_date: Option<&str>, end_date: Option<&str>, page: Option<i64>, page_size: Option<i64>) -> Result<Self> {
+    pub fn parse(
+        status: Option<&str>,
+        start_date: Option<&str>,
+        end_date: Option<&str>,
+        page: Option<i64>,
+        page_size: Option<i64>,
+    ) -> Result<Self> {
         let status = match status.map(str::trim).filter(|s| !s.is_empty() && *s != "all") {
             None => None,
-            Some(s) => Some(STATUSES.into_iter().find(|k| k.as_str() == s).ok_or_else(|| Error::validation(INVALID_STATUS))?),
+            Some(s) => Some(
+                STATUSES
+                    .into_iter()
+                    .find(|k| k.as_str() == s)
+                    .ok_or_else(|| Error::validation(INVALID_STATUS))?,
+            ),
         };
         let start = date(start_date, INVALID_START_DATE)?;
         let end = date(end_date, INVALID_END_DATE)?;
@@ -113,12 +131,14 @@ const FILTER: &str = "b.status IN ('pending', 'confirmed', 'completed', 'cancell
 
 pub async fn list(db: &PgPool, q: &Query) -> Result<Page> {
     let status = q.status.map(BookingStatus::as_str);
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM bookings b WHERE {FILTER}")))
-        .bind(status)
-        .bind(q.from)
-        .bind(q.until)
-        .fetch_one(db)
-        .await?;
+    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM bookings b WHERE {FILTER}"
+    )))
+    .bind(status)
+    .bind(q.from)
+    .bind(q.until)
+    .fetch_one(db)
+    .await?;
     let bookings = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT b.id, b.status, b.scheduled_at, (extract(epoch FROM b.ends_at - b.scheduled_at) / 60)::int AS duration_minutes, \
                 b.total_cents, \
@@ -136,7 +156,12 @@ pub async fn list(db: &PgPool, q: &Query) -> Result<Page> {
     .bind((q.page - 1) * q.page_size)
     .fetch_all(db)
     .await?;
-    Ok(Page { bookings, total, page: q.page, page_size: q.page_size })
+    Ok(Page {
+        bookings,
+        total,
+        page: q.page,
+        page_size: q.page_size,
+    })
 }
 
 #[cfg(test)]
@@ -147,41 +172,103 @@ mod tests {
     fn the_table_shows_twenty_and_at_most_a_hundred() {
         assert_eq!((DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), (20, 100));
         let q = Query::parse(None, None, None, None, None).unwrap();
-        assert_eq!((q.page, q.page_size, q.status, q.from, q.until), (1, 20, None, None, None));
-        assert_eq!(Query::parse(None, None, None, Some(1), Some(100)).unwrap().page_size, 100);
-        assert_eq!(Query::parse(None, None, None, None, Some(101)).unwrap_err().to_string(), INVALID_PAGE_SIZE);
-        assert_eq!(Query::parse(None, None, None, None, Some(0)).unwrap_err().to_string(), INVALID_PAGE_SIZE);
-        assert_eq!(Query::parse(None, None, None, Some(0), None).unwrap_err().to_string(), INVALID_PAGE);
-        assert_eq!(Query::parse(None, None, None, Some(MAX_PAGE + 1), None).unwrap_err().to_string(), INVALID_PAGE);
-        assert_eq!(Query::parse(None, None, None, Some(MAX_PAGE), Some(MAX_PAGE_SIZE)).unwrap().page, MAX_PAGE);
+        assert_eq!(
+            (q.page, q.page_size, q.status, q.from, q.until),
+            (1, 20, None, None, None)
+        );
+        assert_eq!(
+            Query::parse(None, None, None, Some(1), Some(100)).unwrap().page_size,
+            100
+        );
+        assert_eq!(
+            Query::parse(None, None, None, None, Some(101)).unwrap_err().to_string(),
+            INVALID_PAGE_SIZE
+        );
+        assert_eq!(
+            Query::parse(None, None, None, None, Some(0)).unwrap_err().to_string(),
+            INVALID_PAGE_SIZE
+        );
+        assert_eq!(
+            Query::parse(None, None, None, Some(0), None).unwrap_err().to_string(),
+            INVALID_PAGE
+        );
+        assert_eq!(
+            Query::parse(None, None, None, Some(MAX_PAGE + 1), None)
+                .unwrap_err()
+                .to_string(),
+            INVALID_PAGE
+        );
+        assert_eq!(
+            Query::parse(None, None, None, Some(MAX_PAGE), Some(MAX_PAGE_SIZE))
+                .unwrap()
+                .page,
+            MAX_PAGE
+        );
     }
 
     #[test]
     fn dates_are_whole_utc_days_inclusive() {
         let q = Query::parse(None, Some("2026-03-01"), Some("2026-03-31"), None, None).unwrap();
         assert_eq!(q.from.unwrap().to_rfc3339(), "2026-03-01T00:00:00+00:00");
-        assert_eq!(q.until.unwrap().to_rfc3339(), "2026-04-01T00:00:00+00:00", "the end day counts in full");
+        assert_eq!(
+            q.until.unwrap().to_rfc3339(),
+            "2026-04-01T00:00:00+00:00",
+            "the end day counts in full"
+        );
         let one_day = Query::parse(None, Some("2026-03-01"), Some("2026-03-01"), None, None).unwrap();
-        assert_eq!(one_day.until.unwrap() - one_day.from.unwrap(), chrono::Duration::days(1));
+        assert_eq!(
+            one_day.until.unwrap() - one_day.from.unwrap(),
+            chrono::Duration::days(1)
+        );
     }
 
     #[test]
     fn bad_dates_name_their_parameter() {
-        for bad in ["2026-02-30", "2026-1-5", "01/03/2026", "tomorrow", "2026-03-01T00:00:00Z"] {
-            assert_eq!(Query::parse(None, Some(bad), None, None, None).unwrap_err().to_string(), INVALID_START_DATE, "{bad}");
-            assert_eq!(Query::parse(None, None, Some(bad), None, None).unwrap_err().to_string(), INVALID_END_DATE, "{bad}");
+        for bad in [
+            "2026-02-30",
+            "2026-1-5",
+            "01/03/2026",
+            "tomorrow",
+            "2026-03-01T00:00:00Z",
+        ] {
+            assert_eq!(
+                Query::parse(None, Some(bad), None, None, None).unwrap_err().to_string(),
+                INVALID_START_DATE,
+                "{bad}"
+            );
+            assert_eq!(
+                Query::parse(None, None, Some(bad), None, None).unwrap_err().to_string(),
+                INVALID_END_DATE,
+                "{bad}"
+            );
         }
-        assert_eq!(Query::parse(None, Some("2026-03-02"), Some("2026-03-01"), None, None).unwrap_err().to_string(), START_AFTER_END);
+        assert_eq!(
+            Query::parse(None, Some("2026-03-02"), Some("2026-03-01"), None, None)
+                .unwrap_err()
+                .to_string(),
+            START_AFTER_END
+        );
     }
 
     #[test]
     fn statuses_are_those_of_made_bookings() {
         for s in ["pending", "confirmed", "completed", "cancelled"] {
-            assert_eq!(Query::parse(Some(s), None, None, None, None).unwrap().status.unwrap().as_str(), s);
+            assert_eq!(
+                Query::parse(Some(s), None, None, None, None)
+                    .unwrap()
+                    .status
+                    .unwrap()
+                    .as_str(),
+                s
+            );
         }
         assert_eq!(Query::parse(Some("all"), None, None, None, None).unwrap().status, None);
         for bad in ["reserved", "expired", "Confirmed", "done"] {
-            assert_eq!(Query::parse(Some(bad), None, None, None, None).unwrap_err().to_string(), INVALID_STATUS, "{bad}");
+            assert_eq!(
+                Query::parse(Some(bad), None, None, None, None).unwrap_err().to_string(),
+                INVALID_STATUS,
+                "{bad}"
+            );
         }
     }
 }

@@ -22,5 +22,10 @@ pub async fn platform(db: impl PgExecutor<'_>) -> Result<PlatformStats> {
     );
     let (total_users, total_mentors, total_bookings, total_revenue_cents): (i64, i64, i64, i64) =
         sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_one(db).await?;
-    Ok(PlatformStats { total_users, total_mentors, total_bookings, total_revenue_cents })
+    Ok(PlatformStats {
+        total_users,
+        total_mentors,
+        total_bookings,
+        total_revenue_cents,
+    })
 }

@@ -30,7 +30,12 @@ impl Filter {
     pub fn parse(role: Option<&str>, is_active: Option<&str>) -> Result<Self> {
         let role = match role.map(str::trim).filter(|r| !r.is_empty()) {
             None => None,
-            Some(r) => Some(*ROLES.iter().find(|known| **known == r).ok_or_else(|| Error::validation(INVALID_ROLE))?),
+            Some(r) => Some(
+                *ROLES
+                    .iter()
+                    .find(|known| **known == r)
+                    .ok_or_else(|| Error::validation(INVALID_ROLE))?,
+            ),
         };
         let is_active = match is_active.map(str::trim).filter(|v| !v.is_empty()) {
             None => None,
@@ -65,9 +70,16 @@ pub async fn set_active(tx: &mut PgConnection, admin_id: Uuid, user_id: Uuid, is
         .fetch_optional(&mut *tx)
         .await?
         .ok_or_else(|| Error::not_found(USER_NOT_FOUND))?;
-    sqlx::query("UPDATE users SET is_active = $2 WHERE id = $1").bind(user_id).bind(is_active).execute(&mut *tx).await?;
+    sqlx::query("UPDATE users SET is_active = $2 WHERE id = $1")
+        .bind(user_id)
+        .bind(is_active)
+        .execute(&mut *tx)
+        .await?;
     if !is_active {
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
     }
     audit::record(
         &mut *tx,
@@ -81,7 +93,9 @@ pub async fn set_active(tx: &mut PgConnection, admin_id: Uuid, user_id: Uuid, is
         },
     )
     .await?;
-    users::find(&mut *tx, user_id).await?.ok_or_else(|| Error::not_found(USER_NOT_FOUND))
+    users::find(&mut *tx, user_id)
+        .await?
+        .ok_or_else(|| Error::not_found(USER_NOT_FOUND))
 }
 
 #[cfg(test)]
@@ -105,7 +119,10 @@ mod tests {
             assert_eq!(Filter::parse(Some(bad), None).unwrap_err().to_string(), INVALID_ROLE);
         }
         for bad in ["yes", "1", "TRUE"] {
-            assert_eq!(Filter::parse(None, Some(bad)).unwrap_err().to_string(), INVALID_IS_ACTIVE);
+            assert_eq!(
+                Filter::parse(None, Some(bad)).unwrap_err().to_string(),
+                INVALID_IS_ACTIVE
+            );
         }
     }
 }

@@ -75,10 +75,19 @@ macro_rules! select_bookings {
 impl Booking {
     /// The zone a side reads times in: the mentor's profile zone, or the seeker's browser zone.
     pub fn zone_of(&self, mentor: bool) -> &str {
-        if mentor { &self.mentor_time_zone } else { self.user_time_zone.as_deref().unwrap_or(crate::time_zones::DEFAULT_TIME_ZONE) }
+        if mentor {
+            &self.mentor_time_zone
+        } else {
+            self.user_time_zone
+                .as_deref()
+                .unwrap_or(crate::time_zones::DEFAULT_TIME_ZONE)
+        }
     }
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Booking>> {
-    Ok(sqlx::query_as(select_bookings!("WHERE b.id = $1")).bind(id).fetch_optional(db).await?)
+    Ok(sqlx::query_as(select_bookings!("WHERE b.id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await?)
 }

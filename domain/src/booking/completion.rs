@@ -19,17 +19,21 @@ pub fn due_at(ends_at: DateTime<Utc>) -> DateTime<Utc> {
 
 /// Completes the booking when it is confirmed and past its window, and tells the seeker.
 pub async fn complete(tx: &mut PgConnection, booking_id: Uuid) -> Result<Option<Booking>> {
-    let Some(b) = lifecycle::complete_if_due(tx, booking_id, COMPLAINT_WINDOW).await? else { return Ok(None) };
+    let Some(b) = lifecycle::complete_if_due(tx, booking_id, COMPLAINT_WINDOW).await? else {
+        return Ok(None);
+    };
     notices::review_request(&b).send(tx, b.user_id).await?;
     Ok(Some(b))
 }
 
 /// Confirmed bookings past their window (the sweep's list).
 pub async fn overdue(db: &PgPool) -> Result<Vec<Uuid>> {
-    Ok(sqlx::query_scalar("SELECT id FROM bookings WHERE status = 'confirmed' AND ends_at + $1::interval <= now()")
-        .bind(COMPLAINT_WINDOW)
-        .fetch_all(db)
-        .await?)
+    Ok(
+        sqlx::query_scalar("SELECT id FROM bookings WHERE status = 'confirmed' AND ends_at + $1::interval <= now()")
+            .bind(COMPLAINT_WINDOW)
+            .fetch_all(db)
+            .await?,
+    )
 }
 
 #[cfg(test)]

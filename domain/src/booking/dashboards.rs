@@ -37,7 +37,11 @@ pub async fn client_stats(db: &PgPool, user_id: Uuid, now: DateTime<Utc>) -> Res
     .bind(now)
     .fetch_one(db)
     .await?;
-    Ok(ClientStats { total_sessions, upcoming_sessions, total_spent_cents })
+    Ok(ClientStats {
+        total_sessions,
+        upcoming_sessions,
+        total_spent_cents,
+    })
 }
 
 /// A mentor's bookings (holds excluded), newest start first.
@@ -74,5 +78,9 @@ pub async fn mentor_stats(db: &PgPool, mentor_id: Uuid, now: DateTime<Utc>) -> R
     .bind(now)
     .fetch_one(db)
     .await?;
-    Ok(MentorStats { total_sessions, this_month, total_earnings_cents })
+    Ok(MentorStats {
+        total_sessions,
+        this_month,
+        total_earnings_cents,
+    })
 }

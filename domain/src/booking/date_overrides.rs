@@ -42,7 +42,11 @@ pub fn windows_on(weekly: &[Window], overrides: &[DateOverride], date: Date) -> 
     let mut windows: Vec<(i32, i32)> = if day_off {
         Vec::new()
     } else {
-        weekly.iter().filter(|w| w.day_of_week == weekday).map(|w| (w.start_minute, w.end_minute)).collect()
+        weekly
+            .iter()
+            .filter(|w| w.day_of_week == weekday)
+            .map(|w| (w.start_minute, w.end_minute))
+            .collect()
     };
     windows.extend(todays().filter_map(|o| o.extra));
     windows
@@ -51,7 +55,9 @@ pub fn windows_on(weekly: &[Window], overrides: &[DateOverride], date: Date) -> 
 /// The mentor's today and the last date an override may be set for.
 pub fn allowed_dates(tz: &TimeZone, now: DateTime<Utc>) -> (Date, Date) {
     let today = to_jiff(now).to_zoned(tz.clone()).date();
-    let last = today.checked_add(jiff::Span::new().days(OVERRIDE_WINDOW_DAYS)).unwrap_or(Date::MAX);
+    let last = today
+        .checked_add(jiff::Span::new().days(OVERRIDE_WINDOW_DAYS))
+        .unwrap_or(Date::MAX);
     (today, last)
 }
 
@@ -115,7 +121,11 @@ impl From<&Override> for DateOverride {
 impl DateOverride {
     /// From a stored override's date, day-off flag and extra window.
     pub fn new(date: NaiveDate, day_off: bool, start_minute: Option<i32>, end_minute: Option<i32>) -> Self {
-        Self { date: to_civil(date), day_off, extra: start_minute.zip(end_minute) }
+        Self {
+            date: to_civil(date),
+            day_off,
+            extra: start_minute.zip(end_minute),
+        }
     }
 }
 
@@ -213,24 +223,59 @@ mod tests {
 
     // 2026-06-01 is a Monday.
     const MONDAY: [Window; 2] = [
-        Window { day_of_week: 1, start_minute: 9 * 60, end_minute: 12 * 60 },
-        Window { day_of_week: 1, start_minute: 14 * 60, end_minute: 17 * 60 },
+        Window {
+            day_of_week: 1,
+            start_minute: 9 * 60,
+            end_minute: 12 * 60,
+        },
+        Window {
+            day_of_week: 1,
+            start_minute: 14 * 60,
+            end_minute: 17 * 60,
+        },
     ];
 
     #[test]
     fn a_day_off_hides_that_dates_weekly_windows_only() {
-        let off = [DateOverride { date: d("2026-06-01"), day_off: true, extra: None }];
+        let off = [DateOverride {
+            date: d("2026-06-01"),
+            day_off: true,
+            extra: None,
+        }];
         assert_eq!(windows_on(&MONDAY, &off, d("2026-06-01")), Vec::<(i32, i32)>::new());
-        assert_eq!(windows_on(&MONDAY, &off, d("2026-06-08")), [(540, 720), (840, 1020)], "the next Monday is untouched");
+        assert_eq!(
+            windows_on(&MONDAY, &off, d("2026-06-08")),
+            [(540, 720), (840, 1020)],
+            "the next Monday is untouched"
+        );
     }
 
     #[test]
     fn extra_hours_add_to_the_weekly_windows_or_replace_them_on_a_day_off() {
-        let extra = [DateOverride { date: d("2026-06-01"), day_off: false, extra: Some((18 * 60, 20 * 60)) }];
-        assert_eq!(windows_on(&MONDAY, &extra, d("2026-06-01")), [(540, 720), (840, 1020), (1080, 1200)]);
-        let sunday = [DateOverride { date: d("2026-05-31"), day_off: false, extra: Some((600, MINUTES_PER_DAY)) }];
-        assert_eq!(windows_on(&MONDAY, &sunday, d("2026-05-31")), [(600, 1440)], "a day without weekly windows");
-        let both = [DateOverride { date: d("2026-06-01"), day_off: true, extra: Some((18 * 60, 20 * 60)) }];
+        let extra = [DateOverride {
+            date: d("2026-06-01"),
+            day_off: false,
+            extra: Some((18 * 60, 20 * 60)),
+        }];
+        assert_eq!(
+            windows_on(&MONDAY, &extra, d("2026-06-01")),
+            [(540, 720), (840, 1020), (1080, 1200)]
+        );
+        let sunday = [DateOverride {
+            date: d("2026-05-31"),
+            day_off: false,
+            extra: Some((600, MINUTES_PER_DAY)),
+        }];
+        assert_eq!(
+            windows_on(&MONDAY, &sunday, d("2026-05-31")),
+            [(600, 1440)],
+            "a day without weekly windows"
+        );
+        let both = [DateOverride {
+            date: d("2026-06-01"),
+            day_off: true,
+            extra: Some((18 * 60, 20 * 60)),
+        }];
         assert_eq!(windows_on(&MONDAY, &both, d("2026-06-01")), [(1080, 1200)]);
     }
 
@@ -238,15 +283,30 @@ mod tests {
     fn dates_run_from_the_mentors_today_to_90_days_ahead() {
         assert_eq!(OVERRIDE_WINDOW_DAYS, 90);
         // 2026-06-01 02:00 UTC is still 2026-05-31 in New York.
-        let now = DateTime::parse_from_rfc3339("2026-06-01T02:00:00Z").unwrap().with_timezone(&Utc);
+        let now = DateTime::parse_from_rfc3339("2026-06-01T02:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
         let ny = TimeZone::get("America/New_York").unwrap();
         assert_eq!(parse_date("2026-05-31", &ny, now).unwrap(), d("2026-05-31"));
-        assert_eq!(parse_date("2026-05-30", &ny, now).unwrap_err().to_string(), OUT_OF_RANGE);
+        assert_eq!(
+            parse_date("2026-05-30", &ny, now).unwrap_err().to_string(),
+            OUT_OF_RANGE
+        );
         assert_eq!(parse_date("2026-08-29", &ny, now).unwrap(), d("2026-08-29"));
-        assert_eq!(parse_date("2026-08-30", &ny, now).unwrap_err().to_string(), OUT_OF_RANGE);
-        assert_eq!(parse_date("2026-05-31", &TimeZone::UTC, now).unwrap_err().to_string(), OUT_OF_RANGE);
+        assert_eq!(
+            parse_date("2026-08-30", &ny, now).unwrap_err().to_string(),
+            OUT_OF_RANGE
+        );
+        assert_eq!(
+            parse_date("2026-05-31", &TimeZone::UTC, now).unwrap_err().to_string(),
+            OUT_OF_RANGE
+        );
         for bad in ["", "2026-6-1", "2026-02-30", "tomorrow", "2026-06-01T00:00"] {
-            assert_eq!(parse_date(bad, &ny, now).unwrap_err().to_string(), INVALID_DATE, "{bad}");
+            assert_eq!(
+                parse_date(bad, &ny, now).unwrap_err().to_string(),
+                INVALID_DATE,
+                "{bad}"
+            );
         }
     }
 
@@ -255,7 +315,10 @@ mod tests {
         assert_eq!(parse_extra(None, Some(" ")).unwrap(), None);
         assert_eq!(parse_extra(Some("18:00"), Some("24:00")).unwrap(), Some((1080, 1440)));
         assert_eq!(parse_extra(Some("18:00"), None).unwrap_err().to_string(), HALF_A_RANGE);
-        assert_eq!(parse_extra(Some("18:00"), Some("18:00")).unwrap_err().to_string(), END_BEFORE_START);
+        assert_eq!(
+            parse_extra(Some("18:00"), Some("18:00")).unwrap_err().to_string(),
+            END_BEFORE_START
+        );
         assert!(parse_extra(Some("18:15"), Some("19:00")).is_err());
     }
 }

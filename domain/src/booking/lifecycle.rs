@@ -7,12 +7,12 @@ use jiff::tz::TimeZone;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{BookingStatus, date_overrides, weekly_windows, bookings::{self, Booking}, notices, refunds, reservations};
-use crate::{
-    Error, Result,
-    catalogue::mentors,
-    error::OnConstraint,
+use super::{
+    BookingStatus,
+    bookings::{self, Booking},
+    date_overrides, notices, refunds, reservations, weekly_windows,
 };
+use crate::{Error, Result, catalogue::mentors, error::OnConstraint};
 
 /// Rescheduling closes this long before the start.
 pub const RESCHEDULE_CLOSES_BEFORE: Duration = Duration::hours(2);
@@ -43,8 +43,14 @@ pub struct Cancelled {
 }
 
 async fn locked(tx: &mut PgConnection, id: Uuid) -> Result<Booking> {
-    sqlx::query("SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE").bind(id).execute(&mut *tx).await?;
-    bookings::find(&mut *tx, id).await?.filter(|b| !b.status.is_hold()).ok_or_else(|| Error::not_found(NOT_FOUND))
+    sqlx::query("SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    bookings::find(&mut *tx, id)
+        .await?
+        .filter(|b| !b.status.is_hold())
+        .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
 async fn seekers(tx: &mut PgConnection, user_id: Uuid, id: Uuid) -> Result<Booking> {
@@ -57,32 +63,56 @@ async fn seekers(tx: &mut PgConnection, user_id: Uuid, id: Uuid) -> Result<Booki
 
 fn live(b: &Booking, action: &str) -> Result<()> {
     if !b.status.is_live() {
-        return Err(Error::conflict(format!("Only pending or confirmed bookings can be {action}")));
+        return Err(Error::conflict(format!(
+            "Only pending or confirmed bookings can be {action}"
+        )));
     }
     Ok(())
 }
 
 /// What cancelling now would refund (the preview the cancel dialog shows).
-pub async fn refund_preview(tx: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<RefundPolicy> {
+pub async fn refund_preview(
+    tx: &mut PgConnection,
+    user_id: Uuid,
+    id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<RefundPolicy> {
     seekers(tx, user_id, id).await?;
     let percentage = refunds::percentage(now, earliest_start(tx, id).await?);
-    Ok(RefundPolicy { percentage, amount_cents: refunds::amount(paid(tx, id).await?, percentage) })
+    Ok(RefundPolicy {
+        percentage,
+        amount_cents: refunds::amount(paid(tx, id).await?, percentage),
+    })
 }
 
 /// The earliest start the booking has had: the refund tier follows it, so rescheduling a
 /// session later never raises the refund.
 async fn earliest_start(tx: &mut PgConnection, id: Uuid) -> Result<DateTime<Utc>> {
-    Ok(sqlx::query_scalar("SELECT earliest_scheduled_at FROM bookings WHERE id = $1").bind(id).fetch_one(&mut *tx).await?)
+    Ok(
+        sqlx::query_scalar("SELECT earliest_scheduled_at FROM bookings WHERE id = $1")
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?,
+    )
 }
 
 async fn paid(tx: &mut PgConnection, id: Uuid) -> Result<i64> {
-    Ok(sqlx::query_scalar("SELECT coalesce(sum(amount_cents), 0)::bigint FROM payments WHERE booking_id = $1 AND status = 'approved'")
-        .bind(id)
-        .fetch_one(&mut *tx)
-        .await?)
+    Ok(sqlx::query_scalar(
+        "SELECT coalesce(sum(amount_cents), 0)::bigint FROM payments WHERE booking_id = $1 AND status = 'approved'",
+    )
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await?)
 }
 
-pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_start: Option<DateTime<Utc>>, reason: Option<&str>, now: DateTime<Utc>) -> Result<Booking> {
+pub async fn reschedule(
+    tx: &mut PgConnection,
+    user_id: Uuid,
+    id: Uuid,
+    new_start: Option<DateTime<Utc>>,
+    reason: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Booking> {
     let new_start = new_start.ok_or_else(|| Error::validation(NO_NEW_TIME))?;
     let b = seekers(tx, user_id, id).await?;
     live(&b, "rescheduled")?;
@@ -92,7 +122,9 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
     if b.scheduled_at - now < RESCHEDULE_CLOSES_BEFORE {
         return Err(Error::conflict(TOO_LATE_TO_RESCHEDULE));
     }
-    let mentor = mentors::find(&mut *tx, b.mentor_id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let mentor = mentors::find(&mut *tx, b.mentor_id)
+        .await?
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     reservations::check_notice(mentor.minimum_notice_minutes, new_start, now)?;
     let tz = TimeZone::get(&mentor.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
     let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
@@ -109,14 +141,26 @@ pub async fn reschedule(tx: &mut PgConnection, user_id: Uuid, id: Uuid, new_star
     .execute(&mut *tx)
     .await
     .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || Error::conflict(reservations::SLOT_TAKEN))?;
-    let moved = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let moved = bookings::find(&mut *tx, id)
+        .await?
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     notices::rescheduled(&moved, reason).send(tx, &moved).await?;
     Ok(moved)
 }
 
 /// Cancels a booking; `by_mentor` refunds in full, a seeker by the policy.
-async fn cancel_booking(tx: &mut PgConnection, b: Booking, by_mentor: bool, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
-    let percentage = if by_mentor { refunds::FULL } else { refunds::percentage(now, earliest_start(tx, b.id).await?) };
+async fn cancel_booking(
+    tx: &mut PgConnection,
+    b: Booking,
+    by_mentor: bool,
+    reason: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Cancelled> {
+    let percentage = if by_mentor {
+        refunds::FULL
+    } else {
+        refunds::percentage(now, earliest_start(tx, b.id).await?)
+    };
     let reason = reason.map(str::trim).filter(|r| !r.is_empty());
     sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $2, cancellation_reason = $3, calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1")
         .bind(b.id)
@@ -125,9 +169,20 @@ async fn cancel_booking(tx: &mut PgConnection, b: Booking, by_mentor: bool, reas
         .execute(&mut *tx)
         .await?;
     let (refund_id, cents) = refunds::record(tx, b.id, percentage).await?;
-    let booking = bookings::find(&mut *tx, b.id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    notices::cancelled(&booking, by_mentor, cents, reason).send(tx, &booking).await?;
-    Ok(Cancelled { booking, policy: RefundPolicy { percentage, amount_cents: cents }, refund: (cents > 0).then_some(refund_id) })
+    let booking = bookings::find(&mut *tx, b.id)
+        .await?
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    notices::cancelled(&booking, by_mentor, cents, reason)
+        .send(tx, &booking)
+        .await?;
+    Ok(Cancelled {
+        booking,
+        policy: RefundPolicy {
+            percentage,
+            amount_cents: cents,
+        },
+        refund: (cents > 0).then_some(refund_id),
+    })
 }
 
 /// Cancels a seat of a group session its mentor cancelled: a full refund, like any cancellation
@@ -137,10 +192,19 @@ pub async fn cancel_group_seat(tx: &mut PgConnection, id: Uuid, now: DateTime<Ut
     if !b.status.is_live() {
         return Ok(None);
     }
-    Ok(Some(cancel_booking(tx, b, true, Some("The mentor cancelled the group session"), now).await?))
+    Ok(Some(
+        cancel_booking(tx, b, true, Some("The mentor cancelled the group session"), now).await?,
+    ))
 }
 
-pub async fn cancel_by_seeker(tx: &mut PgConnection, user_id: Uuid, id: Uuid, acknowledged: bool, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
+pub async fn cancel_by_seeker(
+    tx: &mut PgConnection,
+    user_id: Uuid,
+    id: Uuid,
+    acknowledged: bool,
+    reason: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Cancelled> {
     if !acknowledged {
         return Err(Error::validation(ACKNOWLEDGE));
     }
@@ -154,7 +218,9 @@ pub async fn cancel_by_seeker(tx: &mut PgConnection, user_id: Uuid, id: Uuid, ac
 
 /// The mentor's optional reason, trimmed; refused past [`MAX_CANCELLATION_REASON_CHARS`].
 pub fn mentor_reason(raw: Option<&str>) -> Result<Option<&str>> {
-    let Some(r) = raw.map(str::trim).filter(|r| !r.is_empty()) else { return Ok(None) };
+    let Some(r) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Ok(None);
+    };
     crate::text::multi_line(r, "Reason")?;
     if r.chars().count() > MAX_CANCELLATION_REASON_CHARS {
         return Err(Error::validation(REASON_TOO_LONG));
@@ -165,7 +231,13 @@ pub fn mentor_reason(raw: Option<&str>) -> Result<Option<&str>> {
 /// The mentor cancels a pending or confirmed booking that has not started: the seeker gets
 /// everything back (the caller queues the refund and the e-mails). Anyone but the booking's
 /// mentor is told it does not exist.
-pub async fn cancel_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uuid, reason: Option<&str>, now: DateTime<Utc>) -> Result<Cancelled> {
+pub async fn cancel_by_mentor(
+    tx: &mut PgConnection,
+    mentor_user_id: Uuid,
+    id: Uuid,
+    reason: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Cancelled> {
     let reason = mentor_reason(reason)?;
     let b = locked(tx, id).await?;
     if b.mentor_user_id != mentor_user_id {
@@ -187,7 +259,13 @@ pub enum MentorMove {
 }
 
 /// pending -> confirmed | cancelled, confirmed -> completed; anything else is a conflict.
-pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uuid, to: &str, now: DateTime<Utc>) -> Result<MentorMove> {
+pub async fn move_by_mentor(
+    tx: &mut PgConnection,
+    mentor_user_id: Uuid,
+    id: Uuid,
+    to: &str,
+    now: DateTime<Utc>,
+) -> Result<MentorMove> {
     let b = locked(tx, id).await?;
     if b.mentor_user_id != mentor_user_id {
         return Err(Error::not_found(NOT_FOUND));
@@ -199,8 +277,16 @@ pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uui
     };
     match (b.status, to) {
         (Pending, Confirmed) => {
-            sqlx::query("UPDATE bookings SET status = 'confirmed', confirmed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
-            let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+            sqlx::query(
+                "UPDATE bookings SET status = 'confirmed', confirmed_at = $2, updated_at = now() WHERE id = $1",
+            )
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            let booking = bookings::find(&mut *tx, id)
+                .await?
+                .ok_or_else(|| Error::not_found(NOT_FOUND))?;
             reservations::notify_confirmed(tx, &booking, false).await?;
             Ok(MentorMove::Confirmed(booking))
         }
@@ -209,8 +295,18 @@ pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uui
             if !has_ended(&b, now) {
                 return Err(Error::conflict(NOT_ENDED));
             }
-            sqlx::query("UPDATE bookings SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1").bind(id).bind(now).execute(&mut *tx).await?;
-            Ok(MentorMove::Completed(bookings::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?))
+            sqlx::query(
+                "UPDATE bookings SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1",
+            )
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            Ok(MentorMove::Completed(
+                bookings::find(&mut *tx, id)
+                    .await?
+                    .ok_or_else(|| Error::not_found(NOT_FOUND))?,
+            ))
         }
         (from, to) => Err(Error::conflict(format!("A {from} booking cannot become {to}"))),
     }
@@ -248,7 +344,11 @@ mod tests {
         assert_eq!(mentor_reason(Some("   ")).unwrap(), None);
         assert_eq!(mentor_reason(Some(" ill ")).unwrap(), Some("ill"));
         let edge = "é".repeat(MAX_CANCELLATION_REASON_CHARS);
-        assert_eq!(mentor_reason(Some(&edge)).unwrap(), Some(edge.as_str()), "500 characters, more bytes");
+        assert_eq!(
+            mentor_reason(Some(&edge)).unwrap(),
+            Some(edge.as_str()),
+            "500 characters, more bytes"
+        );
         let over = "a".repeat(MAX_CANCELLATION_REASON_CHARS + 1);
         assert_eq!(mentor_reason(Some(&over)).unwrap_err().to_string(), REASON_TOO_LONG);
         assert!(mentor_reason(Some("a\u{0}b")).is_err());

@@ -1,19 +1,19 @@
 //! Booking: weekly availability, offered slots, holds and bookings.
 
-pub mod weekly_windows;
-pub mod date_overrides;
-pub mod open_slots;
 pub mod bookings;
 pub mod completion;
 pub mod dashboards;
+pub mod date_overrides;
 pub mod lifecycle;
 pub mod notices;
+pub mod open_slots;
 pub mod refunds;
 pub mod reminders;
 pub mod reservations;
-pub mod video;
 pub mod slot_arithmetic;
 pub mod status;
+pub mod video;
+pub mod weekly_windows;
 
 pub use status::BookingStatus;
 

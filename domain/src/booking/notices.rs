@@ -37,11 +37,21 @@ pub struct Notice {
 
 impl Notice {
     fn to_seeker(kind: Kind, title: &'static str, message: String) -> Self {
-        Self { kind, title, message, link: SEEKER_LINK }
+        Self {
+            kind,
+            title,
+            message,
+            link: SEEKER_LINK,
+        }
     }
 
     fn to_mentor(kind: Kind, title: &'static str, message: String) -> Self {
-        Self { kind, title, message, link: MENTOR_LINK }
+        Self {
+            kind,
+            title,
+            message,
+            link: MENTOR_LINK,
+        }
     }
 
     pub async fn send(&self, tx: &mut PgConnection, user_id: uuid::Uuid) -> Result<()> {
@@ -73,14 +83,26 @@ pub fn confirmed(b: &Booking, paid: bool) -> Both {
     let seeker = Notice::to_seeker(
         Kind::BookingConfirmed,
         title,
-        format!("Your session \"{service}\" with {} on {} is confirmed.", b.mentor_display_name, start_for(b, false)),
+        format!(
+            "Your session \"{service}\" with {} on {} is confirmed.",
+            b.mentor_display_name,
+            start_for(b, false)
+        ),
     );
     let when = start_for(b, true);
     let mentor = if paid {
         let paid = money::format(b.total_cents);
-        Notice::to_mentor(Kind::PaymentReceived, "Payment received", format!("{} paid ${paid} for \"{service}\" on {when}.", seeker_name(b)))
+        Notice::to_mentor(
+            Kind::PaymentReceived,
+            "Payment received",
+            format!("{} paid ${paid} for \"{service}\" on {when}.", seeker_name(b)),
+        )
     } else {
-        Notice::to_mentor(Kind::BookingConfirmed, "New booking", format!("{} booked \"{service}\" on {when}.", seeker_name(b)))
+        Notice::to_mentor(
+            Kind::BookingConfirmed,
+            "New booking",
+            format!("{} booked \"{service}\" on {when}.", seeker_name(b)),
+        )
     };
     Both { seeker, mentor }
 }
@@ -88,9 +110,17 @@ pub fn confirmed(b: &Booking, paid: bool) -> Both {
 /// Moved to its current start by the seeker, with their reason when they gave one.
 pub fn rescheduled(b: &Booking, reason: Option<&str>) -> Both {
     let (title, service) = ("Booking rescheduled", &b.service_title);
-    let why = reason.map(str::trim).filter(|r| !r.is_empty()).map(|r| format!(" Reason: {r}")).unwrap_or_default();
+    let why = reason
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(|r| format!(" Reason: {r}"))
+        .unwrap_or_default();
     Both {
-        seeker: Notice::to_seeker(Kind::BookingRescheduled, title, format!("You moved \"{service}\" to {}.{why}", start_for(b, false))),
+        seeker: Notice::to_seeker(
+            Kind::BookingRescheduled,
+            title,
+            format!("You moved \"{service}\" to {}.{why}", start_for(b, false)),
+        ),
         mentor: Notice::to_mentor(
             Kind::BookingRescheduled,
             title,
@@ -104,8 +134,16 @@ pub fn rescheduled(b: &Booking, reason: Option<&str>) -> Both {
 /// the seeker hears about a refund of `refund_cents`.
 pub fn cancelled(b: &Booking, by_mentor: bool, refund_cents: i64, reason: Option<&str>) -> Both {
     let (title, service) = ("Booking cancelled", &b.service_title);
-    let refund = if refund_cents > 0 { format!(" A refund of ${} is on its way.", money::format(refund_cents)) } else { String::new() };
-    let why = reason.map(str::trim).filter(|r| !r.is_empty()).map(|r| format!(" Reason: {r}")).unwrap_or_default();
+    let refund = if refund_cents > 0 {
+        format!(" A refund of ${} is on its way.", money::format(refund_cents))
+    } else {
+        String::new()
+    };
+    let why = reason
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(|r| format!(" Reason: {r}"))
+        .unwrap_or_default();
     let who = |reader_is_mentor: bool| match (by_mentor, reader_is_mentor) {
         (true, true) | (false, false) => "You".to_string(),
         (true, false) => format!("Your mentor {}", b.mentor_display_name),
@@ -113,7 +151,11 @@ pub fn cancelled(b: &Booking, by_mentor: bool, refund_cents: i64, reason: Option
     };
     let message = |mentor: bool| format!("{} cancelled \"{service}\" on {}.", who(mentor), start_for(b, mentor));
     Both {
-        seeker: Notice::to_seeker(Kind::BookingCancelled, title, format!("{}{refund}{why}", message(false))),
+        seeker: Notice::to_seeker(
+            Kind::BookingCancelled,
+            title,
+            format!("{}{refund}{why}", message(false)),
+        ),
         mentor: Notice::to_mentor(Kind::BookingCancelled, title, format!("{}{why}", message(true))),
     }
 }
@@ -121,8 +163,16 @@ pub fn cancelled(b: &Booking, by_mentor: bool, refund_cents: i64, reason: Option
 /// The session starts in `lead` ("24 hours", "1 hour").
 pub fn reminder(b: &Booking, lead: &str) -> Both {
     let message = |mentor: bool| {
-        let with = if mentor { seeker_name(b) } else { b.mentor_display_name.clone() };
-        format!("\"{}\" with {with} starts in {lead} ({}).", b.service_title, start_for(b, mentor))
+        let with = if mentor {
+            seeker_name(b)
+        } else {
+            b.mentor_display_name.clone()
+        };
+        format!(
+            "\"{}\" with {with} starts in {lead} ({}).",
+            b.service_title,
+            start_for(b, mentor)
+        )
     };
     Both {
         seeker: Notice::to_seeker(Kind::BookingReminder, "Session reminder", message(false)),
@@ -135,7 +185,10 @@ pub fn review_request(b: &Booking) -> Notice {
     Notice::to_seeker(
         Kind::SystemAnnouncement,
         "How was your session?",
-        format!("Your session \"{}\" with {} is complete. Leave a review to help other seekers.", b.service_title, b.mentor_display_name),
+        format!(
+            "Your session \"{}\" with {} is complete. Leave a review to help other seekers.",
+            b.service_title, b.mentor_display_name
+        ),
     )
 }
 
@@ -183,9 +236,16 @@ mod tests {
     #[test]
     fn times_read_on_the_readers_clock_with_the_zone() {
         let b = booking();
-        assert_eq!(start_for(&b, false), "Mar 05, 2027 14:30 UTC", "a seeker whose browser never reported a zone");
+        assert_eq!(
+            start_for(&b, false),
+            "Mar 05, 2027 14:30 UTC",
+            "a seeker whose browser never reported a zone"
+        );
         assert_eq!(start_for(&b, true), "Mar 05, 2027 09:30 EST (America/New_York)");
-        let b = Booking { user_time_zone: Some("Europe/Paris".into()), ..b };
+        let b = Booking {
+            user_time_zone: Some("Europe/Paris".into()),
+            ..b
+        };
         assert_eq!(start_for(&b, false), "Mar 05, 2027 15:30 CET (Europe/Paris)");
     }
 
@@ -193,33 +253,72 @@ mod tests {
     fn confirmations_name_the_session_and_the_payment() {
         let b = booking();
         let free = confirmed(&b, false);
-        assert_eq!(free.seeker.message, "Your session \"Star reading\" with Mira on Mar 05, 2027 14:30 UTC is confirmed.");
-        assert_eq!((free.seeker.kind, free.seeker.title, free.seeker.link), (Kind::BookingConfirmed, "Booking confirmed", "/dashboard"));
-        assert_eq!((free.mentor.kind, free.mentor.title), (Kind::BookingConfirmed, "New booking"));
-        assert_eq!(free.mentor.message, "Ann Lee booked \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
+        assert_eq!(
+            free.seeker.message,
+            "Your session \"Star reading\" with Mira on Mar 05, 2027 14:30 UTC is confirmed."
+        );
+        assert_eq!(
+            (free.seeker.kind, free.seeker.title, free.seeker.link),
+            (Kind::BookingConfirmed, "Booking confirmed", "/dashboard")
+        );
+        assert_eq!(
+            (free.mentor.kind, free.mentor.title),
+            (Kind::BookingConfirmed, "New booking")
+        );
+        assert_eq!(
+            free.mentor.message,
+            "Ann Lee booked \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York)."
+        );
         let paid = confirmed(&b, true);
-        assert_eq!((paid.mentor.kind, paid.mentor.title, paid.mentor.link), (Kind::PaymentReceived, "Payment received", "/mentor-dashboard"));
-        assert_eq!(paid.mentor.message, "Ann Lee paid $40.00 for \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
+        assert_eq!(
+            (paid.mentor.kind, paid.mentor.title, paid.mentor.link),
+            (Kind::PaymentReceived, "Payment received", "/mentor-dashboard")
+        );
+        assert_eq!(
+            paid.mentor.message,
+            "Ann Lee paid $40.00 for \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York)."
+        );
     }
 
     #[test]
     fn a_move_carries_the_reason_when_there_is_one() {
         let b = booking();
         let moved = rescheduled(&b, Some(" busy "));
-        assert_eq!(moved.seeker.message, "You moved \"Star reading\" to Mar 05, 2027 14:30 UTC. Reason: busy");
-        assert_eq!(moved.mentor.message, "Ann Lee moved \"Star reading\" to Mar 05, 2027 09:30 EST (America/New_York). Reason: busy");
-        assert_eq!(rescheduled(&b, Some("  ")).seeker.message, "You moved \"Star reading\" to Mar 05, 2027 14:30 UTC.");
+        assert_eq!(
+            moved.seeker.message,
+            "You moved \"Star reading\" to Mar 05, 2027 14:30 UTC. Reason: busy"
+        );
+        assert_eq!(
+            moved.mentor.message,
+            "Ann Lee moved \"Star reading\" to Mar 05, 2027 09:30 EST (America/New_York). Reason: busy"
+        );
+        assert_eq!(
+            rescheduled(&b, Some("  ")).seeker.message,
+            "You moved \"Star reading\" to Mar 05, 2027 14:30 UTC."
+        );
     }
 
     #[test]
     fn a_cancellation_tells_the_seeker_about_the_refund() {
         let b = booking();
         let by_seeker = cancelled(&b, false, 2000, None);
-        assert_eq!(by_seeker.seeker.message, "You cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC. A refund of $20.00 is on its way.");
-        assert_eq!(by_seeker.mentor.message, "Ann Lee cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
+        assert_eq!(
+            by_seeker.seeker.message,
+            "You cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC. A refund of $20.00 is on its way."
+        );
+        assert_eq!(
+            by_seeker.mentor.message,
+            "Ann Lee cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York)."
+        );
         let by_mentor = cancelled(&b, true, 0, None);
-        assert_eq!(by_mentor.seeker.message, "Your mentor Mira cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC.");
-        assert_eq!(by_mentor.mentor.message, "You cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York).");
+        assert_eq!(
+            by_mentor.seeker.message,
+            "Your mentor Mira cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC."
+        );
+        assert_eq!(
+            by_mentor.mentor.message,
+            "You cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York)."
+        );
         let with_reason = cancelled(&b, true, 4000, Some(" I am ill "));
         assert_eq!(
             with_reason.seeker.message,
@@ -231,11 +330,23 @@ mod tests {
     fn reminders_and_review_requests() {
         let b = booking();
         let r = reminder(&b, "1 hour");
-        assert_eq!(r.seeker.message, "\"Star reading\" with Mira starts in 1 hour (Mar 05, 2027 14:30 UTC).");
-        assert_eq!(r.mentor.message, "\"Star reading\" with Ann Lee starts in 1 hour (Mar 05, 2027 09:30 EST (America/New_York)).");
-        assert_eq!((r.mentor.title, r.mentor.link, r.mentor.kind), ("Session reminder", "/mentor-dashboard", Kind::BookingReminder));
+        assert_eq!(
+            r.seeker.message,
+            "\"Star reading\" with Mira starts in 1 hour (Mar 05, 2027 14:30 UTC)."
+        );
+        assert_eq!(
+            r.mentor.message,
+            "\"Star reading\" with Ann Lee starts in 1 hour (Mar 05, 2027 09:30 EST (America/New_York))."
+        );
+        assert_eq!(
+            (r.mentor.title, r.mentor.link, r.mentor.kind),
+            ("Session reminder", "/mentor-dashboard", Kind::BookingReminder)
+        );
         let review = review_request(&b);
         assert_eq!((review.title, review.link), ("How was your session?", "/dashboard"));
-        assert_eq!(review.message, "Your session \"Star reading\" with Mira is complete. Leave a review to help other seekers.");
+        assert_eq!(
+            review.message,
+            "Your session \"Star reading\" with Mira is complete. Leave a review to help other seekers."
+        );
     }
 }

@@ -5,8 +5,17 @@ use jiff::tz::TimeZone;
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
-use super::{date_overrides::DateOverride, reservations, slot_arithmetic::{self, Window}, to_chrono, to_jiff};
-use crate::{Error, Result, catalogue::{mentors, services}, time_zones};
+use super::{
+    date_overrides::DateOverride,
+    reservations,
+    slot_arithmetic::{self, Window},
+    to_chrono, to_jiff,
+};
+use crate::{
+    Error, Result,
+    catalogue::{mentors, services},
+    time_zones,
+};
 
 pub const INVALID_DATE: &str = "Invalid date";
 
@@ -30,26 +39,37 @@ pub async fn slots_on(
     viewer: Viewer<'_>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
-    let Viewer { zone: viewer_zone, except_booking, user_id } = viewer;
+    let Viewer {
+        zone: viewer_zone,
+        except_booking,
+        user_id,
+    } = viewer;
     let date: jiff::civil::Date = date.trim().parse().map_err(|_| Error::validation(INVALID_DATE))?;
     let viewer = match viewer_zone.map(str::trim).filter(|z| !z.is_empty()) {
-        Some(z) => TimeZone::get(&time_zones::validate(z)?).map_err(|_| Error::validation(time_zones::INVALID_TIME_ZONE))?,
+        Some(z) => {
+            TimeZone::get(&time_zones::validate(z)?).map_err(|_| Error::validation(time_zones::INVALID_TIME_ZONE))?
+        }
         None => TimeZone::UTC,
     };
     let duration = services::duration(duration.unwrap_or(services::DEFAULT_DURATION_MINUTES as i64))?;
     let length = Duration::minutes(duration as i64);
-    let Some((day_start, day_end)) = slot_arithmetic::viewer_day(date, &viewer) else { return Err(Error::validation(INVALID_DATE)) };
+    let Some((day_start, day_end)) = slot_arithmetic::viewer_day(date, &viewer) else {
+        return Err(Error::validation(INVALID_DATE));
+    };
     let (day_start, day_end) = (to_chrono(day_start), to_chrono(day_end));
 
     let calendar = Calendar::load(db, mentor_id, day_start, day_end + length, except_booking, user_id).await?;
     let mentor_tz = TimeZone::get(&calendar.time_zone).map_err(|e| anyhow::anyhow!("mentor time zone: {e}"))?;
-    let from = day_start.max(now + Duration::seconds(1)).max(reservations::earliest_start(calendar.minimum_notice_minutes, now));
+    let from = day_start
+        .max(now + Duration::seconds(1))
+        .max(reservations::earliest_start(calendar.minimum_notice_minutes, now));
     let to = day_end.min(now + Duration::days(slot_arithmetic::BOOKING_WINDOW_DAYS) + Duration::seconds(1));
     if from >= to {
         return Ok(Vec::new());
     }
     let (windows, overrides, busy) = (calendar.windows(), calendar.overrides(), calendar.busy());
-    let starts = slot_arithmetic::starts_between(&windows, &overrides, &mentor_tz, to_jiff(from), to_jiff(to), duration);
+    let starts =
+        slot_arithmetic::starts_between(&windows, &overrides, &mentor_tz, to_jiff(from), to_jiff(to), duration);
     let free: Vec<jiff::Timestamp> = starts
         .into_iter()
         .filter(|s| {
@@ -80,7 +100,14 @@ struct Calendar {
 impl Calendar {
     /// An active mentor's calendar with what is busy in `[from, to)`, except `except` (a booking
     /// being moved) and the unpaid holds of `holder` (they may pick again).
-    async fn load(db: &PgPool, mentor_id: Uuid, from: DateTime<Utc>, to: DateTime<Utc>, except: Option<Uuid>, holder: Option<Uuid>) -> Result<Self> {
+    async fn load(
+        db: &PgPool,
+        mentor_id: Uuid,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        except: Option<Uuid>,
+        holder: Option<Uuid>,
+    ) -> Result<Self> {
         // A booking lasts at most as long as the longest service, so one that started earlier than
         // that before `from` cannot reach into it: the index on (mentor_id, scheduled_at) bounds the scan.
         sqlx::query_as(
@@ -113,9 +140,25 @@ impl Calendar {
     }
 
     fn windows(&self) -> Vec<Window> {
-        let (days, starts, ends) = (self.window_days.as_deref(), self.window_starts.as_deref(), self.window_ends.as_deref());
-        let (days, starts, ends) = (days.unwrap_or_default(), starts.unwrap_or_default(), ends.unwrap_or_default());
-        days.iter().zip(starts).zip(ends).map(|((d, s), e)| Window { day_of_week: *d as i8, start_minute: *s, end_minute: *e }).collect()
+        let (days, starts, ends) = (
+            self.window_days.as_deref(),
+            self.window_starts.as_deref(),
+            self.window_ends.as_deref(),
+        );
+        let (days, starts, ends) = (
+            days.unwrap_or_default(),
+            starts.unwrap_or_default(),
+            ends.unwrap_or_default(),
+        );
+        days.iter()
+            .zip(starts)
+            .zip(ends)
+            .map(|((d, s), e)| Window {
+                day_of_week: *d as i8,
+                start_minute: *s,
+                end_minute: *e,
+            })
+            .collect()
     }
 
     fn overrides(&self) -> Vec<DateOverride> {
@@ -123,7 +166,12 @@ impl Calendar {
         let days_off = self.override_days_off.as_deref().unwrap_or_default();
         let starts = self.override_starts.as_deref().unwrap_or_default();
         let ends = self.override_ends.as_deref().unwrap_or_default();
-        dates.iter().zip(days_off).zip(starts.iter().zip(ends)).map(|((d, off), (s, e))| DateOverride::new(*d, *off, *s, *e)).collect()
+        dates
+            .iter()
+            .zip(days_off)
+            .zip(starts.iter().zip(ends))
+            .map(|((d, off), (s, e))| DateOverride::new(*d, *off, *s, *e))
+            .collect()
     }
 
     fn busy(&self) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {

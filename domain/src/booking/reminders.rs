@@ -21,8 +21,16 @@ pub struct Reminder {
 
 /// The two reminders, 24 hours and 1 hour before the start.
 pub const REMINDERS: [Reminder; 2] = [
-    Reminder { kind: "24h", before: Duration::hours(24), lead: "24 hours" },
-    Reminder { kind: "1h", before: Duration::hours(1), lead: "1 hour" },
+    Reminder {
+        kind: "24h",
+        before: Duration::hours(24),
+        lead: "24 hours",
+    },
+    Reminder {
+        kind: "1h",
+        before: Duration::hours(1),
+        lead: "1 hour",
+    },
 ];
 
 pub fn find(kind: &str) -> Option<&'static Reminder> {
@@ -31,7 +39,10 @@ pub fn find(kind: &str) -> Option<&'static Reminder> {
 
 /// The reminders of a session starting at `start` that are still ahead at `now`, with when each is due.
 pub fn ahead(start: DateTime<Utc>, now: DateTime<Utc>) -> impl Iterator<Item = (&'static Reminder, DateTime<Utc>)> {
-    REMINDERS.iter().map(move |r| (r, start - r.before)).filter(move |(_, due)| *due > now)
+    REMINDERS
+        .iter()
+        .map(move |r| (r, start - r.before))
+        .filter(move |(_, due)| *due > now)
 }
 
 /// A reminder that is due for a booking's current start.
@@ -56,26 +67,39 @@ pub async fn overdue(db: &PgPool) -> Result<Vec<Due>> {
         .bind(reminder.kind)
         .fetch_all(db)
         .await?;
-        out.extend(rows.into_iter().map(|(booking_id, start)| Due { booking_id, reminder, start }));
+        out.extend(rows.into_iter().map(|(booking_id, start)| Due {
+            booking_id,
+            reminder,
+            start,
+        }));
     }
     Ok(out)
 }
 
 /// Sends the `kind` reminder of a booking that still starts at `start` (whole seconds), unless
 /// it was cancelled or the reminder was sent already. The reminder's lead when it was sent now.
-pub async fn remind(tx: &mut PgConnection, booking_id: Uuid, kind: &str, start: DateTime<Utc>) -> Result<Option<&'static str>> {
+pub async fn remind(
+    tx: &mut PgConnection,
+    booking_id: Uuid,
+    kind: &str,
+    start: DateTime<Utc>,
+) -> Result<Option<&'static str>> {
     let Some(reminder) = find(kind) else { return Ok(None) };
-    let Some(b) = bookings::find(&mut *tx, booking_id).await? else { return Ok(None) };
+    let Some(b) = bookings::find(&mut *tx, booking_id).await? else {
+        return Ok(None);
+    };
     if b.scheduled_at.timestamp() != start.timestamp() || !b.status.is_live() {
         return Ok(None);
     }
-    let recorded = sqlx::query("INSERT INTO booking_reminders (booking_id, kind, scheduled_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
-        .bind(b.id)
-        .bind(kind)
-        .bind(b.scheduled_at)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+    let recorded = sqlx::query(
+        "INSERT INTO booking_reminders (booking_id, kind, scheduled_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    )
+    .bind(b.id)
+    .bind(kind)
+    .bind(b.scheduled_at)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
     if recorded == 0 {
         return Ok(None);
     }
@@ -96,7 +120,13 @@ mod tests {
     #[test]
     fn a_day_and_an_hour_before_the_start() {
         let leads: Vec<_> = REMINDERS.iter().map(|r| (r.kind, r.before, r.lead)).collect();
-        assert_eq!(leads, [("24h", Duration::hours(24), "24 hours"), ("1h", Duration::hours(1), "1 hour")]);
+        assert_eq!(
+            leads,
+            [
+                ("24h", Duration::hours(24), "24 hours"),
+                ("1h", Duration::hours(1), "1 hour")
+            ]
+        );
         assert_eq!(find("1h"), Some(&REMINDERS[1]));
         assert_eq!(find("2h"), None);
     }
@@ -105,7 +135,10 @@ mod tests {
     fn only_reminders_still_ahead_are_due() {
         let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
         let kinds = |now| ahead(start, now).map(|(r, due)| (r.kind, due)).collect::<Vec<_>>();
-        assert_eq!(kinds(start - Duration::days(2)), [("24h", start - Duration::hours(24)), ("1h", start - Duration::hours(1))]);
+        assert_eq!(
+            kinds(start - Duration::days(2)),
+            [("24h", start - Duration::hours(24)), ("1h", start - Duration::hours(1))]
+        );
         assert_eq!(kinds(start - Duration::hours(24)), [("1h", start - Duration::hours(1))]);
         assert!(kinds(start - Duration::minutes(30)).is_empty());
     }

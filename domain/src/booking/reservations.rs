@@ -6,13 +6,13 @@ use jiff::tz::TimeZone;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{BookingStatus,
-    date_overrides::{self, DateOverride},
-    weekly_windows,
+use super::{
+    BookingStatus,
     bookings::{self, Booking},
+    date_overrides::{self, DateOverride},
     notices,
     slot_arithmetic::{self, BOOKING_WINDOW_DAYS},
-    to_jiff,
+    to_jiff, weekly_windows,
 };
 use crate::{
     Error, Result,
@@ -36,7 +36,8 @@ pub const RELEASED: &str = "Reservation released";
 pub const MAX_LIVE_HOLDS: i64 = 3;
 /// Live holds one seeker may have with one mentor.
 pub const MAX_LIVE_HOLDS_PER_MENTOR: i64 = 1;
-pub const HOLD_WITH_MENTOR: &str = "You already have a reservation waiting for payment with this mentor. Complete or release it first.";
+pub const HOLD_WITH_MENTOR: &str =
+    "You already have a reservation waiting for payment with this mentor. Complete or release it first.";
 pub const TOO_MANY_HOLDS: &str = "You can hold at most 3 unpaid reservations at a time. Complete or release one first.";
 /// The first key of the advisory lock that serializes one seeker's new holds.
 const HOLDS_LOCK_NAMESPACE: i32 = 0x686f_6c64; // "hold"
@@ -56,16 +57,28 @@ pub enum Reserved {
     /// A free service: confirmed now.
     Free(Booking),
     /// A paid service: held until `expires_at`.
-    Held { booking: Booking, expires_at: DateTime<Utc> },
+    Held {
+        booking: Booking,
+        expires_at: DateTime<Utc>,
+    },
 }
 
 pub fn total_mismatch(price_cents: i64) -> String {
-    format!("The total does not match the price of this service (${})", money::format(price_cents))
+    format!(
+        "The total does not match the price of this service (${})",
+        money::format(price_cents)
+    )
 }
 
 /// How a notice reads: "2 hours", "1 day", "90 minutes".
 pub fn notice_text(minutes: i32) -> String {
-    let plural = |n: i32, unit: &str| if n == 1 { format!("1 {unit}") } else { format!("{n} {unit}s") };
+    let plural = |n: i32, unit: &str| {
+        if n == 1 {
+            format!("1 {unit}")
+        } else {
+            format!("{n} {unit}s")
+        }
+    };
     if minutes > 0 && minutes % (24 * 60) == 0 {
         plural(minutes / (24 * 60), "day")
     } else if minutes > 0 && minutes % 60 == 0 {
@@ -76,7 +89,10 @@ pub fn notice_text(minutes: i32) -> String {
 }
 
 pub fn too_soon(minimum_notice_minutes: i32) -> String {
-    format!("This mentor needs at least {} notice: please choose a later time", notice_text(minimum_notice_minutes))
+    format!(
+        "This mentor needs at least {} notice: please choose a later time",
+        notice_text(minimum_notice_minutes)
+    )
 }
 
 /// The earliest start a mentor with this notice accepts now.
@@ -105,16 +121,29 @@ pub fn is_offered(
         return false;
     }
     let s = to_jiff(start);
-    let Ok(until) = s.checked_add(jiff::SignedDuration::from_secs(1)) else { return false };
+    let Ok(until) = s.checked_add(jiff::SignedDuration::from_secs(1)) else {
+        return false;
+    };
     slot_arithmetic::starts_between(windows, overrides, tz, s, until, duration_minutes).contains(&s)
 }
 
 /// Validates and inserts the booking or hold in the caller's transaction.
-pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation, now: DateTime<Utc>) -> Result<Reserved> {
+pub async fn reserve(
+    tx: &mut PgConnection,
+    user_id: Uuid,
+    input: NewReservation,
+    now: DateTime<Utc>,
+) -> Result<Reserved> {
     let scheduled_at = input.scheduled_at.ok_or_else(|| Error::validation(NO_TIME_CHOSEN))?;
     let not_found = || Error::not_found(services::NOT_FOUND);
-    let service = services::find(&mut *tx, input.service_id).await?.filter(|s| s.is_active).ok_or_else(not_found)?;
-    let mentor = mentors::find(&mut *tx, service.mentor_id).await?.filter(|m| m.is_active).ok_or_else(not_found)?;
+    let service = services::find(&mut *tx, input.service_id)
+        .await?
+        .filter(|s| s.is_active)
+        .ok_or_else(not_found)?;
+    let mentor = mentors::find(&mut *tx, service.mentor_id)
+        .await?
+        .filter(|m| m.is_active)
+        .ok_or_else(not_found)?;
     if input.mentor_id.is_some_and(|id| id != mentor.id) {
         return Err(Error::validation("This service belongs to another mentor"));
     }
@@ -130,7 +159,12 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
             return Err(mismatch());
         }
     }
-    let notes = input.notes.as_deref().map(str::trim).filter(|n| !n.is_empty()).map(str::to_string);
+    let notes = input
+        .notes
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string);
     if notes.as_deref().is_some_and(|n| n.chars().count() > MAX_NOTES_CHARS) {
         return Err(Error::validation("Notes must be at most 2000 characters"));
     }
@@ -157,7 +191,11 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
     .bind(user_id)
     .bind(mentor.id)
     .bind(service.id)
-    .bind(if free { BookingStatus::Confirmed } else { BookingStatus::Reserved })
+    .bind(if free {
+        BookingStatus::Confirmed
+    } else {
+        BookingStatus::Reserved
+    })
     .bind(scheduled_at)
     .bind(service.duration_minutes)
     .bind(service.price_cents)
@@ -166,13 +204,17 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
     .bind(free.then_some(now))
     .fetch_one(&mut *tx)
     .await
-    .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || Error::conflict(SLOT_TAKEN))?;
+    .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || {
+        Error::conflict(SLOT_TAKEN)
+    })?;
     if !free {
         // Counted after the insert, so a taken slot answers SLOT_TAKEN before any cap does.
         let (total, with_mentor) = live_holds(&mut *tx, user_id, mentor.id, now).await?;
         check_hold_caps(total, with_mentor)?;
     }
-    let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| anyhow::anyhow!("booking vanished"))?;
+    let booking = bookings::find(&mut *tx, id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("booking vanished"))?;
     if free {
         notify_confirmed(&mut *tx, &booking, false).await?;
         Ok(Reserved::Free(booking))
@@ -184,12 +226,21 @@ pub async fn reserve(tx: &mut PgConnection, user_id: Uuid, input: NewReservation
 /// Serializes the seeker's new holds until the transaction ends, so parallel requests cannot
 /// all pass the caps.
 pub(crate) async fn lock_holds_of(tx: &mut PgConnection, user_id: Uuid) -> Result<()> {
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))").bind(HOLDS_LOCK_NAMESPACE).bind(user_id).execute(&mut *tx).await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))")
+        .bind(HOLDS_LOCK_NAMESPACE)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
     Ok(())
 }
 
 /// The seeker's live holds: in total, and one-to-one with one mentor (a held group seat is not one).
-pub(crate) async fn live_holds(tx: &mut PgConnection, user_id: Uuid, mentor_id: Uuid, now: DateTime<Utc>) -> Result<(i64, i64)> {
+pub(crate) async fn live_holds(
+    tx: &mut PgConnection,
+    user_id: Uuid,
+    mentor_id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(i64, i64)> {
     Ok(sqlx::query_as(
         "SELECT count(*), count(*) FILTER (WHERE mentor_id = $2 AND group_session_id IS NULL) FROM bookings \
          WHERE user_id = $1 AND status = 'reserved' AND hold_expires_at > $3",
@@ -221,7 +272,9 @@ pub async fn notify_confirmed(tx: &mut PgConnection, b: &Booking, paid: bool) ->
 pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<Booking> {
     bookings::find(db, id)
         .await?
-        .filter(|b| b.user_id == user_id && b.status == BookingStatus::Reserved && b.hold_expires_at.is_some_and(|t| t > now))
+        .filter(|b| {
+            b.user_id == user_id && b.status == BookingStatus::Reserved && b.hold_expires_at.is_some_and(|t| t > now)
+        })
         .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
@@ -304,7 +357,12 @@ mod notice_tests {
         assert!(check_notice(120, now + Duration::minutes(119), now).is_err());
         assert!(check_notice(120, now + Duration::minutes(120), now).is_ok());
         assert!(check_notice(0, now + Duration::minutes(1), now).is_ok());
-        assert_eq!(check_notice(120, now + Duration::minutes(30), now).unwrap_err().to_string(), too_soon(120));
+        assert_eq!(
+            check_notice(120, now + Duration::minutes(30), now)
+                .unwrap_err()
+                .to_string(),
+            too_soon(120)
+        );
     }
 }
 

@@ -30,7 +30,11 @@ pub struct Window {
 }
 
 fn wall(date: Date, minute: i32) -> Option<DateTime> {
-    let (date, minute) = if minute >= MINUTES_PER_DAY { (date.tomorrow().ok()?, minute - MINUTES_PER_DAY) } else { (date, minute) };
+    let (date, minute) = if minute >= MINUTES_PER_DAY {
+        (date.tomorrow().ok()?, minute - MINUTES_PER_DAY)
+    } else {
+        (date, minute)
+    };
     let time = Time::new((minute / 60) as i8, (minute % 60) as i8, 0, 0).ok()?;
     Some(date.to_datetime(time))
 }
@@ -72,7 +76,9 @@ pub fn starts_between(
     let mut date = first;
     while date <= last {
         for (start_minute, end_minute) in date_overrides::windows_on(windows, overrides, date) {
-            let Some(window_end) = wall(date, end_minute).and_then(|dt| end_instant(tz, dt)) else { continue };
+            let Some(window_end) = wall(date, end_minute).and_then(|dt| end_instant(tz, dt)) else {
+                continue;
+            };
             let mut minute = start_minute;
             while minute + SLOT_STEP_MINUTES <= end_minute {
                 if let Some(start) = wall(date, minute).and_then(|dt| start_instant(tz, dt)) {
@@ -98,8 +104,14 @@ pub fn starts_between(
 
 /// The viewer's day `[00:00, next 00:00)` in their zone.
 pub fn viewer_day(date: Date, tz: &TimeZone) -> Option<(Timestamp, Timestamp)> {
-    let start = tz.to_ambiguous_timestamp(date.to_datetime(Time::midnight())).compatible().ok()?;
-    let end = tz.to_ambiguous_timestamp(date.tomorrow().ok()?.to_datetime(Time::midnight())).compatible().ok()?;
+    let start = tz
+        .to_ambiguous_timestamp(date.to_datetime(Time::midnight()))
+        .compatible()
+        .ok()?;
+    let end = tz
+        .to_ambiguous_timestamp(date.tomorrow().ok()?.to_datetime(Time::midnight()))
+        .compatible()
+        .ok()?;
     Some((start, end))
 }
 
@@ -126,26 +138,50 @@ mod tests {
 
     fn day_labels(windows: &[Window], mentor: &str, viewer: &str, date: &str, duration: i32) -> Vec<String> {
         let (from, to) = viewer_day(date.parse().unwrap(), &tz(viewer)).unwrap();
-        labels(&starts_between(windows, &[], &tz(mentor), from, to, duration), &tz(viewer))
+        labels(
+            &starts_between(windows, &[], &tz(mentor), from, to, duration),
+            &tz(viewer),
+        )
     }
 
     fn all_day(day_of_week: i8) -> Window {
-        Window { day_of_week, start_minute: 0, end_minute: MINUTES_PER_DAY }
+        Window {
+            day_of_week,
+            start_minute: 0,
+            end_minute: MINUTES_PER_DAY,
+        }
     }
 
     #[test]
     fn an_ordinary_day_has_a_slot_every_half_hour_that_fits() {
-        let w = [Window { day_of_week: 1, start_minute: 9 * 60, end_minute: 11 * 60 }];
+        let w = [Window {
+            day_of_week: 1,
+            start_minute: 9 * 60,
+            end_minute: 11 * 60,
+        }];
         // 2026-06-01 is a Monday.
-        assert_eq!(day_labels(&w, "Europe/London", "Europe/London", "2026-06-01", 60), ["09:00", "09:30", "10:00"]);
-        assert_eq!(day_labels(&w, "Europe/London", "Europe/London", "2026-06-01", 30), ["09:00", "09:30", "10:00", "10:30"]);
-        assert_eq!(day_labels(&w, "Europe/London", "Europe/London", "2026-06-02", 60), Vec::<String>::new());
+        assert_eq!(
+            day_labels(&w, "Europe/London", "Europe/London", "2026-06-01", 60),
+            ["09:00", "09:30", "10:00"]
+        );
+        assert_eq!(
+            day_labels(&w, "Europe/London", "Europe/London", "2026-06-01", 30),
+            ["09:00", "09:30", "10:00", "10:30"]
+        );
+        assert_eq!(
+            day_labels(&w, "Europe/London", "Europe/London", "2026-06-02", 60),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
     fn spring_forward_in_new_york_invents_no_slot() {
         // 2026-03-08 (Sunday): 02:00 -> 03:00. 01:00-04:00 wall is two real hours.
-        let w = [Window { day_of_week: 0, start_minute: 60, end_minute: 4 * 60 }];
+        let w = [Window {
+            day_of_week: 0,
+            start_minute: 60,
+            end_minute: 4 * 60,
+        }];
         let got = day_labels(&w, "America/New_York", "America/New_York", "2026-03-08", 60);
         // 02:00 and 02:30 do not exist; 01:30 EST + 60 min is 03:30 EDT, inside the window.
         assert_eq!(got, ["01:00", "01:30", "03:00"]);
@@ -154,7 +190,11 @@ mod tests {
     #[test]
     fn fall_back_in_new_york_doubles_no_slot() {
         // 2026-11-01 (Sunday): 02:00 -> 01:00 again.
-        let w = [Window { day_of_week: 0, start_minute: 0, end_minute: 3 * 60 }];
+        let w = [Window {
+            day_of_week: 0,
+            start_minute: 0,
+            end_minute: 3 * 60,
+        }];
         let got = day_labels(&w, "America/New_York", "America/New_York", "2026-11-01", 30);
         assert_eq!(got, ["00:00", "00:30", "01:00", "01:30", "02:00", "02:30"]);
     }
@@ -164,7 +204,11 @@ mod tests {
         // 2026-03-29 (Sunday): 01:00 -> 02:00 in London. A whole-day window.
         let spring = day_labels(&[all_day(0)], "Europe/London", "Europe/London", "2026-03-29", 60);
         assert!(!spring.contains(&"01:00".to_string()) && !spring.contains(&"01:30".to_string()));
-        assert_eq!(spring.len(), 48 - 2 - 1, "two wall slots skipped, and 23:30 does not fit 60 minutes");
+        assert_eq!(
+            spring.len(),
+            48 - 2 - 1,
+            "two wall slots skipped, and 23:30 does not fit 60 minutes"
+        );
         // 2026-10-25 (Sunday): 02:00 -> 01:00.
         let autumn = day_labels(&[all_day(0)], "Europe/London", "Europe/London", "2026-10-25", 30);
         assert_eq!(autumn.len(), 48, "each wall slot once");
@@ -173,22 +217,56 @@ mod tests {
     #[test]
     fn viewer_and_mentor_in_different_zones() {
         // Mentor in London 09:00-10:00 on Monday 2026-06-01 (BST, UTC+1) = 04:00-05:00 in New York (EDT).
-        let w = [Window { day_of_week: 1, start_minute: 9 * 60, end_minute: 10 * 60 }];
-        assert_eq!(day_labels(&w, "Europe/London", "America/New_York", "2026-06-01", 30), ["04:00", "04:30"]);
+        let w = [Window {
+            day_of_week: 1,
+            start_minute: 9 * 60,
+            end_minute: 10 * 60,
+        }];
+        assert_eq!(
+            day_labels(&w, "Europe/London", "America/New_York", "2026-06-01", 30),
+            ["04:00", "04:30"]
+        );
         // A late window crosses into the viewer's next day.
-        let late = [Window { day_of_week: 1, start_minute: 23 * 60, end_minute: MINUTES_PER_DAY }];
-        assert_eq!(day_labels(&late, "America/New_York", "Europe/London", "2026-06-02", 30), ["04:00", "04:30"]);
-        assert_eq!(day_labels(&late, "America/New_York", "Europe/London", "2026-06-01", 30), Vec::<String>::new());
+        let late = [Window {
+            day_of_week: 1,
+            start_minute: 23 * 60,
+            end_minute: MINUTES_PER_DAY,
+        }];
+        assert_eq!(
+            day_labels(&late, "America/New_York", "Europe/London", "2026-06-02", 30),
+            ["04:00", "04:30"]
+        );
+        assert_eq!(
+            day_labels(&late, "America/New_York", "Europe/London", "2026-06-01", 30),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
     fn half_hour_zones_work() {
         // Mentor in Kolkata (UTC+5:30) 10:00-11:00 Monday = 04:30-05:30 UTC.
-        let w = [Window { day_of_week: 1, start_minute: 10 * 60, end_minute: 11 * 60 }];
-        assert_eq!(day_labels(&w, "Asia/Kolkata", "UTC", "2026-06-01", 30), ["04:30", "05:00"]);
-        assert_eq!(day_labels(&w, "UTC", "Asia/Kolkata", "2026-06-01", 30), ["15:30", "16:00"]);
-        let utc = [Window { day_of_week: 1, start_minute: 0, end_minute: 60 }];
-        assert_eq!(day_labels(&utc, "UTC", "Asia/Kolkata", "2026-06-01", 30), ["05:30", "06:00"]);
+        let w = [Window {
+            day_of_week: 1,
+            start_minute: 10 * 60,
+            end_minute: 11 * 60,
+        }];
+        assert_eq!(
+            day_labels(&w, "Asia/Kolkata", "UTC", "2026-06-01", 30),
+            ["04:30", "05:00"]
+        );
+        assert_eq!(
+            day_labels(&w, "UTC", "Asia/Kolkata", "2026-06-01", 30),
+            ["15:30", "16:00"]
+        );
+        let utc = [Window {
+            day_of_week: 1,
+            start_minute: 0,
+            end_minute: 60,
+        }];
+        assert_eq!(
+            day_labels(&utc, "UTC", "Asia/Kolkata", "2026-06-01", 30),
+            ["05:30", "06:00"]
+        );
     }
 
     #[test]
@@ -203,17 +281,36 @@ mod tests {
 
     #[test]
     fn overrides_remove_a_days_slots_and_add_extra_hours() {
-        let w = [Window { day_of_week: 1, start_minute: 9 * 60, end_minute: 11 * 60 }];
+        let w = [Window {
+            day_of_week: 1,
+            start_minute: 9 * 60,
+            end_minute: 11 * 60,
+        }];
         let day = |date: &str, overrides: &[DateOverride]| {
             let (from, to) = viewer_day(date.parse().unwrap(), &tz("Europe/London")).unwrap();
-            labels(&starts_between(&w, overrides, &tz("Europe/London"), from, to, 60), &tz("Europe/London"))
+            labels(
+                &starts_between(&w, overrides, &tz("Europe/London"), from, to, 60),
+                &tz("Europe/London"),
+            )
         };
-        let off = [DateOverride { date: "2026-06-01".parse().unwrap(), day_off: true, extra: None }];
+        let off = [DateOverride {
+            date: "2026-06-01".parse().unwrap(),
+            day_off: true,
+            extra: None,
+        }];
         assert_eq!(day("2026-06-01", &off), Vec::<String>::new());
         assert_eq!(day("2026-06-08", &off), ["09:00", "09:30", "10:00"]);
-        let evening = [DateOverride { date: "2026-06-01".parse().unwrap(), day_off: false, extra: Some((18 * 60, 19 * 60)) }];
+        let evening = [DateOverride {
+            date: "2026-06-01".parse().unwrap(),
+            day_off: false,
+            extra: Some((18 * 60, 19 * 60)),
+        }];
         assert_eq!(day("2026-06-01", &evening), ["09:00", "09:30", "10:00", "18:00"]);
-        let sunday = [DateOverride { date: "2026-05-31".parse().unwrap(), day_off: false, extra: Some((10 * 60, 11 * 60)) }];
+        let sunday = [DateOverride {
+            date: "2026-05-31".parse().unwrap(),
+            day_off: false,
+            extra: Some((10 * 60, 11 * 60)),
+        }];
         assert_eq!(day("2026-05-31", &sunday), ["10:00"]);
     }
 }

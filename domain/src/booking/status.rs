@@ -5,7 +5,12 @@
 use std::{fmt, str::FromStr};
 
 use serde::{Deserialize, Serialize};
-use sqlx::{Decode, Encode, Postgres, Type, encode::IsNull, error::BoxDynError, postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef}};
+use sqlx::{
+    Decode, Encode, Postgres, Type,
+    encode::IsNull,
+    error::BoxDynError,
+    postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef},
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -19,7 +24,14 @@ pub enum BookingStatus {
 }
 
 impl BookingStatus {
-    pub const ALL: [BookingStatus; 6] = [Self::Reserved, Self::Pending, Self::Confirmed, Self::Completed, Self::Cancelled, Self::Expired];
+    pub const ALL: [BookingStatus; 6] = [
+        Self::Reserved,
+        Self::Pending,
+        Self::Confirmed,
+        Self::Completed,
+        Self::Cancelled,
+        Self::Expired,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -52,7 +64,10 @@ impl fmt::Display for BookingStatus {
 impl FromStr for BookingStatus {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| format!("not a booking status: {s}"))
+        Self::ALL
+            .into_iter()
+            .find(|v| v.as_str() == s)
+            .ok_or_else(|| format!("not a booking status: {s}"))
     }
 }
 

@@ -8,7 +8,9 @@ use super::BookingStatus;
 pub const OPENS_BEFORE: Duration = Duration::minutes(15);
 
 pub fn is_open(status: BookingStatus, start: DateTime<Utc>, duration_minutes: i32, now: DateTime<Utc>) -> bool {
-    status == BookingStatus::Confirmed && now >= start - OPENS_BEFORE && now <= start + Duration::minutes(duration_minutes as i64)
+    status == BookingStatus::Confirmed
+        && now >= start - OPENS_BEFORE
+        && now <= start + Duration::minutes(duration_minutes as i64)
 }
 
 #[cfg(test)]
@@ -21,8 +23,18 @@ mod tests {
         let s = Duration::seconds(1);
         assert!(!is_open(BookingStatus::Confirmed, start, 60, start - OPENS_BEFORE - s));
         assert!(is_open(BookingStatus::Confirmed, start, 60, start - OPENS_BEFORE));
-        assert!(is_open(BookingStatus::Confirmed, start, 60, start + Duration::minutes(60)));
-        assert!(!is_open(BookingStatus::Confirmed, start, 60, start + Duration::minutes(60) + s));
+        assert!(is_open(
+            BookingStatus::Confirmed,
+            start,
+            60,
+            start + Duration::minutes(60)
+        ));
+        assert!(!is_open(
+            BookingStatus::Confirmed,
+            start,
+            60,
+            start + Duration::minutes(60) + s
+        ));
         assert!(!is_open(BookingStatus::Pending, start, 60, start));
     }
 }

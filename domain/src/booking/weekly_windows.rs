@@ -89,7 +89,13 @@ pub async fn add_many(db: &PgPool, mentor_id: Uuid, days_of_week: &[i64], start:
     Ok(slots)
 }
 
-async fn insert(db: impl sqlx::PgExecutor<'_>, mentor_id: Uuid, day_of_week: i64, start: i32, end: i32) -> Result<Slot> {
+async fn insert(
+    db: impl sqlx::PgExecutor<'_>,
+    mentor_id: Uuid,
+    day_of_week: i64,
+    start: i32,
+    end: i32,
+) -> Result<Slot> {
     sqlx::query_as(
         "INSERT INTO availability_slots (mentor_id, day_of_week, start_minute, end_minute) VALUES ($1, $2, $3, $4) \
          RETURNING id, mentor_id, day_of_week, start_minute, end_minute, is_active",
@@ -104,11 +110,13 @@ async fn insert(db: impl sqlx::PgExecutor<'_>, mentor_id: Uuid, day_of_week: i64
 }
 
 async fn owned(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<Slot> {
-    let slot: Slot = sqlx::query_as("SELECT id, mentor_id, day_of_week, start_minute, end_minute, is_active FROM availability_slots WHERE id = $1")
-        .bind(id)
-        .fetch_optional(db)
-        .await?
-        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let slot: Slot = sqlx::query_as(
+        "SELECT id, mentor_id, day_of_week, start_minute, end_minute, is_active FROM availability_slots WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db)
+    .await?
+    .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     if slot.mentor_id != mentor_id {
         return Err(Error::forbidden(NOT_YOURS));
     }
@@ -128,7 +136,10 @@ pub async fn set_active(db: &PgPool, mentor_id: Uuid, id: Uuid, is_active: bool)
 
 pub async fn delete(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<()> {
     owned(db, mentor_id, id).await?;
-    sqlx::query("DELETE FROM availability_slots WHERE id = $1").bind(id).execute(db).await?;
+    sqlx::query("DELETE FROM availability_slots WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await?;
     Ok(())
 }
 
@@ -140,7 +151,14 @@ pub async fn active_windows(db: impl sqlx::PgExecutor<'_>, mentor_id: Uuid) -> R
     .bind(mentor_id)
     .fetch_all(db)
     .await?;
-    Ok(rows.into_iter().map(|(d, s, e)| Window { day_of_week: d as i8, start_minute: s, end_minute: e }).collect())
+    Ok(rows
+        .into_iter()
+        .map(|(d, s, e)| Window {
+            day_of_week: d as i8,
+            start_minute: s,
+            end_minute: e,
+        })
+        .collect())
 }
 
 #[cfg(test)]

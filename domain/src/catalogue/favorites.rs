@@ -28,11 +28,13 @@ pub async fn remove(db: &PgPool, user_id: Uuid, mentor_id: Uuid) -> Result<()> {
 }
 
 pub async fn contains(db: &PgPool, user_id: Uuid, mentor_id: Uuid) -> Result<bool> {
-    Ok(sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM favorites WHERE user_id = $1 AND mentor_id = $2)")
-        .bind(user_id)
-        .bind(mentor_id)
-        .fetch_one(db)
-        .await?)
+    Ok(
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM favorites WHERE user_id = $1 AND mentor_id = $2)")
+            .bind(user_id)
+            .bind(mentor_id)
+            .fetch_one(db)
+            .await?,
+    )
 }
 
 /// Active favourite mentors, most recently favourited first.

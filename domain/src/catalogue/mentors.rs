@@ -4,7 +4,10 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgConnection, PgExecutor, PgPool};
 use uuid::Uuid;
 
-use super::{services::{self, Service}, vocabulary::SPECIALTIES};
+use super::{
+    services::{self, Service},
+    vocabulary::SPECIALTIES,
+};
 use crate::{Error, Result, error::OnConstraint, money, text, time_zones, uploads};
 
 pub const MIN_DISPLAY_NAME_CHARS: usize = 2;
@@ -159,7 +162,11 @@ pub fn image_url(raw: &str) -> Result<Option<String>> {
 fn is_canonical_https(u: &str) -> bool {
     u.len() <= MAX_IMAGE_URL_LEN
         && url::Url::parse(u).is_ok_and(|url| {
-            url.scheme() == "https" && url.username().is_empty() && url.password().is_none() && url.host_str().is_some_and(|h| h.contains('.')) && url.as_str() == u
+            url.scheme() == "https"
+                && url.username().is_empty()
+                && url.password().is_none()
+                && url.host_str().is_some_and(|h| h.contains('.'))
+                && url.as_str() == u
         })
 }
 
@@ -180,7 +187,11 @@ pub const MAX_MINIMUM_NOTICE_MINUTES: i64 = 10_080;
 pub const INVALID_MINIMUM_NOTICE: &str = "Minimum notice must be a whole number of minutes from 0 to 10080";
 
 pub fn minimum_notice(minutes: i64) -> Result<i32> {
-    if (0..=MAX_MINIMUM_NOTICE_MINUTES).contains(&minutes) { Ok(minutes as i32) } else { Err(Error::validation(INVALID_MINIMUM_NOTICE)) }
+    if (0..=MAX_MINIMUM_NOTICE_MINUTES).contains(&minutes) {
+        Ok(minutes as i32)
+    } else {
+        Err(Error::validation(INVALID_MINIMUM_NOTICE))
+    }
 }
 
 /// Onboarding step 1: the user becomes a mentor.
@@ -194,7 +205,11 @@ pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<M
         Some(tz) if !tz.trim().is_empty() => time_zones::validate(tz)?,
         _ => time_zones::DEFAULT_TIME_ZONE.to_string(),
     };
-    let notice = input.minimum_notice_minutes.map(minimum_notice).transpose()?.unwrap_or(DEFAULT_MINIMUM_NOTICE_MINUTES);
+    let notice = input
+        .minimum_notice_minutes
+        .map(minimum_notice)
+        .transpose()?
+        .unwrap_or(DEFAULT_MINIMUM_NOTICE_MINUTES);
     let id: Uuid = sqlx::query_scalar(
         "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone, minimum_notice_minutes) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
@@ -210,23 +225,46 @@ pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<M
     .fetch_one(db)
     .await
     .on_constraint("mentors_user_id_key", || Error::conflict(ALREADY_A_MENTOR))?;
-    find(db, id).await?.ok_or_else(|| Error::Internal(anyhow::anyhow!("mentor vanished after insert")))
+    find(db, id)
+        .await?
+        .ok_or_else(|| Error::Internal(anyhow::anyhow!("mentor vanished after insert")))
 }
 
 /// Changes only the fields sent. The caller compares the image before and after to have a
 /// replaced upload deleted.
 pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput) -> Result<Mentor> {
-    let current = find(&mut *tx, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))?;
-    let display_name = input.display_name.as_deref().map(display_name).transpose()?.unwrap_or(current.display_name);
+    let current = find(&mut *tx, mentor_id)
+        .await?
+        .ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))?;
+    let display_name = input
+        .display_name
+        .as_deref()
+        .map(display_name)
+        .transpose()?
+        .unwrap_or(current.display_name);
     let bio = input.bio.as_deref().map(bio).transpose()?.unwrap_or(current.bio);
-    let specialties = input.specialties.as_deref().map(specialties).transpose()?.unwrap_or(current.specialties);
+    let specialties = input
+        .specialties
+        .as_deref()
+        .map(specialties)
+        .transpose()?
+        .unwrap_or(current.specialties);
     let base_price_cents = match input.base_price.as_deref() {
         Some(p) => base_price(Some(p))?,
         None => current.base_price_cents,
     };
     let image = changed_image_url(input.profile_image_url.as_deref(), current.profile_image_url)?;
-    let time_zone = input.time_zone.as_deref().map(time_zones::validate).transpose()?.unwrap_or(current.time_zone);
-    let notice = input.minimum_notice_minutes.map(minimum_notice).transpose()?.unwrap_or(current.minimum_notice_minutes);
+    let time_zone = input
+        .time_zone
+        .as_deref()
+        .map(time_zones::validate)
+        .transpose()?
+        .unwrap_or(current.time_zone);
+    let notice = input
+        .minimum_notice_minutes
+        .map(minimum_notice)
+        .transpose()?
+        .unwrap_or(current.minimum_notice_minutes);
     sqlx::query(
         "UPDATE mentors SET display_name = $2, bio = $3, specialties = $4, base_price_cents = $5, \
          profile_image_url = $6, time_zone = $7, minimum_notice_minutes = $8, updated_at = now() WHERE id = $1",
@@ -241,30 +279,47 @@ pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput)
     .bind(notice)
     .execute(&mut *tx)
     .await?;
-    find(&mut *tx, mentor_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
+    find(&mut *tx, mentor_id)
+        .await?
+        .ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Mentor>> {
-    Ok(sqlx::query_as(select_mentors!("WHERE m.id = $1")).bind(id).fetch_optional(db).await?)
+    Ok(sqlx::query_as(select_mentors!("WHERE m.id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await?)
 }
 
 pub async fn find_by_user(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Option<Mentor>> {
-    Ok(sqlx::query_as(select_mentors!("WHERE m.user_id = $1")).bind(user_id).fetch_optional(db).await?)
+    Ok(sqlx::query_as(select_mentors!("WHERE m.user_id = $1"))
+        .bind(user_id)
+        .fetch_optional(db)
+        .await?)
 }
 
 /// The signed-in user's own profile, or 404 when they are not a mentor.
 pub async fn own(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Mentor> {
-    find_by_user(db, user_id).await?.ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
+    find_by_user(db, user_id)
+        .await?
+        .ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
 }
 
 /// An active mentor as the public sees it (only active services).
 pub async fn public(db: &PgPool, id: Uuid) -> Result<MentorWithServices> {
-    let mentor = find(db, id).await?.filter(|m| m.is_active).ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let mentor = find(db, id)
+        .await?
+        .filter(|m| m.is_active)
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     Ok(with_services(db, vec![mentor], false).await?.remove(0))
 }
 
 /// Attaches services to mentors with one query, keeping the mentors' order.
-pub async fn with_services(db: &PgPool, mentors: Vec<Mentor>, include_inactive: bool) -> Result<Vec<MentorWithServices>> {
+pub async fn with_services(
+    db: &PgPool,
+    mentors: Vec<Mentor>,
+    include_inactive: bool,
+) -> Result<Vec<MentorWithServices>> {
     let ids: Vec<Uuid> = mentors.iter().map(|m| m.id).collect();
     let mut services = services::for_mentors(db, &ids, include_inactive).await?;
     Ok(mentors
@@ -305,7 +360,13 @@ mod tests {
 
     #[test]
     fn specialties_are_trimmed_deduplicated_and_known() {
-        let got = specialties(&[" Tarot Reading".into(), "tarot reading".into(), "Numerology ".into(), "".into()]).unwrap();
+        let got = specialties(&[
+            " Tarot Reading".into(),
+            "tarot reading".into(),
+            "Numerology ".into(),
+            "".into(),
+        ])
+        .unwrap();
         assert_eq!(got, vec!["Tarot Reading", "Numerology"]);
         assert_eq!(msg(specialties(&[])), NO_SPECIALTY);
         assert_eq!(msg(specialties(&["  ".into()])), NO_SPECIALTY);
@@ -317,11 +378,24 @@ mod tests {
         let ours = "/uploads/0123456789abcdef0123456789abcdef.png";
         assert_eq!(image_url("").unwrap(), None);
         assert_eq!(image_url(&format!(" {ours} ")).unwrap().as_deref(), Some(ours));
-        assert_eq!(image_url("https://cdn.example/a.png").unwrap().as_deref(), Some("https://cdn.example/a.png"));
+        assert_eq!(
+            image_url("https://cdn.example/a.png").unwrap().as_deref(),
+            Some("https://cdn.example/a.png")
+        );
         for bad in [
-            "not a url", "javascript:alert(1)", "ftp://x/y.png", "/uploads/../etc/passwd", "/uploads/%2e%2e/api/logout",
-            "/uploads/abc.png", "/api/logout", "http://cdn.example/a.png", "https://user:pw@cdn.example/a.png",
-            "HTTPS://CDN.example/a.png", "https://cdn.example/../a.png", "//evil.example/a.png", "https://localhost/a.png",
+            "not a url",
+            "javascript:alert(1)",
+            "ftp://x/y.png",
+            "/uploads/../etc/passwd",
+            "/uploads/%2e%2e/api/logout",
+            "/uploads/abc.png",
+            "/api/logout",
+            "http://cdn.example/a.png",
+            "https://user:pw@cdn.example/a.png",
+            "HTTPS://CDN.example/a.png",
+            "https://cdn.example/../a.png",
+            "//evil.example/a.png",
+            "https://localhost/a.png",
         ] {
             assert_eq!(msg(image_url(bad)), INVALID_IMAGE_URL, "{bad}");
         }
@@ -331,18 +405,36 @@ mod tests {
     fn an_unchanged_image_is_kept_as_it_is() {
         let seeded = Some("/uploads/avatars/luna-moon.svg".to_string());
         assert_eq!(changed_image_url(None, seeded.clone()).unwrap(), seeded);
-        assert_eq!(changed_image_url(Some("/uploads/avatars/luna-moon.svg"), seeded.clone()).unwrap(), seeded);
+        assert_eq!(
+            changed_image_url(Some("/uploads/avatars/luna-moon.svg"), seeded.clone()).unwrap(),
+            seeded
+        );
         assert_eq!(changed_image_url(Some(""), seeded.clone()).unwrap(), None);
-        assert_eq!(msg(changed_image_url(Some("/uploads/avatars/other.svg"), seeded)), INVALID_IMAGE_URL);
+        assert_eq!(
+            msg(changed_image_url(Some("/uploads/avatars/other.svg"), seeded)),
+            INVALID_IMAGE_URL
+        );
     }
 
     #[test]
     fn profile_texts_refuse_control_characters() {
-        assert_eq!(msg(display_name("Ann\0Lee")), "Display name contains characters that are not allowed");
-        assert_eq!(msg(display_name("Ann\u{202E}Lee")), "Display name contains characters that are not allowed");
+        assert_eq!(
+            msg(display_name("Ann\0Lee")),
+            "Display name contains characters that are not allowed"
+        );
+        assert_eq!(
+            msg(display_name("Ann\u{202E}Lee")),
+            "Display name contains characters that are not allowed"
+        );
         let bio_text = "b".repeat(60);
         assert!(bio(&format!("{bio_text}\n\tmore")).is_ok());
-        assert_eq!(msg(bio(&format!("{bio_text}\r"))), "Bio contains characters that are not allowed");
-        assert_eq!(msg(specialties(&["Tarot\0".into()])), "Specialty contains characters that are not allowed");
+        assert_eq!(
+            msg(bio(&format!("{bio_text}\r"))),
+            "Bio contains characters that are not allowed"
+        );
+        assert_eq!(
+            msg(specialties(&["Tarot\0".into()])),
+            "Specialty contains characters that are not allowed"
+        );
     }
 }

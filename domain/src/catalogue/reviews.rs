@@ -37,7 +37,13 @@ pub const ALREADY_REVIEWED: &str = "You have already reviewed this session";
 pub const MAX_COMMENT_CHARS: usize = 2000;
 
 /// The seeker of a completed booking reviews it, once; the mentor hears about it.
-pub async fn create(db: &PgPool, user_id: Uuid, booking_id: Uuid, rating: i64, comment: Option<&str>) -> Result<Review> {
+pub async fn create(
+    db: &PgPool,
+    user_id: Uuid,
+    booking_id: Uuid,
+    rating: i64,
+    comment: Option<&str>,
+) -> Result<Review> {
     use crate::error::OnConstraint;
     if !(1..=5).contains(&rating) {
         return Err(Error::validation(RATING_RANGE));
@@ -71,7 +77,10 @@ pub async fn create(db: &PgPool, user_id: Uuid, booking_id: Uuid, rating: i64, c
         booking.mentor_user_id,
         crate::notifications::Kind::NewReview,
         "New review",
-        &format!("{} {} rated \"{}\" {rating} out of 5.", booking.user_first_name, booking.user_last_name, booking.service_title),
+        &format!(
+            "{} {} rated \"{}\" {rating} out of 5.",
+            booking.user_first_name, booking.user_last_name, booking.service_title
+        ),
         Some(&format!("/mentor/{}", booking.mentor_id)),
     )
     .await?;

@@ -42,7 +42,9 @@ impl Sort {
             "rating" => Ok(Sort::Rating),
             "price" => Ok(Sort::Price),
             "sessions" => Ok(Sort::Sessions),
-            _ => Err(Error::validation("Sort must be one of relevance, rating, price, sessions")),
+            _ => Err(Error::validation(
+                "Sort must be one of relevance, rating, price, sessions",
+            )),
         }
     }
 }
@@ -95,15 +97,34 @@ impl Listing {
         if let Some(s) = q.search.as_deref() {
             text::single_line(s, "Search")?;
         }
-        let service = q.service.as_deref().map(str::trim).filter(|s| !s.is_empty() && *s != "all");
+        let service = q
+            .service
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && *s != "all");
         if let Some(s) = service
             && !vocabulary::is_service_type(s)
         {
             return Err(Error::validation("Unknown service type"));
         }
-        let search = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(|s| s.chars().take(MAX_SEARCH_CHARS).collect());
-        let min_price = q.min_price.as_deref().filter(|s| !s.trim().is_empty()).map(|p| money::parse(p, "minPrice must be a valid amount")).transpose()?;
-        let max_price = q.max_price.as_deref().filter(|s| !s.trim().is_empty()).map(|p| money::parse(p, "maxPrice must be a valid amount")).transpose()?;
+        let search = q
+            .search
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.chars().take(MAX_SEARCH_CHARS).collect());
+        let min_price = q
+            .min_price
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .map(|p| money::parse(p, "minPrice must be a valid amount"))
+            .transpose()?;
+        let max_price = q
+            .max_price
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .map(|p| money::parse(p, "maxPrice must be a valid amount"))
+            .transpose()?;
         let min_rating = match q.min_rating.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             Some(r) => Some(
                 r.parse::<f64>()
@@ -114,7 +135,16 @@ impl Listing {
             ),
             None => None,
         };
-        Ok(Self { search, service: service.map(str::to_string), min_price, max_price, min_rating, sort: q.sort, page, page_size })
+        Ok(Self {
+            search,
+            service: service.map(str::to_string),
+            min_price,
+            max_price,
+            min_rating,
+            sort: q.sort,
+            page,
+            page_size,
+        })
     }
 }
 
@@ -124,7 +154,13 @@ pub async fn mentors(db: &PgPool, q: Query) -> Result<Page> {
 
 pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
     let (page, page_size, search) = (l.page, l.page_size, l.search.as_deref());
-    let filters = Filters { search, service: l.service.as_deref(), min_price: l.min_price, max_price: l.max_price, min_rating: l.min_rating.as_deref() };
+    let filters = Filters {
+        search,
+        service: l.service.as_deref(),
+        min_price: l.min_price,
+        max_price: l.max_price,
+        min_rating: l.min_rating.as_deref(),
+    };
     // One statement finds the matches once, then counts them and takes the page.
     let mut query = QueryBuilder::new("WITH matches AS MATERIALIZED (");
     filters.push(
@@ -142,11 +178,19 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         (Sort::Price, _) => "from_price_cents ASC, rating DESC, review_count DESC, total_sessions DESC",
         (Sort::Sessions, _) => "total_sessions DESC, rating DESC, review_count DESC",
     });
-    query.push(", created_at, id LIMIT ").push_bind(page_size).push(" OFFSET ").push_bind((page - 1) * page_size).push(")");
+    query
+        .push(", created_at, id LIMIT ")
+        .push_bind(page_size)
+        .push(" OFFSET ")
+        .push_bind((page - 1) * page_size)
+        .push(")");
 
     let (total, ids): (i64, Vec<uuid::Uuid>) = if search.is_some() {
         let mut tx = db.begin().await?;
-        sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)").bind(TYPO_SIMILARITY).execute(&mut *tx).await?;
+        sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)")
+            .bind(TYPO_SIMILARITY)
+            .execute(&mut *tx)
+            .await?;
         let found = query.build_query_as().fetch_one(&mut *tx).await?;
         tx.commit().await?;
         found
@@ -154,9 +198,20 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         query.build_query_as().fetch_one(db).await?
     };
 
-    let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)")).bind(&ids).fetch_all(db).await?;
-    let ordered = ids.iter().filter_map(|id| found.iter().find(|m| m.id == *id).cloned()).collect();
-    Ok(Page { mentors: mentors::with_services(db, ordered, false).await?, total, page, page_size })
+    let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)"))
+        .bind(&ids)
+        .fetch_all(db)
+        .await?;
+    let ordered = ids
+        .iter()
+        .filter_map(|id| found.iter().find(|m| m.id == *id).cloned())
+        .collect();
+    Ok(Page {
+        mentors: mentors::with_services(db, ordered, false).await?,
+        total,
+        page,
+        page_size,
+    })
 }
 
 /// The WHERE of a mentor listing; written once for the count and once for the page.
@@ -193,13 +248,17 @@ impl Filters<'_> {
         }
         // A mentor without an active service has nothing to book and is not listed.
         // Nor is one whose user an admin deactivated.
-        b.push("SELECT ").push(select).push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
+        b.push("SELECT ")
+            .push(select)
+            .push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
         b.push(" AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active)");
         if self.search.is_some() {
             b.push(" AND m.search_vector @@ q.ts");
         }
         if let Some(s) = self.service {
-            b.push(" AND EXISTS (SELECT 1 FROM services s WHERE s.mentor_id = m.id AND s.is_active AND s.service_type = ");
+            b.push(
+                " AND EXISTS (SELECT 1 FROM services s WHERE s.mentor_id = m.id AND s.is_active AND s.service_type = ",
+            );
             b.push_bind(s.to_string());
             b.push(")");
         }
@@ -224,8 +283,14 @@ mod tests {
         assert_eq!(paging(None, None).unwrap(), (1, DEFAULT_PAGE_SIZE));
         assert_eq!(paging(Some(0), Some(0)).unwrap(), (1, 1));
         assert_eq!(paging(Some(i64::MIN), Some(i64::MIN)).unwrap(), (1, 1));
-        assert_eq!(paging(Some(MAX_PAGE), Some(i64::MAX)).unwrap(), (MAX_PAGE, MAX_PAGE_SIZE));
-        assert_eq!(paging(Some(MAX_PAGE + 1), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
+        assert_eq!(
+            paging(Some(MAX_PAGE), Some(i64::MAX)).unwrap(),
+            (MAX_PAGE, MAX_PAGE_SIZE)
+        );
+        assert_eq!(
+            paging(Some(MAX_PAGE + 1), None).unwrap_err().to_string(),
+            PAGE_TOO_LARGE
+        );
         assert_eq!(paging(Some(i64::MAX), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
         assert_eq!((DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE), (12, 50, 10_000));
     }

@@ -100,7 +100,11 @@ pub fn description(raw: &str) -> Result<String> {
 
 pub fn service_type(raw: &str) -> Result<String> {
     let t = raw.trim();
-    if vocabulary::is_service_type(t) { Ok(t.to_string()) } else { Err(Error::validation(INVALID_TYPE)) }
+    if vocabulary::is_service_type(t) {
+        Ok(t.to_string())
+    } else {
+        Err(Error::validation(INVALID_TYPE))
+    }
 }
 
 pub fn price(raw: Option<&str>) -> Result<i64> {
@@ -159,16 +163,38 @@ pub async fn update(db: &PgPool, owner_mentor_id: Uuid, id: Uuid, changes: Servi
     if current.mentor_id != owner_mentor_id {
         return Err(Error::forbidden(NOT_YOUR_SERVICE));
     }
-    let title = changes.title.as_deref().map(title).transpose()?.unwrap_or(current.title);
-    let description = changes.description.as_deref().map(description).transpose()?.unwrap_or(current.description);
-    let service_type = changes.service_type.as_deref().map(service_type).transpose()?.unwrap_or(current.service_type);
+    let title = changes
+        .title
+        .as_deref()
+        .map(title)
+        .transpose()?
+        .unwrap_or(current.title);
+    let description = changes
+        .description
+        .as_deref()
+        .map(description)
+        .transpose()?
+        .unwrap_or(current.description);
+    let service_type = changes
+        .service_type
+        .as_deref()
+        .map(service_type)
+        .transpose()?
+        .unwrap_or(current.service_type);
     let price_cents = match changes.price.as_deref() {
         Some(p) => price(Some(p))?,
         None => current.price_cents,
     };
-    let duration = changes.duration.map(duration).transpose()?.unwrap_or(current.duration_minutes);
+    let duration = changes
+        .duration
+        .map(duration)
+        .transpose()?
+        .unwrap_or(current.duration_minutes);
     let is_group = changes.is_group_session.unwrap_or(current.is_group_session);
-    let max_participants = group_size(is_group, changes.max_participants.or(current.max_participants.map(i64::from)))?;
+    let max_participants = group_size(
+        is_group,
+        changes.max_participants.or(current.max_participants.map(i64::from)),
+    )?;
     let service = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE services SET title = $2, description = $3, service_type = $4, price_cents = $5, duration_minutes = $6, \
          is_active = $7, is_group_session = $8, max_participants = $9, updated_at = now() WHERE id = $1 RETURNING {COLUMNS}"
@@ -188,10 +214,12 @@ pub async fn update(db: &PgPool, owner_mentor_id: Uuid, id: Uuid, changes: Servi
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Service>> {
-    let s = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM services WHERE id = $1")))
-        .bind(id)
-        .fetch_optional(db)
-        .await?;
+    let s = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM services WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(db)
+    .await?;
     Ok(s)
 }
 
@@ -236,11 +264,20 @@ mod tests {
     #[test]
     fn titles_and_descriptions_refuse_control_characters() {
         // A CR in a title would reach calendar invitations.
-        assert_eq!(msg(title("Tarot\rATTENDEE:x")), "Title contains characters that are not allowed");
+        assert_eq!(
+            msg(title("Tarot\rATTENDEE:x")),
+            "Title contains characters that are not allowed"
+        );
         assert_eq!(msg(title("Tarot\n")), "Title contains characters that are not allowed");
-        assert_eq!(msg(title("Tarot \u{202E}gnidaer")), "Title contains characters that are not allowed");
+        assert_eq!(
+            msg(title("Tarot \u{202E}gnidaer")),
+            "Title contains characters that are not allowed"
+        );
         assert!(description("Twenty characters or more,\n\twith a second line.").is_ok());
-        assert_eq!(msg(description(&format!("{}\0", "x".repeat(20)))), "Description contains characters that are not allowed");
+        assert_eq!(
+            msg(description(&format!("{}\0", "x".repeat(20)))),
+            "Description contains characters that are not allowed"
+        );
     }
 
     #[test]

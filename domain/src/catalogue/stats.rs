@@ -83,5 +83,12 @@ pub async fn highlights(db: &PgPool) -> Result<Highlights> {
     .bind(TESTIMONIAL_COUNT)
     .fetch_all(db)
     .await?;
-    Ok(Highlights { mentor_count, average_hourly_cents, average_rating, review_count, completed_sessions, testimonials })
+    Ok(Highlights {
+        mentor_count,
+        average_hourly_cents,
+        average_rating,
+        review_count,
+        completed_sessions,
+        testimonials,
+    })
 }

@@ -1,8 +1,14 @@
 //! Fixed lists of the spec: service types and specialty choices.
 
 /// The six service types, in the order the service grid shows them.
-pub const SERVICE_TYPES: [&str; 6] =
-    ["astrology", "tarot", "energy_healing", "mystical_practices", "relationship_guidance", "meditation"];
+pub const SERVICE_TYPES: [&str; 6] = [
+    "astrology",
+    "tarot",
+    "energy_healing",
+    "mystical_practices",
+    "relationship_guidance",
+    "meditation",
+];
 
 /// The 14 specialties a mentor chooses from.
 pub const SPECIALTIES: [&str; 14] = [
@@ -31,7 +37,9 @@ pub fn label(service_type: &str) -> String {
         .split('_')
         .map(|w| {
             let mut c = w.chars();
-            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
         })
         .collect::<Vec<_>>()
         .join(" ")

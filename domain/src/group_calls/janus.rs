@@ -37,7 +37,10 @@ pub struct JanusSettings {
 
 impl std::fmt::Debug for JanusSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("JanusSettings").field("http_url", &self.http_url).field("ws_url", &self.ws_url).finish_non_exhaustive()
+        f.debug_struct("JanusSettings")
+            .field("http_url", &self.http_url)
+            .field("ws_url", &self.ws_url)
+            .finish_non_exhaustive()
     }
 }
 
@@ -82,7 +85,12 @@ impl JanusClient {
 
     /// Ends a room: Janus tells every participant it is gone (nothing when it already is).
     pub async fn destroy_room(&self, room: u64, secret: &str) -> anyhow::Result<()> {
-        self.room_request(json!({"request": "destroy", "room": room, "secret": secret}), &[NO_SUCH_ROOM]).await.map(drop)
+        self.room_request(
+            json!({"request": "destroy", "room": room, "secret": secret}),
+            &[NO_SUCH_ROOM],
+        )
+        .await
+        .map(drop)
     }
 
     /// Mutes or unmutes a participant's audio for everyone.
@@ -93,18 +101,30 @@ impl JanusClient {
 
     /// Sends a participant out of the room (their media stops; the api gives them no new token).
     pub async fn kick(&self, room: u64, secret: &str, participant: u64) -> anyhow::Result<()> {
-        self.room_request(json!({"request": "kick", "room": room, "secret": secret, "id": participant}), &[NO_SUCH_PARTICIPANT]).await.map(drop)
+        self.room_request(
+            json!({"request": "kick", "room": room, "secret": secret, "id": participant}),
+            &[NO_SUCH_PARTICIPANT],
+        )
+        .await
+        .map(drop)
     }
 
     /// The publisher ids in a room now (empty when there is no such room).
     pub async fn participants(&self, room: u64) -> anyhow::Result<Vec<u64>> {
-        let data = self.room_request(json!({"request": "listparticipants", "room": room}), &[NO_SUCH_ROOM]).await?;
-        Ok(data["participants"].as_array().map(|ps| ps.iter().filter_map(|p| p["id"].as_u64()).collect()).unwrap_or_default())
+        let data = self
+            .room_request(json!({"request": "listparticipants", "room": room}), &[NO_SUCH_ROOM])
+            .await?;
+        Ok(data["participants"]
+            .as_array()
+            .map(|ps| ps.iter().filter_map(|p| p["id"].as_u64()).collect())
+            .unwrap_or_default())
     }
 
     /// Whether the room exists.
     pub async fn room_exists(&self, room: u64) -> anyhow::Result<bool> {
-        let data = self.room_request(json!({"request": "exists", "room": room}), &[]).await?;
+        let data = self
+            .room_request(json!({"request": "exists", "room": room}), &[])
+            .await?;
         Ok(data["exists"].as_bool().unwrap_or(false))
     }
 
@@ -112,11 +132,25 @@ impl JanusClient {
     /// count as success (an empty answer).
     async fn room_request(&self, body: Value, tolerated: &[i64]) -> anyhow::Result<Value> {
         let session = self.post("", json!({"janus": "create"})).await?;
-        let session_id = session["data"]["id"].as_u64().ok_or_else(|| anyhow::anyhow!("janus create: no session id"))?;
+        let session_id = session["data"]["id"]
+            .as_u64()
+            .ok_or_else(|| anyhow::anyhow!("janus create: no session id"))?;
         let result = async {
-            let handle = self.post(&format!("/{session_id}"), json!({"janus": "attach", "plugin": VIDEOROOM_PLUGIN})).await?;
-            let handle_id = handle["data"]["id"].as_u64().ok_or_else(|| anyhow::anyhow!("janus attach: no handle id"))?;
-            let answer = self.post(&format!("/{session_id}/{handle_id}"), json!({"janus": "message", "body": body})).await?;
+            let handle = self
+                .post(
+                    &format!("/{session_id}"),
+                    json!({"janus": "attach", "plugin": VIDEOROOM_PLUGIN}),
+                )
+                .await?;
+            let handle_id = handle["data"]["id"]
+                .as_u64()
+                .ok_or_else(|| anyhow::anyhow!("janus attach: no handle id"))?;
+            let answer = self
+                .post(
+                    &format!("/{session_id}/{handle_id}"),
+                    json!({"janus": "message", "body": body}),
+                )
+                .await?;
             let data = answer["plugindata"]["data"].clone();
             match data["error_code"].as_i64() {
                 Some(code) if tolerated.contains(&code) => Ok(Value::Null),
@@ -131,13 +165,28 @@ impl JanusClient {
     }
 
     async fn post(&self, path: &str, mut body: Value) -> anyhow::Result<Value> {
-        let token = tokens::session_token(&self.settings.token_secret, Utc::now() + chrono::Duration::seconds(OWN_TOKEN_SECONDS));
+        let token = tokens::session_token(
+            &self.settings.token_secret,
+            Utc::now() + chrono::Duration::seconds(OWN_TOKEN_SECONDS),
+        );
         body["transaction"] = json!(uuid::Uuid::new_v4().simple().to_string());
         body["token"] = json!(token);
         let url = format!("{}{path}", self.settings.http_url.trim_end_matches('/'));
-        let answer: Value = self.http.post(&url).json(&body).send().await?.error_for_status()?.json().await?;
+        let answer: Value = self
+            .http
+            .post(&url)
+            .json(&body)
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
         if answer["janus"] == "error" {
-            anyhow::bail!("janus error {}: {}", answer["error"]["code"], answer["error"]["reason"].as_str().unwrap_or(""));
+            anyhow::bail!(
+                "janus error {}: {}",
+                answer["error"]["code"],
+                answer["error"]["reason"].as_str().unwrap_or("")
+            );
         }
         Ok(answer)
     }

@@ -53,19 +53,31 @@ fn janus(client: Option<&JanusClient>) -> Result<&JanusClient> {
 }
 
 fn room_of(client: &JanusClient, session: Uuid) -> (u64, String) {
-    (ids::room_id(session), ids::room_secret(&client.settings().token_secret, session))
+    (
+        ids::room_id(session),
+        ids::room_secret(&client.settings().token_secret, session),
+    )
 }
 
 /// The session's room, made when it is not there yet: room for the mentor and every seat.
 async fn ensure_room(client: &JanusClient, session: &CallSession) -> Result<(u64, String)> {
     let (room, secret) = room_of(client, session.id);
     let publishers = u32::try_from(session.max_participants).unwrap_or(20) + 1;
-    client.create_room(room, &secret, &session.title, publishers).await.map_err(unavailable)?;
+    client
+        .create_room(room, &secret, &session.title, publishers)
+        .await
+        .map_err(unavailable)?;
     Ok((room, secret))
 }
 
 /// Admits the caller and hands them tokens for the session's room, creating it when needed.
-pub async fn access(conn: &mut PgConnection, client: Option<&JanusClient>, id: Uuid, user: Uuid, now: DateTime<Utc>) -> Result<CallAccess> {
+pub async fn access(
+    conn: &mut PgConnection,
+    client: Option<&JanusClient>,
+    id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<CallAccess> {
     let (session, role) = access::admit(&mut *conn, id, user, now).await?;
     let client = janus(client)?;
     let (room, secret) = ensure_room(client, &session).await?;
@@ -73,7 +85,10 @@ pub async fn access(conn: &mut PgConnection, client: Option<&JanusClient>, id: U
     let secret_key = &client.settings().token_secret;
     let participant_id = ids::participant_id(user);
     let room_token = tokens::room_token(secret_key, room, participant_id, expires_at);
-    client.allow(room, &secret, &room_token, true).await.map_err(unavailable)?;
+    client
+        .allow(room, &secret, &room_token, true)
+        .await
+        .map_err(unavailable)?;
     Ok(CallAccess {
         members: access::members(&mut *conn, id).await?,
         session,
@@ -93,13 +108,23 @@ fn unavailable(err: anyhow::Error) -> Error {
 }
 
 async fn tell_members(conn: &mut PgConnection, id: Uuid, event: &str, data: Value) -> Result<()> {
-    let to = access::members(&mut *conn, id).await?.into_iter().map(|m| m.user_id).collect();
+    let to = access::members(&mut *conn, id)
+        .await?
+        .into_iter()
+        .map(|m| m.user_id)
+        .collect();
     realtime::publish(conn, &realtime::Envelope::to_users(to, event, data)).await
 }
 
 /// The mentor starts the call: a scheduled session in its live window becomes active (the
 /// mentor's move of `group_sessions::lifecycle`), and everyone hears of it.
-pub async fn start(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
+pub async fn start(
+    conn: &mut PgConnection,
+    client: Option<&JanusClient>,
+    user: Uuid,
+    id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<()> {
     let (session, role) = access::admit(&mut *conn, id, user, now).await?;
     if role != Role::Mentor {
         return Err(Error::forbidden(access::MENTOR_ONLY));
@@ -113,7 +138,13 @@ pub async fn start(conn: &mut PgConnection, client: Option<&JanusClient>, user: 
 
 /// The mentor ends the call: the active session is completed (the mentor's move), its room
 /// destroyed, everyone told.
-pub async fn end(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
+pub async fn end(
+    conn: &mut PgConnection,
+    client: Option<&JanusClient>,
+    user: Uuid,
+    id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<()> {
     access::as_mentor(&mut *conn, id, user).await?;
     lifecycle::move_by_mentor(&mut *conn, user, id, "completed", now).await?;
     announce(conn, client, id, "completed", now).await
@@ -121,7 +152,13 @@ pub async fn end(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uu
 
 /// Tells every member that the session changed state (however it changed: the call page, the
 /// dashboard's buttons, the worker): started, or over (its room is destroyed then).
-pub async fn announce(conn: &mut PgConnection, client: Option<&JanusClient>, id: Uuid, status: &str, now: DateTime<Utc>) -> Result<()> {
+pub async fn announce(
+    conn: &mut PgConnection,
+    client: Option<&JanusClient>,
+    id: Uuid,
+    status: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
     match status {
         "active" => tell_members(conn, id, STARTED, json!({"groupSessionId": id, "startedAt": now})).await,
         "completed" | "cancelled" => {
@@ -139,49 +176,113 @@ pub async fn announce(conn: &mut PgConnection, client: Option<&JanusClient>, id:
 /// Someone admitted entered the room (their tile appears for the others).
 pub async fn joined(conn: &mut PgConnection, user: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
     let (session, role) = access::admit(&mut *conn, id, user, now).await?;
-    let me = access::members(&mut *conn, id).await?.into_iter().find(|m| m.user_id == user);
-    let participant = me.map(|m| json!({
-        "id": m.user_id, "firstName": m.first_name, "lastName": m.last_name, "profileImageUrl": m.profile_image_url,
-        "janusId": ids::participant_id(m.user_id), "isMentor": role == Role::Mentor,
-    }));
-    tell_members(conn, session.id, JOINED, json!({"groupSessionId": id, "participant": participant})).await
+    let me = access::members(&mut *conn, id)
+        .await?
+        .into_iter()
+        .find(|m| m.user_id == user);
+    let participant = me.map(|m| {
+        json!({
+            "id": m.user_id, "firstName": m.first_name, "lastName": m.last_name, "profileImageUrl": m.profile_image_url,
+            "janusId": ids::participant_id(m.user_id), "isMentor": role == Role::Mentor,
+        })
+    });
+    tell_members(
+        conn,
+        session.id,
+        JOINED,
+        json!({"groupSessionId": id, "participant": participant}),
+    )
+    .await
 }
 
 /// Someone left the room.
 pub async fn left(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<()> {
     access::session(&mut *conn, id).await?;
-    tell_members(conn, id, LEFT, json!({"groupSessionId": id, "participantId": user, "reason": "left"})).await
+    tell_members(
+        conn,
+        id,
+        LEFT,
+        json!({"groupSessionId": id, "participantId": user, "reason": "left"}),
+    )
+    .await
 }
 
 /// A member turned their own camera or microphone on or off.
-pub async fn toggled(conn: &mut PgConnection, user: Uuid, id: Uuid, video: Option<bool>, audio: Option<bool>, now: DateTime<Utc>) -> Result<()> {
+pub async fn toggled(
+    conn: &mut PgConnection,
+    user: Uuid,
+    id: Uuid,
+    video: Option<bool>,
+    audio: Option<bool>,
+    now: DateTime<Utc>,
+) -> Result<()> {
     access::admit(&mut *conn, id, user, now).await?;
     match (video, audio) {
-        (Some(on), _) => tell_members(conn, id, TOGGLED_VIDEO, json!({"groupSessionId": id, "participantId": user, "isVideoEnabled": on})).await,
-        (None, Some(on)) => tell_members(conn, id, TOGGLED_AUDIO, json!({"groupSessionId": id, "participantId": user, "isAudioEnabled": on})).await,
+        (Some(on), _) => {
+            tell_members(
+                conn,
+                id,
+                TOGGLED_VIDEO,
+                json!({"groupSessionId": id, "participantId": user, "isVideoEnabled": on}),
+            )
+            .await
+        }
+        (None, Some(on)) => {
+            tell_members(
+                conn,
+                id,
+                TOGGLED_AUDIO,
+                json!({"groupSessionId": id, "participantId": user, "isAudioEnabled": on}),
+            )
+            .await
+        }
         (None, None) => Ok(()),
     }
 }
 
 /// The mentor mutes or unmutes a participant for everyone (Janus stops forwarding their audio).
-pub async fn set_muted(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, target: Uuid, muted: bool) -> Result<()> {
+pub async fn set_muted(
+    conn: &mut PgConnection,
+    client: Option<&JanusClient>,
+    user: Uuid,
+    id: Uuid,
+    target: Uuid,
+    muted: bool,
+) -> Result<()> {
     access::as_mentor(&mut *conn, id, user).await?;
-    if !access::members(&mut *conn, id).await?.iter().any(|m| m.user_id == target && !m.is_mentor) {
+    if !access::members(&mut *conn, id)
+        .await?
+        .iter()
+        .any(|m| m.user_id == target && !m.is_mentor)
+    {
         return Err(Error::not_found(access::NOT_IN_SESSION));
     }
     let client = janus(client)?;
     let (room, secret) = room_of(client, id);
-    client.set_muted(room, &secret, ids::participant_id(target), muted).await.map_err(unavailable)?;
+    client
+        .set_muted(room, &secret, ids::participant_id(target), muted)
+        .await
+        .map_err(unavailable)?;
     let event = if muted { MUTED } else { UNMUTED };
     tell_members(conn, id, event, json!({"groupSessionId": id, "participantId": target})).await
 }
 
 /// The mentor removes a participant: recorded (no token again), kicked from the room by Janus,
 /// and everyone told (the removed one's page leaves the call).
-pub async fn remove(conn: &mut PgConnection, client: Option<&JanusClient>, user: Uuid, id: Uuid, target: Uuid) -> Result<()> {
+pub async fn remove(
+    conn: &mut PgConnection,
+    client: Option<&JanusClient>,
+    user: Uuid,
+    id: Uuid,
+    target: Uuid,
+) -> Result<()> {
     let session = access::as_mentor(&mut *conn, id, user).await?;
     // Told before the removal is recorded, so the removed one hears of it too.
-    let to: Vec<Uuid> = access::members(&mut *conn, id).await?.into_iter().map(|m| m.user_id).collect();
+    let to: Vec<Uuid> = access::members(&mut *conn, id)
+        .await?
+        .into_iter()
+        .map(|m| m.user_id)
+        .collect();
     if target == user || !access::remove(&mut *conn, id, target, user).await? {
         return Err(Error::not_found(access::NOT_IN_SESSION));
     }
@@ -189,7 +290,12 @@ pub async fn remove(conn: &mut PgConnection, client: Option<&JanusClient>, user:
         let (room, secret) = room_of(client, id);
         let participant = ids::participant_id(target);
         // The token first: kicked, they could otherwise join again with the one they hold.
-        let token = tokens::room_token(&client.settings().token_secret, room, participant, token_expiry(&session));
+        let token = tokens::room_token(
+            &client.settings().token_secret,
+            room,
+            participant,
+            token_expiry(&session),
+        );
         client.allow(room, &secret, &token, false).await.map_err(unavailable)?;
         client.kick(room, &secret, participant).await.map_err(unavailable)?;
     }

@@ -27,7 +27,13 @@ pub fn session_token(secret: &str, expires: DateTime<Utc>) -> String {
 /// Joins room `room` until `expires`. It names its participant, so each member's token is their
 /// own: the room's `allowed` list holds it while they may be there, and loses it when removed.
 pub fn room_token(secret: &str, room: u64, participant: u64, expires: DateTime<Utc>) -> String {
-    sign(secret, &format!("{},{VIDEOROOM_PLUGIN},room={room},participant={participant}", expires.timestamp()))
+    sign(
+        secret,
+        &format!(
+            "{},{VIDEOROOM_PLUGIN},room={room},participant={participant}",
+            expires.timestamp()
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -40,7 +46,10 @@ mod tests {
         let t = session_token("secret", at);
         assert!(t.starts_with("1800000000,janus,janus.plugin.videoroom:"), "{t}");
         let r = room_token("secret", 42, 7, at);
-        assert!(r.starts_with("1800000000,janus.plugin.videoroom,room=42,participant=7:"), "{r}");
+        assert!(
+            r.starts_with("1800000000,janus.plugin.videoroom,room=42,participant=7:"),
+            "{r}"
+        );
         // The signature covers everything before the colon with the shared secret.
         let (data, sig) = r.rsplit_once(':').unwrap();
         let mut mac = Hmac::<Sha1>::new_from_slice(b"secret").unwrap();
@@ -48,7 +57,11 @@ mod tests {
         assert_eq!(sig, STANDARD.encode(mac.finalize().into_bytes()));
         assert_ne!(room_token("other", 42, 7, at), r);
         assert_ne!(room_token("secret", 42, 8, at), r);
-        assert_eq!(room_token("secret", 42, 7, at), r, "the same member's token is the same: it can be withdrawn");
+        assert_eq!(
+            room_token("secret", 42, 7, at),
+            r,
+            "the same member's token is the same: it can be withdrawn"
+        );
     }
 
     #[test]

@@ -6,7 +6,11 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{GroupStatus, seats, sessions::{self, GroupSession}, status, *};
+use super::{
+    GroupStatus, seats,
+    sessions::{self, GroupSession},
+    status, *,
+};
 use crate::{
     Error, Result,
     booking::lifecycle::{self as booking_lifecycle, Cancelled},
@@ -26,24 +30,34 @@ pub fn not_allowed(from: GroupStatus, to: GroupStatus) -> String {
 }
 
 /// The mentor's moves (see `status::mentor_may`); anything else is a conflict.
-pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uuid, to: &str, now: DateTime<Utc>) -> Result<Moved> {
+pub async fn move_by_mentor(
+    tx: &mut PgConnection,
+    mentor_user_id: Uuid,
+    id: Uuid,
+    to: &str,
+    now: DateTime<Utc>,
+) -> Result<Moved> {
     let to: GroupStatus = to.parse().map_err(|_| Error::validation(BAD_STATUS))?;
     if to == GroupStatus::Scheduled {
         return Err(Error::validation(BAD_STATUS));
     }
     // Seats first, then the session: the order of the hold expiry and the payment (a booking,
     // then its session's seat count), so the two never wait for each other in a circle.
-    let owner: Option<Uuid> = sqlx::query_scalar("SELECT m.user_id FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id WHERE g.id = $1")
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let owner: Option<Uuid> = sqlx::query_scalar(
+        "SELECT m.user_id FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id WHERE g.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?;
     if owner != Some(mentor_user_id) {
         return Err(Error::not_found(NOT_FOUND));
     }
     if to == GroupStatus::Cancelled {
         seats::lock_seats(tx, id).await?;
     }
-    let g = sessions::locked(tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let g = sessions::locked(tx, id)
+        .await?
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     if !status::mentor_may(g.status(), to, g.scheduled_at, g.ends_at, now) {
         return Err(Error::conflict(not_allowed(g.status(), to)));
     }
@@ -58,33 +72,59 @@ pub async fn move_by_mentor(tx: &mut PgConnection, mentor_user_id: Uuid, id: Uui
             }
         }
     }
-    let session = sessions::find(&mut *tx, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    Ok(Moved { session, cancelled_seats })
+    let session = sessions::find(&mut *tx, id)
+        .await?
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    Ok(Moved {
+        session,
+        cancelled_seats,
+    })
 }
 
 async fn set_status(tx: &mut PgConnection, id: Uuid, to: GroupStatus) -> Result<()> {
-    sqlx::query("UPDATE group_sessions SET status = $2, updated_at = now() WHERE id = $1").bind(id).bind(to.as_str()).execute(&mut *tx).await?;
+    sqlx::query("UPDATE group_sessions SET status = $2, updated_at = now() WHERE id = $1")
+        .bind(id)
+        .bind(to.as_str())
+        .execute(&mut *tx)
+        .await?;
     Ok(())
 }
 
 /// The users with a booked seat (not a hold).
 async fn participant_users(tx: &mut PgConnection, id: Uuid) -> Result<Vec<Uuid>> {
-    Ok(sessions::participants(&mut *tx, &[id]).await?.into_iter().map(|p| p.user_id).collect())
+    Ok(sessions::participants(&mut *tx, &[id])
+        .await?
+        .into_iter()
+        .map(|p| p.user_id)
+        .collect())
 }
 
 /// At the start (the worker): a scheduled session still starting at `start` (unix seconds)
 /// becomes active and its participants and mentor are told it is starting now. `None` when
 /// nothing changed (moved, cancelled, started before, or already over).
 pub async fn go_live(tx: &mut PgConnection, id: Uuid, start: i64, now: DateTime<Utc>) -> Result<Option<GroupSession>> {
-    let Some(g) = sessions::locked(tx, id).await? else { return Ok(None) };
-    if g.scheduled_at.timestamp() != start || g.status() != GroupStatus::Scheduled || !status::in_live_window(g.scheduled_at, g.ends_at, now) {
+    let Some(g) = sessions::locked(tx, id).await? else {
+        return Ok(None);
+    };
+    if g.scheduled_at.timestamp() != start
+        || g.status() != GroupStatus::Scheduled
+        || !status::in_live_window(g.scheduled_at, g.ends_at, now)
+    {
         return Ok(None);
     }
     set_status(tx, id, GroupStatus::Active).await?;
     let mut users = participant_users(tx, id).await?;
     users.push(g.mentor_user_id);
     let message = format!("\"{}\" is starting now. Join the video call.", g.title);
-    notifications::notify_many(&mut *tx, &users, Kind::BookingReminder, STARTING_NOW, &message, Some(&format!("/group-video-call/{id}"))).await?;
+    notifications::notify_many(
+        &mut *tx,
+        &users,
+        Kind::BookingReminder,
+        STARTING_NOW,
+        &message,
+        Some(&format!("/group-video-call/{id}")),
+    )
+    .await?;
     Ok(Some(g))
 }
 
@@ -94,7 +134,9 @@ pub const STARTING_NOW: &str = "Group session starting now";
 /// At start + duration (the worker): a scheduled or active session of that start is completed.
 /// Its seats complete by the one-to-one rules (the booking completion after the complaint window).
 pub async fn finish(tx: &mut PgConnection, id: Uuid, start: i64, now: DateTime<Utc>) -> Result<bool> {
-    let Some(g) = sessions::locked(tx, id).await? else { return Ok(false) };
+    let Some(g) = sessions::locked(tx, id).await? else {
+        return Ok(false);
+    };
     if g.scheduled_at.timestamp() != start || !g.status().is_open() || g.ends_at > now {
         return Ok(false);
     }

@@ -8,10 +8,16 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{sessions::{self, GroupSession}, *};
+use super::{
+    sessions::{self, GroupSession},
+    *,
+};
 use crate::{
     Error, Result,
-    booking::{bookings::{self, Booking}, reservations},
+    booking::{
+        bookings::{self, Booking},
+        reservations,
+    },
     error::OnConstraint,
     money,
 };
@@ -20,7 +26,10 @@ pub enum Joined {
     /// A free session: the seat is booked and confirmed now.
     Free(Booking),
     /// A paid session: the seat is held until `expires_at`.
-    Held { booking: Booking, expires_at: DateTime<Utc> },
+    Held {
+        booking: Booking,
+        expires_at: DateTime<Utc>,
+    },
     /// The seeker's seat (held or booked) from before.
     Existing(Booking),
 }
@@ -48,7 +57,9 @@ pub async fn join(
     notes: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<Joined> {
-    let g: GroupSession = sessions::find(&mut *tx, session_id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let g: GroupSession = sessions::find(&mut *tx, session_id)
+        .await?
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     if g.mentor_user_id == user_id {
         return Err(Error::validation(OWN_SESSION));
     }
@@ -76,7 +87,10 @@ pub async fn join(
         }
     }
     let notes = notes.map(str::trim).filter(|n| !n.is_empty()).map(str::to_string);
-    if notes.as_deref().is_some_and(|n| n.chars().count() > reservations::MAX_NOTES_CHARS) {
+    if notes
+        .as_deref()
+        .is_some_and(|n| n.chars().count() > reservations::MAX_NOTES_CHARS)
+    {
         return Err(Error::validation("Notes must be at most 2000 characters"));
     }
     let free = g.service_price_cents == 0;
@@ -112,14 +126,18 @@ pub async fn join(
     })?;
     let Some(id) = inserted else {
         // A parallel request of the same seeker took the seat first.
-        let seat = existing_seat(tx, session_id, user_id).await?.ok_or_else(|| Error::conflict(SESSION_FULL))?;
+        let seat = existing_seat(tx, session_id, user_id)
+            .await?
+            .ok_or_else(|| Error::conflict(SESSION_FULL))?;
         return Ok(Joined::Existing(seat));
     };
     if !free {
         let (total, _) = reservations::live_holds(&mut *tx, user_id, g.mentor_id, now).await?;
         reservations::check_hold_caps(total, 0)?;
     }
-    let booking = bookings::find(&mut *tx, id).await?.ok_or_else(|| anyhow::anyhow!("seat vanished"))?;
+    let booking = bookings::find(&mut *tx, id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("seat vanished"))?;
     if free {
         reservations::notify_confirmed(&mut *tx, &booking, false).await?;
         Ok(Joined::Free(booking))

@@ -5,7 +5,12 @@ use sqlx::{FromRow, PgConnection, PgExecutor, PgPool};
 use uuid::Uuid;
 
 use super::{GroupStatus, *};
-use crate::{Error, Result, booking::slot_arithmetic::BOOKING_WINDOW_DAYS, catalogue::{mentors, services}, error::OnConstraint};
+use crate::{
+    Error, Result,
+    booking::slot_arithmetic::BOOKING_WINDOW_DAYS,
+    catalogue::{mentors, services},
+    error::OnConstraint,
+};
 
 #[derive(Clone, Debug, FromRow)]
 pub struct GroupSession {
@@ -75,7 +80,12 @@ pub struct NewGroupSession {
 
 /// Checks and inserts a session of the mentor's own active group service. Its duration is the
 /// service's; the database refuses a time overlapping the mentor's other bookings or sessions.
-pub async fn create(tx: &mut PgConnection, mentor_user_id: Uuid, input: NewGroupSession, now: DateTime<Utc>) -> Result<GroupSession> {
+pub async fn create(
+    tx: &mut PgConnection,
+    mentor_user_id: Uuid,
+    input: NewGroupSession,
+    now: DateTime<Utc>,
+) -> Result<GroupSession> {
     let mentor = mentors::own(&mut *tx, mentor_user_id).await?;
     let service_id = input.service_id.ok_or_else(|| Error::validation(NO_SERVICE))?;
     let title = input.title.as_deref().map(str::trim).unwrap_or_default().to_string();
@@ -85,7 +95,12 @@ pub async fn create(tx: &mut PgConnection, mentor_user_id: Uuid, input: NewGroup
     if title.chars().count() > 200 {
         return Err(Error::validation(TITLE_TOO_LONG));
     }
-    let description = input.description.as_deref().map(str::trim).filter(|d| !d.is_empty()).map(str::to_string);
+    let description = input
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(str::to_string);
     if description.as_deref().is_some_and(|d| d.chars().count() > 2000) {
         return Err(Error::validation(DESCRIPTION_TOO_LONG));
     }
@@ -115,22 +130,35 @@ pub async fn create(tx: &mut PgConnection, mentor_user_id: Uuid, input: NewGroup
     .fetch_one(&mut *tx)
     .await
     .on_constraint("mentor_busy_no_overlap", || Error::conflict(TIME_TAKEN))?;
-    find(&mut *tx, id).await?.ok_or_else(|| anyhow::anyhow!("group session vanished").into())
+    find(&mut *tx, id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("group session vanished").into())
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<GroupSession>> {
-    Ok(sqlx::query_as(select_group_sessions!("WHERE g.id = $1")).bind(id).fetch_optional(db).await?)
+    Ok(sqlx::query_as(select_group_sessions!("WHERE g.id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await?)
 }
 
 /// The session locked for a change of state.
 pub async fn locked(tx: &mut PgConnection, id: Uuid) -> Result<Option<GroupSession>> {
-    sqlx::query("SELECT 1 FROM group_sessions WHERE id = $1 FOR UPDATE").bind(id).execute(&mut *tx).await?;
+    sqlx::query("SELECT 1 FROM group_sessions WHERE id = $1 FOR UPDATE")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
     find(&mut *tx, id).await
 }
 
 /// Sessions still ahead or live (scheduled or active, not ended), soonest first; optionally one
 /// mentor's or one service's.
-pub async fn upcoming(db: &PgPool, mentor_id: Option<Uuid>, service_id: Option<Uuid>, now: DateTime<Utc>) -> Result<Vec<GroupSession>> {
+pub async fn upcoming(
+    db: &PgPool,
+    mentor_id: Option<Uuid>,
+    service_id: Option<Uuid>,
+    now: DateTime<Utc>,
+) -> Result<Vec<GroupSession>> {
     Ok(sqlx::query_as(select_group_sessions!(
         "WHERE g.status IN ('scheduled', 'active') AND g.ends_at > $1 AND ($2::uuid IS NULL OR g.mentor_id = $2) \
          AND ($3::uuid IS NULL OR g.service_id = $3) AND m.is_active ORDER BY g.scheduled_at, g.id LIMIT 200"
@@ -144,10 +172,12 @@ pub async fn upcoming(db: &PgPool, mentor_id: Option<Uuid>, service_id: Option<U
 
 /// Every session of one mentor, the latest start first.
 pub async fn of_mentor(db: &PgPool, mentor_id: Uuid) -> Result<Vec<GroupSession>> {
-    Ok(sqlx::query_as(select_group_sessions!("WHERE g.mentor_id = $1 ORDER BY g.scheduled_at DESC, g.id LIMIT 500"))
-        .bind(mentor_id)
-        .fetch_all(db)
-        .await?)
+    Ok(sqlx::query_as(select_group_sessions!(
+        "WHERE g.mentor_id = $1 ORDER BY g.scheduled_at DESC, g.id LIMIT 500"
+    ))
+    .bind(mentor_id)
+    .fetch_all(db)
+    .await?)
 }
 
 #[derive(Clone, Debug, FromRow)]
@@ -179,5 +209,8 @@ pub fn is_upcoming(g: &GroupSession, now: DateTime<Utc>) -> bool {
 
 /// When the worker's start and end steps are due.
 pub fn start_and_end(g: &GroupSession) -> (DateTime<Utc>, DateTime<Utc>) {
-    (g.scheduled_at, g.scheduled_at + Duration::minutes(g.service_duration_minutes as i64))
+    (
+        g.scheduled_at,
+        g.scheduled_at + Duration::minutes(g.service_duration_minutes as i64),
+    )
 }

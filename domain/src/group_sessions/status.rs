@@ -44,7 +44,10 @@ impl fmt::Display for GroupStatus {
 impl FromStr for GroupStatus {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| format!("not a group session status: {s}"))
+        Self::ALL
+            .into_iter()
+            .find(|v| v.as_str() == s)
+            .ok_or_else(|| format!("not a group session status: {s}"))
     }
 }
 
@@ -54,7 +57,13 @@ pub fn in_live_window(start: DateTime<Utc>, end: DateTime<Utc>, now: DateTime<Ut
 }
 
 /// Whether the mentor may move a session from `from` to `to` at `now`.
-pub fn mentor_may(from: GroupStatus, to: GroupStatus, start: DateTime<Utc>, end: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+pub fn mentor_may(
+    from: GroupStatus,
+    to: GroupStatus,
+    start: DateTime<Utc>,
+    end: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> bool {
     use GroupStatus::*;
     match (from, to) {
         (Scheduled, Active) => in_live_window(start, end, now),
@@ -90,7 +99,14 @@ mod tests {
         assert!(mentor_may(Scheduled, Cancelled, start, end, before));
         assert!(!mentor_may(Scheduled, Cancelled, start, end, during));
         assert!(mentor_may(Active, Completed, start, end, during));
-        for (from, to) in [(Scheduled, Completed), (Active, Cancelled), (Completed, Active), (Cancelled, Scheduled), (Active, Scheduled), (Completed, Cancelled)] {
+        for (from, to) in [
+            (Scheduled, Completed),
+            (Active, Cancelled),
+            (Completed, Active),
+            (Cancelled, Scheduled),
+            (Active, Scheduled),
+            (Completed, Cancelled),
+        ] {
             assert!(!mentor_may(from, to, start, end, during), "{from} -> {to}");
             assert!(!mentor_may(from, to, start, end, before), "{from} -> {to}");
         }

@@ -55,7 +55,10 @@ fn text(s: &str) -> String {
 /// A parameter value (such as CN): quoted, without DQUOTE or control characters, which a
 /// parameter value cannot hold (RFC 5545 3.2).
 fn param(s: &str) -> String {
-    let clean: String = s.chars().filter(|c| *c != '"' && (*c == '\t' || !c.is_control())).collect();
+    let clean: String = s
+        .chars()
+        .filter(|c| *c != '"' && (*c == '\t' || !c.is_control()))
+        .collect();
     format!("\"{clean}\"")
 }
 
@@ -76,7 +79,11 @@ fn fold(line: &str) -> String {
 }
 
 pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, now: DateTime<Utc>) -> Invite {
-    let status = if method == Method::Cancel { "CANCELLED" } else { "CONFIRMED" };
+    let status = if method == Method::Cancel {
+        "CANCELLED"
+    } else {
+        "CONFIRMED"
+    };
     let lines = [
         "BEGIN:VCALENDAR".to_string(),
         "VERSION:2.0".to_string(),
@@ -89,11 +96,27 @@ pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, now: DateT
         format!("DTSTAMP:{}", stamp(now)),
         format!("DTSTART:{}", stamp(b.scheduled_at)),
         format!("DTEND:{}", stamp(b.ends_at)),
-        format!("SUMMARY:{}", text(&format!("{} with {}", b.service_title, b.mentor_display_name))),
-        format!("DESCRIPTION:{}", text(&format!("Your {PRODUCT_NAME} video session. Join from your dashboard: {link}"))),
+        format!(
+            "SUMMARY:{}",
+            text(&format!("{} with {}", b.service_title, b.mentor_display_name))
+        ),
+        format!(
+            "DESCRIPTION:{}",
+            text(&format!(
+                "Your {PRODUCT_NAME} video session. Join from your dashboard: {link}"
+            ))
+        ),
         format!("URL:{link}"),
-        format!("ORGANIZER;CN={}:mailto:{}", param(&b.mentor_display_name), b.mentor_email),
-        format!("ATTENDEE;CN={};ROLE=REQ-PARTICIPANT:mailto:{}", param(&format!("{} {}", b.user_first_name, b.user_last_name)), b.user_email),
+        format!(
+            "ORGANIZER;CN={}:mailto:{}",
+            param(&b.mentor_display_name),
+            b.mentor_email
+        ),
+        format!(
+            "ATTENDEE;CN={};ROLE=REQ-PARTICIPANT:mailto:{}",
+            param(&format!("{} {}", b.user_first_name, b.user_last_name)),
+            b.user_email
+        ),
         format!("STATUS:{status}"),
         "END:VEVENT".to_string(),
         "END:VCALENDAR".to_string(),
@@ -196,9 +219,16 @@ mod tests {
         assert!(lines.iter().all(|l| l.len() <= MAX_LINE_OCTETS), "{lines:?}");
         let unfolded = unfold(&content);
         let logical: Vec<&str> = physical_lines(&unfolded);
-        assert_eq!(logical.iter().filter(|l| l.starts_with("ATTENDEE")).count(), 1, "{logical:?}");
+        assert_eq!(
+            logical.iter().filter(|l| l.starts_with("ATTENDEE")).count(),
+            1,
+            "{logical:?}"
+        );
         let summary = logical.iter().find_map(|l| l.strip_prefix("SUMMARY:")).unwrap();
-        assert_eq!(unescape(summary), "Tarot\nATTENDEE:mailto:evil@example.comX, y; z \\ end with Mira");
+        assert_eq!(
+            unescape(summary),
+            "Tarot\nATTENDEE:mailto:evil@example.comX, y; z \\ end with Mira"
+        );
     }
 
     #[test]
@@ -208,9 +238,15 @@ mod tests {
         for line in physical_lines(&content) {
             assert!(line.len() <= MAX_LINE_OCTETS, "{} octets: {line}", line.len());
         }
-        assert!(physical_lines(&content).iter().filter(|l| l.starts_with(' ')).count() > 3, "folded");
+        assert!(
+            physical_lines(&content).iter().filter(|l| l.starts_with(' ')).count() > 3,
+            "folded"
+        );
         let unfolded = unfold(&content);
-        let summary = physical_lines(&unfolded).into_iter().find_map(|l| l.strip_prefix("SUMMARY:")).unwrap();
+        let summary = physical_lines(&unfolded)
+            .into_iter()
+            .find_map(|l| l.strip_prefix("SUMMARY:"))
+            .unwrap();
         assert_eq!(unescape(summary), format!("{title} with Луна"));
         // Every fold point sits between two characters: each physical line is valid UTF-8 by itself.
         for line in content.as_bytes().split(|b| *b == b'\n') {

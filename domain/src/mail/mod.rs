@@ -9,7 +9,7 @@ pub const PRODUCT_NAME: &str = "Mystic Mentors";
 use anyhow::Context;
 use lettre::{
     AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
-    message::{Mailbox, MultiPart, SinglePart, header::ContentTransferEncoding, header::ContentType, Body},
+    message::{Body, Mailbox, MultiPart, SinglePart, header::ContentTransferEncoding, header::ContentType},
 };
 
 use crate::config::{Config, MailTransport};
@@ -86,9 +86,13 @@ impl Mailer {
         let body = match &email.calendar {
             None => body,
             Some(invite) => {
-                let content_type = ContentType::parse(&format!("text/calendar; charset=utf-8; method={}", invite.method.as_str()))?;
+                let content_type = ContentType::parse(&format!(
+                    "text/calendar; charset=utf-8; method={}",
+                    invite.method.as_str()
+                ))?;
                 MultiPart::mixed().multipart(body).singlepart(
-                    lettre::message::Attachment::new("invite.ics".to_string()).body(invite.content.clone(), content_type),
+                    lettre::message::Attachment::new("invite.ics".to_string())
+                        .body(invite.content.clone(), content_type),
                 )
             }
         };
@@ -104,7 +108,11 @@ const MAX_RAW_LINE: usize = 900;
 fn part(content_type: ContentType, content: &str) -> SinglePart {
     let plain = !content.contains('\r') && !content.contains('\0') && content.lines().all(|l| l.len() <= MAX_RAW_LINE);
     let body = if plain {
-        let encoding = if content.is_ascii() { ContentTransferEncoding::SevenBit } else { ContentTransferEncoding::EightBit };
+        let encoding = if content.is_ascii() {
+            ContentTransferEncoding::SevenBit
+        } else {
+            ContentTransferEncoding::EightBit
+        };
         Body::dangerous_pre_encoded(content.replace('\n', "\r\n").into_bytes(), encoding)
     } else {
         Body::new(content.to_owned())

@@ -25,7 +25,6 @@ fn subject_date(b: &crate::booking::bookings::Booking, to_mentor: bool) -> Strin
     }
 }
 
-
 pub fn verification(config: &Config, to: &str, first_name: &str, token: &str) -> Email {
     let link = config.link("/verify-email", &[("token", token)]);
     action_email(
@@ -73,7 +72,11 @@ pub fn account_exists(config: &Config, to: &str, first_name: &str) -> Email {
 }
 
 /// The seeker's confirmation, with the session as a calendar invitation.
-pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking, now: chrono::DateTime<chrono::Utc>) -> Email {
+pub fn booking_confirmed(
+    config: &Config,
+    b: &crate::booking::bookings::Booking,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Email {
     let link = config.link("/dashboard", &[]);
     let when = start(b, false, SESSION_TIME);
     let mut email = action_email(
@@ -82,24 +85,45 @@ pub fn booking_confirmed(config: &Config, b: &crate::booking::bookings::Booking,
         &b.user_first_name,
         &format!(
             "Your session \"{}\" with {} is confirmed for {when} ({} minutes, total ${}). The attached invitation adds it to your calendar.",
-            b.service_title, b.mentor_display_name, b.duration_minutes, crate::money::format(b.total_cents)
+            b.service_title,
+            b.mentor_display_name,
+            b.duration_minutes,
+            crate::money::format(b.total_cents)
         ),
         "Open your dashboard",
         &link,
         "The video session opens 15 minutes before the start. You can reschedule up to 2 hours before, and cancel with a refund by our policy.",
     );
-    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Request, b.calendar_sequence, &link, now));
+    email.calendar = Some(super::calendar::invite(
+        b,
+        super::calendar::Method::Request,
+        b.calendar_sequence,
+        &link,
+        now,
+    ));
     email
 }
 
 /// The mentor's news of a confirmed booking, with the session as a calendar invitation.
-pub fn new_booking(config: &Config, b: &crate::booking::bookings::Booking, now: chrono::DateTime<chrono::Utc>) -> Email {
+pub fn new_booking(
+    config: &Config,
+    b: &crate::booking::bookings::Booking,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Email {
     let link = config.link("/mentor-dashboard", &[]);
     let seeker = format!("{} {}", b.user_first_name, b.user_last_name);
-    let paid = if b.total_cents > 0 { format!(", paid ${}", crate::money::format(b.total_cents)) } else { String::from(", free") };
+    let paid = if b.total_cents > 0 {
+        format!(", paid ${}", crate::money::format(b.total_cents))
+    } else {
+        String::from(", free")
+    };
     let mut email = action_email(
         &b.mentor_email,
-        &format!("New booking: {} with {seeker} on {}", b.service_title, subject_date(b, true)),
+        &format!(
+            "New booking: {} with {seeker} on {}",
+            b.service_title,
+            subject_date(b, true)
+        ),
         &b.mentor_display_name,
         &format!(
             "{seeker} booked \"{}\" for {} ({} minutes{paid}). The attached invitation adds it to your calendar.",
@@ -111,25 +135,53 @@ pub fn new_booking(config: &Config, b: &crate::booking::bookings::Booking, now: 
         &link,
         "The video session opens 15 minutes before the start. You can message your client from the booking.",
     );
-    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Request, b.calendar_sequence, &link, now));
+    email.calendar = Some(super::calendar::invite(
+        b,
+        super::calendar::Method::Request,
+        b.calendar_sequence,
+        &link,
+        now,
+    ));
     email
 }
 
 /// A booking moved: both sides get the updated invitation (same UID, higher SEQUENCE).
-pub fn booking_rescheduled(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool, now: chrono::DateTime<chrono::Utc>) -> Email {
+pub fn booking_rescheduled(
+    config: &Config,
+    b: &crate::booking::bookings::Booking,
+    to_mentor: bool,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Email {
     let (to, name, link) = recipient(config, b, to_mentor);
     let when = start(b, to_mentor, SESSION_TIME);
-    let moved = if to_mentor { format!("{} {} moved", b.user_first_name, b.user_last_name) } else { String::from("You moved") };
+    let moved = if to_mentor {
+        format!("{} {} moved", b.user_first_name, b.user_last_name)
+    } else {
+        String::from("You moved")
+    };
     let mut email = action_email(
         &to,
-        &format!("Booking rescheduled: {} on {}", b.service_title, subject_date(b, to_mentor)),
+        &format!(
+            "Booking rescheduled: {} on {}",
+            b.service_title,
+            subject_date(b, to_mentor)
+        ),
         &name,
-        &format!("{moved} \"{}\" to {when}. The attached invitation updates your calendar.", b.service_title),
+        &format!(
+            "{moved} \"{}\" to {when}. The attached invitation updates your calendar.",
+            b.service_title
+        ),
         "Open your dashboard",
         &link,
         "If the new time does not suit you, you can reschedule again up to 2 hours before the start.",
     );
-    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Request, b.calendar_sequence, &link, now));
+    email.calendar = Some(super::calendar::invite(
+        b,
+        super::calendar::Method::Request,
+        b.calendar_sequence,
+        &link,
+        now,
+    ));
     email
 }
 
@@ -144,7 +196,10 @@ pub fn booking_cancelled(
 ) -> Email {
     let (to, name, link) = recipient(config, b, to_mentor);
     let refund = if !to_mentor && refund_cents > 0 {
-        format!(" A refund of ${} goes back to your card; banks usually show it within 5 to 10 business days.", crate::money::format(refund_cents))
+        format!(
+            " A refund of ${} goes back to your card; banks usually show it within 5 to 10 business days.",
+            crate::money::format(refund_cents)
+        )
     } else {
         String::new()
     };
@@ -153,17 +208,37 @@ pub fn booking_cancelled(
         (true, false) => format!("Your mentor {}", b.mentor_display_name),
         (false, true) => format!("{} {}", b.user_first_name, b.user_last_name),
     };
-    let why = b.cancellation_reason.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(|r| format!(" Reason: {r}")).unwrap_or_default();
+    let why = b
+        .cancellation_reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(|r| format!(" Reason: {r}"))
+        .unwrap_or_default();
     let mut email = action_email(
         &to,
-        &format!("Booking cancelled: {} on {}", b.service_title, subject_date(b, to_mentor)),
+        &format!(
+            "Booking cancelled: {} on {}",
+            b.service_title,
+            subject_date(b, to_mentor)
+        ),
         &name,
-        &format!("{who} cancelled \"{}\" on {}.{refund}{why}", b.service_title, start(b, to_mentor, SESSION_TIME_SHORT)),
+        &format!(
+            "{who} cancelled \"{}\" on {}.{refund}{why}",
+            b.service_title,
+            start(b, to_mentor, SESSION_TIME_SHORT)
+        ),
         "Open your dashboard",
         &link,
         "The attached update removes the session from your calendar.",
     );
-    email.calendar = Some(super::calendar::invite(b, super::calendar::Method::Cancel, b.calendar_sequence, &link, now));
+    email.calendar = Some(super::calendar::invite(
+        b,
+        super::calendar::Method::Cancel,
+        b.calendar_sequence,
+        &link,
+        now,
+    ));
     email
 }
 
@@ -177,7 +252,11 @@ pub fn booking_reminder(config: &Config, b: &crate::booking::bookings::Booking, 
         &format!(
             "\"{}\" with {} starts {}.",
             b.service_title,
-            if to_mentor { format!("{} {}", b.user_first_name, b.user_last_name) } else { b.mentor_display_name.clone() },
+            if to_mentor {
+                format!("{} {}", b.user_first_name, b.user_last_name)
+            } else {
+                b.mentor_display_name.clone()
+            },
             start(b, to_mentor, SESSION_TIME)
         ),
         "Open your dashboard",
@@ -193,7 +272,10 @@ pub fn review_request(config: &Config, b: &crate::booking::bookings::Booking) ->
         &b.user_email,
         &format!("How was your session with {}?", b.mentor_display_name),
         &b.user_first_name,
-        &format!("Your session \"{}\" is complete. A short review helps other seekers find the right mentor.", b.service_title),
+        &format!(
+            "Your session \"{}\" is complete. A short review helps other seekers find the right mentor.",
+            b.service_title
+        ),
         "Leave a review",
         &link,
         "You find the review form under Session History on your dashboard.",
@@ -202,10 +284,17 @@ pub fn review_request(config: &Config, b: &crate::booking::bookings::Booking) ->
 
 /// To a mentor: a payout was prepared by the weekly batch.
 pub fn payout_created(config: &Config, p: &crate::payouts::PayoutMail) -> Email {
-    let sessions = if p.booking_count == 1 { "1 session".to_string() } else { format!("{} sessions", p.booking_count) };
+    let sessions = if p.booking_count == 1 {
+        "1 session".to_string()
+    } else {
+        format!("{} sessions", p.booking_count)
+    };
     action_email(
         &p.email,
-        &format!("Your payout of ${} is being prepared", crate::money::format(p.mentor_net_cents)),
+        &format!(
+            "Your payout of ${} is being prepared",
+            crate::money::format(p.mentor_net_cents)
+        ),
         &p.first_name,
         &format!(
             "A payout of ${} for {sessions} is being prepared: ${} earned, less the platform fee of ${}.",
@@ -226,7 +315,15 @@ pub fn payout_paid(config: &Config, p: &crate::payouts::PayoutMail) -> Email {
         &p.email,
         &format!("Your payout of ${} was sent", crate::money::format(p.mentor_net_cents)),
         &p.first_name,
-        &format!("Your payout of ${} for {} was sent ({method}).", crate::money::format(p.mentor_net_cents), if p.booking_count == 1 { "1 session".to_string() } else { format!("{} sessions", p.booking_count) }),
+        &format!(
+            "Your payout of ${} for {} was sent ({method}).",
+            crate::money::format(p.mentor_net_cents),
+            if p.booking_count == 1 {
+                "1 session".to_string()
+            } else {
+                format!("{} sessions", p.booking_count)
+            }
+        ),
         "See your earnings",
         &config.link("/mentor-dashboard", &[]),
         "If it has not arrived within a few days, reply to support through the contact page.",
@@ -235,14 +332,34 @@ pub fn payout_paid(config: &Config, p: &crate::payouts::PayoutMail) -> Email {
 
 fn recipient(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool) -> (String, String, String) {
     if to_mentor {
-        (b.mentor_email.clone(), b.mentor_display_name.clone(), config.link("/mentor-dashboard", &[]))
+        (
+            b.mentor_email.clone(),
+            b.mentor_display_name.clone(),
+            config.link("/mentor-dashboard", &[]),
+        )
     } else {
-        (b.user_email.clone(), b.user_first_name.clone(), config.link("/dashboard", &[]))
+        (
+            b.user_email.clone(),
+            b.user_first_name.clone(),
+            config.link("/dashboard", &[]),
+        )
     }
 }
 
-fn action_email(to: &str, subject: &str, first_name: &str, intro: &str, action: &str, link: &str, outro: &str) -> Email {
-    let greeting = if first_name.trim().is_empty() { "Hello".to_string() } else { format!("Hello {first_name}") };
+fn action_email(
+    to: &str,
+    subject: &str,
+    first_name: &str,
+    intro: &str,
+    action: &str,
+    link: &str,
+    outro: &str,
+) -> Email {
+    let greeting = if first_name.trim().is_empty() {
+        "Hello".to_string()
+    } else {
+        format!("Hello {first_name}")
+    };
     let text = format!("{greeting},\n\n{intro}\n\n{action}:\n{link}\n\n{outro}\n\n{PRODUCT_NAME}\n");
     let html = format!(
         "<!doctype html>\n<html><body style=\"font-family:Helvetica,Arial,sans-serif;color:#1f1b2e;max-width:560px;margin:auto\">\n\
@@ -255,13 +372,24 @@ fn action_email(to: &str, subject: &str, first_name: &str, intro: &str, action: 
         link = escape(link),
         outro = escape(outro),
     );
-    Email { to: to.to_string(), subject: subject.to_string(), text, html, reply_to: None, calendar: None }
+    Email {
+        to: to.to_string(),
+        subject: subject.to_string(),
+        text,
+        html,
+        reply_to: None,
+        calendar: None,
+    }
 }
 
 /// A contact-form message, to support, answerable by replying.
 pub fn contact(config: &Config, message: &crate::contact::ContactMessage) -> Email {
     let category = crate::contact::category_label(&message.category);
-    let subject_line = if message.subject.trim().is_empty() { "(no subject)" } else { message.subject.trim() };
+    let subject_line = if message.subject.trim().is_empty() {
+        "(no subject)"
+    } else {
+        message.subject.trim()
+    };
     let subject = format!("[Contact] {category}: {subject_line}");
     let text = format!(
         "New message from the contact form\n\nFrom: {} <{}>\nCategory: {category}\nSubject: {subject_line}\n\n{}\n\nReply to this e-mail to answer; support promises a reply within 24 hours.\n",
@@ -276,11 +404,21 @@ pub fn contact(config: &Config, message: &crate::contact::ContactMessage) -> Ema
         escape(subject_line),
         escape(&message.message),
     );
-    Email { to: config.support_email.clone(), subject, text, html, reply_to: Some(message.email.clone()), calendar: None }
+    Email {
+        to: config.support_email.clone(),
+        subject,
+        text,
+        html,
+        reply_to: Some(message.email.clone()),
+        calendar: None,
+    }
 }
 
 pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
@@ -298,7 +436,9 @@ mod tests {
 
     fn booking() -> crate::booking::bookings::Booking {
         let mut b = crate::mail::calendar::test_booking("Star reading", "Mira");
-        b.scheduled_at = chrono::DateTime::parse_from_rfc3339("2027-03-05T14:30:00Z").unwrap().to_utc();
+        b.scheduled_at = chrono::DateTime::parse_from_rfc3339("2027-03-05T14:30:00Z")
+            .unwrap()
+            .to_utc();
         b.user_time_zone = Some("Europe/Paris".into());
         b.mentor_time_zone = "America/New_York".into();
         b
@@ -309,11 +449,24 @@ mod tests {
         let b = booking();
         let mail = new_booking(&config(), &b, b.scheduled_at);
         assert_eq!(mail.to, b.mentor_email);
-        assert!(mail.subject.starts_with("New booking: Star reading with "), "{}", mail.subject);
-        assert!(mail.text.contains("Friday Mar 05, 2027 at 09:30 EST (America/New_York)"), "{}", mail.text);
+        assert!(
+            mail.subject.starts_with("New booking: Star reading with "),
+            "{}",
+            mail.subject
+        );
+        assert!(
+            mail.text
+                .contains("Friday Mar 05, 2027 at 09:30 EST (America/New_York)"),
+            "{}",
+            mail.text
+        );
         assert!(mail.calendar.is_some());
         let seeker = booking_confirmed(&config(), &b, b.scheduled_at);
-        assert!(seeker.text.contains("Friday Mar 05, 2027 at 15:30 CET (Europe/Paris)"), "{}", seeker.text);
+        assert!(
+            seeker.text.contains("Friday Mar 05, 2027 at 15:30 CET (Europe/Paris)"),
+            "{}",
+            seeker.text
+        );
     }
 
     #[test]
@@ -321,12 +474,31 @@ mod tests {
         let b = booking();
         let seeker = format!("{} {}", b.user_first_name, b.user_last_name);
         let to_seeker = booking_cancelled(&config(), &b, false, false, 2000, b.scheduled_at);
-        assert!(to_seeker.text.contains("You cancelled \"Star reading\" on Mar 05, 2027 at 15:30 CET (Europe/Paris). A refund of $20.00"), "{}", to_seeker.text);
+        assert!(
+            to_seeker.text.contains(
+                "You cancelled \"Star reading\" on Mar 05, 2027 at 15:30 CET (Europe/Paris). A refund of $20.00"
+            ),
+            "{}",
+            to_seeker.text
+        );
         let to_mentor = booking_cancelled(&config(), &b, true, false, 2000, b.scheduled_at);
-        assert!(to_mentor.text.contains(&format!("{seeker} cancelled \"Star reading\" on Mar 05, 2027 at 09:30 EST (America/New_York).")), "{}", to_mentor.text);
+        assert!(
+            to_mentor.text.contains(&format!(
+                "{seeker} cancelled \"Star reading\" on Mar 05, 2027 at 09:30 EST (America/New_York)."
+            )),
+            "{}",
+            to_mentor.text
+        );
         let by_mentor = booking_cancelled(&config(), &b, false, true, 0, b.scheduled_at);
-        assert!(by_mentor.text.contains("Your mentor Mira cancelled"), "{}", by_mentor.text);
-        let b = crate::booking::bookings::Booking { cancellation_reason: Some(" I am ill ".into()), ..b };
+        assert!(
+            by_mentor.text.contains("Your mentor Mira cancelled"),
+            "{}",
+            by_mentor.text
+        );
+        let b = crate::booking::bookings::Booking {
+            cancellation_reason: Some(" I am ill ".into()),
+            ..b
+        };
         let with_reason = booking_cancelled(&config(), &b, false, true, 4000, b.scheduled_at);
         assert!(with_reason.text.contains("A refund of $40.00 goes back to your card; banks usually show it within 5 to 10 business days. Reason: I am ill"), "{}", with_reason.text);
     }
@@ -335,8 +507,14 @@ mod tests {
     fn verification_links_to_the_app() {
         let mail = verification(&config(), "ann@example.com", "Ann <3", "tok123");
         assert_eq!(mail.subject, "Verify your email address");
-        assert!(mail.text.contains("https://mentors.example/verify-email?token=tok123\n"));
-        assert!(mail.html.contains("href=\"https://mentors.example/verify-email?token=tok123\""));
+        assert!(
+            mail.text
+                .contains("https://mentors.example/verify-email?token=tok123\n")
+        );
+        assert!(
+            mail.html
+                .contains("href=\"https://mentors.example/verify-email?token=tok123\"")
+        );
         assert!(mail.html.contains("Hello Ann &lt;3"), "names are escaped in HTML");
     }
 
@@ -353,7 +531,10 @@ mod tests {
     fn reset_links_to_the_app() {
         let mail = password_reset(&config(), "ann@example.com", "Ann", "tok456");
         assert_eq!(mail.subject, "Reset your password");
-        assert!(mail.text.contains("https://mentors.example/reset-password?token=tok456"));
+        assert!(
+            mail.text
+                .contains("https://mentors.example/reset-password?token=tok456")
+        );
         assert!(mail.text.contains("1 hour"));
     }
 }

@@ -8,7 +8,10 @@ use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
 use super::conversations;
-use crate::{Error, Result, booking::{BookingStatus, lifecycle, video}};
+use crate::{
+    Error, Result,
+    booking::{BookingStatus, lifecycle, video},
+};
 
 /// A call nobody answered within this is missed.
 pub const CALL_RING_TIMEOUT: Duration = Duration::seconds(45);
@@ -65,7 +68,11 @@ pub struct Call {
 
 impl Call {
     fn other(&self, me: Uuid) -> Uuid {
-        if self.caller_id == me { self.callee_id } else { self.caller_id }
+        if self.caller_id == me {
+            self.callee_id
+        } else {
+            self.caller_id
+        }
     }
 
     fn ids(&self) -> Value {
@@ -77,7 +84,8 @@ impl Call {
     }
 }
 
-const COLUMNS: &str = "id, room_id, conversation_id, booking_id, caller_id, callee_id, caller_socket, callee_socket, status, created_at";
+const COLUMNS: &str =
+    "id, room_id, conversation_id, booking_id, caller_id, callee_id, caller_socket, callee_socket, status, created_at";
 
 #[derive(FromRow)]
 struct BookingWindow {
@@ -91,10 +99,20 @@ struct BookingWindow {
 /// `me` calls the other party of a conversation from `socket`: `callInitiated` to that socket,
 /// `incomingCall` to every socket of the callee. For a booking, only its two parties and only
 /// inside its video window.
-pub async fn initiate(conn: &mut PgConnection, me: Uuid, socket: Uuid, conversation: Uuid, booking: Option<Uuid>, now: DateTime<Utc>) -> Result<Call> {
+pub async fn initiate(
+    conn: &mut PgConnection,
+    me: Uuid,
+    socket: Uuid,
+    conversation: Uuid,
+    booking: Option<Uuid>,
+    now: DateTime<Utc>,
+) -> Result<Call> {
     let parties = conversations::parties(&mut *conn, me, conversation).await?;
     // One caller at a time per conversation: the row lock orders concurrent initiations.
-    sqlx::query("SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE").bind(conversation).execute(&mut *conn).await?;
+    sqlx::query("SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE")
+        .bind(conversation)
+        .execute(&mut *conn)
+        .await?;
     if let Some(id) = booking {
         let window: Option<BookingWindow> = sqlx::query_as(
             "SELECT mentor_id, user_id, status, scheduled_at, (extract(epoch FROM ends_at - scheduled_at) / 60)::int AS duration_minutes \
@@ -111,10 +129,12 @@ pub async fn initiate(conn: &mut PgConnection, me: Uuid, socket: Uuid, conversat
         }
     }
     end_stale(conn, conversation).await?;
-    let busy: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM calls WHERE conversation_id = $1 AND status IN ('ringing', 'active'))")
-        .bind(conversation)
-        .fetch_one(&mut *conn)
-        .await?;
+    let busy: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM calls WHERE conversation_id = $1 AND status IN ('ringing', 'active'))",
+    )
+    .bind(conversation)
+    .fetch_one(&mut *conn)
+    .await?;
     if busy {
         return Err(Error::conflict(BUSY));
     }
@@ -129,11 +149,13 @@ pub async fn initiate(conn: &mut PgConnection, me: Uuid, socket: Uuid, conversat
     .bind(socket)
     .fetch_one(&mut *conn)
     .await?;
-    let caller: (String, String, Option<String>) = sqlx::query_as("SELECT first_name, last_name, profile_image_url FROM users WHERE id = $1")
-        .bind(me)
-        .fetch_one(&mut *conn)
-        .await?;
-    let initiated = json!({ "callId": call.id, "roomId": call.room_id, "conversationId": conversation, "bookingId": booking });
+    let caller: (String, String, Option<String>) =
+        sqlx::query_as("SELECT first_name, last_name, profile_image_url FROM users WHERE id = $1")
+            .bind(me)
+            .fetch_one(&mut *conn)
+            .await?;
+    let initiated =
+        json!({ "callId": call.id, "roomId": call.room_id, "conversationId": conversation, "bookingId": booking });
     super::publish_to_socket(conn, me, socket, "callInitiated", initiated).await?;
     let incoming = json!({
         "callId": call.id, "roomId": call.room_id, "conversationId": conversation, "bookingId": booking,
@@ -165,11 +187,14 @@ async fn end_stale(conn: &mut PgConnection, conversation: Uuid) -> Result<()> {
 
 /// A call `me` takes part in, locked for the change; anyone else's is not found.
 async fn own_call(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<Call> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM calls WHERE id = $1 FOR UPDATE")))
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    call.filter(|c| c.caller_id == me || c.callee_id == me).ok_or_else(|| Error::not_found(NOT_FOUND))
+    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM calls WHERE id = $1 FOR UPDATE"
+    )))
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    call.filter(|c| c.caller_id == me || c.callee_id == me)
+        .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
 /// The callee takes the call on `socket`: `callAccepted` to the caller's socket, and the
@@ -196,7 +221,11 @@ pub async fn accept(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
         data: call.ended(ANSWERED_ELSEWHERE),
     };
     crate::realtime::publish(conn, &elsewhere).await?;
-    Ok(Call { status: "active".into(), callee_socket: Some(socket), ..call })
+    Ok(Call {
+        status: "active".into(),
+        callee_socket: Some(socket),
+        ..call
+    })
 }
 
 /// The callee declines: `callRejected` to the caller's socket, `callEnded` to both.
@@ -227,7 +256,13 @@ async fn finish(conn: &mut PgConnection, call: &Call, reason: EndReason) -> Resu
         .bind(reason.status())
         .execute(&mut *conn)
         .await?;
-    super::publish(conn, vec![call.caller_id, call.callee_id], "callEnded", call.ended(reason.as_str())).await
+    super::publish(
+        conn,
+        vec![call.caller_id, call.callee_id],
+        "callEnded",
+        call.ended(reason.as_str()),
+    )
+    .await
 }
 
 /// A socket went away: its ringing and active calls end, `callEnded` 'disconnected' to both users.
@@ -246,10 +281,12 @@ pub async fn socket_dropped(conn: &mut PgConnection, socket: Uuid) -> Result<usi
 
 /// A call still ringing at its timeout is missed; returns whether it was.
 pub async fn time_out(conn: &mut PgConnection, id: Uuid) -> Result<bool> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM calls WHERE id = $1 AND status = 'ringing' FOR UPDATE")))
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM calls WHERE id = $1 AND status = 'ringing' FOR UPDATE"
+    )))
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
     match call {
         Some(call) => {
             finish(conn, &call, EndReason::Missed).await?;
@@ -280,13 +317,21 @@ impl Signal {
 
 /// Relays `payload` from `me` to the other party's call socket of the live call in `room`.
 pub async fn relay(conn: &mut PgConnection, me: Uuid, room: Uuid, signal: Signal, payload: Value) -> Result<()> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM calls WHERE room_id = $1 AND status IN ('ringing', 'active')")))
-        .bind(room)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let call = call.filter(|c| c.caller_id == me || c.callee_id == me).ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM calls WHERE room_id = $1 AND status IN ('ringing', 'active')"
+    )))
+    .bind(room)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let call = call
+        .filter(|c| c.caller_id == me || c.callee_id == me)
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     let other = call.other(me);
-    let target = if other == call.caller_id { Some(call.caller_socket) } else { call.callee_socket };
+    let target = if other == call.caller_id {
+        Some(call.caller_socket)
+    } else {
+        call.callee_socket
+    };
     let target = target.ok_or_else(|| Error::conflict(NOT_ANSWERED))?;
     let (event, field) = signal.names();
     let mut data = json!({ "roomId": room, "from": me });
@@ -306,8 +351,19 @@ mod tests {
     #[test]
     fn end_reasons_and_the_status_they_leave() {
         assert_eq!(
-            [EndReason::Ended, EndReason::Missed, EndReason::Rejected, EndReason::Disconnected].map(|r| (r.as_str(), r.status())),
-            [("ended", "ended"), ("missed", "missed"), ("rejected", "rejected"), ("disconnected", "ended")]
+            [
+                EndReason::Ended,
+                EndReason::Missed,
+                EndReason::Rejected,
+                EndReason::Disconnected
+            ]
+            .map(|r| (r.as_str(), r.status())),
+            [
+                ("ended", "ended"),
+                ("missed", "missed"),
+                ("rejected", "rejected"),
+                ("disconnected", "ended")
+            ]
         );
     }
 

@@ -61,10 +61,12 @@ macro_rules! select_conversations {
 
 /// The viewer's conversations, the most recent activity first.
 pub async fn list(db: impl PgExecutor<'_>, me: Uuid) -> Result<Vec<Conversation>> {
-    Ok(sqlx::query_as(select_conversations!("ORDER BY coalesce(c.last_message_at, c.created_at) DESC, c.id"))
-        .bind(me)
-        .fetch_all(db)
-        .await?)
+    Ok(sqlx::query_as(select_conversations!(
+        "ORDER BY coalesce(c.last_message_at, c.created_at) DESC, c.id"
+    ))
+    .bind(me)
+    .fetch_all(db)
+    .await?)
 }
 
 /// One conversation of the viewer's; anyone else's is not found.
@@ -95,7 +97,11 @@ impl Parties {
 
     /// The party that is not `me`.
     pub fn other(&self, me: Uuid) -> Uuid {
-        if self.user_id == me { self.mentor_user_id } else { self.user_id }
+        if self.user_id == me {
+            self.mentor_user_id
+        } else {
+            self.user_id
+        }
     }
 
     pub fn both(&self) -> Vec<Uuid> {
@@ -112,7 +118,9 @@ pub async fn parties(db: impl PgExecutor<'_>, me: Uuid, id: Uuid) -> Result<Part
     .bind(id)
     .fetch_optional(db)
     .await?;
-    parties.filter(|p| p.includes(me)).ok_or_else(|| Error::not_found(NOT_FOUND))
+    parties
+        .filter(|p| p.includes(me))
+        .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
 /// Whom to talk to: a mentor profile, or a user (with the booking that brings them together).
@@ -148,7 +156,10 @@ async fn booking_parties(conn: &mut PgConnection, id: Uuid) -> Result<Option<Boo
 pub async fn roles(conn: &mut PgConnection, me: Uuid, start: &Start) -> Result<Roles> {
     let roles = match (start.mentor_id, start.user_id) {
         (Some(mentor_id), _) => {
-            let mentor = mentors::find(&mut *conn, mentor_id).await?.filter(|m| m.is_active).ok_or_else(|| Error::not_found(mentors::NOT_FOUND))?;
+            let mentor = mentors::find(&mut *conn, mentor_id)
+                .await?
+                .filter(|m| m.is_active)
+                .ok_or_else(|| Error::not_found(mentors::NOT_FOUND))?;
             if mentor.user_id == me {
                 return Err(Error::validation(WITH_YOURSELF));
             }
@@ -168,15 +179,29 @@ pub async fn roles(conn: &mut PgConnection, me: Uuid, start: &Start) -> Result<R
             let from_booking = match start.booking_id {
                 Some(id) => booking_parties(conn, id)
                     .await?
-                    .filter(|b| (b.user_id == me && b.mentor_user_id == other) || (b.user_id == other && b.mentor_user_id == me))
-                    .map(|b| Roles { mentor_id: b.mentor_id, user_id: b.user_id }),
+                    .filter(|b| {
+                        (b.user_id == me && b.mentor_user_id == other) || (b.user_id == other && b.mentor_user_id == me)
+                    })
+                    .map(|b| Roles {
+                        mentor_id: b.mentor_id,
+                        user_id: b.user_id,
+                    }),
                 None => None,
             };
             match from_booking {
                 Some(roles) => roles,
-                None => match (mentors::find_by_user(&mut *conn, me).await?, mentors::find_by_user(&mut *conn, other).await?) {
-                    (Some(mine), _) => Roles { mentor_id: mine.id, user_id: other },
-                    (None, Some(theirs)) => Roles { mentor_id: theirs.id, user_id: me },
+                None => match (
+                    mentors::find_by_user(&mut *conn, me).await?,
+                    mentors::find_by_user(&mut *conn, other).await?,
+                ) {
+                    (Some(mine), _) => Roles {
+                        mentor_id: mine.id,
+                        user_id: other,
+                    },
+                    (None, Some(theirs)) => Roles {
+                        mentor_id: theirs.id,
+                        user_id: me,
+                    },
                     (None, None) => return Err(Error::validation(NOT_MENTOR_AND_CLIENT)),
                 },
             }
@@ -184,7 +209,9 @@ pub async fn roles(conn: &mut PgConnection, me: Uuid, start: &Start) -> Result<R
         (None, None) => return Err(Error::validation(WHO_REQUIRED)),
     };
     if let Some(id) = start.booking_id {
-        let belongs = booking_parties(conn, id).await?.is_some_and(|b| b.mentor_id == roles.mentor_id && b.user_id == roles.user_id);
+        let belongs = booking_parties(conn, id)
+            .await?
+            .is_some_and(|b| b.mentor_id == roles.mentor_id && b.user_id == roles.user_id);
         if !belongs {
             return Err(Error::not_found(lifecycle::NOT_FOUND));
         }
@@ -222,7 +249,13 @@ pub async fn find_or_start(conn: &mut PgConnection, me: Uuid, start: Start) -> R
 /// `userTyping` to the other party.
 pub async fn typing(conn: &mut PgConnection, me: Uuid, id: Uuid, is_typing: bool) -> Result<()> {
     let parties = parties(&mut *conn, me, id).await?;
-    super::publish(conn, vec![parties.other(me)], "userTyping", json!({ "conversationId": id, "userId": me, "isTyping": is_typing })).await
+    super::publish(
+        conn,
+        vec![parties.other(me)],
+        "userTyping",
+        json!({ "conversationId": id, "userId": me, "isTyping": is_typing }),
+    )
+    .await
 }
 
 #[cfg(test)]
@@ -232,7 +265,12 @@ mod tests {
     #[test]
     fn the_other_party_is_whoever_is_not_me() {
         let (mentor_user, user) = (Uuid::new_v4(), Uuid::new_v4());
-        let p = Parties { id: Uuid::new_v4(), mentor_id: Uuid::new_v4(), mentor_user_id: mentor_user, user_id: user };
+        let p = Parties {
+            id: Uuid::new_v4(),
+            mentor_id: Uuid::new_v4(),
+            mentor_user_id: mentor_user,
+            user_id: user,
+        };
         assert_eq!(p.other(user), mentor_user);
         assert_eq!(p.other(mentor_user), user);
         assert!(p.includes(user) && p.includes(mentor_user));

@@ -20,12 +20,20 @@ pub struct IceServer {
 pub fn for_user(settings: &RtcSettings, user: Uuid, now: DateTime<Utc>) -> Vec<IceServer> {
     let mut servers = Vec::new();
     if !settings.stun_urls.is_empty() {
-        servers.push(IceServer { urls: settings.stun_urls.clone(), username: None, credential: None });
+        servers.push(IceServer {
+            urls: settings.stun_urls.clone(),
+            username: None,
+            credential: None,
+        });
     }
     if let Some(turn) = &settings.turn {
         let username = format!("{}:{user}", (now + turn.ttl).timestamp());
         let credential = turn_credential(&turn.secret, &username);
-        servers.push(IceServer { urls: turn.urls.clone(), username: Some(username), credential: Some(credential) });
+        servers.push(IceServer {
+            urls: turn.urls.clone(),
+            username: Some(username),
+            credential: Some(credential),
+        });
     }
     servers
 }
@@ -45,7 +53,8 @@ mod tests {
     fn the_credential_is_base64_hmac_sha1_of_the_username() {
         // RFC 2202 test case 2: HMAC-SHA1("Jefe", "what do ya want for nothing?").
         let expected = STANDARD.encode([
-            0xef, 0xfc, 0xdf, 0x6a, 0xe5, 0xeb, 0x2f, 0xa2, 0xd2, 0x74, 0x16, 0xd5, 0xf1, 0x84, 0xdf, 0x9c, 0x25, 0x9a, 0x7c, 0x79,
+            0xef, 0xfc, 0xdf, 0x6a, 0xe5, 0xeb, 0x2f, 0xa2, 0xd2, 0x74, 0x16, 0xd5, 0xf1, 0x84, 0xdf, 0x9c, 0x25, 0x9a,
+            0x7c, 0x79,
         ]);
         assert_eq!(turn_credential("Jefe", "what do ya want for nothing?"), expected);
     }
@@ -56,13 +65,34 @@ mod tests {
         let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
         let settings = RtcSettings {
             stun_urls: vec!["stun:s:3478".into()],
-            turn: Some(TurnSettings { urls: vec!["turn:t:3478".into()], secret: "k".into(), ttl: chrono::Duration::seconds(86_400) }),
+            turn: Some(TurnSettings {
+                urls: vec!["turn:t:3478".into()],
+                secret: "k".into(),
+                ttl: chrono::Duration::seconds(86_400),
+            }),
         };
         let servers = for_user(&settings, user, now);
-        assert_eq!(servers[0], IceServer { urls: vec!["stun:s:3478".into()], username: None, credential: None });
+        assert_eq!(
+            servers[0],
+            IceServer {
+                urls: vec!["stun:s:3478".into()],
+                username: None,
+                credential: None
+            }
+        );
         let username = format!("{}:{user}", 1_800_086_400);
         assert_eq!(servers[1].username.as_deref(), Some(username.as_str()));
         assert_eq!(servers[1].credential, Some(turn_credential("k", &username)));
-        assert_eq!(for_user(&RtcSettings { stun_urls: vec![], turn: None }, user, now), vec![]);
+        assert_eq!(
+            for_user(
+                &RtcSettings {
+                    stun_urls: vec![],
+                    turn: None
+                },
+                user,
+                now
+            ),
+            vec![]
+        );
     }
 }

@@ -8,7 +8,10 @@ use sqlx::{FromRow, PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use super::{conversations, viewers};
-use crate::{Error, Result, notifications::{self, Kind}};
+use crate::{
+    Error, Result,
+    notifications::{self, Kind},
+};
 
 pub const MAX_CHARS: usize = 5000;
 pub const EMPTY: &str = "Message cannot be empty";
@@ -117,7 +120,13 @@ pub fn page_bounds(limit: Option<i64>, offset: Option<i64>) -> Result<(i64, i64)
 }
 
 /// A page of a thread counted from the newest message, returned oldest first.
-pub async fn page(conn: &mut PgConnection, me: Uuid, conversation: Uuid, limit: Option<i64>, offset: Option<i64>) -> Result<Vec<Message>> {
+pub async fn page(
+    conn: &mut PgConnection,
+    me: Uuid,
+    conversation: Uuid,
+    limit: Option<i64>,
+    offset: Option<i64>,
+) -> Result<Vec<Message>> {
     let (limit, offset) = page_bounds(limit, offset)?;
     conversations::parties(&mut *conn, me, conversation).await?;
     let mut page: Vec<Message> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -133,11 +142,13 @@ pub async fn page(conn: &mut PgConnection, me: Uuid, conversation: Uuid, limit: 
 }
 
 async fn by_client_id(db: impl PgExecutor<'_>, sender: Uuid, client_id: &str) -> Result<Option<Message>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} WHERE x.sender_id = $1 AND x.client_id = $2")))
-        .bind(sender)
-        .bind(client_id)
-        .fetch_optional(db)
-        .await?)
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{SELECT} WHERE x.sender_id = $1 AND x.client_id = $2"
+    )))
+    .bind(sender)
+    .bind(client_id)
+    .fetch_optional(db)
+    .await?)
 }
 
 /// What a client sends.
@@ -166,7 +177,13 @@ pub struct Sent {
 /// sockets and a new_message notification for a recipient not viewing the conversation.
 /// A repeated client id returns the stored message; `repeat_to` (the sending socket) then gets
 /// it again and nobody else does.
-pub async fn send(conn: &mut PgConnection, me: Uuid, conversation: Uuid, outgoing: Outgoing, repeat_to: Option<Uuid>) -> Result<Sent> {
+pub async fn send(
+    conn: &mut PgConnection,
+    me: Uuid,
+    conversation: Uuid,
+    outgoing: Outgoing,
+    repeat_to: Option<Uuid>,
+) -> Result<Sent> {
     let parties = conversations::parties(&mut *conn, me, conversation).await?;
     let content = content(&outgoing.content)?;
     let kind = message_type(outgoing.message_type.as_deref())?;
@@ -190,16 +207,35 @@ pub async fn send(conn: &mut PgConnection, me: Uuid, conversation: Uuid, outgoin
     .bind(viewers::STALE_AFTER)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some(Stored { message, recipient_viewing }) = stored else {
+    let Some(Stored {
+        message,
+        recipient_viewing,
+    }) = stored
+    else {
         // The sender's client id was used before (a resend): the stored message, nothing new.
-        let stored = by_client_id(&mut *conn, me, client_id.as_deref().unwrap_or_default()).await?.ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
+        let stored = by_client_id(&mut *conn, me, client_id.as_deref().unwrap_or_default())
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
         return repeated(conn, me, stored, repeat_to).await;
     };
     super::publish(conn, parties.both(), "messageReceived", message.to_json()).await?;
     if !recipient_viewing {
-        let text = format!("{} {}: {}", message.sender_first_name, message.sender_last_name, preview(&message.content));
+        let text = format!(
+            "{} {}: {}",
+            message.sender_first_name,
+            message.sender_last_name,
+            preview(&message.content)
+        );
         let link = format!("/messages?conversation={conversation}");
-        notifications::notify(&mut *conn, recipient, Kind::NewMessage, "New message", &text, Some(&link)).await?;
+        notifications::notify(
+            &mut *conn,
+            recipient,
+            Kind::NewMessage,
+            "New message",
+            &text,
+            Some(&link),
+        )
+        .await?;
     }
     Ok(Sent { message, created: true })
 }
@@ -208,7 +244,10 @@ async fn repeated(conn: &mut PgConnection, me: Uuid, stored: Message, repeat_to:
     if let Some(socket) = repeat_to {
         super::publish_to_socket(conn, me, socket, "messageReceived", stored.to_json()).await?;
     }
-    Ok(Sent { message: stored, created: false })
+    Ok(Sent {
+        message: stored,
+        created: false,
+    })
 }
 
 /// The first [`PREVIEW_CHARS`] characters.
@@ -218,9 +257,14 @@ pub fn preview(content: &str) -> String {
 
 /// Marks one message from the other party read; `messageRead` to both parties when it changes.
 pub async fn mark_read(conn: &mut PgConnection, me: Uuid, message: Uuid) -> Result<()> {
-    let conversation: Option<Uuid> = sqlx::query_scalar("SELECT conversation_id FROM messages WHERE id = $1").bind(message).fetch_optional(&mut *conn).await?;
+    let conversation: Option<Uuid> = sqlx::query_scalar("SELECT conversation_id FROM messages WHERE id = $1")
+        .bind(message)
+        .fetch_optional(&mut *conn)
+        .await?;
     let conversation = conversation.ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    let parties = conversations::parties(&mut *conn, me, conversation).await.map_err(|_| Error::not_found(NOT_FOUND))?;
+    let parties = conversations::parties(&mut *conn, me, conversation)
+        .await
+        .map_err(|_| Error::not_found(NOT_FOUND))?;
     let read_at: Option<DateTime<Utc>> = sqlx::query_scalar(
         "UPDATE messages SET is_read = true, read_at = now() WHERE id = $1 AND sender_id <> $2 AND NOT is_read RETURNING read_at",
     )

@@ -13,7 +13,10 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{Result, realtime::{self, Envelope}};
+use crate::{
+    Result,
+    realtime::{self, Envelope},
+};
 
 /// Publishes `event` to every socket of `to`.
 pub(crate) async fn publish(conn: &mut PgConnection, to: Vec<Uuid>, event: &str, data: Value) -> Result<()> {
@@ -21,7 +24,19 @@ pub(crate) async fn publish(conn: &mut PgConnection, to: Vec<Uuid>, event: &str,
 }
 
 /// Publishes `event` to one socket of `user` only.
-pub(crate) async fn publish_to_socket(conn: &mut PgConnection, user: Uuid, socket: Uuid, event: &str, data: Value) -> Result<()> {
-    let envelope = Envelope { to: vec![user], socket: Some(socket), except_socket: None, event: event.to_owned(), data };
+pub(crate) async fn publish_to_socket(
+    conn: &mut PgConnection,
+    user: Uuid,
+    socket: Uuid,
+    event: &str,
+    data: Value,
+) -> Result<()> {
+    let envelope = Envelope {
+        to: vec![user],
+        socket: Some(socket),
+        except_socket: None,
+        event: event.to_owned(),
+        data,
+    };
     realtime::publish(conn, &envelope).await
 }

@@ -26,13 +26,19 @@ pub async fn refresh(conn: &mut PgConnection, sockets: &[Uuid]) -> Result<()> {
     if sockets.is_empty() {
         return Ok(());
     }
-    sqlx::query("UPDATE realtime_sockets SET seen_at = now() WHERE socket_id = ANY($1)").bind(sockets).execute(&mut *conn).await?;
+    sqlx::query("UPDATE realtime_sockets SET seen_at = now() WHERE socket_id = ANY($1)")
+        .bind(sockets)
+        .execute(&mut *conn)
+        .await?;
     viewers::refresh(&mut *conn, sockets).await
 }
 
 /// A socket closed: it views nothing any more and its calls end ('disconnected').
 pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<()> {
-    sqlx::query("DELETE FROM realtime_sockets WHERE socket_id = $1").bind(socket).execute(&mut *conn).await?;
+    sqlx::query("DELETE FROM realtime_sockets WHERE socket_id = $1")
+        .bind(socket)
+        .execute(&mut *conn)
+        .await?;
     viewers::forget_socket(&mut *conn, socket).await?;
     calls::socket_dropped(conn, socket).await?;
     Ok(())
@@ -40,10 +46,11 @@ pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<()> {
 
 /// Forgets the sockets of processes that died, ending their calls; returns how many.
 pub async fn sweep_stale(conn: &mut PgConnection) -> Result<usize> {
-    let stale: Vec<Uuid> = sqlx::query_scalar("DELETE FROM realtime_sockets WHERE seen_at <= now() - $1::interval RETURNING socket_id")
-        .bind(STALE_AFTER)
-        .fetch_all(&mut *conn)
-        .await?;
+    let stale: Vec<Uuid> =
+        sqlx::query_scalar("DELETE FROM realtime_sockets WHERE seen_at <= now() - $1::interval RETURNING socket_id")
+            .bind(STALE_AFTER)
+            .fetch_all(&mut *conn)
+            .await?;
     for socket in &stale {
         calls::socket_dropped(&mut *conn, *socket).await?;
     }

@@ -38,13 +38,19 @@ pub async fn leave(db: impl PgExecutor<'_>, socket: Uuid, conversation: Uuid) ->
 
 /// Keeps live sockets' rows fresh.
 pub async fn refresh(db: impl PgExecutor<'_>, sockets: &[Uuid]) -> Result<()> {
-    sqlx::query("UPDATE conversation_viewers SET seen_at = now() WHERE socket_id = ANY($1)").bind(sockets).execute(db).await?;
+    sqlx::query("UPDATE conversation_viewers SET seen_at = now() WHERE socket_id = ANY($1)")
+        .bind(sockets)
+        .execute(db)
+        .await?;
     Ok(())
 }
 
 /// A closed socket views nothing.
 pub async fn forget_socket(db: impl PgExecutor<'_>, socket: Uuid) -> Result<()> {
-    sqlx::query("DELETE FROM conversation_viewers WHERE socket_id = $1").bind(socket).execute(db).await?;
+    sqlx::query("DELETE FROM conversation_viewers WHERE socket_id = $1")
+        .bind(socket)
+        .execute(db)
+        .await?;
     Ok(())
 }
 
@@ -58,7 +64,10 @@ pub(crate) fn viewing_condition(conversation: &str, user: &str, stale_after: &st
 }
 
 pub async fn is_viewing(db: impl PgExecutor<'_>, conversation: Uuid, user: Uuid) -> Result<bool> {
-    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT {}", viewing_condition("$1", "$2", "$3"))))
+    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT {}",
+        viewing_condition("$1", "$2", "$3")
+    )))
     .bind(conversation)
     .bind(user)
     .bind(STALE_AFTER)
@@ -67,11 +76,13 @@ pub async fn is_viewing(db: impl PgExecutor<'_>, conversation: Uuid, user: Uuid)
 }
 
 pub async fn delete_stale(db: impl PgExecutor<'_>) -> Result<u64> {
-    Ok(sqlx::query("DELETE FROM conversation_viewers WHERE seen_at <= now() - $1::interval")
-        .bind(STALE_AFTER)
-        .execute(db)
-        .await?
-        .rows_affected())
+    Ok(
+        sqlx::query("DELETE FROM conversation_viewers WHERE seen_at <= now() - $1::interval")
+            .bind(STALE_AFTER)
+            .execute(db)
+            .await?
+            .rows_affected(),
+    )
 }
 
 #[cfg(test)]

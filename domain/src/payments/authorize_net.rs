@@ -48,7 +48,13 @@ impl AuthorizeNet {
     }
 
     async fn send(&self, body: Value) -> anyhow::Result<Value> {
-        let response = self.http.post(&self.settings.endpoint).json(&body).send().await.context("the gateway did not answer")?;
+        let response = self
+            .http
+            .post(&self.settings.endpoint)
+            .json(&body)
+            .send()
+            .await
+            .context("the gateway did not answer")?;
         let text = response.text().await.context("reading the gateway's answer")?;
         // Authorize.net prefixes its JSON with a byte-order mark.
         serde_json::from_str(text.trim_start_matches('\u{feff}')).context("the gateway's answer is not JSON")
@@ -104,11 +110,21 @@ pub fn charge_outcome(response: &Value) -> ChargeOutcome {
     let tr = &response["transactionResponse"];
     let outcome = match tr["responseCode"].as_str() {
         Some(APPROVED) => match tr["transId"].as_str().filter(|id| !id.is_empty() && *id != "0") {
-            Some(id) => return ChargeOutcome::Approved { transaction_id: id.to_string() },
-            None => ChargeOutcome::Error { reason: ERROR_TEXT.into() },
+            Some(id) => {
+                return ChargeOutcome::Approved {
+                    transaction_id: id.to_string(),
+                };
+            }
+            None => ChargeOutcome::Error {
+                reason: ERROR_TEXT.into(),
+            },
         },
-        Some(DECLINED) => ChargeOutcome::Declined { reason: payer_text(tr["errors"][0]["errorCode"].as_str()).into() },
-        _ => ChargeOutcome::Error { reason: ERROR_TEXT.into() },
+        Some(DECLINED) => ChargeOutcome::Declined {
+            reason: payer_text(tr["errors"][0]["errorCode"].as_str()).into(),
+        },
+        _ => ChargeOutcome::Error {
+            reason: ERROR_TEXT.into(),
+        },
     };
     tracing::warn!(gateway_says = %gateway_text(response), "Authorize.net did not approve a charge");
     outcome
@@ -117,8 +133,12 @@ pub fn charge_outcome(response: &Value) -> ChargeOutcome {
 pub fn refund_outcome(response: &Value) -> RefundOutcome {
     let tr = &response["transactionResponse"];
     match (tr["responseCode"].as_str(), tr["transId"].as_str()) {
-        (Some(APPROVED), Some(id)) if !id.is_empty() => RefundOutcome::Refunded { transaction_id: id.to_string() },
-        _ => RefundOutcome::Failed { reason: gateway_text(response) },
+        (Some(APPROVED), Some(id)) if !id.is_empty() => RefundOutcome::Refunded {
+            transaction_id: id.to_string(),
+        },
+        _ => RefundOutcome::Failed {
+            reason: gateway_text(response),
+        },
     }
 }
 
@@ -126,9 +146,17 @@ pub fn refund_outcome(response: &Value) -> RefundOutcome {
 pub fn listed_charge(transaction: &Value) -> ChargeOutcome {
     let id = transaction["transId"].as_str().unwrap_or_default().to_string();
     match transaction["transactionStatus"].as_str() {
-        Some("declined" | "FDSAuthorizedPendingReview" | "FDSPendingReview" | "voided" | "expired" | "generalError" | "communicationError") => {
-            ChargeOutcome::Declined { reason: DECLINED_TEXT.into() }
-        }
+        Some(
+            "declined"
+            | "FDSAuthorizedPendingReview"
+            | "FDSPendingReview"
+            | "voided"
+            | "expired"
+            | "generalError"
+            | "communicationError",
+        ) => ChargeOutcome::Declined {
+            reason: DECLINED_TEXT.into(),
+        },
         _ => ChargeOutcome::Approved { transaction_id: id },
     }
 }
@@ -208,25 +236,56 @@ mod tests {
     #[test]
     fn reads_the_documented_responses() {
         let approved = json!({"transactionResponse": {"responseCode": "1", "transId": "60012345", "accountNumber": "XXXX1111"}, "messages": {"resultCode": "Ok"}});
-        assert_eq!(charge_outcome(&approved), ChargeOutcome::Approved { transaction_id: "60012345".into() });
+        assert_eq!(
+            charge_outcome(&approved),
+            ChargeOutcome::Approved {
+                transaction_id: "60012345".into()
+            }
+        );
         let declined = json!({"transactionResponse": {"responseCode": "2", "transId": "0", "errors": [{"errorCode": "2", "errorText": "This transaction has been declined."}]}, "messages": {"resultCode": "Error"}});
-        assert_eq!(charge_outcome(&declined), ChargeOutcome::Declined { reason: DECLINED_TEXT.into() });
+        assert_eq!(
+            charge_outcome(&declined),
+            ChargeOutcome::Declined {
+                reason: DECLINED_TEXT.into()
+            }
+        );
         let refunded = json!({"transactionResponse": {"responseCode": "1", "transId": "60099999"}});
-        assert_eq!(refund_outcome(&refunded), RefundOutcome::Refunded { transaction_id: "60099999".into() });
+        assert_eq!(
+            refund_outcome(&refunded),
+            RefundOutcome::Refunded {
+                transaction_id: "60099999".into()
+            }
+        );
     }
 
     #[test]
     fn payers_never_see_the_gateway_texts() {
         let error = json!({"messages": {"resultCode": "Error", "message": [{"code": "E00007", "text": "User authentication failed due to invalid authentication values."}]}});
-        assert_eq!(charge_outcome(&error), ChargeOutcome::Error { reason: ERROR_TEXT.into() });
+        assert_eq!(
+            charge_outcome(&error),
+            ChargeOutcome::Error {
+                reason: ERROR_TEXT.into()
+            }
+        );
         let cvv = json!({"transactionResponse": {"responseCode": "2", "errors": [{"errorCode": "45", "errorText": "AVS and CVV mismatch with merchant id 1234"}]}});
-        assert_eq!(charge_outcome(&cvv), ChargeOutcome::Declined { reason: "The card security code is incorrect.".into() });
+        assert_eq!(
+            charge_outcome(&cvv),
+            ChargeOutcome::Declined {
+                reason: "The card security code is incorrect.".into()
+            }
+        );
     }
 
     #[test]
     fn listed_transactions() {
-        let captured = json!({"transId": "600", "invoiceNumber": "abc", "transactionStatus": "capturedPendingSettlement"});
-        assert_eq!(listed_charge(&captured), ChargeOutcome::Approved { transaction_id: "600".into() });
+        let captured =
+            json!({"transId": "600", "invoiceNumber": "abc", "transactionStatus": "capturedPendingSettlement"});
+        assert_eq!(
+            listed_charge(&captured),
+            ChargeOutcome::Approved {
+                transaction_id: "600".into()
+            }
+        );
         let declined = json!({"transId": "601", "invoiceNumber": "abc", "transactionStatus": "declined"});
         assert!(matches!(listed_charge(&declined), ChargeOutcome::Declined { .. }));
     }

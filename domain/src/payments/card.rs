@@ -35,7 +35,13 @@ pub struct Card {
 
 impl std::fmt::Debug for Card {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Card(**** {}, {:02}/{})", self.last4(), self.exp_month, self.exp_year)
+        write!(
+            f,
+            "Card(**** {}, {:02}/{})",
+            self.last4(),
+            self.exp_month,
+            self.exp_year
+        )
     }
 }
 
@@ -76,16 +82,30 @@ pub fn luhn(digits: &str) -> bool {
 }
 
 pub fn validate(input: CardInput<'_>, today: NaiveDate) -> Result<Card> {
-    let number: String = input.number.chars().filter(|c| !c.is_whitespace() && *c != '-').collect();
-    if !(MIN_CARD_DIGITS..=MAX_CARD_DIGITS).contains(&number.len()) || !number.chars().all(|c| c.is_ascii_digit()) || !luhn(&number) {
+    let number: String = input
+        .number
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .collect();
+    if !(MIN_CARD_DIGITS..=MAX_CARD_DIGITS).contains(&number.len())
+        || !number.chars().all(|c| c.is_ascii_digit())
+        || !luhn(&number)
+    {
         return Err(Error::validation(INVALID_NUMBER));
     }
-    let expiry: String = input.expiration.chars().filter(|c| *c != '/' && !c.is_whitespace()).collect();
+    let expiry: String = input
+        .expiration
+        .chars()
+        .filter(|c| *c != '/' && !c.is_whitespace())
+        .collect();
     if expiry.len() != 4 || !expiry.chars().all(|c| c.is_ascii_digit()) {
         return Err(Error::validation(INVALID_EXPIRY));
     }
     let month: u32 = expiry[..2].parse().map_err(|_| Error::validation(INVALID_EXPIRY))?;
-    let year: i32 = 2000 + expiry[2..].parse::<i32>().map_err(|_| Error::validation(INVALID_EXPIRY))?;
+    let year: i32 = 2000
+        + expiry[2..]
+            .parse::<i32>()
+            .map_err(|_| Error::validation(INVALID_EXPIRY))?;
     if !(1..=12).contains(&month) {
         return Err(Error::validation(INVALID_EXPIRY));
     }
@@ -109,7 +129,13 @@ pub fn validate(input: CardInput<'_>, today: NaiveDate) -> Result<Card> {
     if billing.first_name.is_empty() || billing.last_name.is_empty() || billing.zip.is_empty() {
         return Err(Error::validation(MISSING_BILLING));
     }
-    Ok(Card { number, exp_month: month, exp_year: year, code: code.to_string(), billing })
+    Ok(Card {
+        number,
+        exp_month: month,
+        exp_year: year,
+        code: code.to_string(),
+        billing,
+    })
 }
 
 #[cfg(test)]
@@ -121,7 +147,12 @@ mod tests {
             number,
             expiration,
             code,
-            billing: Billing { first_name: "Ann".into(), last_name: "Lee".into(), zip: "10001".into(), ..Default::default() },
+            billing: Billing {
+                first_name: "Ann".into(),
+                last_name: "Lee".into(),
+                zip: "10001".into(),
+                ..Default::default()
+            },
         }
     }
 
@@ -144,28 +175,67 @@ mod tests {
     fn numbers_have_13_to_16_digits_and_a_valid_checksum() {
         let card = validate(input("4111 1111 1111 1111", "1228", "123"), today()).unwrap();
         assert_eq!(card.last4(), "1111");
-        assert!(!format!("{card:?}").contains("41111111"), "Debug never shows the number");
-        assert!(validate(input("4222222222222", "1228", "123"), today()).is_ok(), "13 digits");
-        assert_eq!(msg(validate(input("422222222222", "1228", "123"), today())), INVALID_NUMBER, "12 digits");
-        assert_eq!(msg(validate(input("41111111111111111", "1228", "123"), today())), INVALID_NUMBER, "17 digits");
-        assert_eq!(msg(validate(input("4111111111111112", "1228", "123"), today())), INVALID_NUMBER, "checksum");
-        assert_eq!(msg(validate(input("4111abcd11111111", "1228", "123"), today())), INVALID_NUMBER);
+        assert!(
+            !format!("{card:?}").contains("41111111"),
+            "Debug never shows the number"
+        );
+        assert!(
+            validate(input("4222222222222", "1228", "123"), today()).is_ok(),
+            "13 digits"
+        );
+        assert_eq!(
+            msg(validate(input("422222222222", "1228", "123"), today())),
+            INVALID_NUMBER,
+            "12 digits"
+        );
+        assert_eq!(
+            msg(validate(input("41111111111111111", "1228", "123"), today())),
+            INVALID_NUMBER,
+            "17 digits"
+        );
+        assert_eq!(
+            msg(validate(input("4111111111111112", "1228", "123"), today())),
+            INVALID_NUMBER,
+            "checksum"
+        );
+        assert_eq!(
+            msg(validate(input("4111abcd11111111", "1228", "123"), today())),
+            INVALID_NUMBER
+        );
     }
 
     #[test]
     fn expiry_is_mmyy_and_not_in_the_past() {
-        assert!(validate(input("4111111111111111", "1126", "123"), today()).is_ok(), "this month still works");
-        assert_eq!(msg(validate(input("4111111111111111", "1026", "123"), today())), EXPIRED);
+        assert!(
+            validate(input("4111111111111111", "1126", "123"), today()).is_ok(),
+            "this month still works"
+        );
+        assert_eq!(
+            msg(validate(input("4111111111111111", "1026", "123"), today())),
+            EXPIRED
+        );
         assert!(validate(input("4111111111111111", "12/28", "123"), today()).is_ok());
-        assert_eq!(msg(validate(input("4111111111111111", "1328", "123"), today())), INVALID_EXPIRY);
-        assert_eq!(msg(validate(input("4111111111111111", "128", "123"), today())), INVALID_EXPIRY);
+        assert_eq!(
+            msg(validate(input("4111111111111111", "1328", "123"), today())),
+            INVALID_EXPIRY
+        );
+        assert_eq!(
+            msg(validate(input("4111111111111111", "128", "123"), today())),
+            INVALID_EXPIRY
+        );
     }
 
     #[test]
     fn codes_have_3_or_4_digits_and_billing_needs_names_and_zip() {
         assert!(validate(input("4111111111111111", "1228", "1234"), today()).is_ok());
-        assert_eq!(msg(validate(input("4111111111111111", "1228", "12"), today())), INVALID_CODE);
-        assert_eq!(msg(validate(input("4111111111111111", "1228", "12345"), today())), INVALID_CODE);
+        assert_eq!(
+            msg(validate(input("4111111111111111", "1228", "12"), today())),
+            INVALID_CODE
+        );
+        assert_eq!(
+            msg(validate(input("4111111111111111", "1228", "12345"), today())),
+            INVALID_CODE
+        );
         let mut no_zip = input("4111111111111111", "1228", "123");
         no_zip.billing.zip = " ".into();
         assert_eq!(msg(validate(no_zip, today())), MISSING_BILLING);

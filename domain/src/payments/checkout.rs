@@ -18,16 +18,20 @@ use uuid::Uuid;
 use super::{ChargeOutcome, gateway};
 use crate::{
     Error, Result,
-    booking::{bookings::{self, Booking}, reservations},
+    booking::{
+        bookings::{self, Booking},
+        reservations,
+    },
     notifications::{self, Kind},
 };
 
 pub const EXPIRED_HOLD: &str = "This reservation has expired. Please choose a time again.";
 pub const PAID: &str = "Payment successful! Your booking has been confirmed.";
-pub const IN_PROGRESS: &str = "A payment for this reservation is already being processed. Please wait a moment, then check your bookings.";
-pub const UNCONFIRMED: &str =
-    "We could not confirm your payment with the bank yet. Please check your bookings in a few minutes; you will not be charged twice.";
-pub const REVERSED: &str = "Your reservation expired before the payment completed, so the charge will be refunded in full.";
+pub const IN_PROGRESS: &str =
+    "A payment for this reservation is already being processed. Please wait a moment, then check your bookings.";
+pub const UNCONFIRMED: &str = "We could not confirm your payment with the bank yet. Please check your bookings in a few minutes; you will not be charged twice.";
+pub const REVERSED: &str =
+    "Your reservation expired before the payment completed, so the charge will be refunded in full.";
 
 /// How often a second payment request looks whether the first one has settled.
 pub const SETTLEMENT_POLL: Duration = Duration::from_millis(100);
@@ -53,7 +57,14 @@ pub enum Start {
 
 /// Step 1: checks the hold and records the attempt. The caller commits, with a reconciliation
 /// job for `payment_id` in the same transaction.
-pub async fn start(tx: &mut PgConnection, gateway_name: &str, user_id: Uuid, reservation_id: Uuid, card_last4: &str, now: DateTime<Utc>) -> Result<Start> {
+pub async fn start(
+    tx: &mut PgConnection,
+    gateway_name: &str,
+    user_id: Uuid,
+    reservation_id: Uuid,
+    card_last4: &str,
+    now: DateTime<Utc>,
+) -> Result<Start> {
     let not_found = || Error::not_found(reservations::NOT_FOUND);
     let row: Option<(Uuid, String, Option<DateTime<Utc>>, i64)> =
         sqlx::query_as("SELECT user_id, status, hold_expires_at, total_cents FROM bookings WHERE id = $1 FOR UPDATE")
@@ -120,13 +131,27 @@ pub enum Settled {
 }
 
 /// Step 3: records the gateway's answer for a 'processing' attempt, once.
-pub async fn settle(tx: &mut PgConnection, payment_id: Uuid, outcome: &ChargeOutcome, now: DateTime<Utc>) -> Result<Settled> {
-    let booking_id: Option<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payments WHERE id = $1").bind(payment_id).fetch_optional(&mut *tx).await?;
+pub async fn settle(
+    tx: &mut PgConnection,
+    payment_id: Uuid,
+    outcome: &ChargeOutcome,
+    now: DateTime<Utc>,
+) -> Result<Settled> {
+    let booking_id: Option<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payments WHERE id = $1")
+        .bind(payment_id)
+        .fetch_optional(&mut *tx)
+        .await?;
     let booking_id = booking_id.ok_or_else(|| Error::not_found("Payment not found"))?;
     // The booking first, as `start` locks it, so the two never wait for each other in a circle.
-    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE").bind(booking_id).fetch_one(&mut *tx).await?;
+    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE")
+        .bind(booking_id)
+        .fetch_one(&mut *tx)
+        .await?;
     let (payment_status, user_id, amount_cents): (String, Uuid, i64) =
-        sqlx::query_as("SELECT status, user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE").bind(payment_id).fetch_one(&mut *tx).await?;
+        sqlx::query_as("SELECT status, user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE")
+            .bind(payment_id)
+            .fetch_one(&mut *tx)
+            .await?;
     if payment_status != "processing" {
         return Ok(Settled::AlreadySettled);
     }
@@ -150,7 +175,9 @@ pub async fn settle(tx: &mut PgConnection, payment_id: Uuid, outcome: &ChargeOut
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-            let booking = bookings::find(&mut *tx, booking_id).await?.ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
+            let booking = bookings::find(&mut *tx, booking_id)
+                .await?
+                .ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
             reservations::notify_confirmed(tx, &booking, true).await?;
             Ok(Settled::Confirmed(booking))
         }
@@ -160,13 +187,18 @@ pub async fn settle(tx: &mut PgConnection, payment_id: Uuid, outcome: &ChargeOut
             Ok(Settled::Reversed { refund_id })
         }
         ChargeOutcome::Declined { reason } | ChargeOutcome::Error { reason } => {
-            let booking = bookings::find(&mut *tx, booking_id).await?.ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
+            let booking = bookings::find(&mut *tx, booking_id)
+                .await?
+                .ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
             notifications::notify(
                 &mut *tx,
                 user_id,
                 Kind::PaymentFailed,
                 "Payment failed",
-                &format!("Your payment for \"{}\" did not go through: {reason}", booking.service_title),
+                &format!(
+                    "Your payment for \"{}\" did not go through: {reason}",
+                    booking.service_title
+                ),
                 Some(&format!("/booking/{}", booking.service_id)),
             )
             .await?;
@@ -177,10 +209,12 @@ pub async fn settle(tx: &mut PgConnection, payment_id: Uuid, outcome: &ChargeOut
 
 /// The newest attempt on a booking: its id and status.
 pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uuid, String)>> {
-    Ok(sqlx::query_as("SELECT id, status FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1")
-        .bind(booking_id)
-        .fetch_optional(db)
-        .await?)
+    Ok(
+        sqlx::query_as("SELECT id, status FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1")
+            .bind(booking_id)
+            .fetch_optional(db)
+            .await?,
+    )
 }
 
 /// Waits up to `deadline` while another request's attempt on this booking is 'processing';
@@ -206,10 +240,12 @@ pub struct OpenAttempt {
 }
 
 pub async fn open_attempt(db: &PgPool, payment_id: Uuid) -> Result<Option<OpenAttempt>> {
-    Ok(sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = 'processing'")
-        .bind(payment_id)
-        .fetch_optional(db)
-        .await?)
+    Ok(
+        sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = 'processing'")
+            .bind(payment_id)
+            .fetch_optional(db)
+            .await?,
+    )
 }
 
 /// Attempts still 'processing' that were started before `before`.

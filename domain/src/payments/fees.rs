@@ -28,7 +28,11 @@ impl Earnings {
     pub fn of_totals(totals: impl IntoIterator<Item = i64>) -> Self {
         totals.into_iter().fold(Self::default(), |sum, total| {
             let fee = fee_cents(total);
-            Self { gross_cents: sum.gross_cents + total, fee_cents: sum.fee_cents + fee, net_cents: sum.net_cents + total - fee }
+            Self {
+                gross_cents: sum.gross_cents + total,
+                fee_cents: sum.fee_cents + fee,
+                net_cents: sum.net_cents + total - fee,
+            }
         })
     }
 }
@@ -42,7 +46,10 @@ pub async fn mentor_earnings(db: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
     .bind(mentor_id)
     .fetch_all(db)
     .await?;
-    Ok(Earnings::of_totals(rows.into_iter().flat_map(|(total, count)| std::iter::repeat_n(total, count as usize))))
+    Ok(Earnings::of_totals(
+        rows.into_iter()
+            .flat_map(|(total, count)| std::iter::repeat_n(total, count as usize)),
+    ))
 }
 
 #[cfg(test)]
@@ -71,11 +78,39 @@ mod tests {
 
     #[test]
     fn net_is_gross_minus_fee_booking_by_booking() {
-        assert_eq!(Earnings::of_totals([]), Earnings { gross_cents: 0, fee_cents: 0, net_cents: 0 });
-        assert_eq!(Earnings::of_totals([1]), Earnings { gross_cents: 1, fee_cents: 0, net_cents: 1 });
-        assert_eq!(Earnings::of_totals([250]), Earnings { gross_cents: 250, fee_cents: 38, net_cents: 212 });
+        assert_eq!(
+            Earnings::of_totals([]),
+            Earnings {
+                gross_cents: 0,
+                fee_cents: 0,
+                net_cents: 0
+            }
+        );
+        assert_eq!(
+            Earnings::of_totals([1]),
+            Earnings {
+                gross_cents: 1,
+                fee_cents: 0,
+                net_cents: 1
+            }
+        );
+        assert_eq!(
+            Earnings::of_totals([250]),
+            Earnings {
+                gross_cents: 250,
+                fee_cents: 38,
+                net_cents: 212
+            }
+        );
         // Per booking: 0.38 + 0.38, not 15% of 5.00 (0.75).
-        assert_eq!(Earnings::of_totals([250, 250]), Earnings { gross_cents: 500, fee_cents: 76, net_cents: 424 });
+        assert_eq!(
+            Earnings::of_totals([250, 250]),
+            Earnings {
+                gross_cents: 500,
+                fee_cents: 76,
+                net_cents: 424
+            }
+        );
         for totals in [vec![333, 1, 7_777], vec![4_000, 4_000, 99]] {
             let e = Earnings::of_totals(totals.clone());
             assert_eq!(e.fee_cents + e.net_cents, e.gross_cents, "{totals:?}");

@@ -29,11 +29,17 @@ pub struct ChargeRequest<'a> {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChargeOutcome {
-    Approved { transaction_id: String },
+    Approved {
+        transaction_id: String,
+    },
     /// The bank said no; `reason` is a text fit for the payer.
-    Declined { reason: String },
+    Declined {
+        reason: String,
+    },
     /// The gateway answered that it did not process the charge: nothing was charged.
-    Error { reason: String },
+    Error {
+        reason: String,
+    },
 }
 
 pub struct RefundRequest<'a> {

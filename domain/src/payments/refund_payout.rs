@@ -8,7 +8,10 @@
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{PaymentGateway, RefundOutcome, gateway::{self, RefundRequest}};
+use super::{
+    PaymentGateway, RefundOutcome,
+    gateway::{self, RefundRequest},
+};
 use crate::Result;
 
 pub enum Payout {
@@ -18,7 +21,12 @@ pub enum Payout {
 }
 
 /// A full refund of a charge that settled after its hold had gone (no booking to keep).
-pub async fn record_reversal(tx: &mut PgConnection, booking_id: Uuid, payment_id: Uuid, amount_cents: i64) -> Result<Uuid> {
+pub async fn record_reversal(
+    tx: &mut PgConnection,
+    booking_id: Uuid,
+    payment_id: Uuid,
+    amount_cents: i64,
+) -> Result<Uuid> {
     Ok(sqlx::query_scalar(
         "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status, reason) \
          VALUES ($1, $2, 100, $3, 'pending', 'reversal') RETURNING id",
@@ -45,14 +53,22 @@ async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Resu
 /// Pays a pending refund out. An `Err` means the outcome is unknown: retry later.
 pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uuid) -> Result<Payout> {
     let mut tx = pool.begin().await?;
-    let row: Option<(String, i64, Option<chrono::DateTime<chrono::Utc>>, Option<String>, Option<String>)> = sqlx::query_as(
+    let row: Option<(
+        String,
+        i64,
+        Option<chrono::DateTime<chrono::Utc>>,
+        Option<String>,
+        Option<String>,
+    )> = sqlx::query_as(
         "SELECT r.status, r.amount_cents, r.last_attempt_at, p.transaction_id, p.card_last4 FROM refunds r \
          LEFT JOIN payments p ON p.id = r.payment_id WHERE r.id = $1 FOR UPDATE OF r",
     )
     .bind(refund_id)
     .fetch_optional(&mut *tx)
     .await?;
-    let Some((status, cents, tried_before, Some(transaction_id), Some(last4))) = row else { return Ok(Payout::Done) };
+    let Some((status, cents, tried_before, Some(transaction_id), Some(last4))) = row else {
+        return Ok(Payout::Done);
+    };
     if status != "pending" {
         return Ok(Payout::Done);
     }
@@ -71,7 +87,12 @@ pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uui
         .await?;
     tx.commit().await?;
     let outcome = gateway
-        .refund(RefundRequest { reference: &reference, transaction_id: &transaction_id, amount_cents: cents, card_last4: &last4 })
+        .refund(RefundRequest {
+            reference: &reference,
+            transaction_id: &transaction_id,
+            amount_cents: cents,
+            card_last4: &last4,
+        })
         .await?;
     match outcome {
         RefundOutcome::Refunded { transaction_id } => {
@@ -80,7 +101,11 @@ pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uui
         }
         RefundOutcome::Failed { reason } => {
             tracing::warn!(refund = %refund_id, gateway_says = %reason, "the gateway refused a refund");
-            sqlx::query("UPDATE refunds SET last_error = $2 WHERE id = $1").bind(refund_id).bind(&reason).execute(pool).await?;
+            sqlx::query("UPDATE refunds SET last_error = $2 WHERE id = $1")
+                .bind(refund_id)
+                .bind(&reason)
+                .execute(pool)
+                .await?;
             Ok(Payout::Retry(reason))
         }
     }

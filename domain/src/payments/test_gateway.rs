@@ -35,7 +35,11 @@ pub struct TestGateway {
 
 impl TestGateway {
     pub fn new(pool: PgPool, settings: TestGatewaySettings) -> Self {
-        Self { pool, settings, ledger_ready: OnceCell::new() }
+        Self {
+            pool,
+            settings,
+            ledger_ready: OnceCell::new(),
+        }
     }
 
     async fn ledger(&self) -> anyhow::Result<&PgPool> {
@@ -43,8 +47,12 @@ impl TestGateway {
             .get_or_try_init(|| async {
                 let mut tx = self.pool.begin().await?;
                 // Two processes starting at once must not both create the schema.
-                sqlx::query("SELECT pg_advisory_xact_lock(hashtext('test_gateway ledger'))").execute(&mut *tx).await?;
-                sqlx::query("CREATE SCHEMA IF NOT EXISTS test_gateway").execute(&mut *tx).await?;
+                sqlx::query("SELECT pg_advisory_xact_lock(hashtext('test_gateway ledger'))")
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("CREATE SCHEMA IF NOT EXISTS test_gateway")
+                    .execute(&mut *tx)
+                    .await?;
                 sqlx::query(
                     "CREATE TABLE IF NOT EXISTS test_gateway.transactions (\
                      reference text PRIMARY KEY, kind text NOT NULL, transaction_id text, declined_reason text, \
@@ -61,7 +69,13 @@ impl TestGateway {
 
     /// Records a transaction once per reference (like a gateway's duplicate window) and returns
     /// what was recorded first.
-    async fn record(&self, reference: &str, kind: &str, outcome: &ChargeOutcome, amount_cents: i64) -> anyhow::Result<ChargeOutcome> {
+    async fn record(
+        &self,
+        reference: &str,
+        kind: &str,
+        outcome: &ChargeOutcome,
+        amount_cents: i64,
+    ) -> anyhow::Result<ChargeOutcome> {
         let (transaction_id, declined) = match outcome {
             ChargeOutcome::Approved { transaction_id } => (Some(transaction_id.as_str()), None),
             ChargeOutcome::Declined { reason } => (None, Some(reason.as_str())),
@@ -84,15 +98,18 @@ impl TestGateway {
 
     async fn find(&self, reference: &str, kind: &str) -> anyhow::Result<Option<ChargeOutcome>> {
         let pool = self.ledger().await?;
-        let row: Option<(Option<String>, Option<String>)> =
-            sqlx::query_as("SELECT transaction_id, declined_reason FROM test_gateway.transactions WHERE reference = $1 AND kind = $2")
-                .bind(reference)
-                .bind(kind)
-                .fetch_optional(pool)
-                .await?;
+        let row: Option<(Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT transaction_id, declined_reason FROM test_gateway.transactions WHERE reference = $1 AND kind = $2",
+        )
+        .bind(reference)
+        .bind(kind)
+        .fetch_optional(pool)
+        .await?;
         Ok(row.map(|(id, reason)| match id {
             Some(transaction_id) => ChargeOutcome::Approved { transaction_id },
-            None => ChargeOutcome::Declined { reason: reason.unwrap_or_else(|| DECLINED_REASON.into()) },
+            None => ChargeOutcome::Declined {
+                reason: reason.unwrap_or_else(|| DECLINED_REASON.into()),
+            },
         }))
     }
 }
@@ -100,10 +117,18 @@ impl TestGateway {
 /// What the test gateway decides for a card number.
 pub fn decide(card_number: &str) -> ChargeOutcome {
     match card_number {
-        CARD_DECLINED => ChargeOutcome::Declined { reason: DECLINED_REASON.into() },
-        CARD_INSUFFICIENT_FUNDS => ChargeOutcome::Declined { reason: INSUFFICIENT_FUNDS_REASON.into() },
-        CARD_GATEWAY_ERROR => ChargeOutcome::Error { reason: GATEWAY_ERROR_REASON.into() },
-        _ => ChargeOutcome::Approved { transaction_id: format!("test-{}", uuid::Uuid::new_v4().simple()) },
+        CARD_DECLINED => ChargeOutcome::Declined {
+            reason: DECLINED_REASON.into(),
+        },
+        CARD_INSUFFICIENT_FUNDS => ChargeOutcome::Declined {
+            reason: INSUFFICIENT_FUNDS_REASON.into(),
+        },
+        CARD_GATEWAY_ERROR => ChargeOutcome::Error {
+            reason: GATEWAY_ERROR_REASON.into(),
+        },
+        _ => ChargeOutcome::Approved {
+            transaction_id: format!("test-{}", uuid::Uuid::new_v4().simple()),
+        },
     }
 }
 
@@ -125,7 +150,14 @@ impl PaymentGateway for TestGateway {
             if self.settings.charge_fault == Some(GatewayFault::Unreachable) {
                 anyhow::bail!("test gateway: unreachable (PAYMENT_TEST_CHARGE_FAULT=error)");
             }
-            let outcome = self.record(request.reference, "charge", &decide(request.card.number()), request.amount_cents).await?;
+            let outcome = self
+                .record(
+                    request.reference,
+                    "charge",
+                    &decide(request.card.number()),
+                    request.amount_cents,
+                )
+                .await?;
             answer(self.settings.charge_delay_ms, self.settings.charge_fault, outcome).await
         }
         .boxed()
@@ -136,10 +168,17 @@ impl PaymentGateway for TestGateway {
             if self.settings.refund_fault == Some(GatewayFault::Unreachable) {
                 anyhow::bail!("test gateway: unreachable (PAYMENT_TEST_REFUND_FAULT=error)");
             }
-            let made = ChargeOutcome::Approved { transaction_id: format!("test-refund-{}", uuid::Uuid::new_v4().simple()) };
-            let outcome = match self.record(request.reference, "refund", &made, request.amount_cents).await? {
+            let made = ChargeOutcome::Approved {
+                transaction_id: format!("test-refund-{}", uuid::Uuid::new_v4().simple()),
+            };
+            let outcome = match self
+                .record(request.reference, "refund", &made, request.amount_cents)
+                .await?
+            {
                 ChargeOutcome::Approved { transaction_id } => RefundOutcome::Refunded { transaction_id },
-                ChargeOutcome::Declined { reason } | ChargeOutcome::Error { reason } => RefundOutcome::Failed { reason },
+                ChargeOutcome::Declined { reason } | ChargeOutcome::Error { reason } => {
+                    RefundOutcome::Failed { reason }
+                }
             };
             answer(self.settings.refund_delay_ms, self.settings.refund_fault, outcome).await
         }

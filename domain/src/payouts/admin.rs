@@ -102,13 +102,18 @@ pub struct MarkPaid {
 }
 
 fn trimmed(v: &Option<String>) -> Option<String> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+    v.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
 }
 
 /// Moves the pending payout that holds exactly `booking_ids` to paid, in one transaction with its
 /// audit row, the mentor's notification and e-mail. A 409 changes nothing.
 pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateTime<Utc>) -> Result<Uuid> {
-    let method = trimmed(&req.method).map(|m| m.to_ascii_lowercase()).unwrap_or_else(|| MANUAL_METHOD.to_string());
+    let method = trimmed(&req.method)
+        .map(|m| m.to_ascii_lowercase())
+        .unwrap_or_else(|| MANUAL_METHOD.to_string());
     if !(super::METHODS.contains(&method.as_str()) || method == MANUAL_METHOD) {
         return Err(Error::validation(INVALID_METHOD));
     }
@@ -128,11 +133,14 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     }
 
     let mut tx = pool.begin().await?;
-    let holders: Vec<Uuid> = sqlx::query_scalar("SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)")
-        .bind(&wanted)
-        .fetch_all(&mut *tx)
-        .await?;
-    let [payout_id] = holders[..] else { return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT)) };
+    let holders: Vec<Uuid> =
+        sqlx::query_scalar("SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)")
+            .bind(&wanted)
+            .fetch_all(&mut *tx)
+            .await?;
+    let [payout_id] = holders[..] else {
+        return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
+    };
     // The row lock makes two admins at once take turns: the second sees it paid.
     let (mentor_id, status, mentor_user_id, net_cents): (Uuid, String, Uuid, i64) = sqlx::query_as(
         "SELECT po.mentor_id, po.status, m.user_id, po.mentor_net_cents FROM payouts po JOIN mentors m ON m.id = po.mentor_id \
@@ -141,8 +149,10 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     .bind(payout_id)
     .fetch_one(&mut *tx)
     .await?;
-    let mut held: Vec<Uuid> =
-        sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1").bind(payout_id).fetch_all(&mut *tx).await?;
+    let mut held: Vec<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1")
+        .bind(payout_id)
+        .fetch_all(&mut *tx)
+        .await?;
     held.sort();
     if mentor_id != req.mentor_id || held != wanted {
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));

@@ -71,13 +71,22 @@ const PAYABLE: &str = "SELECT b.id, (p.amount_cents - coalesce(r.amount_cents, 0
 /// A mentor's bookings that the next batch would take.
 pub async fn payable(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<Payable>> {
     let rows: Vec<(Uuid, i64)> = sqlx::query_as(PAYABLE).bind(mentor_id).fetch_all(conn).await?;
-    Ok(rows.into_iter().map(|(booking_id, amount_cents)| Payable { booking_id, amount_cents }).collect())
+    Ok(rows
+        .into_iter()
+        .map(|(booking_id, amount_cents)| Payable {
+            booking_id,
+            amount_cents,
+        })
+        .collect())
 }
 
 /// The mentor's minimum payout (the default without preferences).
 pub async fn minimum_cents(conn: &mut PgConnection, mentor_id: Uuid) -> Result<i64> {
     let min: Option<i64> =
-        sqlx::query_scalar("SELECT minimum_payout_cents FROM payout_preferences WHERE mentor_id = $1").bind(mentor_id).fetch_optional(conn).await?;
+        sqlx::query_scalar("SELECT minimum_payout_cents FROM payout_preferences WHERE mentor_id = $1")
+            .bind(mentor_id)
+            .fetch_optional(conn)
+            .await?;
     Ok(min.unwrap_or(DEFAULT_MINIMUM_PAYOUT_CENTS))
 }
 
@@ -130,7 +139,11 @@ pub async fn run(pool: &PgPool) -> Result<Summary> {
 /// One mentor's payout, in one transaction under the mentor's advisory lock.
 pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome> {
     let mut tx = pool.begin().await?;
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))").bind(LOCK_SPACE).bind(mentor_id).execute(&mut *tx).await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))")
+        .bind(LOCK_SPACE)
+        .bind(mentor_id)
+        .execute(&mut *tx)
+        .await?;
     let bookings = payable(&mut tx, mentor_id).await?;
     if bookings.is_empty() {
         return Ok(MentorOutcome::NothingPayable);
@@ -180,7 +193,10 @@ mod tests {
     use super::*;
 
     fn b(amount_cents: i64) -> Payable {
-        Payable { booking_id: Uuid::new_v4(), amount_cents }
+        Payable {
+            booking_id: Uuid::new_v4(),
+            amount_cents,
+        }
     }
 
     #[test]
@@ -192,7 +208,15 @@ mod tests {
     fn the_fee_is_taken_per_booking_and_net_is_exact() {
         // 2.50 twice: 0.38 + 0.38 (15% of 5.00 would be 0.75).
         let t = Totals::of(&[b(250), b(250)]);
-        assert_eq!(t, Totals { booking_count: 2, pending_amount_cents: 500, platform_fee_cents: 76, mentor_net_cents: 424 });
+        assert_eq!(
+            t,
+            Totals {
+                booking_count: 2,
+                pending_amount_cents: 500,
+                platform_fee_cents: 76,
+                mentor_net_cents: 424
+            }
+        );
         let t = Totals::of(&[b(4_000), b(3_333), b(1)]);
         assert_eq!((t.platform_fee_cents, t.mentor_net_cents), (600 + 500, 7_334 - 1_100));
         assert_eq!(Totals::of(&[]), Totals::default());

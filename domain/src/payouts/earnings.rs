@@ -28,15 +28,21 @@ pub struct Earnings {
 }
 
 pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
-    let (booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents): (i64, i64, i64, i64) = sqlx::query_as(
-        "SELECT coalesce(sum(booking_count), 0)::bigint, coalesce(sum(pending_amount_cents), 0)::bigint, \
+    let (booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents): (i64, i64, i64, i64) =
+        sqlx::query_as(
+            "SELECT coalesce(sum(booking_count), 0)::bigint, coalesce(sum(pending_amount_cents), 0)::bigint, \
                 coalesce(sum(platform_fee_cents), 0)::bigint, coalesce(sum(mentor_net_cents), 0)::bigint \
          FROM payouts WHERE mentor_id = $1 AND status = 'pending'",
-    )
-    .bind(mentor_id)
-    .fetch_one(pool)
-    .await?;
-    let pending = Totals { booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents };
+        )
+        .bind(mentor_id)
+        .fetch_one(pool)
+        .await?;
+    let pending = Totals {
+        booking_count,
+        pending_amount_cents,
+        platform_fee_cents,
+        mentor_net_cents,
+    };
     let mut conn = pool.acquire().await?;
     let next_payout = Totals::of(&batch::payable(&mut conn, mentor_id).await?);
     let minimum_payout_cents = batch::minimum_cents(&mut conn, mentor_id).await?;
@@ -47,6 +53,19 @@ pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
     .bind(mentor_id)
     .fetch_all(pool)
     .await?;
-    let history = rows.into_iter().map(|(id, mentor_net_cents, paid_at, method)| PaidPayout { id, mentor_net_cents, paid_at, method }).collect();
-    Ok(Earnings { pending, next_payout, minimum_payout_cents, history })
+    let history = rows
+        .into_iter()
+        .map(|(id, mentor_net_cents, paid_at, method)| PaidPayout {
+            id,
+            mentor_net_cents,
+            paid_at,
+            method,
+        })
+        .collect();
+    Ok(Earnings {
+        pending,
+        next_payout,
+        minimum_payout_cents,
+        history,
+    })
 }

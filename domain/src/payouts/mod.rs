@@ -77,19 +77,35 @@ pub enum PayoutEmail {
 }
 
 async fn queue_email(conn: &mut PgConnection, email: PayoutEmail) -> Result<()> {
-    let options = job_queue::PushOptions { max_attempts: Some(EMAIL_MAX_ATTEMPTS), ..Default::default() };
+    let options = job_queue::PushOptions {
+        max_attempts: Some(EMAIL_MAX_ATTEMPTS),
+        ..Default::default()
+    };
     Ok(job_queue::push(conn, EMAIL_QUEUE, &email, options).await?)
 }
 
 /// The mentor's notification and e-mail for a new pending payout.
-async fn announce_created(conn: &mut PgConnection, mentor_user_id: Uuid, payout_id: Uuid, net_cents: i64, bookings: usize) -> Result<()> {
-    let sessions = if bookings == 1 { "1 session".to_string() } else { format!("{bookings} sessions") };
+async fn announce_created(
+    conn: &mut PgConnection,
+    mentor_user_id: Uuid,
+    payout_id: Uuid,
+    net_cents: i64,
+    bookings: usize,
+) -> Result<()> {
+    let sessions = if bookings == 1 {
+        "1 session".to_string()
+    } else {
+        format!("{bookings} sessions")
+    };
     notifications::notify(
         conn,
         mentor_user_id,
         notifications::Kind::PaymentReceived,
         "Payout on its way",
-        &format!("A payout of ${} for {sessions} is being prepared.", money::format(net_cents)),
+        &format!(
+            "A payout of ${} for {sessions} is being prepared.",
+            money::format(net_cents)
+        ),
         Some("/mentor-dashboard"),
     )
     .await?;
@@ -97,13 +113,23 @@ async fn announce_created(conn: &mut PgConnection, mentor_user_id: Uuid, payout_
 }
 
 /// The mentor's notification and e-mail once a payout was sent.
-async fn announce_paid(conn: &mut PgConnection, mentor_user_id: Uuid, payout_id: Uuid, net_cents: i64, method: &str) -> Result<()> {
+async fn announce_paid(
+    conn: &mut PgConnection,
+    mentor_user_id: Uuid,
+    payout_id: Uuid,
+    net_cents: i64,
+    method: &str,
+) -> Result<()> {
     notifications::notify(
         conn,
         mentor_user_id,
         notifications::Kind::PaymentReceived,
         "Payout sent",
-        &format!("Your payout of ${} was sent ({}).", money::format(net_cents), method_label(method)),
+        &format!(
+            "Your payout of ${} was sent ({}).",
+            money::format(net_cents),
+            method_label(method)
+        ),
         Some("/mentor-dashboard"),
     )
     .await?;
@@ -129,6 +155,9 @@ mod tests {
             serde_json::to_value(PayoutEmail::PayoutCreated { payout_id: id }).unwrap(),
             serde_json::json!({"kind": "payout_created", "payout_id": id})
         );
-        assert_eq!(serde_json::to_value(PayoutEmail::PayoutPaid { payout_id: id }).unwrap()["kind"], "payout_paid");
+        assert_eq!(
+            serde_json::to_value(PayoutEmail::PayoutPaid { payout_id: id }).unwrap()["kind"],
+            "payout_paid"
+        );
     }
 }

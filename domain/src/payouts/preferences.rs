@@ -71,12 +71,17 @@ pub async fn find(db: impl PgExecutor<'_>, mentor_id: Uuid) -> Result<Option<Pre
     Ok(sqlx::query_as(
         "SELECT mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes \
          FROM payout_preferences WHERE mentor_id = $1",
-    ).bind(mentor_id).fetch_optional(db).await?)
+    )
+    .bind(mentor_id)
+    .fetch_optional(db)
+    .await?)
 }
 
 /// The saved preferences, or the defaults.
 pub async fn get(db: impl PgExecutor<'_>, mentor_id: Uuid) -> Result<Preferences> {
-    Ok(find(db, mentor_id).await?.unwrap_or_else(|| Preferences::defaults(mentor_id)))
+    Ok(find(db, mentor_id)
+        .await?
+        .unwrap_or_else(|| Preferences::defaults(mentor_id)))
 }
 
 fn required(value: &Option<String>, message: &str) -> Result<String> {
@@ -151,7 +156,10 @@ mod tests {
     use super::*;
 
     fn input(method: &str) -> Input {
-        Input { method: method.into(), ..Default::default() }
+        Input {
+            method: method.into(),
+            ..Default::default()
+        }
     }
 
     fn err(i: &Input) -> String {
@@ -163,8 +171,20 @@ mod tests {
         assert_eq!(err(&input("paypal")), PAYPAL_REQUIRED);
         assert_eq!(err(&input("venmo")), VENMO_REQUIRED);
         assert_eq!(err(&input("zelle")), ZELLE_REQUIRED);
-        assert_eq!(err(&Input { paypal_email: Some("not-an-email".into()), ..input("paypal") }), PAYPAL_REQUIRED);
-        assert_eq!(err(&Input { zelle_email: Some("  ".into()), ..input("zelle") }), ZELLE_REQUIRED);
+        assert_eq!(
+            err(&Input {
+                paypal_email: Some("not-an-email".into()),
+                ..input("paypal")
+            }),
+            PAYPAL_REQUIRED
+        );
+        assert_eq!(
+            err(&Input {
+                zelle_email: Some("  ".into()),
+                ..input("zelle")
+            }),
+            ZELLE_REQUIRED
+        );
         assert_eq!(err(&input("bitcoin")), INVALID_METHOD);
         assert_eq!(err(&input("")), INVALID_METHOD);
     }
@@ -183,14 +203,29 @@ mod tests {
         .unwrap();
         assert_eq!(p.recipient(), Some("@mira"));
         assert_eq!(p.minimum_payout_cents, DEFAULT_MINIMUM_PAYOUT_CENTS);
-        assert_eq!((p.method.as_deref(), p.paypal_email, p.venmo_username.as_deref(), p.zelle_email), (Some("venmo"), None, Some("@mira"), None));
+        assert_eq!(
+            (
+                p.method.as_deref(),
+                p.paypal_email,
+                p.venmo_username.as_deref(),
+                p.zelle_email
+            ),
+            (Some("venmo"), None, Some("@mira"), None)
+        );
     }
 
     #[test]
     fn the_minimum_is_a_non_negative_amount() {
-        let with = |m: &str| Input { paypal_email: Some("a@b.co".into()), minimum_payout: Some(m.into()), ..input("paypal") };
+        let with = |m: &str| Input {
+            paypal_email: Some("a@b.co".into()),
+            minimum_payout: Some(m.into()),
+            ..input("paypal")
+        };
         assert_eq!(validate(Uuid::nil(), &with("0")).unwrap().minimum_payout_cents, 0);
-        assert_eq!(validate(Uuid::nil(), &with("25.5")).unwrap().minimum_payout_cents, 2_550);
+        assert_eq!(
+            validate(Uuid::nil(), &with("25.5")).unwrap().minimum_payout_cents,
+            2_550
+        );
         for bad in ["-1", "1.234", "abc"] {
             assert_eq!(err(&with(bad)), INVALID_MINIMUM, "{bad}");
         }

@@ -62,11 +62,18 @@ where
         if let Some(v) = check().await {
             return v;
         }
-        assert!(tokio::time::Instant::now() < deadline, "condition not met within {secs}s");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "condition not met within {secs}s"
+        );
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
 
 pub async fn job_state(pool: &PgPool, queue: &str) -> Option<(String, i32)> {
-    sqlx::query_as("SELECT status, attempts FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at DESC LIMIT 1").bind(queue).fetch_optional(pool).await.unwrap()
+    sqlx::query_as("SELECT status, attempts FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at DESC LIMIT 1")
+        .bind(queue)
+        .fetch_optional(pool)
+        .await
+        .unwrap()
 }

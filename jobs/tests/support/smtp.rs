@@ -75,7 +75,11 @@ async fn session(socket: tokio::net::TcpStream, store: Arc<Mutex<Vec<Received>>>
                 data.push_str(l.strip_prefix('.').unwrap_or(&l));
                 data.push('\n');
             }
-            store.lock().unwrap().push(Received { from: from.clone(), to: std::mem::take(&mut to), data });
+            store.lock().unwrap().push(Received {
+                from: from.clone(),
+                to: std::mem::take(&mut to),
+                data,
+            });
             write.write_all(b"250 OK queued\r\n").await?;
         } else if upper == "RSET" || upper == "NOOP" {
             write.write_all(b"250 OK\r\n").await?;

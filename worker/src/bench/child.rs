@@ -32,7 +32,9 @@ async fn handle(job: Noop) -> Result<(), BoxDynError> {
 }
 
 pub async fn run(args: &[String]) -> anyhow::Result<()> {
-    let [out] = args else { anyhow::bail!("usage: worker {} <runs file>", super::CHILD_COMMAND) };
+    let [out] = args else {
+        anyhow::bail!("usage: worker {} <runs file>", super::CHILD_COMMAND)
+    };
     crate::run(&[NOOP_QUEUE], |monitor, pool, wakeups| {
         let (pool, wakeups) = (pool.clone(), wakeups.clone());
         monitor.register(move |restarts: usize| {

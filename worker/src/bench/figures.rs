@@ -22,8 +22,16 @@ pub struct Figures(Vec<Figure>);
 
 impl Figures {
     fn add(&mut self, figure: &str, measured: String, target: String, met: bool) {
-        println!("{}  {figure}: {measured} (target {target})", if met { "met " } else { "MISS" });
-        self.0.push(Figure { figure: figure.into(), measured, target, met });
+        println!(
+            "{}  {figure}: {measured} (target {target})",
+            if met { "met " } else { "MISS" }
+        );
+        self.0.push(Figure {
+            figure: figure.into(),
+            measured,
+            target,
+            met,
+        });
     }
 
     pub fn throughput_one(&mut self, one: &Backlog) {
@@ -38,10 +46,19 @@ impl Figures {
     pub fn start_latency(&mut self, start: &StartLatency) {
         let l = &start.latency_ms;
         let p95 = percentile(l, 95.0);
-        let missing = if start.missing > 0 { format!(", {} never started", start.missing) } else { String::new() };
+        let missing = if start.missing > 0 {
+            format!(", {} never started", start.missing)
+        } else {
+            String::new()
+        };
         self.add(
             "Jobs: enqueue-to-start latency at a steady 200 jobs/s, p50 / p95 / p99",
-            format!("{} / {} / {}{missing}", ms(percentile(l, 50.0)), ms(p95), ms(percentile(l, 99.0))),
+            format!(
+                "{} / {} / {}{missing}",
+                ms(percentile(l, 50.0)),
+                ms(p95),
+                ms(percentile(l, 99.0))
+            ),
             format!("p95 ≤ {} ms", START_P95_TARGET.as_millis()),
             p95 <= START_P95_TARGET.as_secs_f64() * 1000.0 && start.missing == 0,
         );
@@ -50,10 +67,19 @@ impl Figures {
     pub fn lateness(&mut self, lateness: &Lateness) {
         let l = &lateness.late_ms;
         let p99 = percentile(l, 99.0);
-        let missing = if lateness.missing > 0 { format!(", {} never started", lateness.missing) } else { String::new() };
+        let missing = if lateness.missing > 0 {
+            format!(", {} never started", lateness.missing)
+        } else {
+            String::new()
+        };
         self.add(
             "Jobs: lateness of scheduled jobs after the worker sat idle, p99",
-            format!("{} (p50 {}, {} jobs){missing}", ms(p99), ms(percentile(l, 50.0)), l.len()),
+            format!(
+                "{} (p50 {}, {} jobs){missing}",
+                ms(p99),
+                ms(percentile(l, 50.0)),
+                l.len()
+            ),
             format!("≤ {} ms", LATENESS_P99_TARGET.as_millis()),
             p99 <= LATENESS_P99_TARGET.as_secs_f64() * 1000.0 && lateness.missing == 0,
         );
@@ -71,15 +97,25 @@ impl Figures {
     pub fn two_workers(&mut self, two: &Backlog, one: &Backlog) {
         self.add(
             "Jobs: two worker processes, 100,000 backlog: throughput, jobs run twice",
-            format!("{} jobs/s, {} duplicates{}", thousands(two.jobs_per_second), two.duplicates, lost(two)),
-            format!("0 duplicates, more than one worker's {} jobs/s", thousands(one.jobs_per_second)),
+            format!(
+                "{} jobs/s, {} duplicates{}",
+                thousands(two.jobs_per_second),
+                two.duplicates,
+                lost(two)
+            ),
+            format!(
+                "0 duplicates, more than one worker's {} jobs/s",
+                thousands(one.jobs_per_second)
+            ),
             two.duplicates == 0 && two.missing == 0 && two.jobs_per_second > one.jobs_per_second,
         );
     }
 
     /// Appends the JSON lines when `BENCH_RESULTS` names a file.
     pub fn finish(self) -> anyhow::Result<()> {
-        let Ok(path) = std::env::var("BENCH_RESULTS") else { return Ok(()) };
+        let Ok(path) = std::env::var("BENCH_RESULTS") else {
+            return Ok(());
+        };
         let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&path)?;
         for figure in &self.0 {
             writeln!(file, "{}", serde_json::to_string(figure)?)?;
@@ -89,11 +125,19 @@ impl Figures {
 }
 
 fn lost(b: &Backlog) -> String {
-    if b.missing > 0 { format!(", {} never ran", b.missing) } else { String::new() }
+    if b.missing > 0 {
+        format!(", {} never ran", b.missing)
+    } else {
+        String::new()
+    }
 }
 
 fn ms(v: f64) -> String {
-    if v < 10.0 { format!("{v:.1} ms") } else { format!("{} ms", v.round()) }
+    if v < 10.0 {
+        format!("{v:.1} ms")
+    } else {
+        format!("{} ms", v.round())
+    }
 }
 
 /// `13200.4` → `13,200`.

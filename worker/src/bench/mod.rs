@@ -49,7 +49,10 @@ pub async fn run() -> anyhow::Result<()> {
     domain::db::migrate(&pool).await?;
     jobs::runtime::setup_storage(&pool).await?;
     pool.close().await;
-    println!("job benchmark on database {database} (release build: {})", !cfg!(debug_assertions));
+    println!(
+        "job benchmark on database {database} (release build: {})",
+        !cfg!(debug_assertions)
+    );
 
     let mut figures = Figures::default();
     let idle = phases::idle_load(&url, &database).await?;
@@ -68,8 +71,14 @@ pub async fn run() -> anyhow::Result<()> {
 /// Drops and creates `database` on `server`'s host; returns its URL.
 async fn recreate(server: &str, database: &str) -> anyhow::Result<String> {
     let admin = PgPool::connect(server).await?;
-    sqlx::query(sqlx::AssertSqlSafe(format!(r#"DROP DATABASE IF EXISTS "{database}" WITH (FORCE)"#))).execute(&admin).await?;
-    sqlx::query(sqlx::AssertSqlSafe(format!(r#"CREATE DATABASE "{database}""#))).execute(&admin).await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        r#"DROP DATABASE IF EXISTS "{database}" WITH (FORCE)"#
+    )))
+    .execute(&admin)
+    .await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!(r#"CREATE DATABASE "{database}""#)))
+        .execute(&admin)
+        .await?;
     admin.close().await;
     let mut url = url::Url::parse(server)?;
     url.set_path(database);
@@ -77,7 +86,9 @@ async fn recreate(server: &str, database: &str) -> anyhow::Result<String> {
 }
 
 pub fn unix_micros() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_micros() as i64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as i64)
 }
 
 /// The nearest-rank `p`th percentile of `sorted`.
@@ -103,7 +114,14 @@ mod tests {
         assert_eq!(IDLE_QUERIES_TARGET, 10.0);
         assert_eq!(BENCH_DATABASE, "jobs_bench");
         assert_eq!((STEADY_SECONDS, SCHEDULED_PER_SECOND, SCHEDULED_SECONDS), (15, 3, 20));
-        assert_eq!((SCHEDULED_AFTER, IDLE_SETTLE, IDLE_WINDOW), (Duration::from_secs(15), Duration::from_secs(12), Duration::from_secs(20)));
+        assert_eq!(
+            (SCHEDULED_AFTER, IDLE_SETTLE, IDLE_WINDOW),
+            (
+                Duration::from_secs(15),
+                Duration::from_secs(12),
+                Duration::from_secs(20)
+            )
+        );
     }
 
     #[test]

@@ -10,7 +10,8 @@ use sqlx::PgPool;
 use tokio::process::{Child, Command};
 
 use super::{
-    BACKLOG, IDLE_SETTLE, IDLE_WINDOW, SCHEDULED_AFTER, SCHEDULED_PER_SECOND, SCHEDULED_SECONDS, STEADY_RATE, STEADY_SECONDS,
+    BACKLOG, IDLE_SETTLE, IDLE_WINDOW, SCHEDULED_AFTER, SCHEDULED_PER_SECOND, SCHEDULED_SECONDS, STEADY_RATE,
+    STEADY_SECONDS,
     child::{NOOP_QUEUE, Noop},
     unix_micros,
 };
@@ -24,14 +25,20 @@ struct Worker {
 impl Worker {
     /// The production worker, as deployed.
     fn production(url: &str) -> anyhow::Result<Self> {
-        Ok(Self { process: command(url).spawn()?, runs_file: None })
+        Ok(Self {
+            process: command(url).spawn()?,
+            runs_file: None,
+        })
     }
 
     /// The production worker plus the no-op queue.
     fn bench(url: &str, name: &str) -> anyhow::Result<Self> {
         let runs_file = std::env::temp_dir().join(format!("job-bench-{}-{name}.runs", std::process::id()));
         let process = command(url).arg(super::CHILD_COMMAND).arg(&runs_file).spawn()?;
-        Ok(Self { process, runs_file: Some(runs_file) })
+        Ok(Self {
+            process,
+            runs_file: Some(runs_file),
+        })
     }
 
     fn pid(&self) -> u32 {
@@ -44,22 +51,36 @@ impl Worker {
         let pattern = format!("%@{}-%", self.pid());
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         loop {
-            let (n,): (i64,) = sqlx::query_as("SELECT count(DISTINCT worker_type) FROM apalis.workers WHERE id LIKE $1").bind(&pattern).fetch_one(pool).await?;
+            let (n,): (i64,) =
+                sqlx::query_as("SELECT count(DISTINCT worker_type) FROM apalis.workers WHERE id LIKE $1")
+                    .bind(&pattern)
+                    .fetch_one(pool)
+                    .await?;
             if n >= expected {
                 return Ok(());
             }
-            anyhow::ensure!(tokio::time::Instant::now() < deadline, "worker {} did not register its queues", self.pid());
+            anyhow::ensure!(
+                tokio::time::Instant::now() < deadline,
+                "worker {} did not register its queues",
+                self.pid()
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 
     /// SIGTERM, then waits; returns the tasks it ran: (seq, started at, unix µs).
     async fn stop(mut self) -> anyhow::Result<Vec<(u64, i64)>> {
-        let status = Command::new("kill").arg("-TERM").arg(self.pid().to_string()).status().await?;
+        let status = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.pid().to_string())
+            .status()
+            .await?;
         anyhow::ensure!(status.success(), "could not signal worker {}", self.pid());
         let exit = self.process.wait().await?;
         anyhow::ensure!(exit.success(), "worker exited with {exit}");
-        let Some(file) = self.runs_file else { return Ok(Vec::new()) };
+        let Some(file) = self.runs_file else {
+            return Ok(Vec::new());
+        };
         let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
         let _ = std::fs::remove_file(&file);
         text.lines()
@@ -73,7 +94,13 @@ impl Worker {
 
 fn command(url: &str) -> Command {
     let mut command = Command::new(std::env::current_exe().expect("the running binary"));
-    command.env("DATABASE_URL", url).env("RUST_LOG", std::env::var("BENCH_WORKER_LOG").unwrap_or_else(|_| "warn".into())).kill_on_drop(true);
+    command
+        .env("DATABASE_URL", url)
+        .env(
+            "RUST_LOG",
+            std::env::var("BENCH_WORKER_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .kill_on_drop(true);
     command
 }
 
@@ -125,8 +152,15 @@ pub async fn scheduled_then_steady(url: &str) -> anyhow::Result<(Lateness, Start
         }
     }
     tx.commit().await?;
-    println!("scheduled {} tasks due from {first_due} on; waiting for them", due.len());
-    all_done(&pool, Duration::from_secs(SCHEDULED_AFTER.as_secs() + SCHEDULED_SECONDS + 60)).await?;
+    println!(
+        "scheduled {} tasks due from {first_due} on; waiting for them",
+        due.len()
+    );
+    all_done(
+        &pool,
+        Duration::from_secs(SCHEDULED_AFTER.as_secs() + SCHEDULED_SECONDS + 60),
+    )
+    .await?;
 
     let first_steady = SCHEDULED_SECONDS * SCHEDULED_PER_SECOND;
     let count = STEADY_RATE * STEADY_SECONDS;
@@ -156,8 +190,14 @@ pub async fn scheduled_then_steady(url: &str) -> anyhow::Result<(Lateness, Start
     }
     late_ms.sort_by(f64::total_cmp);
     latency_ms.sort_by(f64::total_cmp);
-    let lateness = Lateness { missing: due.len() - late_ms.len(), late_ms };
-    let start = StartLatency { missing: committed.len() - latency_ms.len(), latency_ms };
+    let lateness = Lateness {
+        missing: due.len() - late_ms.len(),
+        late_ms,
+    };
+    let start = StartLatency {
+        missing: committed.len() - latency_ms.len(),
+        latency_ms,
+    };
     Ok((lateness, start))
 }
 
@@ -171,7 +211,10 @@ pub struct Backlog {
 /// [`BACKLOG`] no-op tasks queued, then `workers` bench workers started together until done.
 pub async fn backlog(url: &str, workers: usize) -> anyhow::Result<Backlog> {
     let pool = connect(url).await?;
-    sqlx::query("DELETE FROM apalis.jobs WHERE job_type = $1").bind(NOOP_QUEUE).execute(&pool).await?;
+    sqlx::query("DELETE FROM apalis.jobs WHERE job_type = $1")
+        .bind(NOOP_QUEUE)
+        .execute(&pool)
+        .await?;
     sqlx::query("VACUUM ANALYZE apalis.jobs").execute(&pool).await?;
     let seq_base = 1_000_000 * workers as u64;
     let mut tx = pool.begin().await?;
@@ -189,12 +232,16 @@ pub async fn backlog(url: &str, workers: usize) -> anyhow::Result<Backlog> {
     sqlx::query("ANALYZE apalis.jobs").execute(&pool).await?;
     println!("queued {BACKLOG} no-op tasks; starting {workers} worker(s)");
 
-    let started: Vec<Worker> = (0..workers).map(|i| Worker::bench(url, &format!("backlog{workers}-{i}"))).collect::<anyhow::Result<_>>()?;
+    let started: Vec<Worker> = (0..workers)
+        .map(|i| Worker::bench(url, &format!("backlog{workers}-{i}")))
+        .collect::<anyhow::Result<_>>()?;
     all_done(&pool, Duration::from_secs(600)).await?;
-    let (span,): (f64,) = sqlx::query_as("SELECT extract(epoch FROM max(done_at) - min(lock_at))::float8 FROM apalis.jobs WHERE job_type = $1")
-        .bind(NOOP_QUEUE)
-        .fetch_one(&pool)
-        .await?;
+    let (span,): (f64,) = sqlx::query_as(
+        "SELECT extract(epoch FROM max(done_at) - min(lock_at))::float8 FROM apalis.jobs WHERE job_type = $1",
+    )
+    .bind(NOOP_QUEUE)
+    .fetch_one(&pool)
+    .await?;
     pool.close().await;
     let mut runs: HashMap<u64, usize> = HashMap::new();
     for worker in started {
@@ -204,11 +251,18 @@ pub async fn backlog(url: &str, workers: usize) -> anyhow::Result<Backlog> {
     }
     let duplicates = runs.values().map(|n| n - 1).sum();
     let missing = BACKLOG as usize - runs.len();
-    Ok(Backlog { jobs_per_second: BACKLOG as f64 / span, duplicates, missing })
+    Ok(Backlog {
+        jobs_per_second: BACKLOG as f64 / span,
+        duplicates,
+        missing,
+    })
 }
 
 async fn connect(url: &str) -> sqlx::Result<PgPool> {
-    sqlx::postgres::PgPoolOptions::new().max_connections(4).connect(url).await
+    sqlx::postgres::PgPoolOptions::new()
+        .max_connections(4)
+        .connect(url)
+        .await
 }
 
 /// Waits until no no-op task is left undone.
@@ -223,7 +277,10 @@ async fn all_done(pool: &PgPool, within: Duration) -> anyhow::Result<()> {
         if left == 0 {
             return Ok(());
         }
-        anyhow::ensure!(tokio::time::Instant::now() < deadline, "{left} no-op tasks still not done after {within:?}");
+        anyhow::ensure!(
+            tokio::time::Instant::now() < deadline,
+            "{left} no-op tasks still not done after {within:?}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }

@@ -4,7 +4,11 @@
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::{Object, OpenApi, param::{Path, Query}, payload::Json};
+use poem_openapi::{
+    Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+};
 use uuid::Uuid;
 
 use super::{
@@ -82,12 +86,20 @@ impl From<mentors::AdminMentor> for AdminMentorView {
             id: m.id,
             display_name: m.display_name,
             user_id: m.user_id,
-            user: AdminPersonView { id: m.user_id, first_name: m.first_name, last_name: m.last_name, email: m.email },
+            user: AdminPersonView {
+                id: m.user_id,
+                first_name: m.first_name,
+                last_name: m.last_name,
+                email: m.email,
+            },
             rating: m.rating,
             total_sessions: m.total_sessions,
             is_active: m.is_active,
             services_count: m.services_count,
-            stats: AdminMentorStatsView { total_bookings: m.total_bookings, total_revenue: money::format(m.total_revenue_cents) },
+            stats: AdminMentorStatsView {
+                total_bookings: m.total_bookings,
+                total_revenue: money::format(m.total_revenue_cents),
+            },
         }
     }
 }
@@ -134,9 +146,20 @@ impl From<bookings::AdminBooking> for AdminBookingView {
             total_amount: money::format(b.total_cents),
             payment_status: b.payment_status,
             created_at: b.created_at,
-            user: AdminPersonView { id: b.user_id, first_name: b.user_first_name, last_name: b.user_last_name, email: b.user_email },
-            mentor: AdminBookingMentorView { id: b.mentor_id, display_name: b.mentor_display_name },
-            service: AdminBookingServiceView { id: b.service_id, title: b.service_title },
+            user: AdminPersonView {
+                id: b.user_id,
+                first_name: b.user_first_name,
+                last_name: b.user_last_name,
+                email: b.user_email,
+            },
+            mentor: AdminBookingMentorView {
+                id: b.mentor_id,
+                display_name: b.mentor_display_name,
+            },
+            service: AdminBookingServiceView {
+                id: b.service_id,
+                title: b.service_title,
+            },
         }
     }
 }
@@ -183,16 +206,30 @@ impl AdminApi {
     ) -> ApiResult<Json<Vec<UserView>>> {
         auth.admin()?;
         let filter = users::Filter::parse(role.0.as_deref(), is_active.0.as_deref())?;
-        Ok(Json(users::list(&state.pool, &filter).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            users::list(&state.pool, &filter)
+                .await?
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        ))
     }
 
     /// Activates or deactivates a user. Deactivating ends all of their sessions at once; an
     /// admin cannot deactivate themself (409). Audited.
     #[oai(path = "/users/:id/status", method = "put", operation_id = "setAdminUserStatus")]
-    async fn set_status(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>, body: Json<UserStatusRequest>) -> ApiResult<Json<UserView>> {
+    async fn set_status(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<UserStatusRequest>,
+    ) -> ApiResult<Json<UserView>> {
         let admin = auth.admin()?;
         let id = parse_id(&id, users::USER_NOT_FOUND)?;
-        let is_active = body.is_active.ok_or_else(|| ApiError::from(domain::Error::validation(IS_ACTIVE_REQUIRED)))?;
+        let is_active = body
+            .is_active
+            .ok_or_else(|| ApiError::from(domain::Error::validation(IS_ACTIVE_REQUIRED)))?;
         let mut tx = state.pool.begin().await?;
         let user = users::set_active(&mut tx, admin.user.id, id, is_active).await?;
         tx.commit().await?;
@@ -203,7 +240,9 @@ impl AdminApi {
     #[oai(path = "/mentors", method = "get", operation_id = "listAdminMentors")]
     async fn mentors(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<AdminMentorView>>> {
         auth.admin()?;
-        Ok(Json(mentors::list(&state.pool).await?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            mentors::list(&state.pool).await?.into_iter().map(Into::into).collect(),
+        ))
     }
 
     /// Bookings, newest first, by status and by the session's day (UTC, inclusive), a page at a time.
@@ -228,7 +267,13 @@ impl AdminApi {
         page_size: Query<Option<i64>>,
     ) -> ApiResult<Json<AdminBookingsPage>> {
         auth.admin()?;
-        let q = bookings::Query::parse(status.0.as_deref(), start_date.0.as_deref(), end_date.0.as_deref(), page.0, page_size.0)?;
+        let q = bookings::Query::parse(
+            status.0.as_deref(),
+            start_date.0.as_deref(),
+            end_date.0.as_deref(),
+            page.0,
+            page_size.0,
+        )?;
         let found = bookings::list(&state.pool, &q).await?;
         Ok(Json(AdminBookingsPage {
             bookings: found.bookings.into_iter().map(Into::into).collect(),

@@ -4,7 +4,10 @@ use chrono::{DateTime, Utc};
 use poem_openapi::{Enum, Object};
 use uuid::Uuid;
 
-use domain::{booking::{BookingStatus, bookings::Booking}, money};
+use domain::{
+    booking::{BookingStatus, bookings::Booking},
+    money,
+};
 
 /// The state of a booking (a hold is 'reserved' until paid or 'expired').
 #[derive(Enum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,13 +109,24 @@ impl From<Booking> for BookingView {
             has_review: b.has_review,
             group_session_id: b.group_session_id,
             refund: match (b.refund_percentage, b.refund_cents, b.refund_status) {
-                (Some(percentage), Some(cents), Some(status)) => {
-                    Some(BookingRefundView { percentage: percentage as i32, amount: money::format(cents), status })
-                }
+                (Some(percentage), Some(cents), Some(status)) => Some(BookingRefundView {
+                    percentage: percentage as i32,
+                    amount: money::format(cents),
+                    status,
+                }),
                 _ => None,
             },
-            service: BookingServiceView { id: b.service_id, title: b.service_title, duration: b.duration_minutes, service_type: b.service_type },
-            user: BookingUserView { id: b.user_id, first_name: b.user_first_name, last_name: b.user_last_name },
+            service: BookingServiceView {
+                id: b.service_id,
+                title: b.service_title,
+                duration: b.duration_minutes,
+                service_type: b.service_type,
+            },
+            user: BookingUserView {
+                id: b.user_id,
+                first_name: b.user_first_name,
+                last_name: b.user_last_name,
+            },
             mentor: BookingMentorView {
                 id: b.mentor_id,
                 user_id: b.mentor_user_id,

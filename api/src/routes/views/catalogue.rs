@@ -5,7 +5,12 @@ use poem_openapi::Object;
 use uuid::Uuid;
 
 use domain::{
-    catalogue::{mentors::{Mentor, MentorWithServices}, reviews::Review, services::Service, stats::{Highlights, ServiceStat, Testimonial}},
+    catalogue::{
+        mentors::{Mentor, MentorWithServices},
+        reviews::Review,
+        services::Service,
+        stats::{Highlights, ServiceStat, Testimonial},
+    },
     money,
 };
 
@@ -151,7 +156,10 @@ impl From<Mentor> for MentorCardView {
 
 impl From<MentorWithServices> for MentorView {
     fn from(m: MentorWithServices) -> Self {
-        Self { card: m.mentor.into(), services: m.services.into_iter().map(Into::into).collect() }
+        Self {
+            card: m.mentor.into(),
+            services: m.services.into_iter().map(Into::into).collect(),
+        }
     }
 }
 
@@ -175,7 +183,11 @@ impl From<Service> for ServiceView {
 
 impl From<ServiceStat> for ServiceStatView {
     fn from(s: ServiceStat) -> Self {
-        Self { service_type: s.service_type, mentor_count: s.mentor_count, min_price: money::format(s.min_price_cents) }
+        Self {
+            service_type: s.service_type,
+            mentor_count: s.mentor_count,
+            min_price: money::format(s.min_price_cents),
+        }
     }
 }
 
@@ -186,7 +198,10 @@ impl From<Review> for ReviewView {
             rating: r.rating.into(),
             comment: r.comment,
             created_at: r.created_at,
-            user: ReviewerView { first_name: r.user_first_name, last_name: r.user_last_name },
+            user: ReviewerView {
+                first_name: r.user_first_name,
+                last_name: r.user_last_name,
+            },
         }
     }
 }
@@ -223,7 +238,12 @@ pub struct HighlightsView {
 
 impl From<Testimonial> for TestimonialView {
     fn from(t: Testimonial) -> Self {
-        let initial = t.reviewer_last_name.chars().next().map(|c| format!(" {c}.")).unwrap_or_default();
+        let initial = t
+            .reviewer_last_name
+            .chars()
+            .next()
+            .map(|c| format!(" {c}."))
+            .unwrap_or_default();
         Self {
             id: t.id,
             rating: t.rating as i32,

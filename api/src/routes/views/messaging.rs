@@ -51,7 +51,11 @@ pub struct ConversationView {
 impl From<Conversation> for ConversationView {
     fn from(c: Conversation) -> Self {
         let last_message = match (c.last_content, c.last_sender_id, c.last_created_at) {
-            (Some(content), Some(sender_id), Some(created_at)) => Some(LastMessageView { content, sender_id, created_at }),
+            (Some(content), Some(sender_id), Some(created_at)) => Some(LastMessageView {
+                content,
+                sender_id,
+                created_at,
+            }),
             _ => None,
         };
         Self {

@@ -90,13 +90,17 @@ pub struct MessageResponse {
 
 impl MessageResponse {
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into() }
+        Self {
+            message: message.into(),
+        }
     }
 }
 
 /// Parses a path id; anything that is not a UUID is simply not found.
 pub fn parse_id(raw: &str, not_found: &str) -> Result<Uuid, crate::error::ApiError> {
-    raw.trim().parse().map_err(|_| crate::error::ApiError::not_found(not_found))
+    raw.trim()
+        .parse()
+        .map_err(|_| crate::error::ApiError::not_found(not_found))
 }
 
 /// A request that names only an e-mail address (resend-verification, forgot-password).
