@@ -13,7 +13,8 @@ const walk = (suite, titles) => {
   for (const spec of suite.specs ?? []) {
     for (const t of spec.tests ?? []) {
       const last = t.results?.at(-1);
-      if (last && !['passed', 'skipped'].includes(last.status)) failed.push({ title: [...titles, spec.title].filter(Boolean).join(' › '), last });
+      if (last && !['passed', 'skipped'].includes(last.status))
+        failed.push({ title: [...titles, spec.title].filter(Boolean).join(' › '), last });
     }
   }
 };
@@ -21,7 +22,13 @@ for (const suite of report.suites ?? []) walk(suite, [suite.title]);
 for (const { title, last } of failed) {
   console.error(`\n✘ ${title} (${last.status}, ${last.duration} ms)`);
   const message = (last.error?.message ?? last.errors?.[0]?.message ?? '').replace(/\x1b\[[0-9;]*m/g, '');
-  console.error(message.split('\n').slice(0, LINES).map((l) => `    ${l}`).join('\n'));
+  console.error(
+    message
+      .split('\n')
+      .slice(0, LINES)
+      .map((l) => `    ${l}`)
+      .join('\n'),
+  );
   const at = last.error?.location;
   if (at) console.error(`    at ${at.file}:${at.line}:${at.column}`);
 }

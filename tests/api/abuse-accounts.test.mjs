@@ -34,7 +34,9 @@ describe('limits hold under parallel requests', () => {
   it('20 parallel wrong passwords (limit 10): exactly 10 are checked (401), 10 refused (429)', async () => {
     const user = await createVerifiedUser(stack);
     const c = client(stack.baseUrl);
-    const tries = Array.from({ length: 20 }, (_, i) => c.post('/api/login', { email: user.email, password: `wrong-password-${i}` }));
+    const tries = Array.from({ length: 20 }, (_, i) =>
+      c.post('/api/login', { email: user.email, password: `wrong-password-${i}` }),
+    );
     const responses = await Promise.all(tries);
     assert.deepEqual(tally(responses), { 401: 10, 429: 10 });
     assertAllMessages(responses);
@@ -44,7 +46,13 @@ describe('limits hold under parallel requests', () => {
 
   it('10 parallel contact messages (EMAIL_REQUESTS_PER_ADDRESS=3): 3 sent, 7 refused', async () => {
     const c = client(stack.baseUrl);
-    const message = { name: 'Ann', email: 'ann@example.com', subject: 'Hello', category: 'general', message: 'A question.' };
+    const message = {
+      name: 'Ann',
+      email: 'ann@example.com',
+      subject: 'Hello',
+      category: 'general',
+      message: 'A question.',
+    };
     const responses = await Promise.all(Array.from({ length: 10 }, () => c.post('/api/contact', message)));
     assert.deepEqual(tally(responses), { 201: 3, 429: 7 });
     assertAllMessages(responses);
@@ -52,7 +60,9 @@ describe('limits hold under parallel requests', () => {
 
   it('10 parallel forgot-password requests (EMAIL_REQUESTS_PER_ADDRESS=3): 3 answered, 7 refused', async () => {
     const c = client(stack.baseUrl);
-    const responses = await Promise.all(Array.from({ length: 10 }, () => c.post('/api/forgot-password', { email: 'ann@example.com' })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => c.post('/api/forgot-password', { email: 'ann@example.com' })),
+    );
     assert.deepEqual(tally(responses), { 200: 3, 429: 7 });
     assertAllMessages(responses);
   });
@@ -91,7 +101,10 @@ describe('sign-up with an address that has an account', () => {
     const { rows } = await db.query('SELECT first_name FROM users WHERE lower(email) = lower($1)', [owner.email]);
     assert.deepEqual(rows, [{ first_name: 'Ada' }], 'one account, unchanged');
     await signIn(stack, owner);
-    const attacker = await client(stack.baseUrl).post('/api/login', { email: owner.email, password: 'attacker-password-1' });
+    const attacker = await client(stack.baseUrl).post('/api/login', {
+      email: owner.email,
+      password: 'attacker-password-1',
+    });
     assert.equal(attacker.status, 401, show(attacker));
   });
 });
@@ -107,7 +120,9 @@ describe('sign-ups per address (REGISTRATIONS_PER_ADDRESS, default 10)', () => {
   });
 
   it('12 parallel sign-ups from one address: 10 pass, 2 get 429', async () => {
-    const responses = await Promise.all(Array.from({ length: 12 }, () => client(stack.baseUrl).post('/api/register', newUser())));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => client(stack.baseUrl).post('/api/register', newUser())),
+    );
     assert.deepEqual(tally(responses), { 201: 10, 429: 2 });
     assertAllMessages(responses);
     assert.match(responses.find((r) => r.status === 429).body.message, /Too many sign-ups/);
@@ -150,10 +165,16 @@ describe('reset links die with a new password', () => {
     const user = await createVerifiedUser(stack);
     const links = await twoResetLinks(user);
     const me = await signIn(stack, user);
-    const changed = await me.post('/api/user/change-password', { currentPassword: PASSWORD, newPassword: 'changed-password-1' });
+    const changed = await me.post('/api/user/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: 'changed-password-1',
+    });
     assert.equal(changed.status, 200, show(changed));
     for (const token of links) {
-      const stale = await client(stack.baseUrl).post('/api/reset-password', { token, newPassword: 'attacker-password-1' });
+      const stale = await client(stack.baseUrl).post('/api/reset-password', {
+        token,
+        newPassword: 'attacker-password-1',
+      });
       assert.equal(stale.status, 400, show(stale));
       assert.equal(stale.body.message, INVALID_RESET_LINK);
     }
@@ -213,7 +234,10 @@ describe('requests that cannot be parsed get plain words', () => {
       if (res.status === 400) seen.push(res.body.message);
     }
     assert.ok(seen.includes('Invalid request: page must be a whole number'), seen.join('\n'));
-    assert.ok(seen.some((m) => m.startsWith('Malformed JSON in request body')), seen.join('\n'));
+    assert.ok(
+      seen.some((m) => m.startsWith('Malformed JSON in request body')),
+      seen.join('\n'),
+    );
     assert.ok(seen.includes('Invalid request: the request body must be a JSON object'), seen.join('\n'));
   });
 });

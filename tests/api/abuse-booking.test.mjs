@@ -9,7 +9,8 @@ import { bookableMentor, startIn } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
 import { startStack } from '../harness/stack.mjs';
 
-const HOLD_WITH_MENTOR = 'You already have a reservation waiting for payment with this mentor. Complete or release it first.';
+const HOLD_WITH_MENTOR =
+  'You already have a reservation waiting for payment with this mentor. Complete or release it first.';
 const TOO_MANY_HOLDS = 'You can hold at most 3 unpaid reservations at a time. Complete or release one first.';
 
 let stack;
@@ -62,7 +63,10 @@ describe('refunds', () => {
     const cancel = await s.c.put(`/api/user/bookings/${booking.id}/cancel`, { acknowledgePolicy: true });
     assert.equal(cancel.status, 200, show(cancel));
     assert.deepEqual(cancel.body.refundPolicy, { refundPercentage: 50, refundAmount: '15.00' });
-    const { rows } = await db.query('SELECT percentage, amount_cents::int AS cents FROM refunds WHERE booking_id = $1', [booking.id]);
+    const { rows } = await db.query(
+      'SELECT percentage, amount_cents::int AS cents FROM refunds WHERE booking_id = $1',
+      [booking.id],
+    );
     assert.deepEqual(rows, [{ percentage: 50, cents: 1500 }]);
   });
 });
@@ -81,7 +85,10 @@ describe('completion', () => {
     const { rows } = await db.query('SELECT status FROM bookings WHERE id = $1', [booking.id]);
     assert.equal(rows[0].status, 'confirmed');
 
-    await db.query("UPDATE bookings SET scheduled_at = now() - interval '2 hours', ends_at = now() - interval '1 hour' WHERE id = $1", [booking.id]);
+    await db.query(
+      "UPDATE bookings SET scheduled_at = now() - interval '2 hours', ends_at = now() - interval '1 hour' WHERE id = $1",
+      [booking.id],
+    );
     const done = await complete();
     assert.equal(done.status, 200, show(done));
     assert.equal(done.body.status, 'completed');
@@ -95,8 +102,14 @@ describe('holds', () => {
     const s = await seeker();
     const results = [];
     for (let i = 0; i < 10; i += 1) results.push(await hold(s.c, mentors[2], startIn(30 + i)));
-    assert.deepEqual(results.map((r) => r.status), [201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
-    assert.ok(results.slice(1).every((r) => r.body.message === HOLD_WITH_MENTOR), show(results[1]));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [201, 409, 409, 409, 409, 409, 409, 409, 409, 409],
+    );
+    assert.ok(
+      results.slice(1).every((r) => r.body.message === HOLD_WITH_MENTOR),
+      show(results[1]),
+    );
   });
 
   it('three in all: the fourth mentor is refused until one is released', async () => {
@@ -119,7 +132,9 @@ describe('holds', () => {
     assert.equal(released.status, 200, show(released));
     assert.deepEqual(released.body, { message: 'Reservation released' });
     assert.equal((await s.c.get(`/api/reservations/${held[0]}`)).status, 404);
-    const slots = await s.c.get(`/api/mentors/${mentors[3].mentor.id}/available-slots?date=${at.slice(0, 10)}&duration=60&timeZone=UTC`);
+    const slots = await s.c.get(
+      `/api/mentors/${mentors[3].mentor.id}/available-slots?date=${at.slice(0, 10)}&duration=60&timeZone=UTC`,
+    );
     assert.ok(slots.body.includes(at.slice(11, 16)), 'the released time is offered again');
     const now = await hold(s.c, mentors[6], at);
     assert.equal(now.status, 201, show(now));

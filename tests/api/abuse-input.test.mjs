@@ -31,10 +31,24 @@ const BAD = { nul: '\u0000', cr: '\r', rlo: '\u202E' };
 const BIO = 'I have practised astrology for many years and love guiding seekers on their path.';
 
 function profile(overrides = {}) {
-  return { displayName: 'Orla Seer', bio: BIO, specialties: ['Astrology'], basePrice: '45.00', timeZone: 'Europe/London', ...overrides };
+  return {
+    displayName: 'Orla Seer',
+    bio: BIO,
+    specialties: ['Astrology'],
+    basePrice: '45.00',
+    timeZone: 'Europe/London',
+    ...overrides,
+  };
 }
 function serviceBody(overrides = {}) {
-  return { title: 'Natal chart', description: 'A reading of your birth chart, explained.', serviceType: 'astrology', price: '40.00', duration: 60, ...overrides };
+  return {
+    title: 'Natal chart',
+    description: 'A reading of your birth chart, explained.',
+    serviceType: 'astrology',
+    price: '40.00',
+    duration: 60,
+    ...overrides,
+  };
 }
 const inside = (text, bad) => {
   const at = Math.ceil(text.length / 2);
@@ -52,7 +66,12 @@ describe('text fields refuse control and bidi characters with a 400', () => {
   for (const [kind, bad] of Object.entries(BAD)) {
     it(`registration names and e-mail (${kind})`, async () => {
       const c = client(stack.baseUrl);
-      const base = { email: `x.${Date.now()}.${kind}@example.com`, password: 'correct-horse-42', firstName: 'Ada', lastName: 'Lovelace' };
+      const base = {
+        email: `x.${Date.now()}.${kind}@example.com`,
+        password: 'correct-horse-42',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+      };
       for (const field of ['firstName', 'lastName', 'email']) {
         const res = await c.post('/api/register', { ...base, [field]: inside(base[field], bad) });
         assertRefused(res, `register ${field}`);
@@ -62,26 +81,54 @@ describe('text fields refuse control and bidi characters with a 400', () => {
     });
 
     it(`the user's profile (${kind})`, async () => {
-      for (const [field, value] of [['firstName', 'Orla'], ['lastName', 'Seer'], ['email', 'orla@example.com'], ['bio', 'A short bio.']]) {
+      for (const [field, value] of [
+        ['firstName', 'Orla'],
+        ['lastName', 'Seer'],
+        ['email', 'orla@example.com'],
+        ['bio', 'A short bio.'],
+      ]) {
         assertRefused(await mentor.c.put('/api/user/profile', { [field]: inside(value, bad) }), `profile ${field}`);
       }
     });
 
     it(`the mentor profile, created and changed (${kind})`, async () => {
       const fresh = await signIn(stack, await createVerifiedUser(stack));
-      for (const [field, value] of [['displayName', 'Orla Seer'], ['bio', BIO], ['timeZone', 'Europe/London']]) {
-        assertRefused(await fresh.post('/api/mentors', profile({ [field]: inside(value, bad) })), `create mentor ${field}`);
-        assertRefused(await mentor.c.put('/api/mentor/profile', { [field]: inside(value, bad) }), `update mentor ${field}`);
+      for (const [field, value] of [
+        ['displayName', 'Orla Seer'],
+        ['bio', BIO],
+        ['timeZone', 'Europe/London'],
+      ]) {
+        assertRefused(
+          await fresh.post('/api/mentors', profile({ [field]: inside(value, bad) })),
+          `create mentor ${field}`,
+        );
+        assertRefused(
+          await mentor.c.put('/api/mentor/profile', { [field]: inside(value, bad) }),
+          `update mentor ${field}`,
+        );
       }
-      assertRefused(await fresh.post('/api/mentors', profile({ specialties: [inside('Astrology', bad)] })), 'specialty');
+      assertRefused(
+        await fresh.post('/api/mentors', profile({ specialties: [inside('Astrology', bad)] })),
+        'specialty',
+      );
       const title = await mentor.c.put('/api/mentor/profile', { displayName: inside('Orla Seer', bad) });
       assert.equal(title.body.message, 'Display name contains characters that are not allowed');
     });
 
     it(`services, created and changed (${kind})`, async () => {
-      for (const [field, value] of [['title', 'Natal chart'], ['description', 'A reading of your birth chart, explained.'], ['serviceType', 'astrology']]) {
-        assertRefused(await mentor.c.post('/api/services', serviceBody({ [field]: inside(value, bad) })), `create service ${field}`);
-        assertRefused(await mentor.c.put(`/api/mentor/services/${mentor.serviceId}`, { [field]: inside(value, bad) }), `update service ${field}`);
+      for (const [field, value] of [
+        ['title', 'Natal chart'],
+        ['description', 'A reading of your birth chart, explained.'],
+        ['serviceType', 'astrology'],
+      ]) {
+        assertRefused(
+          await mentor.c.post('/api/services', serviceBody({ [field]: inside(value, bad) })),
+          `create service ${field}`,
+        );
+        assertRefused(
+          await mentor.c.put(`/api/mentor/services/${mentor.serviceId}`, { [field]: inside(value, bad) }),
+          `update service ${field}`,
+        );
       }
       const res = await mentor.c.post('/api/services', serviceBody({ title: inside('Natal chart', bad) }));
       assert.equal(res.body.message, 'Title contains characters that are not allowed');
@@ -90,21 +137,56 @@ describe('text fields refuse control and bidi characters with a 400', () => {
     it(`booking notes, reasons, review comments and the contact form (${kind})`, async () => {
       const some = '00000000-0000-4000-8000-000000000000';
       const start = new Date(Date.now() + 3 * 86_400_000).toISOString();
-      const reserve = await mentor.c.post('/api/reservations', { serviceId: mentor.serviceId, scheduledAt: start, notes: inside('Looking forward', bad) });
+      const reserve = await mentor.c.post('/api/reservations', {
+        serviceId: mentor.serviceId,
+        scheduledAt: start,
+        notes: inside('Looking forward', bad),
+      });
       assertRefused(reserve, 'reservation notes');
       assert.equal(reserve.body.message, 'Notes contains characters that are not allowed');
-      assertRefused(await mentor.c.put(`/api/user/bookings/${some}/reschedule`, { scheduledAt: start, reason: inside('Travel', bad) }), 'reschedule reason');
-      assertRefused(await mentor.c.put(`/api/user/bookings/${some}/cancel`, { acknowledgePolicy: true, reason: inside('Travel', bad) }), 'cancel reason');
-      assertRefused(await mentor.c.post(`/api/bookings/${some}/review`, { rating: 5, comment: inside('Wonderful', bad) }), 'review comment');
-      const contact = { name: 'Ada Lovelace', email: 'ada@example.com', subject: 'Hello there', category: 'general', message: 'A question about sessions.' };
+      assertRefused(
+        await mentor.c.put(`/api/user/bookings/${some}/reschedule`, {
+          scheduledAt: start,
+          reason: inside('Travel', bad),
+        }),
+        'reschedule reason',
+      );
+      assertRefused(
+        await mentor.c.put(`/api/user/bookings/${some}/cancel`, {
+          acknowledgePolicy: true,
+          reason: inside('Travel', bad),
+        }),
+        'cancel reason',
+      );
+      assertRefused(
+        await mentor.c.post(`/api/bookings/${some}/review`, { rating: 5, comment: inside('Wonderful', bad) }),
+        'review comment',
+      );
+      const contact = {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        subject: 'Hello there',
+        category: 'general',
+        message: 'A question about sessions.',
+      };
       for (const field of ['name', 'subject', 'message']) {
-        assertRefused(await client(stack.baseUrl).post('/api/contact', { ...contact, [field]: inside(contact[field], bad) }), `contact ${field}`);
+        assertRefused(
+          await client(stack.baseUrl).post('/api/contact', { ...contact, [field]: inside(contact[field], bad) }),
+          `contact ${field}`,
+        );
       }
     });
 
     it(`search and filters (${kind})`, async () => {
       const anon = client(stack.baseUrl);
-      for (const [param, value] of [['search', 'tarot'], ['service', 'tarot'], ['minPrice', '10'], ['maxPrice', '10'], ['minRating', '4.5'], ['sort', 'rating']]) {
+      for (const [param, value] of [
+        ['search', 'tarot'],
+        ['service', 'tarot'],
+        ['minPrice', '10'],
+        ['maxPrice', '10'],
+        ['minRating', '4.5'],
+        ['sort', 'rating'],
+      ]) {
         const res = await anon.get(`/api/mentors?${param}=${encodeURIComponent(inside(value, bad))}`);
         assertRefused(res, `GET /api/mentors ${param}`);
       }
@@ -126,7 +208,13 @@ describe('numbers are range-checked before any arithmetic', () => {
     const page = await anon.get(`/api/mentors?page=${huge}`);
     assertRefused(page, 'page');
     assert.equal(page.body.message, 'Page must be at most 10000');
-    for (const query of [`page=-${huge}`, `pageSize=${huge}`, `pageSize=-${huge}`, 'page=99999999999999999999', `page=${huge}&search=tarot`]) {
+    for (const query of [
+      `page=-${huge}`,
+      `pageSize=${huge}`,
+      `pageSize=-${huge}`,
+      'page=99999999999999999999',
+      `page=${huge}&search=tarot`,
+    ]) {
       const res = await anon.get(`/api/mentors?${query}`);
       assert.ok(res.status === 200 || res.status === 400, `${query}: ${show(res)}`);
     }
@@ -144,7 +232,9 @@ describe('numbers are range-checked before any arithmetic', () => {
       const res = await mentor.c.post('/api/services', serviceBody(overrides));
       assertRefused(res, `service ${JSON.stringify(overrides)}`);
     }
-    const slots = await client(stack.baseUrl).get(`/api/mentors/${mentor.id}/available-slots?date=2030-01-01&duration=${huge}`);
+    const slots = await client(stack.baseUrl).get(
+      `/api/mentors/${mentor.id}/available-slots?date=2030-01-01&duration=${huge}`,
+    );
     assertRefused(slots, 'available-slots duration');
     const notes = await mentor.c.get(`/api/notifications?limit=${huge}`);
     assert.equal(notes.status, 200, show(notes));
@@ -168,7 +258,14 @@ describe('profile images are our own uploads only', () => {
   }
 
   it('refuses paths of our own API and foreign addresses, in the user and the mentor profile', async () => {
-    for (const url of ['/uploads/%2e%2e/api/logout', '/uploads/../api/logout', '/api/logout', '/uploads//x.png', 'http://evil.example/a.png', 'javascript:alert(1)']) {
+    for (const url of [
+      '/uploads/%2e%2e/api/logout',
+      '/uploads/../api/logout',
+      '/api/logout',
+      '/uploads//x.png',
+      'http://evil.example/a.png',
+      'javascript:alert(1)',
+    ]) {
       const res = await mentor.c.put('/api/user/profile', { profileImageUrl: url });
       assertRefused(res, `user image ${url}`);
       assert.equal(res.body.message, 'Please enter a valid image URL');

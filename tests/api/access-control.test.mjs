@@ -26,48 +26,89 @@ const UNAUTHORIZED = { status: 401, message: 'Unauthorized' };
 // make(w) resolves to { path, body?, owner: 'seeker' | 'mentor' | a client } for a fresh object.
 const ROWS = {
   'GET /api/mentors/{id}': { access: 'public', ok: 200, make: (w) => ({ path: `/api/mentors/${w.mentor.mentor.id}` }) },
-  'GET /api/mentors/{id}/reviews': { access: 'public', ok: 200, make: (w) => ({ path: `/api/mentors/${w.mentor.mentor.id}/reviews` }) },
-  'GET /api/services/{id}': { access: 'public', ok: 200, make: (w) => ({ path: `/api/services/${w.mentor.service.id}` }) },
+  'GET /api/mentors/{id}/reviews': {
+    access: 'public',
+    ok: 200,
+    make: (w) => ({ path: `/api/mentors/${w.mentor.mentor.id}/reviews` }),
+  },
+  'GET /api/services/{id}': {
+    access: 'public',
+    ok: 200,
+    make: (w) => ({ path: `/api/services/${w.mentor.service.id}` }),
+  },
   'GET /api/mentors/{mentor_id}/available-slots': {
     access: 'public',
     ok: 200,
-    make: (w) => ({ path: `/api/mentors/${w.mentor.mentor.id}/available-slots?date=${startIn(72).slice(0, 10)}&duration=60&timeZone=UTC` }),
+    make: (w) => ({
+      path: `/api/mentors/${w.mentor.mentor.id}/available-slots?date=${startIn(72).slice(0, 10)}&duration=60&timeZone=UTC`,
+    }),
   },
-  'GET /api/user/favorites/check/{mentor_id}': { access: 'signedIn', ok: 200, make: (w) => ({ path: `/api/user/favorites/check/${w.mentor.mentor.id}` }) },
-  'POST /api/user/favorites/{mentor_id}': { access: 'signedIn', ok: 200, make: (w) => ({ path: `/api/user/favorites/${w.mentor.mentor.id}` }) },
-  'DELETE /api/user/favorites/{mentor_id}': { access: 'signedIn', ok: 200, make: (w) => ({ path: `/api/user/favorites/${w.mentor.mentor.id}` }) },
+  'GET /api/user/favorites/check/{mentor_id}': {
+    access: 'signedIn',
+    ok: 200,
+    make: (w) => ({ path: `/api/user/favorites/check/${w.mentor.mentor.id}` }),
+  },
+  'POST /api/user/favorites/{mentor_id}': {
+    access: 'signedIn',
+    ok: 200,
+    make: (w) => ({ path: `/api/user/favorites/${w.mentor.mentor.id}` }),
+  },
+  'DELETE /api/user/favorites/{mentor_id}': {
+    access: 'signedIn',
+    ok: 200,
+    make: (w) => ({ path: `/api/user/favorites/${w.mentor.mentor.id}` }),
+  },
   'GET /api/users/{id}': {
     access: 'signedIn',
     ok: 200,
     make: (w) => ({ path: `/api/users/${w.seekerUserId}`, owner: 'seeker' }),
     // Others see the profile but not the e-mail address.
-    check: (role, res) => (role === 'owner' ? assert.ok(res.body.email) : assert.equal(res.body.email, null, `${role} sees the e-mail`)),
+    check: (role, res) =>
+      role === 'owner' ? assert.ok(res.body.email) : assert.equal(res.body.email, null, `${role} sees the e-mail`),
   },
-  'GET /api/users/{id}/mentor': { access: 'signedIn', ok: 200, make: (w) => ({ path: `/api/users/${w.mentor.mentor.userId}/mentor` }) },
+  'GET /api/users/{id}/mentor': {
+    access: 'signedIn',
+    ok: 200,
+    make: (w) => ({ path: `/api/users/${w.mentor.mentor.userId}/mentor` }),
+  },
 
   'PUT /api/mentor/services/{id}': {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 403, otherMentor: 403 },
-    make: async (w) => ({ path: `/api/mentor/services/${(await w.newService()).id}`, body: { title: 'Renamed by its owner' }, owner: 'mentor' }),
+    make: async (w) => ({
+      path: `/api/mentor/services/${(await w.newService()).id}`,
+      body: { title: 'Renamed by its owner' },
+      owner: 'mentor',
+    }),
   },
   'PUT /api/mentor/availability/{id}': {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 404, otherMentor: 403 },
-    make: async (w) => ({ path: `/api/mentor/availability/${(await w.newAvailability()).id}`, body: { isActive: false }, owner: w.availabilityOwner }),
+    make: async (w) => ({
+      path: `/api/mentor/availability/${(await w.newAvailability()).id}`,
+      body: { isActive: false },
+      owner: w.availabilityOwner,
+    }),
   },
   'DELETE /api/mentor/availability/{id}': {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 404, otherMentor: 403 },
-    make: async (w) => ({ path: `/api/mentor/availability/${(await w.newAvailability()).id}`, owner: w.availabilityOwner }),
+    make: async (w) => ({
+      path: `/api/mentor/availability/${(await w.newAvailability()).id}`,
+      owner: w.availabilityOwner,
+    }),
   },
   'DELETE /api/mentor/availability/overrides/{id}': {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 404, otherMentor: 404 },
-    make: async (w) => ({ path: `/api/mentor/availability/overrides/${(await w.newOverride()).id}`, owner: w.availabilityOwner }),
+    make: async (w) => ({
+      path: `/api/mentor/availability/overrides/${(await w.newOverride()).id}`,
+      owner: w.availabilityOwner,
+    }),
   },
   'GET /api/reservations/{id}': {
     access: 'owner',
@@ -103,38 +144,62 @@ const ROWS = {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 404, otherMentor: 404 },
-    make: async (w) => ({ path: `/api/user/bookings/${(await w.newBooking()).id}/reschedule`, body: { scheduledAt: w.nextSlot() }, owner: 'seeker' }),
+    make: async (w) => ({
+      path: `/api/user/bookings/${(await w.newBooking()).id}/reschedule`,
+      body: { scheduledAt: w.nextSlot() },
+      owner: 'seeker',
+    }),
   },
   'PUT /api/user/bookings/{id}/cancel': {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 404, otherMentor: 404 },
-    make: async (w) => ({ path: `/api/user/bookings/${(await w.newBooking()).id}/cancel`, body: { acknowledgePolicy: true }, owner: 'seeker' }),
+    make: async (w) => ({
+      path: `/api/user/bookings/${(await w.newBooking()).id}/cancel`,
+      body: { acknowledgePolicy: true },
+      owner: 'seeker',
+    }),
   },
   'POST /api/bookings/{id}/review': {
     access: 'owner',
     ok: 201,
     refused: { otherSeeker: 404, otherMentor: 404 },
-    make: async (w) => ({ path: `/api/bookings/${(await w.newBooking({ completed: true })).id}/review`, body: { rating: 5, comment: 'Kind and clear' }, owner: 'seeker' }),
+    make: async (w) => ({
+      path: `/api/bookings/${(await w.newBooking({ completed: true })).id}/review`,
+      body: { rating: 5, comment: 'Kind and clear' },
+      owner: 'seeker',
+    }),
   },
   'PUT /api/mentor/bookings/{id}': {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 404, otherMentor: 404 },
-    make: async (w) => ({ path: `/api/mentor/bookings/${(await w.newBooking({ ended: true })).id}`, body: { status: 'completed' }, owner: 'mentor' }),
+    make: async (w) => ({
+      path: `/api/mentor/bookings/${(await w.newBooking({ ended: true })).id}`,
+      body: { status: 'completed' },
+      owner: 'mentor',
+    }),
   },
   'POST /api/mentor/bookings/{id}/cancel': {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 404, otherMentor: 404 },
-    make: async (w) => ({ path: `/api/mentor/bookings/${(await w.newBooking()).id}/cancel`, body: { reason: 'Unwell today' }, owner: 'mentor' }),
+    make: async (w) => ({
+      path: `/api/mentor/bookings/${(await w.newBooking()).id}/cancel`,
+      body: { reason: 'Unwell today' },
+      owner: 'mentor',
+    }),
   },
   // Admin only: the 'owner' is an administrator; everyone else is refused whatever the object.
   'PUT /api/admin/users/{id}/status': {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 403, otherMentor: 403 },
-    make: async (w) => ({ path: `/api/admin/users/${await w.newUserId()}/status`, body: { isActive: false }, owner: w.admin }),
+    make: async (w) => ({
+      path: `/api/admin/users/${await w.newUserId()}/status`,
+      body: { isActive: false },
+      owner: w.admin,
+    }),
   },
   'GET /api/conversations/{id}': {
     access: 'owner',
@@ -152,7 +217,11 @@ const ROWS = {
     access: 'owner',
     ok: 201,
     refused: { otherSeeker: 404, otherMentor: 404 },
-    make: async (w) => ({ path: `/api/conversations/${(await w.newConversation()).id}/messages`, body: { content: 'Only the two of us' }, owner: 'seeker' }),
+    make: async (w) => ({
+      path: `/api/conversations/${(await w.newConversation()).id}/messages`,
+      body: { content: 'Only the two of us' },
+      owner: 'seeker',
+    }),
   },
   'GET /api/group-sessions/{id}': {
     access: 'signedIn',
@@ -169,7 +238,11 @@ const ROWS = {
     access: 'owner',
     ok: 200,
     refused: { otherSeeker: 404, otherMentor: 404 },
-    make: async (w) => ({ path: `/api/group-sessions/${(await w.newGroupSession()).id}`, body: { status: 'cancelled' }, owner: 'mentor' }),
+    make: async (w) => ({
+      path: `/api/group-sessions/${(await w.newGroupSession()).id}`,
+      body: { status: 'cancelled' },
+      owner: 'mentor',
+    }),
   },
   'PUT /api/conversations/{id}/read': {
     access: 'owner',
@@ -300,32 +373,50 @@ before(async () => {
   w.newAvailability = async () => {
     window += 1;
     const hour = String(window).padStart(2, '0');
-    const r = await w.availabilityOwner.post('/api/mentor/availability', { dayOfWeek: window % 7, startTime: `${hour}:00`, endTime: `${hour}:30` });
+    const r = await w.availabilityOwner.post('/api/mentor/availability', {
+      dayOfWeek: window % 7,
+      startTime: `${hour}:00`,
+      endTime: `${hour}:30`,
+    });
     assert.equal(r.status, 201, show(r));
     return r.body;
   };
   let overrideDay = 0;
   w.newOverride = async (owner = w.availabilityOwner) => {
     overrideDay += 1;
-    const r = await owner.post('/api/mentor/availability/overrides', { date: startIn(24 * (40 + overrideDay)).slice(0, 10), isDayOff: true });
+    const r = await owner.post('/api/mentor/availability/overrides', {
+      date: startIn(24 * (40 + overrideDay)).slice(0, 10),
+      isDayOff: true,
+    });
     assert.equal(r.status, 201, show(r));
     return r.body;
   };
   w.newService = async () => {
-    const r = await mentor.c.post('/api/services', { title: 'Matrix reading', description: 'A service the access-control matrix changes.', serviceType: 'tarot', price: '25.00', duration: 30 });
+    const r = await mentor.c.post('/api/services', {
+      title: 'Matrix reading',
+      description: 'A service the access-control matrix changes.',
+      serviceType: 'tarot',
+      price: '25.00',
+      duration: 30,
+    });
     assert.equal(r.status, 201, show(r));
     return r.body;
   };
   // A seeker holds one unpaid slot per mentor: an earlier row's hold is released first.
   w.newReservation = async () => {
-    await db.query("UPDATE bookings SET status = 'expired' WHERE user_id = $1 AND status = 'reserved'", [w.seekerUserId]);
+    await db.query("UPDATE bookings SET status = 'expired' WHERE user_id = $1 AND status = 'reserved'", [
+      w.seekerUserId,
+    ]);
     return reserve(w.seeker, mentor, w.nextSlot());
   };
   w.newBooking = async ({ completed = false, ended = false } = {}) => {
     const held = await w.newReservation();
     const booking = await pay(w.seeker, held.reservation.id, seekerUser);
     if (completed || ended) {
-      await db.query("UPDATE bookings SET scheduled_at = now() - interval '3 hours', ends_at = now() - interval '2 hours' WHERE id = $1", [booking.id]);
+      await db.query(
+        "UPDATE bookings SET scheduled_at = now() - interval '3 hours', ends_at = now() - interval '2 hours' WHERE id = $1",
+        [booking.id],
+      );
     }
     if (completed) await db.query("UPDATE bookings SET status = 'completed' WHERE id = $1", [booking.id]);
     return booking;
@@ -335,14 +426,25 @@ before(async () => {
   w.newGroupSession = async () => {
     if (!w.groupService) {
       const r = await mentor.c.post('/api/services', {
-        title: 'Matrix circle', description: 'A group service the access-control matrix schedules.', serviceType: 'tarot',
-        price: '25.00', duration: 60, isGroupSession: true, maxParticipants: 10,
+        title: 'Matrix circle',
+        description: 'A group service the access-control matrix schedules.',
+        serviceType: 'tarot',
+        price: '25.00',
+        duration: 60,
+        isGroupSession: true,
+        maxParticipants: 10,
       });
       assert.equal(r.status, 201, show(r));
       w.groupService = r.body;
     }
     groupSlot += 1;
-    const r = await mentor.c.post('/api/group-sessions', { serviceId: w.groupService.id, title: 'Matrix circle', description: '', scheduledAt: startIn(1000 + groupSlot * 2), maxParticipants: 4 });
+    const r = await mentor.c.post('/api/group-sessions', {
+      serviceId: w.groupService.id,
+      title: 'Matrix circle',
+      description: '',
+      scheduledAt: startIn(1000 + groupSlot * 2),
+      maxParticipants: 4,
+    });
     assert.equal(r.status, 201, show(r));
     return r.body;
   };
@@ -355,7 +457,9 @@ before(async () => {
   w.newNotification = async () => {
     const before = new Set((await w.seeker.get('/api/notifications?limit=100')).body.map((n) => n.id));
     await w.newBooking();
-    return until('a new notification for the seeker', async () => (await w.seeker.get('/api/notifications?limit=100')).body.find((n) => !before.has(n.id)));
+    return until('a new notification for the seeker', async () =>
+      (await w.seeker.get('/api/notifications?limit=100')).body.find((n) => !before.has(n.id)),
+    );
   };
 });
 after(async () => {
@@ -389,7 +493,12 @@ describe('access-control matrix', () => {
       const send = (c) => c.request(method, made.path, made.body);
       for (const role of ROLES) {
         const res = await send(w.clients[role]);
-        const expected = role === 'anonymous' && row.access !== 'public' ? UNAUTHORIZED : row.access === 'owner' ? { status: row.refused[role] } : { status: row.ok };
+        const expected =
+          role === 'anonymous' && row.access !== 'public'
+            ? UNAUTHORIZED
+            : row.access === 'owner'
+              ? { status: row.refused[role] }
+              : { status: row.ok };
         assert.equal(res.status, expected.status, `${role}: ${show(res)}`);
         if (res.status >= 400) {
           assert.equal(typeof res.body?.message, 'string', `${role}: ${show(res)}`);

@@ -24,7 +24,11 @@ before(async () => {
   stack = await startStack();
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
-  [admin, mentor, seekerUser] = await Promise.all([createAdmin(stack), bookableMentor(stack, { price: '40.00' }), createVerifiedUser(stack)]);
+  [admin, mentor, seekerUser] = await Promise.all([
+    createAdmin(stack),
+    bookableMentor(stack, { price: '40.00' }),
+    createVerifiedUser(stack),
+  ]);
   seeker = await signIn(stack, seekerUser);
 });
 after(async () => {
@@ -75,13 +79,20 @@ describe('admin figures and lists', () => {
     assert.equal(paid.totalBookings, before.totalBookings + 1);
     assert.equal(Number(paid.totalRevenue) * 100, Number(before.totalRevenue) * 100 + 4000);
     assert.match(paid.totalRevenue, /^\d+\.\d{2}$/);
-    const { rows } = await db.query("SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM mentors)::int AS mentors");
+    const { rows } = await db.query(
+      'SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM mentors)::int AS mentors',
+    );
     assert.equal(paid.totalUsers, rows[0].users);
     assert.equal(paid.totalMentors, rows[0].mentors);
     // A seeker's cancellation a day or more ahead refunds everything, once the worker pays it.
     const cancel = await seeker.put(`/api/user/bookings/${booking.id}/cancel`, { acknowledgePolicy: true });
     assert.equal(cancel.status, 200, show(cancel));
-    await until('the refund to be paid', async () => (await db.query('SELECT status FROM refunds WHERE booking_id = $1', [booking.id])).rows[0]?.status === 'succeeded');
+    await until(
+      'the refund to be paid',
+      async () =>
+        (await db.query('SELECT status FROM refunds WHERE booking_id = $1', [booking.id])).rows[0]?.status ===
+        'succeeded',
+    );
     const refunded = (await admin.c.get('/api/admin/stats')).body;
     assert.equal(refunded.totalRevenue, before.totalRevenue);
   });
@@ -97,8 +108,23 @@ describe('admin figures and lists', () => {
     assert.deepEqual(emails(admins), [admin.user.email]);
     const all = (await admin.c.get('/api/admin/users')).body;
     const created = all.map((u) => Date.parse(u.createdAt));
-    assert.deepEqual(created, [...created].sort((a, b) => b - a), 'newest first');
-    for (const field of ['id', 'firstName', 'lastName', 'email', 'profileImageUrl', 'role', 'isActive', 'emailVerified', 'createdAt', 'stripeSubscriptionId']) {
+    assert.deepEqual(
+      created,
+      [...created].sort((a, b) => b - a),
+      'newest first',
+    );
+    for (const field of [
+      'id',
+      'firstName',
+      'lastName',
+      'email',
+      'profileImageUrl',
+      'role',
+      'isActive',
+      'emailVerified',
+      'createdAt',
+      'stripeSubscriptionId',
+    ]) {
       assert.ok(field in all[0], `${field} in ${JSON.stringify(all[0])}`);
     }
     let r = await admin.c.get('/api/admin/users?role=superuser');
@@ -132,13 +158,24 @@ describe('admin figures and lists', () => {
     assert.equal(page.body.pageSize, 20);
     assert.equal(page.body.bookings[0].id, booking.id, 'newest first');
     const b = page.body.bookings[0];
-    assert.deepEqual(b.user, { id: b.user.id, firstName: seekerUser.firstName, lastName: seekerUser.lastName, email: seekerUser.email });
+    assert.deepEqual(b.user, {
+      id: b.user.id,
+      firstName: seekerUser.firstName,
+      lastName: seekerUser.lastName,
+      email: seekerUser.email,
+    });
     assert.deepEqual(b.mentor, { id: mentor.mentor.id, displayName: mentor.mentor.displayName });
     assert.deepEqual(b.service, { id: mentor.service.id, title: mentor.service.title });
     assert.equal(b.paymentStatus, 'approved');
     const onDay = await admin.c.get(`/api/admin/bookings?status=confirmed&startDate=${day}&endDate=${day}`);
-    assert.ok(onDay.body.bookings.some((x) => x.id === booking.id), show(onDay));
-    assert.ok(onDay.body.bookings.every((x) => x.status === 'confirmed' && x.scheduledAt.startsWith(day)), show(onDay));
+    assert.ok(
+      onDay.body.bookings.some((x) => x.id === booking.id),
+      show(onDay),
+    );
+    assert.ok(
+      onDay.body.bookings.every((x) => x.status === 'confirmed' && x.scheduledAt.startsWith(day)),
+      show(onDay),
+    );
     const cancelled = await admin.c.get(`/api/admin/bookings?status=cancelled&startDate=${day}&endDate=${day}`);
     assert.ok(!cancelled.body.bookings.some((x) => x.id === booking.id));
     const small = await admin.c.get('/api/admin/bookings?pageSize=1&page=2');
@@ -172,46 +209,69 @@ describe('user status', () => {
     const login = await client(stack.baseUrl).post('/api/login', { email: user.email, password: user.password });
     assert.equal(login.status, 403, show(login));
     assert.equal(login.body.message, 'Your account has been deactivated. Please contact support.');
-    const { rows } = await db.query("SELECT action, before, after FROM admin_audit WHERE object_type = 'user' AND object_id = $1", [id]);
+    const { rows } = await db.query(
+      "SELECT action, before, after FROM admin_audit WHERE object_type = 'user' AND object_id = $1",
+      [id],
+    );
     assert.deepEqual(rows, [{ action: 'user.deactivate', before: { isActive: true }, after: { isActive: false } }]);
     const on = await admin.c.put(`/api/admin/users/${id}/status`, { isActive: true });
     assert.equal(on.status, 200, show(on));
     await signIn(stack, user);
-    const missing = await admin.c.put('/api/admin/users/00000000-0000-4000-8000-000000000000/status', { isActive: false });
+    const missing = await admin.c.put('/api/admin/users/00000000-0000-4000-8000-000000000000/status', {
+      isActive: false,
+    });
     assert.equal(missing.status, 404, show(missing));
   });
 });
 
 describe('mentor cancellation through the worker', () => {
-  it('refunds the seeker in full and e-mails the cancellation with the calendar update', { timeout: 120_000 }, async () => {
-    // Five hours ahead: the seeker would get half back; the mentor's cancellation returns everything.
-    const booking = await paidBooking(5);
-    const stranger = await signIn(stack, await createVerifiedUser(stack));
-    assert.equal((await stranger.post(`/api/mentor/bookings/${booking.id}/cancel`, {})).status, 404);
-    const r = await mentor.c.post(`/api/mentor/bookings/${booking.id}/cancel`, { reason: 'A family emergency' });
-    assert.equal(r.status, 200, show(r));
-    assert.equal(r.body.status, 'cancelled');
-    assert.deepEqual(r.body.refund, { percentage: 100, amount: '40.00', status: 'pending' });
-    await until('the refund to be paid', async () => {
-      const { rows } = await db.query('SELECT status, amount_cents, percentage FROM refunds WHERE booking_id = $1', [booking.id]);
-      return rows[0]?.status === 'succeeded' ? rows[0] : null;
-    }, 60_000);
-    const { rows } = await db.query('SELECT amount_cents, percentage FROM refunds WHERE booking_id = $1', [booking.id]);
-    assert.deepEqual(rows[0], { amount_cents: '4000', percentage: 100 });
-    // The seeker's earlier cancellation mailed them too: this one is the mentor's.
-    const mail = await stack.waitForMail(
-      (m) => m.toList.includes(seekerUser.email.toLowerCase()) && m.subject.startsWith('Booking cancelled') && m.text.includes('Your mentor Orla Ops cancelled'),
-    );
-    assert.match(mail.text, /A refund of \$40\.00/);
-    assert.match(mail.text, /Reason: A family emergency/);
-    const ics = mail.attachments.find((a) => /calendar/.test(a.mimeType));
-    assert.ok(ics, 'a calendar attachment');
-    assert.match(Buffer.from(ics.content).toString(), /METHOD:CANCEL/);
-    const note = await until('the seeker notification', async () =>
-      (await seeker.get('/api/notifications?limit=100')).body.find((n) => n.message.startsWith('Your mentor Orla Ops cancelled')),
-    );
-    assert.match(note.message, /A refund of \$40\.00 is on its way/);
-    const again = await mentor.c.post(`/api/mentor/bookings/${booking.id}/cancel`, {});
-    assert.equal(again.status, 409, show(again));
-  });
+  it(
+    'refunds the seeker in full and e-mails the cancellation with the calendar update',
+    { timeout: 120_000 },
+    async () => {
+      // Five hours ahead: the seeker would get half back; the mentor's cancellation returns everything.
+      const booking = await paidBooking(5);
+      const stranger = await signIn(stack, await createVerifiedUser(stack));
+      assert.equal((await stranger.post(`/api/mentor/bookings/${booking.id}/cancel`, {})).status, 404);
+      const r = await mentor.c.post(`/api/mentor/bookings/${booking.id}/cancel`, { reason: 'A family emergency' });
+      assert.equal(r.status, 200, show(r));
+      assert.equal(r.body.status, 'cancelled');
+      assert.deepEqual(r.body.refund, { percentage: 100, amount: '40.00', status: 'pending' });
+      await until(
+        'the refund to be paid',
+        async () => {
+          const { rows } = await db.query(
+            'SELECT status, amount_cents, percentage FROM refunds WHERE booking_id = $1',
+            [booking.id],
+          );
+          return rows[0]?.status === 'succeeded' ? rows[0] : null;
+        },
+        60_000,
+      );
+      const { rows } = await db.query('SELECT amount_cents, percentage FROM refunds WHERE booking_id = $1', [
+        booking.id,
+      ]);
+      assert.deepEqual(rows[0], { amount_cents: '4000', percentage: 100 });
+      // The seeker's earlier cancellation mailed them too: this one is the mentor's.
+      const mail = await stack.waitForMail(
+        (m) =>
+          m.toList.includes(seekerUser.email.toLowerCase()) &&
+          m.subject.startsWith('Booking cancelled') &&
+          m.text.includes('Your mentor Orla Ops cancelled'),
+      );
+      assert.match(mail.text, /A refund of \$40\.00/);
+      assert.match(mail.text, /Reason: A family emergency/);
+      const ics = mail.attachments.find((a) => /calendar/.test(a.mimeType));
+      assert.ok(ics, 'a calendar attachment');
+      assert.match(Buffer.from(ics.content).toString(), /METHOD:CANCEL/);
+      const note = await until('the seeker notification', async () =>
+        (await seeker.get('/api/notifications?limit=100')).body.find((n) =>
+          n.message.startsWith('Your mentor Orla Ops cancelled'),
+        ),
+      );
+      assert.match(note.message, /A refund of \$40\.00 is on its way/);
+      const again = await mentor.c.post(`/api/mentor/bookings/${booking.id}/cancel`, {});
+      assert.equal(again.status, 409, show(again));
+    },
+  );
 });

@@ -48,8 +48,15 @@ async function mentor() {
     timeZone: 'UTC',
   });
   assert.equal(m.status, 201, show(m));
-  for (let day = 0; day < 7; day += 1) await c.post('/api/mentor/availability', { dayOfWeek: day, startTime: '00:00', endTime: '24:00' });
-  const s = await c.post('/api/services', { title: 'Star reading', description: 'A reading of the stars for the tests.', serviceType: 'astrology', price: '40.00', duration: 60 });
+  for (let day = 0; day < 7; day += 1)
+    await c.post('/api/mentor/availability', { dayOfWeek: day, startTime: '00:00', endTime: '24:00' });
+  const s = await c.post('/api/services', {
+    title: 'Star reading',
+    description: 'A reading of the stars for the tests.',
+    serviceType: 'astrology',
+    price: '40.00',
+    duration: 60,
+  });
   assert.equal(s.status, 201, show(s));
   mentorSetup = { c, user, mentor: m.body, service: s.body };
   return mentorSetup;
@@ -64,7 +71,12 @@ async function paidBooking() {
   slot += 1;
   // Whole hours: a 60-minute session starting at 23:30 would cross midnight out of its day's window.
   const start = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + (30 + slot * 2) * 3_600_000).toISOString();
-  const held = await seeker.post('/api/reservations', { serviceId: service.id, mentorId: m.id, scheduledAt: start, totalAmount: '40.00' });
+  const held = await seeker.post('/api/reservations', {
+    serviceId: service.id,
+    mentorId: m.id,
+    scheduledAt: start,
+    totalAmount: '40.00',
+  });
   assert.equal(held.status, 201, show(held));
   const paid = await seeker.post('/api/process-payment-v2', {
     reservationId: held.body.reservation.id,
@@ -93,7 +105,9 @@ describe('reminders', () => {
   it('arrive as a notification and an e-mail 24 hours before', async () => {
     const { seeker, user, booking } = await paidBooking();
     await bringForward('booking_reminders', booking.id, "AND convert_from(job, 'UTF8')::jsonb->>'kind' = '24h'");
-    await until('the reminder notification', async () => (await notificationsOf(seeker)).find((n) => n.type === 'booking_reminder'));
+    await until('the reminder notification', async () =>
+      (await notificationsOf(seeker)).find((n) => n.type === 'booking_reminder'),
+    );
     const mail = await stack.waitForMail((m) => m.to.includes(user.email) && m.subject.startsWith('Reminder:'));
     assert.match(mail.subject, /starts in 24 hours/);
   });
@@ -112,7 +126,9 @@ describe('reminders', () => {
     });
     // A reminder would have queued its notification: wait for every fan-out to be written too.
     await until('the notification fan-outs to finish', async () => {
-      const { rows } = await db.query("SELECT count(*)::int AS open FROM apalis.jobs WHERE job_type = 'notification_fanout' AND status <> 'Done'");
+      const { rows } = await db.query(
+        "SELECT count(*)::int AS open FROM apalis.jobs WHERE job_type = 'notification_fanout' AND status <> 'Done'",
+      );
       return rows[0].open === 0;
     });
     assert.ok(!(await notificationsOf(seeker)).some((n) => n.type === 'booking_reminder'));
@@ -123,9 +139,17 @@ describe('reminders', () => {
 describe('completion', () => {
   it('completes a session 24 hours after it ended and asks for a review', async () => {
     const { seeker, user, booking } = await paidBooking();
-    await db.query("UPDATE bookings SET scheduled_at = now() - interval '26 hours', ends_at = now() - interval '25 hours' WHERE id = $1", [booking.id]);
+    await db.query(
+      "UPDATE bookings SET scheduled_at = now() - interval '26 hours', ends_at = now() - interval '25 hours' WHERE id = $1",
+      [booking.id],
+    );
     await bringForward('booking_completion', booking.id);
-    await until('completion', async () => (await seeker.get('/api/user/dashboard')).body.bookings.find((b) => b.id === booking.id)?.status === 'completed');
+    await until(
+      'completion',
+      async () =>
+        (await seeker.get('/api/user/dashboard')).body.bookings.find((b) => b.id === booking.id)?.status ===
+        'completed',
+    );
     await stack.waitForMail((m) => m.to.includes(user.email) && m.subject.startsWith('How was your session'));
     const review = await seeker.post(`/api/bookings/${booking.id}/review`, { rating: 5, comment: 'Wonderful' });
     assert.equal(review.status, 201, show(review));
@@ -138,18 +162,27 @@ describe('refunds', () => {
     const cancel = await seeker.put(`/api/user/bookings/${booking.id}/cancel`, { acknowledgePolicy: true });
     assert.deepEqual(cancel.body.refundPolicy, { refundPercentage: 100, refundAmount: '40.00' });
     await until('the refund task to start', async () => {
-      const { rows } = await db.query("SELECT status FROM apalis.jobs WHERE job_type = 'refunds' AND status = 'Running'");
+      const { rows } = await db.query(
+        "SELECT status FROM apalis.jobs WHERE job_type = 'refunds' AND status = 'Running'",
+      );
       return rows.length > 0;
     });
     await stack.killWorker();
     const { rows: midway } = await db.query('SELECT status FROM refunds WHERE booking_id = $1', [booking.id]);
     assert.equal(midway[0].status, 'pending', 'nothing recorded as paid by the killed worker');
     await stack.startWorker();
-    await until('the refund', async () => {
-      const { rows } = await db.query('SELECT status, attempts FROM refunds WHERE booking_id = $1', [booking.id]);
-      return rows[0].status === 'succeeded' ? rows : null;
-    }, 90_000);
-    const { rows } = await db.query('SELECT status, attempts, gateway_transaction_id FROM refunds WHERE booking_id = $1', [booking.id]);
+    await until(
+      'the refund',
+      async () => {
+        const { rows } = await db.query('SELECT status, attempts FROM refunds WHERE booking_id = $1', [booking.id]);
+        return rows[0].status === 'succeeded' ? rows : null;
+      },
+      90_000,
+    );
+    const { rows } = await db.query(
+      'SELECT status, attempts, gateway_transaction_id FROM refunds WHERE booking_id = $1',
+      [booking.id],
+    );
     assert.equal(rows.length, 1);
     assert.equal(rows[0].attempts, 1, 'one payout reached the gateway and was recorded');
     assert.ok(rows[0].gateway_transaction_id);

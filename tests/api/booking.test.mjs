@@ -23,7 +23,9 @@ after(async () => {
 describe('reservations', () => {
   it('lets exactly one of 50 concurrent reservations of overlapping slots win', async () => {
     const { mentor, service } = await bookableMentor(stack);
-    const seekers = await Promise.all(Array.from({ length: 5 }, async () => signIn(stack, await createVerifiedUser(stack))));
+    const seekers = await Promise.all(
+      Array.from({ length: 5 }, async () => signIn(stack, await createVerifiedUser(stack))),
+    );
     const base = Date.parse(startIn(50));
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -46,7 +48,12 @@ describe('reservations', () => {
     const { mentor, service } = await bookableMentor(stack);
     const seeker = await signIn(stack, await createVerifiedUser(stack));
     const at = startIn(30);
-    const held = await seeker.post('/api/reservations', { serviceId: service.id, mentorId: mentor.id, scheduledAt: at, totalAmount: '30.00' });
+    const held = await seeker.post('/api/reservations', {
+      serviceId: service.id,
+      mentorId: mentor.id,
+      scheduledAt: at,
+      totalAmount: '30.00',
+    });
     assert.equal(held.status, 201, show(held));
     const id = held.body.reservation.id;
     const minutes = (Date.parse(held.body.expiresAt) - Date.now()) / 60_000;

@@ -110,7 +110,8 @@ describe('catalogue listings from memory', () => {
     assert.equal(created.status, 201, show(created));
     const id = created.body.id;
     const [viaA, viaB] = stack.baseUrls.map((u) => client(u));
-    const findIn = async (c) => (await c.get('/api/mentors?search=Cache%20Tester')).body.mentors.find((m) => m.id === id);
+    const findIn = async (c) =>
+      (await c.get('/api/mentors?search=Cache%20Tester')).body.mentors.find((m) => m.id === id);
 
     // Not listed without a service; both processes have that page in memory now.
     assert.equal(await findIn(viaB), undefined);
@@ -131,30 +132,48 @@ describe('catalogue listings from memory', () => {
     assert.equal((await findIn(client(stack.baseUrl)))?.fromPrice, '35.00');
     // The other process hears of it through PostgreSQL.
     await until('the new service in the other process', async () => (await findIn(viaB))?.fromPrice === '35.00');
-    await until('the mentor page in the other process', async () => (await viaB.get(`/api/mentors/${id}`)).body.services.length === 1);
+    await until(
+      'the mentor page in the other process',
+      async () => (await viaB.get(`/api/mentors/${id}`)).body.services.length === 1,
+    );
     const servicePage = await viaB.get(`/api/services/${service.body.id}`);
     assert.equal(servicePage.body.price, '35.00', show(servicePage));
 
     const renamed = await owner.put('/api/mentor/profile', { displayName: 'Cache Tester Renamed' });
     assert.equal(renamed.status, 200, show(renamed));
-    await until('the new name in the other process', async () => (await viaB.get(`/api/mentors/${id}`)).body.displayName === 'Cache Tester Renamed');
+    await until(
+      'the new name in the other process',
+      async () => (await viaB.get(`/api/mentors/${id}`)).body.displayName === 'Cache Tester Renamed',
+    );
 
     const repriced = await owner.put(`/api/mentor/services/${service.body.id}`, { price: '25.00' });
     assert.equal(repriced.status, 200, show(repriced));
-    await until('the new price on the service page', async () => (await viaB.get(`/api/services/${service.body.id}`)).body.price === '25.00');
+    await until(
+      'the new price on the service page',
+      async () => (await viaB.get(`/api/services/${service.body.id}`)).body.price === '25.00',
+    );
     assert.equal((await findIn(viaA))?.fromPrice, '25.00');
   });
 
   it('a change written straight into the database (as the worker does) reaches both processes', async () => {
     const [first] = await plain('', 'm.rating DESC, m.review_count DESC, m.total_sessions DESC, m.created_at, m.id');
     for (const baseUrl of stack.baseUrls) await client(baseUrl).get(`/api/mentors/${first}`);
-    const { rows } = await db.query('UPDATE mentors SET total_sessions = total_sessions + 1 WHERE id = $1 RETURNING total_sessions', [first]);
+    const { rows } = await db.query(
+      'UPDATE mentors SET total_sessions = total_sessions + 1 WHERE id = $1 RETURNING total_sessions',
+      [first],
+    );
     for (const baseUrl of stack.baseUrls) {
-      await until('the new session count', async () => (await client(baseUrl).get(`/api/mentors/${first}`)).body.totalSessions === rows[0].total_sessions);
+      await until(
+        'the new session count',
+        async () => (await client(baseUrl).get(`/api/mentors/${first}`)).body.totalSessions === rows[0].total_sessions,
+      );
     }
     await db.query('UPDATE mentors SET is_active = false WHERE id = $1', [first]);
     for (const baseUrl of stack.baseUrls) {
-      await until('the deactivated mentor gone', async () => (await client(baseUrl).get(`/api/mentors/${first}`)).status === 404);
+      await until(
+        'the deactivated mentor gone',
+        async () => (await client(baseUrl).get(`/api/mentors/${first}`)).status === 404,
+      );
     }
   });
 });

@@ -32,7 +32,13 @@ after(async () => {
 /** A group session of `mentor` starting `startMinutes` from now, with a confirmed seat for each seeker. */
 async function groupSession(mentor, seekers, startMinutes) {
   const service = await groupService(mentor);
-  return groupSessionWithSeats(db, mentor, service, seekers.map((s) => s.id), { startMinutes });
+  return groupSessionWithSeats(
+    db,
+    mentor,
+    service,
+    seekers.map((s) => s.id),
+    { startMinutes },
+  );
 }
 
 async function seeker() {
@@ -53,7 +59,10 @@ describe('group calls', () => {
     assert.equal(call.body.role, 'participant');
     assert.equal(call.body.janusUrl, stack.env.JANUS_WS_URL);
     assert.match(call.body.sessionToken, /^\d+,janus,janus\.plugin\.videoroom:/);
-    assert.match(call.body.roomToken, new RegExp(`^\\d+,janus\\.plugin\\.videoroom,room=${call.body.roomId},participant=${call.body.participantId}:`));
+    assert.match(
+      call.body.roomToken,
+      new RegExp(`^\\d+,janus\\.plugin\\.videoroom,room=${call.body.roomId},participant=${call.body.participantId}:`),
+    );
     // The tokens carry the call until half an hour after the session's end.
     assert.equal(Date.parse(call.body.expiresAt) - Date.parse(call.body.endsAt), 30 * 60_000);
     assert.equal(call.body.mentorUserId, mentor.mentor.userId);
@@ -114,7 +123,8 @@ describe('group calls', () => {
       const benCall = (await ben.c.get(`/api/group-sessions/${id}/call`)).body;
       assert.equal(await tryJoin(stack.janus, benCall), 'joined');
       m.send('remove-participant', { groupSessionId: id, participantId: ben.id });
-      for (const s of [m, a, b]) await s.next('participant-left', (d) => d.participantId === ben.id && d.reason === 'removed');
+      for (const s of [m, a, b])
+        await s.next('participant-left', (d) => d.participantId === ben.id && d.reason === 'removed');
       const again = await ben.c.get(`/api/group-sessions/${id}/call`);
       assert.equal(again.status, 403, show(again));
       assert.equal(again.body.message, REMOVED);
@@ -123,7 +133,10 @@ describe('group calls', () => {
       // Removed members hear nothing more of the session.
       m.send('end-group-session', { groupSessionId: id });
       for (const s of [m, a]) await s.next('group-session-ended', (d) => d.groupSessionId === id);
-      assert.equal((await db.query('SELECT status FROM group_sessions WHERE id = $1', [id])).rows[0].status, 'completed');
+      assert.equal(
+        (await db.query('SELECT status FROM group_sessions WHERE id = $1', [id])).rows[0].status,
+        'completed',
+      );
       assert.equal(await roomExists(stack.janus, token.sessionToken, token.roomId), false);
       assert.equal(b.received('group-session-ended').length, 0);
       const ended = await ann.c.get(`/api/group-sessions/${id}/call`);

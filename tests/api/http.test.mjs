@@ -119,14 +119,18 @@ describe('browser navigations', () => {
 describe('the web app', () => {
   const index = path.join(webDist, 'index.html');
 
-  it('any non-API path answers with web/dist/index.html', { skip: !existsSync(index) && 'web/dist is not built' }, async () => {
-    const html = readFileSync(index, 'utf8');
-    const c = client(stack.baseUrl);
-    for (const p of ['/', '/some/page', '/mentor/123', '/auth']) {
-      const res = await c.get(p, { headers: { accept: 'text/html' } });
-      assert.equal(res.status, 200, `${p}: ${show(res)}`);
-      assert.match(res.headers.get('content-type') ?? '', /text\/html/, `${p} content type`);
-      assert.equal(res.text, html, `${p} is index.html`);
-    }
-  });
+  it(
+    'any non-API path answers with web/dist/index.html',
+    { skip: !existsSync(index) && 'web/dist is not built' },
+    async () => {
+      const html = readFileSync(index, 'utf8');
+      const c = client(stack.baseUrl);
+      for (const p of ['/', '/some/page', '/mentor/123', '/auth']) {
+        const res = await c.get(p, { headers: { accept: 'text/html' } });
+        assert.equal(res.status, 200, `${p}: ${show(res)}`);
+        assert.match(res.headers.get('content-type') ?? '', /text\/html/, `${p} content type`);
+        assert.equal(res.text, html, `${p} is index.html`);
+      }
+    },
+  );
 });

@@ -50,14 +50,24 @@ describe('two api and two worker processes', () => {
         const booking = await pay(await signIn(via(i + 1), user), held.reservation.id, user);
         const confirmed = `Booking confirmed: ${setup.service.title} with ${setup.mentor.displayName}`;
         expected.push([user.email, confirmed]);
-        const day = new Date(booking.scheduledAt).toLocaleDateString('en-US', { month: 'short', day: '2-digit', timeZone: 'UTC' });
+        const day = new Date(booking.scheduledAt).toLocaleDateString('en-US', {
+          month: 'short',
+          day: '2-digit',
+          timeZone: 'UTC',
+        });
         // The mentor hears of every new booking too (their zone is UTC).
-        expected.push([setup.user.email, `New booking: ${setup.service.title} with ${user.firstName} ${user.lastName} on ${day}`]);
+        expected.push([
+          setup.user.email,
+          `New booking: ${setup.service.title} with ${user.firstName} ${user.lastName} on ${day}`,
+        ]);
         if (i % 2 === 0) {
           // The confirmation goes out only while the booking stands: cancel once it has.
           await stack.waitForMail(mailTo(user.email, confirmed), 60_000);
           const c = await signIn(via(i + 1), user);
-          const r = await c.put(`/api/user/bookings/${booking.id}/cancel`, { acknowledgePolicy: true, reason: 'Plans changed' });
+          const r = await c.put(`/api/user/bookings/${booking.id}/cancel`, {
+            acknowledgePolicy: true,
+            reason: 'Plans changed',
+          });
           assert.equal(r.status, 200, show(r));
           const subject = `Booking cancelled: ${setup.service.title} on ${day}`;
           expected.push([user.email, subject], [setup.user.email, subject]);
@@ -69,34 +79,54 @@ describe('two api and two worker processes', () => {
     // Wait for the expected mails, then for every mail and refund task to finish.
     const key = (to, subject) => `${to.toLowerCase()} | ${subject}`;
     const want = new Set(expected.map(([to, subject]) => key(to, subject)));
-    await until('every expected mail', async () => {
-      const have = new Set((await stack.mails()).flatMap((m) => m.toList.map((to) => key(to, m.subject))));
-      return [...want].every((k) => have.has(k));
-    }, 60_000);
-    await until('the mail and refund queues to drain', async () => {
-      const { rows } = await db.query("SELECT count(*)::int AS n FROM apalis.jobs WHERE job_type IN ('emails', 'refunds') AND status <> 'Done'");
-      return rows[0].n === 0;
-    }, 60_000);
+    await until(
+      'every expected mail',
+      async () => {
+        const have = new Set((await stack.mails()).flatMap((m) => m.toList.map((to) => key(to, m.subject))));
+        return [...want].every((k) => have.has(k));
+      },
+      60_000,
+    );
+    await until(
+      'the mail and refund queues to drain',
+      async () => {
+        const { rows } = await db.query(
+          "SELECT count(*)::int AS n FROM apalis.jobs WHERE job_type IN ('emails', 'refunds') AND status <> 'Done'",
+        );
+        return rows[0].n === 0;
+      },
+      60_000,
+    );
 
     const counts = new Map();
-    for (const m of await stack.mails()) for (const to of m.toList) counts.set(key(to, m.subject), (counts.get(key(to, m.subject)) ?? 0) + 1);
+    for (const m of await stack.mails())
+      for (const to of m.toList) counts.set(key(to, m.subject), (counts.get(key(to, m.subject)) ?? 0) + 1);
     const twice = [...counts].filter(([, n]) => n !== 1);
     assert.deepEqual(twice, [], 'mails sent more than once');
     assert.deepEqual([...counts.keys()].sort(), [...want].sort(), 'exactly the expected mails');
 
-    const { rows: refunds } = await db.query('SELECT booking_id, status, attempts FROM refunds WHERE booking_id = ANY($1::uuid[])', [cancelled]);
+    const { rows: refunds } = await db.query(
+      'SELECT booking_id, status, attempts FROM refunds WHERE booking_id = ANY($1::uuid[])',
+      [cancelled],
+    );
     assert.equal(refunds.length, cancelled.length, 'one refund per cancelled booking');
-    for (const r of refunds) assert.deepEqual({ status: r.status, attempts: r.attempts }, { status: 'succeeded', attempts: 1 }, r.booking_id);
+    for (const r of refunds)
+      assert.deepEqual({ status: r.status, attempts: r.attempts }, { status: 'succeeded', attempts: 1 }, r.booking_id);
 
     // Cron: wait for a tick scheduled while both workers ran, then one task per tick in every sweep queue.
     const tickAfter = Math.ceil(bothUpAt / 1000);
-    await until('a reservation sweep tick run while both workers were up', async () => {
-      const { rows } = await db.query(
-        "SELECT 1 FROM apalis.jobs WHERE job_type = 'reservation_expiry_sweep' AND status = 'Done' AND (convert_from(job, 'UTF8')::jsonb->>'tick')::bigint >= $1",
-        [tickAfter],
-      );
-      return rows.length > 0;
-    }, TICK_WAIT_MS, 500);
+    await until(
+      'a reservation sweep tick run while both workers were up',
+      async () => {
+        const { rows } = await db.query(
+          "SELECT 1 FROM apalis.jobs WHERE job_type = 'reservation_expiry_sweep' AND status = 'Done' AND (convert_from(job, 'UTF8')::jsonb->>'tick')::bigint >= $1",
+          [tickAfter],
+        );
+        return rows.length > 0;
+      },
+      TICK_WAIT_MS,
+      500,
+    );
     const { rows: ticks } = await db.query(
       `SELECT job_type, convert_from(job, 'UTF8')::jsonb->>'tick' AS tick, count(*)::int AS tasks,
               count(*) FILTER (WHERE status = 'Done')::int AS done, max(attempts)::int AS attempts

@@ -99,7 +99,10 @@ describe('live notifications', () => {
 
       // The pushed object is the one the REST API returns.
       const listed = (await notificationsOf(seeker)).find((n) => n.id === mine.id);
-      assert.deepEqual({ ...mine, createdAt: Date.parse(mine.createdAt) }, { ...listed, createdAt: Date.parse(listed.createdAt) });
+      assert.deepEqual(
+        { ...mine, createdAt: Date.parse(mine.createdAt) },
+        { ...listed, createdAt: Date.parse(listed.createdAt) },
+      );
       assert.ok((await notificationsOf(mentor.c)).some((n) => n.id === theirs.id));
       // Each notification reaches only its recipient.
       assert.ok(!mentorSocket.frames.some((f) => f.event === 'notification' && f.data.id === mine.id));

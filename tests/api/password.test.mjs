@@ -56,7 +56,10 @@ describe('forgot password', () => {
     const reset = await client(stack.baseUrl).post('/api/reset-password', { token, newPassword });
     assertMessage(reset, 200);
 
-    for (const [name, c] of [['first', a], ['second', b]]) {
+    for (const [name, c] of [
+      ['first', a],
+      ['second', b],
+    ]) {
       const me = await c.get('/api/auth/user');
       assert.equal(me.status, 401, `the ${name} session ended: ${show(me)}`);
     }
@@ -64,13 +67,19 @@ describe('forgot password', () => {
     const fresh = await login(user, newPassword);
     assert.equal(fresh.status, 200, `the new password works: ${show(fresh)}`);
 
-    const reuse = await client(stack.baseUrl).post('/api/reset-password', { token, newPassword: 'yet-another-secret-7' });
+    const reuse = await client(stack.baseUrl).post('/api/reset-password', {
+      token,
+      newPassword: 'yet-another-secret-7',
+    });
     assertMessage(reuse, 400);
     assert.equal((await login(user, newPassword)).status, 200, 'the reused token changed nothing');
   });
 
   it('an unknown token is a 400', async () => {
-    const res = await client(stack.baseUrl).post('/api/reset-password', { token: 'no-such-token', newPassword: 'long-enough-123' });
+    const res = await client(stack.baseUrl).post('/api/reset-password', {
+      token: 'no-such-token',
+      newPassword: 'long-enough-123',
+    });
     assertMessage(res, 400);
   });
 
@@ -105,7 +114,10 @@ describe('change password', () => {
   it('refuses a wrong current password with 400', async () => {
     const user = await createVerifiedUser(stack);
     const c = await signIn(stack, user);
-    const res = await c.post('/api/user/change-password', { currentPassword: 'not-my-password', newPassword: 'new-secret-123' });
+    const res = await c.post('/api/user/change-password', {
+      currentPassword: 'not-my-password',
+      newPassword: 'new-secret-123',
+    });
     assertMessage(res, 400);
     assert.equal((await c.get('/api/auth/user')).status, 200, 'still signed in');
     assert.equal((await login(user)).status, 200, 'the password is unchanged');

@@ -34,7 +34,11 @@ describe('durable e-mail jobs', () => {
     const first = await register(stack);
     await stack.waitForMail(mailTo(first.email, VERIFY_SUBJECT), 30_000);
     const exit = await stack.stopWorker();
-    assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 0, signal: null }, `worker exit: ${JSON.stringify(exit)}`);
+    assert.deepEqual(
+      { code: exit.code, signal: exit.signal },
+      { code: 0, signal: null },
+      `worker exit: ${JSON.stringify(exit)}`,
+    );
 
     const user = await register(stack);
     assert.equal((await stack.mails()).filter(mailTo(user.email)).length, 0, 'no worker, no mail yet');
@@ -76,7 +80,11 @@ describe('SIGTERM', () => {
     await stack.waitForMail(mailTo(user.email, VERIFY_SUBJECT), 30_000);
     const { api, worker } = await stack.stop();
     assert.deepEqual({ code: api.code, signal: api.signal }, { code: 0, signal: null }, `api: ${JSON.stringify(api)}`);
-    assert.deepEqual({ code: worker.code, signal: worker.signal }, { code: 0, signal: null }, `worker: ${JSON.stringify(worker)}`);
+    assert.deepEqual(
+      { code: worker.code, signal: worker.signal },
+      { code: 0, signal: null },
+      `worker: ${JSON.stringify(worker)}`,
+    );
   });
 });
 
@@ -95,12 +103,20 @@ describe('database outage', () => {
     }
     assert.equal(res.status, 503, show(res));
     assert.equal(typeof res.body?.message, 'string', show(res));
-    assert.doesNotMatch(res.text, new RegExp(`${stack.databaseName}|sqlx|postgres|SQLSTATE|panicked`, 'i'), 'no internals');
+    assert.doesNotMatch(
+      res.text,
+      new RegExp(`${stack.databaseName}|sqlx|postgres|SQLSTATE|panicked`, 'i'),
+      'no internals',
+    );
 
     // Other calls fail cleanly too: a 5xx with a plain {message}.
     const login = await c.post('/api/login', { email: 'a@example.com', password: 'long-enough-1' });
     assert.ok(login.status >= 500, show(login));
     assert.equal(typeof login.body?.message, 'string', show(login));
-    assert.doesNotMatch(login.text, new RegExp(`${stack.databaseName}|sqlx|postgres|SQLSTATE|panicked`, 'i'), 'no internals');
+    assert.doesNotMatch(
+      login.text,
+      new RegExp(`${stack.databaseName}|sqlx|postgres|SQLSTATE|panicked`, 'i'),
+      'no internals',
+    );
   });
 });

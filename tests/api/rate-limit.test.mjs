@@ -29,7 +29,10 @@ describe('failed logins per account (default 10)', () => {
       assert.equal(res.status, 401, `failure ${i}: ${show(res)}`);
     }
     assertTooMany(await c.post('/api/login', { email: user.email, password: 'wrong-password-11' }), 'the 11th attempt');
-    assertTooMany(await c.post('/api/login', { email: user.email, password: user.password }), 'the right password while locked');
+    assertTooMany(
+      await c.post('/api/login', { email: user.email, password: user.password }),
+      'the right password while locked',
+    );
   });
 
   it('another account from the same address is not affected', async () => {
@@ -88,7 +91,10 @@ describe('failed logins per address (LOGIN_MAX_FAILURES_PER_ADDRESS=5)', () => {
       const res = await c.post('/api/login', { email: user.email, password: `wrong-password-${i}` });
       assert.equal(res.status, 401, `failure ${i + 1} (${user.email}): ${show(res)}`);
     }
-    assertTooMany(await c.post('/api/login', { email: users[2].email, password: 'wrong-password-x' }), 'the 6th failure');
+    assertTooMany(
+      await c.post('/api/login', { email: users[2].email, password: 'wrong-password-x' }),
+      'the 6th failure',
+    );
     assertTooMany(
       await c.post('/api/login', { email: users[3].email, password: 'wrong-password-y' }),
       'a failure for an account that never failed before',

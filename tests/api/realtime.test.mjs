@@ -67,7 +67,12 @@ describe('real-time channel across two api processes', () => {
     try {
       const notesBefore = (await mentor.c.get('/api/notifications?limit=100')).body.length;
       const first = clientId('hello');
-      s.send('sendMessage', { conversationId, content: '  Hello from process one  ', messageType: 'text', clientId: first });
+      s.send('sendMessage', {
+        conversationId,
+        content: '  Hello from process one  ',
+        messageType: 'text',
+        clientId: first,
+      });
       const ack = await s.next('messageReceived', (d) => d.clientId === first);
       const got = await m.next('messageReceived', (d) => d.clientId === first);
       assert.equal(got.id, ack.id);
@@ -83,9 +88,17 @@ describe('real-time channel across two api processes', () => {
       assert.equal(reply.senderId, mentorUserId());
 
       s.send('startTyping', { conversationId });
-      assert.deepEqual(await m.next('userTyping', (d) => d.isTyping), { conversationId, userId: seekerId, isTyping: true });
+      assert.deepEqual(await m.next('userTyping', (d) => d.isTyping), {
+        conversationId,
+        userId: seekerId,
+        isTyping: true,
+      });
       s.send('stopTyping', { conversationId });
-      assert.deepEqual(await m.next('userTyping', (d) => !d.isTyping), { conversationId, userId: seekerId, isTyping: false });
+      assert.deepEqual(await m.next('userTyping', (d) => !d.isTyping), {
+        conversationId,
+        userId: seekerId,
+        isTyping: false,
+      });
       assert.equal(s.received('userTyping').length, 0, 'typing goes to the other party only');
 
       m.send('markMessageRead', { messageId: got.id });
@@ -154,7 +167,10 @@ describe('real-time channel across two api processes', () => {
       s.send('startTyping', { conversationId });
       await m.next('userTyping', (d) => d.isTyping);
       await settled(t);
-      assert.deepEqual(t.frames.map((f) => f.event).filter((e) => !['ready', 'error', 'pong'].includes(e)), []);
+      assert.deepEqual(
+        t.frames.map((f) => f.event).filter((e) => !['ready', 'error', 'pong'].includes(e)),
+        [],
+      );
       const history = (await seeker.get(`/api/conversations/${conversationId}/messages?limit=100`)).body;
       assert.ok(!history.some((msg) => msg.content === 'let me in'));
     } finally {
@@ -188,7 +204,10 @@ describe('real-time channel across two api processes', () => {
       s.send('sendMessage', { conversationId, content: '   ' });
       assert.equal((await s.next('error', (d) => d.event === 'sendMessage')).message, 'Message cannot be empty');
       s.send('sendMessage', { conversationId, content: 'x'.repeat(5001) });
-      assert.equal((await s.next('error', (d) => d.event === 'sendMessage')).message, 'Message must be at most 5000 characters');
+      assert.equal(
+        (await s.next('error', (d) => d.event === 'sendMessage')).message,
+        'Message must be at most 5000 characters',
+      );
       s.send('markMessageRead', { messageId: '00000000-0000-4000-8000-000000000000' });
       assert.equal((await s.next('error', (d) => d.event === 'markMessageRead')).message, 'Message not found');
       s.send('ping', {});
@@ -211,7 +230,11 @@ describe('real-time channel across two api processes', () => {
       const marker = clientId('marker');
       s.send('sendMessage', { conversationId, content: 'after the repeat', clientId: marker });
       await m.next('messageReceived', (d) => d.clientId === marker);
-      assert.equal(m.received('messageReceived').filter((d) => d.clientId === dup).length, 1, 'the other party got it once');
+      assert.equal(
+        m.received('messageReceived').filter((d) => d.clientId === dup).length,
+        1,
+        'the other party got it once',
+      );
       const history = (await seeker.get(`/api/conversations/${conversationId}/messages?limit=100`)).body;
       assert.equal(history.filter((msg) => msg.clientId === dup).length, 1);
     } finally {
@@ -225,7 +248,12 @@ describe('real-time channel across two api processes', () => {
       for (let i = 0; i < 120; i += 1) f.send('ping', {});
       const error = await f.next('error', (d) => d.message === 'Too many messages: slow down');
       assert.ok(error);
-      await until('every answer to the flood', () => f.received('pong').length + f.received('error').length === 120, 10_000, 20);
+      await until(
+        'every answer to the flood',
+        () => f.received('pong').length + f.received('error').length === 120,
+        10_000,
+        20,
+      );
       assert.ok(f.received('pong').length < 120, 'some frames were dropped');
       await until('the bucket to refill and a ping to pass', async () => {
         const before = f.received('pong').length;
@@ -256,7 +284,10 @@ describe('real-time channel across two api processes', () => {
 
       // One call at a time in a conversation.
       m.send('initiateCall', { conversationId });
-      assert.equal((await m.next('error', (d) => d.event === 'initiateCall')).message, 'A call is already in progress in this conversation');
+      assert.equal(
+        (await m.next('error', (d) => d.event === 'initiateCall')).message,
+        'A call is already in progress in this conversation',
+      );
 
       m.send('acceptCall', { callId: call.callId });
       assert.deepEqual(await s.next('callAccepted'), { callId: call.callId, roomId: call.roomId });
@@ -269,12 +300,20 @@ describe('real-time channel across two api processes', () => {
       const answer = { type: 'answer', sdp: 'v=0\r\n' };
       m.send('sendAnswer', { roomId: call.roomId, answer });
       assert.deepEqual(await s.next('answer'), { roomId: call.roomId, answer, from: mentorUserId() });
-      const candidate = { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host', sdpMid: '0', sdpMLineIndex: 0 };
+      const candidate = {
+        candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host',
+        sdpMid: '0',
+        sdpMLineIndex: 0,
+      };
       s.send('sendIceCandidate', { roomId: call.roomId, candidate });
       assert.deepEqual(await m.next('iceCandidate'), { roomId: call.roomId, candidate, from: seekerId });
       m.send('sendIceCandidate', { roomId: call.roomId, candidate });
       await s.next('iceCandidate');
-      assert.equal(mOther.received('offer').length + mOther.received('iceCandidate').length, 0, 'signalling goes to the call socket only');
+      assert.equal(
+        mOther.received('offer').length + mOther.received('iceCandidate').length,
+        0,
+        'signalling goes to the call socket only',
+      );
 
       // Someone else can neither signal nor end it.
       t.send('sendOffer', { roomId: call.roomId, offer });
@@ -283,7 +322,11 @@ describe('real-time channel across two api processes', () => {
       assert.equal((await t.next('error', (d) => d.event === 'endCall')).message, 'Call not found');
 
       m.send('endCall', { callId: call.callId });
-      assert.deepEqual(await s.next('callEnded', (d) => d.callId === call.callId), { callId: call.callId, roomId: call.roomId, reason: 'ended' });
+      assert.deepEqual(await s.next('callEnded', (d) => d.callId === call.callId), {
+        callId: call.callId,
+        roomId: call.roomId,
+        reason: 'ended',
+      });
       assert.equal((await m.next('callEnded', (d) => d.callId === call.callId)).reason, 'ended');
       await settled(t);
       assert.equal(t.received('incomingCall').length + t.received('offer').length, 0);
@@ -338,7 +381,11 @@ describe('real-time channel across two api processes', () => {
       assert.ok(closed.code >= 1000, JSON.stringify(closed));
       kept.send('ping', {});
       await kept.next('pong');
-      assert.equal((await refused(stack, { cookie: `sid=${sid}` })).status, 401, 'the ended session cannot connect again');
+      assert.equal(
+        (await refused(stack, { cookie: `sid=${sid}` })).status,
+        401,
+        'the ended session cannot connect again',
+      );
     } finally {
       await kept.close();
     }
@@ -358,11 +405,16 @@ describe('real-time channel across two api processes', () => {
     // The dead process could not end its call; once its socket is stale (90 s without a ping,
     // simulated here) the call no longer keeps the conversation busy.
     m.send('initiateCall', { conversationId });
-    assert.equal((await m.next('error', (d) => d.event === 'initiateCall')).message, 'A call is already in progress in this conversation');
+    assert.equal(
+      (await m.next('error', (d) => d.event === 'initiateCall')).message,
+      'A call is already in progress in this conversation',
+    );
     const db = new pg.Client({ connectionString: stack.databaseUrl });
     await db.connect();
     try {
-      await db.query("UPDATE realtime_sockets SET seen_at = now() - interval '91 seconds' WHERE user_id = $1", [seekerId]);
+      await db.query("UPDATE realtime_sockets SET seen_at = now() - interval '91 seconds' WHERE user_id = $1", [
+        seekerId,
+      ]);
     } finally {
       await db.end();
     }
@@ -373,13 +425,18 @@ describe('real-time channel across two api processes', () => {
     await m.next('callEnded', (d) => d.callId === next.callId);
 
     const whileAway = [clientId('away'), clientId('away')];
-    for (const id of whileAway) m.send('sendMessage', { conversationId, content: `sent while you were away ${id}`, clientId: id });
+    for (const id of whileAway)
+      m.send('sendMessage', { conversationId, content: `sent while you were away ${id}`, clientId: id });
     for (const id of whileAway) await m.next('messageReceived', (d) => d.clientId === id);
 
     const back = await connect(stack, seeker, 0);
     try {
       const history = (await seeker.get(`/api/conversations/${conversationId}/messages?limit=100`)).body;
-      for (const id of whileAway) assert.ok(history.some((msg) => msg.clientId === id), `${id} is in the history`);
+      for (const id of whileAway)
+        assert.ok(
+          history.some((msg) => msg.clientId === id),
+          `${id} is in the history`,
+        );
       const live = clientId('live');
       m.send('sendMessage', { conversationId, content: 'and now live again', clientId: live });
       await back.next('messageReceived', (d) => d.clientId === live);

@@ -64,9 +64,15 @@ describe('register validation', () => {
   it('registering with a capitalised address takes the lower-case one too', async () => {
     const email = `Mixed.Case.${Date.now().toString(36)}.${process.pid}@Example.com`;
     await register(stack, { email });
-    const res = await client(stack.baseUrl).post('/api/register', newUser({ email: email.toLowerCase(), password: 'another-password-1' }));
+    const res = await client(stack.baseUrl).post(
+      '/api/register',
+      newUser({ email: email.toLowerCase(), password: 'another-password-1' }),
+    );
     assert.equal(res.status, 201, show(res));
-    const login = await client(stack.baseUrl).post('/api/login', { email: email.toLowerCase(), password: 'another-password-1' });
+    const login = await client(stack.baseUrl).post('/api/login', {
+      email: email.toLowerCase(),
+      password: 'another-password-1',
+    });
     assertMessage(login, 401);
   });
 });
@@ -81,10 +87,17 @@ describe('login refusals', () => {
     const user = await createVerifiedUser(stack);
     const wrong = await client(stack.baseUrl).post('/api/login', { email: user.email, password: 'wrong-password-1' });
     assertMessage(wrong, 401);
-    const unknown = await client(stack.baseUrl).post('/api/login', { email: `nobody.${user.email}`, password: 'whatever-123' });
+    const unknown = await client(stack.baseUrl).post('/api/login', {
+      email: `nobody.${user.email}`,
+      password: 'whatever-123',
+    });
     assertMessage(unknown, 401);
     assert.equal(wrong.body.message, unknown.body.message, 'no hint whether the address exists');
-    assert.equal(wrong.setCookies.find((k) => k.name === 'sid' && k.value), undefined, 'no session on failure');
+    assert.equal(
+      wrong.setCookies.find((k) => k.name === 'sid' && k.value),
+      undefined,
+      'no session on failure',
+    );
   });
 
   it('a missing password is a 400, not a server error', async () => {

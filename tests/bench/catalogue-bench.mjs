@@ -27,18 +27,31 @@ const work = mkdtempSync(path.join(tmpdir(), 'catalogue-bench-'));
 /** Runs wrk over `requests` ([{ method, path, cookie, body }]) and returns its figures. */
 async function wrk(name, requests, { connections = CONNECTIONS, seconds = SECONDS } = {}) {
   const file = path.join(work, `${name.replace(/[^a-z0-9]+/gi, '-')}.tsv`);
-  writeFileSync(file, requests.map((r) => [r.method ?? 'GET', r.path, r.cookie ?? '', r.body ?? ''].join('\t')).join('\n') + '\n');
+  writeFileSync(
+    file,
+    requests.map((r) => [r.method ?? 'GET', r.path, r.cookie ?? '', r.body ?? ''].join('\t')).join('\n') + '\n',
+  );
   const threads = Math.min(THREADS, connections);
   const { stdout } = await promisify(execFile)(
     'wrk',
     ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', LUA, baseUrl],
-    { env: { ...process.env, WRK_REQUESTS: file, WRK_THREADS: String(threads), WRK_ORIGIN: baseUrl }, maxBuffer: 1 << 20 },
+    {
+      env: { ...process.env, WRK_REQUESTS: file, WRK_THREADS: String(threads), WRK_ORIGIN: baseUrl },
+      maxBuffer: 1 << 20,
+    },
   );
   const line = stdout.split('\n').find((l) => l.startsWith('WRK_JSON '));
   if (!line) throw new Error(`wrk printed no figures for ${name}:\n${stdout}`);
   const r = JSON.parse(line.slice('WRK_JSON '.length));
   const secs = r.durationUs / 1e6;
-  return { ...r, rps: r.requests / secs, okPerSecond: r.ok / secs, p50: r.p50Us / 1000, p95: r.p95Us / 1000, p99: r.p99Us / 1000 };
+  return {
+    ...r,
+    rps: r.requests / secs,
+    okPerSecond: r.ok / secs,
+    p50: r.p50Us / 1000,
+    p95: r.p95Us / 1000,
+    p99: r.p99Us / 1000,
+  };
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
@@ -54,17 +67,39 @@ function record(figure, measured, target, met) {
 }
 
 function failures(r) {
-  const bad = [r.serverErrors && `${r.serverErrors} 5xx`, r.socketErrors && `${r.socketErrors} socket errors`].filter(Boolean);
+  const bad = [r.serverErrors && `${r.serverErrors} 5xx`, r.socketErrors && `${r.socketErrors} socket errors`].filter(
+    Boolean,
+  );
   return bad.length ? `, ${bad.join(', ')}` : '';
 }
 
 /** A GET row: rate at 64 connections with p99, against a rate target (and optionally p99 and share of health). */
 async function getRow(figure, paths, { minRps, maxP99, minShare }) {
-  const r = await wrk(figure, paths.map((p) => ({ path: p })));
+  const r = await wrk(
+    figure,
+    paths.map((p) => ({ path: p })),
+  );
   const share = r.rps / healthRps;
-  const met = r.rps >= minRps && (maxP99 === undefined || r.p99 <= maxP99) && (minShare === undefined || share >= minShare) && !r.serverErrors && !r.socketErrors && !r.clientErrors;
-  const target = [`≥ ${fmt(minRps)} req/s`, minShare && `≥ ${minShare * 100}% of health`, maxP99 && `p99 ≤ ${maxP99} ms`].filter(Boolean).join(', ');
-  record(figure, `${fmt(r.rps)} req/s (${Math.round(share * 100)}% of health), p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${failures(r)}`, target, met);
+  const met =
+    r.rps >= minRps &&
+    (maxP99 === undefined || r.p99 <= maxP99) &&
+    (minShare === undefined || share >= minShare) &&
+    !r.serverErrors &&
+    !r.socketErrors &&
+    !r.clientErrors;
+  const target = [
+    `≥ ${fmt(minRps)} req/s`,
+    minShare && `≥ ${minShare * 100}% of health`,
+    maxP99 && `p99 ≤ ${maxP99} ms`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  record(
+    figure,
+    `${fmt(r.rps)} req/s (${Math.round(share * 100)}% of health), p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${failures(r)}`,
+    target,
+    met,
+  );
 }
 
 const db = new pg.Client({ connectionString: databaseUrl });
@@ -86,14 +121,36 @@ await getRow('GET /api/mentors?sort=price', ['/api/mentors?sort=price'], LISTING
 const SEARCH = { minRps: 1000, maxP99: 100 };
 await getRow('GET /api/mentors?search=tarot reading (two words)', ['/api/mentors?search=tarot%20reading'], SEARCH);
 await getRow('GET /api/mentors?search=astrolgy (a typo)', ['/api/mentors?search=astrolgy'], SEARCH);
-await getRow('GET /api/mentors?search=dream&service=mystical_practices', ['/api/mentors?search=dream&service=mystical_practices'], SEARCH);
+await getRow(
+  'GET /api/mentors?search=dream&service=mystical_practices',
+  ['/api/mentors?search=dream&service=mystical_practices'],
+  SEARCH,
+);
 
 // --- what a search costs when nobody asked for it before: a different search on every request ---
 {
-  const words = ['tarot', 'astrology', 'dream', 'healing', 'energy', 'meditation', 'love', 'guidance', 'reiki', 'numerology', 'crystal', 'moon'];
+  const words = [
+    'tarot',
+    'astrology',
+    'dream',
+    'healing',
+    'energy',
+    'meditation',
+    'love',
+    'guidance',
+    'reiki',
+    'numerology',
+    'crystal',
+    'moon',
+  ];
   const paths = [];
-  for (const a of words) for (const b of words) for (let page = 1; page <= 4; page += 1) paths.push(`/api/mentors?search=${a}%20${b}&page=${page}`);
-  const r = await wrk('distinct searches', paths.map((p) => ({ path: p })));
+  for (const a of words)
+    for (const b of words)
+      for (let page = 1; page <= 4; page += 1) paths.push(`/api/mentors?search=${a}%20${b}&page=${page}`);
+  const r = await wrk(
+    'distinct searches',
+    paths.map((p) => ({ path: p })),
+  );
   record(
     'GET /api/mentors?search=… with a different search each time (never from memory)',
     `${fmt(r.rps)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${failures(r)}`,
@@ -108,8 +165,16 @@ await getRow('GET /api/mentors?search=dream&service=mystical_practices', ['/api/
     `SELECT m.id AS mentor, (SELECT s.id FROM services s WHERE s.mentor_id = m.id AND s.is_active LIMIT 1) AS service
      FROM mentors m WHERE m.is_active AND m.from_price_cents IS NOT NULL ORDER BY m.id LIMIT 500`,
   );
-  await getRow('GET /api/mentors/{id} (500 mentors in turn)', rows.map((r) => `/api/mentors/${r.mentor}`), { minRps: 3000 });
-  await getRow('GET /api/services/{id} (500 services in turn)', rows.map((r) => `/api/services/${r.service}`), { minRps: 3000 });
+  await getRow(
+    'GET /api/mentors/{id} (500 mentors in turn)',
+    rows.map((r) => `/api/mentors/${r.mentor}`),
+    { minRps: 3000 },
+  );
+  await getRow(
+    'GET /api/services/{id} (500 services in turn)',
+    rows.map((r) => `/api/services/${r.service}`),
+    { minRps: 3000 },
+  );
 }
 
 // --- available-slots of a mentor whose 90-day calendar is full (scripts/bench writes it) ---
@@ -117,9 +182,16 @@ await getRow('GET /api/mentors?search=dream&service=mystical_practices', ['/api/
   const { rows } = await db.query(`SELECT m.id FROM mentors m WHERE m.display_name = 'Benchmark Calendar'`);
   if (!rows.length) throw new Error('the Benchmark Calendar mentor is missing: run scripts/bench');
   const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const paths = Array.from({ length: 89 }, (_, i) => `/api/mentors/${rows[0].id}/available-slots?date=${day(i + 1)}&duration=30&timeZone=America/New_York`);
+  const paths = Array.from(
+    { length: 89 },
+    (_, i) => `/api/mentors/${rows[0].id}/available-slots?date=${day(i + 1)}&duration=30&timeZone=America/New_York`,
+  );
   await getRow('available-slots, full 90-day calendar (89 days in turn)', paths, { minRps: 1500 });
-  const one = await wrk('slots one connection', paths.map((p) => ({ path: p })), { connections: 1 });
+  const one = await wrk(
+    'slots one connection',
+    paths.map((p) => ({ path: p })),
+    { connections: 1 },
+  );
   record(
     'available-slots at one connection',
     `p50 ${ms(one.p50)}, p99 ${ms(one.p99)}, ${fmt(one.rps)} req/s${failures(one)}`,
@@ -134,8 +206,17 @@ await getRow('GET /api/mentors?search=dream&service=mystical_practices', ['/api/
   const SEEKERS = 4000;
   const HOLDS_PER_SEEKER = 3; // the cap on live holds of one seeker
   const digest = (token) => createHash('sha256').update(token).digest();
-  const seekers = Array.from({ length: SEEKERS }, (_, n) => ({ id: randomUUID(), token: randomBytes(32).toString('base64url'), n }));
-  const mentors = Array.from({ length: MENTORS }, (_, n) => ({ user: randomUUID(), id: randomUUID(), service: randomUUID(), n }));
+  const seekers = Array.from({ length: SEEKERS }, (_, n) => ({
+    id: randomUUID(),
+    token: randomBytes(32).toString('base64url'),
+    n,
+  }));
+  const mentors = Array.from({ length: MENTORS }, (_, n) => ({
+    user: randomUUID(),
+    id: randomUUID(),
+    service: randomUUID(),
+    n,
+  }));
   await db.query(
     `INSERT INTO users (id, email, password_hash, first_name, last_name, email_verified)
      SELECT id, 'bench.seeker.' || n || '@bench.test', 'not-a-password-hash', 'Bench', 'Seeker ' || n, true
@@ -176,7 +257,10 @@ await getRow('GET /api/mentors?search=dream&service=mystical_practices', ['/api/
     }
   }
   const r = await wrk('reservations', requests);
-  const { rows } = await db.query(`SELECT count(*)::int AS n FROM bookings WHERE mentor_id = ANY($1) AND status = 'reserved'`, [mentors.map((m) => m.id)]);
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM bookings WHERE mentor_id = ANY($1) AND status = 'reserved'`,
+    [mentors.map((m) => m.id)],
+  );
   record(
     'POST /api/reservations, distinct slots, 4,000 signed-in seekers',
     `${fmt(r.okPerSecond)} holds/s (${fmt(rows[0].n)} held, ${r.clientErrors} refused once the ${fmt(requests.length)} slots ran out), p99 ${ms(r.p99)}, ${r.serverErrors} 5xx`,
@@ -196,7 +280,9 @@ if (process.env.API_BIN) {
       if (i > 200) throw new Error('the second api did not start');
       await new Promise((r) => setTimeout(r, 50));
     }
-    const { rows } = await db.query(`SELECT m.id FROM mentors m WHERE m.is_active AND m.from_price_cents IS NOT NULL ORDER BY m.id LIMIT 1`);
+    const { rows } = await db.query(
+      `SELECT m.id FROM mentors m WHERE m.is_active AND m.from_price_cents IS NOT NULL ORDER BY m.id LIMIT 1`,
+    );
     const id = rows[0].id;
     const delays = [];
     for (let n = 0; n < 20; n += 1) {
@@ -204,7 +290,8 @@ if (process.env.API_BIN) {
       await fetch(`${otherUrl}/api/mentors/${id}`); // in the other process's memory now
       const t0 = performance.now();
       await db.query('UPDATE mentors SET display_name = $2 WHERE id = $1', [id, name]);
-      while ((await (await fetch(`${otherUrl}/api/mentors/${id}`)).json()).displayName !== name) await new Promise((r) => setTimeout(r, 2));
+      while ((await (await fetch(`${otherUrl}/api/mentors/${id}`)).json()).displayName !== name)
+        await new Promise((r) => setTimeout(r, 2));
       delays.push(performance.now() - t0);
     }
     delays.sort((a, b) => a - b);
@@ -220,4 +307,6 @@ if (process.env.API_BIN) {
 }
 
 await db.end();
-console.log(`\n${results.filter((r) => r.met).length} of ${results.filter((r) => r.met !== null).length} catalogue and booking targets met`);
+console.log(
+  `\n${results.filter((r) => r.met).length} of ${results.filter((r) => r.met !== null).length} catalogue and booking targets met`,
+);

@@ -56,7 +56,10 @@ try {
     seats.push(c);
     seatIds.push((await c.get('/api/auth/user')).body.id);
   }
-  const sessionId = await groupSessionWithSeats(db, mentor, service, seatIds, { startMinutes: -1, maxParticipants: 20 });
+  const sessionId = await groupSessionWithSeats(db, mentor, service, seatIds, {
+    startMinutes: -1,
+    maxParticipants: 20,
+  });
   const callOf = async (c) => {
     const r = await c.get(`/api/group-sessions/${sessionId}/call`);
     if (r.status !== 200) throw new Error(`call tokens: ${r.status} ${JSON.stringify(r.body)}`);
@@ -64,18 +67,29 @@ try {
   };
   const open = async (call, extra) => {
     const page = await browser.newPage();
-    const cfg = { server: call.janusUrl, sessionToken: call.sessionToken, roomToken: call.roomToken, room: call.roomId, id: call.participantId, ...extra };
+    const cfg = {
+      server: call.janusUrl,
+      sessionToken: call.sessionToken,
+      roomToken: call.roomToken,
+      room: call.roomId,
+      id: call.participantId,
+      ...extra,
+    };
     await page.goto(`${pageUrl}#${encodeURIComponent(JSON.stringify(cfg))}`);
     return page;
   };
 
   const mentorCall = await callOf(mentor.c);
   const publisher = await open(mentorCall, { publish: true });
-  await publisher.waitForFunction(() => window.published === true || window.benchError !== null, null, { timeout: 60_000 });
+  await publisher.waitForFunction(() => window.published === true || window.benchError !== null, null, {
+    timeout: 60_000,
+  });
   const publishError = await publisher.evaluate(() => window.benchError);
   if (publishError) throw new Error(`publisher: ${publishError}`);
   const pid = stack.janus.pid;
-  console.log(`Janus ${pid}: one publisher (Chromium's fake camera and microphone), N subscribers, ${SECONDS} s per row`);
+  console.log(
+    `Janus ${pid}: one publisher (Chromium's fake camera and microphone), N subscribers, ${SECONDS} s per row`,
+  );
   console.log('subscribers | Janus CPU (% of a core) | Janus RSS (MiB) | first frame p50 / max (ms)');
   const idle = janusUsage(pid);
   console.log(`idle        | -                      | ${idle.rssMiB.toFixed(1).padStart(15)} | -`);
@@ -86,7 +100,9 @@ try {
     }
     const frames = [];
     for (const page of pages) {
-      await page.waitForFunction(() => window.firstFrameMs !== null || window.benchError !== null, null, { timeout: 60_000 });
+      await page.waitForFunction(() => window.firstFrameMs !== null || window.benchError !== null, null, {
+        timeout: 60_000,
+      });
       const [ms, error] = await page.evaluate(() => [window.firstFrameMs, window.benchError]);
       if (error) throw new Error(`subscriber: ${error}`);
       frames.push(ms);

@@ -12,7 +12,9 @@ import pg from 'pg';
 import { client } from '../harness/client.mjs';
 import { apiBin, startStack, workerBin } from '../harness/stack.mjs';
 
-const { values } = parseArgs({ options: { mentors: { type: 'string', default: '10000' }, 'per-mentor': { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: { mentors: { type: 'string', default: '10000' }, 'per-mentor': { type: 'string', default: '10' } },
+});
 const mentors = Number(values.mentors);
 const perMentor = Number(values['per-mentor']);
 
@@ -30,17 +32,21 @@ await db.connect();
 try {
   let t = performance.now();
   // Mentors with one service each, one seeker, an admin; then the completed bookings and payments.
-  await db.query(`
+  await db.query(
+    `
     INSERT INTO users (email, password_hash, first_name, last_name, email_verified)
     SELECT 'bench.mentor.' || i || '@example.com', 'x', 'Bench', 'Mentor ' || i, true FROM generate_series(1, $1) i;
-    `.replace('$1', String(mentors)));
+    `.replace('$1', String(mentors)),
+  );
   await db.query(`
     INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents)
     SELECT id, last_name, repeat('A mentor made by the payout benchmark. ', 2), '{Astrology}', 4000 FROM users WHERE email LIKE 'bench.mentor.%'`);
   await db.query(`
     INSERT INTO services (mentor_id, title, description, service_type, price_cents, duration_minutes)
     SELECT id, 'Bench reading', 'A reading used by the payout benchmark only.', 'astrology', 4000, 60 FROM mentors`);
-  await db.query(`INSERT INTO users (email, password_hash, first_name, last_name, email_verified) VALUES ('bench.seeker@example.com', 'x', 'Bench', 'Seeker', true)`);
+  await db.query(
+    `INSERT INTO users (email, password_hash, first_name, last_name, email_verified) VALUES ('bench.seeker@example.com', 'x', 'Bench', 'Seeker', true)`,
+  );
   await db.query(`
     WITH s AS (SELECT id AS service_id, mentor_id, row_number() OVER (ORDER BY mentor_id) AS rn FROM services),
          b AS (
@@ -54,12 +60,21 @@ try {
     INSERT INTO payments (booking_id, user_id, gateway, amount_cents, card_last4, status, reference)
     SELECT id, user_id, 'test', total_cents, '1111', 'approved', left(replace(gen_random_uuid()::text, '-', ''), 20) FROM b`);
   await db.query('ANALYZE');
-  const { rows: [{ n: bookings }] } = await db.query("SELECT count(*)::int AS n FROM bookings WHERE status = 'completed'");
-  console.log(`data: ${mentors} mentors, ${bookings} completed paid bookings (${((performance.now() - t) / 1000).toFixed(1)} s to insert)`);
+  const {
+    rows: [{ n: bookings }],
+  } = await db.query("SELECT count(*)::int AS n FROM bookings WHERE status = 'completed'");
+  console.log(
+    `data: ${mentors} mentors, ${bookings} completed paid bookings (${((performance.now() - t) / 1000).toFixed(1)} s to insert)`,
+  );
 
   const admin = client(stack.baseUrl);
   const adminEmail = 'bench.admin@example.com';
-  let r = await admin.post('/api/register', { email: adminEmail, password: 'bench-password-1', firstName: 'Bench', lastName: 'Admin' });
+  let r = await admin.post('/api/register', {
+    email: adminEmail,
+    password: 'bench-password-1',
+    firstName: 'Bench',
+    lastName: 'Admin',
+  });
   if (r.status !== 201) throw new Error(`register: ${r.status} ${r.text}`);
   await db.query('UPDATE users SET is_admin = true, email_verified = true WHERE email = $1', [adminEmail]);
   r = await admin.post('/api/login', { email: adminEmail, password: 'bench-password-1' });
@@ -83,25 +98,36 @@ try {
   for (;;) {
     const { rows } = await db.query("SELECT status FROM apalis.jobs WHERE job_type = 'payout_batch'");
     if (rows.length && rows.every((row) => row.status === 'Done')) break;
-    if (rows.some((row) => row.status === 'Failed' || row.status === 'Killed')) throw new Error(`the batch failed: ${JSON.stringify(rows)}`);
+    if (rows.some((row) => row.status === 'Failed' || row.status === 'Killed'))
+      throw new Error(`the batch failed: ${JSON.stringify(rows)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const seconds = (performance.now() - t) / 1000;
   clearInterval(sampler);
   const hwm = memKb(pid, 'VmHWM');
-  const { rows: [made] } = await db.query(
+  const {
+    rows: [made],
+  } = await db.query(
     `SELECT count(*)::int AS payouts, coalesce(sum(booking_count), 0)::int AS bookings,
             count(*) FILTER (WHERE mentor_net_cents <> pending_amount_cents - platform_fee_cents)::int AS inexact,
             (SELECT count(*)::int FROM payout_bookings) AS held, (SELECT count(DISTINCT booking_id)::int FROM payout_bookings) AS distinct_held
      FROM payouts`,
   );
-  console.log(`batch: ${made.payouts} payouts holding ${made.bookings} bookings in ${seconds.toFixed(1)} s (${Math.round(made.bookings / seconds)} bookings/s)`);
-  console.log(`checks: ${made.held} payout_bookings rows, ${made.distinct_held} distinct bookings, ${made.inexact} payouts with net != amount - fee`);
+  console.log(
+    `batch: ${made.payouts} payouts holding ${made.bookings} bookings in ${seconds.toFixed(1)} s (${Math.round(made.bookings / seconds)} bookings/s)`,
+  );
+  console.log(
+    `checks: ${made.held} payout_bookings rows, ${made.distinct_held} distinct bookings, ${made.inexact} payouts with net != amount - fee`,
+  );
   console.log(`worker memory: idle RSS ${mib(idleRss)}, peak RSS sampled ${mib(peakRss)}, VmHWM ${mib(hwm)}`);
-  const { rows: [queued] } = await db.query(
+  const {
+    rows: [queued],
+  } = await db.query(
     "SELECT count(*) FILTER (WHERE job_type = 'emails')::int AS emails, count(*) FILTER (WHERE job_type = 'notification_fanout')::int AS notices FROM apalis.jobs",
   );
-  console.log(`queued for the mentors: ${queued.emails} e-mails, ${queued.notices} notification fan-outs (sent by the same worker meanwhile)`);
+  console.log(
+    `queued for the mentors: ${queued.emails} e-mails, ${queued.notices} notification fan-outs (sent by the same worker meanwhile)`,
+  );
 } finally {
   await db.end();
   await stack.stop();

@@ -269,7 +269,8 @@ try {
   }
 
   const probe = await fetch(`${stack.baseUrl}/api/auth/user`, { headers: { Cookie: `sid=${pairs[0].a.token}` } });
-  if (probe.status !== 200) throw new Error(`a seeded session is not accepted: GET /api/auth/user answered ${probe.status}`);
+  if (probe.status !== 200)
+    throw new Error(`a seeded session is not accepted: GET /api/auth/user answered ${probe.status}`);
 
   const sent = new Map(); // clientId -> { at, acked, delivered }
   const delivery = [];
@@ -318,7 +319,9 @@ try {
     const c = new pg.Client({ connectionString: stack.databaseUrl });
     await c.connect();
     try {
-      const r = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      const r = await c.query(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
       return r.rows.map((row) => row.pid);
     } finally {
       await c.end();
@@ -336,7 +339,9 @@ try {
     const c = new pg.Client({ connectionString: stack.databaseUrl });
     await c.connect();
     try {
-      return Number((await c.query('SELECT sessions FROM pg_stat_database WHERE datname = current_database()')).rows[0].sessions);
+      return Number(
+        (await c.query('SELECT sessions FROM pg_stat_database WHERE datname = current_database()')).rows[0].sessions,
+      );
     } finally {
       await c.end();
     }
@@ -362,7 +367,12 @@ try {
         const clientId = `b${n}-${seq}`;
         seq += 1;
         sent.set(clientId, { at: performance.now(), acked: false, delivered: false });
-        ws.send(JSON.stringify({ event: 'sendMessage', data: { conversationId, content: `bench message ${clientId}`, messageType: 'text', clientId } }));
+        ws.send(
+          JSON.stringify({
+            event: 'sendMessage',
+            data: { conversationId, content: `bench message ${clientId}`, messageType: 'text', clientId },
+          }),
+        );
         if (seq >= SECONDS) return done();
         timers[i] = setTimeout(tick, 1000);
       };
@@ -385,18 +395,35 @@ try {
 
   const d = percentiles(delivery);
   const a = percentiles(ack);
-  console.log(`\nReal-time: ${CLIENTS} clients in ${PAIRS} conversations, 2 api processes, 1 message/s each for ${SECONDS} s`);
+  console.log(
+    `\nReal-time: ${CLIENTS} clients in ${PAIRS} conversations, 2 api processes, 1 message/s each for ${SECONDS} s`,
+  );
   if (opts['synchronous-commit'] === 'off') console.log('  synchronous_commit = off on the database');
-  console.log(`  machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (1, 5, 15 min)`);
+  console.log(
+    `  machine: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (1, 5, 15 min)`,
+  );
   console.log(`  connected in ${connectSeconds.toFixed(1)} s (${(CLIENTS / connectSeconds).toFixed(0)} connections/s)`);
-  console.log(`  sent ${sent.size} messages in ${sendSeconds.toFixed(1)} s (${(sent.size / sendSeconds).toFixed(0)}/s)`);
-  console.log(`  throughput: ${(d.n / runSeconds).toFixed(0)} deliveries/s over ${runSeconds.toFixed(1)} s (sending + drain)`);
-  console.log(`  delivered to the peer  ${d.n}/${sent.size}   p50 ${ms(d.p50)}  p95 ${ms(d.p95)}  p99 ${ms(d.p99)}  max ${ms(d.max)}`);
-  console.log(`  acknowledged (sender)  ${a.n}/${sent.size}   p50 ${ms(a.p50)}  p95 ${ms(a.p95)}  p99 ${ms(a.p99)}  max ${ms(a.max)}`);
+  console.log(
+    `  sent ${sent.size} messages in ${sendSeconds.toFixed(1)} s (${(sent.size / sendSeconds).toFixed(0)}/s)`,
+  );
+  console.log(
+    `  throughput: ${(d.n / runSeconds).toFixed(0)} deliveries/s over ${runSeconds.toFixed(1)} s (sending + drain)`,
+  );
+  console.log(
+    `  delivered to the peer  ${d.n}/${sent.size}   p50 ${ms(d.p50)}  p95 ${ms(d.p95)}  p99 ${ms(d.p99)}  max ${ms(d.max)}`,
+  );
+  console.log(
+    `  acknowledged (sender)  ${a.n}/${sent.size}   p50 ${ms(a.p50)}  p95 ${ms(a.p95)}  p99 ${ms(a.p99)}  max ${ms(a.max)}`,
+  );
   if (duplicates) console.log(`  duplicate deliveries: ${duplicates}`);
   console.log(`  database connections opened during the run: ${sessionsOpened}`);
   for (const [message, count] of errors) console.log(`  error frames: ${count} x '${message}'`);
-  console.log(`  CPU (percent of one core over ${runSeconds.toFixed(1)} s, sending + drain), RSS at the end, time runnable but waiting for a CPU (all threads):`);
+  console.log(
+    `  CPU (percent of one core over ${runSeconds.toFixed(1)} s, sending + drain), RSS at the end, time runnable but waiting for a CPU (all threads):`,
+  );
   meters.forEach((m, i) => {
     const rss = mem[i] ? `RSS ${mb(mem[i].rss).padStart(9)}  peak ${mb(mem[i].hwm).padStart(9)}` : '';
     const wait = waited[i] === null ? '' : `  waited for a CPU ${waited[i].toFixed(1)} s`;
@@ -421,21 +448,27 @@ try {
       await c.end();
     }
   };
-  for (let quiet = 0, deadline = performance.now() + 120_000; quiet < 4 && performance.now() < deadline; ) {
+  for (let quiet = 0, deadline = performance.now() + 120_000; quiet < 4 && performance.now() < deadline;) {
     quiet = (await busy()) === 0 ? quiet + 1 : 0;
     await new Promise((r) => setTimeout(r, 500));
   }
   const before = memory(apiPid);
   log(`opening ${IDLE} idle authenticated connections on api 1`);
   t = performance.now();
-  const idleSockets = await inParallel(IDLE, CONNECT_CONCURRENCY, (i) => connectPatiently(stack.baseUrls[0], origin, idle[i].token));
+  const idleSockets = await inParallel(IDLE, CONNECT_CONCURRENCY, (i) =>
+    connectPatiently(stack.baseUrls[0], origin, idle[i].token),
+  );
   const idleConnectSeconds = (performance.now() - t) / 1000;
   await new Promise((r) => setTimeout(r, 2000));
   const withIdle = memory(apiPid);
   const perConnection = IDLE ? ((withIdle.rss - before.rss) / IDLE).toFixed(1) : '-';
-  console.log(`\nIdle: ${IDLE} authenticated connections on one api process (opened in ${idleConnectSeconds.toFixed(1)} s)`);
+  console.log(
+    `\nIdle: ${IDLE} authenticated connections on one api process (opened in ${idleConnectSeconds.toFixed(1)} s)`,
+  );
   if (upgradeRetries) console.log(`  upgrades answered 503 and tried again: ${upgradeRetries}`);
-  console.log(`  api 1 RSS before ${mb(before.rss)}, with them ${mb(withIdle.rss)} (${perConnection} kB per connection)`);
+  console.log(
+    `  api 1 RSS before ${mb(before.rss)}, with them ${mb(withIdle.rss)} (${perConnection} kB per connection)`,
+  );
   await closeAll(idleSockets);
 } finally {
   await stack.stop();

@@ -14,7 +14,9 @@ const cell = (v) => String(v ?? '-').replaceAll('|', '\\|');
 console.log('| figure | measured | target | GET /api/health, same run | met |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) {
-  console.log(`| ${cell(r.figure)} | ${cell(r.measured)} | ${cell(r.target)} | ${cell(r.health)} | ${r.met === null ? '-' : r.met ? 'yes' : '**no**'} |`);
+  console.log(
+    `| ${cell(r.figure)} | ${cell(r.measured)} | ${cell(r.target)} | ${cell(r.health)} | ${r.met === null ? '-' : r.met ? 'yes' : '**no**'} |`,
+  );
 }
 const judged = rows.filter((r) => r.met !== null);
 console.log(`\n${judged.filter((r) => r.met).length} of ${judged.length} targets met.`);

@@ -34,9 +34,14 @@ for (const key of loaded) {
   rows.push([manifest[key].file, bytes.length, gz]);
 }
 rows.sort((a, b) => b[2] - a[2]);
-for (const [file, bytes, gz] of rows) console.log(`${file.padEnd(48)} ${(bytes / 1024).toFixed(1).padStart(8)} KB ${(gz / 1024).toFixed(1).padStart(7)} KB gz`);
+for (const [file, bytes, gz] of rows)
+  console.log(
+    `${file.padEnd(48)} ${(bytes / 1024).toFixed(1).padStart(8)} KB ${(gz / 1024).toFixed(1).padStart(7)} KB gz`,
+  );
 const kb = gzip / 1024;
-console.log(`landing page JavaScript: ${(raw / 1024).toFixed(1)} KB, ${kb.toFixed(1)} KB gzipped (target ≤ ${TARGET_KB} KB: ${kb <= TARGET_KB ? 'met' : 'not met'})`);
+console.log(
+  `landing page JavaScript: ${(raw / 1024).toFixed(1)} KB, ${kb.toFixed(1)} KB gzipped (target ≤ ${TARGET_KB} KB: ${kb <= TARGET_KB ? 'met' : 'not met'})`,
+);
 if (process.env.BENCH_RESULTS) {
   const row = {
     figure: "Web: the landing page's JavaScript on first load, gzipped",

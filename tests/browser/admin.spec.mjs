@@ -23,7 +23,11 @@ async function signInThroughUi(page, user) {
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-test('an admin sees the figures, deactivates a user (their session ends, sign-in refused) and activates them again', async ({ page, browser, stack }) => {
+test('an admin sees the figures, deactivates a user (their session ends, sign-in refused) and activates them again', async ({
+  page,
+  browser,
+  stack,
+}) => {
   test.setTimeout(120_000);
   const admin = await createAdmin(stack);
   const target = await createVerifiedUser(stack, { firstName: 'Vega', lastName: 'Wanderer' });
@@ -60,7 +64,9 @@ test('an admin sees the figures, deactivates a user (their session ends, sign-in
   await targetPage.reload();
   await expect(targetPage).toHaveURL(/\/auth/);
   await signInThroughUi(targetPage, target);
-  await expect(targetPage.getByRole('alert')).toContainText('Your account has been deactivated. Please contact support.');
+  await expect(targetPage.getByRole('alert')).toContainText(
+    'Your account has been deactivated. Please contact support.',
+  );
   // The inactive filter shows them.
   await page.getByLabel('Status').selectOption('false');
   await expect(page.getByRole('button', { name: `Activate ${target.email}` })).toBeVisible();

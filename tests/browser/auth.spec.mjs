@@ -63,7 +63,9 @@ test('register, verify by e-mail, sign in, see the greeting, sign out', async ({
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(`${stack.baseUrl}/`);
   await expect(page.getByRole('heading', { level: 1, name: `Welcome back, ${firstName}!` })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Dashboard' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Dashboard' }),
+  ).toBeVisible();
   await shot(page, 'auth-05-home');
 
   // Sign out from the account menu: back at /auth, and signed out for real.

@@ -76,7 +76,9 @@ test('a hold left at the payment step waits on the dashboard, stays offered to i
   await expect((await pickDay(page, day)).getByRole('button', { name: label, exact: true })).toBeVisible();
   const others = await api.get(`/api/mentors/${mentor.id}/available-slots?date=${day}&duration=60&timeZone=${ZONE}`);
   expect(others.status, show(others)).toBe(200);
-  const anonymous = await fetch(`${stack.baseUrl}/api/mentors/${mentor.id}/available-slots?date=${day}&duration=60&timeZone=${ZONE}`);
+  const anonymous = await fetch(
+    `${stack.baseUrl}/api/mentors/${mentor.id}/available-slots?date=${day}&duration=60&timeZone=${ZONE}`,
+  );
   const heldAt = holds.body[0].scheduledAt.slice(11, 16);
   expect(others.body).toContain(heldAt);
   expect(await anonymous.json()).not.toContain(heldAt);
@@ -94,10 +96,16 @@ test('a hold left at the payment step waits on the dashboard, stays offered to i
   const after = await api.get('/api/user/reservations');
   expect(after.body, show(after)).toEqual([]);
   const dashboard = await api.get('/api/user/dashboard');
-  expect(dashboard.body.bookings.map((b) => [b.id, b.status]), show(dashboard)).toEqual([[holds.body[0].id, 'confirmed']]);
+  expect(
+    dashboard.body.bookings.map((b) => [b.id, b.status]),
+    show(dashboard),
+  ).toEqual([[holds.body[0].id, 'confirmed']]);
 });
 
-test("minimum notice: no time inside the mentor's notice is offered, and the api refuses one", async ({ page, stack }) => {
+test("minimum notice: no time inside the mentor's notice is offered, and the api refuses one", async ({
+  page,
+  stack,
+}) => {
   test.setTimeout(90_000);
   const { mentor, service } = await bookableMentor(stack, { price: '30.00', minimumNoticeMinutes: 1440 });
   const seeker = await createVerifiedUser(stack);

@@ -130,12 +130,16 @@ test('a seeker books a paid session, is declined for a second, and books a free 
   await expect(page.getByText('5.0 out of 5')).toBeVisible(); // no reviews yet
   await shot(page, 'booking-01-schedule');
 
-  const reservation1 = page.waitForResponse((r) => r.url().endsWith('/api/reservations') && r.request().method() === 'POST');
+  const reservation1 = page.waitForResponse(
+    (r) => r.url().endsWith('/api/reservations') && r.request().method() === 'POST',
+  );
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   const held1 = await (await reservation1).json();
   expect(held1.freeBooking).toBe(false);
   const reservationId1 = held1.reservation.id;
-  await expect(page.getByText(`Your time is held until ${timeIn(SEEKER_ZONE, new Date(held1.expiresAt))}.`)).toBeVisible();
+  await expect(
+    page.getByText(`Your time is held until ${timeIn(SEEKER_ZONE, new Date(held1.expiresAt))}.`),
+  ).toBeVisible();
   await expect(page.getByText(/for 60 minutes/)).toBeVisible();
   // The test cards appear nowhere in the page.
   await expect(page.locator('body')).not.toContainText('4111');
@@ -154,7 +158,9 @@ test('a seeker books a paid session, is declined for a second, and books a free 
   await expect(page).toHaveURL(/\/dashboard$/);
   // ... and the dashboard shows it among the upcoming sessions.
   const upcoming = page.getByRole('list', { name: 'Upcoming sessions' });
-  await expect(upcoming.getByRole('article', { name: new RegExp(`^${paid.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `) })).toBeVisible();
+  await expect(
+    upcoming.getByRole('article', { name: new RegExp(`^${paid.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `) }),
+  ).toBeVisible();
 
   // The booking through the api: confirmed, at the wall time chosen in New York, the hold consumed.
   const booking1 = paid1.booking;
@@ -192,7 +198,9 @@ test('a seeker books a paid session, is declined for a second, and books a free 
   // --- 2. Another slot, declined card ---------------------------------------------------------
   const second = await chooseFirstTime(page, paid.id, tomorrow);
   expect(second.label).not.toBe(first.label);
-  const reservation2 = page.waitForResponse((r) => r.url().endsWith('/api/reservations') && r.request().method() === 'POST');
+  const reservation2 = page.waitForResponse(
+    (r) => r.url().endsWith('/api/reservations') && r.request().method() === 'POST',
+  );
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   const reservationId2 = (await (await reservation2).json()).reservation.id;
   await fillCard(page, DECLINE);
@@ -209,14 +217,17 @@ test('a seeker books a paid session, is declined for a second, and books a free 
   const hold2 = await api.get(`/api/reservations/${reservationId2}`);
   expect(hold2.status(), await hold2.text()).toBe(200);
   // Nothing new is booked: one confirmation so far, and a payment_failed notice (written by the worker).
-  const countsOf = (notes) => ['booking_confirmed', 'payment_failed'].map((type) => notes.filter((n) => n.type === type).length);
+  const countsOf = (notes) =>
+    ['booking_confirmed', 'payment_failed'].map((type) => notes.filter((n) => n.type === type).length);
   await expect.poll(async () => countsOf(await notificationsOf(api))).toEqual([1, 1]);
 
   // --- 3. Free service: booked at once, no payment step ----------------------------------------
   const third = await chooseFirstTime(page, free.id, tomorrow);
   await expect(page.getByText('Free', { exact: true })).toBeVisible();
   await expect(page.getByText('30 minutes')).toBeVisible();
-  const reservation3 = page.waitForResponse((r) => r.url().endsWith('/api/reservations') && r.request().method() === 'POST');
+  const reservation3 = page.waitForResponse(
+    (r) => r.url().endsWith('/api/reservations') && r.request().method() === 'POST',
+  );
   await page.getByRole('button', { name: 'Book Free Session' }).click();
   const booked3 = await (await reservation3).json();
   expect(booked3.freeBooking).toBe(true);

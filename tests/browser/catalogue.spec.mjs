@@ -63,7 +63,9 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   await expect(page.getByText('50% complete')).toBeVisible();
   await page.getByLabel('Service Title').fill('Starlit Tarot Reading');
   await expect(page.getByLabel('Description', { exact: true })).toBeEditable();
-  await page.getByLabel('Description', { exact: true }).fill('A three-card spread for the question closest to your heart.');
+  await page
+    .getByLabel('Description', { exact: true })
+    .fill('A three-card spread for the question closest to your heart.');
   await page.getByLabel('Service Type').selectOption({ label: 'Tarot' });
   await page.getByLabel('Price (USD)').fill('30');
   await expect(page.getByLabel('Duration (minutes)')).toHaveValue('60');
@@ -103,7 +105,9 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   await shot(page, 'catalogue-04-create-service');
   await dialog.getByRole('button', { name: 'Create Service' }).click();
   await expect(dialog).toBeHidden();
-  const circle = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'New Moon Meditation Circle' }) });
+  const circle = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'New Moon Meditation Circle' }) });
   await expect(circle.getByText('Free')).toBeVisible();
   await expect(circle.getByText(/Group · up to 8/)).toBeVisible();
   await shot(page, 'catalogue-05-dashboard');
@@ -132,7 +136,10 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
     await seeker.goto('/mentors');
     await seeker.getByRole('button', { name: 'Meditation', exact: true }).click();
     await expect(seeker).toHaveURL(/[?&]service=meditation/);
-    await expect(seeker.getByRole('button', { name: 'Meditation', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(seeker.getByRole('button', { name: 'Meditation', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     await expect(card).toBeVisible();
     await seeker.goto('/mentors?service=energy_healing');
     await expect(seeker.getByRole('button', { name: 'Energy Healing' })).toHaveAttribute('aria-pressed', 'true');
@@ -156,7 +163,10 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
     const services = seeker.getByRole('region', { name: 'Services Offered' });
     await expect(services.getByText('Free')).toBeVisible();
     await expect(services.getByText('$30.00')).toBeVisible();
-    await expect(services.getByRole('link', { name: 'Book Starlit Tarot Reading' })).toHaveAttribute('href', /^\/booking\//);
+    await expect(services.getByRole('link', { name: 'Book Starlit Tarot Reading' })).toHaveAttribute(
+      'href',
+      /^\/booking\//,
+    );
     await expect(seeker.getByRole('button', { name: 'Remove from Favorites' })).toBeVisible();
     await shot(seeker, 'catalogue-08-profile');
 

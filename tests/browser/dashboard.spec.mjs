@@ -82,7 +82,12 @@ async function bookThroughApi(seeker, mentor, service, daysAhead, index = 0) {
   assert.equal(res.status, 200, `slots: ${show(res)}`);
   assert.ok(res.body.length > index, `slots on ${day}: ${show(res)}`);
   const scheduledAt = `${day}T${res.body[index]}:00.000Z`;
-  res = await seeker.post('/api/reservations', { serviceId: service.id, mentorId: mentor.id, scheduledAt, totalAmount: '45.00' });
+  res = await seeker.post('/api/reservations', {
+    serviceId: service.id,
+    mentorId: mentor.id,
+    scheduledAt,
+    totalAmount: '45.00',
+  });
   assert.equal(res.status, 201, `reservation: ${show(res)}`);
   res = await seeker.post('/api/process-payment-v2', {
     reservationId: res.body.reservation.id,
@@ -130,7 +135,9 @@ test('a seeker reschedules and cancels a booking, and reviews a completed sessio
   const upcoming = page.getByRole('list', { name: 'Upcoming sessions' });
   // Soonest first.
   await expect(upcoming.getByRole('article')).toHaveCount(2);
-  await expect(upcoming.getByRole('article').first()).toHaveAccessibleName(cardName(service.title, toReview.scheduledAt));
+  await expect(upcoming.getByRole('article').first()).toHaveAccessibleName(
+    cardName(service.title, toReview.scheduledAt),
+  );
   const moveCard = page.getByRole('article', { name: cardName(service.title, toMove.scheduledAt) });
   await expect(moveCard).toContainText('with Selene Moonwhisper');
   await expect(moveCard).toContainText('60 minutes');
@@ -213,7 +220,10 @@ test('a seeker reschedules and cancels a booking, and reviews a completed sessio
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
   try {
-    await db.query("UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '60 minutes' WHERE id = $1", [toReview.id, ended]);
+    await db.query(
+      "UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '60 minutes' WHERE id = $1",
+      [toReview.id, ended],
+    );
   } finally {
     await db.end();
   }
@@ -240,7 +250,10 @@ test('a seeker reschedules and cancels a booking, and reviews a completed sessio
   await review.getByRole('button', { name: 'Submit Review' }).click();
   const postedRes = await posted;
   expect(postedRes.status(), await postedRes.text()).toBe(201);
-  expect(postedRes.request().postDataJSON()).toEqual({ rating: 5, comment: 'Clear, kind and spot on. Thank you, Selene!' });
+  expect(postedRes.request().postDataJSON()).toEqual({
+    rating: 5,
+    comment: 'Clear, kind and spot on. Thank you, Selene!',
+  });
   await expect(review).toHaveCount(0);
   await expect(doneCard.getByText('Thanks for your review!')).toBeVisible();
 

@@ -21,7 +21,9 @@ function fromText(cents) {
 
 const cents = (price) => Math.round(Number(price) * 100);
 
-test('a demo mentor is bookable right after a fresh seed, and shows the cheapest service as its price', async ({ page }) => {
+test('a demo mentor is bookable right after a fresh seed, and shows the cheapest service as its price', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const seeded = await startStack();
   try {
@@ -53,7 +55,9 @@ test('a demo mentor is bookable right after a fresh seed, and shows the cheapest
     let day;
     for (let i = 1; i <= DAYS_AHEAD && !day; i += 1) {
       const date = new Date(Date.now() + i * 86_400_000).toISOString().slice(0, 10);
-      const slots = await api.get(`/api/mentors/${profile.id}/available-slots?date=${date}&duration=${service.duration}&timeZone=${ZONE}`);
+      const slots = await api.get(
+        `/api/mentors/${profile.id}/available-slots?date=${date}&duration=${service.duration}&timeZone=${ZONE}`,
+      );
       if (slots.status === 200 && slots.body.length > 0) day = date;
     }
     expect(day, `${profile.displayName} offers no time in the coming week`).toBeTruthy();
@@ -61,7 +65,9 @@ test('a demo mentor is bookable right after a fresh seed, and shows the cheapest
     // The listing card and the profile show the honest 'From'.
     const expected = fromText(Math.min(...profile.services.filter((s) => s.isActive).map((s) => cents(s.price))));
     await page.goto(`${seeded.baseUrl}/mentors?search=${encodeURIComponent(profile.displayName)}`);
-    const card = page.locator('.group').filter({ has: page.getByRole('link', { name: profile.displayName, exact: true }) });
+    const card = page
+      .locator('.group')
+      .filter({ has: page.getByRole('link', { name: profile.displayName, exact: true }) });
     await expect(card.getByText(expected, { exact: true })).toBeVisible();
     await card.getByRole('link', { name: profile.displayName, exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: profile.displayName })).toBeVisible();
@@ -71,7 +77,8 @@ test('a demo mentor is bookable right after a fresh seed, and shows the cheapest
     await page.getByRole('link', { name: `Book ${service.title}` }).click();
     await expect(page.getByRole('heading', { name: 'Choose a time' })).toBeVisible();
     await expect(page.locator('[data-day] button').first()).toBeVisible();
-    if ((await page.locator(`[data-day="${day}"] button`).count()) === 0) await page.getByRole('button', { name: /next month/i }).click();
+    if ((await page.locator(`[data-day="${day}"] button`).count()) === 0)
+      await page.getByRole('button', { name: /next month/i }).click();
     await page.locator(`[data-day="${day}"] button`).click();
     await page.getByRole('group', { name: 'Available times' }).getByRole('button').first().click();
     await page.getByRole('button', { name: /Continue to Payment/ }).click();

@@ -64,12 +64,22 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     // The worker's session sweep would start a session whose time has come by itself: this test is
     // about the mentor starting it, so the worker (needed above for the sign-up mails) stops here.
     await stack.stopWorker();
-    const sessionId = await groupSessionWithSeats(db, mentor, service, people.map((p) => p.id));
+    const sessionId = await groupSessionWithSeats(
+      db,
+      mentor,
+      service,
+      people.map((p) => p.id),
+    );
     const [ann, ben] = people;
     const mentorUserId = mentor.mentor.userId;
 
     const open = async (client) => {
-      const context = await browser.newContext({ baseURL: stack.baseUrl, permissions: ['camera', 'microphone'], locale: 'en-US', timezoneId: 'UTC' });
+      const context = await browser.newContext({
+        baseURL: stack.baseUrl,
+        permissions: ['camera', 'microphone'],
+        locale: 'en-US',
+        timezoneId: 'UTC',
+      });
       contexts.push(context);
       await context.addInitScript(RECORD_PEER_CONNECTIONS);
       await context.addCookies([{ name: 'sid', value: client.cookies.sid, url: stack.baseUrl }]);
@@ -89,7 +99,9 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
 
     await mentorPage.getByRole('button', { name: 'Start Session' }).click();
     // The toast is brief: every page is watched for it at once; the badges stay.
-    await Promise.all([mentorPage, annPage, benPage].map((page) => expect(page.getByText('Group Session Started')).toBeVisible()));
+    await Promise.all(
+      [mentorPage, annPage, benPage].map((page) => expect(page.getByText('Group Session Started')).toBeVisible()),
+    );
     for (const page of [mentorPage, annPage, benPage]) {
       await expect(page.getByLabel('Live')).toBeVisible();
       await expect(page.getByTestId('elapsed-time')).toBeVisible();
@@ -104,7 +116,10 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     for (const [page, others] of sees) {
       for (const other of others) {
         await expect
-          .poll(() => videoWidth(page, `remote-video-${other}`).catch(() => 0), { timeout: 60_000, message: `video of ${other}` })
+          .poll(() => videoWidth(page, `remote-video-${other}`).catch(() => 0), {
+            timeout: 60_000,
+            message: `video of ${other}`,
+          })
           .toBeGreaterThan(0);
       }
       await expect(page.getByTestId('participant-count')).toHaveText('3 participants');
@@ -144,7 +159,9 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     await mentorPage.getByRole('button', { name: 'End Session' }).click();
     await expect(annPage).toHaveURL(/\/group-sessions$/);
     await expect(mentorPage).toHaveURL(/\/group-sessions$/);
-    expect((await db.query('SELECT status FROM group_sessions WHERE id = $1', [sessionId])).rows[0].status).toBe('completed');
+    expect((await db.query('SELECT status FROM group_sessions WHERE id = $1', [sessionId])).rows[0].status).toBe(
+      'completed',
+    );
   } finally {
     for (const context of contexts) await context.close();
     await db.end();
@@ -167,7 +184,12 @@ test('a participant whose socket is ready only after the mentor started sees the
     await stack.stopWorker();
     const sessionId = await groupSessionWithSeats(db, mentor, service, [cleoId]);
 
-    context = await browser.newContext({ baseURL: stack.baseUrl, permissions: ['camera', 'microphone'], locale: 'en-US', timezoneId: 'UTC' });
+    context = await browser.newContext({
+      baseURL: stack.baseUrl,
+      permissions: ['camera', 'microphone'],
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
     await context.addCookies([{ name: 'sid', value: cleo.cookies.sid, url: stack.baseUrl }]);
     // Her socket reaches the server only when the test lets it: the start is announced before.
     let letThrough;

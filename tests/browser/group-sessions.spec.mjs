@@ -80,7 +80,9 @@ test('a mentor creates a group session; a seeker joins it, pays, and is booked',
   await dialog.getByRole('button', { name: 'Create Session' }).click();
   await expect(dialog.getByText('Max participants must be between 2 and 20')).toBeVisible();
   await dialog.getByLabel('Max Participants').fill('3');
-  const created = page.waitForResponse((r) => r.url().endsWith('/api/group-sessions') && r.request().method() === 'POST');
+  const created = page.waitForResponse(
+    (r) => r.url().endsWith('/api/group-sessions') && r.request().method() === 'POST',
+  );
   await dialog.getByRole('button', { name: 'Create Session' }).click();
   const session = await (await created).json();
   expect(session.maxParticipants).toBe(3);
@@ -102,7 +104,9 @@ test('a mentor creates a group session; a seeker joins it, pays, and is booked',
     await seekerPage.getByRole('link', { name: 'Book Moon Circle' }).click();
     await expect(seekerPage).toHaveURL(new RegExp(`/group-sessions\\?mentor=${mentor.id}$`));
     const list = seekerPage.getByRole('list', { name: 'Group sessions' });
-    const card = list.getByRole('listitem').filter({ has: seekerPage.getByRole('heading', { name: 'Full Moon Gathering' }) });
+    const card = list
+      .getByRole('listitem')
+      .filter({ has: seekerPage.getByRole('heading', { name: 'Full Moon Gathering' }) });
     await expect(card.getByText('3 spots left')).toBeVisible();
     await expect(card.getByText('$30.00')).toBeVisible();
     await expect(card.getByText('0/3 participants')).toBeVisible();

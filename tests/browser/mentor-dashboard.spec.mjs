@@ -61,7 +61,8 @@ async function signInPage(page, stack, user) {
 }
 
 /** The value under a summary card's label. */
-const summary = (page, label) => page.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+const summary = (page, label) =>
+  page.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
 
 test('a mentor sets availability, sees a booked session and marks it complete', async ({ page, stack }) => {
   test.setTimeout(180_000);
@@ -132,7 +133,9 @@ test('a mentor sets availability, sees a booked session and marks it complete', 
     await shot(page, 'mentor-dashboard-01-end-before-start');
     await dialog.getByLabel('Start Time').selectOption({ label: '12:00 AM' });
     await dialog.getByLabel('End Time').selectOption({ label: '12:00 AM (midnight)' });
-    const added = page.waitForResponse((r) => r.url().endsWith('/api/mentor/availability') && r.request().method() === 'POST');
+    const added = page.waitForResponse(
+      (r) => r.url().endsWith('/api/mentor/availability') && r.request().method() === 'POST',
+    );
     await dialog.getByRole('button', { name: 'Save Availability' }).click();
     expect((await added).status()).toBe(201);
     await expect(dialog).toBeHidden();
@@ -175,7 +178,9 @@ test('a mentor sets availability, sees a booked session and marks it complete', 
     await expect(dayList.getByText('Inactive', { exact: true })).toBeVisible();
     await expect(toggle).not.toBeChecked();
     res = await mc.get('/api/mentor/availability');
-    expect(res.body.map((s) => [s.dayOfWeek, s.startTime, s.endTime, s.isActive])).toEqual([[dow, '00:00', '24:00', false]]);
+    expect(res.body.map((s) => [s.dayOfWeek, s.startTime, s.endTime, s.isActive])).toEqual([
+      [dow, '00:00', '24:00', false],
+    ]);
     await toggle.click();
     await expect(dayList.getByText('Active', { exact: true })).toBeVisible();
     await expect(toggle).toBeChecked();
@@ -185,7 +190,9 @@ test('a mentor sets availability, sees a booked session and marks it complete', 
     // --- A seeker books a free and a paid session through the api -------------------------------
     const seekerUser = await createVerifiedUser(stack, { firstName: 'Orion', lastName: 'Seeker' });
     const sc = await signIn(stack, seekerUser);
-    res = await sc.get(`/api/mentors/${mentor.id}/available-slots?date=${day}&duration=30&timeZone=${encodeURIComponent(MENTOR_ZONE)}`);
+    res = await sc.get(
+      `/api/mentors/${mentor.id}/available-slots?date=${day}&duration=30&timeZone=${encodeURIComponent(MENTOR_ZONE)}`,
+    );
     assert.equal(res.status, 200, show(res));
     assert.ok(res.body.length > 0, `no slots on ${day}`);
     const freeAt = tokyoInstant(day, res.body[0]);
@@ -201,9 +208,16 @@ test('a mentor sets availability, sees a booked session and marks it complete', 
     const freeBooking = res.body.booking;
     assert.equal(freeBooking.status, 'confirmed');
 
-    res = await sc.get(`/api/mentors/${mentor.id}/available-slots?date=${day}&duration=60&timeZone=${encodeURIComponent(MENTOR_ZONE)}`);
+    res = await sc.get(
+      `/api/mentors/${mentor.id}/available-slots?date=${day}&duration=60&timeZone=${encodeURIComponent(MENTOR_ZONE)}`,
+    );
     const paidAt = tokyoInstant(day, res.body.at(-1));
-    res = await sc.post('/api/reservations', { serviceId: paid.id, mentorId: mentor.id, scheduledAt: paidAt.toISOString(), totalAmount: '45.00' });
+    res = await sc.post('/api/reservations', {
+      serviceId: paid.id,
+      mentorId: mentor.id,
+      scheduledAt: paidAt.toISOString(),
+      totalAmount: '45.00',
+    });
     assert.equal(res.status, 201, `paid reservation: ${show(res)}`);
     res = await sc.post('/api/process-payment-v2', {
       reservationId: res.body.reservation.id,
@@ -247,10 +261,10 @@ test('a mentor sets availability, sees a booked session and marks it complete', 
 
     // The free session moved to 5 minutes from now: inside the video window.
     const soon = new Date(Math.ceil((Date.now() + 5 * 60_000) / 60_000) * 60_000);
-    await db.query('UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval \'30 minutes\' WHERE id = $1', [
-      freeBooking.id,
-      soon,
-    ]);
+    await db.query(
+      "UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '30 minutes' WHERE id = $1",
+      [freeBooking.id, soon],
+    );
     await page.reload();
     const liveCard = page.getByRole('article', {
       name: `Orion Seeker, Free Introductory Call, ${cardDate(BROWSER_ZONE, soon)} at ${cardTime(BROWSER_ZONE, soon)}`,
@@ -269,8 +283,14 @@ test('a mentor sets availability, sees a booked session and marks it complete', 
     // A session can be completed only after it has ended: both sessions move into the past.
     const endedFree = new Date(Math.floor((Date.now() - 5 * 3600_000) / 60_000) * 60_000);
     const endedPaid = new Date(endedFree.getTime() + 2 * 3600_000);
-    await db.query("UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '30 minutes' WHERE id = $1", [freeBooking.id, endedFree]);
-    await db.query("UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '60 minutes' WHERE id = $1", [paidBooking.id, endedPaid]);
+    await db.query(
+      "UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '30 minutes' WHERE id = $1",
+      [freeBooking.id, endedFree],
+    );
+    await db.query(
+      "UPDATE bookings SET scheduled_at = $2, ends_at = $2::timestamptz + interval '60 minutes' WHERE id = $1",
+      [paidBooking.id, endedPaid],
+    );
     await page.reload();
     const endedFreeCard = page.getByRole('article', {
       name: `Orion Seeker, Free Introductory Call, ${cardDate(BROWSER_ZONE, endedFree)} at ${cardTime(BROWSER_ZONE, endedFree)}`,
@@ -291,9 +311,15 @@ test('a mentor sets availability, sees a booked session and marks it complete', 
     await expect(summary(page, 'Total Earnings')).toContainText('$45.00');
     await expect(summary(page, 'Total Sessions')).toContainText('2');
     const earnings = page.getByRole('region', { name: 'Earnings' });
-    await expect(earnings.locator('dt', { hasText: 'Total earnings' }).locator('xpath=following-sibling::dd[1]')).toHaveText('$45.00');
-    await expect(earnings.locator('dt', { hasText: 'Platform fee (15%)' }).locator('xpath=following-sibling::dd[1]')).toHaveText('−$6.75');
-    await expect(earnings.locator('dt', { hasText: 'Your net earnings' }).locator('xpath=following-sibling::dd[1]')).toHaveText('$38.25');
+    await expect(
+      earnings.locator('dt', { hasText: 'Total earnings' }).locator('xpath=following-sibling::dd[1]'),
+    ).toHaveText('$45.00');
+    await expect(
+      earnings.locator('dt', { hasText: 'Platform fee (15%)' }).locator('xpath=following-sibling::dd[1]'),
+    ).toHaveText('−$6.75');
+    await expect(
+      earnings.locator('dt', { hasText: 'Your net earnings' }).locator('xpath=following-sibling::dd[1]'),
+    ).toHaveText('$38.25');
     await shot(page, 'mentor-dashboard-05-completed');
 
     const { rows } = await db.query('SELECT id, status FROM bookings WHERE id = ANY($1) ORDER BY scheduled_at', [

@@ -131,7 +131,9 @@ test('a new mentor onboards with weekly hours in one go, is bookable at once, an
     expect(await timesOn(seekerPage, serviceId, day)).toEqual([]);
     await expect(seekerPage.getByText('No available times')).toBeVisible();
     expect((await timesOn(seekerPage, serviceId, nextDay)).length).toBeGreaterThan(0);
-    const api = await (await seekerPage.request.get(`/api/mentors/${profile.id}/available-slots?date=${day}&timeZone=UTC`)).json();
+    const api = await (
+      await seekerPage.request.get(`/api/mentors/${profile.id}/available-slots?date=${day}&timeZone=UTC`)
+    ).json();
     expect(api).toEqual([]);
   } finally {
     await seekerContext.close();

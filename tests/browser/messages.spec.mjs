@@ -103,7 +103,10 @@ test('a seeker and a mentor chat, then hold a video call', async ({ page: seeker
     await mentorPage.goto(`/messages?user=${seekerId}&booking=${booking.id}`);
     await expect(composer(mentorPage)).toBeVisible();
     const mentorSide = await mentorClient.get('/api/conversations');
-    expect(mentorSide.body.map((c) => c.id), show(mentorSide)).toContain(conversation.id);
+    expect(
+      mentorSide.body.map((c) => c.id),
+      show(mentorSide),
+    ).toContain(conversation.id);
     // Both sockets are live (typing is not queued while offline, unlike messages).
     await expect(seekerPage.getByText('Reconnecting…')).toBeHidden();
     await expect(mentorPage.getByText('Reconnecting…')).toBeHidden();
@@ -133,10 +136,10 @@ test('a seeker and a mentor chat, then hold a video call', async ({ page: seeker
     await shot(mentorPage, 'messages-02-mentor-thread');
 
     const history = await seekerClient.get(`/api/conversations/${conversation.id}/messages?limit=50&offset=0`);
-    expect(history.body.map((m) => m.content), show(history)).toEqual([
-      'Hello, I am looking forward to our reading.',
-      'Welcome! The video room opens shortly.',
-    ]);
+    expect(
+      history.body.map((m) => m.content),
+      show(history),
+    ).toEqual(['Hello, I am looking forward to our reading.', 'Welcome! The video room opens shortly.']);
     expect(history.body.every((m) => m.isRead)).toBe(true);
 
     // --- A first call, declined ---------------------------------------------------------------------

@@ -26,7 +26,10 @@ function startIn(hours) {
   return new Date(Math.floor(t / 3_600_000) * 3_600_000).toISOString();
 }
 
-test('an admin runs the batch, copies the recipient and marks the payout paid; the mentor sees the earnings', async ({ browser, stack }) => {
+test('an admin runs the batch, copies the recipient and marks the payout paid; the mentor sees the earnings', async ({
+  browser,
+  stack,
+}) => {
   test.setTimeout(180_000);
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
@@ -45,14 +48,26 @@ test('an admin runs the batch, copies the recipient and marks the payout paid; t
     });
     if (res.status !== 201) throw new Error(show(res));
     const mentor = res.body;
-    for (let day = 0; day < 7; day += 1) await mc.post('/api/mentor/availability', { dayOfWeek: day, startTime: '00:00', endTime: '24:00' });
-    res = await mc.post('/api/services', { title: 'Tarot hour', description: 'A full hour of tarot reading and guidance.', serviceType: 'tarot', price: '40.00', duration: 60 });
+    for (let day = 0; day < 7; day += 1)
+      await mc.post('/api/mentor/availability', { dayOfWeek: day, startTime: '00:00', endTime: '24:00' });
+    res = await mc.post('/api/services', {
+      title: 'Tarot hour',
+      description: 'A full hour of tarot reading and guidance.',
+      serviceType: 'tarot',
+      price: '40.00',
+      duration: 60,
+    });
     if (res.status !== 201) throw new Error(show(res));
     const service = res.body;
     const seeker = await createVerifiedUser(stack, { firstName: 'Sam', lastName: 'Seeker' });
     const sc = await signIn(stack, seeker);
     for (const [i, hours] of [30, 40].entries()) {
-      const held = await sc.post('/api/reservations', { serviceId: service.id, mentorId: mentor.id, scheduledAt: startIn(hours), totalAmount: '40.00' });
+      const held = await sc.post('/api/reservations', {
+        serviceId: service.id,
+        mentorId: mentor.id,
+        scheduledAt: startIn(hours),
+        totalAmount: '40.00',
+      });
       if (held.status !== 201) throw new Error(show(held));
       const paid = await sc.post('/api/process-payment-v2', {
         reservationId: held.body.reservation.id,

@@ -5,7 +5,10 @@ import { test, expect, createVerifiedUser } from '../harness/fixtures.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
 
-test('a signed-out visitor browses, is asked to sign in to book, and comes back to the booking page', async ({ page, stack }) => {
+test('a signed-out visitor browses, is asked to sign in to book, and comes back to the booking page', async ({
+  page,
+  stack,
+}) => {
   test.setTimeout(90_000);
   const { c, mentor, service } = await bookableMentor(stack, { price: '30.00' });
   const cheaper = await c.post('/api/services', {

@@ -8,7 +8,9 @@ export async function makeAdmin(stack, email) {
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
   try {
-    const { rows } = await db.query('UPDATE users SET is_admin = true WHERE lower(email) = lower($1) RETURNING id', [email]);
+    const { rows } = await db.query('UPDATE users SET is_admin = true WHERE lower(email) = lower($1) RETURNING id', [
+      email,
+    ]);
     if (rows.length !== 1) throw new Error(`no user ${email} to make an admin`);
     return rows[0].id;
   } finally {

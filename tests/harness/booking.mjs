@@ -10,7 +10,10 @@ export const APPROVED_CARD = '4111111111111111';
  * (tests book sessions starting within the hour), with one service (paid 30.00 by default).
  * Resolves to { c (the mentor's signed-in client), user, mentor, service }.
  */
-export async function bookableMentor(stack, { price = '30.00', baseUrl = stack.baseUrl, minimumNoticeMinutes = 0 } = {}) {
+export async function bookableMentor(
+  stack,
+  { price = '30.00', baseUrl = stack.baseUrl, minimumNoticeMinutes = 0 } = {},
+) {
   const user = await createVerifiedUser(stack);
   const c = await signIn({ ...stack, baseUrl }, user);
   const m = await c.post('/api/mentors', {
@@ -49,7 +52,12 @@ export function startIn(hours) {
 
 /** Holds a paid slot: POST /api/reservations, asserting 201; resolves to the response body. */
 export async function reserve(c, { mentor, service }, scheduledAt) {
-  const r = await c.post('/api/reservations', { serviceId: service.id, mentorId: mentor.id, scheduledAt, totalAmount: service.price });
+  const r = await c.post('/api/reservations', {
+    serviceId: service.id,
+    mentorId: mentor.id,
+    scheduledAt,
+    totalAmount: service.price,
+  });
   assert.equal(r.status, 201, show(r));
   return r.body;
 }

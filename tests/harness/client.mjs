@@ -38,7 +38,8 @@ export function client(baseUrl, { origin = new URL(baseUrl).origin } = {}) {
     const headers = { accept: 'application/json', ...(opts.headers ?? {}) };
     // Browsers send Origin on every request but GET and HEAD.
     const sendsOrigin = method !== 'GET' && method !== 'HEAD';
-    if (origin && sendsOrigin && !Object.keys(headers).some((k) => k.toLowerCase() === 'origin')) headers.origin = origin;
+    if (origin && sendsOrigin && !Object.keys(headers).some((k) => k.toLowerCase() === 'origin'))
+      headers.origin = origin;
     const jar = Object.entries(cookies)
       .map(([k, v]) => `${k}=${v}`)
       .join('; ');

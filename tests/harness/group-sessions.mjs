@@ -24,7 +24,13 @@ export async function groupService(mentor, { price = '20.00', maxParticipants = 
  * with a confirmed seat for each of `seekerIds`; resolves to its id. `db` is a pg client on the
  * stack's database.
  */
-export async function groupSessionWithSeats(db, mentor, service, seekerIds, { startMinutes = -5, maxParticipants = 4 } = {}) {
+export async function groupSessionWithSeats(
+  db,
+  mentor,
+  service,
+  seekerIds,
+  { startMinutes = -5, maxParticipants = 4 } = {},
+) {
   const { rows } = await db.query(
     `INSERT INTO group_sessions (mentor_id, service_id, title, scheduled_at, ends_at, max_participants)
      VALUES ($1, $2, $3, now() + make_interval(mins => $4), now() + make_interval(mins => $4 + 60), $5) RETURNING id`,

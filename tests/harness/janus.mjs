@@ -93,7 +93,8 @@ export async function startJanus() {
 
 /** Asks Janus (with a caller's signed session token) whether a room exists. */
 export async function roomExists(janus, token, room) {
-  const post = async (url, body) => (await fetch(url, { method: 'POST', body: JSON.stringify({ ...body, transaction: secret(), token }) })).json();
+  const post = async (url, body) =>
+    (await fetch(url, { method: 'POST', body: JSON.stringify({ ...body, transaction: secret(), token }) })).json();
   const session = await post(janus.env.JANUS_HTTP_URL, { janus: 'create' });
   const sessionUrl = `${janus.env.JANUS_HTTP_URL}/${session.data.id}`;
   const handle = await post(sessionUrl, { janus: 'attach', plugin: 'janus.plugin.videoroom' });
@@ -108,7 +109,12 @@ export async function roomExists(janus, token, room) {
  */
 export async function tryJoin(janus, { sessionToken, roomToken, roomId, participantId }) {
   const post = async (url, body) =>
-    (await fetch(url, { method: 'POST', body: JSON.stringify({ ...body, transaction: secret(), token: sessionToken }) })).json();
+    (
+      await fetch(url, {
+        method: 'POST',
+        body: JSON.stringify({ ...body, transaction: secret(), token: sessionToken }),
+      })
+    ).json();
   const session = await post(janus.env.JANUS_HTTP_URL, { janus: 'create' });
   if (session.janus !== 'success') return session.error?.reason ?? JSON.stringify(session);
   const sessionUrl = `${janus.env.JANUS_HTTP_URL}/${session.data.id}`;

@@ -21,7 +21,9 @@ const run = promisify(execFile);
 
 function binDir() {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'pg_ctl'))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'pg_ctl')))
+    : [];
   versions.sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b));
   if (!versions.length) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql/*/bin');
   return path.join(root, versions.at(-1), 'bin');
@@ -49,7 +51,15 @@ export async function startPostgres() {
     const { stdout: g } = await run('id', ['-g', 'postgres']);
     await chown(dir, Number(stdout.trim()), Number(g.trim()));
   }
-  await asOwner(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale']);
+  await asOwner(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--no-locale',
+  ]);
   const port = await freePort();
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c max_connections=100`;
   const ctl = (...args) => asOwner(path.join(bin, 'pg_ctl'), ['-D', data, ...args]);

@@ -29,7 +29,12 @@ function open(stack, { cookie, apiIndex = 0, origin } = {}) {
 }
 
 /** Connects as `who` (a signed-in client or a sid) to api process `apiIndex`; resolves once `ready` arrives. */
-export async function connect(stack, who, apiIndex = 0, { origin = new URL(stack.baseUrls?.[apiIndex] ?? stack.baseUrl).origin } = {}) {
+export async function connect(
+  stack,
+  who,
+  apiIndex = 0,
+  { origin = new URL(stack.baseUrls?.[apiIndex] ?? stack.baseUrl).origin } = {},
+) {
   const ws = open(stack, { cookie: cookieOf(who), apiIndex, origin });
   const frames = [];
   const consumed = new Set();

@@ -50,7 +50,11 @@ export function serverUrl() {
     serverUrlMemo = process.env.DATABASE_URL;
   } else {
     const script = 'source scripts/lib/db.sh && ensure_database >&2 && printf %s "$DATABASE_URL"';
-    serverUrlMemo = execFileSync('bash', ['-c', script], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    serverUrlMemo = execFileSync('bash', ['-c', script], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
   }
   return serverUrlMemo;
 }
@@ -149,7 +153,9 @@ async function waitHealthy(baseUrl, proc) {
   });
   while (Date.now() < deadline) {
     if (exit) {
-      throw new Error(`api serve exited (${JSON.stringify(exit)}) before it was healthy; log ${proc.logFile}:\n${tail(proc.logFile)}`);
+      throw new Error(
+        `api serve exited (${JSON.stringify(exit)}) before it was healthy; log ${proc.logFile}:\n${tail(proc.logFile)}`,
+      );
     }
     try {
       const res = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
@@ -161,7 +167,9 @@ async function waitHealthy(baseUrl, proc) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`GET ${baseUrl}/api/health did not answer 200 within ${STARTUP_TIMEOUT_MS} ms (last: ${last}); log ${proc.logFile}:\n${tail(proc.logFile)}`);
+  throw new Error(
+    `GET ${baseUrl}/api/health did not answer 200 within ${STARTUP_TIMEOUT_MS} ms (last: ${last}); log ${proc.logFile}:\n${tail(proc.logFile)}`,
+  );
 }
 
 function label() {
@@ -181,7 +189,14 @@ function label() {
  *   janus   start a private Janus (harness/janus.mjs) and give the api its JANUS_* settings
  *           (stack.janus; stopped with the stack)
  */
-export async function startStack({ worker = true, env = {}, apis = 1, workers = 1, server = serverUrl(), janus: withJanus = false } = {}) {
+export async function startStack({
+  worker = true,
+  env = {},
+  apis = 1,
+  workers = 1,
+  server = serverUrl(),
+  janus: withJanus = false,
+} = {}) {
   requireBinary(apiBin, 'API_BIN');
   if (worker) requireBinary(workerBin, 'WORKER_BIN');
   mkdirSync(logsDir, { recursive: true });
@@ -273,7 +288,9 @@ export async function startStack({ worker = true, env = {}, apis = 1, workers = 
     const migrate = launch(apiBin, ['migrate'], fullEnv, `${logPrefix}-migrate.log`);
     const migrated = await migrate.exited;
     if (migrated.code !== 0) {
-      throw new Error(`api migrate failed (${JSON.stringify(migrated)}); log ${migrate.logFile}:\n${tail(migrate.logFile)}`);
+      throw new Error(
+        `api migrate failed (${JSON.stringify(migrated)}); log ${migrate.logFile}:\n${tail(migrate.logFile)}`,
+      );
     }
     for (let i = 0; i < apis; i += 1) await startApi(i);
     if (worker) for (let i = 0; i < workers; i += 1) await startWorker(i);

@@ -4,7 +4,13 @@ import { Toaster } from 'sonner';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '@/config/constants';
 import { queryClient as defaultQueryClient } from '@/lib/query-client';
 
-export function AppProvider({ children, queryClient = defaultQueryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+export function AppProvider({
+  children,
+  queryClient = defaultQueryClient,
+}: {
+  children: ReactNode;
+  queryClient?: QueryClient;
+}) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}

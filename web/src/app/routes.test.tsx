@@ -74,14 +74,11 @@ describe('signed out', () => {
     expect(screen.getByRole('heading', { name: 'How It Works' })).toBeInTheDocument();
   });
 
-  it.each(['/dashboard', '/admin/payouts', '/no-such-page', '/booking/42'])(
-    'redirects %s to /auth',
-    async (path) => {
-      renderAt(path, null);
-      expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
-      expect(screen.getByTestId('location')).toHaveTextContent('/auth');
-    },
-  );
+  it.each(['/dashboard', '/admin/payouts', '/no-such-page', '/booking/42'])('redirects %s to /auth', async (path) => {
+    renderAt(path, null);
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/auth');
+  });
 
   it('sends a visitor who wants to book to sign in, with the way back', async () => {
     renderAt('/booking/42', null);
@@ -120,9 +117,7 @@ describe('signed out', () => {
 
   it('shows the reset page with its invalid-link text when the token is missing', async () => {
     renderAt('/reset-password', null);
-    expect(
-      await screen.findByText('Invalid reset link. Please request a new password reset.'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Invalid reset link. Please request a new password reset.')).toBeInTheDocument();
   });
 
   it('shows the sign-in link to /api/login in the header', async () => {
@@ -174,7 +169,10 @@ describe('signed in', () => {
 
 describe('while the signed-in state loads', () => {
   it('shows a spinner', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => {})),
+    );
     const { createQueryClient } = await import('@/lib/query-client');
     renderWithProviders(<AppRoutes />, { client: createQueryClient(), path: '/' });
     expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();

@@ -25,7 +25,10 @@ export function BrandLink({ className, onClick }: { className?: string; onClick?
     <Link
       to="/"
       onClick={onClick}
-      className={cn('flex items-center gap-2.5 rounded-lg font-display text-xl font-semibold text-slate-900', className)}
+      className={cn(
+        'flex items-center gap-2.5 rounded-lg font-display text-xl font-semibold text-slate-900',
+        className,
+      )}
     >
       <BrandMark />
       <span>{APP_NAME}</span>

@@ -68,14 +68,22 @@ type FavoriteButtonProps = {
  * The favourite toggle, named by what it does ('Add Luna to favorites' / 'Remove Luna from
  * favorites'; the labelled variant reads 'Add to Favorites' / 'Remove from Favorites').
  */
-export function FavoriteButton({ mentorId, mentorName, isFavorited, className, variant = 'icon' }: FavoriteButtonProps) {
+export function FavoriteButton({
+  mentorId,
+  mentorName,
+  isFavorited,
+  className,
+  variant = 'icon',
+}: FavoriteButtonProps) {
   const toggle = useToggleFavorite();
   const { user } = useUser();
   const navigate = useNavigate();
   const location = useLocation();
   // Signed out, favouriting asks to sign in first and comes back here.
   const onClick = () =>
-    user ? toggle.mutate({ mentorId, favorite: !isFavorited }) : navigate(signInPath(location.pathname + location.search));
+    user
+      ? toggle.mutate({ mentorId, favorite: !isFavorited })
+      : navigate(signInPath(location.pathname + location.search));
   const pending = toggle.isPending;
   // While the call runs, show the state it is moving to.
   const shown = pending && toggle.variables?.mentorId === mentorId ? toggle.variables.favorite : isFavorited;

@@ -53,7 +53,10 @@ export function MentorCard({ mentor, to, action, headingLevel: Heading = 'h3' }:
         <MentorAvatar mentor={mentor} size="md" className="ring-indigo-50" />
         <div className="min-w-0 space-y-1">
           <Heading className="line-clamp-2 break-words text-lg font-semibold text-slate-900">
-            <Link to={to} className="outline-none after:absolute after:inset-0 after:rounded-2xl focus-visible:after:outline-2 focus-visible:after:outline-indigo-500">
+            <Link
+              to={to}
+              className="outline-none after:absolute after:inset-0 after:rounded-2xl focus-visible:after:outline-2 focus-visible:after:outline-indigo-500"
+            >
               {mentor.displayName}
             </Link>
           </Heading>

@@ -33,7 +33,12 @@ export function MinimumNoticeField({ value, onChange, disabled }: Props) {
   return (
     <Field label="Minimum Notice" hint="Seekers cannot book a session that starts sooner than this.">
       {(control) => (
-        <Select {...control} value={String(value)} onChange={(e) => onChange(Number(e.target.value))} disabled={disabled}>
+        <Select
+          {...control}
+          value={String(value)}
+          onChange={(e) => onChange(Number(e.target.value))}
+          disabled={disabled}
+        >
           {choices.map((c) => (
             <option key={c.minutes} value={c.minutes}>
               {c.label}

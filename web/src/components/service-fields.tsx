@@ -4,7 +4,14 @@ import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
-import { DEFAULT_GROUP_SIZE, GROUP_MAX, GROUP_MIN, type Errors, type ServiceField, type ServiceForm } from '@/lib/mentor-forms';
+import {
+  DEFAULT_GROUP_SIZE,
+  GROUP_MAX,
+  GROUP_MIN,
+  type Errors,
+  type ServiceField,
+  type ServiceForm,
+} from '@/lib/mentor-forms';
 import { SERVICE_LABELS, SERVICE_TYPES } from '@/lib/services';
 
 type ServiceFieldsProps = {
@@ -19,7 +26,14 @@ type ServiceFieldsProps = {
 };
 
 /** The fields of a service: title, description, type, price, duration (and group options). */
-export function ServiceFields({ value, onChange, errors, extras = false, disabled = false, idPrefix }: ServiceFieldsProps) {
+export function ServiceFields({
+  value,
+  onChange,
+  errors,
+  extras = false,
+  disabled = false,
+  idPrefix,
+}: ServiceFieldsProps) {
   const free = extras && value.free;
   return (
     <div className="grid gap-4 sm:grid-cols-2">

@@ -37,9 +37,7 @@ export function ServiceGrid() {
   const { data, isLoading, isError } = useServiceStats();
   return (
     <>
-      {isError && (
-        <p className="mb-4 text-sm text-slate-500">Prices and mentor counts are unavailable right now.</p>
-      )}
+      {isError && <p className="mb-4 text-sm text-slate-500">Prices and mentor counts are unavailable right now.</p>}
       <ServiceCards stats={data} loading={isLoading} />
     </>
   );

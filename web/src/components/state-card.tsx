@@ -15,7 +15,15 @@ type StateCardProps = {
 };
 
 /** An empty, failed or missing state: icon, heading, text, actions. Errors are announced (role=alert). */
-export function StateCard({ icon: Icon, title, children, actions, tone = 'neutral', as: Heading = 'h2', className }: StateCardProps) {
+export function StateCard({
+  icon: Icon,
+  title,
+  children,
+  actions,
+  tone = 'neutral',
+  as: Heading = 'h2',
+  className,
+}: StateCardProps) {
   return (
     <div
       role={tone === 'error' ? 'alert' : undefined}

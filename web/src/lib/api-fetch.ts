@@ -113,11 +113,7 @@ export const NETWORK_ERROR_MESSAGE = 'Network error. Please try again.';
  * 'Network error. Please try again.' when the request never reached the server (if
  * `network` is not false), otherwise the screen's fallback text.
  */
-export function errorMessage(
-  error: unknown,
-  fallback: string,
-  { network = true }: { network?: boolean } = {},
-): string {
+export function errorMessage(error: unknown, fallback: string, { network = true }: { network?: boolean } = {}): string {
   const message = serverMessage(error);
   if (message) return message;
   if (network && isNetworkError(error)) return NETWORK_ERROR_MESSAGE;

@@ -1,11 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  getAuthUser,
-  getGetAuthUserQueryKey,
-  login,
-  logout,
-  register,
-} from '@/api/endpoints/accounts/accounts';
+import { getAuthUser, getGetAuthUserQueryKey, login, logout, register } from '@/api/endpoints/accounts/accounts';
 import { getGetMentorProfileQueryKey, getMentorProfile } from '@/api/endpoints/mentors/mentors';
 import type { LoginRequest, MessageResponse, RegisterRequest, UserView } from '@/api/model';
 import { errorStatus } from './api-fetch';

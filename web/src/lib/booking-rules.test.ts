@@ -13,7 +13,11 @@ import {
 
 const START = '2025-06-01T15:00:00.000Z';
 const at = (iso: string) => new Date(iso);
-const booking = (status: string, scheduledAt = START, duration = 60): TimedBooking => ({ status, scheduledAt, duration });
+const booking = (status: string, scheduledAt = START, duration = 60): TimedBooking => ({
+  status,
+  scheduledAt,
+  duration,
+});
 
 describe('canStartVideoSession', () => {
   const confirmed = booking('confirmed', START, 45);

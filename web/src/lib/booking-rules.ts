@@ -50,7 +50,10 @@ export function isRescheduleClosed(booking: Pick<TimedBooking, 'scheduledAt'>, n
 }
 
 /** The video session opens 15 minutes before the start and closes at start plus duration. */
-export function videoSessionWindow(booking: Pick<TimedBooking, 'scheduledAt' | 'duration'>): { opens: Date; closes: Date } {
+export function videoSessionWindow(booking: Pick<TimedBooking, 'scheduledAt' | 'duration'>): {
+  opens: Date;
+  closes: Date;
+} {
   const start = startMs(booking);
   return {
     opens: new Date(start - VIDEO_JOIN_EARLY_MINUTES * MINUTE_MS),
@@ -70,7 +73,10 @@ export function canStartVideoSession(booking: TimedBooking, now: Date = new Date
  * The dashboard's two lists: upcoming soonest first, history newest first.
  * (The api sends bookings newest start first.)
  */
-export function splitBookings<T extends TimedBooking>(bookings: T[], now: Date = new Date()): { upcoming: T[]; history: T[] } {
+export function splitBookings<T extends TimedBooking>(
+  bookings: T[],
+  now: Date = new Date(),
+): { upcoming: T[]; history: T[] } {
   const byStart = (a: T, b: T) => startMs(a) - startMs(b);
   const upcoming = bookings.filter((b) => isUpcoming(b, now)).sort(byStart);
   const history = bookings.filter((b) => !isUpcoming(b, now)).sort((a, b) => byStart(b, a));

@@ -40,7 +40,11 @@ export function useMentorGroupSessions() {
 }
 
 export function useGroupSession(id: string) {
-  return useQuery({ queryKey: groupSessionKeys.one(id), queryFn: ({ signal }) => getGroupSession(id, { signal }), enabled: Boolean(id) });
+  return useQuery({
+    queryKey: groupSessionKeys.one(id),
+    queryFn: ({ signal }) => getGroupSession(id, { signal }),
+    enabled: Boolean(id),
+  });
 }
 
 function useRefresh() {
@@ -56,14 +60,18 @@ function useRefresh() {
 /** POST /api/group-sessions. */
 export function useCreateGroupSession() {
   const refresh = useRefresh();
-  return useMutation({ mutationFn: (input: CreateGroupSessionRequest) => createGroupSession(input), onSettled: refresh });
+  return useMutation({
+    mutationFn: (input: CreateGroupSessionRequest) => createGroupSession(input),
+    onSettled: refresh,
+  });
 }
 
 /** PUT /api/group-sessions/{id} {status}. */
 export function useUpdateGroupSession() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: ({ id, status }: { id: string; status: 'active' | 'completed' | 'cancelled' }) => updateGroupSession(id, { status }),
+    mutationFn: ({ id, status }: { id: string; status: 'active' | 'completed' | 'cancelled' }) =>
+      updateGroupSession(id, { status }),
     onSettled: refresh,
   });
 }
@@ -72,7 +80,8 @@ export function useUpdateGroupSession() {
 export function useJoinGroupSession() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: ({ id, price }: { id: string; price: string }) => createReservation({ groupSessionId: id, totalAmount: price, notes: '' }),
+    mutationFn: ({ id, price }: { id: string; price: string }) =>
+      createReservation({ groupSessionId: id, totalAmount: price, notes: '' }),
     onSettled: refresh,
   });
 }

@@ -30,7 +30,14 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     currentParticipants: 1,
     isUserBooked: false,
     isLive: false,
-    service: { id: 'sv', title: 'Circle', duration: 60, price: '25.00', serviceType: 'energy_healing', mentor: { id: 'm', userId: 'u' } },
+    service: {
+      id: 'sv',
+      title: 'Circle',
+      duration: 60,
+      price: '25.00',
+      serviceType: 'energy_healing',
+      mentor: { id: 'm', userId: 'u' },
+    },
     mentor: { id: 'm', userId: 'u', displayName: 'Mira', profileImageUrl: null, rating: '4.50', totalSessions: 3 },
     participants: [],
     ...over,
@@ -62,8 +69,14 @@ describe('group session rules', () => {
     expect(seekerButton(session(), before)).toEqual({ kind: 'join', label: 'Join Session' });
     expect(seekerButton(session({ currentParticipants: 4 }), before).label).toBe('Session Full');
     expect(seekerButton(session(), during).label).toBe('Session Ended');
-    expect(seekerButton(session({ isUserBooked: true }), during)).toEqual({ kind: 'join-call', label: 'Join Video Call', href: '/group-video-call/s1' });
-    expect(seekerButton(session({ isUserBooked: true }), before).label).toMatch(/^Session Starts \d{1,2}:\d{2} (AM|PM)$/);
+    expect(seekerButton(session({ isUserBooked: true }), during)).toEqual({
+      kind: 'join-call',
+      label: 'Join Video Call',
+      href: '/group-video-call/s1',
+    });
+    expect(seekerButton(session({ isUserBooked: true }), before).label).toMatch(
+      /^Session Starts \d{1,2}:\d{2} (AM|PM)$/,
+    );
     expect(seekerButton(session({ isUserBooked: true, status: 'completed' }), after).label).toBe('Session Completed');
   });
 
@@ -77,17 +90,29 @@ describe('group session rules', () => {
 
   it('validates the Create Group Session form', () => {
     const now = new Date('2026-11-30T12:00:00Z');
-    const ok = { serviceId: 'sv', title: 'Circle', description: '', scheduledAt: '2026-12-01T18:00', maxParticipants: '4' };
+    const ok = {
+      serviceId: 'sv',
+      title: 'Circle',
+      description: '',
+      scheduledAt: '2026-12-01T18:00',
+      maxParticipants: '4',
+    };
     expect(validateGroupSession(ok, now)).toEqual({});
     expect(validateGroupSession({ ...ok, serviceId: '', title: ' ', scheduledAt: '' }, now)).toEqual({
       serviceId: 'Please select a service',
       title: 'Title is required',
       scheduledAt: 'Please select a date and time',
     });
-    expect(validateGroupSession({ ...ok, scheduledAt: '2026-11-01T10:00' }, now).scheduledAt).toBe('The session must be scheduled in the future');
-    expect(validateGroupSession({ ...ok, scheduledAt: '2027-03-30T10:00' }, now).scheduledAt).toBe('The session must be scheduled within the next 90 days');
+    expect(validateGroupSession({ ...ok, scheduledAt: '2026-11-01T10:00' }, now).scheduledAt).toBe(
+      'The session must be scheduled in the future',
+    );
+    expect(validateGroupSession({ ...ok, scheduledAt: '2027-03-30T10:00' }, now).scheduledAt).toBe(
+      'The session must be scheduled within the next 90 days',
+    );
     for (const bad of ['1', '21', '', '2.5']) {
-      expect(validateGroupSession({ ...ok, maxParticipants: bad }, now).maxParticipants).toBe('Max participants must be between 2 and 20');
+      expect(validateGroupSession({ ...ok, maxParticipants: bad }, now).maxParticipants).toBe(
+        'Max participants must be between 2 and 20',
+      );
     }
     expect(validateGroupSession({ ...ok, maxParticipants: '2' }, now)).toEqual({});
     expect(validateGroupSession({ ...ok, maxParticipants: '20' }, now)).toEqual({});

@@ -94,7 +94,8 @@ export function seekerButton(s: GroupSessionView, now: Date): SeekerButton {
     if (state === 'upcoming') return { kind: 'disabled', label: `Session Starts ${cardTime(s.scheduledAt)}` };
     return { kind: 'disabled', label: 'Session Completed' };
   }
-  if (state === 'upcoming') return spotsLeft(s) > 0 ? { kind: 'join', label: 'Join Session' } : { kind: 'disabled', label: 'Session Full' };
+  if (state === 'upcoming')
+    return spotsLeft(s) > 0 ? { kind: 'join', label: 'Join Session' } : { kind: 'disabled', label: 'Session Full' };
   return { kind: 'disabled', label: 'Session Ended' };
 }
 
@@ -148,7 +149,8 @@ export function validateGroupSession(form: GroupSessionForm, now: Date): GroupSe
     const at = new Date(form.scheduledAt);
     if (Number.isNaN(at.getTime())) errors.scheduledAt = GROUP_SESSION_TEXT.timeRequired;
     else if (at.getTime() <= now.getTime()) errors.scheduledAt = GROUP_SESSION_TEXT.timeInPast;
-    else if (at.getTime() > now.getTime() + BOOKING_WINDOW_DAYS * 86_400_000) errors.scheduledAt = GROUP_SESSION_TEXT.timeTooFar;
+    else if (at.getTime() > now.getTime() + BOOKING_WINDOW_DAYS * 86_400_000)
+      errors.scheduledAt = GROUP_SESSION_TEXT.timeTooFar;
   }
   const size = Number(form.maxParticipants);
   if (!Number.isInteger(size) || size < GROUP_SESSION_SIZE.min || size > GROUP_SESSION_SIZE.max) {

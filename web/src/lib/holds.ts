@@ -120,10 +120,7 @@ export function useReleaseHold() {
  * After the seeker left a payment step without paying: a toast that stays until answered,
  * offering to release the time (or keep it: it waits on the dashboard until it expires).
  */
-export function offerToRelease(
-  queryClient: QueryClient,
-  hold: HoldRef & { expiresAt: string; serviceTitle: string },
-) {
+export function offerToRelease(queryClient: QueryClient, hold: HoldRef & { expiresAt: string; serviceTitle: string }) {
   toast(HOLD_TEXT.stillHeldTitle, {
     id: `hold-${hold.id}`,
     description: `${hold.serviceTitle} with ${hold.mentor.displayName} is held for you until ${formatTime(hold.expiresAt)}. Complete the payment from your dashboard, or release the time for others.`,

@@ -19,8 +19,15 @@ describe('addLiveNotification', () => {
     client.setQueryData(notificationKeys.list({ limit: 100 }), [note('a'), note('b')]);
     client.setQueryData(notificationKeys.unreadCount(), { count: 2 });
     void addLiveNotification(client, note('c'));
-    expect(client.getQueryData<Notification[]>(notificationKeys.list({ limit: 2 }))!.map((n) => n.id)).toEqual(['c', 'a']);
-    expect(client.getQueryData<Notification[]>(notificationKeys.list({ limit: 100 }))!.map((n) => n.id)).toEqual(['c', 'a', 'b']);
+    expect(client.getQueryData<Notification[]>(notificationKeys.list({ limit: 2 }))!.map((n) => n.id)).toEqual([
+      'c',
+      'a',
+    ]);
+    expect(client.getQueryData<Notification[]>(notificationKeys.list({ limit: 100 }))!.map((n) => n.id)).toEqual([
+      'c',
+      'a',
+      'b',
+    ]);
     expect(client.getQueryData(notificationKeys.unreadCount())).toEqual({ count: 3 });
   });
 

@@ -25,14 +25,26 @@ describe('onboarding profile validation', () => {
   it('accepts a complete profile', () => {
     expect(validateProfile(profile)).toEqual({});
     expect(validateProfile({ ...profile, profileImageUrl: 'https://example.com/me.png' })).toEqual({});
-    for (const refused of ['http://example.com/me.png', 'https://user:pw@example.com/me.png', 'HTTPS://EXAMPLE.com/me.png']) {
-      expect(validateProfile({ ...profile, profileImageUrl: refused }).profileImageUrl).toBe('Please enter a valid image URL');
+    for (const refused of [
+      'http://example.com/me.png',
+      'https://user:pw@example.com/me.png',
+      'HTTPS://EXAMPLE.com/me.png',
+    ]) {
+      expect(validateProfile({ ...profile, profileImageUrl: refused }).profileImageUrl).toBe(
+        'Please enter a valid image URL',
+      );
     }
   });
 
   it("uses the spec's exact messages", () => {
     expect(
-      validateProfile({ displayName: ' L ', bio: 'Too short', specialties: [], basePrice: '', profileImageUrl: 'not a url' }),
+      validateProfile({
+        displayName: ' L ',
+        bio: 'Too short',
+        specialties: [],
+        basePrice: '',
+        profileImageUrl: 'not a url',
+      }),
     ).toEqual({
       displayName: 'Display name must be at least 2 characters',
       bio: 'Bio must be at least 50 characters',
@@ -43,7 +55,9 @@ describe('onboarding profile validation', () => {
     expect(validateProfile({ ...profile, bio: 'x'.repeat(501) }).bio).toBe('Bio must be less than 500 characters');
     expect(validateProfile({ ...profile, bio: 'x'.repeat(500) }).bio).toBeUndefined();
     expect(validateProfile({ ...profile, bio: 'x'.repeat(50) }).bio).toBeUndefined();
-    expect(validateProfile({ ...profile, basePrice: '-3' }).basePrice).toBe('Price must be a valid amount of at least 0');
+    expect(validateProfile({ ...profile, basePrice: '-3' }).basePrice).toBe(
+      'Price must be a valid amount of at least 0',
+    );
     expect(validateProfile({ ...profile, profileImageUrl: 'javascript:alert(1)' }).profileImageUrl).toBe(
       'Please enter a valid image URL',
     );
@@ -54,7 +68,9 @@ describe('onboarding profile validation', () => {
       'Tarot Reading',
       'Astrology',
     ]);
-    expect(validateProfile({ ...profile, specialties: ['  '] }).specialties).toBe('Please select at least one specialty');
+    expect(validateProfile({ ...profile, specialties: ['  '] }).specialties).toBe(
+      'Please select at least one specialty',
+    );
   });
 });
 
@@ -74,14 +90,18 @@ describe('service validation', () => {
   });
 
   it("uses the spec's exact messages", () => {
-    expect(validateService({ ...EMPTY_SERVICE, title: 'ab', description: 'short', duration: '' }, { requireDuration: true })).toEqual({
+    expect(
+      validateService({ ...EMPTY_SERVICE, title: 'ab', description: 'short', duration: '' }, { requireDuration: true }),
+    ).toEqual({
       title: 'Service title must be at least 3 characters',
       description: 'Description must be at least 20 characters',
       serviceType: 'Please choose a service type',
       price: 'Price is required',
       duration: 'Duration is required',
     });
-    expect(validateService({ ...service, duration: '500' }).duration).toBe('Duration must be between 15 and 480 minutes');
+    expect(validateService({ ...service, duration: '500' }).duration).toBe(
+      'Duration must be between 15 and 480 minutes',
+    );
     expect(validateService({ ...service, isGroupSession: true, maxParticipants: '1' }).maxParticipants).toBe(
       'Group sessions take 2 to 20 participants',
     );
@@ -141,7 +161,10 @@ describe('Edit Service sends only what changed', () => {
       title: 'New title',
       isActive: false,
     });
-    expect(changedServiceFields(before, { ...before, price: '80.00', duration: 90 })).toEqual({ price: '80.00', duration: 90 });
+    expect(changedServiceFields(before, { ...before, price: '80.00', duration: 90 })).toEqual({
+      price: '80.00',
+      duration: 90,
+    });
     expect(changedServiceFields(before, { ...before, isGroupSession: true, maxParticipants: 6 })).toEqual({
       isGroupSession: true,
       maxParticipants: 6,

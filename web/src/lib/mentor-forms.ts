@@ -53,7 +53,9 @@ export type ProfileField = keyof ProfileForm;
 export function isValidImageUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password && url.href === value;
+    return (
+      url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password && url.href === value
+    );
   } catch {
     return false;
   }
@@ -139,7 +141,8 @@ export function validateService(form: ServiceForm, { requireDuration = false } =
     errors.duration = MESSAGES.duration;
   } else {
     const minutes = requireDuration ? Number(durationText) : durationOrDefault(durationText);
-    if (!Number.isInteger(minutes) || minutes < DURATION_MIN || minutes > DURATION_MAX) errors.duration = MESSAGES.durationRange;
+    if (!Number.isInteger(minutes) || minutes < DURATION_MIN || minutes > DURATION_MAX)
+      errors.duration = MESSAGES.durationRange;
   }
   if (form.isGroupSession) {
     const n = Number(form.maxParticipants.trim());

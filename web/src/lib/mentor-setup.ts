@@ -18,6 +18,9 @@ export function unfinishedStep(mentor: SetupData, availability: readonly unknown
  * profile (no service and no weekly window at all), whose dashboard would have nothing in it.
  * A mentor who paused or removed things later keeps the dashboard, where they can put them back.
  */
-export function neverFinishedSetup(mentor: { services: readonly unknown[] }, availability: readonly unknown[]): boolean {
+export function neverFinishedSetup(
+  mentor: { services: readonly unknown[] },
+  availability: readonly unknown[],
+): boolean {
   return mentor.services.length === 0 && availability.length === 0;
 }

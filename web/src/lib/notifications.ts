@@ -60,7 +60,10 @@ export const notificationsApi = {
 };
 
 /** GET /api/notifications?limit=n, newest first, polled every 30 s. */
-export function useNotifications(limit: number = NOTIFICATIONS_LIST_LIMIT, { enabled = true }: { enabled?: boolean } = {}) {
+export function useNotifications(
+  limit: number = NOTIFICATIONS_LIST_LIMIT,
+  { enabled = true }: { enabled?: boolean } = {},
+) {
   const params = { limit };
   return useQuery({
     queryKey: notificationKeys.list(params),

@@ -17,7 +17,9 @@ afterEach(() => {
 
 describe('useReportTimeZone', () => {
   it("reports the browser's zone once per tab session when signed in", async () => {
-    const fetchMock = mockFetch({ 'PUT /api/user/time-zone': (_url, init) => jsonResponse(200, JSON.parse(String(init?.body))) });
+    const fetchMock = mockFetch({
+      'PUT /api/user/time-zone': (_url, init) => jsonResponse(200, JSON.parse(String(init?.body))),
+    });
     const wrapper = wrapperWith(clientWithUser(testUser));
     const first = renderHook(() => useReportTimeZone(), { wrapper });
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));

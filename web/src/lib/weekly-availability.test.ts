@@ -19,7 +19,9 @@ describe('weekly schedules', () => {
   });
 
   it('names what keeps a schedule from being saved', () => {
-    expect(scheduleProblems([{ days: [], startTime: '09:00', endTime: '10:00' }])).toEqual(['Please select at least one day']);
+    expect(scheduleProblems([{ days: [], startTime: '09:00', endTime: '10:00' }])).toEqual([
+      'Please select at least one day',
+    ]);
     expect(
       scheduleProblems([
         { days: [1], startTime: '09:00', endTime: '12:00' },
@@ -38,7 +40,11 @@ describe('weekly schedules', () => {
     expect(addDays('2026-06-01', 90)).toBe('2026-08-30');
     expect(calendarDateLabel('2026-06-01')).toBe('Mon, Jun 1, 2026');
     expect(overrideLabel({ isDayOff: true })).toBe('Day off');
-    expect(overrideLabel({ isDayOff: false, startTime: '18:00', endTime: '20:00' })).toBe('Extra hours 6:00 PM – 8:00 PM');
-    expect(overrideLabel({ isDayOff: true, startTime: '18:00', endTime: '24:00' })).toBe('Day off, only 6:00 PM – 12:00 AM (midnight)');
+    expect(overrideLabel({ isDayOff: false, startTime: '18:00', endTime: '20:00' })).toBe(
+      'Extra hours 6:00 PM – 8:00 PM',
+    );
+    expect(overrideLabel({ isDayOff: true, startTime: '18:00', endTime: '24:00' })).toBe(
+      'Day off, only 6:00 PM – 12:00 AM (midnight)',
+    );
   });
 });

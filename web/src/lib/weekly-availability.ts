@@ -41,11 +41,14 @@ export function timeLabel(time: string): string {
 }
 
 /** The 48 half-hour times of a day, 00:00 to 23:30, with 12-hour labels. */
-export const START_TIME_OPTIONS: readonly TimeOption[] = Array.from({ length: AVAILABILITY_TIME_OPTION_COUNT }, (_, i) => {
-  const minutes = i * AVAILABILITY_STEP_MINUTES;
-  const value = `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
-  return { value, label: timeLabel(value) };
-});
+export const START_TIME_OPTIONS: readonly TimeOption[] = Array.from(
+  { length: AVAILABILITY_TIME_OPTION_COUNT },
+  (_, i) => {
+    const minutes = i * AVAILABILITY_STEP_MINUTES;
+    const value = `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+    return { value, label: timeLabel(value) };
+  },
+);
 
 /** The end select: the same 48 times plus '24:00' (midnight), so a window can run to the end of the day. */
 export const END_TIME_OPTIONS: readonly TimeOption[] = [
@@ -80,7 +83,9 @@ export function groupByDay<T extends { dayOfWeek: number; startTime: string }>(s
   return DAY_NAMES.map((day, dayOfWeek) => ({
     dayOfWeek,
     day,
-    slots: slots.filter((s) => s.dayOfWeek === dayOfWeek).sort((a, b) => minutesOf(a.startTime) - minutesOf(b.startTime)),
+    slots: slots
+      .filter((s) => s.dayOfWeek === dayOfWeek)
+      .sort((a, b) => minutesOf(a.startTime) - minutesOf(b.startTime)),
   }));
 }
 
@@ -114,7 +119,8 @@ export function scheduleProblems(rows: readonly ScheduleRow[]): string[] {
       .filter((r) => r.days.includes(day) && isEndAfterStart(r.startTime, r.endTime))
       .map((r) => [minutesOf(r.startTime), minutesOf(r.endTime)] as const)
       .sort((a, b) => a[0] - b[0]);
-    if (ranges.some((r, i) => i > 0 && r[0] < ranges[i - 1][1])) problems.push(`Two ranges overlap on ${DAY_NAMES[day]}`);
+    if (ranges.some((r, i) => i > 0 && r[0] < ranges[i - 1][1]))
+      problems.push(`Two ranges overlap on ${DAY_NAMES[day]}`);
   }
   return problems;
 }
@@ -133,7 +139,9 @@ export const OVERRIDE_WINDOW_DAYS = 90;
 /** Today's date (YYYY-MM-DD) in a time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      now,
+    );
   } catch {
     return now.toISOString().slice(0, 10);
   }
@@ -148,9 +156,13 @@ export function addDays(date: string, days: number): string {
 /** 'Mon, Nov 30, 2026' for a YYYY-MM-DD date (a calendar date: no zone shifts it). */
 export function calendarDateLabel(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
-  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(
-    new Date(Date.UTC(y, m - 1, d)),
-  );
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone: 'UTC',
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  }).format(new Date(Date.UTC(y, m - 1, d)));
 }
 
 /** What an override does: 'Day off', 'Extra hours 6:00 PM – 8:00 PM', or 'Day off, only 6:00 PM – 8:00 PM'. */

@@ -12,7 +12,8 @@ type Props = {
 
 /** A checkbox per day, Monday first, with Weekdays / Weekend / Every day shortcuts. */
 export function DayCheckboxes({ legend, value, onChange, disabled, error }: Props) {
-  const toggle = (day: number, on: boolean) => onChange(on ? [...value, day].sort((a, b) => a - b) : value.filter((d) => d !== day));
+  const toggle = (day: number, on: boolean) =>
+    onChange(on ? [...value, day].sort((a, b) => a - b) : value.filter((d) => d !== day));
   const id = useId();
   const errorId = error ? `${id}-error` : undefined;
   return (
@@ -43,7 +44,14 @@ export function DayCheckboxes({ legend, value, onChange, disabled, error }: Prop
             ['Every day', EVERY_DAY],
           ] as const
         ).map(([label, days]) => (
-          <Button key={label} type="button" size="sm" variant="ghost" disabled={disabled} onClick={() => onChange([...days])}>
+          <Button
+            key={label}
+            type="button"
+            size="sm"
+            variant="ghost"
+            disabled={disabled}
+            onClick={() => onChange([...days])}
+          >
             {label}
           </Button>
         ))}

@@ -34,8 +34,8 @@ export function Footer() {
         <div className="space-y-4">
           <BrandLink className="text-white [&>span:last-child]:text-white" />
           <p className="max-w-xs text-sm leading-relaxed text-slate-400">
-            Trusted spiritual mentors for astrology, tarot, energy healing and meditation, one to one or in
-            small groups.
+            Trusted spiritual mentors for astrology, tarot, energy healing and meditation, one to one or in small
+            groups.
           </p>
           <p className="text-xs text-slate-500">Support replies within {SUPPORT_RESPONSE_HOURS} hours.</p>
         </div>

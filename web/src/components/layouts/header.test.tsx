@@ -53,7 +53,10 @@ describe('Header', () => {
   it('mentor: Mentor Dashboard and their own bookings as a client, no Become a Mentor', async () => {
     mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, { id: 'm1', displayName: 'Luna' }) });
     renderWithProviders(<Header />, { client: clientWithUser(testUser) });
-    expect(await mainNav().findByRole('link', { name: 'Mentor Dashboard' })).toHaveAttribute('href', '/mentor-dashboard');
+    expect(await mainNav().findByRole('link', { name: 'Mentor Dashboard' })).toHaveAttribute(
+      'href',
+      '/mentor-dashboard',
+    );
     expect(mainNav().queryByRole('link', { name: 'My Dashboard' })).not.toBeInTheDocument();
     expect(mainNav().getByRole('link', { name: 'My Bookings' })).toHaveAttribute('href', '/dashboard');
     expect(screen.queryByRole('link', { name: 'Become a Mentor' })).not.toBeInTheDocument();
@@ -66,7 +69,9 @@ describe('Header', () => {
   });
 
   it('a mentor-profile failure other than 404 shows no mentor links and does not crash', async () => {
-    const fetchMock = mockFetch({ 'GET /api/mentor/profile': () => new Response('', { status: 500, statusText: 'x' }) });
+    const fetchMock = mockFetch({
+      'GET /api/mentor/profile': () => new Response('', { status: 500, statusText: 'x' }),
+    });
     renderWithProviders(<Header />, { client: clientWithUser(testUser) });
     await waitFor(() => expect(calledPaths(fetchMock)).toContain('/api/mentor/profile'));
     expect(mainNav().getByRole('link', { name: 'My Dashboard' })).toBeInTheDocument();

@@ -11,7 +11,8 @@ export function signedInLinks({ isAdmin, isMentor }: NavRoles): NavLinkItem[] {
     { to: '/favorites', label: 'Favorites' },
   ];
   // A mentor can book other mentors too: their own bookings as a client stay one click away.
-  if (isMentor) links.push({ to: '/mentor-dashboard', label: 'Mentor Dashboard' }, { to: '/dashboard', label: 'My Bookings' });
+  if (isMentor)
+    links.push({ to: '/mentor-dashboard', label: 'Mentor Dashboard' }, { to: '/dashboard', label: 'My Bookings' });
   else links.push({ to: '/dashboard', label: 'My Dashboard' });
   if (isAdmin) links.push({ to: '/admin', label: 'Admin' });
   return links;

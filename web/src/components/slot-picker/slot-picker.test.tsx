@@ -71,7 +71,11 @@ describe('SlotPicker', () => {
 
     await user.click(dayButton(today));
     const times = await screen.findByRole('group', { name: 'Available times' });
-    expect(within(times).getAllByRole('button').map((b) => b.textContent)).toEqual(['9:00 AM', '1:30 PM']);
+    expect(
+      within(times)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['9:00 AM', '1:30 PM']);
     expect(screen.getByText(/Times are shown in your time zone \(America\/New York\)/)).toBeInTheDocument();
 
     await user.click(within(times).getByRole('button', { name: '1:30 PM' }));
@@ -116,7 +120,9 @@ describe('SlotPicker', () => {
       if (next.getAttribute('aria-disabled') === 'true') break;
       await user.click(next);
     }
-    await waitFor(() => expect(screen.getByRole('button', { name: /next month/i })).toHaveAttribute('aria-disabled', 'true'));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: /next month/i })).toHaveAttribute('aria-disabled', 'true'),
+    );
     expect(dayButton(last)).toBeEnabled();
     const after = screen.queryByRole('button', { name: new RegExp(format(addDays(last, 1), 'PPPP')) });
     if (after) expect(after).toBeDisabled();

@@ -53,7 +53,9 @@ export function SlotPicker({
   excludeBooking,
 }: SlotPickerProps) {
   const { first, last } = useMemo(() => bookingWindow(), []);
-  const params = date ? { date: isoDate(date), duration, timeZone, ...(excludeBooking ? { excludeBooking } : {}) } : undefined;
+  const params = date
+    ? { date: isoDate(date), duration, timeZone, ...(excludeBooking ? { excludeBooking } : {}) }
+    : undefined;
   const slots = useAvailableSlots(mentorId, params);
 
   return (

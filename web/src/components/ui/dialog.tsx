@@ -32,9 +32,13 @@ export function Dialog({ open, onOpenChange, title, description, children, class
         >
           <div className="flex items-start justify-between gap-4 border-b border-slate-100 px-6 py-4">
             <div className="min-w-0">
-              <DialogPrimitive.Title className="font-display text-xl font-semibold text-slate-900">{title}</DialogPrimitive.Title>
+              <DialogPrimitive.Title className="font-display text-xl font-semibold text-slate-900">
+                {title}
+              </DialogPrimitive.Title>
               {description && (
-                <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">{description}</DialogPrimitive.Description>
+                <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">
+                  {description}
+                </DialogPrimitive.Description>
               )}
             </div>
             <DialogPrimitive.Close

@@ -18,7 +18,15 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const admin: UserView = { ...testUser, id: 'a-1', email: 'admin@example.com', firstName: 'Root', lastName: 'Admin', isAdmin: true, role: 'admin' };
+const admin: UserView = {
+  ...testUser,
+  id: 'a-1',
+  email: 'admin@example.com',
+  firstName: 'Root',
+  lastName: 'Admin',
+  isAdmin: true,
+  role: 'admin',
+};
 const seeker: UserView = { ...testUser, id: 'u-1', email: 'ada@example.com' };
 const STATS = { totalUsers: 12, totalMentors: 3, totalBookings: 40, totalRevenue: '1234.5' };
 const MENTOR: AdminMentorView = {
@@ -98,7 +106,13 @@ describe('AdminPage', () => {
     expect(within(table).getByRole('button', { name: 'Deactivate admin@example.com' })).toBeDisabled();
     await user.click(within(table).getByRole('button', { name: 'Deactivate ada@example.com' }));
     await waitFor(() => expect(success).toHaveBeenCalledWith('User deactivated', expect.anything()));
-    expect(JSON.parse(String(fetchMock.mock.calls.find(([u, i]) => u === '/api/admin/users/u-1/status' && i?.method === 'PUT')?.[1]?.body))).toEqual({ isActive: false });
+    expect(
+      JSON.parse(
+        String(
+          fetchMock.mock.calls.find(([u, i]) => u === '/api/admin/users/u-1/status' && i?.method === 'PUT')?.[1]?.body,
+        ),
+      ),
+    ).toEqual({ isActive: false });
     await user.click(await screen.findByRole('button', { name: 'Activate ada@example.com' }));
     await waitFor(() => expect(success).toHaveBeenCalledWith('User activated', expect.anything()));
 
@@ -141,8 +155,10 @@ describe('AdminPage', () => {
   it('Bookings: 20 a page with paging, and the status and date filters go to the api', async () => {
     const first = Array.from({ length: ADMIN_BOOKINGS_PAGE_SIZE }, (_, i) => booking(i));
     const fetchMock = setup(admin, {
-      'GET /api/admin/bookings?page=1&pageSize=20': () => jsonResponse(200, { bookings: first, total: 21, page: 1, pageSize: 20 }),
-      'GET /api/admin/bookings?page=2&pageSize=20': () => jsonResponse(200, { bookings: [booking(20)], total: 21, page: 2, pageSize: 20 }),
+      'GET /api/admin/bookings?page=1&pageSize=20': () =>
+        jsonResponse(200, { bookings: first, total: 21, page: 1, pageSize: 20 }),
+      'GET /api/admin/bookings?page=2&pageSize=20': () =>
+        jsonResponse(200, { bookings: [booking(20)], total: 21, page: 2, pageSize: 20 }),
       'GET /api/admin/bookings?status=cancelled&startDate=2026-03-01&endDate=2026-03-31&page=1&pageSize=20': () =>
         jsonResponse(200, { bookings: [], total: 0, page: 1, pageSize: 20 }),
     });

@@ -57,7 +57,9 @@ function AdminDashboard({ me }: { me: UserView }) {
       <section className="border-b border-slate-200/70 bg-gradient-to-br from-indigo-50 via-white to-violet-50">
         <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-10 sm:flex-row sm:items-end sm:justify-between sm:px-6 lg:px-8">
           <div>
-            <h1 className="font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{TEXT.title}</h1>
+            <h1 className="font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
+              {TEXT.title}
+            </h1>
             <p className="mt-2 text-slate-600">Platform statistics, users, mentors and bookings.</p>
           </div>
           <Button asChild variant="outline">
@@ -79,7 +81,10 @@ function AdminDashboard({ me }: { me: UserView }) {
         )}
 
         <Tabs.Root value={tab} onValueChange={(v) => setTab(v as TabValue)}>
-          <Tabs.List aria-label="Admin" className="flex gap-1 overflow-x-auto rounded-xl border border-slate-200 bg-white p-1 shadow-sm">
+          <Tabs.List
+            aria-label="Admin"
+            className="flex gap-1 overflow-x-auto rounded-xl border border-slate-200 bg-white p-1 shadow-sm"
+          >
             {ADMIN_TABS.map((t) => (
               <Tabs.Trigger
                 key={t.value}
@@ -263,7 +268,12 @@ function UsersTab({ me }: { me: UserView }) {
                       Deactivate
                     </Button>
                   ) : (
-                    <Button size="sm" disabled={busyId === u.id} aria-label={`Activate ${u.email}`} onClick={() => toggle(u)}>
+                    <Button
+                      size="sm"
+                      disabled={busyId === u.id}
+                      aria-label={`Activate ${u.email}`}
+                      onClick={() => toggle(u)}
+                    >
                       Activate
                     </Button>
                   )}
@@ -353,7 +363,12 @@ function BookingsTab() {
         </label>
         <label className="w-48 text-sm font-medium text-slate-700">
           From
-          <Input className="mt-1" type="date" value={startDate} onChange={(e) => filter(setStartDate)(e.target.value)} />
+          <Input
+            className="mt-1"
+            type="date"
+            value={startDate}
+            onChange={(e) => filter(setStartDate)(e.target.value)}
+          />
         </label>
         <label className="w-48 text-sm font-medium text-slate-700">
           To

@@ -24,7 +24,8 @@ const payout = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const render = (user: typeof testUser = admin) => renderWithProviders(<AdminPayoutsPage />, { client: clientWithUser(user), path: '/admin/payouts' });
+const render = (user: typeof testUser = admin) =>
+  renderWithProviders(<AdminPayoutsPage />, { client: clientWithUser(user), path: '/admin/payouts' });
 
 beforeEach(() => {
   vi.mocked(toast.success).mockClear();
@@ -44,7 +45,17 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
   it('shows the summary, the pending cards with copy, and the warning without preferences', async () => {
     mockFetch({
       'GET /api/admin/payouts/pending': () =>
-        jsonResponse(200, [payout(), payout({ id: 'p-2', mentorId: 'm-2', mentorNet: '0.10', bookingCount: 1, payoutPreferences: null, mentor: { displayName: 'Sol', user: { firstName: 'S', lastName: 'O', email: 's@example.com' } } })]),
+        jsonResponse(200, [
+          payout(),
+          payout({
+            id: 'p-2',
+            mentorId: 'm-2',
+            mentorNet: '0.10',
+            bookingCount: 1,
+            payoutPreferences: null,
+            mentor: { displayName: 'Sol', user: { firstName: 'S', lastName: 'O', email: 's@example.com' } },
+          }),
+        ]),
       'GET /api/admin/payouts/history': () => jsonResponse(200, []),
     });
     const user = userEvent.setup();
@@ -63,7 +74,10 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     const sol = screen.getByRole('article', { name: 'Payout for Sol' });
     expect(within(sol).getByText('This mentor has not set payout preferences yet.')).toBeInTheDocument();
     expect(within(sol).getByRole('button', { name: 'Mark as Paid' })).toBeDisabled();
-    expect(screen.getByRole('link', { name: /Export CSV/ })).toHaveAttribute('href', '/api/admin/payouts/export?status=pending');
+    expect(screen.getByRole('link', { name: /Export CSV/ })).toHaveAttribute(
+      'href',
+      '/api/admin/payouts/export?status=pending',
+    );
   });
 
   it('marks a payout paid after the confirmation, and shows the server refusal', async () => {
@@ -74,7 +88,17 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
       'GET /api/admin/payouts/history': () => jsonResponse(200, history),
       'POST /api/admin/payouts/mark-paid': () => {
         pending = [];
-        history = [{ id: 'p-1', mentor: { displayName: 'Luna Starweaver' }, method: 'paypal', recipientInfo: 'luna@pay.example', mentorAmount: '85.00', paidAt: '2026-11-23T10:00:00Z', createdAt: '2026-11-23T06:00:00Z' }];
+        history = [
+          {
+            id: 'p-1',
+            mentor: { displayName: 'Luna Starweaver' },
+            method: 'paypal',
+            recipientInfo: 'luna@pay.example',
+            mentorAmount: '85.00',
+            paidAt: '2026-11-23T10:00:00Z',
+            createdAt: '2026-11-23T06:00:00Z',
+          },
+        ];
         return jsonResponse(200, { message: 'Payout marked as paid' });
       },
     });
@@ -82,12 +106,24 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Mark as Paid' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm Payout' });
-    expect(within(dialog).getByText('Please confirm that you have sent the payment to this mentor.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('Please confirm that you have sent the payment to this mentor.'),
+    ).toBeInTheDocument();
     await user.type(within(dialog).getByPlaceholderText('Transaction ID or confirmation number'), 'TX-1');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm Payment Sent' }));
-    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Payout processed', { description: 'Payout marked as paid' }));
-    const sent = fetchMock.mock.calls.find(([url, init]) => url === '/api/admin/payouts/mark-paid' && init?.method === 'POST');
-    expect(JSON.parse(String(sent?.[1]?.body))).toEqual({ mentorId: 'm-1', bookingIds: ['b-1', 'b-2'], method: 'paypal', recipientInfo: 'luna@pay.example', notes: 'TX-1' });
+    await waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith('Payout processed', { description: 'Payout marked as paid' }),
+    );
+    const sent = fetchMock.mock.calls.find(
+      ([url, init]) => url === '/api/admin/payouts/mark-paid' && init?.method === 'POST',
+    );
+    expect(JSON.parse(String(sent?.[1]?.body))).toEqual({
+      mentorId: 'm-1',
+      bookingIds: ['b-1', 'b-2'],
+      method: 'paypal',
+      recipientInfo: 'luna@pay.example',
+      notes: 'TX-1',
+    });
     expect(await screen.findByRole('heading', { name: 'No pending payouts at this time' })).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Payout History' }));
     expect(await screen.findByRole('cell', { name: 'Luna Starweaver' })).toBeInTheDocument();
@@ -97,13 +133,16 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     mockFetch({
       'GET /api/admin/payouts/pending': () => jsonResponse(200, [payout()]),
       'GET /api/admin/payouts/history': () => jsonResponse(200, []),
-      'POST /api/admin/payouts/mark-paid': () => jsonResponse(409, { message: 'This payout has already been marked as paid' }),
+      'POST /api/admin/payouts/mark-paid': () =>
+        jsonResponse(409, { message: 'This payout has already been marked as paid' }),
     });
     render();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Mark as Paid' }));
     await user.click(await screen.findByRole('button', { name: 'Confirm Payment Sent' }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Error', { description: 'This payout has already been marked as paid' }));
+    await waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('Error', { description: 'This payout has already been marked as paid' }),
+    );
   });
 
   it('runs the batch now and says it is queued', async () => {

@@ -34,7 +34,8 @@ export const NO_PREFERENCES_WARNING = 'This mentor has not set payout preference
 
 const METHOD_LABELS: Record<string, string> = { paypal: 'PayPal', venmo: 'Venmo', zelle: 'Zelle', manual: 'Manual' };
 const methodLabel = (m: string | null | undefined) => (m ? (METHOD_LABELS[m] ?? m) : '—');
-const dateText = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const dateText = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
 export function AdminPayoutsPage() {
   useDocumentTitle('Admin Payouts');
@@ -63,8 +64,10 @@ function Payouts() {
 
   const runNow = () =>
     run.mutate(undefined, {
-      onSuccess: (r) => toast.success(r.message, { description: 'New payouts appear here once the worker has built them.' }),
-      onError: (error) => toast.error('Error', { description: errorMessage(error, 'Failed to queue the payout batch') }),
+      onSuccess: (r) =>
+        toast.success(r.message, { description: 'New payouts appear here once the worker has built them.' }),
+      onError: (error) =>
+        toast.error('Error', { description: errorMessage(error, 'Failed to queue the payout batch') }),
     });
 
   return (
@@ -73,7 +76,9 @@ function Payouts() {
         <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-10 sm:flex-row sm:items-end sm:justify-between sm:px-6 lg:px-8">
           <div>
             <p className="text-sm font-medium text-indigo-700">Admin</p>
-            <h1 className="mt-1 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">Mentor Payouts</h1>
+            <h1 className="mt-1 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
+              Mentor Payouts
+            </h1>
             <p className="mt-2 text-slate-600">Weekly payouts: send each mentor their earnings, then mark them paid.</p>
           </div>
           <div className="flex flex-wrap gap-3">
@@ -93,13 +98,20 @@ function Payouts() {
 
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
         <dl className="grid gap-4 sm:grid-cols-3">
-          <SummaryCard label="Total Pending" value={formatUsd(summary.totalPending)} note={`Across ${summary.mentors} mentors`} />
+          <SummaryCard
+            label="Total Pending"
+            value={formatUsd(summary.totalPending)}
+            note={`Across ${summary.mentors} mentors`}
+          />
           <SummaryCard label="Mentors with Earnings" value={String(summary.mentors)} note="Ready for payout" />
           <SummaryCard label="Total Bookings" value={String(summary.bookings)} note="Unpaid bookings" />
         </dl>
 
         <Tabs.Root value={tab} onValueChange={setTab} className="mt-8">
-          <Tabs.List aria-label="Payouts" className="flex gap-1 rounded-xl border border-slate-200 bg-white p-1 shadow-sm">
+          <Tabs.List
+            aria-label="Payouts"
+            className="flex gap-1 rounded-xl border border-slate-200 bg-white p-1 shadow-sm"
+          >
             <TabTrigger value="pending">Pending Payouts ({list.length})</TabTrigger>
             <TabTrigger value="history">Payout History</TabTrigger>
           </Tabs.List>
@@ -264,7 +276,12 @@ function ConfirmDialog({ payout, onClose }: { payout: PendingPayout | null; onCl
     );
   };
   return (
-    <Dialog open={payout !== null} onOpenChange={(open) => !open && close()} title="Confirm Payout" description={CONFIRM_TEXT}>
+    <Dialog
+      open={payout !== null}
+      onOpenChange={(open) => !open && close()}
+      title="Confirm Payout"
+      description={CONFIRM_TEXT}
+    >
       {payout && (
         <div className="space-y-4">
           <dl className="space-y-2 rounded-lg bg-slate-50 p-4 text-sm">
@@ -299,7 +316,15 @@ function ConfirmDialog({ payout, onClose }: { payout: PendingPayout | null; onCl
   );
 }
 
-function HistoryList({ items, loading, failed }: { items: PayoutHistoryItem[] | undefined; loading: boolean; failed: boolean }) {
+function HistoryList({
+  items,
+  loading,
+  failed,
+}: {
+  items: PayoutHistoryItem[] | undefined;
+  loading: boolean;
+  failed: boolean;
+}) {
   if (loading) return <Spinner />;
   if (failed || !items) {
     return (
@@ -315,11 +340,21 @@ function HistoryList({ items, loading, failed }: { items: PayoutHistoryItem[] | 
         <caption className="sr-only">Payout history</caption>
         <thead className="border-b border-slate-200 text-slate-600">
           <tr>
-            <th scope="col" className="px-4 py-3 font-medium">Mentor</th>
-            <th scope="col" className="px-4 py-3 font-medium">Method</th>
-            <th scope="col" className="px-4 py-3 font-medium">Recipient</th>
-            <th scope="col" className="px-4 py-3 text-right font-medium">Amount</th>
-            <th scope="col" className="px-4 py-3 font-medium">Paid</th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Mentor
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Method
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Recipient
+            </th>
+            <th scope="col" className="px-4 py-3 text-right font-medium">
+              Amount
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Paid
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

@@ -17,7 +17,12 @@ import type { ListAdminBookingsParams, ListAdminUsersParams } from '@/api/model'
 
 /** GET /api/admin/stats: totalUsers, totalMentors, totalBookings, totalRevenue ('0.00'). */
 export function useAdminStats(enabled: boolean) {
-  return useQuery({ queryKey: getGetAdminStatsQueryKey(), queryFn: ({ signal }) => getAdminStats({ signal }), enabled, staleTime: 0 });
+  return useQuery({
+    queryKey: getGetAdminStatsQueryKey(),
+    queryFn: ({ signal }) => getAdminStats({ signal }),
+    enabled,
+    staleTime: 0,
+  });
 }
 
 /** GET /api/admin/users?role=&isActive=: newest first. */
@@ -32,7 +37,12 @@ export function useAdminUsers(params: ListAdminUsersParams, enabled: boolean) {
 
 /** GET /api/admin/mentors. */
 export function useAdminMentors(enabled: boolean) {
-  return useQuery({ queryKey: getListAdminMentorsQueryKey(), queryFn: ({ signal }) => listAdminMentors({ signal }), enabled, staleTime: 0 });
+  return useQuery({
+    queryKey: getListAdminMentorsQueryKey(),
+    queryFn: ({ signal }) => listAdminMentors({ signal }),
+    enabled,
+    staleTime: 0,
+  });
 }
 
 /** GET /api/admin/bookings?status=&startDate=&endDate=&page=&pageSize=. */

@@ -39,7 +39,12 @@ export function usePendingPayouts(enabled: boolean, pollUntil: number) {
 
 /** GET /api/admin/payouts/history (newest first). */
 export function usePayoutHistory(enabled: boolean) {
-  return useQuery({ queryKey: adminPayoutKeys.history(), queryFn: ({ signal }) => listPayoutHistory({ signal }), enabled, staleTime: 0 });
+  return useQuery({
+    queryKey: adminPayoutKeys.history(),
+    queryFn: ({ signal }) => listPayoutHistory({ signal }),
+    enabled,
+    staleTime: 0,
+  });
 }
 
 /** POST /api/admin/payouts/mark-paid; on success (and on a refusal: the payout may have moved) both lists refresh. */

@@ -19,8 +19,7 @@ export const REGISTER_FALLBACK = 'Registration failed';
 const EMPTY_FORM = { firstName: '', lastName: '', email: '', password: '' };
 
 type Feedback =
-  | { kind: 'error'; message: string; resendEmail?: string }
-  | { kind: 'success'; message: string; resendEmail?: string };
+  { kind: 'error'; message: string; resendEmail?: string } | { kind: 'success'; message: string; resendEmail?: string };
 
 /** A 403 on sign-in means unverified or deactivated; only the first is helped by a new link. */
 function offersResend(error: unknown): boolean {

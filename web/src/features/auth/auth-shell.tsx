@@ -10,8 +10,14 @@ export function AuthShell({ title, subtitle, children }: { title: string; subtit
         aria-hidden="true"
         className="absolute inset-0 -z-10 bg-gradient-to-br from-indigo-50 via-white to-violet-50"
       />
-      <div aria-hidden="true" className="absolute -top-24 -right-24 -z-10 h-72 w-72 rounded-full bg-violet-200/40 blur-3xl" />
-      <div aria-hidden="true" className="absolute -bottom-24 -left-24 -z-10 h-72 w-72 rounded-full bg-indigo-200/40 blur-3xl" />
+      <div
+        aria-hidden="true"
+        className="absolute -top-24 -right-24 -z-10 h-72 w-72 rounded-full bg-violet-200/40 blur-3xl"
+      />
+      <div
+        aria-hidden="true"
+        className="absolute -bottom-24 -left-24 -z-10 h-72 w-72 rounded-full bg-indigo-200/40 blur-3xl"
+      />
       <Card className="w-full max-w-md animate-fade-in">
         <CardContent className="p-6 sm:p-8">
           <div className="mb-6 flex flex-col items-center text-center">

@@ -42,7 +42,8 @@ describe('validateNewPassword', () => {
 describe('/forgot-password', () => {
   it("sends the address and shows the server's answer", async () => {
     const fetchMock = mockFetch({
-      'POST /api/forgot-password': () => jsonResponse(200, { message: 'If that address has an account, we sent a link.' }),
+      'POST /api/forgot-password': () =>
+        jsonResponse(200, { message: 'If that address has an account, we sent a link.' }),
     });
     renderWithProviders(<ForgotPasswordPage />, { path: '/forgot-password' });
     const user = userEvent.setup();
@@ -61,7 +62,10 @@ describe('/forgot-password', () => {
     await user.click(screen.getByRole('button', { name: 'Send Reset Link' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to send reset email');
 
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await user.click(screen.getByRole('button', { name: 'Send Reset Link' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Network error. Please try again.'));
   });
@@ -125,7 +129,9 @@ describe('/reset-password', () => {
 
 describe('/verify-email', () => {
   it('verifies the token once and goes to /auth after 3 s', async () => {
-    const fetchMock = mockFetch({ 'POST /api/verify-email': () => jsonResponse(200, { message: 'Thanks, your address is confirmed' }) });
+    const fetchMock = mockFetch({
+      'POST /api/verify-email': () => jsonResponse(200, { message: 'Thanks, your address is confirmed' }),
+    });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     withAuthRoute(<VerifyEmailPage />, '/verify-email?token=v-1');
     expect(await screen.findByText('Thanks, your address is confirmed')).toBeInTheDocument();

@@ -27,7 +27,9 @@ export type BookableService = ServiceWithMentorView;
 export type Booking = BookingView;
 
 /** serviceId, mentorId, scheduledAt (ISO 8601 instant), notes, totalAmount (the price, '50.00'). */
-export type CreateReservationInput = Required<Pick<ReservationRequest, 'serviceId' | 'mentorId' | 'scheduledAt' | 'totalAmount'>> &
+export type CreateReservationInput = Required<
+  Pick<ReservationRequest, 'serviceId' | 'mentorId' | 'scheduledAt' | 'totalAmount'>
+> &
   Pick<ReservationRequest, 'notes' | 'replacesReservationId'>;
 
 /** A free service is booked at once (`booking`); a paid one is held (`reservation`, `expiresAt`). */

@@ -314,7 +314,9 @@ describe('BookingPage: payment', () => {
     await fillCard(user);
     await user.click(screen.getByRole('button', { name: /Pay/ }));
     await waitFor(() =>
-      expect(error).toHaveBeenCalledWith('Payment Error', { description: 'An error occurred while processing payment' }),
+      expect(error).toHaveBeenCalledWith('Payment Error', {
+        description: 'An error occurred while processing payment',
+      }),
     );
     expect(screen.getByRole('form', { name: 'Card payment' })).toBeInTheDocument();
   });
@@ -343,7 +345,15 @@ describe('BookingPage: payment', () => {
 describe('BookingPage: an unfinished checkout', () => {
   const expiresAt = '2030-01-01T15:45:00Z';
   const scheduledAt = '2030-01-02T09:00:00Z';
-  const held = { id: 'res-9', scheduledAt, expiresAt, totalAmount: '75.00', notes: null, mentor: mentorCard, service: service() };
+  const held = {
+    id: 'res-9',
+    scheduledAt,
+    expiresAt,
+    totalAmount: '75.00',
+    notes: null,
+    mentor: mentorCard,
+    service: service(),
+  };
 
   function renderAt(path: string) {
     return renderWithProviders(
@@ -376,7 +386,9 @@ describe('BookingPage: an unfinished checkout', () => {
       'GET /api/user/reservations': () => jsonResponse(200, []),
     });
     renderAt(`/booking/${SERVICE_ID}?reservation=res-9`);
-    expect(await screen.findByText('This reservation has expired or was already paid. Please choose a time again.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('This reservation has expired or was already paid. Please choose a time again.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Choose a time' })).toBeInTheDocument();
   });
 
@@ -415,10 +427,14 @@ describe('BookingPage: an unfinished checkout', () => {
     await screen.findByRole('form', { name: 'Card payment' }, { timeout: 5_000 });
     await user.click(screen.getByRole('button', { name: 'Release this time' }));
     expect(await screen.findByRole('heading', { name: 'Choose a time' }, { timeout: 5_000 })).toBeInTheDocument();
-    expect(fetchMock.mock.calls.some(([u, init]) => String(u) === '/api/reservations/res-9' && init?.method === 'DELETE')).toBe(true);
+    expect(
+      fetchMock.mock.calls.some(([u, init]) => String(u) === '/api/reservations/res-9' && init?.method === 'DELETE'),
+    ).toBe(true);
     expect(success).toHaveBeenCalledWith('Reservation released', { description: 'The time is free again.' });
     // The hold's reload (now gone) does not bring the payment step back.
-    await waitFor(() => expect(fetchMock.mock.calls.filter(([u]) => String(u) === '/api/reservations/res-9').length).toBeGreaterThan(2));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.filter(([u]) => String(u) === '/api/reservations/res-9').length).toBeGreaterThan(2),
+    );
     expect(screen.getByRole('heading', { name: 'Choose a time' })).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Card payment' })).not.toBeInTheDocument();
   });

@@ -41,13 +41,7 @@ import { browserTimeZone } from '@/lib/time-zones';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { wallTimeToIso } from '@/lib/wall-time';
-import {
-  isUnauthorizedError,
-  useCreateReservation,
-  useProcessPayment,
-  useService,
-  type BookableService,
-} from './api';
+import { isUnauthorizedError, useCreateReservation, useProcessPayment, useService, type BookableService } from './api';
 import { CancellationPolicy } from './cancellation-policy';
 import { EMPTY_CARD_FORM, toPaymentRequest, type CardForm as CardFormValues } from './card';
 import { CardForm } from './components/card-form';
@@ -114,7 +108,9 @@ function Booking({ service }: { service: BookableService }) {
   // A hold the seeker already has with this mentor: picking again replaces it.
   const myHolds = useMyHolds();
   // (A held group seat is paid on its own page and is not replaced by a one-to-one pick.)
-  const heldWithMentor = myHolds.data?.find((h) => h.mentor.id === service.mentorId && h.id !== hold?.reservationId && !h.groupSession);
+  const heldWithMentor = myHolds.data?.find(
+    (h) => h.mentor.id === service.mentorId && h.id !== hold?.reservationId && !h.groupSession,
+  );
   const redirectTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
   const flowRef = useRef<HTMLDivElement>(null);
@@ -183,7 +179,9 @@ function Booking({ service }: { service: BookableService }) {
 function ServiceSummary({ service }: { service: BookableService }) {
   return (
     <Card className="p-6">
-      <p className="text-xs font-semibold uppercase tracking-wide text-indigo-600">{serviceLabel(service.serviceType)}</p>
+      <p className="text-xs font-semibold uppercase tracking-wide text-indigo-600">
+        {serviceLabel(service.serviceType)}
+      </p>
       <h1 className="mt-1 font-display text-3xl font-semibold tracking-tight text-slate-900">{service.title}</h1>
       <p className="mt-3 whitespace-pre-line text-sm leading-relaxed text-slate-600">{service.description}</p>
       <dl className="mt-5 flex flex-wrap gap-x-8 gap-y-3 text-sm">
@@ -275,7 +273,15 @@ type ScheduleStepProps = {
 };
 
 /** Pick a slot and add notes; a free service is booked at once, a paid one held for payment. */
-function ScheduleStep({ service, free, existingHold, resumeFailed, onResume, onHeld, onFreeBooked }: ScheduleStepProps) {
+function ScheduleStep({
+  service,
+  free,
+  existingHold,
+  resumeFailed,
+  onResume,
+  onHeld,
+  onFreeBooked,
+}: ScheduleStepProps) {
   const queryClient = useQueryClient();
   const [date, setDate] = useState<Date>();
   const [time, setTime] = useState<string>();
@@ -336,8 +342,8 @@ function ScheduleStep({ service, free, existingHold, resumeFailed, onResume, onH
       {existingHold && !free && (
         <Alert variant="info">
           <p className="font-medium">
-            You are holding {heldTimeText(existingHold.scheduledAt)} ({existingHold.service.title}) with this mentor until{' '}
-            {formatTime(existingHold.expiresAt)}.
+            You are holding {heldTimeText(existingHold.scheduledAt)} ({existingHold.service.title}) with this mentor
+            until {formatTime(existingHold.expiresAt)}.
           </p>
           <p>Pick a time below to replace it, complete its payment, or release it.</p>
           <div className="mt-2 flex flex-wrap gap-2">
@@ -406,7 +412,8 @@ function ScheduleStep({ service, free, existingHold, resumeFailed, onResume, onH
 type PaymentStepProps = { service: BookableService; hold: Hold; onLeave: () => void };
 
 /** Under a declined payment, what the seeker can do about it. */
-export const DECLINED_NEXT_STEP = 'Check the card details or try another card. Your time stays held until the hold expires.';
+export const DECLINED_NEXT_STEP =
+  'Check the card details or try another card. Your time stays held until the hold expires.';
 
 /** The held slot (60 minutes, expiry shown) and the card form. */
 function PaymentStep({ service, hold, onLeave }: PaymentStepProps) {
@@ -434,7 +441,9 @@ function PaymentStep({ service, hold, onLeave }: PaymentStepProps) {
         }
       },
       onError: (error) => {
-        toast.error(BOOKING_TEXT.paymentErrorTitle, { description: errorMessage(error, BOOKING_TEXT.paymentErrorText) });
+        toast.error(BOOKING_TEXT.paymentErrorTitle, {
+          description: errorMessage(error, BOOKING_TEXT.paymentErrorText),
+        });
         // The hold is gone (expired, or no longer found): choose a time again.
         const status = errorStatus(error);
         if (status === 409 || status === 404) {
@@ -478,7 +487,9 @@ function PaymentStep({ service, hold, onLeave }: PaymentStepProps) {
       </Alert>
       {declined && (
         <Alert variant="error">
-          <p className="font-medium">{BOOKING_TEXT.paymentFailedTitle}: {declined}</p>
+          <p className="font-medium">
+            {BOOKING_TEXT.paymentFailedTitle}: {declined}
+          </p>
           <p>{DECLINED_NEXT_STEP}</p>
         </Alert>
       )}

@@ -15,10 +15,12 @@ export function CancellationPolicy({ minimumNoticeMinutes }: { minimumNoticeMinu
       </h2>
       <ul className="mt-3 space-y-2 text-sm text-slate-600">
         <li>
-          Cancel {fullRefundHours} hours or more before the start: <span className="font-semibold text-slate-900">full refund</span>.
+          Cancel {fullRefundHours} hours or more before the start:{' '}
+          <span className="font-semibold text-slate-900">full refund</span>.
         </li>
         <li>
-          Cancel {partialRefundHours} to {fullRefundHours} hours before: <span className="font-semibold text-slate-900">{partialRefundPercent}% refund</span>.
+          Cancel {partialRefundHours} to {fullRefundHours} hours before:{' '}
+          <span className="font-semibold text-slate-900">{partialRefundPercent}% refund</span>.
         </li>
         <li>
           Less than {partialRefundHours} hours before: <span className="font-semibold text-slate-900">no refund</span>.

@@ -98,7 +98,11 @@ export function expiryProblem(expirationDate: string, now: Date = new Date()): s
 }
 
 export function isExpiryValid(expirationDate: string, now: Date = new Date()): boolean {
-  return expirationDate.length === CARD_EXPIRY_LENGTH && /^\d{2}\/\d{2}$/.test(expirationDate) && expiryProblem(expirationDate, now) === null;
+  return (
+    expirationDate.length === CARD_EXPIRY_LENGTH &&
+    /^\d{2}\/\d{2}$/.test(expirationDate) &&
+    expiryProblem(expirationDate, now) === null
+  );
 }
 
 export function isCardCodeValid(cardCode: string): boolean {

@@ -33,7 +33,12 @@ describe('/group-booking/{id}', () => {
           totalAmount: '25.00',
           mentor: card,
           service: service({ isGroupSession: true, maxParticipants: 8 }),
-          groupSession: { title: 'Full Moon Circle', description: 'We read together.', currentParticipants: 3, maxParticipants: 8 },
+          groupSession: {
+            title: 'Full Moon Circle',
+            description: 'We read together.',
+            currentParticipants: 3,
+            maxParticipants: 8,
+          },
         }),
     });
     renderPage();

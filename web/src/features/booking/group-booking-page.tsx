@@ -80,7 +80,9 @@ export function GroupBookingPage() {
           hardNavigate('/auth');
           return;
         }
-        toast.error(BOOKING_TEXT.paymentErrorTitle, { description: errorMessage(error, BOOKING_TEXT.paymentErrorText) });
+        toast.error(BOOKING_TEXT.paymentErrorTitle, {
+          description: errorMessage(error, BOOKING_TEXT.paymentErrorText),
+        });
         if ([404, 409].includes(errorStatus(error) ?? 0)) void hold.refetch();
       },
     });
@@ -89,16 +91,23 @@ export function GroupBookingPage() {
   return (
     <div className="bg-slate-50/60">
       <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:px-8">
-        <Link to="/group-sessions" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-indigo-700">
+        <Link
+          to="/group-sessions"
+          className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-indigo-700"
+        >
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
           Back to Group Sessions
         </Link>
         <div className="mt-6 grid gap-6 lg:grid-cols-5">
           <Card className="space-y-5 p-6 lg:col-span-2">
             <div>
-              <p className="text-xs font-semibold uppercase tracking-wide text-indigo-600">{serviceLabel(r.service.serviceType)} · Group session</p>
+              <p className="text-xs font-semibold uppercase tracking-wide text-indigo-600">
+                {serviceLabel(r.service.serviceType)} · Group session
+              </p>
               <h1 className="mt-1 font-display text-2xl font-semibold text-slate-900">{group.title}</h1>
-              {group.description && <p className="mt-2 whitespace-pre-line text-sm text-slate-600">{group.description}</p>}
+              {group.description && (
+                <p className="mt-2 whitespace-pre-line text-sm text-slate-600">{group.description}</p>
+              )}
             </div>
             <div className="flex items-center gap-3">
               <MentorAvatar mentor={r.mentor} size="sm" />
@@ -145,8 +154,8 @@ export function GroupBookingPage() {
             <Alert variant="info">
               <p className="font-medium">Your seat is held until {formatTime(r.expiresAt)}.</p>
               <p>
-                We keep your seat for {GROUP_SEAT_HOLD_MINUTES} minutes. Complete your payment before then, or the reservation
-                expires and the seat is released.
+                We keep your seat for {GROUP_SEAT_HOLD_MINUTES} minutes. Complete your payment before then, or the
+                reservation expires and the seat is released.
               </p>
             </Alert>
             {declined && (
@@ -156,7 +165,13 @@ export function GroupBookingPage() {
                 </p>
               </Alert>
             )}
-            <CardForm value={card} onChange={setCard} onSubmit={submit} amount={r.totalAmount} processing={pay.isPending} />
+            <CardForm
+              value={card}
+              onChange={setCard}
+              onSubmit={submit}
+              amount={r.totalAmount}
+              processing={pay.isPending}
+            />
           </Card>
         </div>
       </div>

@@ -128,7 +128,9 @@ describe('a call from this side', () => {
 
     act(() => socket.receive('iceCandidate', { roomId: 'r1', candidate: { candidate: 'early' }, from: 'u2' }));
     act(() => socket.receive('callAccepted', { callId: 'k1', roomId: 'r1' }));
-    await waitFor(() => expect(socket.framesOf('sendOffer')).toEqual([{ roomId: 'r1', offer: { type: 'offer', sdp: 'offer-sdp' } }]));
+    await waitFor(() =>
+      expect(socket.framesOf('sendOffer')).toEqual([{ roomId: 'r1', offer: { type: 'offer', sdp: 'offer-sdp' } }]),
+    );
     expect(await screen.findByTestId('call-timer')).toHaveTextContent('00:00');
 
     act(() => socket.receive('answer', { roomId: 'r1', answer: { type: 'answer', sdp: 'answer-sdp' }, from: 'u2' }));
@@ -182,7 +184,9 @@ describe('a call from this side', () => {
     );
     await userEvent.setup().click(screen.getByRole('button', { name: 'Accept' }));
     act(() => socket.receive('offer', { roomId: 'r2', offer: { type: 'offer', sdp: 'o' }, from: 'u2' }));
-    await waitFor(() => expect(socket.framesOf('sendAnswer')).toEqual([{ roomId: 'r2', answer: { type: 'answer', sdp: 'answer-sdp' } }]));
+    await waitFor(() =>
+      expect(socket.framesOf('sendAnswer')).toEqual([{ roomId: 'r2', answer: { type: 'answer', sdp: 'answer-sdp' } }]),
+    );
     expect(peers[0].remote).toEqual([{ type: 'offer', sdp: 'o' }]);
   });
 });

@@ -111,7 +111,11 @@ export function CallProvider({ children }: { children: ReactNode }) {
             ? navigator.mediaDevices.getUserMedia(CALL_MEDIA_CONSTRAINTS).catch(() => null)
             : Promise.resolve(null),
           queryClient
-            .fetchQuery({ queryKey: RTC_CONFIG_KEY, queryFn: (): Promise<RtcConfig> => getRtcConfig(), staleTime: RTC_CONFIG_STALE_MS })
+            .fetchQuery({
+              queryKey: RTC_CONFIG_KEY,
+              queryFn: (): Promise<RtcConfig> => getRtcConfig(),
+              staleTime: RTC_CONFIG_STALE_MS,
+            })
             .catch((): RtcConfig => ({ iceServers: [] })),
         ]);
         if (session.closed) {
@@ -215,7 +219,8 @@ export function CallProvider({ children }: { children: ReactNode }) {
   });
   useRealtimeEvent('error', (data) => {
     // A refused initiateCall (outside the booking's video window, say) frees the call button again.
-    if (data.event === 'initiateCall' || (!data.event && stateRef.current.outgoing)) dispatch({ type: 'initiateFailed' });
+    if (data.event === 'initiateCall' || (!data.event && stateRef.current.outgoing))
+      dispatch({ type: 'initiateFailed' });
   });
   useRealtimeEvent('offer', ({ roomId, offer }) => handleSignal({ kind: 'offer', roomId, offer }));
   useRealtimeEvent('answer', ({ roomId, answer }) => handleSignal({ kind: 'answer', roomId, answer }));

@@ -19,7 +19,13 @@ describe('callReducer', () => {
   it('accepting sets the active call and clears the incoming one', () => {
     const state = callReducer(ringing, { type: 'accept', now: 1000 });
     expect(state.incomingCall).toBeNull();
-    expect(state.activeCall).toMatchObject({ callId: 'call-1', roomId: 'room-1', conversationId: 'conv-1', role: 'callee', answeredAt: 1000 });
+    expect(state.activeCall).toMatchObject({
+      callId: 'call-1',
+      roomId: 'room-1',
+      conversationId: 'conv-1',
+      role: 'callee',
+      answeredAt: 1000,
+    });
   });
 
   it('rejecting, callRejected and callEnded clear the incoming call', () => {

@@ -82,7 +82,9 @@ describe('the incoming call overlay', () => {
 
   it('closes when the call ends elsewhere or the connection drops', () => {
     act(() => FakeSocket.last.receive('incomingCall', call));
-    act(() => FakeSocket.last.receive('callEnded', { callId: 'call-1', roomId: 'room-1', reason: 'answered elsewhere' }));
+    act(() =>
+      FakeSocket.last.receive('callEnded', { callId: 'call-1', roomId: 'room-1', reason: 'answered elsewhere' }),
+    );
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     act(() => FakeSocket.last.receive('incomingCall', call));
     expect(screen.getByRole('alertdialog')).toBeInTheDocument();

@@ -9,7 +9,17 @@ import { formatCallDuration } from './call-timer';
 
 const SECOND_MS = 1_000;
 
-function StreamVideo({ stream, muted, testId, className }: { stream: MediaStream | null; muted: boolean; testId: string; className?: string }) {
+function StreamVideo({
+  stream,
+  muted,
+  testId,
+  className,
+}: {
+  stream: MediaStream | null;
+  muted: boolean;
+  testId: string;
+  className?: string;
+}) {
   const ref = useRef<HTMLVideoElement>(null);
   useEffect(() => {
     const video = ref.current;
@@ -59,7 +69,9 @@ export function VideoCall({ peerName }: { peerName: string }) {
           !media.cameraOn && 'opacity-40',
         )}
       />
-      <div className="absolute left-3 top-3">{activeCall.answeredAt !== null && <CallTimer since={activeCall.answeredAt} />}</div>
+      <div className="absolute left-3 top-3">
+        {activeCall.answeredAt !== null && <CallTimer since={activeCall.answeredAt} />}
+      </div>
       {media.mediaError && (
         <div role="alert" className="absolute inset-x-3 top-12 rounded-lg bg-rose-600/90 px-3 py-2 text-sm text-white">
           <p className="font-semibold">{CALL_TEXT.mediaError}</p>
@@ -75,7 +87,11 @@ export function VideoCall({ peerName }: { peerName: string }) {
           aria-pressed={!media.cameraOn}
           onClick={toggleCamera}
         >
-          {media.cameraOn ? <Video aria-hidden="true" className="h-5 w-5" /> : <VideoOff aria-hidden="true" className="h-5 w-5" />}
+          {media.cameraOn ? (
+            <Video aria-hidden="true" className="h-5 w-5" />
+          ) : (
+            <VideoOff aria-hidden="true" className="h-5 w-5" />
+          )}
         </Button>
         <Button
           variant="ghost"
@@ -85,7 +101,11 @@ export function VideoCall({ peerName }: { peerName: string }) {
           aria-pressed={!media.micOn}
           onClick={toggleMic}
         >
-          {media.micOn ? <Mic aria-hidden="true" className="h-5 w-5" /> : <MicOff aria-hidden="true" className="h-5 w-5" />}
+          {media.micOn ? (
+            <Mic aria-hidden="true" className="h-5 w-5" />
+          ) : (
+            <MicOff aria-hidden="true" className="h-5 w-5" />
+          )}
         </Button>
         <Button variant="destructive" className="rounded-full" onClick={hangUp}>
           <PhoneOff aria-hidden="true" className="h-5 w-5" />

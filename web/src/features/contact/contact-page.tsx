@@ -1,4 +1,13 @@
-import { ArrowRight, CalendarDays, Clock, LifeBuoy, Mail, MessageSquare, TriangleAlert, type LucideIcon } from 'lucide-react';
+import {
+  ArrowRight,
+  CalendarDays,
+  Clock,
+  LifeBuoy,
+  Mail,
+  MessageSquare,
+  TriangleAlert,
+  type LucideIcon,
+} from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -76,8 +85,8 @@ export function ContactPage() {
             Contact Us
           </h1>
           <p className="mx-auto mt-4 max-w-2xl text-base leading-relaxed text-slate-600">
-            Questions about a booking, a payment or becoming a mentor? Send us a message and our support team will
-            get back to you.
+            Questions about a booking, a payment or becoming a mentor? Send us a message and our support team will get
+            back to you.
           </p>
         </div>
       </section>

@@ -92,7 +92,13 @@ describe('DashboardPage: loading, failure and the empty state', () => {
   it("welcomes a seeker without bookings to the journey, with 'Seeker' for a missing first name", async () => {
     mockFetch({
       [DASHBOARD]: () =>
-        jsonResponse(200, dashboard([], { user: { ...testUser, firstName: '' }, stats: { totalSessions: 0, upcomingSessions: 0, totalSpent: '0.00' } })),
+        jsonResponse(
+          200,
+          dashboard([], {
+            user: { ...testUser, firstName: '' },
+            stats: { totalSessions: 0, upcomingSessions: 0, totalSpent: '0.00' },
+          }),
+        ),
     });
     renderDashboard();
     expect(await screen.findByRole('heading', { name: 'Welcome back, Seeker!' })).toBeInTheDocument();
@@ -114,7 +120,11 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
     expect(figures).toContain('Upcoming1');
     expect(figures).toContain('Total Invested$1,234.50');
     const quick = screen.getByRole('navigation', { name: 'Quick actions' });
-    expect(within(quick).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual([
+    expect(
+      within(quick)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual([
       '/mentors',
       '/favorites',
       '/mentors?type=astrology',
@@ -122,12 +132,11 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
       '/mentors?type=energy_healing',
     ]);
     const tabs = screen.getByRole('tablist', { name: 'My dashboard' });
-    expect(within(tabs).getAllByRole('tab').map((t) => t.textContent)).toEqual([
-      'Upcoming Sessions',
-      'Session History',
-      'Profile',
-      'Email Preferences',
-    ]);
+    expect(
+      within(tabs)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['Upcoming Sessions', 'Session History', 'Profile', 'Email Preferences']);
     expect(within(tabs).getByRole('tab', { name: 'Upcoming Sessions' })).toHaveAttribute('aria-selected', 'true');
   });
 
@@ -142,10 +151,11 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
     const user = userEvent.setup();
 
     const upcoming = await screen.findByRole('list', { name: 'Upcoming sessions' });
-    expect(within(upcoming).getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual([
-      bookingCardLabel(future),
-      bookingCardLabel(pending),
-    ]);
+    expect(
+      within(upcoming)
+        .getAllByRole('article')
+        .map((a) => a.getAttribute('aria-label')),
+    ).toEqual([bookingCardLabel(future), bookingCardLabel(pending)]);
     const c = card(future);
     expect(within(c).getByRole('heading', { name: 'Birth Chart Reading' })).toBeInTheDocument();
     expect(c).toHaveTextContent('with Luna Starweaver');
@@ -169,11 +179,11 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
 
     await user.click(screen.getByRole('tab', { name: 'Session History' }));
     const history = screen.getByRole('list', { name: 'Session history' });
-    expect(within(history).getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual([
-      bookingCardLabel(cancelled),
-      bookingCardLabel(started),
-      bookingCardLabel(completed),
-    ]);
+    expect(
+      within(history)
+        .getAllByRole('article')
+        .map((a) => a.getAttribute('aria-label')),
+    ).toEqual([bookingCardLabel(cancelled), bookingCardLabel(started), bookingCardLabel(completed)]);
     for (const b of [cancelled, started, completed]) {
       expect(within(card(b)).queryByRole('button', { name: /Reschedule/ })).not.toBeInTheDocument();
       expect(within(card(b)).queryByRole('button', { name: /^Cancel$/ })).not.toBeInTheDocument();
@@ -219,7 +229,7 @@ describe('DashboardPage: reschedule', () => {
     return { user, dialog };
   }
 
-  it("asks for a new time, then moves the booking with the trimmed reason and refreshes the dashboard", async () => {
+  it('asks for a new time, then moves the booking with the trimmed reason and refreshes the dashboard', async () => {
     const fetchMock = mockFetch({
       [DASHBOARD]: () => jsonResponse(200, dashboard([b])),
       [slots]: () => jsonResponse(200, ['23:30']),
@@ -399,7 +409,13 @@ describe('DashboardPage: profile', () => {
   it("shows the account read-only, 'Not set' for a missing name and the member state", async () => {
     mockFetch({
       [DASHBOARD]: () =>
-        jsonResponse(200, dashboard([booking('b1')], { user: { ...testUser, lastName: '' }, stats: { totalSessions: 2, upcomingSessions: 1, totalSpent: '0.00' } })),
+        jsonResponse(
+          200,
+          dashboard([booking('b1')], {
+            user: { ...testUser, lastName: '' },
+            stats: { totalSessions: 2, upcomingSessions: 1, totalSpent: '0.00' },
+          }),
+        ),
     });
     renderDashboard();
     const user = userEvent.setup();
@@ -416,7 +432,12 @@ describe('DashboardPage: profile', () => {
   it("says 'New member' before the first session", async () => {
     mockFetch({
       [DASHBOARD]: () =>
-        jsonResponse(200, dashboard([booking('b1', { status: 'cancelled' })], { stats: { totalSessions: 0, upcomingSessions: 0, totalSpent: '0.00' } })),
+        jsonResponse(
+          200,
+          dashboard([booking('b1', { status: 'cancelled' })], {
+            stats: { totalSessions: 0, upcomingSessions: 0, totalSpent: '0.00' },
+          }),
+        ),
     });
     renderDashboard();
     const user = userEvent.setup();
@@ -518,7 +539,10 @@ describe('DashboardPage: holds waiting for payment', () => {
     const card = await screen.findByLabelText('Held: Birth Chart Reading');
     expect(within(card).getByText('with Luna Starweaver')).toBeInTheDocument();
     expect(within(card).getByText(new RegExp(`Held for you until ${formatTime(held.expiresAt)}`))).toBeInTheDocument();
-    expect(within(card).getByRole('link', { name: 'Complete payment' })).toHaveAttribute('href', '/booking/svc-1?reservation=res-9');
+    expect(within(card).getByRole('link', { name: 'Complete payment' })).toHaveAttribute(
+      'href',
+      '/booking/svc-1?reservation=res-9',
+    );
     await userEvent.setup().click(within(card).getByRole('button', { name: 'Release' }));
     await waitFor(() => expect(calls(fetchMock, 'DELETE', '/api/reservations/res-9')).toBe(1));
     expect(success).toHaveBeenCalledWith('Reservation released', { description: 'The time is free again.' });

@@ -265,7 +265,11 @@ function StatCard({ icon: Icon, label, value }: { icon: LucideIcon; label: strin
 
 function DashboardSkeleton() {
   return (
-    <div aria-busy="true" aria-label="Loading your dashboard" className="mx-auto max-w-7xl space-y-8 px-4 py-10 sm:px-6 lg:px-8">
+    <div
+      aria-busy="true"
+      aria-label="Loading your dashboard"
+      className="mx-auto max-w-7xl space-y-8 px-4 py-10 sm:px-6 lg:px-8"
+    >
       <div className="space-y-3">
         <Skeleton className="h-4 w-28" />
         <Skeleton className="h-9 w-72" />

@@ -11,7 +11,9 @@ const render = () => renderWithProviders(<FavoritesPage />, { client: clientWith
 
 describe('/favorites', { timeout: 20_000 }, () => {
   it('shows each favourite with stars, two specialties, bio, price, View Profile and Book', async () => {
-    mockFetch({ 'GET /api/user/favorites': () => jsonResponse(200, [mentor({ rating: undefined as unknown as string })]) });
+    mockFetch({
+      'GET /api/user/favorites': () => jsonResponse(200, [mentor({ rating: undefined as unknown as string })]),
+    });
     render();
     const list = await screen.findByRole('list', { name: 'Favorite mentors' });
     const card = within(list).getAllByRole('listitem')[0];

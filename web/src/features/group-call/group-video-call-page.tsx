@@ -1,5 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { CircleAlert, LogOut, Mic, MicOff, MonitorUp, PhoneOff, Play, UserX, Video, VideoOff, Volume2, VolumeX } from 'lucide-react';
+import {
+  CircleAlert,
+  LogOut,
+  Mic,
+  MicOff,
+  MonitorUp,
+  PhoneOff,
+  Play,
+  UserX,
+  Video,
+  VideoOff,
+  Volume2,
+  VolumeX,
+} from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
@@ -48,7 +61,8 @@ export function GroupVideoCallPage() {
   });
   if (!sessionId) return <SessionError message={GROUP_CALL_TEXT.noSessionId} />;
   if (call.isLoading) return <FullPageSpinner label="Joining the session" />;
-  if (call.isError || !call.data) return <SessionError message={errorMessage(call.error, GROUP_CALL_TEXT.loadFailed)} />;
+  if (call.isError || !call.data)
+    return <SessionError message={errorMessage(call.error, GROUP_CALL_TEXT.loadFailed)} />;
   return <CallRoom call={call.data} />;
 }
 
@@ -72,7 +86,14 @@ function SessionError({ message }: { message: string }) {
   );
 }
 
-const NO_ROOM: RoomSnapshot = { status: 'connecting', error: null, local: null, screen: null, remote: new Map(), kicked: false };
+const NO_ROOM: RoomSnapshot = {
+  status: 'connecting',
+  error: null,
+  local: null,
+  screen: null,
+  remote: new Map(),
+  kicked: false,
+};
 
 function CallRoom({ call }: { call: GroupCallView }) {
   const navigate = useNavigate();
@@ -172,7 +193,17 @@ function CallRoom({ call }: { call: GroupCallView }) {
     setMembers((list) =>
       list.some((m) => m.id === p.id)
         ? list
-        : [...list, { id: p.id, firstName: p.firstName ?? '', lastName: p.lastName ?? '', profileImageUrl: p.profileImageUrl ?? null, janusId: p.janusId, isMentor: p.isMentor }],
+        : [
+            ...list,
+            {
+              id: p.id,
+              firstName: p.firstName ?? '',
+              lastName: p.lastName ?? '',
+              profileImageUrl: p.profileImageUrl ?? null,
+              janusId: p.janusId,
+              isMentor: p.isMentor,
+            },
+          ],
     );
   });
   useRealtimeEvent('participant-left', (d) => {
@@ -245,7 +276,10 @@ function CallRoom({ call }: { call: GroupCallView }) {
           </div>
           <div className="flex items-center gap-2 text-sm">
             {active && (
-              <span className="rounded-full bg-rose-600 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide" aria-label="Live">
+              <span
+                className="rounded-full bg-rose-600 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide"
+                aria-label="Live"
+              >
                 Live
               </span>
             )}
@@ -256,7 +290,9 @@ function CallRoom({ call }: { call: GroupCallView }) {
           </div>
         </header>
 
-        {!active && <p className="mt-4 rounded-lg bg-white/5 px-4 py-3 text-sm text-slate-200">{GROUP_CALL_TEXT.waiting}</p>}
+        {!active && (
+          <p className="mt-4 rounded-lg bg-white/5 px-4 py-3 text-sm text-slate-200">{GROUP_CALL_TEXT.waiting}</p>
+        )}
         {room.status === 'failed' && (
           <p role="alert" className="mt-4 rounded-lg bg-rose-900/60 px-4 py-3 text-sm">
             Could not connect to the call: {room.error}
@@ -265,7 +301,13 @@ function CallRoom({ call }: { call: GroupCallView }) {
 
         <ul aria-label="Participants" className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <li>
-            <Tile label={isMentor ? 'You (Mentor)' : 'You'} stream={room.local} muted testId="local-video" dimmed={!camOn} />
+            <Tile
+              label={isMentor ? 'You (Mentor)' : 'You'}
+              stream={room.local}
+              muted
+              testId="local-video"
+              dimmed={!camOn}
+            />
           </li>
           {room.screen && (
             <li>
@@ -290,15 +332,36 @@ function CallRoom({ call }: { call: GroupCallView }) {
                   {isMentor && member && !member.isMentor && (
                     <div className="flex gap-1">
                       {isMuted ? (
-                        <Button size="sm" variant="outline" aria-label={`Unmute ${name}`} onClick={() => client?.send('unmute-participant', { groupSessionId: id, participantId: member.id })}>
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          aria-label={`Unmute ${name}`}
+                          onClick={() =>
+                            client?.send('unmute-participant', { groupSessionId: id, participantId: member.id })
+                          }
+                        >
                           <Volume2 aria-hidden="true" className="h-4 w-4" />
                         </Button>
                       ) : (
-                        <Button size="sm" variant="outline" aria-label={`Mute ${name}`} onClick={() => client?.send('mute-participant', { groupSessionId: id, participantId: member.id })}>
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          aria-label={`Mute ${name}`}
+                          onClick={() =>
+                            client?.send('mute-participant', { groupSessionId: id, participantId: member.id })
+                          }
+                        >
                           <VolumeX aria-hidden="true" className="h-4 w-4" />
                         </Button>
                       )}
-                      <Button size="sm" variant="outline" aria-label={`Remove ${name}`} onClick={() => client?.send('remove-participant', { groupSessionId: id, participantId: member.id })}>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        aria-label={`Remove ${name}`}
+                        onClick={() =>
+                          client?.send('remove-participant', { groupSessionId: id, participantId: member.id })
+                        }
+                      >
                         <UserX aria-hidden="true" className="h-4 w-4" />
                       </Button>
                     </div>
@@ -309,12 +372,30 @@ function CallRoom({ call }: { call: GroupCallView }) {
           })}
         </ul>
 
-        <div role="toolbar" aria-label="Call controls" className="mt-6 flex flex-wrap items-center justify-center gap-3">
-          <Button variant="outline" onClick={toggleMic} aria-pressed={!micOn} aria-label={micOn ? 'Turn microphone off' : 'Turn microphone on'}>
+        <div
+          role="toolbar"
+          aria-label="Call controls"
+          className="mt-6 flex flex-wrap items-center justify-center gap-3"
+        >
+          <Button
+            variant="outline"
+            onClick={toggleMic}
+            aria-pressed={!micOn}
+            aria-label={micOn ? 'Turn microphone off' : 'Turn microphone on'}
+          >
             {micOn ? <Mic aria-hidden="true" className="h-4 w-4" /> : <MicOff aria-hidden="true" className="h-4 w-4" />}
           </Button>
-          <Button variant="outline" onClick={toggleCam} aria-pressed={!camOn} aria-label={camOn ? 'Turn camera off' : 'Turn camera on'}>
-            {camOn ? <Video aria-hidden="true" className="h-4 w-4" /> : <VideoOff aria-hidden="true" className="h-4 w-4" />}
+          <Button
+            variant="outline"
+            onClick={toggleCam}
+            aria-pressed={!camOn}
+            aria-label={camOn ? 'Turn camera off' : 'Turn camera on'}
+          >
+            {camOn ? (
+              <Video aria-hidden="true" className="h-4 w-4" />
+            ) : (
+              <VideoOff aria-hidden="true" className="h-4 w-4" />
+            )}
           </Button>
           {isMentor && (
             <Button variant="outline" onClick={toggleScreen} aria-pressed={sharing}>
@@ -375,7 +456,14 @@ function Tile({ label, stream, muted, testId, dimmed, badge, children }: TilePro
   }, [stream]);
   return (
     <figure aria-label={label} className="relative overflow-hidden rounded-xl bg-slate-800">
-      <video ref={ref} data-testid={testId} autoPlay playsInline muted={muted} className={cn('aspect-video w-full object-cover', dimmed && 'opacity-30')} />
+      <video
+        ref={ref}
+        data-testid={testId}
+        autoPlay
+        playsInline
+        muted={muted}
+        className={cn('aspect-video w-full object-cover', dimmed && 'opacity-30')}
+      />
       <figcaption className="absolute bottom-2 left-2 flex items-center gap-2 rounded bg-black/60 px-2 py-0.5 text-xs">
         {label}
         {badge && <span className="rounded bg-amber-500 px-1 text-[10px] font-semibold text-black">{badge}</span>}

@@ -49,7 +49,10 @@ type Handle = {
   detach: (opts?: Record<string, unknown>) => void;
 };
 
-type JanusSession = { attach: (opts: Record<string, unknown>) => void; destroy: (opts?: Record<string, unknown>) => void };
+type JanusSession = {
+  attach: (opts: Record<string, unknown>) => void;
+  destroy: (opts?: Record<string, unknown>) => void;
+};
 
 type Publisher = { id: number; display?: string };
 
@@ -69,7 +72,14 @@ export class JanusRoom {
   private readonly feeds = new Map<number, Handle>();
   private sharingScreen = false;
   private left = false;
-  private snapshot: RoomSnapshot = { status: 'connecting', error: null, local: null, screen: null, remote: new Map(), kicked: false };
+  private snapshot: RoomSnapshot = {
+    status: 'connecting',
+    error: null,
+    local: null,
+    screen: null,
+    remote: new Map(),
+    kicked: false,
+  };
 
   constructor(private readonly options: RoomOptions) {}
 
@@ -152,7 +162,8 @@ export class JanusRoom {
   }
 
   private onLocalTrack(track: MediaStreamTrack, on: boolean) {
-    const screen = this.sharingScreen && track.kind === 'video' && track.label !== this.snapshot.local?.getVideoTracks()[0]?.label;
+    const screen =
+      this.sharingScreen && track.kind === 'video' && track.label !== this.snapshot.local?.getVideoTracks()[0]?.label;
     const key = screen ? 'screen' : 'local';
     const tracks = (this.snapshot[key]?.getTracks() ?? []).filter((t) => t.id !== track.id);
     if (on) tracks.push(track);
@@ -191,7 +202,8 @@ export class JanusRoom {
         handle.createAnswer({
           jsep,
           tracks: [{ type: 'data' }],
-          success: (answer: unknown) => handle.send({ message: { request: 'start', room: this.options.roomId }, jsep: answer }),
+          success: (answer: unknown) =>
+            handle.send({ message: { request: 'start', room: this.options.roomId }, jsep: answer }),
           error: (e: unknown) => this.fail(e),
         });
       },
@@ -256,7 +268,8 @@ export class JanusRoom {
     } catch {
       // Already gone: nothing to close.
     }
-    for (const t of [...(this.snapshot.local?.getTracks() ?? []), ...(this.snapshot.screen?.getTracks() ?? [])]) t.stop();
+    for (const t of [...(this.snapshot.local?.getTracks() ?? []), ...(this.snapshot.screen?.getTracks() ?? [])])
+      t.stop();
     this.update({ status: 'closed' });
   }
 }

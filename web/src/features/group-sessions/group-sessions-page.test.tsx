@@ -32,8 +32,22 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     currentParticipants: 1,
     isUserBooked: false,
     isLive: false,
-    service: { id: 'svc', title: 'Circle', duration: 60, price: '25.00', serviceType: 'energy_healing', mentor: { id: 'm1', userId: 'mentor-user' } },
-    mentor: { id: 'm1', userId: 'mentor-user', displayName: 'Luna Starweaver', profileImageUrl: null, rating: '4.80', totalSessions: 12 },
+    service: {
+      id: 'svc',
+      title: 'Circle',
+      duration: 60,
+      price: '25.00',
+      serviceType: 'energy_healing',
+      mentor: { id: 'm1', userId: 'mentor-user' },
+    },
+    mentor: {
+      id: 'm1',
+      userId: 'mentor-user',
+      displayName: 'Luna Starweaver',
+      profileImageUrl: null,
+      rating: '4.80',
+      totalSessions: 12,
+    },
     participants: [],
     ...over,
   };
@@ -71,7 +85,14 @@ describe('/group-sessions', () => {
           session(),
           session({ id: 'full', title: 'Full one', currentParticipants: 4 }),
           session({ id: 'booked', title: 'Booked one', isUserBooked: true }),
-          session({ id: 'live', title: 'Live one', isUserBooked: true, status: 'active', scheduledAt: inHours(-0.2), endsAt: inHours(0.8) }),
+          session({
+            id: 'live',
+            title: 'Live one',
+            isUserBooked: true,
+            status: 'active',
+            scheduledAt: inHours(-0.2),
+            endsAt: inHours(0.8),
+          }),
         ]),
     });
     renderPage();
@@ -86,29 +107,42 @@ describe('/group-sessions', () => {
     expect(within(card('Booked one')).getByText('Booked')).toBeInTheDocument();
     expect(within(card('Booked one')).getByRole('button', { name: /^Session Starts / })).toBeDisabled();
     expect(within(card('Live one')).getByText('Live Now')).toBeInTheDocument();
-    expect(within(card('Live one')).getByRole('link', { name: 'Join Video Call' })).toHaveAttribute('href', '/group-video-call/live');
+    expect(within(card('Live one')).getByRole('link', { name: 'Join Video Call' })).toHaveAttribute(
+      'href',
+      '/group-video-call/live',
+    );
   });
 
   it('a paid session holds a seat and goes to /group-booking/{id}', async () => {
     const fetch = mockFetch({
       'GET /api/group-sessions': () => jsonResponse(200, [session()]),
-      'POST /api/reservations': () => jsonResponse(201, { freeBooking: false, booking: null, reservation: { id: 'hold-1' }, expiresAt: inHours(1) }),
+      'POST /api/reservations': () =>
+        jsonResponse(201, { freeBooking: false, booking: null, reservation: { id: 'hold-1' }, expiresAt: inHours(1) }),
     });
     renderPage();
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Join Session' }));
     expect(await screen.findByText('/group-booking/hold-1')).toBeInTheDocument();
     const post = fetch.mock.calls.find(([, init]) => init?.method === 'POST')!;
-    expect(JSON.parse(String(post[1]!.body))).toEqual({ groupSessionId: session().id, totalAmount: '25.00', notes: '' });
+    expect(JSON.parse(String(post[1]!.body))).toEqual({
+      groupSessionId: session().id,
+      totalAmount: '25.00',
+      notes: '',
+    });
   });
 
   it("a full session says 'Session Full' with the spec's text", async () => {
     mockFetch({
       'GET /api/group-sessions': () => jsonResponse(200, [session()]),
-      'POST /api/reservations': () => jsonResponse(409, { message: 'Session Full - This group session is already at capacity.' }),
+      'POST /api/reservations': () =>
+        jsonResponse(409, { message: 'Session Full - This group session is already at capacity.' }),
     });
     renderPage();
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Join Session' }));
-    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith('Session Full', { description: 'This group session is already at capacity.' }));
+    await vi.waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('Session Full', {
+        description: 'This group session is already at capacity.',
+      }),
+    );
   });
 
   it('shows the empty state with a link to /mentors, and the benefit blurbs', async () => {

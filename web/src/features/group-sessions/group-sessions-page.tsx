@@ -30,9 +30,17 @@ import {
 } from '@/lib/group-sessions';
 
 const BENEFITS = [
-  { icon: HeartHandshake, title: 'Shared Experience', text: 'Learn and grow alongside seekers on the same path, and draw on the energy of the group.' },
+  {
+    icon: HeartHandshake,
+    title: 'Shared Experience',
+    text: 'Learn and grow alongside seekers on the same path, and draw on the energy of the group.',
+  },
   { icon: Gem, title: 'Better Value', text: 'Expert guidance at a fraction of the price of a private session.' },
-  { icon: GraduationCap, title: 'Expert Guidance', text: 'Every session is led by one of our experienced, verified mentors.' },
+  {
+    icon: GraduationCap,
+    title: 'Expert Guidance',
+    text: 'Every session is led by one of our experienced, verified mentors.',
+  },
 ];
 
 /** /group-sessions: upcoming and live group sessions, optionally one mentor's (?mentor={id}). */
@@ -61,7 +69,10 @@ export function GroupSessionsPage() {
             Join upcoming group sessions led by our mentors: a shared experience, better value and expert guidance.
           </p>
           {mentor && (
-            <Link to="/group-sessions" className="mt-3 inline-block text-sm font-medium text-indigo-700 hover:underline">
+            <Link
+              to="/group-sessions"
+              className="mt-3 inline-block text-sm font-medium text-indigo-700 hover:underline"
+            >
               Show all group sessions
             </Link>
           )}
@@ -166,7 +177,10 @@ function SessionCard({ session }: { session: GroupSessionView }) {
           if (result.reservation) {
             navigate(`/group-booking/${result.reservation.id}`);
           } else {
-            if (result.freeBooking) toast.success(GROUP_SESSION_TEXT.joinedFreeTitle, { description: `You're booked for "${session.title}".` });
+            if (result.freeBooking)
+              toast.success(GROUP_SESSION_TEXT.joinedFreeTitle, {
+                description: `You're booked for "${session.title}".`,
+              });
             else toast.success('Already Joined', { description: `You already have a seat in "${session.title}".` });
             redirect.current = window.setTimeout(() => navigate('/dashboard'), FREE_BOOKING_REDIRECT_DELAY_MS);
           }
@@ -188,10 +202,22 @@ function SessionCard({ session }: { session: GroupSessionView }) {
   return (
     <Card className="flex h-full flex-col p-6" aria-labelledby={`group-session-${session.id}`}>
       <div className="flex flex-wrap items-center gap-2">
-        {session.isUserBooked && <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-800">Booked</span>}
-        {state === 'live' && <span className="rounded-full bg-rose-100 px-2.5 py-0.5 text-xs font-semibold text-rose-700">Live Now</span>}
+        {session.isUserBooked && (
+          <span className="rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-800">
+            Booked
+          </span>
+        )}
+        {state === 'live' && (
+          <span className="rounded-full bg-rose-100 px-2.5 py-0.5 text-xs font-semibold text-rose-700">Live Now</span>
+        )}
         {state === 'upcoming' && (
-          <span className={spotsLeft(session) ? 'rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-medium text-indigo-700' : 'rounded-full bg-slate-200 px-2.5 py-0.5 text-xs font-medium text-slate-700'}>
+          <span
+            className={
+              spotsLeft(session)
+                ? 'rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-medium text-indigo-700'
+                : 'rounded-full bg-slate-200 px-2.5 py-0.5 text-xs font-medium text-slate-700'
+            }
+          >
             {spotsText(session)}
           </span>
         )}
@@ -233,7 +259,9 @@ function SessionCard({ session }: { session: GroupSessionView }) {
         </div>
         <div className="text-slate-700">
           <dt className="sr-only">Price</dt>
-          <dd className="font-semibold text-slate-900">{isFree(session.service.price) ? 'Free' : formatUsd(session.service.price)}</dd>
+          <dd className="font-semibold text-slate-900">
+            {isFree(session.service.price) ? 'Free' : formatUsd(session.service.price)}
+          </dd>
         </div>
       </dl>
       <p className="mt-2 text-xs capitalize text-slate-500">{session.service.serviceType.replace(/_/g, ' ')}</p>

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/testing/test-utils';
 import { Testimonials, highlightStats } from './highlights';
 
-const base = { mentorCount: 26, averageHourlyRate: '64.50', averageRating: '4.63', reviewCount: 77, completedSessions: 77, testimonials: [] };
+const base = {
+  mentorCount: 26,
+  averageHourlyRate: '64.50',
+  averageRating: '4.63',
+  reviewCount: 77,
+  completedSessions: 77,
+  testimonials: [],
+};
 
 describe('landing highlights', () => {
   it('shows only figures computed from the catalogue', () => {
@@ -12,7 +19,9 @@ describe('landing highlights', () => {
       { label: 'Average hourly rate', value: '$64.50' },
       { label: 'Average rating (77 reviews)', value: '4.6' },
     ]);
-    expect(highlightStats({ ...base, mentorCount: 0, averageHourlyRate: null, averageRating: null, reviewCount: 0 })).toEqual([]);
+    expect(
+      highlightStats({ ...base, mentorCount: 0, averageHourlyRate: null, averageRating: null, reviewCount: 0 }),
+    ).toEqual([]);
     expect(highlightStats(undefined)).toEqual([]);
   });
 
@@ -23,7 +32,15 @@ describe('landing highlights', () => {
     renderWithProviders(
       <Testimonials
         testimonials={[
-          { id: '1', rating: 5, comment: 'Clear and kind.', reviewerName: 'Sam K.', mentorId: 'm1', mentorName: 'Luna Starling', createdAt: '2026-11-01T10:00:00Z' },
+          {
+            id: '1',
+            rating: 5,
+            comment: 'Clear and kind.',
+            reviewerName: 'Sam K.',
+            mentorId: 'm1',
+            mentorName: 'Luna Starling',
+            createdAt: '2026-11-01T10:00:00Z',
+          },
         ]}
       />,
     );

@@ -13,10 +13,15 @@ export type Figure = { label: string; value: string };
 export function highlightStats(h: HighlightsView | undefined): Figure[] {
   if (!h) return [];
   const figures: Figure[] = [];
-  if (h.mentorCount > 0) figures.push({ label: h.mentorCount === 1 ? 'Mentor' : 'Mentors', value: h.mentorCount.toLocaleString('en-US') });
-  if (h.averageHourlyRate != null) figures.push({ label: 'Average hourly rate', value: formatUsd(h.averageHourlyRate) });
+  if (h.mentorCount > 0)
+    figures.push({ label: h.mentorCount === 1 ? 'Mentor' : 'Mentors', value: h.mentorCount.toLocaleString('en-US') });
+  if (h.averageHourlyRate != null)
+    figures.push({ label: 'Average hourly rate', value: formatUsd(h.averageHourlyRate) });
   if (h.averageRating != null && h.reviewCount > 0) {
-    figures.push({ label: `Average rating (${h.reviewCount.toLocaleString('en-US')} reviews)`, value: Number(h.averageRating).toFixed(1) });
+    figures.push({
+      label: `Average rating (${h.reviewCount.toLocaleString('en-US')} reviews)`,
+      value: Number(h.averageRating).toFixed(1),
+    });
   }
   return figures;
 }

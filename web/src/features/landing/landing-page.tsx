@@ -49,7 +49,10 @@ export function LandingPage() {
       {/* Hero */}
       <section className="relative overflow-hidden bg-gradient-to-br from-indigo-950 via-indigo-900 to-violet-900 text-white">
         <div aria-hidden="true" className="absolute -top-32 right-0 h-96 w-96 rounded-full bg-violet-500/30 blur-3xl" />
-        <div aria-hidden="true" className="absolute -bottom-40 -left-20 h-96 w-96 rounded-full bg-indigo-500/30 blur-3xl" />
+        <div
+          aria-hidden="true"
+          className="absolute -bottom-40 -left-20 h-96 w-96 rounded-full bg-indigo-500/30 blur-3xl"
+        />
         <div className="relative mx-auto max-w-7xl px-4 py-20 sm:px-6 sm:py-28 lg:px-8">
           <div className="max-w-3xl animate-fade-in">
             <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-4 py-1.5 text-sm font-medium text-indigo-100 ring-1 ring-white/20">
@@ -60,8 +63,8 @@ export function LandingPage() {
               Connect with trusted spiritual mentors
             </h1>
             <p className="mt-6 max-w-2xl text-lg leading-relaxed text-indigo-100">
-              Astrology, tarot, energy healing, meditation and more, in private video sessions or small groups,
-              with mentors who take your questions to heart.
+              Astrology, tarot, energy healing, meditation and more, in private video sessions or small groups, with
+              mentors who take your questions to heart.
             </p>
             <div className="mt-10 flex flex-col gap-3 sm:flex-row">
               <Button asChild variant="light" size="lg">
@@ -104,11 +107,18 @@ export function LandingPage() {
       {/* How it works */}
       <section id="how-it-works" className="scroll-mt-20 bg-slate-50 py-20 sm:py-24">
         <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-          <SectionHeading eyebrow="About" title="How It Works" text={`Three simple steps to your first session on ${APP_NAME}.`} />
+          <SectionHeading
+            eyebrow="About"
+            title="How It Works"
+            text={`Three simple steps to your first session on ${APP_NAME}.`}
+          />
           <ol className="mt-12 grid gap-6 md:grid-cols-3">
             {STEPS.map((step, index) => (
               <li key={step.title} className="relative rounded-2xl border border-slate-200/80 bg-white p-6 shadow-sm">
-                <span className="absolute right-6 top-6 font-display text-4xl font-semibold text-indigo-100" aria-hidden="true">
+                <span
+                  className="absolute right-6 top-6 font-display text-4xl font-semibold text-indigo-100"
+                  aria-hidden="true"
+                >
                   {index + 1}
                 </span>
                 <span className="inline-flex h-12 w-12 items-center justify-center rounded-xl bg-indigo-600 text-white">
@@ -134,8 +144,8 @@ export function LandingPage() {
             <div className="lg:col-span-2">
               <h2 className="font-display text-3xl font-semibold">Share your gift as a mentor</h2>
               <p className="mt-3 max-w-2xl text-indigo-100">
-                Offer readings, healing and guidance to seekers worldwide. Set your own services, prices and hours;
-                we handle booking, payments and video.
+                Offer readings, healing and guidance to seekers worldwide. Set your own services, prices and hours; we
+                handle booking, payments and video.
               </p>
             </div>
             <div className="lg:text-right">
@@ -150,7 +160,9 @@ export function LandingPage() {
       {/* Closing call to action */}
       <section className="bg-white py-20 sm:py-24">
         <div className="mx-auto max-w-3xl px-4 text-center sm:px-6">
-          <h2 className="font-display text-3xl font-semibold text-slate-900 sm:text-4xl">Ready to begin your journey?</h2>
+          <h2 className="font-display text-3xl font-semibold text-slate-900 sm:text-4xl">
+            Ready to begin your journey?
+          </h2>
           <p className="mt-4 text-slate-600">Create a free account and meet the mentor who fits you.</p>
           <div className="mt-8">
             <Button asChild variant="gradient" size="lg">

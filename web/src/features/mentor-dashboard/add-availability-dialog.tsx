@@ -9,7 +9,13 @@ import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
 import { errorMessage } from '@/lib/api-fetch';
 import { timeZoneLabel } from '@/lib/time-zones';
 import { useAddAvailability } from './api';
-import { DAY_NAMES, END_TIME_OPTIONS, isEndAfterStart, START_TIME_OPTIONS, windowLabel } from '@/lib/weekly-availability';
+import {
+  DAY_NAMES,
+  END_TIME_OPTIONS,
+  isEndAfterStart,
+  START_TIME_OPTIONS,
+  windowLabel,
+} from '@/lib/weekly-availability';
 
 type Form = { dayOfWeek: string; startTime: string; endTime: string };
 type Errors = Partial<Record<keyof Form, string>>;

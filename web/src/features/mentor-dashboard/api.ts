@@ -19,7 +19,14 @@ import {
   listMentorBookings,
   updateMentorBooking,
 } from '@/api/endpoints/dashboard/dashboard';
-import type { AvailabilitySlotView, BulkAvailabilityRequest, DateOverrideView, MentorStatsView, NewAvailabilityRequest, NewDateOverrideRequest } from '@/api/model';
+import type {
+  AvailabilitySlotView,
+  BulkAvailabilityRequest,
+  DateOverrideView,
+  MentorStatsView,
+  NewAvailabilityRequest,
+  NewDateOverrideRequest,
+} from '@/api/model';
 import { availableSlotsKey } from '@/components/slot-picker';
 import { errorStatus } from '@/lib/api-fetch';
 import { MENTOR_PROFILE_KEY } from '@/lib/auth';
@@ -75,7 +82,8 @@ export function useCreateService() {
 export function useUpdateService() {
   const refresh = useRefreshCatalogue();
   return useMutation({
-    mutationFn: ({ id, changes }: { id: string; changes: UpdateServiceInput }) => catalogueApi.updateService(id, changes),
+    mutationFn: ({ id, changes }: { id: string; changes: UpdateServiceInput }) =>
+      catalogueApi.updateService(id, changes),
     onSuccess: (service) => refresh(service.mentorId),
   });
 }
@@ -91,7 +99,11 @@ export function useUpdateMentorProfile() {
 
 // --- Stats and bookings ------------------------------------------------------------------------
 
-export type { AvailabilitySlotView as AvailabilitySlot, DateOverrideView as DateOverride, MentorStatsView as MentorStats };
+export type {
+  AvailabilitySlotView as AvailabilitySlot,
+  DateOverrideView as DateOverride,
+  MentorStatsView as MentorStats,
+};
 
 export const mentorDashboardKeys = {
   stats: () => getGetMentorStatsQueryKey(),

@@ -147,7 +147,12 @@ export function AvailabilityTab({ mentor }: { mentor: Mentor }) {
       <DateOverrides mentorId={mentor.id} timeZone={mentor.timeZone} />
 
       <AddAvailabilityDialog open={adding} onOpenChange={setAdding} mentorId={mentor.id} timeZone={mentor.timeZone} />
-      <SeveralDaysDialog open={addingMany} onOpenChange={setAddingMany} mentorId={mentor.id} timeZone={mentor.timeZone} />
+      <SeveralDaysDialog
+        open={addingMany}
+        onOpenChange={setAddingMany}
+        mentorId={mentor.id}
+        timeZone={mentor.timeZone}
+      />
 
       <Dialog
         open={!!deleting}
@@ -186,7 +191,9 @@ function SlotRow({ slot, busy, onToggle, onDelete }: SlotRowProps) {
       )}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <span className={cn('font-medium', slot.isActive ? 'text-slate-900' : 'text-slate-500')}>{windowLabel(slot)}</span>
+        <span className={cn('font-medium', slot.isActive ? 'text-slate-900' : 'text-slate-500')}>
+          {windowLabel(slot)}
+        </span>
         <span
           className={cn(
             'rounded-full px-2.5 py-0.5 text-xs font-medium',

@@ -1,4 +1,12 @@
-import { CalendarCheck, CalendarDays, CalendarX, CircleAlert, CircleCheck, MessageSquare, RefreshCw } from 'lucide-react';
+import {
+  CalendarCheck,
+  CalendarDays,
+  CalendarX,
+  CircleAlert,
+  CircleCheck,
+  MessageSquare,
+  RefreshCw,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -79,7 +87,8 @@ export function BookingsTab() {
       { id: booking.id, reason: reason.trim() || undefined },
       {
         onSuccess: () => toast.success(DONE_TOASTS.cancelled),
-        onError: (error) => toast.error(TEXT.bookingUpdateFailed, { description: errorMessage(error, 'Please try again.') }),
+        onError: (error) =>
+          toast.error(TEXT.bookingUpdateFailed, { description: errorMessage(error, 'Please try again.') }),
         onSettled: () => setCancelling(null),
       },
     );
@@ -90,7 +99,9 @@ export function BookingsTab() {
         <h2 id="bookings-heading" className="font-display text-2xl font-semibold text-slate-900">
           Your Bookings
         </h2>
-        <p className="text-sm text-slate-600">Sessions seekers have booked with you. Times are in your browser&apos;s time zone.</p>
+        <p className="text-sm text-slate-600">
+          Sessions seekers have booked with you. Times are in your browser&apos;s time zone.
+        </p>
       </div>
 
       {bookings.isLoading ? (
@@ -192,7 +203,11 @@ export function BookingsTab() {
           <Button variant="outline" onClick={() => setCancelling(null)} disabled={cancel.isPending}>
             Keep Booking
           </Button>
-          <Button variant="destructive" disabled={cancel.isPending} onClick={() => cancelling && confirmCancel(cancelling)}>
+          <Button
+            variant="destructive"
+            disabled={cancel.isPending}
+            onClick={() => cancelling && confirmCancel(cancelling)}
+          >
             {cancel.isPending ? 'Cancelling...' : 'Cancel Booking'}
           </Button>
         </div>

@@ -28,10 +28,15 @@ export const MAX_CANCELLATION_REASON_CHARS = 500;
  * Pending offers Confirm; pending or confirmed before the start offers Cancel Booking; confirmed
  * and ended offers Mark Complete; completed and cancelled offer none.
  */
-export function mentorActions(booking: Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'>, now: Date = new Date()): MentorActions {
+export function mentorActions(
+  booking: Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'>,
+  now: Date = new Date(),
+): MentorActions {
   return {
     confirm: booking.status === 'pending',
-    cancel: (booking.status === 'pending' || booking.status === 'confirmed') && new Date(booking.scheduledAt).getTime() > now.getTime(),
+    cancel:
+      (booking.status === 'pending' || booking.status === 'confirmed') &&
+      new Date(booking.scheduledAt).getTime() > now.getTime(),
     complete: booking.status === 'confirmed' && sessionHasEnded(booking, now),
     startVideo: canStartVideoSession(booking, now),
   };
@@ -53,7 +58,6 @@ export function clientMessagesHref(booking: Pick<MentorBooking, 'id' | 'user'>, 
 export function clientName(booking: Pick<MentorBooking, 'user'>): string {
   return [booking.user.firstName, booking.user.lastName].filter((s) => s && s.trim()).join(' ') || 'Client';
 }
-
 
 /** The Bookings tab's filters; 'all' shows upcoming then past then cancelled. */
 export const BOOKING_FILTERS = ['all', 'upcoming', 'past', 'cancelled'] as const;

@@ -47,7 +47,10 @@ export function DateOverrides({ mentorId, timeZone }: { mentorId: string; timeZo
               {list.map((o) => {
                 const name = `${calendarDateLabel(o.date)}: ${overrideLabel(o)}`;
                 return (
-                  <li key={o.id} className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 py-2">
+                  <li
+                    key={o.id}
+                    className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 py-2"
+                  >
                     <span className="flex items-center gap-2 text-sm">
                       <CalendarOff aria-hidden="true" className="h-4 w-4 text-slate-500" />
                       <span className="font-medium text-slate-900">{calendarDateLabel(o.date)}</span>
@@ -62,7 +65,10 @@ export function DateOverrides({ mentorId, timeZone }: { mentorId: string; timeZo
                       onClick={() =>
                         remove.mutate(o.id, {
                           onSuccess: () => toast.success('Date override deleted'),
-                          onError: (error) => toast.error('Failed to delete date override', { description: errorMessage(error, 'Please try again.') }),
+                          onError: (error) =>
+                            toast.error('Failed to delete date override', {
+                              description: errorMessage(error, 'Please try again.'),
+                            }),
                         })
                       }
                     >
@@ -150,8 +156,20 @@ function AddOverrideForm({ mentorId, timeZone }: { mentorId: string; timeZone: s
         </label>
         {extra && (
           <div className="grid gap-4 sm:grid-cols-2">
-            <TimeSelect label="Extra from" kind="start" value={startTime} disabled={add.isPending} onChange={(v) => (setStartTime(v), edited())} />
-            <TimeSelect label="Extra until" kind="end" value={endTime} disabled={add.isPending} onChange={(v) => (setEndTime(v), edited())} />
+            <TimeSelect
+              label="Extra from"
+              kind="start"
+              value={startTime}
+              disabled={add.isPending}
+              onChange={(v) => (setStartTime(v), edited())}
+            />
+            <TimeSelect
+              label="Extra until"
+              kind="end"
+              value={endTime}
+              disabled={add.isPending}
+              onChange={(v) => (setEndTime(v), edited())}
+            />
           </div>
         )}
         <Button type="submit" className="w-full" disabled={add.isPending}>

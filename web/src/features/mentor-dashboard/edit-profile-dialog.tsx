@@ -112,7 +112,11 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
           />
         )}
       </Field>
-      <SpecialtyPicker value={form.specialties} onChange={(specialties) => set({ specialties })} error={errors.specialties} />
+      <SpecialtyPicker
+        value={form.specialties}
+        onChange={(specialties) => set({ specialties })}
+        error={errors.specialties}
+      />
       <FormField
         label="Base Price (USD)"
         type="number"
@@ -124,7 +128,12 @@ function EditProfileForm({ mentor, onDone }: { mentor: Mentor; onDone: () => voi
         error={errors.basePrice}
         disabled={update.isPending}
       />
-      <TimeZoneField value={timeZone} onChange={setTimeZone} hint="Your availability is in this zone." disabled={update.isPending} />
+      <TimeZoneField
+        value={timeZone}
+        onChange={setTimeZone}
+        hint="Your availability is in this zone."
+        disabled={update.isPending}
+      />
       <MinimumNoticeField value={notice} onChange={setNotice} disabled={update.isPending} />
       <div className="flex justify-end gap-3 border-t border-slate-100 pt-4">
         <Button variant="outline" onClick={onDone} disabled={update.isPending}>

@@ -34,8 +34,22 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     currentParticipants: 2,
     isUserBooked: false,
     isLive: false,
-    service: { id: GROUP_ID, title: 'New Moon Circle', duration: 60, price: '25.00', serviceType: 'tarot', mentor: { id: MENTOR_ID, userId: 'u' } },
-    mentor: { id: MENTOR_ID, userId: 'u', displayName: 'Luna', profileImageUrl: null, rating: '5.00', totalSessions: 1 },
+    service: {
+      id: GROUP_ID,
+      title: 'New Moon Circle',
+      duration: 60,
+      price: '25.00',
+      serviceType: 'tarot',
+      mentor: { id: MENTOR_ID, userId: 'u' },
+    },
+    mentor: {
+      id: MENTOR_ID,
+      userId: 'u',
+      displayName: 'Luna',
+      profileImageUrl: null,
+      rating: '5.00',
+      totalSessions: 1,
+    },
     participants: [],
     ...over,
   };
@@ -57,7 +71,9 @@ describe('Group Sessions tab', () => {
     await user.click(screen.getByRole('button', { name: 'Create Group Session' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create Group Session' });
     // Only active group services can be chosen.
-    const options = within(within(dialog).getByLabelText('Service')).getAllByRole('option').map((o) => o.textContent);
+    const options = within(within(dialog).getByLabelText('Service'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(options).toEqual(['Select a group service', 'New Moon Circle (60 min)']);
     expect(within(dialog).getByLabelText('Max Participants')).toHaveValue(4);
     await user.click(within(dialog).getByRole('button', { name: 'Create Session' }));
@@ -96,7 +112,13 @@ describe('Group Sessions tab', () => {
           session({ id: 'a', title: 'Ahead' }),
           session({ id: 'b', title: 'In its window', scheduledAt: inMinutes(-5), endsAt: inMinutes(55) }),
           session({ id: 'c', title: 'Running', status: 'active', scheduledAt: inMinutes(-5), endsAt: inMinutes(55) }),
-          session({ id: 'd', title: 'Done', status: 'completed', scheduledAt: inMinutes(-120), endsAt: inMinutes(-60) }),
+          session({
+            id: 'd',
+            title: 'Done',
+            status: 'completed',
+            scheduledAt: inMinutes(-120),
+            endsAt: inMinutes(-60),
+          }),
         ]),
     });
     renderWithProviders(<GroupSessionsTab mentor={withGroupService} />, { client: clientWithUser(testUser) });
@@ -109,7 +131,13 @@ describe('Group Sessions tab', () => {
     expect(buttons('In its window')).toEqual(['Start Group Session']);
     expect(buttons('Running')).toEqual(['Join Active Session', 'End Session']);
     expect(buttons('Done')).toEqual([]);
-    await userEvent.setup().click(within(within(list).getByRole('heading', { name: 'Running' }).closest('li')!).getByRole('button', { name: 'Join Active Session' }));
+    await userEvent
+      .setup()
+      .click(
+        within(within(list).getByRole('heading', { name: 'Running' }).closest('li')!).getByRole('button', {
+          name: 'Join Active Session',
+        }),
+      );
     expect(navigation.hardNavigate).toHaveBeenCalledWith('/group-video-call/c');
   });
 });

@@ -32,7 +32,12 @@ import { formatUsd, isFree } from '@/lib/money';
 import { hardNavigate } from '@/lib/navigation';
 import { useNow } from '@/lib/use-now';
 
-const STATUS_LABELS: Record<string, string> = { scheduled: 'Scheduled', active: 'Live', completed: 'Completed', cancelled: 'Cancelled' };
+const STATUS_LABELS: Record<string, string> = {
+  scheduled: 'Scheduled',
+  active: 'Live',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
 
 /** The mentor dashboard's Group Sessions tab: the mentor's sessions and Create Group Session. */
 export function GroupSessionsTab({ mentor }: { mentor: Mentor }) {
@@ -47,7 +52,9 @@ export function GroupSessionsTab({ mentor }: { mentor: Mentor }) {
           <h2 id="group-sessions-heading" className="font-display text-2xl font-semibold text-slate-900">
             Group Sessions
           </h2>
-          <p className="text-sm text-slate-600">Schedule sessions of your group services; seekers join them from /group-sessions.</p>
+          <p className="text-sm text-slate-600">
+            Schedule sessions of your group services; seekers join them from /group-sessions.
+          </p>
         </div>
         <Button onClick={() => setCreating(true)}>
           <Plus aria-hidden="true" className="h-4 w-4" />
@@ -71,7 +78,12 @@ export function GroupSessionsTab({ mentor }: { mentor: Mentor }) {
           ))}
         </ul>
       )}
-      <Dialog open={creating} onOpenChange={setCreating} title="Create Group Session" description="Seekers can join until it starts.">
+      <Dialog
+        open={creating}
+        onOpenChange={setCreating}
+        title="Create Group Session"
+        description="Seekers can join until it starts."
+      >
         {creating && <CreateGroupSessionForm services={groupServices} onDone={() => setCreating(false)} />}
       </Dialog>
     </section>
@@ -88,7 +100,11 @@ function MentorSessionCard({ session }: { session: GroupSessionView }) {
       hardNavigate(`/group-video-call/${session.id}`);
       return;
     }
-    if (action === 'cancel' && !window.confirm('Cancel this group session? Every paid participant is refunded in full.')) return;
+    if (
+      action === 'cancel' &&
+      !window.confirm('Cancel this group session? Every paid participant is refunded in full.')
+    )
+      return;
     const status = action === 'start' ? 'active' : action === 'end' ? 'completed' : 'cancelled';
     update.mutate(
       { id: session.id, status },
@@ -179,7 +195,9 @@ function CreateGroupSessionForm({ services, onDone }: { services: Mentor['servic
       },
       {
         onSuccess: (s) => {
-          toast.success('Group session created', { description: `${s.title}: ${cardDate(s.scheduledAt)} at ${cardTime(s.scheduledAt)}` });
+          toast.success('Group session created', {
+            description: `${s.title}: ${cardDate(s.scheduledAt)} at ${cardTime(s.scheduledAt)}`,
+          });
           onDone();
         },
       },
@@ -190,11 +208,19 @@ function CreateGroupSessionForm({ services, onDone }: { services: Mentor['servic
     <form noValidate onSubmit={submit} className="space-y-5" aria-label="Create Group Session">
       {create.isError && <Alert variant="error">{errorMessage(create.error, GROUP_SESSION_TEXT.createFailed)}</Alert>}
       {(services ?? []).length === 0 && (
-        <Alert variant="info">You have no active group service yet: create one in the Services tab (type Group) first.</Alert>
+        <Alert variant="info">
+          You have no active group service yet: create one in the Services tab (type Group) first.
+        </Alert>
       )}
       <Field label="Service" error={errors.serviceId}>
         {(control) => (
-          <Select {...control} required value={form.serviceId} disabled={create.isPending} onChange={(e) => change({ serviceId: e.target.value })}>
+          <Select
+            {...control}
+            required
+            value={form.serviceId}
+            disabled={create.isPending}
+            onChange={(e) => change({ serviceId: e.target.value })}
+          >
             <option value="" disabled>
               Select a group service
             </option>
@@ -206,10 +232,24 @@ function CreateGroupSessionForm({ services, onDone }: { services: Mentor['servic
           </Select>
         )}
       </Field>
-      <FormField label="Title" name="title" value={form.title} error={errors.title} disabled={create.isPending} onChange={(e) => change({ title: e.target.value })} required />
+      <FormField
+        label="Title"
+        name="title"
+        value={form.title}
+        error={errors.title}
+        disabled={create.isPending}
+        onChange={(e) => change({ title: e.target.value })}
+        required
+      />
       <Field label="Description">
         {(control) => (
-          <Textarea {...control} rows={3} value={form.description} disabled={create.isPending} onChange={(e) => change({ description: e.target.value })} />
+          <Textarea
+            {...control}
+            rows={3}
+            value={form.description}
+            disabled={create.isPending}
+            onChange={(e) => change({ description: e.target.value })}
+          />
         )}
       </Field>
       <div className="grid gap-5 sm:grid-cols-2">

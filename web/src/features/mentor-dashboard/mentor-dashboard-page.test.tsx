@@ -36,7 +36,8 @@ const EMPTY_LISTS = {
   'GET /api/mentor/availability': () => jsonResponse(200, []),
 };
 
-const render = () => renderWithProviders(<MentorDashboardPage />, { client: clientWithUser(testUser), path: '/mentor-dashboard' });
+const render = () =>
+  renderWithProviders(<MentorDashboardPage />, { client: clientWithUser(testUser), path: '/mentor-dashboard' });
 
 function bodies(fetchMock: ReturnType<typeof mockFetch>, method: string, path: string): unknown[] {
   return fetchMock.mock.calls
@@ -55,7 +56,9 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
   it('greets by display name; Bookings is the default tab and every tab is open', async () => {
     mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, mentor()), ...EMPTY_LISTS });
     render();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Luna Starweaver!' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Welcome back, Luna Starweaver!' }),
+    ).toBeInTheDocument();
     const tabs = screen.getByRole('tablist', { name: 'Mentor dashboard' });
     for (const name of ['Bookings', 'Services', 'Group Sessions', 'Availability', 'Payouts', 'Profile']) {
       expect(within(tabs).getByRole('tab', { name })).toBeEnabled();
@@ -81,7 +84,8 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
   it("offers 'Create Your First Service' (a mentor with hours but no service) and creates a free group service", async () => {
     let services: unknown[] = [];
     const fetchMock = mockFetch({
-      'GET /api/mentor/availability': () => jsonResponse(200, [{ id: 'a-1', dayOfWeek: 1, startTime: '09:00', endTime: '17:00', isActive: true }]),
+      'GET /api/mentor/availability': () =>
+        jsonResponse(200, [{ id: 'a-1', dayOfWeek: 1, startTime: '09:00', endTime: '17:00', isActive: true }]),
       'GET /api/mentor/profile': () => jsonResponse(200, mentor({ services: services as never })),
       'POST /api/services': (_url, init) => {
         const body = JSON.parse(String(init?.body));
@@ -145,7 +149,9 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('switch', { name: 'Active' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(bodies(fetchMock, 'PUT', `/api/mentor/services/${SERVICE_ID}`)).toEqual([{ price: '80.00', isActive: false }]);
+    expect(bodies(fetchMock, 'PUT', `/api/mentor/services/${SERVICE_ID}`)).toEqual([
+      { price: '80.00', isActive: false },
+    ]);
   }, 30_000);
 
   it('Profile tab: read-only details and Edit Mentor Profile with trimmed specialties, the time zone and the minimum notice', async () => {

@@ -1,5 +1,15 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { CircleAlert, ExternalLink, Pencil, Plus, RefreshCw, Sparkles, TrendingUp, UserPlus, Users } from 'lucide-react';
+import {
+  CircleAlert,
+  ExternalLink,
+  Pencil,
+  Plus,
+  RefreshCw,
+  Sparkles,
+  TrendingUp,
+  UserPlus,
+  Users,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { StateCard } from '@/components/state-card';
@@ -32,7 +42,6 @@ export const DASHBOARD_TABS: { value: string; label: string }[] = [
 ];
 
 export const DEFAULT_TAB = 'bookings';
-
 
 export function MentorDashboardPage() {
   useDocumentTitle('Mentor Dashboard');
@@ -84,7 +93,8 @@ export function MentorDashboardPage() {
 function SetUpDashboard({ mentor }: { mentor: Mentor }) {
   const availability = useAvailability();
   if (availability.isLoading) return <FullPageSpinner />;
-  if (availability.isSuccess && neverFinishedSetup(mentor, availability.data)) return <Navigate to="/become-mentor" replace />;
+  if (availability.isSuccess && neverFinishedSetup(mentor, availability.data))
+    return <Navigate to="/become-mentor" replace />;
   return <Dashboard mentor={mentor} />;
 }
 

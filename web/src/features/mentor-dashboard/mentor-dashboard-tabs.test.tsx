@@ -75,7 +75,9 @@ function setup(handlers: Handlers = {}) {
 }
 
 const calls = (fetchMock: ReturnType<typeof mockFetch>, method: string, path: string) =>
-  fetchMock.mock.calls.filter(([url, init]) => url === path && ((init as RequestInit | undefined)?.method ?? 'GET') === method);
+  fetchMock.mock.calls.filter(
+    ([url, init]) => url === path && ((init as RequestInit | undefined)?.method ?? 'GET') === method,
+  );
 const bodies = (fetchMock: ReturnType<typeof mockFetch>, method: string, path: string) =>
   calls(fetchMock, method, path).map(([, init]) => JSON.parse(String((init as RequestInit).body)));
 
@@ -104,18 +106,31 @@ describe('summary cards and the earnings card', () => {
     // The server takes the fee per booking (0.38 on each of two 2.50 sessions): 15% of the total would be 6.75.
     setup({
       'GET /api/mentor/stats': () =>
-        jsonResponse(200, { ...STATS, totalEarnings: '45.00', platformFeePercent: 15, platformFee: '6.76', netEarnings: '38.24' }),
+        jsonResponse(200, {
+          ...STATS,
+          totalEarnings: '45.00',
+          platformFeePercent: 15,
+          platformFee: '6.76',
+          netEarnings: '38.24',
+        }),
     });
     const earnings = await screen.findByRole('region', { name: 'Earnings' });
-    await waitFor(() => expect(within(earnings).getByText('Total earnings').nextElementSibling).toHaveTextContent('$45.00'));
+    await waitFor(() =>
+      expect(within(earnings).getByText('Total earnings').nextElementSibling).toHaveTextContent('$45.00'),
+    );
     expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent('−$6.76');
     expect(within(earnings).getByText('Your net earnings').nextElementSibling).toHaveTextContent('$38.24');
   });
 
   it('shows no minus sign on a fee of nothing', async () => {
-    setup({ 'GET /api/mentor/stats': () => jsonResponse(200, { ...STATS, totalEarnings: '0.00', platformFee: '0.00', netEarnings: '0.00' }) });
+    setup({
+      'GET /api/mentor/stats': () =>
+        jsonResponse(200, { ...STATS, totalEarnings: '0.00', platformFee: '0.00', netEarnings: '0.00' }),
+    });
     const earnings = await screen.findByRole('region', { name: 'Earnings' });
-    await waitFor(() => expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent(/^\$0\.00$/));
+    await waitFor(() =>
+      expect(within(earnings).getByText('Platform fee (15%)').nextElementSibling).toHaveTextContent(/^\$0\.00$/),
+    );
   });
 
   it("shows 'New' for a mentor without reviews", async () => {
@@ -146,8 +161,18 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
   it('cards show client, service, date, time, duration, total, status and notes, with the allowed actions', async () => {
     const soon = new Date(Date.now() + 5 * MINUTE).toISOString();
     const pending = booking();
-    const live = booking({ id: 'b-live', status: 'confirmed', scheduledAt: soon, notes: undefined, totalAmount: '0.00' });
-    const later = booking({ id: 'b-later', status: 'confirmed', user: { id: 'u-2', firstName: 'Vega', lastName: 'Star' } });
+    const live = booking({
+      id: 'b-live',
+      status: 'confirmed',
+      scheduledAt: soon,
+      notes: undefined,
+      totalAmount: '0.00',
+    });
+    const later = booking({
+      id: 'b-later',
+      status: 'confirmed',
+      user: { id: 'u-2', firstName: 'Vega', lastName: 'Star' },
+    });
     const done = booking({ id: 'b-done', status: 'completed', scheduledAt: '2026-01-10T15:00:00Z' });
     const gone = booking({ id: 'b-gone', status: 'cancelled', scheduledAt: '2026-01-09T15:00:00Z' });
     setup({ 'GET /api/mentor/bookings': () => jsonResponse(200, [pending, later, live, done, gone]) });
@@ -194,7 +219,10 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
     expect(within(laterCard).getByRole('button', { name: 'Cancel Booking' })).toBeInTheDocument();
     expect(within(laterCard).queryByRole('button', { name: 'Mark Complete' })).not.toBeInTheDocument();
     expect(within(laterCard).queryByRole('link', { name: 'Start Video Session' })).not.toBeInTheDocument();
-    expect(within(laterCard).getByRole('link', { name: 'Message Client' })).toHaveAttribute('href', '/messages?user=u-2&booking=b-later');
+    expect(within(laterCard).getByRole('link', { name: 'Message Client' })).toHaveAttribute(
+      'href',
+      '/messages?user=u-2&booking=b-later',
+    );
     // Completed and cancelled: no status actions.
     for (const [card, label] of [
       [doneCard, 'Completed'],
@@ -210,11 +238,36 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
   it('sorts upcoming soonest first, then past newest first, and filters Upcoming / Past / Cancelled', async () => {
     const hours = (h: number) => new Date(Date.now() + h * 60 * MINUTE).toISOString();
     const list = [
-      booking({ id: 'b-past-old', status: 'completed', scheduledAt: hours(-72), user: { id: 'u-1', firstName: 'Old', lastName: 'Past' } }),
-      booking({ id: 'b-up-late', status: 'confirmed', scheduledAt: hours(48), user: { id: 'u-2', firstName: 'Late', lastName: 'Upcoming' } }),
-      booking({ id: 'b-cancel', status: 'cancelled', scheduledAt: hours(24), user: { id: 'u-3', firstName: 'Gone', lastName: 'Cancelled' } }),
-      booking({ id: 'b-past-new', status: 'confirmed', scheduledAt: hours(-5), user: { id: 'u-4', firstName: 'New', lastName: 'Past' } }),
-      booking({ id: 'b-up-soon', status: 'pending', scheduledAt: hours(3), user: { id: 'u-5', firstName: 'Soon', lastName: 'Upcoming' } }),
+      booking({
+        id: 'b-past-old',
+        status: 'completed',
+        scheduledAt: hours(-72),
+        user: { id: 'u-1', firstName: 'Old', lastName: 'Past' },
+      }),
+      booking({
+        id: 'b-up-late',
+        status: 'confirmed',
+        scheduledAt: hours(48),
+        user: { id: 'u-2', firstName: 'Late', lastName: 'Upcoming' },
+      }),
+      booking({
+        id: 'b-cancel',
+        status: 'cancelled',
+        scheduledAt: hours(24),
+        user: { id: 'u-3', firstName: 'Gone', lastName: 'Cancelled' },
+      }),
+      booking({
+        id: 'b-past-new',
+        status: 'confirmed',
+        scheduledAt: hours(-5),
+        user: { id: 'u-4', firstName: 'New', lastName: 'Past' },
+      }),
+      booking({
+        id: 'b-up-soon',
+        status: 'pending',
+        scheduledAt: hours(3),
+        user: { id: 'u-5', firstName: 'Soon', lastName: 'Upcoming' },
+      }),
     ];
     setup({ 'GET /api/mentor/bookings': () => jsonResponse(200, list) });
     const names = () =>
@@ -317,7 +370,9 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Cancel Booking' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Cancel Booking' })).getByRole('button', { name: 'Cancel Booking' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Cancel Booking' })).getByRole('button', { name: 'Cancel Booking' }),
+    );
     await waitFor(() =>
       expect(error).toHaveBeenCalledWith('Failed to update booking', {
         description: 'This session has already started and can no longer be cancelled',
@@ -328,13 +383,18 @@ describe('Bookings tab', { timeout: 20_000 }, () => {
   it("toasts 'Failed to update booking' with the server's reason", async () => {
     setup({
       'GET /api/mentor/bookings': () =>
-        jsonResponse(200, [booking({ status: 'confirmed', scheduledAt: new Date(Date.now() - 2 * 60 * MINUTE).toISOString() })]),
-      'PUT /api/mentor/bookings/b-pending': () => jsonResponse(409, { message: 'A cancelled booking cannot become completed' }),
+        jsonResponse(200, [
+          booking({ status: 'confirmed', scheduledAt: new Date(Date.now() - 2 * 60 * MINUTE).toISOString() }),
+        ]),
+      'PUT /api/mentor/bookings/b-pending': () =>
+        jsonResponse(409, { message: 'A cancelled booking cannot become completed' }),
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Mark Complete' }));
     await waitFor(() =>
-      expect(error).toHaveBeenCalledWith('Failed to update booking', { description: 'A cancelled booking cannot become completed' }),
+      expect(error).toHaveBeenCalledWith('Failed to update booking', {
+        description: 'A cancelled booking cannot become completed',
+      }),
     );
   });
 });
@@ -377,7 +437,9 @@ describe('Availability tab', { timeout: 30_000 }, () => {
     });
     await openAvailability();
     const days = await screen.findByRole('list', { name: 'Availability by day' });
-    const headings = within(days).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    const headings = within(days)
+      .getAllByRole('heading', { level: 3 })
+      .map((h) => h.textContent);
     expect(headings).toEqual(['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']);
     expect(within(days).getAllByText('Not available')).toHaveLength(5);
     const monday = within(days).getByRole('list', { name: 'Monday' });
@@ -386,7 +448,9 @@ describe('Availability tab', { timeout: 30_000 }, () => {
     expect(within(monday).getByText('Active')).toBeInTheDocument();
     expect(within(monday).getByText('Inactive')).toBeInTheDocument();
     expect(within(monday).getByRole('switch', { name: 'Active: Monday 9:00 AM to 5:00 PM' })).toBeChecked();
-    expect(within(monday).getByRole('switch', { name: 'Active: Monday 6:00 PM to 12:00 AM (midnight)' })).not.toBeChecked();
+    expect(
+      within(monday).getByRole('switch', { name: 'Active: Monday 6:00 PM to 12:00 AM (midnight)' }),
+    ).not.toBeChecked();
     expect(within(days).getByRole('list', { name: 'Saturday' })).toHaveTextContent('10:30 AM – 12:00 PM');
   });
 
@@ -415,7 +479,9 @@ describe('Availability tab', { timeout: 30_000 }, () => {
     expect(calls(fetchMock, 'DELETE', '/api/mentor/availability/a-mon')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Delete Monday 9:00 AM to 5:00 PM' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Delete Availability' })).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Delete Availability' })).getByRole('button', { name: 'Delete' }),
+    );
     expect(await screen.findByRole('heading', { name: 'No availability set' })).toBeInTheDocument();
     expect(calls(fetchMock, 'DELETE', '/api/mentor/availability/a-mon')).toHaveLength(1);
     expect(success).toHaveBeenCalledWith('Availability deleted');
@@ -431,7 +497,9 @@ describe('Availability tab', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('switch', { name: 'Active: Monday 9:00 AM to 5:00 PM' }));
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to save availability', expect.anything()));
     await user.click(screen.getByRole('button', { name: 'Delete Monday 9:00 AM to 5:00 PM' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Delete Availability' })).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Delete Availability' })).getByRole('button', { name: 'Delete' }),
+    );
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to delete availability', expect.anything()));
   });
 
@@ -451,8 +519,16 @@ describe('Availability tab', { timeout: 30_000 }, () => {
     const start = within(dialog).getByLabelText('Start Time');
     const end = within(dialog).getByLabelText('End Time');
     // A disabled placeholder plus 48 times; the end also offers midnight.
-    expect(within(start).getAllByRole('option').filter((o) => !(o as HTMLOptionElement).disabled)).toHaveLength(48);
-    expect(within(end).getAllByRole('option').filter((o) => !(o as HTMLOptionElement).disabled)).toHaveLength(49);
+    expect(
+      within(start)
+        .getAllByRole('option')
+        .filter((o) => !(o as HTMLOptionElement).disabled),
+    ).toHaveLength(48);
+    expect(
+      within(end)
+        .getAllByRole('option')
+        .filter((o) => !(o as HTMLOptionElement).disabled),
+    ).toHaveLength(49);
     expect(within(end).getByRole('option', { name: '12:00 AM (midnight)' })).toHaveValue('24:00');
     expect(within(start).getByRole('option', { name: '1:30 PM' })).toHaveValue('13:30');
 
@@ -475,14 +551,17 @@ describe('Availability tab', { timeout: 30_000 }, () => {
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Save Availability' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(bodies(fetchMock, 'POST', '/api/mentor/availability')).toEqual([{ dayOfWeek: 1, startTime: '10:00', endTime: '24:00' }]);
+    expect(bodies(fetchMock, 'POST', '/api/mentor/availability')).toEqual([
+      { dayOfWeek: 1, startTime: '10:00', endTime: '24:00' },
+    ]);
     expect(await screen.findByText('10:00 AM – 12:00 AM (midnight)')).toBeInTheDocument();
   });
 
   it("shows the server's message for an overlap (409)", async () => {
     setup({
       'GET /api/mentor/availability': () => jsonResponse(200, [slot()]),
-      'POST /api/mentor/availability': () => jsonResponse(409, { message: 'This time overlaps your availability on that day' }),
+      'POST /api/mentor/availability': () =>
+        jsonResponse(409, { message: 'This time overlaps your availability on that day' }),
     });
     const user = await openAvailability();
     await user.click(await screen.findByRole('button', { name: 'Add Availability' }));
@@ -491,7 +570,9 @@ describe('Availability tab', { timeout: 30_000 }, () => {
     await user.selectOptions(within(dialog).getByLabelText('Start Time'), '4:00 PM');
     await user.selectOptions(within(dialog).getByLabelText('End Time'), '6:00 PM');
     await user.click(within(dialog).getByRole('button', { name: 'Save Availability' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This time overlaps your availability on that day');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'This time overlaps your availability on that day',
+    );
     expect(screen.getByRole('dialog', { name: 'Add Availability' })).toBeInTheDocument();
   });
 });
@@ -505,7 +586,9 @@ describe('Availability for several days and date overrides', { timeout: 30_000 }
       'POST /api/mentor/availability/bulk': (_url, init) => {
         if (refuse) return jsonResponse(409, { message: 'This time overlaps your availability on that day' });
         const body = JSON.parse(String(init?.body));
-        slots = body.daysOfWeek.map((d: number) => slot({ id: `a-${d}`, dayOfWeek: d, startTime: body.startTime, endTime: body.endTime }));
+        slots = body.daysOfWeek.map((d: number) =>
+          slot({ id: `a-${d}`, dayOfWeek: d, startTime: body.startTime, endTime: body.endTime }),
+        );
         return jsonResponse(201, slots);
       },
     });
@@ -522,7 +605,9 @@ describe('Availability for several days and date overrides', { timeout: 30_000 }
     await user.selectOptions(within(dialog).getByLabelText('From'), '6:00 PM');
     await user.selectOptions(within(dialog).getByLabelText('Until'), '9:00 PM');
     await user.click(within(dialog).getByRole('button', { name: 'Add to Selected Days' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This time overlaps your availability on that day');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'This time overlaps your availability on that day',
+    );
 
     refuse = false;
     await user.click(within(days).getByRole('button', { name: 'Weekend' }));
@@ -539,7 +624,9 @@ describe('Availability for several days and date overrides', { timeout: 30_000 }
 
   it('lists date overrides, says bookings are kept, adds a day off with extra hours and deletes one', async () => {
     const nextWeek = new Date(Date.now() + 7 * 24 * 60 * MINUTE).toISOString().slice(0, 10);
-    let overrides: DateOverrideView[] = [{ id: 'o-1', date: '2099-01-05', isDayOff: true, startTime: null, endTime: null }];
+    let overrides: DateOverrideView[] = [
+      { id: 'o-1', date: '2099-01-05', isDayOff: true, startTime: null, endTime: null },
+    ];
     const fetchMock = setup({
       'GET /api/mentor/availability/overrides': () => jsonResponse(200, overrides),
       'POST /api/mentor/availability/overrides': (_url, init) => {

@@ -37,7 +37,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function validatePayoutForm(form: PayoutForm): string | null {
   if (!form.method) return METHOD_REQUIRED;
   if (form.method === 'paypal' && !EMAIL.test(form.paypalEmail.trim())) return PAYPAL_REQUIRED;
-  if (form.method === 'venmo' && (form.venmoUsername.trim() === '' || form.venmoUsername.trim() === '@')) return VENMO_REQUIRED;
+  if (form.method === 'venmo' && (form.venmoUsername.trim() === '' || form.venmoUsername.trim() === '@'))
+    return VENMO_REQUIRED;
   if (form.method === 'zelle' && !EMAIL.test(form.zelleEmail.trim())) return ZELLE_REQUIRED;
   const min = form.minimumPayout.trim();
   if (min !== '' && !/^\d+(\.\d{1,2})?$/.test(min)) return MINIMUM_INVALID;

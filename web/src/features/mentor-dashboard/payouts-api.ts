@@ -24,7 +24,11 @@ export function usePayoutPreferences() {
 
 /** GET /api/mentor/earnings: pending, nextPayout, minimumPayout, history (newest first). */
 export function useMentorEarnings() {
-  return useQuery({ queryKey: payoutKeys.earnings(), queryFn: ({ signal }) => getMentorEarnings({ signal }), staleTime: 0 });
+  return useQuery({
+    queryKey: payoutKeys.earnings(),
+    queryFn: ({ signal }) => getMentorEarnings({ signal }),
+    staleTime: 0,
+  });
 }
 
 /** POST /api/mentor/payout-preferences: the saved object; the earnings (minimum) are read again. */

@@ -8,7 +8,15 @@ import { PayoutsTab } from './payouts-tab';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
-const NONE = { mentorId: 'm-1', method: null, paypalEmail: null, venmoUsername: null, zelleEmail: null, minimumPayout: '50.00', notes: null };
+const NONE = {
+  mentorId: 'm-1',
+  method: null,
+  paypalEmail: null,
+  venmoUsername: null,
+  zelleEmail: null,
+  minimumPayout: '50.00',
+  notes: null,
+};
 const ZERO = { bookingCount: 0, pendingAmount: '0.00', platformFee: '0.00', mentorNet: '0.00' };
 const EARNINGS = {
   pending: { bookingCount: 2, pendingAmount: '100.00', platformFee: '15.00', mentorNet: '85.00' },
@@ -17,7 +25,8 @@ const EARNINGS = {
   history: [{ id: 'p-0', mentorAmount: '42.50', paidAt: '2026-11-16T10:00:00Z', method: 'venmo' }],
 };
 
-const render = () => renderWithProviders(<PayoutsTab />, { client: clientWithUser(testUser), path: '/mentor-dashboard' });
+const render = () =>
+  renderWithProviders(<PayoutsTab />, { client: clientWithUser(testUser), path: '/mentor-dashboard' });
 
 beforeEach(() => {
   vi.mocked(toast.success).mockClear();
@@ -38,15 +47,19 @@ describe('Payouts tab', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('Minimum Payout (USD)')).toHaveValue(50);
     await user.selectOptions(screen.getByLabelText('Payout Method'), 'paypal');
     await user.click(screen.getByRole('button', { name: 'Save Payout Settings' }));
-    expect(toast.error).toHaveBeenCalledWith('Validation Error', { description: 'Please enter your PayPal email address' });
+    expect(toast.error).toHaveBeenCalledWith('Validation Error', {
+      description: 'Please enter your PayPal email address',
+    });
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
   });
 
   it('sends only the chosen method and toasts the success', async () => {
     const fetchMock = mockFetch({
-      'GET /api/mentor/payout-preferences': () => jsonResponse(200, { ...NONE, method: 'paypal', paypalEmail: 'old@pay.example' }),
+      'GET /api/mentor/payout-preferences': () =>
+        jsonResponse(200, { ...NONE, method: 'paypal', paypalEmail: 'old@pay.example' }),
       'GET /api/mentor/earnings': () => jsonResponse(200, EARNINGS),
-      'POST /api/mentor/payout-preferences': (_url, init) => jsonResponse(200, { ...NONE, ...JSON.parse(String(init?.body)) }),
+      'POST /api/mentor/payout-preferences': (_url, init) =>
+        jsonResponse(200, { ...NONE, ...JSON.parse(String(init?.body)) }),
     });
     render();
     const user = userEvent.setup();
@@ -54,29 +67,45 @@ describe('Payouts tab', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText('Venmo Username'), '@luna');
     await user.click(screen.getByRole('button', { name: 'Save Payout Settings' }));
     await waitFor(() =>
-      expect(toast.success).toHaveBeenCalledWith('Payout settings saved', { description: 'Your payout preferences have been updated successfully.' }),
+      expect(toast.success).toHaveBeenCalledWith('Payout settings saved', {
+        description: 'Your payout preferences have been updated successfully.',
+      }),
     );
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST');
-    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ method: 'venmo', venmoUsername: '@luna', minimumPayout: '50.00' });
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({
+      method: 'venmo',
+      venmoUsername: '@luna',
+      minimumPayout: '50.00',
+    });
   });
 
   it("toasts 'Error' with the server's text", async () => {
     mockFetch({
       'GET /api/mentor/payout-preferences': () => jsonResponse(200, NONE),
       'GET /api/mentor/earnings': () => jsonResponse(200, EARNINGS),
-      'POST /api/mentor/payout-preferences': () => jsonResponse(400, { message: 'Please enter your Zelle email address' }),
+      'POST /api/mentor/payout-preferences': () =>
+        jsonResponse(400, { message: 'Please enter your Zelle email address' }),
     });
     render();
     const user = userEvent.setup();
     await user.selectOptions(await screen.findByLabelText('Payout Method'), 'zelle');
     await user.type(screen.getByLabelText('Zelle Email'), 'z@bank.example');
     await user.click(screen.getByRole('button', { name: 'Save Payout Settings' }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Error', { description: 'Please enter your Zelle email address' }));
+    await waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('Error', { description: 'Please enter your Zelle email address' }),
+    );
   });
 });
 
 describe('payout settings rules', () => {
-  const form = { method: 'zelle' as const, paypalEmail: 'a@b.co', venmoUsername: '@v', zelleEmail: ' z@b.co ', minimumPayout: '', notes: '' };
+  const form = {
+    method: 'zelle' as const,
+    paypalEmail: 'a@b.co',
+    venmoUsername: '@v',
+    zelleEmail: ' z@b.co ',
+    minimumPayout: '',
+    notes: '',
+  };
   it('defaults the minimum to 50.00 and keeps one method', () => {
     expect(DEFAULT_MINIMUM_PAYOUT).toBe('50.00');
     expect(payoutRequest(form)).toEqual({ method: 'zelle', zelleEmail: 'z@b.co', minimumPayout: '50.00' });
@@ -85,7 +114,9 @@ describe('payout settings rules', () => {
     expect(validatePayoutForm({ ...form, minimumPayout: '-1' })).toMatch(/non-negative/);
     expect(validatePayoutForm({ ...form, minimumPayout: '1.234' })).toMatch(/non-negative/);
     expect(validatePayoutForm({ ...form, minimumPayout: '12.5' })).toBeNull();
-    expect(validatePayoutForm({ ...form, method: 'venmo', venmoUsername: ' ' })).toBe('Please enter your Venmo username');
+    expect(validatePayoutForm({ ...form, method: 'venmo', venmoUsername: ' ' })).toBe(
+      'Please enter your Venmo username',
+    );
     expect(validatePayoutForm({ ...form, method: '' })).toBe('Please choose a payout method');
   });
 });

@@ -11,7 +11,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatUsd } from '@/lib/money';
-import { useMentorEarnings, usePayoutPreferences, useSavePayoutPreferences, type PayoutPreferences } from './payouts-api';
+import {
+  useMentorEarnings,
+  usePayoutPreferences,
+  useSavePayoutPreferences,
+  type PayoutPreferences,
+} from './payouts-api';
 import {
   DEFAULT_MINIMUM_PAYOUT,
   PAYOUT_METHODS,
@@ -36,7 +41,9 @@ export function PayoutsTab() {
         <h2 id="payouts-heading" className="font-display text-2xl font-semibold text-slate-900">
           Payout Settings
         </h2>
-        <p className="text-sm text-slate-600">How and from which amount on we send your earnings. Payouts are made weekly.</p>
+        <p className="text-sm text-slate-600">
+          How and from which amount on we send your earnings. Payouts are made weekly.
+        </p>
         {preferences.isLoading ? (
           <div className="mt-6 space-y-4">
             <Skeleton className="h-11 w-full" />
@@ -44,7 +51,13 @@ export function PayoutsTab() {
             <Skeleton className="h-11 w-full" />
           </div>
         ) : preferences.isError ? (
-          <StateCard as="h3" className="mt-6" tone="error" icon={CircleAlert} title="Unable to load your payout settings">
+          <StateCard
+            as="h3"
+            className="mt-6"
+            tone="error"
+            icon={CircleAlert}
+            title="Unable to load your payout settings"
+          >
             Please try again in a moment.
           </StateCard>
         ) : (
@@ -196,8 +209,8 @@ export function EarningsSummary() {
                 {formatUsd(e.pending.mentorNet)}
               </dd>
               <dd className="text-xs text-slate-500">
-                {e.pending.bookingCount} {e.pending.bookingCount === 1 ? 'session' : 'sessions'}: {formatUsd(e.pending.pendingAmount)} less
-                the platform fee of {formatUsd(e.pending.platformFee)}
+                {e.pending.bookingCount} {e.pending.bookingCount === 1 ? 'session' : 'sessions'}:{' '}
+                {formatUsd(e.pending.pendingAmount)} less the platform fee of {formatUsd(e.pending.platformFee)}
               </dd>
             </div>
             <div className="border-t border-slate-100 pt-3">
@@ -206,8 +219,8 @@ export function EarningsSummary() {
                 {formatUsd(e.nextPayout.mentorNet)}
               </dd>
               <dd className="text-xs text-slate-500">
-                {e.nextPayout.bookingCount} completed {e.nextPayout.bookingCount === 1 ? 'session' : 'sessions'}; paid once it reaches{' '}
-                {formatUsd(e.minimumPayout)}
+                {e.nextPayout.bookingCount} completed {e.nextPayout.bookingCount === 1 ? 'session' : 'sessions'}; paid
+                once it reaches {formatUsd(e.minimumPayout)}
               </dd>
             </div>
           </dl>
@@ -222,7 +235,11 @@ export function EarningsSummary() {
               {e.history.map((h) => (
                 <li key={h.id} className="flex items-center justify-between gap-3 py-2">
                   <span className="text-slate-600">
-                    {new Date(h.paidAt).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}
+                    {new Date(h.paidAt).toLocaleDateString('en-US', {
+                      month: 'short',
+                      day: 'numeric',
+                      year: 'numeric',
+                    })}
                     {h.method ? ` · ${METHOD_LABELS[h.method] ?? h.method}` : ''}
                   </span>
                   <span className="font-medium text-slate-900">{formatUsd(h.mentorAmount)}</span>

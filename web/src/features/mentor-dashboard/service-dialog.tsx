@@ -79,7 +79,14 @@ function CreateServiceForm({ mentorId, onDone }: { mentorId: string; onDone: () 
   return (
     <form noValidate onSubmit={submit} className="space-y-5">
       {create.isError && <Alert variant="error">{errorMessage(create.error, CREATE_SERVICE_FAILED)}</Alert>}
-      <ServiceFields idPrefix="new-service" extras value={form} errors={errors} onChange={change} disabled={create.isPending} />
+      <ServiceFields
+        idPrefix="new-service"
+        extras
+        value={form}
+        errors={errors}
+        onChange={change}
+        disabled={create.isPending}
+      />
       <div className="flex justify-end gap-3 border-t border-slate-100 pt-4">
         <Button variant="outline" onClick={onDone} disabled={create.isPending}>
           Cancel
@@ -156,7 +163,12 @@ function EditServiceForm({ service, onDone }: { service: Service; onDone: () => 
           <Label htmlFor={`active-${service.id}`}>Active</Label>
           <p className="text-xs text-slate-500">Inactive services are hidden from seekers and cannot be booked.</p>
         </div>
-        <Switch id={`active-${service.id}`} checked={isActive} onCheckedChange={setIsActive} disabled={update.isPending} />
+        <Switch
+          id={`active-${service.id}`}
+          checked={isActive}
+          onCheckedChange={setIsActive}
+          disabled={update.isPending}
+        />
       </div>
       <div className="flex justify-end gap-3 border-t border-slate-100 pt-4">
         <Button variant="outline" onClick={onDone} disabled={update.isPending}>

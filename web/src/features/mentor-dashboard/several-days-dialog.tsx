@@ -46,7 +46,9 @@ function SeveralDaysForm({ mentorId, onDone }: { mentorId: string; onDone: () =>
       { daysOfWeek: days, startTime, endTime },
       {
         onSuccess: (slots) => {
-          toast.success('Availability added', { description: `${daysLabel(slots.map((s) => s.dayOfWeek))}, ${windowLabel({ startTime, endTime })}` });
+          toast.success('Availability added', {
+            description: `${daysLabel(slots.map((s) => s.dayOfWeek))}, ${windowLabel({ startTime, endTime })}`,
+          });
           onDone();
         },
       },
@@ -67,8 +69,20 @@ function SeveralDaysForm({ mentorId, onDone }: { mentorId: string; onDone: () =>
         }}
       />
       <div className="grid gap-5 sm:grid-cols-2">
-        <TimeSelect label="From" kind="start" value={startTime} disabled={add.isPending} onChange={(v) => (setStartTime(v), edit())} />
-        <TimeSelect label="Until" kind="end" value={endTime} disabled={add.isPending} onChange={(v) => (setEndTime(v), edit())} />
+        <TimeSelect
+          label="From"
+          kind="start"
+          value={startTime}
+          disabled={add.isPending}
+          onChange={(v) => (setStartTime(v), edit())}
+        />
+        <TimeSelect
+          label="Until"
+          kind="end"
+          value={endTime}
+          disabled={add.isPending}
+          onChange={(v) => (setEndTime(v), edit())}
+        />
       </div>
       <div className="flex justify-end gap-3 border-t border-slate-100 pt-4">
         <Button variant="outline" onClick={onDone} disabled={add.isPending}>

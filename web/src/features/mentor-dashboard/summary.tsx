@@ -151,7 +151,9 @@ function EarningsCard({
         </dl>
       )}
       <p className="mt-3 text-xs text-slate-500">
-        {failed ? 'Earnings are unavailable right now.' : `From completed sessions, after the platform's${percent && ` ${percent}`} fee.`}
+        {failed
+          ? 'Earnings are unavailable right now.'
+          : `From completed sessions, after the platform's${percent && ` ${percent}`} fee.`}
       </p>
     </Card>
   );

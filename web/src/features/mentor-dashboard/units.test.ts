@@ -11,7 +11,15 @@ import {
   timeLabel,
   windowLabel,
 } from '@/lib/weekly-availability';
-import { bookingPhase, clientMessagesHref, clientName, countByFilter, filterBookings, MAX_CANCELLATION_REASON_CHARS, mentorActions } from './bookings';
+import {
+  bookingPhase,
+  clientMessagesHref,
+  clientName,
+  countByFilter,
+  filterBookings,
+  MAX_CANCELLATION_REASON_CHARS,
+  mentorActions,
+} from './bookings';
 
 describe('availability time options', () => {
   it('offers 48 half-hour starts from 12:00 AM to 11:30 PM, values HH:MM 24-hour', () => {
@@ -65,7 +73,12 @@ describe('groupByDay', () => {
   });
 
   it('gives Sunday to Saturday, empty days included, each day by start', () => {
-    const groups = groupByDay([slot('a', 3, '13:00'), slot('b', 0, '09:00'), slot('c', 3, '08:30', '12:00'), slot('d', 6, '00:00')]);
+    const groups = groupByDay([
+      slot('a', 3, '13:00'),
+      slot('b', 0, '09:00'),
+      slot('c', 3, '08:30', '12:00'),
+      slot('d', 6, '00:00'),
+    ]);
     expect(groups.map((g) => g.day)).toEqual([...DAY_NAMES]);
     expect(DAY_NAMES[0]).toBe('Sunday');
     expect(DAY_NAMES[6]).toBe('Saturday');
@@ -104,10 +117,30 @@ describe('mentor booking actions', () => {
 
   it('pending: Confirm; confirmed and ended: Mark Complete; others nothing', () => {
     const now = at('2025-06-02T00:00:00Z');
-    expect(mentorActions(booking('pending'), now)).toEqual({ confirm: true, cancel: false, complete: false, startVideo: false });
-    expect(mentorActions(booking('confirmed'), now)).toEqual({ confirm: false, cancel: false, complete: true, startVideo: false });
-    expect(mentorActions(booking('completed'), now)).toEqual({ confirm: false, cancel: false, complete: false, startVideo: false });
-    expect(mentorActions(booking('cancelled'), now)).toEqual({ confirm: false, cancel: false, complete: false, startVideo: false });
+    expect(mentorActions(booking('pending'), now)).toEqual({
+      confirm: true,
+      cancel: false,
+      complete: false,
+      startVideo: false,
+    });
+    expect(mentorActions(booking('confirmed'), now)).toEqual({
+      confirm: false,
+      cancel: false,
+      complete: true,
+      startVideo: false,
+    });
+    expect(mentorActions(booking('completed'), now)).toEqual({
+      confirm: false,
+      cancel: false,
+      complete: false,
+      startVideo: false,
+    });
+    expect(mentorActions(booking('cancelled'), now)).toEqual({
+      confirm: false,
+      cancel: false,
+      complete: false,
+      startVideo: false,
+    });
   });
 
   it('Start Video Session: confirmed, from 15 minutes before the start until start plus duration', () => {
@@ -131,7 +164,12 @@ describe('mentor booking actions', () => {
 
 describe('bookings by phase', () => {
   const now = new Date('2026-06-01T12:00:00Z');
-  const b = (id: string, status: BookingStatusView, scheduledAt: string, duration = 60) => ({ id, status, scheduledAt, duration });
+  const b = (id: string, status: BookingStatusView, scheduledAt: string, duration = 60) => ({
+    id,
+    status,
+    scheduledAt,
+    duration,
+  });
 
   it('a session is upcoming until it has ended, past after; cancelled and lapsed holds are cancelled', () => {
     expect(bookingPhase(b('a', 'confirmed', '2026-06-01T11:30:00Z'), now)).toBe('upcoming');

@@ -5,7 +5,9 @@ const params = (text: string) => new URLSearchParams(text);
 
 describe('/mentors query string', () => {
   it('reads the filters, ignoring what is not valid', () => {
-    expect(readFilters(params('service=tarot&search=%20luna%20&minPrice=10&maxPrice=90&minRating=4&sort=price&page=2'))).toEqual({
+    expect(
+      readFilters(params('service=tarot&search=%20luna%20&minPrice=10&maxPrice=90&minRating=4&sort=price&page=2')),
+    ).toEqual({
       service: 'tarot',
       search: 'luna',
       minPrice: 10,
@@ -31,7 +33,9 @@ describe('/mentors query string', () => {
   });
 
   it('writes changes, back to page 1 unless the page changes', () => {
-    expect(withFilters(params('service=tarot&page=3'), { search: 'moon' }).toString()).toBe('service=tarot&search=moon');
+    expect(withFilters(params('service=tarot&page=3'), { search: 'moon' }).toString()).toBe(
+      'service=tarot&search=moon',
+    );
     expect(withFilters(params('service=tarot'), { page: 2 }).toString()).toBe('service=tarot&page=2');
     expect(withFilters(params('service=tarot&search=x'), { service: undefined, search: '' }).toString()).toBe('');
   });

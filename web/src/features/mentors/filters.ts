@@ -80,7 +80,8 @@ export function withFilters(current: URLSearchParams, patch: Partial<MentorFilte
 /** The api's parameters for the filters (docs/catalogue.md). */
 export function toMentorSearch(filters: MentorFilters): MentorSearch {
   let { minPrice, maxPrice } = filters;
-  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) [minPrice, maxPrice] = [maxPrice, minPrice];
+  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice)
+    [minPrice, maxPrice] = [maxPrice, minPrice];
   // 'relevance' ranks by a search term; without one the api's default (rating) applies.
   const sort = filters.sort === 'relevance' && !filters.search ? undefined : filters.sort;
   const params: MentorSearch = { page: filters.page, pageSize: MENTORS_PAGE_SIZE };

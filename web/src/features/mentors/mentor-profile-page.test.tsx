@@ -27,7 +27,14 @@ describe('/mentor/{id}', { timeout: 20_000 }, () => {
           mentor({
             services: [
               service(),
-              service({ id: GROUP_ID, title: 'New Moon Circle', price: '0.00', duration: 90, isGroupSession: true, maxParticipants: 8 }),
+              service({
+                id: GROUP_ID,
+                title: 'New Moon Circle',
+                price: '0.00',
+                duration: 90,
+                isGroupSession: true,
+                maxParticipants: 8,
+              }),
             ],
           }),
         ),
@@ -39,12 +46,18 @@ describe('/mentor/{id}', { timeout: 20_000 }, () => {
 
     const services = screen.getByRole('region', { name: 'Services Offered' });
     expect(services).toHaveAttribute('id', 'services');
-    expect(within(services).getByRole('link', { name: 'Book Birth Chart Reading' })).toHaveAttribute('href', `/booking/${SERVICE_ID}`);
+    expect(within(services).getByRole('link', { name: 'Book Birth Chart Reading' })).toHaveAttribute(
+      'href',
+      `/booking/${SERVICE_ID}`,
+    );
     expect(within(services).getByText('$75.00')).toBeInTheDocument();
     expect(within(services).getByText('Free')).toBeInTheDocument();
     expect(within(services).getByText('90 minutes')).toBeInTheDocument();
     expect(within(services).getByText(/Group session · up to 8/)).toBeInTheDocument();
-    expect(within(services).getByRole('link', { name: 'Book New Moon Circle' })).toHaveAttribute('href', `/group-sessions?mentor=${MENTOR_ID}`);
+    expect(within(services).getByRole('link', { name: 'Book New Moon Circle' })).toHaveAttribute(
+      'href',
+      `/group-sessions?mentor=${MENTOR_ID}`,
+    );
 
     const reviews = screen.getByRole('region', { name: /Reviews/ });
     expect(await within(reviews).findByText('Mar 07, 2026')).toBeInTheDocument();
@@ -53,7 +66,10 @@ describe('/mentor/{id}', { timeout: 20_000 }, () => {
 
     const panel = screen.getByRole('complementary', { name: 'Book and contact' });
     expect(within(panel).getByRole('link', { name: 'Book a Session' })).toHaveAttribute('href', '#services');
-    expect(within(panel).getByRole('link', { name: 'Send Message' })).toHaveAttribute('href', `/messages?mentor=${MENTOR_ID}`);
+    expect(within(panel).getByRole('link', { name: 'Send Message' })).toHaveAttribute(
+      'href',
+      `/messages?mentor=${MENTOR_ID}`,
+    );
     expect(within(panel).queryByText(/Usually responds/)).not.toBeInTheDocument();
     expect(within(panel).getByText('40')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Add to Favorites' })).toBeInTheDocument();

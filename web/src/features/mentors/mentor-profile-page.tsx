@@ -96,7 +96,10 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
   return (
     <div className="bg-slate-50/60">
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
-        <Link to="/mentors" className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-indigo-700">
+        <Link
+          to="/mentors"
+          className="inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-indigo-700"
+        >
           <ArrowLeft aria-hidden="true" className="h-4 w-4" />
           Back to mentors
         </Link>
@@ -106,7 +109,10 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
           <div className="lg:col-span-2">
             {/* Profile */}
             <Card className="overflow-hidden">
-              <div aria-hidden="true" className="h-24 bg-gradient-to-r from-indigo-600 via-violet-600 to-fuchsia-500 sm:h-32" />
+              <div
+                aria-hidden="true"
+                className="h-24 bg-gradient-to-r from-indigo-600 via-violet-600 to-fuchsia-500 sm:h-32"
+              />
               <div className="px-6 pb-6">
                 <div className="-mt-12 flex flex-col gap-4 sm:-mt-14 sm:flex-row sm:items-end sm:justify-between">
                   <MentorAvatar mentor={mentor} size="lg" className="shadow-md" />
@@ -119,7 +125,9 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
                     />
                   )}
                 </div>
-                <h1 className="mt-4 font-display text-3xl font-semibold tracking-tight text-slate-900">{mentor.displayName}</h1>
+                <h1 className="mt-4 font-display text-3xl font-semibold tracking-tight text-slate-900">
+                  {mentor.displayName}
+                </h1>
                 {accountName && accountName !== mentor.displayName && (
                   <p className="text-sm text-slate-500">{accountName}</p>
                 )}
@@ -150,7 +158,9 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
             <div className="space-y-6 lg:sticky lg:top-24">
               <Card className="p-6">
                 {fromPriceText(mentor.fromPrice) && (
-                  <p className="font-display text-3xl font-semibold text-slate-900">{fromPriceText(mentor.fromPrice)}</p>
+                  <p className="font-display text-3xl font-semibold text-slate-900">
+                    {fromPriceText(mentor.fromPrice)}
+                  </p>
                 )}
                 <div className="mt-5 space-y-3">
                   {isSelf ? (
@@ -181,7 +191,11 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
               <Card className="p-6">
                 <h2 className="text-base font-semibold text-slate-900">Quick Stats</h2>
                 <dl className="mt-4 space-y-3 text-sm">
-                  <Stat icon={Star} label="Rating" value={mentor.reviewCount ? `${ratingValue(mentor.rating).toFixed(1)} / 5` : 'New'} />
+                  <Stat
+                    icon={Star}
+                    label="Rating"
+                    value={mentor.reviewCount ? `${ratingValue(mentor.rating).toFixed(1)} / 5` : 'New'}
+                  />
                   <Stat icon={MessageSquareQuote} label="Reviews" value={String(mentor.reviewCount ?? 0)} />
                   <Stat icon={Users} label="Sessions" value={String(mentor.totalSessions ?? 0)} />
                   <Stat icon={CalendarCheck} label="Services" value={String(services.length)} />

@@ -31,7 +31,8 @@ function renderPage(path = '/mentors') {
   );
 }
 
-const page = (mentors = [mentor()], total = mentors.length) => jsonResponse(200, { mentors, total, page: 1, pageSize: 12 });
+const page = (mentors = [mentor()], total = mentors.length) =>
+  jsonResponse(200, { mentors, total, page: 1, pageSize: 12 });
 
 beforeEach(() => vi.mocked(toast.success).mockClear());
 afterEach(() => vi.unstubAllGlobals());
@@ -54,7 +55,10 @@ describe('/mentors', { timeout: 20_000 }, () => {
   });
 
   it("shows at most two specialties, the stars and the 'From' price (the cheapest service) on a card", async () => {
-    mockFetch({ 'GET /api/mentors?page=1&pageSize=12': () => page(), 'GET /api/user/favorites': () => jsonResponse(200, []) });
+    mockFetch({
+      'GET /api/mentors?page=1&pageSize=12': () => page(),
+      'GET /api/user/favorites': () => jsonResponse(200, []),
+    });
     renderPage();
     const list = await screen.findByRole('list', { name: 'Specialties' });
     expect(within(list).getByText('Astrology')).toBeInTheDocument();
@@ -80,7 +84,10 @@ describe('/mentors', { timeout: 20_000 }, () => {
   });
 
   it('writes a chip to ?service=', async () => {
-    mockFetch({ 'GET /api/mentors?page=1&pageSize=12': () => page(), 'GET /api/user/favorites': () => jsonResponse(200, []) });
+    mockFetch({
+      'GET /api/mentors?page=1&pageSize=12': () => page(),
+      'GET /api/user/favorites': () => jsonResponse(200, []),
+    });
     renderPage();
     await screen.findByRole('link', { name: 'Luna Starweaver' });
     await userEvent.click(screen.getByRole('button', { name: 'Energy Healing' }));
@@ -148,7 +155,10 @@ describe('/mentors', { timeout: 20_000 }, () => {
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Add Luna Starweaver to favorites' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Added to favorites'));
-    expect(fetchMock).toHaveBeenCalledWith(`/api/user/favorites/${MENTOR_ID}`, expect.objectContaining({ method: 'POST' }));
+    expect(fetchMock).toHaveBeenCalledWith(
+      `/api/user/favorites/${MENTOR_ID}`,
+      expect.objectContaining({ method: 'POST' }),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Remove Luna Starweaver from favorites' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Removed from favorites'));
   });

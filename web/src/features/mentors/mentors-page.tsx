@@ -46,7 +46,9 @@ export function MentorsPage() {
     <div className="bg-slate-50/60">
       <section className="border-b border-slate-200/70 bg-gradient-to-br from-indigo-50 via-white to-violet-50">
         <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-12 lg:px-8">
-          <h1 className="font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">Find Your Mentor</h1>
+          <h1 className="font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
+            Find Your Mentor
+          </h1>
           <p className="mt-2 max-w-2xl text-slate-600">
             Browse spiritual mentors by tradition, read their reviews and book a session that suits you.
           </p>
@@ -112,7 +114,10 @@ export function MentorsPage() {
             <ul
               aria-label="Mentors"
               aria-busy={query.isFetching}
-              className={cn('grid gap-5 sm:grid-cols-2 lg:grid-cols-3 transition-opacity', query.isPlaceholderData && 'opacity-60')}
+              className={cn(
+                'grid gap-5 sm:grid-cols-2 lg:grid-cols-3 transition-opacity',
+                query.isPlaceholderData && 'opacity-60',
+              )}
             >
               {data.mentors.map((mentor) => (
                 <li key={mentor.id}>
@@ -135,10 +140,14 @@ export function MentorsPage() {
         </div>
 
         {data && !query.isError && pages > 1 && (
-          <Pagination page={Math.min(filters.page, pages)} pages={pages} onPage={(page) => {
-            update({ page });
-            window.scrollTo({ top: 0 });
-          }} />
+          <Pagination
+            page={Math.min(filters.page, pages)}
+            pages={pages}
+            onPage={(page) => {
+              update({ page });
+              window.scrollTo({ top: 0 });
+            }}
+          />
         )}
       </div>
     </div>
@@ -171,7 +180,10 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (search: stri
         Search mentors
       </Label>
       <div className="relative">
-        <Search aria-hidden="true" className="pointer-events-none absolute left-3.5 top-1/2 h-5 w-5 -translate-y-1/2 text-slate-400" />
+        <Search
+          aria-hidden="true"
+          className="pointer-events-none absolute left-3.5 top-1/2 h-5 w-5 -translate-y-1/2 text-slate-400"
+        />
         <Input
           id="mentor-search"
           type="search"
@@ -186,7 +198,13 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (search: stri
   );
 }
 
-function ServiceChips({ value, onChange }: { value?: ServiceType; onChange: (service: ServiceType | undefined) => void }) {
+function ServiceChips({
+  value,
+  onChange,
+}: {
+  value?: ServiceType;
+  onChange: (service: ServiceType | undefined) => void;
+}) {
   const chip = (active: boolean) =>
     cn(
       'rounded-full px-4 py-2 text-sm font-medium transition-colors ring-1',
@@ -215,7 +233,17 @@ function ServiceChips({ value, onChange }: { value?: ServiceType; onChange: (ser
 }
 
 /** A price typed into a box is applied when the box loses focus or on Enter. */
-function PriceInput({ id, label, value, onCommit }: { id: string; label: string; value?: number; onCommit: (v?: number) => void }) {
+function PriceInput({
+  id,
+  label,
+  value,
+  onCommit,
+}: {
+  id: string;
+  label: string;
+  value?: number;
+  onCommit: (v?: number) => void;
+}) {
   const [text, setText] = useState(value === undefined ? '' : String(value));
   useEffect(() => setText(value === undefined ? '' : String(value)), [value]);
   const commit = () => {
@@ -229,7 +257,10 @@ function PriceInput({ id, label, value, onCommit }: { id: string; label: string;
     <div className="space-y-1.5">
       <Label htmlFor={id}>{label}</Label>
       <div className="relative">
-        <span aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-slate-500">
+        <span
+          aria-hidden="true"
+          className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-slate-500"
+        >
           $
         </span>
         <Input
@@ -255,7 +286,13 @@ function PriceInput({ id, label, value, onCommit }: { id: string; label: string;
   );
 }
 
-function MoreFilters({ filters, onChange }: { filters: MentorFilters; onChange: (patch: Partial<MentorFilters>) => void }) {
+function MoreFilters({
+  filters,
+  onChange,
+}: {
+  filters: MentorFilters;
+  onChange: (patch: Partial<MentorFilters>) => void;
+}) {
   // The api's default order: relevance while searching, rating otherwise (shown as the empty choice).
   const defaultSort = filters.search ? 'relevance' : 'rating';
   const sortValue = !filters.sort || filters.sort === defaultSort || filters.sort === 'relevance' ? '' : filters.sort;
@@ -263,8 +300,18 @@ function MoreFilters({ filters, onChange }: { filters: MentorFilters; onChange: 
   const otherSorts = SORT_OPTIONS.filter((o) => o.value !== 'relevance' && o.value !== defaultSort);
   return (
     <div className="grid grid-cols-2 gap-4 rounded-2xl border border-slate-200/80 bg-white p-4 shadow-sm sm:p-5 lg:grid-cols-4">
-      <PriceInput id="min-price" label="Min price" value={filters.minPrice} onCommit={(minPrice) => onChange({ minPrice })} />
-      <PriceInput id="max-price" label="Max price" value={filters.maxPrice} onCommit={(maxPrice) => onChange({ maxPrice })} />
+      <PriceInput
+        id="min-price"
+        label="Min price"
+        value={filters.minPrice}
+        onCommit={(minPrice) => onChange({ minPrice })}
+      />
+      <PriceInput
+        id="max-price"
+        label="Max price"
+        value={filters.maxPrice}
+        onCommit={(maxPrice) => onChange({ maxPrice })}
+      />
       <div className="space-y-1.5">
         <Label htmlFor="min-rating">Minimum rating</Label>
         <Select

@@ -66,8 +66,7 @@ export function useThread(conversationId: string | null) {
     queryFn: ({ pageParam, signal }): Promise<ChatMessage[]> =>
       listMessages(conversationId ?? '', { limit: MESSAGE_PAGE_SIZE, offset: pageParam }, { signal }),
     initialPageParam: 0,
-    getNextPageParam: (lastPage, allPages) =>
-      lastPage.length < MESSAGE_PAGE_SIZE ? undefined : loadedCount(allPages),
+    getNextPageParam: (lastPage, allPages) => (lastPage.length < MESSAGE_PAGE_SIZE ? undefined : loadedCount(allPages)),
     enabled: !!conversationId,
   });
 }

@@ -51,13 +51,20 @@ export function ConversationList({
               <PersonAvatar person={party.person} name={party.name} imageUrl={party.imageUrl} className="h-11 w-11" />
               <span className="min-w-0 flex-1">
                 <span className="flex items-baseline justify-between gap-2">
-                  <span className={cn('truncate text-sm', unread > 0 ? 'font-semibold text-slate-900' : 'font-medium text-slate-800')}>
+                  <span
+                    className={cn(
+                      'truncate text-sm',
+                      unread > 0 ? 'font-semibold text-slate-900' : 'font-medium text-slate-800',
+                    )}
+                  >
                     {party.name}
                   </span>
                   <span className="shrink-0 text-[11px] text-slate-400">{when(conversation.lastMessageAt)}</span>
                 </span>
                 <span className="flex items-center justify-between gap-2">
-                  <span className="truncate text-xs text-slate-500">{conversation.lastMessage?.content ?? 'No messages yet'}</span>
+                  <span className="truncate text-xs text-slate-500">
+                    {conversation.lastMessage?.content ?? 'No messages yet'}
+                  </span>
                   {unread > 0 && (
                     <span
                       data-testid="conversation-unread"

@@ -28,8 +28,25 @@ const conversation: Conversation = {
   createdAt: '2026-01-01T09:00:00Z',
 };
 
-function message(id: string, sender: typeof me, content: string, createdAt: string, extra: Partial<ChatMessage> = {}): ChatMessage {
-  return { id, conversationId: 'c1', senderId: sender.id, sender, content, messageType: 'text', isRead: false, createdAt, clientId: null, ...extra };
+function message(
+  id: string,
+  sender: typeof me,
+  content: string,
+  createdAt: string,
+  extra: Partial<ChatMessage> = {},
+): ChatMessage {
+  return {
+    id,
+    conversationId: 'c1',
+    senderId: sender.id,
+    sender,
+    content,
+    messageType: 'text',
+    isRead: false,
+    createdAt,
+    clientId: null,
+    ...extra,
+  };
 }
 
 const history = [
@@ -79,7 +96,8 @@ afterEach(() => {
 });
 
 const thread = () => within(screen.getByRole('list', { name: 'Messages' }));
-const threadLoaded = async () => within(await screen.findByRole('list', { name: 'Messages' })).findByText('Welcome, Ada');
+const threadLoaded = async () =>
+  within(await screen.findByRole('list', { name: 'Messages' })).findByText('Welcome, Ada');
 
 describe('MessagesPage', () => {
   it('lists conversations with the other party, last message and unread badge', async () => {
@@ -172,7 +190,9 @@ describe('MessagesPage', () => {
     renderPage('/messages?conversation=c1');
     act(() => FakeSocket.last.open());
     await threadLoaded();
-    act(() => FakeSocket.last.receive('messageReceived', message('m9', luna, 'Are you there?', '2026-01-01T10:03:00Z')));
+    act(() =>
+      FakeSocket.last.receive('messageReceived', message('m9', luna, 'Are you there?', '2026-01-01T10:03:00Z')),
+    );
     expect(await thread().findByText('Are you there?')).toBeInTheDocument();
   });
 
@@ -184,7 +204,9 @@ describe('MessagesPage', () => {
     renderPage('/messages?mentor=m1&booking=b1');
     expect(await screen.findByText('Conversation started successfully!')).toBeInTheDocument();
     expect(screen.getByText('Success')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/messages?conversation=c1&booking=b1'));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/messages?conversation=c1&booking=b1'),
+    );
     const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/conversations' && init?.method === 'POST');
     expect(JSON.parse(String(post![1]!.body))).toEqual({ mentorId: 'm1', bookingId: 'b1' });
   });
@@ -194,9 +216,7 @@ describe('MessagesPage', () => {
       'GET /api/auth/user': () => jsonResponse(401, { message: 'Unauthorized' }),
     });
     renderPage('/messages?user=u9');
-    expect(
-      await screen.findByText('Failed to create conversation. Please try logging in again.'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Failed to create conversation. Please try logging in again.')).toBeInTheDocument();
   });
 
   it('startCall=true starts the call 0.5 s after the thread opens, with the booking', async () => {
@@ -204,13 +224,17 @@ describe('MessagesPage', () => {
     renderPage('/messages?conversation=c1&booking=b1&startCall=true');
     act(() => FakeSocket.last.open());
     await threadLoaded();
-    await waitFor(() => expect(FakeSocket.last.framesOf('initiateCall')).toEqual([{ conversationId: 'c1', bookingId: 'b1' }]));
+    await waitFor(() =>
+      expect(FakeSocket.last.framesOf('initiateCall')).toEqual([{ conversationId: 'c1', bookingId: 'b1' }]),
+    );
   });
 
   it('loads the next older page when scrolled to the top, keeping the view where it was', async () => {
     const page = (from: number) =>
       Array.from({ length: 50 }, (_, i) =>
-        message(`p${from + i}`, luna, `older ${from + i}`, new Date(Date.UTC(2025, 11, 1, 0, from + i)).toISOString(), { isRead: true }),
+        message(`p${from + i}`, luna, `older ${from + i}`, new Date(Date.UTC(2025, 11, 1, 0, from + i)).toISOString(), {
+          isRead: true,
+        }),
       );
     const newest = [...page(50), ...history];
     const fetchMock = api({

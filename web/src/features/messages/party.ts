@@ -10,7 +10,12 @@ export function otherParty(conversation: Conversation, myId: string | undefined)
     const mentor = conversation.mentor;
     const person = mentor.user;
     const name = mentor.displayName?.trim() || personName(person);
-    return { id: person.id ?? mentor.userId ?? '', person, name, imageUrl: mentor.profileImageUrl || person.profileImageUrl || null };
+    return {
+      id: person.id ?? mentor.userId ?? '',
+      person,
+      name,
+      imageUrl: mentor.profileImageUrl || person.profileImageUrl || null,
+    };
   }
   const person = conversation.user;
   return { id: person.id, person, name: personName(person), imageUrl: person.profileImageUrl ?? null };

@@ -191,7 +191,15 @@ export function Thread({ conversation, me, typingUserIds, bookingId, onBack }: P
   );
 }
 
-function MessageGroup({ group, mine, lastOwnId }: { group: ChatMessage[]; mine: boolean; lastOwnId: string | undefined }) {
+function MessageGroup({
+  group,
+  mine,
+  lastOwnId,
+}: {
+  group: ChatMessage[];
+  mine: boolean;
+  lastOwnId: string | undefined;
+}) {
   const sender = group[0].sender;
   return (
     <li className={cn('flex gap-2', mine ? 'justify-end' : 'justify-start')}>
@@ -203,7 +211,13 @@ function MessageGroup({ group, mine, lastOwnId }: { group: ChatMessage[]; mine: 
         {group.map((message) => {
           const status = mine ? (message.isRead ? 'read' : 'sent') : undefined;
           return (
-            <div key={message.id} data-testid="message" data-message-id={message.id} data-status={status} className="flex flex-col">
+            <div
+              key={message.id}
+              data-testid="message"
+              data-message-id={message.id}
+              data-status={status}
+              className="flex flex-col"
+            >
               <p
                 title={formatTime(message.createdAt)}
                 className={cn(
@@ -232,7 +246,9 @@ function PendingGroup({ entries }: { entries: OutboxEntry[] }) {
       <div className="flex max-w-[80%] flex-col items-end gap-1">
         {entries.map((entry) => (
           <div key={entry.clientId} data-testid="message" data-status="pending" className="flex flex-col">
-            <p className="whitespace-pre-wrap break-words rounded-2xl bg-indigo-400 px-3.5 py-2 text-sm text-white">{entry.content}</p>
+            <p className="whitespace-pre-wrap break-words rounded-2xl bg-indigo-400 px-3.5 py-2 text-sm text-white">
+              {entry.content}
+            </p>
             <span className="self-end px-1 text-[11px] text-slate-500">Sending…</span>
           </div>
         ))}

@@ -50,9 +50,7 @@ function renderPage() {
 }
 
 function paths(fetchMock: ReturnType<typeof mockFetch>, method = 'GET') {
-  return fetchMock.mock.calls
-    .filter(([, init]) => (init?.method ?? 'GET') === method)
-    .map(([url]) => String(url));
+  return fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === method).map(([url]) => String(url));
 }
 
 describe('NotificationsPage', () => {
@@ -132,9 +130,7 @@ describe('NotificationsPage', () => {
 
     failDelete = true;
     await user.click(screen.getByRole('button', { name: 'Delete notification: Title b' }));
-    await waitFor(() =>
-      expect(error).toHaveBeenCalledWith('Error', { description: 'Failed to delete notification' }),
-    );
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Error', { description: 'Failed to delete notification' }));
   });
 
   it('clicking an unread one marks it read and follows its actionUrl', async () => {

@@ -62,7 +62,8 @@ export function NotificationsPage() {
   const markAllRead = () =>
     markAll.mutate(undefined, {
       onSuccess: () => toast.success(NOTIFICATION_TEXT.allMarkedRead),
-      onError: (error) => toast.error('Error', { description: errorMessage(error, NOTIFICATION_TEXT.markAllReadFailed) }),
+      onError: (error) =>
+        toast.error('Error', { description: errorMessage(error, NOTIFICATION_TEXT.markAllReadFailed) }),
     });
 
   return (

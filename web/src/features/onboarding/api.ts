@@ -1,5 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { addAvailabilityBulk, getListAvailabilityQueryKey, listAvailability } from '@/api/endpoints/availability/availability';
+import {
+  addAvailabilityBulk,
+  getListAvailabilityQueryKey,
+  listAvailability,
+} from '@/api/endpoints/availability/availability';
 import { availableSlotsKey } from '@/components/slot-picker';
 import { AUTH_USER_KEY, MENTOR_PROFILE_KEY } from '@/lib/auth';
 import {
@@ -43,7 +47,9 @@ export function useCreateServices() {
   return useMutation({
     mutationFn: async (inputs: CreateServiceInput[]): Promise<ServiceOutcome[]> => {
       const settled = await Promise.allSettled(inputs.map((input) => catalogueApi.createService(input)));
-      return settled.map((r) => (r.status === 'fulfilled' ? { ok: true, service: r.value } : { ok: false, error: r.reason }));
+      return settled.map((r) =>
+        r.status === 'fulfilled' ? { ok: true, service: r.value } : { ok: false, error: r.reason },
+      );
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: MENTOR_PROFILE_KEY });
@@ -54,7 +60,11 @@ export function useCreateServices() {
 
 /** GET /api/mentor/availability, once the user is a mentor: decides where the wizard resumes. */
 export function useOwnAvailability(enabled: boolean) {
-  return useQuery({ queryKey: getListAvailabilityQueryKey(), queryFn: ({ signal }) => listAvailability({ signal }), enabled });
+  return useQuery({
+    queryKey: getListAvailabilityQueryKey(),
+    queryFn: ({ signal }) => listAvailability({ signal }),
+    enabled,
+  });
 }
 
 /** PUT /api/mentor/profile: step 1 again, after Back from a later step. */

@@ -65,7 +65,8 @@ describe('onboarding wizard', () => {
     const fetchMock = mockFetch({
       'GET /api/mentor/profile': () => jsonResponse(200, mentor({ services: [] })),
       'GET /api/mentor/availability': () => jsonResponse(200, []),
-      'PUT /api/mentor/profile': (_url, init) => jsonResponse(200, mentor({ services: [], ...JSON.parse(String(init?.body)) })),
+      'PUT /api/mentor/profile': (_url, init) =>
+        jsonResponse(200, mentor({ services: [], ...JSON.parse(String(init?.body)) })),
     });
     renderWizard();
     const user = userEvent.setup();
@@ -78,7 +79,9 @@ describe('onboarding wizard', () => {
     await user.type(screen.getByLabelText('Display Name'), 'Luna Renamed');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Step 2 of 4')).toBeInTheDocument();
-    expect(bodies(fetchMock, 'PUT', '/api/mentor/profile')).toEqual([expect.objectContaining({ displayName: 'Luna Renamed' })]);
+    expect(bodies(fetchMock, 'PUT', '/api/mentor/profile')).toEqual([
+      expect.objectContaining({ displayName: 'Luna Renamed' }),
+    ]);
     expect(bodies(fetchMock, 'POST', '/api/mentors')).toEqual([]);
   });
 
@@ -99,7 +102,9 @@ describe('onboarding wizard', () => {
   });
 
   it("shows the spec's messages for an empty profile and sends nothing", async () => {
-    const fetchMock = mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Mentor profile not found' }) });
+    const fetchMock = mockFetch({
+      'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Mentor profile not found' }),
+    });
     renderWizard();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Continue' }));
@@ -125,11 +130,16 @@ describe('onboarding wizard', () => {
     let services: unknown[] = [];
     const fetchMock = mockFetch({
       'GET /api/mentor/profile': () =>
-        isMentor ? jsonResponse(200, mentor({ services: services as never })) : jsonResponse(404, { message: 'Mentor profile not found' }),
+        isMentor
+          ? jsonResponse(200, mentor({ services: services as never }))
+          : jsonResponse(404, { message: 'Mentor profile not found' }),
       'GET /api/mentor/availability': () => jsonResponse(200, []),
       'POST /api/mentor/availability/bulk': (_url, init) => {
         const body = JSON.parse(String(init?.body));
-        return jsonResponse(201, body.daysOfWeek.map((d: number) => ({ ...WINDOW, dayOfWeek: d })));
+        return jsonResponse(
+          201,
+          body.daysOfWeek.map((d: number) => ({ ...WINDOW, dayOfWeek: d })),
+        );
       },
       'GET /api/auth/user': () => jsonResponse(200, { ...testUser, role: 'mentor' }),
       'POST /api/mentors': () => {
@@ -221,7 +231,11 @@ describe('onboarding wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Add at least one time range: pick a preset or add your own');
     const presets = screen.getByRole('group', { name: 'Presets' });
-    expect(within(presets).getAllByRole('button').map((b) => b.textContent)).toEqual(['Weekdays 9-17', 'Evenings 17-21', 'Weekends 10-16']);
+    expect(
+      within(presets)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Weekdays 9-17', 'Evenings 17-21', 'Weekends 10-16']);
     await user.click(within(presets).getByRole('button', { name: 'Weekdays 9-17' }));
     await user.click(within(presets).getByRole('button', { name: 'Weekends 10-16' }));
     const first = screen.getByRole('group', { name: 'Days for range 1' });
@@ -259,7 +273,9 @@ describe('onboarding wizard', () => {
     const presets = screen.getByRole('group', { name: 'Presets' });
     await user.click(within(presets).getByRole('button', { name: 'Weekdays 9-17' }));
     await user.click(screen.getByRole('button', { name: 'Add a Time Range' }));
-    await user.click(within(screen.getByRole('group', { name: 'Days for range 2' })).getByRole('checkbox', { name: 'Monday' }));
+    await user.click(
+      within(screen.getByRole('group', { name: 'Days for range 2' })).getByRole('checkbox', { name: 'Monday' }),
+    );
     await user.click(screen.getByRole('button', { name: 'Complete Setup' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Two ranges overlap on Monday');
     expect(bodies(fetchMock, 'POST', '/api/mentor/availability/bulk')).toEqual([]);
@@ -306,7 +322,12 @@ describe('onboarding wizard', () => {
         calls += 1;
         const body = JSON.parse(String(init?.body));
         if (calls === 1) return new Response('', { status: 500, statusText: 'Internal Server Error' });
-        return jsonResponse(201, { ...body, id: crypto.randomUUID(), isActive: true, createdAt: '2026-01-01T00:00:00Z' });
+        return jsonResponse(201, {
+          ...body,
+          id: crypto.randomUUID(),
+          isActive: true,
+          createdAt: '2026-01-01T00:00:00Z',
+        });
       },
     });
     renderWizard();

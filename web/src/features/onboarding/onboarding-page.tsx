@@ -43,7 +43,13 @@ import {
   windowLabel,
   type ScheduleRow,
 } from '@/lib/weekly-availability';
-import { useCreateMentorProfile, useCreateServices, useOwnAvailability, useSaveSchedule, useUpdateMentorProfile } from './api';
+import {
+  useCreateMentorProfile,
+  useCreateServices,
+  useOwnAvailability,
+  useSaveSchedule,
+  useUpdateMentorProfile,
+} from './api';
 
 export const STEPS = ['Profile', 'Services', 'Availability', 'Complete'] as const;
 
@@ -78,10 +84,14 @@ export function OnboardingPage() {
 
   const loading = !user || profile.isLoading || (!!mentor && availability.isLoading);
   // Where this visit starts: a new user at the profile, a mentor who left part-way where their data says.
-  const resume = loading ? undefined : !mentor ? 1 : (() => {
-    const unfinished = unfinishedStep(mentor, availability.data ?? []);
-    return unfinished ? STEP_OF[unfinished] : null;
-  })();
+  const resume = loading
+    ? undefined
+    : !mentor
+      ? 1
+      : (() => {
+          const unfinished = unfinishedStep(mentor, availability.data ?? []);
+          return unfinished ? STEP_OF[unfinished] : null;
+        })();
   useEffect(() => {
     if (step === null && resume) setStep(resume);
   }, [step, resume]);
@@ -106,7 +116,9 @@ export function OnboardingPage() {
           <h1 className="mt-4 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
             Share your gift with seekers
           </h1>
-          <p className="mt-2 text-slate-600">Set up your mentor profile, your services and your hours in a few minutes.</p>
+          <p className="mt-2 text-slate-600">
+            Set up your mentor profile, your services and your hours in a few minutes.
+          </p>
         </div>
 
         <Progress step={current} />
@@ -206,7 +218,10 @@ function Progress({ step }: { step: number }) {
 /** The wizard's failures, in a 'Something went wrong' card. */
 function ErrorCard({ message, detail }: { message: string; detail?: string }) {
   return (
-    <div role="alert" className="flex gap-3 rounded-2xl border border-rose-200 bg-rose-50 p-4 text-rose-800 animate-fade-in">
+    <div
+      role="alert"
+      className="flex gap-3 rounded-2xl border border-rose-200 bg-rose-50 p-4 text-rose-800 animate-fade-in"
+    >
       <CircleAlert aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
       <div className="space-y-1 text-sm">
         <p className="font-semibold">Something went wrong</p>
@@ -296,7 +311,10 @@ function ProfileStep({ existing, onDone }: { existing: Mentor | null; onDone: (m
           error={errors.bio}
           hint="Between 50 and 500 characters: your background, approach and what a session with you is like."
           labelAside={
-            <span aria-live="polite" className={cn('text-xs', bioLength > BIO_MAX ? 'text-rose-600' : 'text-slate-500')}>
+            <span
+              aria-live="polite"
+              className={cn('text-xs', bioLength > BIO_MAX ? 'text-rose-600' : 'text-slate-500')}
+            >
               {bioLength}/{BIO_MAX}
             </span>
           }
@@ -354,7 +372,9 @@ type ServicesProps = { mentorId: string; existing: readonly Service[]; onBack: (
 function ServicesStep({ mentorId, existing, onBack, onDone }: ServicesProps) {
   const nextKey = useRef(existing.length + 1);
   const [drafts, setDrafts] = useState<Draft[]>(() => {
-    const made = existing.filter((s) => s.isActive).map((service, i) => ({ key: i + 1, form: EMPTY_SERVICE, errors: {}, created: service }));
+    const made = existing
+      .filter((s) => s.isActive)
+      .map((service, i) => ({ key: i + 1, form: EMPTY_SERVICE, errors: {}, created: service }));
     return made.length > 0 ? made : [{ key: 0, form: EMPTY_SERVICE, errors: {} }];
   });
   const [failure, setFailure] = useState<string | null>(null);
@@ -365,7 +385,11 @@ function ServicesStep({ mentorId, existing, onBack, onDone }: ServicesProps) {
       list.map((d) => {
         if (d.key !== key) return d;
         const form = { ...d.form, ...patch };
-        return { ...d, form, errors: hasErrors(d.errors) ? validateService(form, { requireDuration: true }) : d.errors };
+        return {
+          ...d,
+          form,
+          errors: hasErrors(d.errors) ? validateService(form, { requireDuration: true }) : d.errors,
+        };
       }),
     );
 
@@ -375,7 +399,9 @@ function ServicesStep({ mentorId, existing, onBack, onDone }: ServicesProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    const checked = drafts.map((d) => (d.created ? d : { ...d, errors: validateService(d.form, { requireDuration: true }) }));
+    const checked = drafts.map((d) =>
+      d.created ? d : { ...d, errors: validateService(d.form, { requireDuration: true }) },
+    );
     setDrafts(checked);
     if (checked.some((d) => hasErrors(d.errors))) return;
     const pending = checked.filter((d) => !d.created);
@@ -432,8 +458,8 @@ function ServicesStep({ mentorId, existing, onBack, onDone }: ServicesProps) {
               </div>
               {draft.created ? (
                 <p className="text-sm text-slate-600">
-                  {draft.created.title} · {serviceLabel(draft.created.serviceType)} · {servicePriceText(draft.created.price)} ·{' '}
-                  {draft.created.duration} minutes
+                  {draft.created.title} · {serviceLabel(draft.created.serviceType)} ·{' '}
+                  {servicePriceText(draft.created.price)} · {draft.created.duration} minutes
                 </p>
               ) : (
                 <ServiceFields
@@ -546,7 +572,14 @@ function AvailabilityStep({ mentorId, timeZone, saved, onBack, onDone }: Availab
         )}
         <div role="group" aria-label="Presets" className="flex flex-wrap gap-2">
           {SCHEDULE_PRESETS.map((preset) => (
-            <Button key={preset.name} type="button" variant="outline" size="sm" disabled={save.isPending} onClick={() => addRange(preset.row)}>
+            <Button
+              key={preset.name}
+              type="button"
+              variant="outline"
+              size="sm"
+              disabled={save.isPending}
+              onClick={() => addRange(preset.row)}
+            >
               <Plus aria-hidden="true" className="h-4 w-4" />
               {preset.name}
             </Button>
@@ -560,7 +593,11 @@ function AvailabilityStep({ mentorId, timeZone, saved, onBack, onDone }: Availab
         )}
         <ol className="space-y-4">
           {ranges.map((range, index) => (
-            <li key={range.key} aria-label={`Range ${index + 1}`} className="rounded-2xl border border-slate-200 p-4 sm:p-5">
+            <li
+              key={range.key}
+              aria-label={`Range ${index + 1}`}
+              className="rounded-2xl border border-slate-200 p-4 sm:p-5"
+            >
               <div className="mb-3 flex items-center justify-between gap-3">
                 <h3 className="font-semibold text-slate-900">Range {index + 1}</h3>
                 <DraftState
@@ -653,7 +690,10 @@ type DraftStateProps = { done: string | null; onRemove?: () => void; removeLabel
 
 /** Beside a draft's title: a badge once it is stored, otherwise its Remove button (when it may go). */
 function DraftState({ done, onRemove, removeLabel, disabled }: DraftStateProps) {
-  if (done) return <span className="rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-medium text-emerald-700">{done}</span>;
+  if (done)
+    return (
+      <span className="rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-medium text-emerald-700">{done}</span>
+    );
   if (!onRemove) return null;
   return (
     <Button variant="ghost" size="sm" onClick={onRemove} disabled={disabled} aria-label={removeLabel}>

@@ -6,12 +6,7 @@ import { FormField } from '@/components/ui/form-field';
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
 import { errorMessage } from '@/lib/api-fetch';
 import { useChangePassword } from './api';
-import {
-  PASSWORD_CHANGED,
-  PASSWORD_CHANGE_FAILED,
-  validatePasswordChange,
-  type PasswordChange,
-} from './validation';
+import { PASSWORD_CHANGED, PASSWORD_CHANGE_FAILED, validatePasswordChange, type PasswordChange } from './validation';
 
 const EMPTY: PasswordChange = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
@@ -37,8 +32,7 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           setValues(EMPTY);
           onDone();
         },
-        onError: (error) =>
-          toast.error(PASSWORD_CHANGE_FAILED, { description: errorMessage(error, '') || undefined }),
+        onError: (error) => toast.error(PASSWORD_CHANGE_FAILED, { description: errorMessage(error, '') || undefined }),
       },
     );
   };

@@ -12,14 +12,15 @@ export function fullName(user: Named): string {
 }
 
 export function initials(user: Named & { email?: string | null }): string {
-  const letters = [user.firstName, user.lastName]
-    .map((part) => part?.trim().charAt(0) ?? '')
-    .join('');
+  const letters = [user.firstName, user.lastName].map((part) => part?.trim().charAt(0) ?? '').join('');
   return (letters || user.email?.charAt(0) || '?').toUpperCase();
 }
 
 /** Role labels Administrator, Mentor, Member. */
-export function roleLabel(user: { role?: string | null; isAdmin?: boolean | null }): 'Administrator' | 'Mentor' | 'Member' {
+export function roleLabel(user: {
+  role?: string | null;
+  isAdmin?: boolean | null;
+}): 'Administrator' | 'Mentor' | 'Member' {
   if (user.isAdmin === true || user.role === 'admin') return 'Administrator';
   if (user.role === 'mentor') return 'Mentor';
   return 'Member';

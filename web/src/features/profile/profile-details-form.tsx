@@ -7,13 +7,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage } from '@/lib/api-fetch';
 import { useUpdateProfile } from './api';
-import {
-  NO_CHANGES,
-  PROFILE_UPDATED,
-  PROFILE_UPDATE_FAILED,
-  profileEdit,
-  type ProfileDraft,
-} from './validation';
+import { NO_CHANGES, PROFILE_UPDATED, PROFILE_UPDATE_FAILED, profileEdit, type ProfileDraft } from './validation';
 
 type Props = {
   saved: ProfileDraft;
@@ -47,8 +41,7 @@ export function ProfileDetailsForm({ saved, onDone }: Props) {
         toast.success(PROFILE_UPDATED);
         onDone(edit.emailChanged ? { newEmail: edit.update.email } : undefined);
       },
-      onError: (error) =>
-        toast.error(PROFILE_UPDATE_FAILED, { description: errorMessage(error, '') || undefined }),
+      onError: (error) => toast.error(PROFILE_UPDATE_FAILED, { description: errorMessage(error, '') || undefined }),
     });
   };
 

@@ -23,8 +23,7 @@ export function ProfileImageUpload() {
     if (invalid) return;
     upload.mutate(file, {
       onSuccess: () => toast.success(IMAGE_UPLOADED),
-      onError: (error) =>
-        toast.error(IMAGE_UPLOAD_FAILED, { description: errorMessage(error, '') || undefined }),
+      onError: (error) => toast.error(IMAGE_UPLOAD_FAILED, { description: errorMessage(error, '') || undefined }),
     });
   };
 

@@ -78,8 +78,7 @@ describe('/profile details', () => {
 
   it('saves only the changed fields and shows the new name', async () => {
     const fetchMock = mockFetch({
-      'PUT /api/user/profile': (_url, init) =>
-        jsonResponse(200, { ...me, ...JSON.parse(String(init?.body)) }),
+      'PUT /api/user/profile': (_url, init) => jsonResponse(200, { ...me, ...JSON.parse(String(init?.body)) }),
     });
     const { client } = renderProfile();
     const user = userEvent.setup();
@@ -153,7 +152,10 @@ describe('/profile image', () => {
     Object.defineProperty(big, 'size', { value: 5 * 1024 * 1024 + 1 });
     await user.upload(screen.getByLabelText('Profile image'), big);
     expect(screen.getByRole('alert')).toHaveTextContent('Image file must be smaller than 5MB');
-    await user.upload(screen.getByLabelText('Profile image'), new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }));
+    await user.upload(
+      screen.getByLabelText('Profile image'),
+      new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }),
+    );
     expect(screen.getByRole('alert')).toHaveTextContent('Only image files are allowed');
     expect(fetchMock).not.toHaveBeenCalled();
   });
@@ -199,7 +201,9 @@ describe('/profile change password', () => {
   });
 
   it("shows 'Failed to change password' and closes on Cancel", async () => {
-    mockFetch({ 'POST /api/user/change-password': () => jsonResponse(400, { message: 'Current password is incorrect' }) });
+    mockFetch({
+      'POST /api/user/change-password': () => jsonResponse(400, { message: 'Current password is incorrect' }),
+    });
     renderProfile();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Change Password' }));

@@ -69,8 +69,8 @@ export function ProfilePage() {
         <Alert variant="info" className="mt-6">
           <p className="font-medium">Please verify your new email address</p>
           <p>
-            We sent a verification link to <strong>{pendingEmail}</strong>. You must verify the new address before
-            your next sign-in.
+            We sent a verification link to <strong>{pendingEmail}</strong>. You must verify the new address before your
+            next sign-in.
           </p>
         </Alert>
       )}
@@ -162,8 +162,8 @@ export function ProfilePage() {
                 <ChangePasswordForm onDone={() => setChangingPassword(false)} />
               ) : (
                 <p className="text-sm text-slate-600">
-                  Use a password of at least {MIN_PASSWORD_LENGTH} characters that you do not use anywhere else. Changing it signs you out
-                  on your other devices.
+                  Use a password of at least {MIN_PASSWORD_LENGTH} characters that you do not use anywhere else.
+                  Changing it signs you out on your other devices.
                 </p>
               )}
             </CardContent>

@@ -73,7 +73,14 @@ describe('/profile/{id}', () => {
   it('shows my own profile with my e-mail and Edit Profile, no mentor part for a member', async () => {
     mockFetch({
       [`GET /api/users/${testUser.id}`]: () =>
-        jsonResponse(200, { ...other, ...testUser, role: 'user', bio: null, stripeSubscriptionId: null, emailVerified: false }),
+        jsonResponse(200, {
+          ...other,
+          ...testUser,
+          role: 'user',
+          bio: null,
+          stripeSubscriptionId: null,
+          emailVerified: false,
+        }),
       [`GET /api/users/${testUser.id}/mentor`]: () => jsonResponse(404, { message: 'Mentor profile not found' }),
     });
     renderAt(testUser.id);

@@ -47,14 +47,24 @@ function UserNotFound() {
   );
 }
 
-function Badge({ tone, icon: Icon, children }: { tone: 'green' | 'amber' | 'indigo'; icon?: typeof Star; children: ReactNode }) {
+function Badge({
+  tone,
+  icon: Icon,
+  children,
+}: {
+  tone: 'green' | 'amber' | 'indigo';
+  icon?: typeof Star;
+  children: ReactNode;
+}) {
   const tones = {
     green: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
     amber: 'bg-amber-50 text-amber-800 ring-amber-200',
     indigo: 'bg-indigo-50 text-indigo-700 ring-indigo-200',
   } as const;
   return (
-    <span className={`inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-medium ring-1 ${tones[tone]}`}>
+    <span
+      className={`inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-medium ring-1 ${tones[tone]}`}
+    >
       {Icon && <Icon aria-hidden="true" className="h-3.5 w-3.5" />}
       {children}
     </span>
@@ -244,11 +254,7 @@ export function PublicProfilePage() {
                 <div className="flex items-center justify-between gap-4">
                   <dt className="text-slate-500">Status</dt>
                   <dd>
-                    {profile.isActive ? (
-                      <Badge tone="green">Active</Badge>
-                    ) : (
-                      <Badge tone="amber">Inactive</Badge>
-                    )}
+                    {profile.isActive ? <Badge tone="green">Active</Badge> : <Badge tone="amber">Inactive</Badge>}
                   </dd>
                 </div>
                 <div className="flex items-center justify-between gap-4">

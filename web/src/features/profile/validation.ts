@@ -19,7 +19,11 @@ export const NEW_PASSWORDS_DO_NOT_MATCH = 'New passwords do not match';
 
 export type PasswordChange = { currentPassword: string; newPassword: string; confirmPassword: string };
 
-export function validatePasswordChange({ currentPassword, newPassword, confirmPassword }: PasswordChange): string | null {
+export function validatePasswordChange({
+  currentPassword,
+  newPassword,
+  confirmPassword,
+}: PasswordChange): string | null {
   if (!currentPassword) return CURRENT_PASSWORD_REQUIRED;
   if (newPassword.length < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT;
   if (newPassword !== confirmPassword) return NEW_PASSWORDS_DO_NOT_MATCH;

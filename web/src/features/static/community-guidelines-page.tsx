@@ -1,14 +1,4 @@
-import {
-  Ban,
-  Flag,
-  Gavel,
-  HeartHandshake,
-  Scale,
-  ShieldCheck,
-  Sparkles,
-  Users,
-  type LucideIcon,
-} from 'lucide-react';
+import { Ban, Flag, Gavel, HeartHandshake, Scale, ShieldCheck, Sparkles, Users, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';

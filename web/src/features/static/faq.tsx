@@ -23,9 +23,9 @@ export const FAQS: Faq[] = [
     question: 'How do I book a session with a mentor?',
     answer: (
       <p>
-        Open <Link to="/mentors">Find Mentors</Link>, filter by practice or search by name, and open a mentor's
-        profile. Choose one of their services, pick a date and an available time (shown in your own time zone), add
-        any notes for your mentor and confirm. Your booking appears on your dashboard under Upcoming Sessions.
+        Open <Link to="/mentors">Find Mentors</Link>, filter by practice or search by name, and open a mentor's profile.
+        Choose one of their services, pick a date and an available time (shown in your own time zone), add any notes for
+        your mentor and confirm. Your booking appears on your dashboard under Upcoming Sessions.
       </p>
     ),
   },
@@ -83,8 +83,8 @@ export const FAQS: Faq[] = [
     answer: (
       <p>
         The Start Video Session button on your booking opens {VIDEO_JOIN_EARLY_MINUTES} minutes before the start time
-        and stays available for the length of the session. Use an up-to-date browser and allow access to your camera
-        and microphone when it asks.
+        and stays available for the length of the session. Use an up-to-date browser and allow access to your camera and
+        microphone when it asks.
       </p>
     ),
   },
@@ -93,9 +93,9 @@ export const FAQS: Faq[] = [
     question: 'What are group sessions?',
     answer: (
       <p>
-        Group sessions are live video sessions led by one mentor for {GROUP_SIZE.min} to {GROUP_SIZE.max}{' '}
-        participants, often at a lower price per person. Browse upcoming ones on the{' '}
-        <Link to="/group-sessions">Group Sessions</Link> page; a card shows how many spots are left.
+        Group sessions are live video sessions led by one mentor for {GROUP_SIZE.min} to {GROUP_SIZE.max} participants,
+        often at a lower price per person. Browse upcoming ones on the <Link to="/group-sessions">Group Sessions</Link>{' '}
+        page; a card shows how many spots are left.
       </p>
     ),
   },
@@ -127,9 +127,8 @@ export const FAQS: Faq[] = [
     question: 'How quickly does support reply?',
     answer: (
       <p>
-        We reply to every message within {SUPPORT_RESPONSE_HOURS} hours. Our team is available{' '}
-        {SUPPORT_HOURS.weekdays} and {SUPPORT_HOURS.weekends}. The quickest way to reach us is the{' '}
-        <Link to="/contact">contact form</Link>.
+        We reply to every message within {SUPPORT_RESPONSE_HOURS} hours. Our team is available {SUPPORT_HOURS.weekdays}{' '}
+        and {SUPPORT_HOURS.weekends}. The quickest way to reach us is the <Link to="/contact">contact form</Link>.
       </p>
     ),
   },

@@ -18,8 +18,8 @@ export function PrivacyPolicyPage() {
       icon={Lock}
       intro={
         <p>
-          Sessions with a mentor are personal. This policy explains what information {APP_NAME} collects, why, how
-          long we keep it and the choices you have.
+          Sessions with a mentor are personal. This policy explains what information {APP_NAME} collects, why, how long
+          we keep it and the choices you have.
         </p>
       }
       meta={`Last updated ${POLICIES_LAST_UPDATED}`}
@@ -35,24 +35,24 @@ export function PrivacyPolicyPage() {
             display name, specialties, services, prices, availability and payout details.
           </li>
           <li>
-            <strong>Bookings and payments:</strong> the sessions you book or offer, their times and amounts, refunds
-            and payouts.
+            <strong>Bookings and payments:</strong> the sessions you book or offer, their times and amounts, refunds and
+            payouts.
           </li>
           <li>
-            <strong>Communications:</strong> messages you exchange on the platform, records of calls (who took part
-            and when), reviews and the requests you send to our support team.
+            <strong>Communications:</strong> messages you exchange on the platform, records of calls (who took part and
+            when), reviews and the requests you send to our support team.
           </li>
           <li>
-            <strong>Technical data:</strong> the information your browser sends with each request, such as IP
-            address and browser type, used to keep the service running and secure.
+            <strong>Technical data:</strong> the information your browser sends with each request, such as IP address
+            and browser type, used to keep the service running and secure.
           </li>
         </ul>
       </LegalSection>
 
       <LegalSection id="privacy-cards" title="2. Card payments">
         <p>
-          We never store your card number. Card details go straight to our payment gateway, which processes the
-          payment; we keep only the result and a reference to the transaction.
+          We never store your card number. Card details go straight to our payment gateway, which processes the payment;
+          we keep only the result and a reference to the transaction.
         </p>
       </LegalSection>
 
@@ -60,8 +60,10 @@ export function PrivacyPolicyPage() {
         <ul>
           <li>To run your account, show your profile and connect seekers with mentors.</li>
           <li>To take bookings, process payments and refunds, and pay mentors their earnings.</li>
-          <li>To send the e-mails you need (verification, booking confirmations and reminders) and, if you allow it in
-            your e-mail preferences, news from {APP_NAME}.</li>
+          <li>
+            To send the e-mails you need (verification, booking confirmations and reminders) and, if you allow it in
+            your e-mail preferences, news from {APP_NAME}.
+          </li>
           <li>To answer support requests, handle reports and keep the community safe.</li>
           <li>To meet our legal, tax and accounting obligations.</li>
         </ul>
@@ -71,8 +73,8 @@ export function PrivacyPolicyPage() {
       <LegalSection id="privacy-sharing" title="4. Who can see it">
         <ul>
           <li>
-            <strong>Other members:</strong> your name, photo and bio on your profile; your e-mail address stays
-            private. A mentor you book sees your name, the booking and any notes you add.
+            <strong>Other members:</strong> your name, photo and bio on your profile; your e-mail address stays private.
+            A mentor you book sees your name, the booking and any notes you add.
           </li>
           <li>
             <strong>Service providers:</strong> the payment gateway, e-mail delivery and hosting partners, who process
@@ -86,8 +88,8 @@ export function PrivacyPolicyPage() {
 
       <LegalSection id="privacy-video" title="5. Video sessions">
         <p>
-          Video and audio in sessions travel directly between participants' browsers where possible. {APP_NAME} does
-          not record sessions. Your browser asks for permission before using your camera or microphone.
+          Video and audio in sessions travel directly between participants' browsers where possible. {APP_NAME} does not
+          record sessions. Your browser asks for permission before using your camera or microphone.
         </p>
       </LegalSection>
 
@@ -98,8 +100,8 @@ export function PrivacyPolicyPage() {
             as accounting and tax rules require.
           </li>
           <li>
-            Communication logs (messages, call records and support requests):{' '}
-            {COMMUNICATION_LOGS_RETENTION_YEARS} years, so that we can look into reports and disputes.
+            Communication logs (messages, call records and support requests): {COMMUNICATION_LOGS_RETENTION_YEARS}{' '}
+            years, so that we can look into reports and disputes.
           </li>
           <li>Account and profile details: for as long as your account is open.</li>
         </ul>
@@ -107,9 +109,9 @@ export function PrivacyPolicyPage() {
 
       <LegalSection id="privacy-security" title="7. Security">
         <p>
-          Passwords are hashed, connections to the platform are encrypted (HTTPS), and your session is kept in a
-          secure cookie that scripts on the page cannot read. Only staff who need access to help you or to run the
-          service have it.
+          Passwords are hashed, connections to the platform are encrypted (HTTPS), and your session is kept in a secure
+          cookie that scripts on the page cannot read. Only staff who need access to help you or to run the service have
+          it.
         </p>
       </LegalSection>
 

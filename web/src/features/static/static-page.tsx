@@ -30,7 +30,9 @@ export function StaticPage({ title, intro, icon: Icon, meta, width = 'prose', ch
           <span className="mx-auto inline-flex h-14 w-14 items-center justify-center rounded-2xl bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-lg shadow-indigo-500/30">
             <Icon aria-hidden="true" className="h-7 w-7" />
           </span>
-          <h1 className="mt-5 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{title}</h1>
+          <h1 className="mt-5 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
+            {title}
+          </h1>
           <div className="mx-auto mt-4 max-w-2xl text-base leading-relaxed text-slate-600">{intro}</div>
           {meta && <p className="mt-4 text-sm font-medium text-slate-500">{meta}</p>}
         </div>

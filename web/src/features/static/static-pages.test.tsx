@@ -71,7 +71,13 @@ describe('/help-center', () => {
   });
 
   it('the FAQ covers the product rules', () => {
-    renderWithProviders(<>{FAQS.map((f) => <div key={f.id}>{f.answer}</div>)}</>);
+    renderWithProviders(
+      <>
+        {FAQS.map((f) => (
+          <div key={f.id}>{f.answer}</div>
+        ))}
+      </>,
+    );
     const text = document.body.textContent ?? '';
     for (const fact of [
       'US dollars (USD)',

@@ -59,14 +59,13 @@ export function TermsOfServicePage() {
 
       <LegalSection id="terms-marketplace" title="4. Our role and the mentors' role">
         <p>
-          {APP_NAME} provides the marketplace: profiles, booking, payments, messaging and video. Mentors are
-          independent practitioners, not our employees, and are responsible for the sessions they offer and the
-          guidance they give.
+          {APP_NAME} provides the marketplace: profiles, booking, payments, messaging and video. Mentors are independent
+          practitioners, not our employees, and are responsible for the sessions they offer and the guidance they give.
         </p>
         <p>
           Sessions offer spiritual guidance for personal reflection. They are not medical, psychological, legal or
-          financial advice and never replace a licensed professional. If you are in crisis, contact your local
-          emergency services.
+          financial advice and never replace a licensed professional. If you are in crisis, contact your local emergency
+          services.
         </p>
       </LegalSection>
 
@@ -74,13 +73,12 @@ export function TermsOfServicePage() {
         <ul>
           <li>All prices are set by mentors and shown and charged in US dollars (USD).</li>
           <li>
-            Paid sessions are paid by card when you book. Card details are handled by our payment gateway; we never
-            see or store your full card number.
+            Paid sessions are paid by card when you book. Card details are handled by our payment gateway; we never see
+            or store your full card number.
           </li>
           <li>
-            When you book a paid session, the time is reserved for you for {RESERVATION_HOLD_MINUTES} minutes while
-            you complete payment. A reservation that is not paid in that time expires and the time becomes available
-            again.
+            When you book a paid session, the time is reserved for you for {RESERVATION_HOLD_MINUTES} minutes while you
+            complete payment. A reservation that is not paid in that time expires and the time becomes available again.
           </li>
           <li>A booking is confirmed once payment succeeds, or at once for a free session.</li>
         </ul>
@@ -89,21 +87,18 @@ export function TermsOfServicePage() {
       <LegalSection id="terms-cancellations" title="6. Cancellations, rescheduling and refunds">
         <p>You can cancel a booking from your dashboard. The refund depends on how early you cancel:</p>
         <ul>
-          <li>
-            {fullRefundHours} hours or more before the session: a full (100%) refund.
-          </li>
+          <li>{fullRefundHours} hours or more before the session: a full (100%) refund.</li>
           <li>
             Between {partialRefundHours} and {fullRefundHours} hours before: a {partialRefundPercent}% refund.
           </li>
           <li>Less than {partialRefundHours} hours before: no refund (0%).</li>
         </ul>
         <p>
-          You can reschedule a booking to another available time up to {RESCHEDULE_CUTOFF_HOURS} hours before it
-          starts.
+          You can reschedule a booking to another available time up to {RESCHEDULE_CUTOFF_HOURS} hours before it starts.
         </p>
         <p>
-          If a session did not take place as booked, tell us within {COMPLAINT_WINDOW_HOURS} hours of its scheduled
-          time through our <Link to="/contact">contact form</Link> and we will review it.
+          If a session did not take place as booked, tell us within {COMPLAINT_WINDOW_HOURS} hours of its scheduled time
+          through our <Link to="/contact">contact form</Link> and we will review it.
         </p>
       </LegalSection>
 
@@ -125,8 +120,8 @@ export function TermsOfServicePage() {
       <LegalSection id="terms-conduct" title="8. Conduct and content">
         <p>
           Everyone on the platform follows our <Link to="/community-guidelines">Community Guidelines</Link>. You keep
-          the rights to what you post (such as your profile, reviews and messages) and give us permission to show it
-          on the platform so that the service works. Do not post anything you do not have the right to share.
+          the rights to what you post (such as your profile, reviews and messages) and give us permission to show it on
+          the platform so that the service works. Do not post anything you do not have the right to share.
         </p>
       </LegalSection>
 
@@ -140,10 +135,10 @@ export function TermsOfServicePage() {
 
       <LegalSection id="terms-liability" title="10. Disclaimers and liability">
         <p>
-          The platform is provided as it is. We work to keep it available and secure but cannot promise it will
-          always be free of interruptions. To the extent the law allows, {APP_NAME} is not liable for decisions you
-          make based on a session, or for indirect or consequential losses. Nothing in these terms limits rights you
-          have under consumer law that cannot be waived.
+          The platform is provided as it is. We work to keep it available and secure but cannot promise it will always
+          be free of interruptions. To the extent the law allows, {APP_NAME} is not liable for decisions you make based
+          on a session, or for indirect or consequential losses. Nothing in these terms limits rights you have under
+          consumer law that cannot be waived.
         </p>
       </LegalSection>
 

@@ -83,7 +83,10 @@ export function useRealtime(): RealtimeValue {
 }
 
 /** Runs `handler` for every `event` while the component is mounted; the latest handler is always used. */
-export function useRealtimeEvent<E extends keyof ServerEvents>(event: E, handler: (data: ServerEvents[E]) => void): void {
+export function useRealtimeEvent<E extends keyof ServerEvents>(
+  event: E,
+  handler: (data: ServerEvents[E]) => void,
+): void {
   const { client } = useRealtime();
   const handlerRef = useRef(handler);
   useEffect(() => {

@@ -127,7 +127,10 @@ function CancelForm({ booking, onDone }: { booking: DashboardBooking; onDone: ()
             </Button>
           </Alert>
         ) : preview.data ? (
-          <div role="status" className="rounded-xl bg-emerald-50 px-4 py-3 text-sm text-emerald-900 ring-1 ring-emerald-200">
+          <div
+            role="status"
+            className="rounded-xl bg-emerald-50 px-4 py-3 text-sm text-emerald-900 ring-1 ring-emerald-200"
+          >
             <p className="font-semibold">
               Refund if you cancel now: {formatUsd(preview.data.refundAmount)} ({preview.data.refundPercentage}%)
             </p>

@@ -15,9 +15,17 @@ export const EMAIL_PREFERENCES: { key: EmailPreference; label: string; descripti
     label: 'Booking confirmations',
     description: 'An e-mail when a session is booked, rescheduled or cancelled.',
   },
-  { key: 'bookingReminders', label: 'Booking reminders', description: 'Reminders 24 hours and 1 hour before a session.' },
+  {
+    key: 'bookingReminders',
+    label: 'Booking reminders',
+    description: 'Reminders 24 hours and 1 hour before a session.',
+  },
   { key: 'marketingEmails', label: 'Marketing emails', description: 'News, offers and new mentors on the platform.' },
-  { key: 'reviewRequests', label: 'Review requests', description: 'A request to review a session after it is completed.' },
+  {
+    key: 'reviewRequests',
+    label: 'Review requests',
+    description: 'A request to review a session after it is completed.',
+  },
 ];
 
 /**
@@ -42,7 +50,12 @@ export function EmailPreferencesPanel() {
           <CircleAlert aria-hidden="true" className="h-5 w-5" />
           {DASHBOARD_TEXT.preferencesLoadFailed}
         </p>
-        <Button variant="outline" size="sm" onClick={() => void preferences.refetch()} disabled={preferences.isFetching}>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void preferences.refetch()}
+          disabled={preferences.isFetching}
+        >
           <RefreshCw aria-hidden="true" className="h-4 w-4" />
           Retry
         </Button>
@@ -58,7 +71,9 @@ export function EmailPreferencesPanel() {
       { [key]: value },
       {
         onError: () =>
-          toast.error(DASHBOARD_TEXT.preferencesUpdateFailedTitle, { description: DASHBOARD_TEXT.preferencesUpdateFailed }),
+          toast.error(DASHBOARD_TEXT.preferencesUpdateFailedTitle, {
+            description: DASHBOARD_TEXT.preferencesUpdateFailed,
+          }),
       },
     );
 

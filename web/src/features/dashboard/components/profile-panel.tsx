@@ -19,7 +19,10 @@ export function orNotSet(value: string | null | undefined): string {
 
 /** The read-only Profile tab: avatar, first and last name, e-mail, member since. */
 export function ProfilePanel({ user, totalSessions }: { user: ClientDashboard['user']; totalSessions: number }) {
-  const fullName = [user.firstName, user.lastName].map((p) => p?.trim()).filter(Boolean).join(' ');
+  const fullName = [user.firstName, user.lastName]
+    .map((p) => p?.trim())
+    .filter(Boolean)
+    .join(' ');
   return (
     <Card className="p-6">
       <div className="flex flex-col gap-6 sm:flex-row sm:items-start">

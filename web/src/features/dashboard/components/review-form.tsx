@@ -98,7 +98,10 @@ export function ReviewForm({ booking, onReviewed }: ReviewFormProps) {
               />
               <Star
                 aria-hidden="true"
-                className={cn('h-7 w-7', n <= shown ? 'fill-amber-400 text-amber-400' : 'fill-slate-200 text-slate-300')}
+                className={cn(
+                  'h-7 w-7',
+                  n <= shown ? 'fill-amber-400 text-amber-400' : 'fill-slate-200 text-slate-300',
+                )}
               />
             </label>
           ))}
