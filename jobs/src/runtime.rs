@@ -50,9 +50,7 @@ macro_rules! jobs {
 
         /// Every sweep's queue and cron schedule.
         pub fn sweeps() -> Vec<(&'static str, &'static str)> {
-            let mut sweeps = Vec::new();
-            $(jobs!(@sweep $kind $job, sweeps);)*
-            sweeps
+            [$(jobs!(@sweep $kind $job)),*].into_iter().flatten().collect()
         }
 
         /// The cron loops of every sweep; they run until the process stops.
@@ -60,9 +58,11 @@ macro_rules! jobs {
             $(jobs!(@schedule $kind $job, pool);)*
         }
     };
-    (@sweep job $job:ty, $sweeps:ident) => {};
-    (@sweep sweep $job:ty, $sweeps:ident) => {
-        $sweeps.push((<$job as Job>::QUEUE, <$job as Sweep>::SCHEDULE));
+    (@sweep job $job:ty) => {
+        None
+    };
+    (@sweep sweep $job:ty) => {
+        Some((<$job as Job>::QUEUE, <$job as Sweep>::SCHEDULE))
     };
     (@schedule job $job:ty, $pool:ident) => {};
     (@schedule sweep $job:ty, $pool:ident) => {
