@@ -23,11 +23,11 @@ import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
+import { formatCallDuration } from '@/lib/calls/call-timer';
 import { useRealtime, useRealtimeEvent } from '@/lib/realtime/provider';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
-import { formatCallDuration } from '../calls/call-timer';
 import { JanusRoom, type RoomSnapshot } from './janus-room';
 
 export const GROUP_CALL_TEXT = {
