@@ -1,5 +1,6 @@
 // ESLint for the web app (web/src) and, through tests/eslint.config.js, the black-box tests (tests/).
 // `scripts/lint` runs it; `scripts/lint --fix` applies the fixes it can make.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -9,31 +10,14 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** The feature folders under src/features/. Each may import only shared code and its own files. */
-const FEATURES = [
-  'admin',
-  'auth',
-  'booking',
-  'calls',
-  'contact',
-  'dashboard',
-  'favorites',
-  'group-call',
-  'group-sessions',
-  'home',
-  'landing',
-  'mentor-dashboard',
-  'mentors',
-  'messages',
-  'notifications',
-  'onboarding',
-  'profile',
-  'static',
-];
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /**
- * Feature boundaries: a feature imports only components/, lib/, config/, api/ and its own folder (and
- * testing/ from its tests); shared code (components/, lib/, config/) imports no feature and not app/.
- * app/ composes the features.
+ * Feature boundaries: a feature imports only components/, lib/, config/, api/ and its own folder;
+ * shared code (components/, lib/, config/, api/) imports no feature and not app/. app/ composes the
+ * features. Tests may also import the helpers in testing/.
  */
 const boundaries = [
   ...FEATURES.map((feature) => ({
@@ -53,6 +37,12 @@ const boundaries = [
     message: 'A feature imports only components/, lib/, config/, api/ and its own files.',
   },
 ];
+const TESTS = ['src/**/*.test.{ts,tsx}', 'src/testing/**'];
+const testHelpersOnlyInTests = {
+  target: './src',
+  from: './src/testing',
+  message: 'testing/ holds helpers for tests only.',
+};
 
 export default defineConfig([
   // orval's generated client (scripts/generate) and the build output.
@@ -64,12 +54,15 @@ export default defineConfig([
     plugins: { 'import-x': importX },
     languageOptions: { globals: { ...globals.browser } },
     settings: {
+      // Without a parser for .ts files, import-x cannot read an imported module and no-cycle sees no cycle.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
     rules: {
       'import-x/no-cycle': 'error',
       'import-x/no-self-import': 'error',
-      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      'import-x/no-restricted-paths': ['error', { zones: [...boundaries, testHelpersOnlyInTests] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Off: the code keeps the latest props and state in a ref during render (`ref.current = value`) so
       // socket handlers and timers registered once read current values; this rule (written for the React
@@ -78,8 +71,14 @@ export default defineConfig([
     },
   },
   {
+    name: 'web/tests',
+    files: TESTS,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaries }] },
+  },
+  {
     name: 'web/config-files',
     files: ['*.{js,ts}', 'scripts/**/*.{js,mjs}'],
+    extends: [js.configs.recommended],
     languageOptions: { globals: { ...globals.node } },
   },
 ]);
