@@ -303,10 +303,8 @@ mod tests {
     }
 
     #[test]
-    fn queues_poll_unasked_twice_a_minute_and_fetch_in_batches() {
-        assert_eq!(SAFETY_POLL_EVERY, Duration::from_secs(30));
+    fn queues_poll_unasked_at_the_safety_interval_by_default() {
         assert_eq!(Settings::default().poll_every, SAFETY_POLL_EVERY);
-        assert_eq!((FETCH_BATCH, MAX_RUNNING_PER_QUEUE), (2000, 8));
     }
 
     #[test]
