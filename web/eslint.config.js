@@ -78,8 +78,13 @@ export default defineConfig([
   {
     name: 'web/config-files',
     files: ['*.{js,ts}', 'scripts/**/*.{js,mjs}'],
-    extends: [js.configs.recommended],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // The JavaScript rules for the plain .js/.mjs files (the .ts ones have them through typescript-eslint).
+    name: 'web/javascript',
+    files: ['*.js', 'scripts/**/*.{js,mjs}'],
+    extends: [js.configs.recommended],
   },
 ]);
 
