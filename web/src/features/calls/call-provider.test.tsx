@@ -221,7 +221,7 @@ describe('coming back to a call', () => {
     act(() => first.receive('incomingCall', incomingK2));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Accept' }));
     await waitFor(() => expect(peers).toHaveLength(1));
-    expect(sessionStorage.getItem(CALL_STORAGE_KEY)).toBe('k2');
+    expect(JSON.parse(sessionStorage.getItem(CALL_STORAGE_KEY)!)).toEqual({ callId: 'k2', userId: testUser.id });
 
     act(() => first.drop());
     expect(screen.getByTestId('remote-video')).toBeInTheDocument();
@@ -263,7 +263,7 @@ describe('coming back to a call', () => {
     const socket = FakeSocket.last;
     act(() => socket.receive('incomingCall', incomingK2));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Accept' }));
-    await waitFor(() => expect(sessionStorage.getItem(CALL_STORAGE_KEY)).toBe('k2'));
+    await waitFor(() => expect(sessionStorage.getItem(CALL_STORAGE_KEY)).toContain('k2'));
     app.unmount();
 
     app = renderApp();
@@ -277,5 +277,15 @@ describe('coming back to a call', () => {
     act(() => reloaded.receive('callEnded', { callId: 'k2', roomId: 'r2', reason: 'disconnected' }));
     expect(screen.queryByTestId('remote-video')).not.toBeInTheDocument();
     expect(sessionStorage.getItem(CALL_STORAGE_KEY)).toBeNull();
+  });
+
+  it("a reloaded tab does not resume another user's call", async () => {
+    app.unmount();
+    sessionStorage.setItem(CALL_STORAGE_KEY, JSON.stringify({ callId: 'k9', userId: 'someone-else' }));
+    app = renderApp();
+    const reloaded = FakeSocket.last;
+    act(() => reloaded.open());
+    expect(reloaded.framesOf('resumeCall')).toEqual([]);
+    await waitFor(() => expect(sessionStorage.getItem(CALL_STORAGE_KEY)).toBeNull());
   });
 });

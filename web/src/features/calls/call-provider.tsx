@@ -25,20 +25,28 @@ type RtcConfig = { iceServers: RTCIceServer[] };
 /** TURN credentials are time-limited: fetch the configuration again for a call after this long. */
 const RTC_CONFIG_STALE_MS = 5 * 60_000;
 
-/** This tab's answered call, kept across a reload (sessionStorage is per tab) so the page resumes it. */
-export const CALL_STORAGE_KEY = 'mentor.activeCallId';
+/**
+ * This tab's answered call and its user, `{callId, userId}`, kept across a reload (sessionStorage is per
+ * tab) so the reloaded page resumes it.
+ */
+export const CALL_STORAGE_KEY = 'mentor.activeCall';
 
-function storedCallId(): string | null {
+type StoredCall = { callId: string; userId: string };
+
+function storedCall(): StoredCall | null {
   try {
-    return window.sessionStorage.getItem(CALL_STORAGE_KEY);
+    const value: unknown = JSON.parse(window.sessionStorage.getItem(CALL_STORAGE_KEY) ?? 'null');
+    if (!value || typeof value !== 'object') return null;
+    const { callId, userId } = value as Record<string, unknown>;
+    return typeof callId === 'string' && typeof userId === 'string' ? { callId, userId } : null;
   } catch {
     return null;
   }
 }
 
-function storeCallId(callId: string | null) {
+function storeCall(call: StoredCall | null) {
   try {
-    if (callId) window.sessionStorage.setItem(CALL_STORAGE_KEY, callId);
+    if (call) window.sessionStorage.setItem(CALL_STORAGE_KEY, JSON.stringify(call));
     else window.sessionStorage.removeItem(CALL_STORAGE_KEY);
   } catch {
     // storage unavailable: a reload then loses the call, as before
@@ -112,9 +120,10 @@ function stopTracks(stream: MediaStream | null) {
  */
 export function CallProvider({ children }: { children: ReactNode }) {
   const { client, connected } = useRealtime();
-  const { user } = useUser();
+  const { user, isLoading: userLoading } = useUser();
+  const userId = user?.id ?? null;
   const userIdRef = useRef<string | null>(null);
-  userIdRef.current = user?.id ?? null;
+  userIdRef.current = userId;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [state, dispatch] = useReducer(callReducer, initialCallState);
@@ -126,7 +135,9 @@ export function CallProvider({ children }: { children: ReactNode }) {
   const sessionRef = useRef<Session | null>(null);
   const early = useRef<Signal[]>([]);
   /** The call this tab was in before a reload, until the server answers resumeCall. */
-  const [resuming, setResuming] = useState<string | null>(storedCallId);
+  const [stored, setStored] = useState<StoredCall | null>(storedCall);
+  // Only the same user's call is resumed (another may have signed in in this tab since).
+  const resuming = stored && (!userId || stored.userId === userId) ? stored.callId : null;
   const resumingRef = useRef(resuming);
   resumingRef.current = resuming;
   /** The room whose next peer connection offers (this side came back to the call). */
@@ -239,9 +250,9 @@ export function CallProvider({ children }: { children: ReactNode }) {
   // This tab's answered call survives a reload.
   const answeredCallId = state.activeCall && state.activeCall.answeredAt !== null ? state.activeCall.callId : null;
   useEffect(() => {
-    if (answeredCallId) storeCallId(answeredCallId);
-    else if (!resuming) storeCallId(null);
-  }, [answeredCallId, resuming]);
+    if (answeredCallId && userId) storeCall({ callId: answeredCallId, userId });
+    else if (!resuming && (userId || !userLoading)) storeCall(null);
+  }, [answeredCallId, resuming, userId, userLoading]);
 
   useRealtimeEvent('incomingCall', (call) => dispatch({ type: 'incomingCall', call }));
   useRealtimeEvent('callInitiated', (data) => {
@@ -270,7 +281,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
   useRealtimeEvent('callResumed', (data) => {
     const active = stateRef.current.activeCall;
     if (active ? active.callId !== data.callId : resumingRef.current !== data.callId) return;
-    setResuming(null);
+    setStored(null);
     // Signals of the new connection wait for it; those of the old one are of no use any more.
     if (sessionRef.current?.roomId === data.roomId) sessionRef.current.superseded = true;
     early.current = early.current.filter((signal) => signal.roomId !== data.roomId);
@@ -287,7 +298,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
     });
   });
   useRealtimeEvent('callEnded', (data) => {
-    if (resumingRef.current === data.callId) setResuming(null);
+    if (resumingRef.current === data.callId) setStored(null);
     const wasActive = stateRef.current.activeCall?.callId === data.callId;
     dispatch({ type: 'callEnded', callId: data.callId });
     if (wasActive && data.reason === 'missed') toast('No answer');
@@ -299,7 +310,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
     // A call that cannot be resumed is over for this tab.
     if (data.event === 'resumeCall') {
       const callId = stateRef.current.activeCall?.callId ?? resumingRef.current;
-      setResuming(null);
+      setStored(null);
       if (callId) dispatch({ type: 'callEnded', callId });
     }
   });
