@@ -24,6 +24,7 @@ import {
   VERIFY_SUBJECT,
 } from '../harness/fixtures.mjs';
 import { createAdmin } from '../harness/admin.mjs';
+import { startStack } from '../harness/stack.mjs';
 
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `north-star-${name}.png`), fullPage: true });
@@ -66,9 +67,41 @@ async function seedMentor(stack) {
   return { c, user, mentor: m.body, service: s.body };
 }
 
-/** A browser context of its own, signed in with the api session of `c` when given. */
+/**
+ * Every RTCPeerConnection of the page gathers relayed candidates only (iceTransportPolicy 'relay'), so a
+ * call can connect through TURN alone; the page keeps them in window.__peers for the stats check.
+ */
+function relayOnly() {
+  const Native = window.RTCPeerConnection;
+  window.__peers = [];
+  window.RTCPeerConnection = class extends Native {
+    constructor(config = {}, ...rest) {
+      super({ ...config, iceTransportPolicy: 'relay' }, ...rest);
+      window.__peers.push(this);
+    }
+  };
+}
+
+/** The candidate types of the pair the page's newest peer connection uses: ['relay', 'relay'] through TURN. */
+async function selectedPair(page) {
+  return page.evaluate(async () => {
+    const pc = window.__peers.at(-1);
+    if (!pc) return null;
+    const stats = [...(await pc.getStats()).values()];
+    const transport = stats.find((s) => s.type === 'transport' && s.selectedCandidatePairId);
+    const pair = transport
+      ? stats.find((s) => s.id === transport.selectedCandidatePairId)
+      : stats.find((s) => s.type === 'candidate-pair' && s.state === 'succeeded' && s.nominated);
+    if (!pair) return null;
+    const type = (id) => stats.find((s) => s.id === id)?.candidateType;
+    return [type(pair.localCandidateId), type(pair.remoteCandidateId)];
+  });
+}
+
+/** A browser context of its own (relayed calls only), signed in with the api session of `c` when given. */
 async function newPage(browser, stack, c) {
   const context = await browser.newContext({ ...CONTEXT, baseURL: stack.baseUrl });
+  await context.addInitScript(relayOnly);
   if (c) await context.addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
   return { context, page: await context.newPage() };
 }
@@ -84,13 +117,14 @@ async function receivesVideo(page) {
 
 test('a visitor signs up, books and pays, both meet on video, the session is completed, reviewed and paid out', async ({
   browser,
-  stack,
 }) => {
   test.setTimeout(300_000);
+  // A stack of its own with a private coturn: the call goes through TURN only.
+  const stack = await startStack({ turn: true });
   const db = new pg.Client({ connectionString: stack.databaseUrl });
-  await db.connect();
   const contexts = [];
   try {
+    await db.connect();
     const { c: mentorClient, user: mentorUser, mentor, service } = await seedMentor(stack);
     const admin = await createAdmin(stack, { firstName: 'Ada', lastName: 'Admin' });
 
@@ -193,6 +227,11 @@ test('a visitor signs up, books and pays, both meet on video, the session is com
     await overlay.getByRole('button', { name: 'Accept' }).click();
     await receivesVideo(page);
     await receivesVideo(mentorPage);
+    // Through the TURN server only: both ends of the pair in use are relayed candidates.
+    await expect.poll(() => selectedPair(page)).toEqual(['relay', 'relay']);
+    await expect.poll(() => selectedPair(mentorPage)).toEqual(['relay', 'relay']);
+    const ice = await page.request.get('/api/rtc/config');
+    expect((await ice.json()).iceServers.some((s) => [s.urls].flat().some((u) => u.startsWith('turn:')))).toBe(true);
     await shot(page, '05-seeker-in-call');
     await shot(mentorPage, '06-mentor-in-call');
     await mentorPage.getByRole('button', { name: 'Hang up' }).click();
@@ -274,6 +313,7 @@ test('a visitor signs up, books and pays, both meet on video, the session is com
     await shot(mentorPage, '09-mentor-paid');
   } finally {
     for (const c of contexts) await c.close();
-    await db.end();
+    await db.end().catch(() => {});
+    await stack.stop();
   }
 });
