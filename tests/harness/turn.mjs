@@ -80,6 +80,7 @@ export async function startTurn() {
     MAX_PORT: String(relay + RELAY_PORTS - 1),
     SECRET: secret,
     DATA_DIR: dir,
+    LOG_FILE: path.join(dir, 'turnserver.log'),
   });
   await writeFile(conf, text, { mode: 0o600 });
   const log = path.join(dir, 'turnserver.log');
