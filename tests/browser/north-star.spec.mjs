@@ -24,6 +24,7 @@ import {
   VERIFY_SUBJECT,
 } from '../harness/fixtures.mjs';
 import { createAdmin } from '../harness/admin.mjs';
+import { expectRelayed, forceRelay } from '../harness/relay.mjs';
 import { startStack } from '../harness/stack.mjs';
 
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
@@ -67,41 +68,10 @@ async function seedMentor(stack) {
   return { c, user, mentor: m.body, service: s.body };
 }
 
-/**
- * Every RTCPeerConnection of the page gathers relayed candidates only (iceTransportPolicy 'relay'), so a
- * call can connect through TURN alone; the page keeps them in window.__peers for the stats check.
- */
-function relayOnly() {
-  const Native = window.RTCPeerConnection;
-  window.__peers = [];
-  window.RTCPeerConnection = class extends Native {
-    constructor(config = {}, ...rest) {
-      super({ ...config, iceTransportPolicy: 'relay' }, ...rest);
-      window.__peers.push(this);
-    }
-  };
-}
-
-/** The candidate types of the pair the page's newest peer connection uses: ['relay', 'relay'] through TURN. */
-async function selectedPair(page) {
-  return page.evaluate(async () => {
-    const pc = window.__peers.at(-1);
-    if (!pc) return null;
-    const stats = [...(await pc.getStats()).values()];
-    const transport = stats.find((s) => s.type === 'transport' && s.selectedCandidatePairId);
-    const pair = transport
-      ? stats.find((s) => s.id === transport.selectedCandidatePairId)
-      : stats.find((s) => s.type === 'candidate-pair' && s.state === 'succeeded' && s.nominated);
-    if (!pair) return null;
-    const type = (id) => stats.find((s) => s.id === id)?.candidateType;
-    return [type(pair.localCandidateId), type(pair.remoteCandidateId)];
-  });
-}
-
 /** A browser context of its own (relayed calls only), signed in with the api session of `c` when given. */
 async function newPage(browser, stack, c) {
   const context = await browser.newContext({ ...CONTEXT, baseURL: stack.baseUrl });
-  await context.addInitScript(relayOnly);
+  await context.addInitScript(forceRelay);
   if (c) await context.addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
   return { context, page: await context.newPage() };
 }
@@ -228,8 +198,8 @@ test('a visitor signs up, books and pays, both meet on video, the session is com
     await receivesVideo(page);
     await receivesVideo(mentorPage);
     // Through the TURN server only: both ends of the pair in use are relayed candidates.
-    await expect.poll(() => selectedPair(page)).toEqual(['relay', 'relay']);
-    await expect.poll(() => selectedPair(mentorPage)).toEqual(['relay', 'relay']);
+    await expectRelayed(page);
+    await expectRelayed(mentorPage);
     const ice = await page.request.get('/api/rtc/config');
     expect((await ice.json()).iceServers.some((s) => [s.urls].flat().some((u) => u.startsWith('turn:')))).toBe(true);
     await shot(page, '05-seeker-in-call');
