@@ -2,7 +2,8 @@
 // web/dist) and worker. A visitor browses signed out, finds a mentor, is asked to sign in to book, signs
 // up and verifies by the e-mail's link, books and pays with the test card, and gets the confirmation
 // (e-mail and dashboard). In the session's window both join the call from their dashboards and see each
-// other's video. The worker completes the booking once its complaint window has passed, the seeker
+// other's video, relayed only (its own stack with a private coturn; harness/relay.mjs forces
+// iceTransportPolicy 'relay' and checks the selected pairs). The worker completes the booking once its complaint window has passed, the seeker
 // reviews it, an admin runs the payout batch and marks the payout paid, and the mentor sees it paid.
 // Time moves only through the database, as the other specs move it: the booking's start and end, and
 // the run time of its pending completion task. Screenshots: tests/artifacts/north-star-*.png.
