@@ -336,6 +336,21 @@ test('a call survives a dropped WebSocket and a reload: both sides see each othe
     await seekerPage.goto(`/messages?mentor=${mentor.id}&booking=${booking.id}`);
     await expect(composer(seekerPage)).toBeVisible();
     await expect(seekerPage.getByText('Reconnecting…')).toBeHidden();
+    // The mentor's page is connected too (its socket registered) before the seeker calls.
+    const sockets = new pg.Client({ connectionString: stack.databaseUrl });
+    await sockets.connect();
+    try {
+      await expect
+        .poll(
+          async () =>
+            (await sockets.query('SELECT count(*)::int AS n FROM realtime_sockets WHERE user_id = $1', [mentor.userId]))
+              .rows[0].n,
+          { message: "the mentor's socket" },
+        )
+        .toBeGreaterThan(0);
+    } finally {
+      await sockets.end();
+    }
 
     // The seeker calls; the mentor accepts on the overlay (their address then says startCall=true).
     await seekerPage.getByRole('button', { name: 'Video call', exact: true }).click();

@@ -187,7 +187,16 @@ test('a visitor signs up, books and pays, both meet on video, the session is com
     contexts.push(mentorSide.context);
     const mentorPage = mentorSide.page;
     await mentorPage.goto('/mentor-dashboard');
-    await expect(mentorPage.getByRole('link', { name: 'Start Video Session' }).first()).toBeVisible();
+    await expect(mentorPage.getByRole('heading', { level: 1, name: /^Welcome back, / })).toBeVisible();
+    // The mentor's page is connected (its socket registered) before the seeker calls.
+    await expect
+      .poll(
+        async () =>
+          (await db.query('SELECT count(*)::int AS n FROM realtime_sockets WHERE user_id = $1', [mentor.userId]))
+            .rows[0].n,
+        { message: "the mentor's socket" },
+      )
+      .toBeGreaterThan(0);
 
     await page.reload();
     const card = upcoming.getByRole('article', { name: new RegExp(`^${service.title}, `) });
