@@ -87,6 +87,7 @@ jobs! {
     sweep payment_reconciliation::SweepAttempts => payment_reconciliation::sweep;
     job domain::notifications::FanOut => notification_fanout::handle;
     job call_timeout::MissCall => call_timeout::handle;
+    job call_timeout::EndDroppedCall => call_timeout::handle_grace;
     sweep payout_batch::RunPayouts => payout_batch::handle;
     job group_sessions::GroupSessionStep => group_sessions::handle;
     sweep group_sessions::SweepGroupSessions => group_sessions::sweep;
@@ -268,6 +269,7 @@ mod tests {
                 "payment_reconciliation_sweep",
                 "notification_fanout",
                 "call_timeout",
+                "call_reconnect_grace",
                 "payout_batch",
                 "group_session_state",
                 "group_session_state_sweep",
@@ -284,10 +286,11 @@ mod tests {
             cleanup::Cleanup::MAX_ATTEMPTS,
             domain::notifications::FanOut::MAX_ATTEMPTS,
             call_timeout::MissCall::MAX_ATTEMPTS,
+            call_timeout::EndDroppedCall::MAX_ATTEMPTS,
             payout_batch::RunPayouts::MAX_ATTEMPTS,
             group_sessions::GroupSessionStep::MAX_ATTEMPTS,
         ];
-        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 3, 5]);
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 5, 3, 5]);
         assert_eq!(
             sweeps(),
             [
