@@ -55,6 +55,7 @@ export * from './groupSessionView';
 export * from './groupStatusRequest';
 export * from './healthDetails';
 export * from './healthStatus';
+export * from './heldPayoutView';
 export * from './highlightsView';
 export * from './iceServerView';
 export * from './imageUploaded';
