@@ -715,3 +715,76 @@ async fn a_mentor_cancels_with_a_full_refund(pool: sqlx::PgPool) {
     );
     let _ = f.admin;
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_contact_inbox_lists_messages_and_marks_them_answered(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (_, admin) = make_admin(&app, "boss@example.com").await;
+    let (_, seeker) = app.signed_in("seeker@example.com").await;
+    for (subject, category) in [("Rude mentor", "report"), ("Invoice", "billing")] {
+        app.post(
+            "/api/contact",
+            json!({"name": "Sam", "email": "sam@example.com", "subject": subject, "category": category, "message": "Please help."}),
+            None,
+        )
+        .await
+        .assert_status(StatusCode::CREATED);
+    }
+    let list = |q: &'static str| {
+        let app = &app;
+        let admin = admin.clone();
+        async move {
+            let r = app.get(&format!("/api/admin/contact-messages{q}"), Some(&admin)).await;
+            r.assert_status_is_ok();
+            body(r).await.as_array().unwrap().clone()
+        }
+    };
+    let open = list("?status=open").await;
+    assert_eq!(open.len(), 2);
+    assert_eq!(open[0]["subject"], "Invoice", "newest first");
+    let report = &open[1];
+    assert_eq!(
+        (&report["category"], &report["categoryLabel"], &report["status"]),
+        (&json!("report"), &json!("Report an Issue"), &json!("open"))
+    );
+    let id = report["id"].as_str().unwrap().to_string();
+    let path = format!("/api/admin/contact-messages/{id}/answered");
+
+    // Only admins.
+    app.get("/api/admin/contact-messages", None)
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
+    app.get("/api/admin/contact-messages", Some(&seeker))
+        .await
+        .assert_status(StatusCode::FORBIDDEN);
+    app.post(&path, json!({}), Some(&seeker))
+        .await
+        .assert_status(StatusCode::FORBIDDEN);
+
+    let r = app.post(&path, json!({}), Some(&admin)).await;
+    r.assert_status_is_ok();
+    let answered = body(r).await;
+    assert_eq!(answered["status"], "answered");
+    assert!(answered["answeredAt"].is_string());
+    app.post(&path, json!({}), Some(&admin))
+        .await
+        .assert_status(StatusCode::CONFLICT);
+    app.post(
+        &format!("/api/admin/contact-messages/{}/answered", Uuid::new_v4()),
+        json!({}),
+        Some(&admin),
+    )
+    .await
+    .assert_status(StatusCode::NOT_FOUND);
+    assert_eq!(list("?status=open").await.len(), 1);
+    assert_eq!(list("?status=answered").await[0]["id"], json!(id));
+    assert_eq!(list("").await.len(), 2);
+    app.get("/api/admin/contact-messages?status=closed", Some(&admin))
+        .await
+        .assert_status(StatusCode::BAD_REQUEST);
+    let audits: i64 = sqlx::query_scalar("SELECT count(*) FROM admin_audit WHERE action = 'contact_message.answered'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(audits, 1);
+}

@@ -25,6 +25,8 @@ use domain::{
     money,
 };
 
+pub mod contact_messages;
+
 pub struct AdminApi;
 
 /// The four figures of the admin dashboard.

@@ -27,9 +27,11 @@ import type {
   AdminBookingsPage,
   AdminMentorView,
   AdminStatsView,
+  ContactMessageView,
   ErrorBody,
   ListAdminBookingsParams,
   ListAdminUsersParams,
+  ListContactMessagesParams,
   UserStatusRequest,
   UserView
 } from '../../model';
@@ -560,3 +562,183 @@ export function useListAdminBookings<TData = Awaited<ReturnType<typeof listAdmin
 
 
 
+export const getListContactMessagesUrl = (params?: ListContactMessagesParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/admin/contact-messages?${stringifiedParams}` : `/api/admin/contact-messages`
+}
+
+/**
+ * @summary Contact messages, newest first, optionally only open or answered ones.
+ */
+export const listContactMessages = async (params?: ListContactMessagesParams, options?: Parameters<typeof apiFetch>[1]): Promise<ContactMessageView[]> => {
+
+  return apiFetch<ContactMessageView[]>(getListContactMessagesUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListContactMessagesQueryKey = (params?: ListContactMessagesParams,) => {
+    return [
+    `/api/admin/contact-messages`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getListContactMessagesQueryOptions = <TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(params?: ListContactMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListContactMessagesQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listContactMessages>>> = ({ signal }) => listContactMessages(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListContactMessagesQueryResult = NonNullable<Awaited<ReturnType<typeof listContactMessages>>>
+export type ListContactMessagesQueryError = ErrorBody
+
+
+export function useListContactMessages<TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(
+ params: undefined |  ListContactMessagesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listContactMessages>>,
+          TError,
+          Awaited<ReturnType<typeof listContactMessages>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListContactMessages<TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(
+ params?: ListContactMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listContactMessages>>,
+          TError,
+          Awaited<ReturnType<typeof listContactMessages>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListContactMessages<TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(
+ params?: ListContactMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Contact messages, newest first, optionally only open or answered ones.
+ */
+
+export function useListContactMessages<TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(
+ params?: ListContactMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListContactMessagesQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getMarkContactMessageAnsweredUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/contact-messages/${id}/answered`
+}
+
+/**
+ * @summary Marks a message answered (409 when it already is).
+ */
+export const markContactMessageAnswered = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<ContactMessageView> => {
+
+  return apiFetch<ContactMessageView>(getMarkContactMessageAnsweredUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getMarkContactMessageAnsweredMutationKey = () => ['markContactMessageAnswered'] as const;
+
+export const getMarkContactMessageAnsweredMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markContactMessageAnswered>>, TError,MarkContactMessageAnsweredMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof markContactMessageAnswered>>, TError,MarkContactMessageAnsweredMutationVariables, TContext> => {
+
+const mutationKey = getMarkContactMessageAnsweredMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof markContactMessageAnswered>>, MarkContactMessageAnsweredMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  markContactMessageAnswered(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type MarkContactMessageAnsweredMutationResult = NonNullable<Awaited<ReturnType<typeof markContactMessageAnswered>>>
+
+    export type MarkContactMessageAnsweredMutationError = ErrorBody
+    export type MarkContactMessageAnsweredMutationVariables = {id: string}
+
+    /**
+ * @summary Marks a message answered (409 when it already is).
+ */
+export const useMarkContactMessageAnswered = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markContactMessageAnswered>>, TError,MarkContactMessageAnsweredMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof markContactMessageAnswered>>,
+        TError,
+        MarkContactMessageAnsweredMutationVariables,
+        TContext
+      > => {
+      return useMutation(getMarkContactMessageAnsweredMutationOptions(options), queryClient);
+    }
