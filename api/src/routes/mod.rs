@@ -127,11 +127,11 @@ mod payouts_apis {
 
 /// The admin console's areas, as one entry.
 mod admin_apis {
-    use super::admin::{AdminApi, contact_messages::AdminContactApi};
+    use super::admin::{AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi};
 
-    pub type AdminApis = (AdminApi, AdminContactApi);
+    pub type AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi);
     #[allow(non_upper_case_globals)]
-    pub const AdminApis: AdminApis = (AdminApi, AdminContactApi);
+    pub const AdminApis: AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi);
 }
 
 apis!(

@@ -25,6 +25,7 @@ use domain::{
     money,
 };
 
+pub mod announcements;
 pub mod contact_messages;
 
 pub struct AdminApi;

@@ -13,6 +13,8 @@ export * from './adminMentorStatsView';
 export * from './adminMentorView';
 export * from './adminPersonView';
 export * from './adminStatsView';
+export * from './announcementRequest';
+export * from './announcementView';
 export * from './availabilitySlotView';
 export * from './availabilityStatusRequest';
 export * from './billingInfo';
