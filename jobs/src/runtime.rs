@@ -17,7 +17,7 @@ use sqlx::PgPool;
 use tower::layer::util::{Identity, Stack};
 
 use crate::{
-    booking_completion, booking_reminders, call_timeout, cleanup,
+    announcement_fanout, booking_completion, booking_reminders, call_timeout, cleanup,
     context::JobContext,
     email, group_sessions,
     job::{Job, Sweep},
@@ -91,6 +91,7 @@ jobs! {
     sweep payout_batch::RunPayouts => payout_batch::handle;
     job group_sessions::GroupSessionStep => group_sessions::handle;
     sweep group_sessions::SweepGroupSessions => group_sessions::sweep;
+    job announcement_fanout::Announce => announcement_fanout::handle;
 }
 
 #[derive(Clone, Debug)]
