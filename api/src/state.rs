@@ -1,6 +1,10 @@
 use std::sync::Arc;
 
-use domain::{Config, messaging::calls::CALL_RING_TIMEOUT, payments::PaymentGateway};
+use domain::{
+    Config,
+    messaging::calls::{CALL_RECONNECT_GRACE, CALL_RING_TIMEOUT},
+    payments::PaymentGateway,
+};
 use sqlx::PgPool;
 
 use crate::{catalogue_cache::CatalogueCache, realtime::Hub};
@@ -18,6 +22,9 @@ pub struct AppState {
     /// How long a call rings before it is missed: `CALL_RING_TIMEOUT`, or
     /// `CALL_RING_TIMEOUT_SECONDS` from the environment (tests shorten it).
     pub call_ring_timeout: chrono::Duration,
+    /// How long an answered call waits for a party whose socket closed: `CALL_RECONNECT_GRACE`,
+    /// or `CALL_RECONNECT_GRACE_SECONDS` from the environment (tests shorten it).
+    pub call_reconnect_grace: chrono::Duration,
     /// The SFU of group calls (`JANUS_*`); none configured: group calls answer 503.
     pub janus: Option<domain::group_calls::JanusClient>,
 }
@@ -25,7 +32,16 @@ pub struct AppState {
 impl AppState {
     pub fn new(pool: PgPool, config: Config) -> anyhow::Result<Self> {
         let gateway = domain::payments::gateway_from_config(&config, &pool)?;
-        let call_ring_timeout = ring_timeout(std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref())?;
+        let call_ring_timeout = seconds_setting(
+            "CALL_RING_TIMEOUT_SECONDS",
+            std::env::var("CALL_RING_TIMEOUT_SECONDS").ok().as_deref(),
+            CALL_RING_TIMEOUT,
+        )?;
+        let call_reconnect_grace = seconds_setting(
+            "CALL_RECONNECT_GRACE_SECONDS",
+            std::env::var("CALL_RECONNECT_GRACE_SECONDS").ok().as_deref(),
+            CALL_RECONNECT_GRACE,
+        )?;
         let janus = config
             .janus
             .clone()
@@ -38,20 +54,22 @@ impl AppState {
             hub: Arc::new(Hub::new()),
             catalogue: Arc::new(CatalogueCache::new()),
             call_ring_timeout,
+            call_reconnect_grace,
             janus,
         })
     }
 }
 
-fn ring_timeout(raw: Option<&str>) -> anyhow::Result<chrono::Duration> {
+/// A positive number of seconds from the environment variable `name`, else `default`.
+fn seconds_setting(name: &str, raw: Option<&str>, default: chrono::Duration) -> anyhow::Result<chrono::Duration> {
     match raw.map(str::trim).filter(|r| !r.is_empty()) {
-        None => Ok(CALL_RING_TIMEOUT),
+        None => Ok(default),
         Some(raw) => raw
             .parse::<i64>()
             .ok()
             .filter(|s| *s > 0)
             .map(chrono::Duration::seconds)
-            .ok_or_else(|| anyhow::anyhow!("CALL_RING_TIMEOUT_SECONDS must be a positive number of seconds: {raw}")),
+            .ok_or_else(|| anyhow::anyhow!("{name} must be a positive number of seconds: {raw}")),
     }
 }
 
@@ -61,10 +79,24 @@ mod tests {
 
     #[test]
     fn calls_ring_45_seconds_unless_a_test_says_otherwise() {
+        let ring_timeout = |raw| seconds_setting("CALL_RING_TIMEOUT_SECONDS", raw, CALL_RING_TIMEOUT);
         assert_eq!(ring_timeout(None).unwrap(), chrono::Duration::seconds(45));
         assert_eq!(ring_timeout(Some("")).unwrap(), chrono::Duration::seconds(45));
         assert_eq!(ring_timeout(Some("2")).unwrap(), chrono::Duration::seconds(2));
         assert!(ring_timeout(Some("0")).is_err());
         assert!(ring_timeout(Some("soon")).is_err());
+    }
+
+    #[test]
+    fn a_dropped_call_waits_15_seconds_unless_a_test_says_otherwise() {
+        let grace = |raw| seconds_setting("CALL_RECONNECT_GRACE_SECONDS", raw, CALL_RECONNECT_GRACE);
+        assert_eq!(grace(None).unwrap(), chrono::Duration::seconds(15));
+        assert_eq!(grace(Some("3")).unwrap(), chrono::Duration::seconds(3));
+        assert!(
+            grace(Some("-1"))
+                .unwrap_err()
+                .to_string()
+                .contains("CALL_RECONNECT_GRACE_SECONDS")
+        );
     }
 }

@@ -684,3 +684,69 @@ async fn contact_messages_are_limited_per_address_and_a_refused_form_is_not_coun
         "Too many requests. Please try again in 15 minutes."
     );
 }
+
+/// A sign-in attempt from the given client address (`TRUST_PROXY` with `X-Forwarded-For`).
+async fn login_from(app: &support::TestApp, address: &str, email: &str, password: &str) -> StatusCode {
+    app.cli
+        .post("/api/login")
+        .header("x-forwarded-for", address)
+        .body_json(&json!({"email": email, "password": password}))
+        .send()
+        .await
+        .0
+        .status()
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn failures_from_one_address_never_keep_the_right_password_out_from_another(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| c.trust_proxy = true).await;
+    app.verified_user("ann@example.com", "password1").await;
+    let limit = domain::config::DEFAULT_LOGIN_FAILURES_PER_ACCOUNT;
+    for _ in 0..limit {
+        assert_eq!(
+            login_from(&app, "203.0.113.9", "ann@example.com", "nope-nope").await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    // The address that failed is refused for this account, even with the right password...
+    assert_eq!(
+        login_from(&app, "203.0.113.9", "ann@example.com", "password1").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // ...but may still try other accounts, and the owner signs in from anywhere else.
+    assert_eq!(
+        login_from(&app, "203.0.113.9", "bo@example.com", "nope-nope").await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        login_from(&app, "198.51.100.4", "ann@example.com", "password1").await,
+        StatusCode::OK
+    );
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn guessing_spread_over_many_addresses_is_slowed_not_locked(pool: sqlx::PgPool) {
+    let app = app_with(pool, |c| {
+        c.trust_proxy = true;
+        c.limits.login_slowdown_after_account_failures = 3;
+    })
+    .await;
+    app.verified_user("ann@example.com", "password1").await;
+    for i in 0..3 {
+        let status = login_from(&app, &format!("203.0.113.{i}"), "ann@example.com", "nope-nope").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    // Past the account-wide threshold every attempt waits, right or wrong, and the right one still works.
+    let started = std::time::Instant::now();
+    assert_eq!(
+        login_from(&app, "203.0.113.50", "ann@example.com", "nope-nope").await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert!(started.elapsed() >= domain::accounts::login::SLOWDOWN_DELAY);
+    let started = std::time::Instant::now();
+    assert_eq!(
+        login_from(&app, "198.51.100.4", "ann@example.com", "password1").await,
+        StatusCode::OK
+    );
+    assert!(started.elapsed() >= domain::accounts::login::SLOWDOWN_DELAY);
+}

@@ -715,3 +715,182 @@ async fn a_mentor_cancels_with_a_full_refund(pool: sqlx::PgPool) {
     );
     let _ = f.admin;
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_contact_inbox_lists_messages_and_marks_them_answered(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (_, admin) = make_admin(&app, "boss@example.com").await;
+    let (_, seeker) = app.signed_in("seeker@example.com").await;
+    for (subject, category) in [("Rude mentor", "report"), ("Invoice", "billing")] {
+        app.post(
+            "/api/contact",
+            json!({"name": "Sam", "email": "sam@example.com", "subject": subject, "category": category, "message": "Please help."}),
+            None,
+        )
+        .await
+        .assert_status(StatusCode::CREATED);
+    }
+    let list = |q: &'static str| {
+        let app = &app;
+        let admin = admin.clone();
+        async move {
+            let r = app.get(&format!("/api/admin/contact-messages{q}"), Some(&admin)).await;
+            r.assert_status_is_ok();
+            body(r).await.as_array().unwrap().clone()
+        }
+    };
+    let open = list("?status=open").await;
+    assert_eq!(open.len(), 2);
+    assert_eq!(open[0]["subject"], "Invoice", "newest first");
+    let report = &open[1];
+    assert_eq!(
+        (&report["category"], &report["categoryLabel"], &report["status"]),
+        (&json!("report"), &json!("Report an Issue"), &json!("open"))
+    );
+    let id = report["id"].as_str().unwrap().to_string();
+    let path = format!("/api/admin/contact-messages/{id}/answered");
+
+    // Only admins.
+    app.get("/api/admin/contact-messages", None)
+        .await
+        .assert_status(StatusCode::UNAUTHORIZED);
+    app.get("/api/admin/contact-messages", Some(&seeker))
+        .await
+        .assert_status(StatusCode::FORBIDDEN);
+    app.post(&path, json!({}), Some(&seeker))
+        .await
+        .assert_status(StatusCode::FORBIDDEN);
+
+    let r = app.post(&path, json!({}), Some(&admin)).await;
+    r.assert_status_is_ok();
+    let answered = body(r).await;
+    assert_eq!(answered["status"], "answered");
+    assert!(answered["answeredAt"].is_string());
+    app.post(&path, json!({}), Some(&admin))
+        .await
+        .assert_status(StatusCode::CONFLICT);
+    app.post(
+        &format!("/api/admin/contact-messages/{}/answered", Uuid::new_v4()),
+        json!({}),
+        Some(&admin),
+    )
+    .await
+    .assert_status(StatusCode::NOT_FOUND);
+    assert_eq!(list("?status=open").await.len(), 1);
+    assert_eq!(list("?status=answered").await[0]["id"], json!(id));
+    assert_eq!(list("").await.len(), 2);
+    app.get("/api/admin/contact-messages?status=closed", Some(&admin))
+        .await
+        .assert_status(StatusCode::BAD_REQUEST);
+    let audits: i64 = sqlx::query_scalar("SELECT count(*) FROM admin_audit WHERE action = 'contact_message.answered'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(audits, 1);
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_announcement_reaches_each_active_user_of_its_audience_exactly_once(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let (admin_id, admin) = make_admin(&app, "boss@example.com").await;
+    let (mentor_id, _) = app.mentor("mentor@example.com", "Mira", "astrology").await;
+    // More seekers than one batch writes, and one deactivated seeker who gets nothing.
+    let batch = domain::announcements::BATCH_SIZE;
+    sqlx::query(
+        "INSERT INTO users (email, password_hash, first_name, last_name, email_verified) \
+         SELECT 'seeker' || n || '@example.com', 'x', 'S', 'N', true FROM generate_series(1, $1) AS n",
+    )
+    .bind(batch + 5)
+    .execute(&app.pool)
+    .await
+    .unwrap();
+    let inactive: Uuid = sqlx::query_scalar(
+        "INSERT INTO users (email, password_hash, first_name, last_name, is_active) \
+         VALUES ('gone@example.com', 'x', 'G', 'O', false) RETURNING id",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .unwrap();
+
+    for (bad, message) in [
+        (
+            json!({"audience": "everyone", "title": "Hi", "message": "Hello"}),
+            "Audience must be all, seekers or mentors",
+        ),
+        (
+            json!({"audience": "all", "title": "", "message": "Hello"}),
+            "Title must be 1 to 100 characters",
+        ),
+        (
+            json!({"audience": "all", "title": "x".repeat(101), "message": "Hello"}),
+            "Title must be 1 to 100 characters",
+        ),
+        (
+            json!({"audience": "all", "title": "Hi", "message": "m".repeat(1001)}),
+            "Message must be 1 to 1000 characters",
+        ),
+    ] {
+        let r = app.post("/api/admin/announcements", bad, Some(&admin)).await;
+        r.assert_status(StatusCode::BAD_REQUEST);
+        assert_eq!(body(r).await["message"], message);
+    }
+    let (_, seeker_sid) = app.signed_in("someone@example.com").await;
+    app.post(
+        "/api/admin/announcements",
+        json!({"audience": "all", "title": "Hi", "message": "Hello"}),
+        Some(&seeker_sid),
+    )
+    .await
+    .assert_status(StatusCode::FORBIDDEN);
+
+    let r = app
+        .post(
+            "/api/admin/announcements",
+            json!({"audience": "seekers", "title": "New moon", "message": "Sessions are half price tonight."}),
+            Some(&admin),
+        )
+        .await;
+    r.assert_status(StatusCode::ACCEPTED);
+    let created = body(r).await;
+    assert_eq!(created["deliveredCount"], 0);
+    let id: Uuid = created["id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(app.queued("announcement_fanout").await.len(), 1);
+
+    // The worker's delivery, twice (a retry): every seeker once, nobody else.
+    let first = jobs::announcement_fanout::deliver(&app.pool, id).await.unwrap();
+    let again = jobs::announcement_fanout::deliver(&app.pool, id).await.unwrap();
+    let seekers: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM users u WHERE u.is_active AND NOT u.is_admin \
+         AND NOT EXISTS (SELECT 1 FROM mentors m WHERE m.user_id = u.id)",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .unwrap();
+    assert!(seekers > batch);
+    assert_eq!((first as i64, again), (seekers, 0));
+    let per_user: Vec<(Uuid, i64)> = sqlx::query_as(
+        "SELECT user_id, count(*) FROM notifications WHERE type = 'system_announcement' GROUP BY user_id",
+    )
+    .fetch_all(&app.pool)
+    .await
+    .unwrap();
+    assert_eq!(per_user.len() as i64, seekers);
+    assert!(per_user.iter().all(|(_, n)| *n == 1));
+    let mentor_user: Uuid = sqlx::query_scalar("SELECT user_id FROM mentors WHERE id = $1::uuid")
+        .bind(mentor_id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    for left_out in [admin_id, mentor_user, inactive] {
+        assert!(per_user.iter().all(|(u, _)| *u != left_out));
+    }
+    let listed = body(app.get("/api/admin/announcements", Some(&admin)).await).await;
+    assert_eq!(listed[0]["id"], json!(id.to_string()));
+    assert_eq!(listed[0]["deliveredCount"], json!(seekers));
+    assert!(listed[0]["completedAt"].is_string());
+    let audits: i64 = sqlx::query_scalar("SELECT count(*) FROM admin_audit WHERE action = 'announcement.create'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(audits, 1);
+}

@@ -618,6 +618,7 @@ async fn image_urls_are_our_own_uploads_and_replaced_ones_are_queued_for_deletio
         "/uploads/../api/logout",
         "/api/logout",
         "http://cdn.example/a.png",
+        "https://cdn.example/a.png",
         "//evil.example/a.png",
     ] {
         let resp = app

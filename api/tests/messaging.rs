@@ -519,14 +519,54 @@ async fn call_rules(pool: sqlx::PgPool) {
         Err(Error::NotFound(_))
     ));
 
-    // The callee's socket drops: the call ends and another may start; unanswered, it is missed.
-    assert_eq!(calls::socket_dropped(&mut tx, mentor_socket).await.unwrap(), 1);
-    let status: String = sqlx::query_scalar("SELECT status FROM calls WHERE id = $1")
-        .bind(call.id)
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap();
-    assert_eq!(status, "ended");
+    // The callee's socket drops: the answered call waits for them (the conversation stays busy);
+    // they come back on a new socket and it goes on there; once their socket drops and the grace
+    // is over without them, it ends.
+    let status_of = |id: uuid::Uuid| sqlx::query_scalar::<_, String>("SELECT status FROM calls WHERE id = $1").bind(id);
+    assert_eq!(sockets::closed(&mut tx, mentor_socket).await.unwrap(), vec![call.id]);
+    assert_eq!(status_of(call.id).fetch_one(&mut *tx).await.unwrap(), "active");
+    assert_eq!(
+        calls::initiate(&mut tx, seeker, seeker_socket, conversation, None, now)
+            .await
+            .unwrap_err()
+            .to_string(),
+        calls::BUSY,
+        "a call in its reconnect grace keeps the conversation busy"
+    );
+    assert!(matches!(
+        calls::resume(&mut tx, third, uuid::Uuid::new_v4(), call.id).await,
+        Err(Error::NotFound(_))
+    ));
+    let back = uuid::Uuid::new_v4();
+    sockets::opened(&mut *tx, back, mentor).await.unwrap();
+    let resumed = calls::resume(&mut tx, mentor, back, call.id).await.unwrap();
+    assert!(matches!(resumed, calls::Resumed::Active(ref c) if c.callee_socket == Some(back)));
+    assert!(
+        !calls::drop_grace_over(&mut tx, call.id, mentor_socket).await.unwrap(),
+        "a party who came back keeps the call"
+    );
+    calls::relay(
+        &mut tx,
+        seeker,
+        call.room_id,
+        calls::Signal::Offer,
+        json!({"type": "offer"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(sockets::closed(&mut tx, back).await.unwrap(), vec![call.id]);
+    assert_eq!(status_of(call.id).fetch_one(&mut *tx).await.unwrap(), "active");
+    assert!(calls::drop_grace_over(&mut tx, call.id, back).await.unwrap());
+    assert!(
+        !calls::drop_grace_over(&mut tx, call.id, back).await.unwrap(),
+        "ended once"
+    );
+    assert_eq!(status_of(call.id).fetch_one(&mut *tx).await.unwrap(), "ended");
+    assert!(matches!(
+        calls::resume(&mut tx, mentor, back, call.id).await.unwrap(),
+        calls::Resumed::Ended(_)
+    ));
+    sockets::opened(&mut *tx, mentor_socket, mentor).await.unwrap();
     let next = calls::initiate(&mut tx, mentor, mentor_socket, conversation, None, now)
         .await
         .unwrap();

@@ -616,3 +616,109 @@ async fn this_month_is_the_mentors_own_month(pool: PgPool) {
         0
     );
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_payout_keeps_its_destination_and_a_fresh_change_waits_for_the_next_batch(pool: PgPool) {
+    let app = app(pool).await;
+    let admin = admin_session(&app).await;
+    let m = mentor(&app, "dest@example.com", "Dana").await;
+    set_preferences(&app, &m, json!({"method": "paypal", "paypalEmail": "dana@pay.example"})).await;
+    // Setting preferences the first time is no change: nothing is held, nobody is warned.
+    assert!(
+        !app.queued("emails")
+            .await
+            .iter()
+            .any(|e| e["kind"] == "payout_destination_changed")
+    );
+    completed(&app, &m, 5, Some(10_000), None).await;
+    batch::run(&app.pool).await.unwrap();
+    let made = of_mentor(&pending(&app, &admin).await, &m)[0].clone();
+
+    // A change after the batch does not move the payout that is on its way: list and CSV keep it.
+    set_preferences(&app, &m, json!({"method": "venmo", "venmoUsername": "@thief"})).await;
+    let listed = of_mentor(&pending(&app, &admin).await, &m)[0].clone();
+    assert_eq!(listed["id"], made["id"]);
+    assert_eq!(listed["payoutPreferences"]["method"], "paypal");
+    assert_eq!(listed["payoutPreferences"]["paypalEmail"], "dana@pay.example");
+    let csv = app.get("/api/admin/payouts/export?status=pending", Some(&admin)).await;
+    let text = csv.0.into_body().into_string().await.unwrap();
+    assert!(text.contains("paypal,dana@pay.example,85.00"), "{text}");
+    assert!(!text.contains("thief"), "{text}");
+
+    // The mentor hears of it by e-mail (old and new, masked) and notification.
+    let mails: Vec<Value> = app
+        .queued("emails")
+        .await
+        .into_iter()
+        .filter(|e| e["kind"] == "payout_destination_changed")
+        .collect();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(
+        (&mails[0]["old"], &mails[0]["new"]),
+        (&json!("PayPal d***a@pay.example"), &json!("Venmo @t***f"))
+    );
+    app.deliver_notifications().await;
+    let kinds: Vec<String> = sqlx::query_scalar(
+        "SELECT n.type FROM notifications n JOIN mentors m ON m.user_id = n.user_id WHERE m.id = $1",
+    )
+    .bind(m.id)
+    .fetch_all(&app.pool)
+    .await
+    .unwrap();
+    assert!(kinds.iter().any(|k| k == "payout_destination_changed"), "{kinds:?}");
+    // Saving the same destination again (another minimum) is no change.
+    set_preferences(
+        &app,
+        &m,
+        json!({"method": "venmo", "venmoUsername": "@thief", "minimumPayout": "10.00"}),
+    )
+    .await;
+    assert_eq!(
+        app.queued("emails")
+            .await
+            .iter()
+            .filter(|e| e["kind"] == "payout_destination_changed")
+            .count(),
+        1
+    );
+
+    // The next batch within 72 hours of the change does not pay the new destination; the admin sees why.
+    completed(&app, &m, 2, Some(4_000), None).await;
+    let summary = batch::run(&app.pool).await.unwrap();
+    assert_eq!((summary.payouts, summary.destination_recently_changed), (0, 1));
+    assert_eq!(of_mentor(&pending(&app, &admin).await, &m).len(), 1);
+    let held = body(app.get("/api/admin/payouts/held", Some(&admin)).await).await;
+    assert_eq!(held.as_array().unwrap().len(), 1);
+    assert_eq!(held[0]["mentorId"], m.id.to_string());
+    assert_eq!(held[0]["mentor"]["displayName"], "Dana");
+    let changed: DateTime<Utc> = held[0]["destinationChangedAt"].as_str().unwrap().parse().unwrap();
+    let until: DateTime<Utc> = held[0]["heldUntil"].as_str().unwrap().parse().unwrap();
+    assert_eq!(until - changed, domain::payouts::DESTINATION_HOLD);
+
+    // Once the change is 72 hours old, the batch pays the new destination.
+    sqlx::query(
+        "UPDATE payout_preferences SET destination_changed_at = now() - $2::interval - interval '1 second' \
+         WHERE mentor_id = $1",
+    )
+    .bind(m.id)
+    .bind(domain::payouts::DESTINATION_HOLD)
+    .execute(&app.pool)
+    .await
+    .unwrap();
+    let summary = batch::run(&app.pool).await.unwrap();
+    assert_eq!(summary.payouts, 1);
+    let mine = of_mentor(&pending(&app, &admin).await, &m)
+        .into_iter()
+        .cloned()
+        .collect::<Vec<_>>();
+    assert_eq!(mine.len(), 2);
+    let newest = mine.iter().find(|p| p["id"] != made["id"]).unwrap();
+    assert_eq!(newest["payoutPreferences"]["venmoUsername"], "@thief");
+    assert!(
+        body(app.get("/api/admin/payouts/held", Some(&admin)).await)
+            .await
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+}

@@ -183,7 +183,10 @@ fn janus_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Optio
 /// Abuse limits, counted over [`crate::rate_limit::WINDOW`].
 #[derive(Clone, Debug)]
 pub struct Limits {
+    /// Failed sign-ins for one account from one client address (then that address gets 429 for it).
     pub login_failures_per_account: i64,
+    /// Failed sign-ins for one account from all addresses together past which every attempt waits.
+    pub login_slowdown_after_account_failures: i64,
     pub login_failures_per_address: i64,
     pub email_requests_per_address: i64,
     pub registrations_per_address: i64,
@@ -193,6 +196,7 @@ pub const DEFAULT_PORT: u16 = 8080;
 pub const DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS: i64 = 120;
 pub const DEFAULT_LOGIN_FAILURES_PER_ACCOUNT: i64 = 10;
 pub const DEFAULT_LOGIN_FAILURES_PER_ADDRESS: i64 = 100;
+pub const DEFAULT_LOGIN_SLOWDOWN_AFTER_ACCOUNT_FAILURES: i64 = 50;
 pub const DEFAULT_EMAIL_REQUESTS_PER_ADDRESS: i64 = 10;
 pub const DEFAULT_REGISTRATIONS_PER_ADDRESS: i64 = 10;
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/mentor";
@@ -294,6 +298,8 @@ impl Config {
             limits: Limits {
                 login_failures_per_account: parse(&get, "LOGIN_MAX_FAILURES_PER_ACCOUNT")?
                     .unwrap_or(DEFAULT_LOGIN_FAILURES_PER_ACCOUNT),
+                login_slowdown_after_account_failures: parse(&get, "LOGIN_SLOWDOWN_AFTER_ACCOUNT_FAILURES")?
+                    .unwrap_or(DEFAULT_LOGIN_SLOWDOWN_AFTER_ACCOUNT_FAILURES),
                 login_failures_per_address: parse(&get, "LOGIN_MAX_FAILURES_PER_ADDRESS")?
                     .unwrap_or(DEFAULT_LOGIN_FAILURES_PER_ADDRESS),
                 email_requests_per_address: parse(&get, "EMAIL_REQUESTS_PER_ADDRESS")?

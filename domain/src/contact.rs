@@ -88,3 +88,96 @@ pub async fn find(db: &sqlx::PgPool, id: Uuid) -> Result<Option<ContactMessage>>
             .await?,
     )
 }
+
+/// The admins' inbox: open messages wait for an answer, answered ones are kept.
+pub mod inbox {
+    use chrono::{DateTime, Utc};
+    use serde_json::json;
+    use sqlx::{FromRow, PgPool};
+    use uuid::Uuid;
+
+    use crate::{Error, Result, audit};
+
+    pub const NOT_FOUND: &str = "Contact message not found";
+    pub const ALREADY_ANSWERED: &str = "This message has already been marked as answered";
+    pub const INVALID_STATUS: &str = "Status must be open or answered";
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Status {
+        Open,
+        Answered,
+    }
+
+    impl Status {
+        pub fn parse(raw: &str) -> Result<Self> {
+            match raw.trim() {
+                "open" => Ok(Self::Open),
+                "answered" => Ok(Self::Answered),
+                _ => Err(Error::validation(INVALID_STATUS)),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug, FromRow)]
+    pub struct InboxMessage {
+        pub id: Uuid,
+        pub user_id: Option<Uuid>,
+        pub name: String,
+        pub email: String,
+        pub subject: String,
+        pub category: String,
+        pub message: String,
+        pub created_at: DateTime<Utc>,
+        pub answered_at: Option<DateTime<Utc>>,
+    }
+
+    /// Messages of one status (every one without), newest first.
+    pub async fn list(pool: &PgPool, status: Option<Status>) -> Result<Vec<InboxMessage>> {
+        Ok(sqlx::query_as(
+            "SELECT id, user_id, name, email, subject, category, message, created_at, answered_at \
+             FROM contact_messages \
+             WHERE $1::boolean IS NULL OR (answered_at IS NOT NULL) = $1 \
+             ORDER BY created_at DESC, id",
+        )
+        .bind(status.map(|s| s == Status::Answered))
+        .fetch_all(pool)
+        .await?)
+    }
+
+    /// Marks an open message answered, audited; 404 for none, 409 when it already is.
+    pub async fn mark_answered(pool: &PgPool, admin_id: Uuid, id: Uuid) -> Result<InboxMessage> {
+        let mut tx = pool.begin().await?;
+        let answered: Option<Option<DateTime<Utc>>> =
+            sqlx::query_scalar("SELECT answered_at FROM contact_messages WHERE id = $1 FOR UPDATE")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        match answered {
+            None => return Err(Error::not_found(NOT_FOUND)),
+            Some(Some(_)) => return Err(Error::conflict(ALREADY_ANSWERED)),
+            Some(None) => {}
+        }
+        let message: InboxMessage = sqlx::query_as(
+            "UPDATE contact_messages SET answered_at = now(), answered_by = $2 WHERE id = $1 \
+             RETURNING id, user_id, name, email, subject, category, message, created_at, answered_at",
+        )
+        .bind(id)
+        .bind(admin_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        audit::record(
+            &mut tx,
+            audit::AuditEntry {
+                admin_id,
+                action: "contact_message.answered",
+                object_type: "contact_message",
+                object_id: id.to_string(),
+                before: Some(json!({"status": "open"})),
+                after: Some(json!({"status": "answered"})),
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(message)
+    }
+}

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod announcements;
 pub mod audit;
 pub mod booking;
 pub mod catalogue;

@@ -41,6 +41,7 @@ pub enum Kind {
     PaymentReceived,
     PaymentFailed,
     SystemAnnouncement,
+    PayoutDestinationChanged,
 }
 
 impl Kind {
@@ -56,6 +57,7 @@ impl Kind {
             Kind::PaymentReceived => "payment_received",
             Kind::PaymentFailed => "payment_failed",
             Kind::SystemAnnouncement => "system_announcement",
+            Kind::PayoutDestinationChanged => "payout_destination_changed",
         }
     }
 }

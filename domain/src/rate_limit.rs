@@ -17,7 +17,10 @@ pub const WINDOW: Duration = Duration::minutes(15);
 
 #[derive(Clone, Copy, Debug)]
 pub enum Scope {
+    /// Failed sign-ins for one account from all addresses (slows guessing down, never refuses).
     LoginFailureAccount,
+    /// Failed sign-ins for one account from one address.
+    LoginFailureAccountAddress,
     LoginFailureAddress,
     ForgotPasswordAddress,
     ResendVerificationAddress,
@@ -29,6 +32,7 @@ impl Scope {
     fn as_str(self) -> &'static str {
         match self {
             Scope::LoginFailureAccount => "login_failure_account",
+            Scope::LoginFailureAccountAddress => "login_failure_account_address",
             Scope::LoginFailureAddress => "login_failure_address",
             Scope::ForgotPasswordAddress => "forgot_password_address",
             Scope::ResendVerificationAddress => "resend_verification_address",

@@ -77,6 +77,13 @@ pub enum EmailJob {
     PayoutPaid {
         payout_id: Uuid,
     },
+    /// The mentor: their payout destination changed (old and new masked; queued by `domain::payouts`).
+    /// Sent whatever the preferences say: the change may not be theirs.
+    PayoutDestinationChanged {
+        mentor_id: Uuid,
+        old: String,
+        new: String,
+    },
 }
 
 impl Job for EmailJob {
@@ -243,6 +250,18 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             }
             _ => vec![],
         },
+        EmailJob::PayoutDestinationChanged { mentor_id, old, new } => {
+            match domain::payouts::mentor_for_mail(pool, *mentor_id).await? {
+                Some((email, first_name)) => vec![templates::payout_destination_changed(
+                    config,
+                    &email,
+                    &first_name,
+                    old,
+                    new,
+                )],
+                None => vec![],
+            }
+        }
         EmailJob::PayoutPaid { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
             Some(p) if p.status == "paid" && allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => {
                 vec![templates::payout_paid(config, &p)]

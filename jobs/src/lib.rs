@@ -2,6 +2,7 @@
 //! enqueue API the api calls inside its transactions. The `worker` binary runs them; a job is
 //! registered with one line in `runtime.rs` (see docs/adding-a-job.md).
 
+pub mod announcement_fanout;
 pub mod booking_completion;
 pub mod booking_events;
 pub mod booking_reminders;

@@ -17,7 +17,7 @@ use sqlx::PgPool;
 use tower::layer::util::{Identity, Stack};
 
 use crate::{
-    booking_completion, booking_reminders, call_timeout, cleanup,
+    announcement_fanout, booking_completion, booking_reminders, call_timeout, cleanup,
     context::JobContext,
     email, group_sessions,
     job::{Job, Sweep},
@@ -87,9 +87,11 @@ jobs! {
     sweep payment_reconciliation::SweepAttempts => payment_reconciliation::sweep;
     job domain::notifications::FanOut => notification_fanout::handle;
     job call_timeout::MissCall => call_timeout::handle;
+    job call_timeout::EndDroppedCall => call_timeout::handle_grace;
     sweep payout_batch::RunPayouts => payout_batch::handle;
     job group_sessions::GroupSessionStep => group_sessions::handle;
     sweep group_sessions::SweepGroupSessions => group_sessions::sweep;
+    job announcement_fanout::Announce => announcement_fanout::handle;
 }
 
 #[derive(Clone, Debug)]
@@ -268,6 +270,7 @@ mod tests {
                 "payment_reconciliation_sweep",
                 "notification_fanout",
                 "call_timeout",
+                "call_reconnect_grace",
                 "payout_batch",
                 "group_session_state",
                 "group_session_state_sweep",
@@ -284,10 +287,11 @@ mod tests {
             cleanup::Cleanup::MAX_ATTEMPTS,
             domain::notifications::FanOut::MAX_ATTEMPTS,
             call_timeout::MissCall::MAX_ATTEMPTS,
+            call_timeout::EndDroppedCall::MAX_ATTEMPTS,
             payout_batch::RunPayouts::MAX_ATTEMPTS,
             group_sessions::GroupSessionStep::MAX_ATTEMPTS,
         ];
-        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 3, 5]);
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 5, 3, 5]);
         assert_eq!(
             sweeps(),
             [

@@ -264,6 +264,7 @@ describe('profile images are our own uploads only', () => {
       '/api/logout',
       '/uploads//x.png',
       'http://evil.example/a.png',
+      'https://evil.example/a.png',
       'javascript:alert(1)',
     ]) {
       const res = await mentor.c.put('/api/user/profile', { profileImageUrl: url });

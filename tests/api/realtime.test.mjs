@@ -20,7 +20,7 @@ let third;
 let conversationId;
 
 before(async () => {
-  stack = await startStack({ apis: 2, env: { CALL_RING_TIMEOUT_SECONDS: '2' } });
+  stack = await startStack({ apis: 2, env: { CALL_RING_TIMEOUT_SECONDS: '2', CALL_RECONNECT_GRACE_SECONDS: '3' } });
   mentor = await bookableMentor(stack);
   seekerUser = await createVerifiedUser(stack, { firstName: 'Sam', lastName: 'Seeker' });
   seeker = await signIn(stack, seekerUser);
@@ -332,6 +332,99 @@ describe('real-time channel across two api processes', () => {
       assert.equal(t.received('incomingCall').length + t.received('offer').length, 0);
     } finally {
       await Promise.all([s.close(), m.close(), mOther.close(), t.close()]);
+    }
+  });
+
+  it('keeps an answered call whose socket drops for its party to resume, and ends it if they do not', async () => {
+    const m = await connect(stack, mentor.c, 0);
+    const caller = await connect(stack, seeker, 1);
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    const status = async (id) => (await db.query('SELECT status FROM calls WHERE id = $1', [id])).rows[0].status;
+    /** The closed socket's grace task is queued: the server has handled the close. */
+    const graceQueued = (id) =>
+      until(
+        'the reconnect grace task',
+        async () =>
+          (
+            await db.query(
+              "SELECT count(*)::int AS n FROM apalis.jobs WHERE job_type = 'call_reconnect_grace' AND position($1 in convert_from(job, 'UTF8')) > 0",
+              [id],
+            )
+          ).rows[0].n > 0,
+        10_000,
+        50,
+      );
+    let back;
+    try {
+      caller.send('initiateCall', { conversationId });
+      const call = await caller.next('callInitiated');
+      await m.next('incomingCall', (d) => d.callId === call.callId);
+      m.send('acceptCall', { callId: call.callId });
+      await caller.next('callAccepted');
+
+      // The caller's socket drops (CALL_RECONNECT_GRACE_SECONDS=3 here): the call is not over.
+      await caller.close();
+      await graceQueued(call.callId);
+      assert.equal(await status(call.callId), 'active');
+      assert.equal(m.received('callEnded').filter((d) => d.callId === call.callId).length, 0);
+
+      // They come back on another process and resume it: both sides hear so, signalling flows again.
+      back = await connect(stack, seeker, 0);
+      back.send('resumeCall', { callId: call.callId });
+      const mine = await back.next('callResumed');
+      assert.deepEqual(
+        { ...mine, answeredAt: typeof mine.answeredAt },
+        {
+          callId: call.callId,
+          roomId: call.roomId,
+          conversationId,
+          bookingId: null,
+          answeredAt: 'string',
+          role: 'caller',
+          userId: seekerId,
+        },
+      );
+      const theirs = await m.next('callResumed', (d) => d.callId === call.callId);
+      assert.equal(theirs.role, 'callee');
+      assert.equal(theirs.userId, seekerId);
+      back.send('sendOffer', { roomId: call.roomId, offer: { type: 'offer', sdp: 'v=0 again' } });
+      assert.equal((await m.next('offer', (d) => d.roomId === call.roomId)).offer.sdp, 'v=0 again');
+      m.send('sendAnswer', { roomId: call.roomId, answer: { type: 'answer', sdp: 'v=0 back' } });
+      assert.equal((await back.next('answer')).answer.sdp, 'v=0 back');
+      // Someone else cannot take the call over.
+      const t = await connect(stack, third, 0);
+      t.send('resumeCall', { callId: call.callId });
+      assert.equal((await t.next('error', (d) => d.event === 'resumeCall')).message, 'Call not found');
+      await t.close();
+
+      // The old socket's grace passes: the resumed call goes on.
+      await until(
+        'the first grace task to run',
+        async () =>
+          (
+            await db.query(
+              "SELECT count(*)::int AS n FROM apalis.jobs WHERE job_type = 'call_reconnect_grace' AND position($1 in convert_from(job, 'UTF8')) > 0 AND status = 'Done'",
+              [call.callId],
+            )
+          ).rows[0].n > 0,
+        20_000,
+        100,
+      );
+      assert.equal(await status(call.callId), 'active');
+
+      // Dropped again and not back within the grace: the worker ends it as 'disconnected'.
+      await back.close();
+      back = null;
+      assert.equal((await m.next('callEnded', (d) => d.callId === call.callId, 20_000)).reason, 'disconnected');
+      assert.equal(await status(call.callId), 'ended');
+      const late = await connect(stack, seeker, 1);
+      late.send('resumeCall', { callId: call.callId });
+      assert.deepEqual(await late.next('callEnded'), { callId: call.callId, roomId: call.roomId, reason: 'ended' });
+      await late.close();
+    } finally {
+      await db.end();
+      await Promise.all([m.close(), back?.close()]);
     }
   });
 

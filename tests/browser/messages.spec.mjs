@@ -4,7 +4,9 @@
 // the mentor declines a first call from the seeker, accepts a second one on the incoming call overlay,
 // and both sides receive the other's video from Chromium's fake camera before the seeker hangs up and
 // both calls end. Then a mentor starts a booking's video session from the dashboard and the seeker,
-// on their own dashboard, answers on the incoming call overlay. Screenshots: tests/artifacts/messages-*.png.
+// on their own dashboard, answers on the incoming call overlay. Last, a call survives the seeker's
+// WebSocket being closed under it and the mentor's page being reloaded: each time both sides receive
+// video again within 10 s without doing anything. Screenshots: tests/artifacts/messages-*.png.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -72,6 +74,44 @@ async function receivesVideo(page) {
     .poll(() => remote.evaluate((v) => v.videoWidth), { timeout: 30_000, message: 'remote video width' })
     .toBeGreaterThan(0);
 }
+
+/** The id of the stream the remote <video> plays, or null. */
+const remoteStreamId = (page) =>
+  page
+    .getByTestId('remote-video')
+    .evaluate((v) => v.srcObject?.id ?? null)
+    .catch(() => null);
+
+/** How many frames the remote <video> has decoded so far (0 without one). */
+const remoteFrames = (page) =>
+  page
+    .getByTestId('remote-video')
+    .evaluate((v) => (v.videoWidth > 0 ? v.getVideoPlaybackQuality().totalVideoFrames : 0))
+    .catch(() => 0);
+
+/**
+ * Waits until `page` plays a new remote stream (not `before`) whose frames keep coming, by `deadline`
+ * (ms since the epoch): the other side's video flows again.
+ */
+async function videoBack(page, before, deadline) {
+  let frames = 0;
+  await expect
+    .poll(
+      async () => {
+        const id = await remoteStreamId(page);
+        if (!id || id === before) return false;
+        const now = await remoteFrames(page);
+        const flowing = frames > 0 && now > frames;
+        frames = now;
+        return flowing;
+      },
+      { timeout: Math.max(1, deadline - Date.now()), intervals: [200], message: 'new remote video, frames coming' },
+    )
+    .toBe(true);
+}
+
+/** Video flows both ways again within this long of a dropped connection or a reload (issue 19). */
+const BACK_WITHIN_MS = 10_000;
 
 test('a seeker and a mentor chat, then hold a video call', async ({ page: seekerPage, browser, stack }) => {
   test.setTimeout(180_000);
@@ -258,6 +298,98 @@ test('a mentor starts the video session from the dashboard and the seeker answer
         [booking.id],
       );
       expect(calls.rows).toEqual([{ status: 'ended', answered: true, mentor_called: true }]);
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await mentorContext.close();
+  }
+});
+
+test('a call survives a dropped WebSocket and a reload: both sides see each other again within 10 s', async ({
+  page: seekerPage,
+  browser,
+  stack,
+}) => {
+  test.setTimeout(180_000);
+  const seeker = await createVerifiedUser(stack, { firstName: 'Vega', lastName: 'Seeker' });
+  const seekerClient = await signIn(stack, seeker);
+  const { c: mentorClient, mentor, booking } = await bookingStartingSoon(stack, seekerClient, seeker);
+
+  const mentorContext = await browser.newContext({
+    baseURL: stack.baseUrl,
+    permissions: ['camera', 'microphone'],
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  const mentorPage = await mentorContext.newPage();
+  // The seeker's page talks to /api/ws through Playwright, so the test can close its socket.
+  const seekerSockets = [];
+  await seekerPage.routeWebSocket(/\/api\/ws$/, (ws) => {
+    ws.connectToServer();
+    seekerSockets.push(ws);
+  });
+  try {
+    await adopt(seekerPage, stack, seekerClient);
+    await adopt(mentorPage, stack, mentorClient);
+    await mentorPage.goto('/mentor-dashboard');
+    await seekerPage.goto(`/messages?mentor=${mentor.id}&booking=${booking.id}`);
+    await expect(composer(seekerPage)).toBeVisible();
+    await expect(seekerPage.getByText('Reconnecting…')).toBeHidden();
+    // The mentor's page is connected too (its socket registered) before the seeker calls.
+    const sockets = new pg.Client({ connectionString: stack.databaseUrl });
+    await sockets.connect();
+    try {
+      await expect
+        .poll(
+          async () =>
+            (await sockets.query('SELECT count(*)::int AS n FROM realtime_sockets WHERE user_id = $1', [mentor.userId]))
+              .rows[0].n,
+          { message: "the mentor's socket" },
+        )
+        .toBeGreaterThan(0);
+    } finally {
+      await sockets.end();
+    }
+
+    // The seeker calls; the mentor accepts on the overlay (their address then says startCall=true).
+    await seekerPage.getByRole('button', { name: 'Video call', exact: true }).click();
+    const overlay = mentorPage.getByRole('alertdialog').filter({ hasText: 'Incoming video call' });
+    await overlay.getByRole('button', { name: 'Accept' }).click();
+    await expect(mentorPage).toHaveURL(/startCall=true/);
+    await receivesVideo(seekerPage);
+    await receivesVideo(mentorPage);
+
+    // --- The seeker's WebSocket closes under the call ------------------------------------------------
+    let seekerSees = await remoteStreamId(seekerPage);
+    let mentorSees = await remoteStreamId(mentorPage);
+    expect(seekerSockets).toHaveLength(1);
+    let deadline = Date.now() + BACK_WITHIN_MS;
+    await seekerSockets[0].close({ code: 1006, reason: 'dropped by the test' });
+    await videoBack(seekerPage, seekerSees, deadline);
+    await videoBack(mentorPage, mentorSees, deadline);
+    expect(seekerSockets.length).toBeGreaterThan(1);
+    await shot(seekerPage, 'messages-08-seeker-back-after-dropped-socket');
+
+    // --- The mentor's page reloads mid-call ---------------------------------------------------------
+    seekerSees = await remoteStreamId(seekerPage);
+    deadline = Date.now() + BACK_WITHIN_MS;
+    await mentorPage.reload();
+    await videoBack(mentorPage, null, deadline);
+    await videoBack(seekerPage, seekerSees, deadline);
+    await expect(mentorPage.getByTestId('call-timer')).toHaveText(/^\d{2}:\d{2}$/);
+    await shot(mentorPage, 'messages-09-mentor-back-after-reload');
+
+    await mentorPage.getByRole('button', { name: 'Hang up' }).click();
+    await expect(seekerPage.getByTestId('remote-video')).toBeHidden();
+    await expect(mentorPage.getByTestId('remote-video')).toBeHidden();
+
+    // One call from start to end: neither the dropped socket nor the reload ended it or placed another.
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const calls = await db.query(`SELECT status FROM calls WHERE booking_id = $1`, [booking.id]);
+      expect(calls.rows).toEqual([{ status: 'ended' }]);
     } finally {
       await db.end();
     }

@@ -55,6 +55,12 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
         }
         ClientEvent::RejectCall(c) => calls::reject(&mut tx, me, c.call_id).await?,
         ClientEvent::EndCall(c) => calls::end(&mut tx, me, c.call_id).await?,
+        ClientEvent::ResumeCall(c) => {
+            if let calls::Resumed::Ended(ended) = calls::resume(&mut tx, me, socket, c.call_id).await? {
+                tx.commit().await?;
+                return Ok(Some(("callEnded", ended)));
+            }
+        }
         ClientEvent::SendOffer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Offer, s.payload).await?,
         ClientEvent::SendAnswer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Answer, s.payload).await?,
         ClientEvent::SendIceCandidate(s) => {
@@ -104,10 +110,15 @@ pub async fn socket_opened(state: &AppState, user: Uuid, socket: Uuid) -> Result
     sockets::opened(&state.pool, socket, user).await
 }
 
-/// A socket closed: it views nothing any more and its calls end ('disconnected').
+/// A socket closed: it views nothing any more, its ringing calls end ('disconnected') and its
+/// answered calls end after the reconnect grace unless its user resumes them on another socket.
 pub async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
     let mut tx = state.pool.begin().await?;
-    sockets::closed(&mut tx, socket).await?;
+    let held = sockets::closed(&mut tx, socket).await?;
+    let due = Utc::now() + state.call_reconnect_grace;
+    for call in held {
+        jobs::call_timeout::schedule_grace(&mut tx, call, socket, due).await?;
+    }
     tx.commit().await?;
     Ok(())
 }

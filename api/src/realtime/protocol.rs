@@ -91,6 +91,8 @@ pub enum ClientEvent {
     AcceptCall(CallRef),
     RejectCall(CallRef),
     EndCall(CallRef),
+    /// A party of an answered call is back on a new socket (after a dropped connection or a reload).
+    ResumeCall(CallRef),
     SendOffer(Signal),
     SendAnswer(Signal),
     SendIceCandidate(Signal),
@@ -177,6 +179,7 @@ pub fn parse(text: &str) -> Result<ClientEvent, BadFrame> {
         "acceptCall" => ClientEvent::AcceptCall(de(&event, data)?),
         "rejectCall" => ClientEvent::RejectCall(de(&event, data)?),
         "endCall" => ClientEvent::EndCall(de(&event, data)?),
+        "resumeCall" => ClientEvent::ResumeCall(de(&event, data)?),
         "sendOffer" => ClientEvent::SendOffer(signal("offer", data)?),
         "sendAnswer" => ClientEvent::SendAnswer(signal("answer", data)?),
         "sendIceCandidate" => ClientEvent::SendIceCandidate(signal("candidate", data)?),
@@ -219,6 +222,10 @@ mod tests {
                 room_id: id,
                 payload: serde_json::json!({"type":"offer","sdp":"v=0"})
             })
+        );
+        assert_eq!(
+            parse(&format!(r#"{{"event":"resumeCall","data":{{"callId":"{id}"}}}}"#)).unwrap(),
+            ClientEvent::ResumeCall(CallRef { call_id: id })
         );
         assert_eq!(parse(r#"{"event":"ping","data":{}}"#).unwrap(), ClientEvent::Ping);
         assert_eq!(parse(r#"{"event":"ping"}"#).unwrap(), ClientEvent::Ping);

@@ -125,6 +125,15 @@ mod payouts_apis {
     pub const PayoutsApis: PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
 }
 
+/// The admin console's areas, as one entry.
+mod admin_apis {
+    use super::admin::{AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi};
+
+    pub type AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi);
+    #[allow(non_upper_case_globals)]
+    pub const AdminApis: AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi);
+}
+
 apis!(
     health::HealthApi,
     accounts::AccountsApi,
@@ -139,7 +148,7 @@ apis!(
     notifications::NotificationsApi,
     dashboard_apis::DashboardApis,
     messaging_apis::MessagingApis,
-    admin::AdminApi,
+    admin_apis::AdminApis,
     payouts_apis::PayoutsApis,
     group_session_apis::GroupSessionApis,
 );

@@ -153,6 +153,17 @@ pub struct PayoutMethodView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
+pub struct HeldPayoutView {
+    pub mentor_id: String,
+    pub mentor: PayoutHistoryMentorView,
+    /// When the mentor's payout method or address last changed
+    pub destination_changed_at: DateTime<Utc>,
+    /// From then on a batch pays them to the new destination
+    pub held_until: DateTime<Utc>,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
 pub struct PendingPayoutView {
     pub id: String,
     pub mentor_id: String,
@@ -162,7 +173,8 @@ pub struct PendingPayoutView {
     pub pending_amount: String,
     pub platform_fee: String,
     pub mentor_net: String,
-    /// null when the mentor has not set payout preferences
+    /// The destination this payout was made for (later changes to the mentor's preferences do not
+    /// move it); null when the mentor had none (their first preferences fill it in)
     #[oai(nullable)]
     pub payout_preferences: Option<PayoutMethodView>,
     pub created_at: DateTime<Utc>,
@@ -323,6 +335,27 @@ impl AdminPayoutsApi {
         auth.admin()?;
         Ok(Json(
             admin::pending(&state.pool).await?.into_iter().map(Into::into).collect(),
+        ))
+    }
+
+    /// Mentors whose payout the next batch holds back because their payout destination changed less
+    /// than 72 hours ago, soonest released first.
+    #[oai(path = "/admin/payouts/held", method = "get", operation_id = "listHeldPayouts")]
+    async fn held(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<HeldPayoutView>>> {
+        auth.admin()?;
+        Ok(Json(
+            admin::held(&state.pool)
+                .await?
+                .into_iter()
+                .map(|h| HeldPayoutView {
+                    mentor_id: h.mentor_id.to_string(),
+                    mentor: PayoutHistoryMentorView {
+                        display_name: h.display_name,
+                    },
+                    destination_changed_at: h.destination_changed_at,
+                    held_until: h.held_until,
+                })
+                .collect(),
         ))
     }
 

@@ -1,4 +1,8 @@
-//! Signing in, with failed attempts limited per account and per client address.
+//! Signing in, with failed attempts limited per account and client address together and per
+//! address, so failures from one address never keep the right password from another: a stranger
+//! cannot lock anyone out. Guessing spread over many addresses is slowed, not refused.
+
+use std::time::Duration;
 
 use sqlx::PgPool;
 
@@ -15,27 +19,46 @@ pub const EMAIL_NOT_VERIFIED: &str =
 pub const ACCOUNT_DEACTIVATED: &str = "Your account has been deactivated. Please contact support.";
 pub const TOO_MANY_ATTEMPTS: &str = "Too many failed login attempts. Please try again in 15 minutes.";
 
+/// How long every attempt for an account waits, right or wrong, once the account has had more failures
+/// from all addresses together than `Limits::login_slowdown_after_account_failures` in the window.
+pub const SLOWDOWN_DELAY: Duration = Duration::from_secs(2);
+
+/// The key of the account-and-address limit: the same account from another address counts apart.
+fn pair_key(account: &str, client: &str) -> String {
+    format!("{account}\n{client}")
+}
+
 /// Checks the credentials; the caller starts the session.
 pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, client: &str) -> Result<User> {
     let account_key = email.trim().to_lowercase();
     if email.trim().is_empty() || password.is_empty() {
         return Err(Error::validation("Email and password are required"));
     }
+    let pair = pair_key(&account_key, client);
+    let account_failures = rate_limit::count(pool, Scope::LoginFailureAccount, &account_key).await?;
+    if account_failures >= limits.login_slowdown_after_account_failures {
+        tokio::time::sleep(SLOWDOWN_DELAY).await;
+    }
     // The failure is recorded before the slow password check, so parallel guesses cannot all pass
-    // the limit; a matching password takes it back.
+    // the limit; a matching password takes it back. The account-wide count has no cap: it only slows.
     let mut tx = pool.begin().await?;
     let reserved = rate_limit::take(
         &mut tx,
         &[
             Limit {
-                scope: Scope::LoginFailureAccount,
-                key: &account_key,
+                scope: Scope::LoginFailureAccountAddress,
+                key: &pair,
                 limit: limits.login_failures_per_account,
             },
             Limit {
                 scope: Scope::LoginFailureAddress,
                 key: client,
                 limit: limits.login_failures_per_address,
+            },
+            Limit {
+                scope: Scope::LoginFailureAccount,
+                key: &account_key,
+                limit: i64::MAX,
             },
         ],
         TOO_MANY_ATTEMPTS,
@@ -72,6 +95,8 @@ pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, 
     if !user.email_verified {
         return Err(Error::forbidden(EMAIL_NOT_VERIFIED));
     }
-    rate_limit::clear(pool, Scope::LoginFailureAccount, &account_key).await?;
+    // Only this address's failures are forgiven: a success must not reset the slowdown that guessing
+    // from elsewhere earned.
+    rate_limit::clear(pool, Scope::LoginFailureAccountAddress, &pair).await?;
     Ok(user)
 }

@@ -308,6 +308,23 @@ pub fn payout_created(config: &Config, p: &crate::payouts::PayoutMail) -> Email 
     )
 }
 
+/// To a mentor: their payout destination changed (old and new already masked).
+pub fn payout_destination_changed(config: &Config, to: &str, first_name: &str, old: &str, new: &str) -> Email {
+    action_email(
+        to,
+        "Your payout method was changed",
+        first_name,
+        &format!(
+            "Your payouts now go to {new} instead of {old}. A payout waits {} hours after such a change \
+             before it uses the new method.",
+            crate::payouts::DESTINATION_HOLD.num_hours()
+        ),
+        "Review your payout settings",
+        &config.link("/mentor-dashboard", &[]),
+        "If you did not make this change, change your password and contact support through the contact page at once.",
+    )
+}
+
 /// To a mentor: an admin sent a payout.
 pub fn payout_paid(config: &Config, p: &crate::payouts::PayoutMail) -> Email {
     let method = crate::payouts::method_label(p.method.as_deref().unwrap_or(crate::payouts::MANUAL_METHOD)).to_string();

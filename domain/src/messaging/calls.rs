@@ -1,6 +1,8 @@
 //! One-to-one calls in a conversation: ringing until the callee accepts or rejects, either party
-//! ends it, a dropped socket ends its calls, and an unanswered one is missed after
-//! [`CALL_RING_TIMEOUT`]. Signalling (offer, answer, ICE) is relayed to the other party's call socket.
+//! ends it, and an unanswered one is missed after [`CALL_RING_TIMEOUT`]. A dropped socket ends its
+//! ringing calls at once; an answered call waits [`CALL_RECONNECT_GRACE`] for its party to come
+//! back ([`resume`] on a new socket) before it ends as 'disconnected'. Signalling (offer, answer,
+//! ICE) is relayed to the other party's call socket.
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
@@ -15,6 +17,9 @@ use crate::{
 
 /// A call nobody answered within this is missed.
 pub const CALL_RING_TIMEOUT: Duration = Duration::seconds(45);
+/// An answered call whose party's socket closed waits this long for them to come back (a reload, a
+/// dropped connection) before it ends.
+pub const CALL_RECONNECT_GRACE: Duration = Duration::seconds(15);
 pub const NOT_FOUND: &str = "Call not found";
 pub const BUSY: &str = "A call is already in progress in this conversation";
 pub const NOT_RINGING: &str = "This call is no longer ringing";
@@ -166,13 +171,16 @@ pub async fn initiate(
 }
 
 /// Ends the live calls of a conversation whose socket is no longer open on any api process (its
-/// process died): they must not keep the conversation busy.
+/// process died): they must not keep the conversation busy. An answered call whose socket closed
+/// normally is left to its reconnect grace ([`drop_grace_over`]); one on a socket whose process died
+/// (its row stale for far longer than the grace) ends here.
 async fn end_stale(conn: &mut PgConnection, conversation: Uuid) -> Result<()> {
     let stale: Vec<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls c WHERE conversation_id = $1 AND status IN ('ringing', 'active') AND ( \
-           NOT EXISTS (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = c.caller_socket AND s.seen_at > now() - $2::interval) \
-           OR (c.callee_socket IS NOT NULL AND NOT EXISTS \
-               (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = c.callee_socket AND s.seen_at > now() - $2::interval))) \
+        "SELECT {COLUMNS} FROM calls c WHERE conversation_id = $1 AND ( \
+           (status = 'ringing' AND NOT EXISTS \
+               (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = c.caller_socket AND s.seen_at > now() - $2::interval)) \
+           OR (status = 'active' AND EXISTS (SELECT 1 FROM realtime_sockets s \
+               WHERE s.socket_id IN (c.caller_socket, c.callee_socket) AND s.seen_at <= now() - $2::interval))) \
          FOR UPDATE"
     )))
     .bind(conversation)
@@ -265,18 +273,124 @@ async fn finish(conn: &mut PgConnection, call: &Call, reason: EndReason) -> Resu
     .await
 }
 
-/// A socket went away: its ringing and active calls end, `callEnded` 'disconnected' to both users.
-pub async fn socket_dropped(conn: &mut PgConnection, socket: Uuid) -> Result<usize> {
-    let calls: Vec<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE status IN ('ringing', 'active') AND (caller_socket = $1 OR callee_socket = $1) FOR UPDATE"
-    )))
-    .bind(socket)
-    .fetch_all(&mut *conn)
-    .await?;
+/// A socket closed: its ringing calls end at once ('disconnected' to both users); its answered calls
+/// stay active and are returned, for the caller to check them after [`CALL_RECONNECT_GRACE`]
+/// ([`drop_grace_over`]).
+pub async fn socket_dropped(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Uuid>> {
+    let calls = on_socket(conn, socket).await?;
+    let mut held = Vec::new();
+    for call in &calls {
+        if call.status == "active" {
+            held.push(call.id);
+        } else {
+            finish(conn, call, EndReason::Disconnected).await?;
+        }
+    }
+    Ok(held)
+}
+
+/// A socket whose process died (its row went stale, long past the grace): all its calls end.
+pub async fn socket_gone(conn: &mut PgConnection, socket: Uuid) -> Result<usize> {
+    let calls = on_socket(conn, socket).await?;
     for call in &calls {
         finish(conn, call, EndReason::Disconnected).await?;
     }
     Ok(calls.len())
+}
+
+async fn on_socket(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Call>> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM calls WHERE status IN ('ringing', 'active') AND (caller_socket = $1 OR callee_socket = $1) FOR UPDATE"
+    )))
+    .bind(socket)
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
+/// The reconnect grace of a call whose `socket` closed is over: it ends ('disconnected') unless its
+/// party came back on another socket meanwhile or it ended already. Returns whether it ended.
+pub async fn drop_grace_over(conn: &mut PgConnection, id: Uuid, socket: Uuid) -> Result<bool> {
+    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM calls c WHERE id = $1 AND status = 'active' AND (caller_socket = $2 OR callee_socket = $2) \
+           AND NOT EXISTS (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = $2) FOR UPDATE"
+    )))
+    .bind(id)
+    .bind(socket)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match call {
+        Some(call) => {
+            finish(conn, &call, EndReason::Disconnected).await?;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// What [`resume`] found.
+#[derive(Debug)]
+pub enum Resumed {
+    /// The call goes on with `socket` as this party's call socket.
+    Active(Call),
+    /// The call is over: the client drops it (`callEnded` to this socket).
+    Ended(Value),
+}
+
+/// A party of an answered call is back on `socket` (after a dropped connection or a reload): it
+/// becomes their call socket, and both sides get `callResumed` (`userId` says who came back; that
+/// side offers again on fresh peer connections).
+pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -> Result<Resumed> {
+    let call = own_call(conn, me, id).await?;
+    match call.status.as_str() {
+        "active" => {}
+        "ringing" => return Err(Error::conflict(NOT_ANSWERED)),
+        _ => return Ok(Resumed::Ended(call.ended(EndReason::Ended.as_str()))),
+    }
+    let column = if call.caller_id == me {
+        "caller_socket"
+    } else {
+        "callee_socket"
+    };
+    let answered_at: Option<DateTime<Utc>> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "UPDATE calls SET {column} = $2 WHERE id = $1 RETURNING answered_at"
+    )))
+    .bind(id)
+    .bind(socket)
+    .fetch_one(&mut *conn)
+    .await?;
+    let resumed = |role: &str| {
+        json!({
+            "callId": call.id, "roomId": call.room_id, "conversationId": call.conversation_id,
+            "bookingId": call.booking_id, "answeredAt": answered_at, "role": role, "userId": me,
+        })
+    };
+    let (my_role, other_role) = if call.caller_id == me {
+        ("caller", "callee")
+    } else {
+        ("callee", "caller")
+    };
+    super::publish_to_socket(conn, me, socket, "callResumed", resumed(my_role)).await?;
+    let other = call.other(me);
+    let other_socket = if other == call.caller_id {
+        Some(call.caller_socket)
+    } else {
+        call.callee_socket
+    };
+    if let Some(other_socket) = other_socket {
+        super::publish_to_socket(conn, other, other_socket, "callResumed", resumed(other_role)).await?;
+    }
+    let call = if call.caller_id == me {
+        Call {
+            caller_socket: socket,
+            ..call
+        }
+    } else {
+        Call {
+            callee_socket: Some(socket),
+            ..call
+        }
+    };
+    Ok(Resumed::Active(call))
 }
 
 /// A call still ringing at its timeout is missed; returns whether it was.
@@ -346,6 +460,11 @@ mod tests {
     #[test]
     fn an_unanswered_call_rings_for_45_seconds() {
         assert_eq!(CALL_RING_TIMEOUT, Duration::seconds(45));
+    }
+
+    #[test]
+    fn a_dropped_party_has_15_seconds_to_come_back() {
+        assert_eq!(CALL_RECONNECT_GRACE, Duration::seconds(15));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Which sockets are open on some api process. Each process refreshes its sockets' rows with
 //! every ping; a row older than [`STALE_AFTER`] belongs to a process that died without closing
-//! its sockets, and the calls on such a socket are over.
+//! its sockets, and the calls on such a socket are over (no grace: the row went stale long after
+//! [`calls::CALL_RECONNECT_GRACE`]).
 
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
@@ -33,15 +34,15 @@ pub async fn refresh(conn: &mut PgConnection, sockets: &[Uuid]) -> Result<()> {
     viewers::refresh(&mut *conn, sockets).await
 }
 
-/// A socket closed: it views nothing any more and its calls end ('disconnected').
-pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<()> {
+/// A socket closed: it views nothing any more and its ringing calls end ('disconnected'); returns
+/// its answered calls, which wait for their party to come back ([`calls::socket_dropped`]).
+pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Uuid>> {
     sqlx::query("DELETE FROM realtime_sockets WHERE socket_id = $1")
         .bind(socket)
         .execute(&mut *conn)
         .await?;
     viewers::forget_socket(&mut *conn, socket).await?;
-    calls::socket_dropped(conn, socket).await?;
-    Ok(())
+    calls::socket_dropped(conn, socket).await
 }
 
 /// Forgets the sockets of processes that died, ending their calls; returns how many.
@@ -52,7 +53,7 @@ pub async fn sweep_stale(conn: &mut PgConnection) -> Result<usize> {
             .fetch_all(&mut *conn)
             .await?;
     for socket in &stale {
-        calls::socket_dropped(&mut *conn, *socket).await?;
+        calls::socket_gone(&mut *conn, *socket).await?;
     }
     Ok(stale.len())
 }

@@ -6,7 +6,7 @@ use serde_json::json;
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
-use super::{MANUAL_METHOD, MANUAL_RECIPIENT, announce_paid, preferences};
+use super::{DESTINATION_HOLD, MANUAL_METHOD, MANUAL_RECIPIENT, announce_paid};
 use crate::{Error, Result, audit, money, text};
 
 pub const NOT_ONE_PENDING_PAYOUT: &str = "These bookings are not one pending payout of this mentor";
@@ -54,16 +54,19 @@ impl PendingPayout {
     }
 }
 
-/// Every pending payout, newest first, with the mentor and their current preferences.
+/// Every pending payout, newest first, with the mentor and the destination it was made for (later
+/// changes to the preferences do not move it).
 pub async fn pending(pool: &PgPool) -> Result<Vec<PendingPayout>> {
     Ok(sqlx::query_as(
         "SELECT po.id, po.mentor_id, m.display_name, u.first_name, u.last_name, u.email, \
                 ARRAY(SELECT pb.booking_id FROM payout_bookings pb JOIN bookings b ON b.id = pb.booking_id \
                       WHERE pb.payout_id = po.id ORDER BY b.scheduled_at, b.id) AS booking_ids, \
                 po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, \
-                pp.method, pp.paypal_email, pp.venmo_username, pp.zelle_email, po.created_at \
+                po.destination_method AS method, \
+                CASE WHEN po.destination_method = 'paypal' THEN po.destination END AS paypal_email, \
+                CASE WHEN po.destination_method = 'venmo' THEN po.destination END AS venmo_username, \
+                CASE WHEN po.destination_method = 'zelle' THEN po.destination END AS zelle_email, po.created_at \
          FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id \
-         LEFT JOIN payout_preferences pp ON pp.mentor_id = po.mentor_id \
          WHERE po.status = 'pending' ORDER BY po.created_at DESC, po.id",
     )
     .fetch_all(pool)
@@ -111,16 +114,18 @@ fn trimmed(v: &Option<String>) -> Option<String> {
 /// Moves the pending payout that holds exactly `booking_ids` to paid, in one transaction with its
 /// audit row, the mentor's notification and e-mail. A 409 changes nothing.
 pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateTime<Utc>) -> Result<Uuid> {
-    let method = trimmed(&req.method)
-        .map(|m| m.to_ascii_lowercase())
-        .unwrap_or_else(|| MANUAL_METHOD.to_string());
-    if !(super::METHODS.contains(&method.as_str()) || method == MANUAL_METHOD) {
+    let named_method = trimmed(&req.method).map(|m| m.to_ascii_lowercase());
+    if named_method
+        .as_deref()
+        .is_some_and(|m| !(super::METHODS.contains(&m) || m == MANUAL_METHOD))
+    {
         return Err(Error::validation(INVALID_METHOD));
     }
-    let recipient = trimmed(&req.recipient_info).unwrap_or_else(|| MANUAL_RECIPIENT.to_string());
+    let named_recipient = trimmed(&req.recipient_info);
     let notes = trimmed(&req.notes);
-    if recipient.chars().count() > MAX_RECIPIENT_LEN
-        || !text::is_single_line(&recipient)
+    if named_recipient
+        .as_deref()
+        .is_some_and(|r| r.chars().count() > MAX_RECIPIENT_LEN || !text::is_single_line(r))
         || notes.as_deref().is_some_and(|n| n.chars().count() > MAX_NOTES_LEN)
     {
         return Err(Error::validation(TEXT_TOO_LONG));
@@ -142,13 +147,14 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
     };
     // The row lock makes two admins at once take turns: the second sees it paid.
-    let (mentor_id, status, mentor_user_id, net_cents): (Uuid, String, Uuid, i64) = sqlx::query_as(
-        "SELECT po.mentor_id, po.status, m.user_id, po.mentor_net_cents FROM payouts po JOIN mentors m ON m.id = po.mentor_id \
-         WHERE po.id = $1 FOR UPDATE OF po",
-    )
-    .bind(payout_id)
-    .fetch_one(&mut *tx)
-    .await?;
+    let (mentor_id, status, mentor_user_id, net_cents, has_destination): (Uuid, String, Uuid, i64, bool) =
+        sqlx::query_as(
+            "SELECT po.mentor_id, po.status, m.user_id, po.mentor_net_cents, po.destination_method IS NOT NULL \
+             FROM payouts po JOIN mentors m ON m.id = po.mentor_id WHERE po.id = $1 FOR UPDATE OF po",
+        )
+        .bind(payout_id)
+        .fetch_one(&mut *tx)
+        .await?;
     let mut held: Vec<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1")
         .bind(payout_id)
         .fetch_all(&mut *tx)
@@ -160,9 +166,14 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     if status == "paid" {
         return Err(Error::conflict(ALREADY_PAID));
     }
-    if preferences::find(&mut *tx, mentor_id).await?.is_none() {
+    // A payout is paid to the destination it was made for (the pending list and the CSV show it);
+    // one made while the mentor had none waits for their first preferences.
+    if !has_destination {
         return Err(Error::conflict(NO_PREFERENCES));
     }
+    // What the admin says they used, falling back as the spec says.
+    let method = named_method.unwrap_or_else(|| MANUAL_METHOD.to_string());
+    let recipient = named_recipient.unwrap_or_else(|| MANUAL_RECIPIENT.to_string());
     sqlx::query(
         "UPDATE payouts SET status = 'paid', method = $2, recipient_info = $3, notes = $4, paid_at = $5, paid_by = $6 WHERE id = $1",
     )
@@ -189,6 +200,35 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     announce_paid(&mut tx, mentor_user_id, payout_id, net_cents, &method).await?;
     tx.commit().await?;
     Ok(payout_id)
+}
+
+/// A mentor whose payout the next batch holds back: their destination changed less than
+/// [`DESTINATION_HOLD`] ago.
+#[derive(Clone, Debug, FromRow)]
+pub struct HeldPayout {
+    pub mentor_id: Uuid,
+    pub display_name: String,
+    pub destination_changed_at: DateTime<Utc>,
+    /// The first moment a batch uses the new destination.
+    pub held_until: DateTime<Utc>,
+}
+
+/// Mentors with completed, paid bookings waiting for a payout whose destination changed recently,
+/// soonest released first: the admin page says why their payout waits.
+pub async fn held(pool: &PgPool) -> Result<Vec<HeldPayout>> {
+    Ok(sqlx::query_as(
+        "SELECT m.id AS mentor_id, m.display_name, pp.destination_changed_at, \
+                pp.destination_changed_at + $1::interval AS held_until \
+         FROM payout_preferences pp JOIN mentors m ON m.id = pp.mentor_id \
+         WHERE pp.destination_changed_at > now() - $1::interval \
+           AND EXISTS (SELECT 1 FROM bookings b JOIN payments p ON p.booking_id = b.id AND p.status = 'approved' \
+                       WHERE b.mentor_id = m.id AND b.status = 'completed' \
+                         AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id)) \
+         ORDER BY held_until, m.id",
+    )
+    .bind(DESTINATION_HOLD)
+    .fetch_all(pool)
+    .await?)
 }
 
 /// Whether `status` names the export's only list.

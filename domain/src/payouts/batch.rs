@@ -9,7 +9,7 @@
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, announce_created};
+use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, DESTINATION_HOLD, announce_created, preferences};
 use crate::{Result, payments::fees};
 
 /// The advisory lock space of the batch (the first key of `pg_advisory_xact_lock(int, int)`).
@@ -54,6 +54,8 @@ pub struct Summary {
     pub below_minimum: usize,
     /// Mentors another run was handling at the same moment.
     pub taken_by_another_run: usize,
+    /// Mentors whose payout destination changed within [`DESTINATION_HOLD`]: paid by a later batch.
+    pub destination_recently_changed: usize,
 }
 
 /// Completed bookings with money paid (approved payment less succeeded refund > 0) that no payout
@@ -90,6 +92,18 @@ pub async fn minimum_cents(conn: &mut PgConnection, mentor_id: Uuid) -> Result<i
     Ok(min.unwrap_or(DEFAULT_MINIMUM_PAYOUT_CENTS))
 }
 
+/// Whether the mentor's payout destination changed within [`DESTINATION_HOLD`] of now.
+async fn destination_recently_changed(conn: &mut PgConnection, mentor_id: Uuid) -> Result<bool> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM payout_preferences WHERE mentor_id = $1 \
+                        AND destination_changed_at > now() - $2::interval)",
+    )
+    .bind(mentor_id)
+    .bind(DESTINATION_HOLD)
+    .fetch_one(conn)
+    .await?)
+}
+
 /// Mentors with at least one payable booking.
 async fn mentors_with_payable(pool: &PgPool) -> Result<Vec<Uuid>> {
     Ok(sqlx::query_scalar(
@@ -109,6 +123,7 @@ pub enum MentorOutcome {
     NothingPayable,
     BelowMinimum(Totals),
     TakenByAnotherRun,
+    DestinationRecentlyChanged,
 }
 
 /// How many mentors one run handles at the same time (each in its own transaction and
@@ -130,6 +145,7 @@ pub async fn run(pool: &PgPool) -> Result<Summary> {
             }
             MentorOutcome::BelowMinimum(_) => summary.below_minimum += 1,
             MentorOutcome::TakenByAnotherRun => summary.taken_by_another_run += 1,
+            MentorOutcome::DestinationRecentlyChanged => summary.destination_recently_changed += 1,
             MentorOutcome::NothingPayable => {}
         }
     }
@@ -152,15 +168,27 @@ pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome>
     if totals.mentor_net_cents < minimum_cents(&mut tx, mentor_id).await? {
         return Ok(MentorOutcome::BelowMinimum(totals));
     }
+    if destination_recently_changed(&mut tx, mentor_id).await? {
+        return Ok(MentorOutcome::DestinationRecentlyChanged);
+    }
+    // The payout keeps the destination it is made for: a later change does not move it.
+    let destination = preferences::find(&mut *tx, mentor_id).await?;
+    let (method, recipient) = match &destination {
+        Some(p) => (p.method.clone(), p.recipient().map(str::to_string)),
+        None => (None, None),
+    };
     let (payout_id, mentor_user_id): (Uuid, Uuid) = sqlx::query_as(
-        "INSERT INTO payouts (mentor_id, booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents) \
-         VALUES ($1, $2, $3, $4, $5) RETURNING id, (SELECT user_id FROM mentors WHERE id = $1)",
+        "INSERT INTO payouts (mentor_id, booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents, \
+                              destination_method, destination) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, (SELECT user_id FROM mentors WHERE id = $1)",
     )
     .bind(mentor_id)
     .bind(totals.booking_count as i32)
     .bind(totals.pending_amount_cents)
     .bind(totals.platform_fee_cents)
     .bind(totals.mentor_net_cents)
+    .bind(method)
+    .bind(recipient)
     .fetch_one(&mut *tx)
     .await?;
     let ids: Vec<Uuid> = bookings.iter().map(|b| b.booking_id).collect();

@@ -20,6 +20,11 @@ use crate::{Result, job_queue, money, notifications};
 /// A mentor without preferences is paid once their net reaches $50.00.
 pub const DEFAULT_MINIMUM_PAYOUT_CENTS: i64 = 5_000;
 
+/// A destination changed less than this before a batch is not used by that batch: the mentor's
+/// payout waits for the next one, so whoever changed it (perhaps not the mentor) cannot take the
+/// money before the mentor has heard of the change.
+pub const DESTINATION_HOLD: chrono::Duration = chrono::Duration::hours(72);
+
 /// The methods a mentor can choose.
 pub const METHODS: [&str; 3] = ["paypal", "venmo", "zelle"];
 /// Mark-paid's method when the admin names none.
@@ -67,13 +72,33 @@ pub async fn find_for_mail(db: &sqlx::PgPool, payout_id: Uuid) -> Result<Option<
     .await?)
 }
 
+/// A mentor's e-mail address and first name.
+pub async fn mentor_for_mail(db: &sqlx::PgPool, mentor_id: Uuid) -> Result<Option<(String, String)>> {
+    Ok(
+        sqlx::query_as("SELECT u.email, u.first_name FROM mentors m JOIN users u ON u.id = m.user_id WHERE m.id = $1")
+            .bind(mentor_id)
+            .fetch_optional(db)
+            .await?,
+    )
+}
+
 /// The e-mail tasks payouts queue: the same serde shape as `jobs::email::EmailJob`'s
 /// `PayoutCreated` and `PayoutPaid` (a test there pins it).
 #[derive(serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PayoutEmail {
-    PayoutCreated { payout_id: Uuid },
-    PayoutPaid { payout_id: Uuid },
+    PayoutCreated {
+        payout_id: Uuid,
+    },
+    PayoutPaid {
+        payout_id: Uuid,
+    },
+    /// Old and new destination, masked ([`preferences::masked`]): the old one is gone once saved.
+    PayoutDestinationChanged {
+        mentor_id: Uuid,
+        old: String,
+        new: String,
+    },
 }
 
 async fn queue_email(conn: &mut PgConnection, email: PayoutEmail) -> Result<()> {
@@ -110,6 +135,35 @@ async fn announce_created(
     )
     .await?;
     queue_email(conn, PayoutEmail::PayoutCreated { payout_id }).await
+}
+
+/// The mentor hears of a changed payout destination at once, by notification and e-mail (sent
+/// whatever their e-mail preferences: it may be someone else changing it).
+async fn announce_destination_changed(
+    conn: &mut PgConnection,
+    mentor_id: Uuid,
+    old: &preferences::Preferences,
+    new: &preferences::Preferences,
+) -> Result<()> {
+    let (old, new) = (preferences::masked(old), preferences::masked(new));
+    let mentor_user_id: Uuid = sqlx::query_scalar("SELECT user_id FROM mentors WHERE id = $1")
+        .bind(mentor_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    notifications::notify(
+        conn,
+        mentor_user_id,
+        notifications::Kind::PayoutDestinationChanged,
+        "Payout method changed",
+        &format!(
+            "Your payouts now go to {new} instead of {old}. Payouts wait {} hours after a change. \
+             If you did not make this change, contact support at once.",
+            DESTINATION_HOLD.num_hours()
+        ),
+        Some("/mentor-dashboard"),
+    )
+    .await?;
+    queue_email(conn, PayoutEmail::PayoutDestinationChanged { mentor_id, old, new }).await
 }
 
 /// The mentor's notification and e-mail once a payout was sent.

@@ -1,6 +1,6 @@
 //! A mentor's payout preferences: how they are paid and from which amount on.
 
-use sqlx::{FromRow, PgExecutor};
+use sqlx::{FromRow, PgExecutor, PgPool};
 use uuid::Uuid;
 
 use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, METHODS};
@@ -130,14 +130,30 @@ pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
     Ok(p)
 }
 
-/// Validates and saves (insert or replace); the other methods' fields are cleared.
-pub async fn save(db: impl PgExecutor<'_>, mentor_id: Uuid, input: &Input) -> Result<Preferences> {
+/// Validates and saves (insert or replace); the other methods' fields are cleared. A changed
+/// destination (method or address; the first preferences are no change) is recorded with its time,
+/// which holds the mentor's next payout back ([`super::DESTINATION_HOLD`]), and the mentor is told
+/// by notification and e-mail, old and new masked. Preferences set for the first time become the
+/// destination of pending payouts made without one.
+pub async fn save(pool: &PgPool, mentor_id: Uuid, input: &Input) -> Result<Preferences> {
     let p = validate(mentor_id, input)?;
-    Ok(sqlx::query_as(
+    let mut tx = pool.begin().await?;
+    let before: Option<Preferences> = sqlx::query_as(
+        "SELECT mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes \
+         FROM payout_preferences WHERE mentor_id = $1 FOR UPDATE",
+    )
+    .bind(mentor_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let changed = before
+        .as_ref()
+        .filter(|b| (b.method.as_deref(), b.recipient()) != (p.method.as_deref(), p.recipient()));
+    let saved: Preferences = sqlx::query_as(
         "INSERT INTO payout_preferences (mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) \
          ON CONFLICT (mentor_id) DO UPDATE SET method = $2, paypal_email = $3, venmo_username = $4, zelle_email = $5, \
-           minimum_payout_cents = $6, notes = $7, updated_at = now() \
+           minimum_payout_cents = $6, notes = $7, updated_at = now(), \
+           destination_changed_at = CASE WHEN $8 THEN now() ELSE payout_preferences.destination_changed_at END \
          RETURNING mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes",
     )
     .bind(mentor_id)
@@ -147,8 +163,61 @@ pub async fn save(db: impl PgExecutor<'_>, mentor_id: Uuid, input: &Input) -> Re
     .bind(&p.zelle_email)
     .bind(p.minimum_payout_cents)
     .bind(&p.notes)
-    .fetch_one(db)
-    .await?)
+    .bind(changed.is_some())
+    .fetch_one(&mut *tx)
+    .await?;
+    match changed {
+        Some(old) => super::announce_destination_changed(&mut tx, mentor_id, old, &saved).await?,
+        None if before.is_none() => {
+            sqlx::query(
+                "UPDATE payouts SET destination_method = $2, destination = $3 \
+                 WHERE mentor_id = $1 AND status = 'pending' AND destination_method IS NULL",
+            )
+            .bind(mentor_id)
+            .bind(&saved.method)
+            .bind(saved.recipient())
+            .execute(&mut *tx)
+            .await?;
+        }
+        None => {}
+    }
+    tx.commit().await?;
+    Ok(saved)
+}
+
+/// A destination as a mentor reads it in a notice, its address masked: `PayPal m***@example.com`,
+/// `Venmo @m***a`. Enough to recognise one's own, too little to learn someone else's.
+pub fn masked(p: &Preferences) -> String {
+    let Some(method) = p.method.as_deref() else {
+        return "none".into();
+    };
+    let label = super::method_label(method);
+    match p.recipient() {
+        Some(r) => format!("{label} {}", mask(r)),
+        None => label.to_string(),
+    }
+}
+
+fn mask(recipient: &str) -> String {
+    let (name, domain) = match recipient.split_once('@') {
+        Some((name, domain)) if !name.is_empty() => (name, Some(domain)),
+        _ => (recipient, None),
+    };
+    // A Venmo handle may start with its @: keep it, mask the rest.
+    let (at, name) = match name.strip_prefix('@') {
+        Some(rest) => ("@", rest),
+        None => ("", name),
+    };
+    let chars: Vec<char> = name.chars().collect();
+    let shown = match chars.len() {
+        0 => String::new(),
+        1 | 2 => format!("{}***", chars[0]),
+        n => format!("{}***{}", chars[0], chars[n - 1]),
+    };
+    match domain {
+        Some(d) => format!("{at}{shown}@{d}"),
+        None => format!("{at}{shown}"),
+    }
 }
 
 #[cfg(test)]
@@ -212,6 +281,25 @@ mod tests {
             ),
             (Some("venmo"), None, Some("@mira"), None)
         );
+    }
+
+    #[test]
+    fn destinations_are_masked_for_notices() {
+        let with = |method: &str, field: &str| {
+            let mut p = Preferences::defaults(Uuid::nil());
+            p.method = Some(method.into());
+            match method {
+                "paypal" => p.paypal_email = Some(field.into()),
+                "venmo" => p.venmo_username = Some(field.into()),
+                _ => p.zelle_email = Some(field.into()),
+            }
+            masked(&p)
+        };
+        assert_eq!(with("paypal", "mira@example.com"), "PayPal m***a@example.com");
+        assert_eq!(with("zelle", "jo@example.com"), "Zelle j***@example.com");
+        assert_eq!(with("venmo", "@mira-moon"), "Venmo @m***n");
+        assert_eq!(with("venmo", "x"), "Venmo x***");
+        assert_eq!(masked(&Preferences::defaults(Uuid::nil())), "none");
     }
 
     #[test]

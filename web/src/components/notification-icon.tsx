@@ -11,6 +11,7 @@ import {
   Star,
   Wallet,
   type LucideIcon,
+  ShieldAlert,
 } from 'lucide-react';
 import type { NotificationType } from '@/lib/notifications';
 import { cn } from '@/lib/utils';
@@ -29,6 +30,7 @@ export const NOTIFICATION_ICONS: Record<NotificationType, IconStyle> = {
   payment_received: { icon: Wallet, tone: 'bg-emerald-50 text-emerald-600' },
   payment_failed: { icon: CreditCard, tone: 'bg-rose-50 text-rose-600' },
   system_announcement: { icon: Megaphone, tone: 'bg-slate-100 text-slate-600' },
+  payout_destination_changed: { icon: ShieldAlert, tone: 'bg-amber-50 text-amber-600' },
 };
 
 /** Unknown types get a default icon (the bell). */

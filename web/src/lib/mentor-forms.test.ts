@@ -24,8 +24,11 @@ const profile: ProfileForm = {
 describe('onboarding profile validation', () => {
   it('accepts a complete profile', () => {
     expect(validateProfile(profile)).toEqual({});
-    expect(validateProfile({ ...profile, profileImageUrl: 'https://example.com/me.png' })).toEqual({});
+    expect(validateProfile({ ...profile, profileImageUrl: `/uploads/${'a1'.repeat(16)}.png` })).toEqual({});
     for (const refused of [
+      'https://example.com/me.png',
+      '/uploads/../api/logout',
+      `/uploads/${'a1'.repeat(16)}.svg`,
       'http://example.com/me.png',
       'https://user:pw@example.com/me.png',
       'HTTPS://EXAMPLE.com/me.png',

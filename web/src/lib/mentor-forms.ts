@@ -3,6 +3,7 @@
  * onboarding profile and service steps, the dashboard's service dialogs and the Edit Mentor
  * Profile dialog. The api checks the same rules and answers with the same texts.
  */
+import { isOwnUpload } from './images';
 import { normalizePrice } from './money';
 import { isServiceType, type ServiceType } from './services';
 
@@ -49,18 +50,6 @@ export type ProfileForm = {
 
 export type ProfileField = keyof ProfileForm;
 
-/** The server's rule (docs/catalogue.md): an https address in canonical form, without credentials. */
-export function isValidImageUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (
-      url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password && url.href === value
-    );
-  } catch {
-    return false;
-  }
-}
-
 /** Specialties are trimmed, and duplicates (ignoring case) and empty ones dropped. */
 export function normalizeSpecialties(specialties: string[]): string[] {
   const seen = new Set<string>();
@@ -85,7 +74,7 @@ export function validateProfile(form: ProfileForm): Errors<ProfileField> {
   if (form.basePrice.trim() === '') errors.basePrice = MESSAGES.basePrice;
   else if (normalizePrice(form.basePrice) === null) errors.basePrice = MESSAGES.priceInvalid;
   const image = form.profileImageUrl.trim();
-  if (image !== '' && !isValidImageUrl(image)) errors.profileImageUrl = MESSAGES.imageUrl;
+  if (image !== '' && !isOwnUpload(image)) errors.profileImageUrl = MESSAGES.imageUrl;
   return errors;
 }
 

@@ -32,6 +32,7 @@ export const NOTIFICATION_TYPES = [
   'payment_received',
   'payment_failed',
   'system_announcement',
+  'payout_destination_changed',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -25,6 +25,9 @@ use domain::{
     money,
 };
 
+pub mod announcements;
+pub mod contact_messages;
+
 pub struct AdminApi;
 
 /// The four figures of the admin dashboard.

@@ -16,7 +16,10 @@ export interface PendingPayoutView {
   pendingAmount: string;
   platformFee: string;
   mentorNet: string;
-  /** null when the mentor has not set payout preferences */
+  /**
+     * The destination this payout was made for (later changes to the mentor's preferences do not
+     * move it); null when the mentor had none (their first preferences fill it in)
+     */
   payoutPreferences?: PayoutMethodView & unknown | null;
   createdAt: string;
 }

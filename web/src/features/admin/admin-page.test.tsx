@@ -146,6 +146,38 @@ describe('AdminPage', () => {
     }
   });
 
+  it('Messages: the contact inbox lists open messages and marks one answered', async () => {
+    let answered = false;
+    const message = {
+      id: 'c-1',
+      userId: null,
+      name: 'Sam',
+      email: 'sam@example.com',
+      subject: 'Rude mentor',
+      category: 'report',
+      categoryLabel: 'Report an Issue',
+      message: 'He was rude in our session.',
+      createdAt: '2026-11-20T10:00:00Z',
+      answeredAt: null,
+    };
+    const fetchMock = setup(admin, {
+      'GET /api/admin/contact-messages?status=open': () =>
+        jsonResponse(200, answered ? [] : [{ ...message, status: 'open' }]),
+      'POST /api/admin/contact-messages/c-1/answered': () => {
+        answered = true;
+        return jsonResponse(200, { ...message, status: 'answered', answeredAt: '2026-11-21T10:00:00Z' });
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Messages' }));
+    const card = await screen.findByRole('article', { name: 'Message from Sam' });
+    expect(within(card).getByText('Report an Issue')).toBeInTheDocument();
+    expect(within(card).getByText('He was rude in our session.')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Mark as answered' }));
+    expect(await screen.findByRole('heading', { name: 'No messages here' })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/admin/contact-messages/c-1/answered')).toBe(true);
+  });
+
   it("Mentors: a failure toasts 'Failed to fetch mentors'", async () => {
     setup(admin, { 'GET /api/admin/mentors': () => jsonResponse(500, { message: 'boom' }) });
     await userEvent.setup().click(await screen.findByRole('tab', { name: 'Mentors' }));

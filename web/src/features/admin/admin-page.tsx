@@ -18,6 +18,7 @@ import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { useAdminBookings, useAdminMentors, useAdminStats, useAdminUsers, useSetUserStatus } from './api';
+import { ContactInboxTab } from './contact-inbox-tab';
 import { ADMIN_BOOKINGS_PAGE_SIZE, ADMIN_STAT_CARDS, ADMIN_TABS, ADMIN_TEXT as TEXT, pageCount } from './admin-text';
 
 type TabValue = (typeof ADMIN_TABS)[number]['value'];
@@ -107,6 +108,9 @@ function AdminDashboard({ me }: { me: UserView }) {
           </Tabs.Content>
           <Tabs.Content value="bookings" className="mt-6 outline-none">
             <BookingsTab />
+          </Tabs.Content>
+          <Tabs.Content value="messages" className="mt-6 outline-none">
+            <ContactInboxTab />
           </Tabs.Content>
         </Tabs.Root>
       </div>

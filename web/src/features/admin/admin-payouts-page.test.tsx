@@ -42,6 +42,26 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     expect(fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/admin'))).toBe(false);
   });
 
+  it('says which mentors wait for a later batch because their payout method changed', async () => {
+    mockFetch({
+      'GET /api/admin/payouts/pending': () => jsonResponse(200, []),
+      'GET /api/admin/payouts/history': () => jsonResponse(200, []),
+      'GET /api/admin/payouts/held': () =>
+        jsonResponse(200, [
+          {
+            mentorId: 'm-9',
+            mentor: { displayName: 'Nova' },
+            destinationChangedAt: '2026-11-24T10:00:00Z',
+            heldUntil: '2026-11-27T10:00:00Z',
+          },
+        ]),
+    });
+    render();
+    expect(await screen.findByRole('heading', { name: 'Waiting for a later batch (1)' })).toBeInTheDocument();
+    expect(screen.getByText('Nova')).toBeInTheDocument();
+    expect(screen.getByText(/Payout method changed .*72 hours after a change/)).toBeInTheDocument();
+  });
+
   it('shows the summary, the pending cards with copy, and the warning without preferences', async () => {
     mockFetch({
       'GET /api/admin/payouts/pending': () =>

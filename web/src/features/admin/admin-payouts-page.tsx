@@ -14,6 +14,7 @@ import { useRoles } from '@/lib/auth';
 import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
+import { HeldPayouts } from './held-payouts';
 import {
   EXPORT_CSV_URL,
   payoutSummary,
@@ -106,6 +107,8 @@ function Payouts() {
           <SummaryCard label="Mentors with Earnings" value={String(summary.mentors)} note="Ready for payout" />
           <SummaryCard label="Total Bookings" value={String(summary.bookings)} note="Unpaid bookings" />
         </dl>
+
+        <HeldPayouts />
 
         <Tabs.Root value={tab} onValueChange={setTab} className="mt-8">
           <Tabs.List

@@ -32,6 +32,7 @@ export const ADMIN_TABS = [
   { value: 'users', label: 'Users' },
   { value: 'mentors', label: 'Mentors' },
   { value: 'bookings', label: 'Bookings' },
+  { value: 'messages', label: 'Messages' },
 ] as const;
 
 /** How many pages `total` bookings fill (at least one, so 'Page 1 of 1' reads right when empty). */

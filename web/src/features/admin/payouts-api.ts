@@ -1,22 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
+  getListHeldPayoutsQueryKey,
   getListPayoutHistoryQueryKey,
   getListPendingPayoutsQueryKey,
+  listHeldPayouts,
   listPayoutHistory,
   listPendingPayouts,
   markPayoutPaid,
   runPayoutBatch,
 } from '@/api/endpoints/payouts/payouts';
-import type { MarkPaidRequest, PayoutHistoryItem, PendingPayoutView } from '@/api/model';
+import type { HeldPayoutView, MarkPaidRequest, PayoutHistoryItem, PendingPayoutView } from '@/api/model';
 
 // The admin payouts page's calls (docs/payouts.md).
 
-export type { PayoutHistoryItem, PendingPayoutView as PendingPayout };
+export type { HeldPayoutView as HeldPayout, PayoutHistoryItem, PendingPayoutView as PendingPayout };
 
 export const adminPayoutKeys = {
   pending: () => getListPendingPayoutsQueryKey(),
   history: () => getListPayoutHistoryQueryKey(),
+  held: () => getListHeldPayoutsQueryKey(),
 };
 
 /** The CSV of pending payouts for a bulk-payment tool (a plain link: the browser downloads it). */
@@ -34,6 +37,15 @@ export function usePendingPayouts(enabled: boolean, pollUntil: number) {
     enabled,
     staleTime: 0,
     refetchInterval: () => (Date.now() < pollUntil ? BATCH_POLL_MS : false),
+  });
+}
+
+/** GET /api/admin/payouts/held: mentors the next batch holds back (destination changed within 72 hours). */
+export function useHeldPayouts() {
+  return useQuery({
+    queryKey: adminPayoutKeys.held(),
+    queryFn: ({ signal }) => listHeldPayouts({ signal }),
+    staleTime: 0,
   });
 }
 

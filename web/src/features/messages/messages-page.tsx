@@ -69,10 +69,11 @@ export function MessagesPage() {
   const single = useConversation(conversationParam, { enabled: !listed && !conversations.isLoading });
   const selected = listed ?? single.data ?? null;
 
-  // startCall=true: call 0.5 s after the thread opens, unless this side already is in the call (accepted).
+  // startCall=true: call 0.5 s after the thread opens, unless this side already is in the call (accepted,
+  // or resuming it after a reload).
   const callStarted = useRef<string | null>(null);
   const startCall = call.startCall;
-  const inCall = !!call.activeCall || !!call.outgoingConversationId;
+  const inCall = !!call.activeCall || !!call.outgoingConversationId || call.resuming;
   const selectedId = selected?.id ?? null;
   const callBookingId = bookingParam ?? selected?.bookingId ?? null;
   useEffect(() => {

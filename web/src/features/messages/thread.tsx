@@ -116,7 +116,7 @@ export function Thread({ conversation, me, typingUserIds, bookingId, onBack }: P
 
   const callHere =
     call.activeCall && (call.activeCall.conversationId === conversationId || call.activeCall.conversationId === null);
-  const callBusy = !!call.activeCall || !!call.outgoingConversationId;
+  const callBusy = !!call.activeCall || !!call.outgoingConversationId || call.resuming;
   const lastOwnId = [...messages].reverse().find((m) => m.senderId === me.id)?.id;
 
   return (

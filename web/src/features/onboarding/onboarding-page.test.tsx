@@ -121,8 +121,29 @@ describe('onboarding wizard', () => {
     expect(screen.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
     expect(bodies(fetchMock, 'POST', '/api/mentors')).toEqual([]);
 
-    await user.type(screen.getByLabelText('Profile Image URL (optional)'), 'not a url');
-    expect(screen.getByText('Please enter a valid image URL')).toBeInTheDocument();
+    // The image is an upload of ours: there is no address to type.
+    expect(screen.queryByRole('textbox', { name: /image/i })).not.toBeInTheDocument();
+  });
+
+  it('uploads the chosen image and sends the address the upload answered', async () => {
+    const uploaded = `/uploads/${'c0'.repeat(16)}.png`;
+    const fetchMock = mockFetch({
+      'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Mentor profile not found' }),
+      'POST /api/user/profile-image': () => jsonResponse(200, { imageUrl: uploaded }),
+      'POST /api/mentors': () => jsonResponse(201, mentor({ profileImageUrl: uploaded })),
+    });
+    renderWizard();
+    const user = userEvent.setup();
+    await screen.findByRole('button', { name: 'Continue' });
+    await fillProfile(user);
+    await user.upload(
+      screen.getByLabelText('Profile Image (optional)'),
+      new File(['png'], 'me.png', { type: 'image/png' }),
+    );
+    expect(await screen.findByRole('button', { name: /Change Photo/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText('Step 2 of 4');
+    expect(bodies(fetchMock, 'POST', '/api/mentors')).toEqual([expect.objectContaining({ profileImageUrl: uploaded })]);
   });
 
   it('creates the profile, then the services in parallel, then the weekly hours, then completes', async () => {

@@ -1,6 +1,7 @@
 import { ArrowLeft, CalendarClock, CircleAlert, Plus, Sparkles, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
+import { ImageUploadField } from '@/components/image-upload-field';
 import { DayCheckboxes } from '@/components/availability/day-checkboxes';
 import { TimeSelect } from '@/components/availability/time-select';
 import { ServiceFields } from '@/components/service-fields';
@@ -345,13 +346,11 @@ function ProfileStep({ existing, onDone }: { existing: Mentor | null; onDone: (m
           />
           <TimeZoneField value={timeZone} onChange={setTimeZone} hint="Your availability is shown in this zone." />
         </div>
-        <FormField
-          label="Profile Image URL (optional)"
-          type="url"
+        <ImageUploadField
+          label="Profile Image (optional)"
           value={form.profileImageUrl}
-          onChange={(e) => set({ profileImageUrl: e.target.value })}
+          onChange={(url) => set({ profileImageUrl: url })}
           error={errors.profileImageUrl}
-          placeholder="https://..."
         />
         <div className="flex justify-end pt-2">
           <Button type="submit" variant="gradient" size="lg" disabled={create.isPending}>

@@ -1,17 +1,9 @@
-import { MAX_PROFILE_IMAGE_BYTES, MIN_PASSWORD_LENGTH } from '@/config/constants';
+import { MIN_PASSWORD_LENGTH } from '@/config/constants';
 import type { ProfileUpdate } from './api';
 
 // The client-side checks of the profile screen.
 
-export const IMAGE_TOO_LARGE = 'Image file must be smaller than 5MB';
-export const NOT_AN_IMAGE = 'Only image files are allowed';
-
-/** A chosen profile image: an image type, at most 5 MB. */
-export function validateImageFile(file: { type: string; size: number }): string | null {
-  if (!file.type.startsWith('image/')) return NOT_AN_IMAGE;
-  if (file.size > MAX_PROFILE_IMAGE_BYTES) return IMAGE_TOO_LARGE;
-  return null;
-}
+export { IMAGE_TOO_LARGE, NOT_AN_IMAGE, validateImageFile } from '@/lib/images';
 
 export const CURRENT_PASSWORD_REQUIRED = 'Please enter your current password';
 export const PASSWORD_TOO_SHORT = `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime';
 import { FakeSocket } from '@/testing/fake-socket';
 import { clientWithUser, jsonResponse, mockFetch, testUser } from '@/testing/test-utils';
-import { CallProvider, useCall } from './call-provider';
+import { CALL_STORAGE_KEY, CallProvider, useCall } from './call-provider';
 import { VideoCall } from './video-call';
 
 class FakeTrack {
@@ -84,16 +84,8 @@ function Harness() {
   );
 }
 
-beforeEach(() => {
-  peers.length = 0;
-  stream = new FakeStream();
-  getUserMedia = vi.fn(async () => stream);
-  FakeSocket.install();
-  vi.stubGlobal('RTCPeerConnection', FakePeer);
-  Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia } });
-  HTMLMediaElement.prototype.play = vi.fn(async () => {});
-  mockFetch({ 'GET /api/rtc/config': () => jsonResponse(200, { iceServers: [{ urls: ['stun:stun.example:3478'] }] }) });
-  render(
+function renderApp() {
+  return render(
     <QueryClientProvider client={clientWithUser(testUser)}>
       <RealtimeProvider>
         <MemoryRouter>
@@ -105,6 +97,21 @@ beforeEach(() => {
       <Toaster />
     </QueryClientProvider>,
   );
+}
+
+let app: ReturnType<typeof render>;
+
+beforeEach(() => {
+  sessionStorage.clear();
+  peers.length = 0;
+  stream = new FakeStream();
+  getUserMedia = vi.fn(async () => stream);
+  FakeSocket.install();
+  vi.stubGlobal('RTCPeerConnection', FakePeer);
+  Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia } });
+  HTMLMediaElement.prototype.play = vi.fn(async () => {});
+  mockFetch({ 'GET /api/rtc/config': () => jsonResponse(200, { iceServers: [{ urls: ['stun:stun.example:3478'] }] }) });
+  app = renderApp();
   act(() => FakeSocket.last.open());
 });
 
@@ -188,5 +195,97 @@ describe('a call from this side', () => {
       expect(socket.framesOf('sendAnswer')).toEqual([{ roomId: 'r2', answer: { type: 'answer', sdp: 'answer-sdp' } }]),
     );
     expect(peers[0].remote).toEqual([{ type: 'offer', sdp: 'o' }]);
+  });
+});
+
+describe('coming back to a call', () => {
+  const incomingK2 = {
+    callId: 'k2',
+    roomId: 'r2',
+    conversationId: 'c1',
+    bookingId: null,
+    caller: { id: 'u2', firstName: 'Luna', lastName: 'Star', profileImageUrl: null },
+  };
+  const resumed = (userId: string) => ({
+    callId: 'k2',
+    roomId: 'r2',
+    conversationId: 'c1',
+    bookingId: null,
+    answeredAt: '2026-01-01T10:00:00Z',
+    role: 'callee',
+    userId,
+  });
+
+  it('keeps an answered call through a dropped connection, resumes it and offers on a new connection', async () => {
+    const first = FakeSocket.last;
+    act(() => first.receive('incomingCall', incomingK2));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Accept' }));
+    await waitFor(() => expect(peers).toHaveLength(1));
+    expect(JSON.parse(sessionStorage.getItem(CALL_STORAGE_KEY)!)).toEqual({ callId: 'k2', userId: testUser.id });
+
+    act(() => first.drop());
+    expect(screen.getByTestId('remote-video')).toBeInTheDocument();
+    expect(peers[0].closed).toBe(false);
+    await waitFor(() => expect(FakeSocket.instances).toHaveLength(2), { timeout: 3000 });
+    const second = FakeSocket.last;
+    act(() => second.open());
+    expect(second.framesOf('resumeCall')).toEqual([{ callId: 'k2' }]);
+
+    act(() => second.receive('callResumed', resumed(testUser.id)));
+    await waitFor(() =>
+      expect(second.framesOf('sendOffer')).toEqual([{ roomId: 'r2', offer: { type: 'offer', sdp: 'offer-sdp' } }]),
+    );
+    expect(peers).toHaveLength(2);
+    expect(peers[0].closed).toBe(true);
+    act(() => second.receive('answer', { roomId: 'r2', answer: { type: 'answer', sdp: 'a' }, from: 'u2' }));
+    await waitFor(() => expect(peers[1].remote).toEqual([{ type: 'answer', sdp: 'a' }]));
+  });
+
+  it('the other side coming back: a new connection that answers their offer', async () => {
+    const socket = FakeSocket.last;
+    act(() => socket.receive('incomingCall', incomingK2));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Accept' }));
+    await waitFor(() => expect(peers).toHaveLength(1));
+    act(() => {
+      socket.receive('callResumed', resumed('u2'));
+      socket.receive('offer', { roomId: 'r2', offer: { type: 'offer', sdp: 'again' }, from: 'u2' });
+    });
+    await waitFor(() =>
+      expect(socket.framesOf('sendAnswer')).toEqual([{ roomId: 'r2', answer: { type: 'answer', sdp: 'answer-sdp' } }]),
+    );
+    expect(socket.framesOf('sendOffer')).toEqual([]);
+    expect(peers).toHaveLength(2);
+    expect(peers[0].remote).toEqual([]);
+    expect(peers[1].remote).toEqual([{ type: 'offer', sdp: 'again' }]);
+  });
+
+  it('a reloaded page resumes its call, and forgets it once the server says it ended', async () => {
+    const socket = FakeSocket.last;
+    act(() => socket.receive('incomingCall', incomingK2));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Accept' }));
+    await waitFor(() => expect(sessionStorage.getItem(CALL_STORAGE_KEY)).toContain('k2'));
+    app.unmount();
+
+    app = renderApp();
+    const reloaded = FakeSocket.last;
+    act(() => reloaded.open());
+    expect(reloaded.framesOf('resumeCall')).toEqual([{ callId: 'k2' }]);
+    act(() => reloaded.receive('callResumed', resumed(testUser.id)));
+    expect(await screen.findByTestId('remote-video')).toBeInTheDocument();
+    await waitFor(() => expect(reloaded.framesOf('sendOffer')).toHaveLength(1));
+
+    act(() => reloaded.receive('callEnded', { callId: 'k2', roomId: 'r2', reason: 'disconnected' }));
+    expect(screen.queryByTestId('remote-video')).not.toBeInTheDocument();
+    expect(sessionStorage.getItem(CALL_STORAGE_KEY)).toBeNull();
+  });
+
+  it("a reloaded tab does not resume another user's call", async () => {
+    app.unmount();
+    sessionStorage.setItem(CALL_STORAGE_KEY, JSON.stringify({ callId: 'k9', userId: 'someone-else' }));
+    app = renderApp();
+    const reloaded = FakeSocket.last;
+    act(() => reloaded.open());
+    expect(reloaded.framesOf('resumeCall')).toEqual([]);
+    await waitFor(() => expect(sessionStorage.getItem(CALL_STORAGE_KEY)).toBeNull());
   });
 });

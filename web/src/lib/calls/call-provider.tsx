@@ -14,6 +14,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { CALL_TEXT, MESSAGES_TEXT } from '@/config/constants';
 import { getGetRtcConfigQueryKey, getRtcConfig } from '@/api/endpoints/messaging/messaging';
+import { useUser } from '@/lib/auth';
 import { useRealtime, useRealtimeEvent } from '@/lib/realtime';
 import { callReducer, initialCallState, type ActiveCall, type IncomingCall } from './call-state';
 import { IncomingCallOverlay } from './incoming-call-overlay';
@@ -23,6 +24,34 @@ type RtcConfig = { iceServers: RTCIceServer[] };
 
 /** TURN credentials are time-limited: fetch the configuration again for a call after this long. */
 const RTC_CONFIG_STALE_MS = 5 * 60_000;
+
+/**
+ * This tab's answered call and its user, `{callId, userId}`, kept across a reload (sessionStorage is per
+ * tab) so the reloaded page resumes it.
+ */
+export const CALL_STORAGE_KEY = 'mentor.activeCall';
+
+type StoredCall = { callId: string; userId: string };
+
+function storedCall(): StoredCall | null {
+  try {
+    const value: unknown = JSON.parse(window.sessionStorage.getItem(CALL_STORAGE_KEY) ?? 'null');
+    if (!value || typeof value !== 'object') return null;
+    const { callId, userId } = value as Record<string, unknown>;
+    return typeof callId === 'string' && typeof userId === 'string' ? { callId, userId } : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeCall(call: StoredCall | null) {
+  try {
+    if (call) window.sessionStorage.setItem(CALL_STORAGE_KEY, JSON.stringify(call));
+    else window.sessionStorage.removeItem(CALL_STORAGE_KEY);
+  } catch {
+    // storage unavailable: a reload then loses the call, as before
+  }
+}
 
 export type CallMedia = {
   localStream: MediaStream | null;
@@ -37,6 +66,8 @@ type CallContextValue = {
   activeCall: ActiveCall | null;
   /** initiateCall sent for this conversation, waiting for callInitiated. */
   outgoingConversationId: string | null;
+  /** After a reload: this tab's call is being resumed (resumeCall sent, no answer yet). */
+  resuming: boolean;
   media: CallMedia;
   startCall: (conversationId: string, bookingId?: string | null) => void;
   acceptCall: () => void;
@@ -52,6 +83,7 @@ const CallContext = createContext<CallContextValue>({
   incomingCall: null,
   activeCall: null,
   outgoingConversationId: null,
+  resuming: false,
   media: NO_MEDIA,
   startCall: () => {},
   acceptCall: () => {},
@@ -66,6 +98,8 @@ export const RTC_CONFIG_KEY = getGetRtcConfigQueryKey();
 type Session = {
   roomId: string;
   closed: boolean;
+  /** A party came back to the call: this connection is being replaced; signals wait for the new one. */
+  superseded: boolean;
   local: MediaStream | null;
   peer: PeerSession | null;
   ready: Promise<PeerSession>;
@@ -86,6 +120,10 @@ function stopTracks(stream: MediaStream | null) {
  */
 export function CallProvider({ children }: { children: ReactNode }) {
   const { client, connected } = useRealtime();
+  const { user, isLoading: userLoading } = useUser();
+  const userId = user?.id ?? null;
+  const userIdRef = useRef<string | null>(null);
+  userIdRef.current = userId;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [state, dispatch] = useReducer(callReducer, initialCallState);
@@ -96,6 +134,14 @@ export function CallProvider({ children }: { children: ReactNode }) {
   clientRef.current = client;
   const sessionRef = useRef<Session | null>(null);
   const early = useRef<Signal[]>([]);
+  /** The call this tab was in before a reload, until the server answers resumeCall. */
+  const [stored, setStored] = useState<StoredCall | null>(storedCall);
+  // Only the same user's call is resumed (another may have signed in in this tab since).
+  const resuming = stored && (!userId || stored.userId === userId) ? stored.callId : null;
+  const resumingRef = useRef(resuming);
+  resumingRef.current = resuming;
+  /** The room whose next peer connection offers (this side came back to the call). */
+  const offerOnOpen = useRef<string | null>(null);
 
   const send = useCallback<NonNullable<typeof client>['send']>(
     (event, data) => clientRef.current?.send(event, data) ?? false,
@@ -104,7 +150,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
 
   const openSession = useCallback(
     (roomId: string): Session => {
-      const session = { roomId, closed: false, local: null, peer: null } as unknown as Session;
+      const session = { roomId, closed: false, superseded: false, local: null, peer: null } as unknown as Session;
       session.ready = (async () => {
         const [local, config] = await Promise.all([
           navigator.mediaDevices?.getUserMedia
@@ -143,7 +189,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
   const handleSignal = useCallback(
     (signal: Signal) => {
       const session = sessionRef.current;
-      if (!session || session.roomId !== signal.roomId) {
+      if (!session || session.roomId !== signal.roomId || session.superseded) {
         early.current.push(signal);
         return;
       }
@@ -163,8 +209,9 @@ export function CallProvider({ children }: { children: ReactNode }) {
     [send],
   );
 
-  // The WebRTC side lives exactly as long as the active call.
+  // The WebRTC side lives as long as the active call, made anew each time a party comes back to it.
   const roomId = state.activeCall?.roomId ?? null;
+  const epoch = state.activeCall?.epoch ?? 0;
   useEffect(() => {
     if (!roomId) return;
     const session = openSession(roomId);
@@ -172,6 +219,13 @@ export function CallProvider({ children }: { children: ReactNode }) {
     const waiting = early.current.filter((signal) => signal.roomId === roomId);
     early.current = [];
     waiting.forEach(handleSignal);
+    if (offerOnOpen.current === roomId) {
+      // This side came back: it offers on the new connection, the other side answers.
+      offerOnOpen.current = null;
+      void session.ready
+        .then(async (peer) => send('sendOffer', { roomId, offer: await peer.createOffer() }))
+        .catch((error: unknown) => console.warn('call offer failed', error));
+    }
     return () => {
       session.closed = true;
       session.peer?.close();
@@ -179,14 +233,26 @@ export function CallProvider({ children }: { children: ReactNode }) {
       if (sessionRef.current === session) sessionRef.current = null;
       setMedia(NO_MEDIA);
     };
-  }, [roomId, openSession, handleSignal]);
+  }, [roomId, epoch, openSession, handleSignal, send]);
 
-  // On disconnect the active and the incoming call are cleared.
+  // On disconnect the incoming call and a call still ringing are cleared; an answered call stays (its
+  // media may well still flow) and is resumed on the next connection, as is this tab's call after a reload.
   const wasConnected = useRef(false);
   useEffect(() => {
     if (wasConnected.current && !connected) dispatch({ type: 'disconnected' });
     wasConnected.current = connected;
-  }, [connected]);
+    if (!connected) return;
+    const active = stateRef.current.activeCall;
+    const callId = active && active.answeredAt !== null ? active.callId : resumingRef.current;
+    if (callId) send('resumeCall', { callId });
+  }, [connected, send]);
+
+  // This tab's answered call survives a reload.
+  const answeredCallId = state.activeCall && state.activeCall.answeredAt !== null ? state.activeCall.callId : null;
+  useEffect(() => {
+    if (answeredCallId && userId) storeCall({ callId: answeredCallId, userId });
+    else if (!resuming && (userId || !userLoading)) storeCall(null);
+  }, [answeredCallId, resuming, userId, userLoading]);
 
   useRealtimeEvent('incomingCall', (call) => dispatch({ type: 'incomingCall', call }));
   useRealtimeEvent('callInitiated', (data) => {
@@ -212,7 +278,27 @@ export function CallProvider({ children }: { children: ReactNode }) {
     if (stateRef.current.activeCall?.callId === data.callId) toast('Call declined');
     dispatch({ type: 'callRejected', callId: data.callId });
   });
+  useRealtimeEvent('callResumed', (data) => {
+    const active = stateRef.current.activeCall;
+    if (active ? active.callId !== data.callId : resumingRef.current !== data.callId) return;
+    setStored(null);
+    // Signals of the new connection wait for it; those of the old one are of no use any more.
+    if (sessionRef.current?.roomId === data.roomId) sessionRef.current.superseded = true;
+    early.current = early.current.filter((signal) => signal.roomId !== data.roomId);
+    if (data.userId === userIdRef.current) offerOnOpen.current = data.roomId;
+    dispatch({
+      type: 'callResumed',
+      callId: data.callId,
+      roomId: data.roomId,
+      conversationId: data.conversationId ?? null,
+      bookingId: data.bookingId ?? null,
+      role: data.role,
+      answeredAt: data.answeredAt ? Date.parse(data.answeredAt) : null,
+      now: Date.now(),
+    });
+  });
   useRealtimeEvent('callEnded', (data) => {
+    if (resumingRef.current === data.callId) setStored(null);
     const wasActive = stateRef.current.activeCall?.callId === data.callId;
     dispatch({ type: 'callEnded', callId: data.callId });
     if (wasActive && data.reason === 'missed') toast('No answer');
@@ -221,6 +307,12 @@ export function CallProvider({ children }: { children: ReactNode }) {
     // A refused initiateCall (outside the booking's video window, say) frees the call button again.
     if (data.event === 'initiateCall' || (!data.event && stateRef.current.outgoing))
       dispatch({ type: 'initiateFailed' });
+    // A call that cannot be resumed is over for this tab.
+    if (data.event === 'resumeCall') {
+      const callId = stateRef.current.activeCall?.callId ?? resumingRef.current;
+      setStored(null);
+      if (callId) dispatch({ type: 'callEnded', callId });
+    }
   });
   useRealtimeEvent('offer', ({ roomId, offer }) => handleSignal({ kind: 'offer', roomId, offer }));
   useRealtimeEvent('answer', ({ roomId, answer }) => handleSignal({ kind: 'answer', roomId, answer }));
@@ -278,6 +370,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
       incomingCall: state.incomingCall,
       activeCall: state.activeCall,
       outgoingConversationId: state.outgoing?.conversationId ?? null,
+      resuming: resuming !== null,
       media,
       startCall,
       acceptCall,
@@ -286,7 +379,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
       toggleCamera: () => toggleTracks('video'),
       toggleMic: () => toggleTracks('audio'),
     }),
-    [state, media, startCall, acceptCall, declineCall, hangUp, toggleTracks],
+    [state, resuming, media, startCall, acceptCall, declineCall, hangUp, toggleTracks],
   );
 
   return (

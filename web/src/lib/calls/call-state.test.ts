@@ -61,10 +61,39 @@ describe('callReducer', () => {
     expect(callReducer(active, { type: 'endCall' }).activeCall).toBeNull();
   });
 
-  it('a lost connection clears the active and the incoming call', () => {
+  it('a lost connection clears the incoming call and a ringing one, and keeps an answered call to resume', () => {
     const active = callReducer({ ...ringing }, { type: 'accept', now: 1 });
     const both = callReducer(active, { type: 'incomingCall', call: { ...incoming, callId: 'call-2' } });
-    expect(callReducer(both, { type: 'disconnected' })).toEqual(initialCallState);
+    expect(callReducer(both, { type: 'disconnected' })).toEqual({ ...initialCallState, activeCall: active.activeCall });
+    let calling = callReducer(initialCallState, { type: 'initiate', conversationId: 'conv-1', bookingId: null });
+    calling = callReducer(calling, { type: 'callInitiated', callId: 'call-3', roomId: 'room-3' });
+    expect(callReducer(calling, { type: 'disconnected' })).toEqual(initialCallState);
+  });
+
+  it('callResumed sets the call again (after a reload) and counts a new peer connection', () => {
+    const resumed = {
+      type: 'callResumed',
+      callId: 'call-1',
+      roomId: 'room-1',
+      conversationId: 'conv-1',
+      bookingId: 'b1',
+      role: 'callee',
+      answeredAt: 500,
+      now: 9000,
+    } as const;
+    const fresh = callReducer(initialCallState, resumed);
+    expect(fresh.activeCall).toEqual({
+      callId: 'call-1',
+      roomId: 'room-1',
+      conversationId: 'conv-1',
+      bookingId: 'b1',
+      role: 'callee',
+      answeredAt: 500,
+      epoch: 1,
+    });
+    expect(callReducer(fresh, resumed).activeCall).toMatchObject({ answeredAt: 500, epoch: 2 });
+    const other = callReducer(ringing, { type: 'accept', now: 1 });
+    expect(callReducer(other, { ...resumed, callId: 'call-7' })).toBe(other);
   });
 
   it('accept without an incoming call changes nothing', () => {

@@ -10,6 +10,8 @@ export type ActiveCall = {
   role: 'caller' | 'callee';
   /** When the other side answered (ms since the epoch); null while ringing. */
   answeredAt: number | null;
+  /** How many times a party came back to this call (callResumed); each time the peer connection is made anew. */
+  epoch?: number;
 };
 
 export type CallState = {
@@ -29,6 +31,16 @@ export type CallAction =
   | { type: 'callAccepted'; callId: string; roomId: string; now: number }
   | { type: 'callRejected'; callId: string }
   | { type: 'callEnded'; callId: string }
+  | {
+      type: 'callResumed';
+      callId: string;
+      roomId: string;
+      conversationId: string | null;
+      bookingId: string | null;
+      role: 'caller' | 'callee';
+      answeredAt: number | null;
+      now: number;
+    }
   | { type: 'endCall' }
   | { type: 'disconnected' };
 
@@ -38,8 +50,10 @@ export const initialCallState: CallState = { incomingCall: null, activeCall: nul
  * The call signalling states: an incomingCall event sets the incoming call; accepting it, or the
  * caller receiving callAccepted, sets the active call and clears the incoming one; rejecting,
  * callRejected or callEnded clear the incoming call; callEnded and the local endCall clear the
- * active call; callInitiated sets it; a lost connection clears both. Events for another call than
- * the one shown change nothing.
+ * active call; callInitiated sets it. A lost connection clears the incoming call and a call still
+ * ringing, but keeps an answered one: the server holds it for a while and the client resumes it once
+ * it is back (callResumed sets it again, after a reload too, and starts a new peer connection).
+ * Events for another call than the one shown change nothing.
  */
 export function callReducer(state: CallState, action: CallAction): CallState {
   switch (action.type) {
@@ -108,9 +122,26 @@ export function callReducer(state: CallState, action: CallAction): CallState {
         incomingCall: state.incomingCall?.callId === action.callId ? null : state.incomingCall,
         activeCall: state.activeCall?.callId === action.callId ? null : state.activeCall,
       };
+    case 'callResumed': {
+      const active = state.activeCall;
+      if (active && active.callId !== action.callId) return state;
+      return {
+        ...state,
+        incomingCall: state.incomingCall?.callId === action.callId ? null : state.incomingCall,
+        activeCall: {
+          callId: action.callId,
+          roomId: action.roomId,
+          conversationId: action.conversationId ?? active?.conversationId ?? null,
+          bookingId: action.bookingId ?? active?.bookingId ?? null,
+          role: action.role,
+          answeredAt: active?.answeredAt ?? action.answeredAt ?? action.now,
+          epoch: (active?.epoch ?? 0) + 1,
+        },
+      };
+    }
     case 'endCall':
       return { ...state, activeCall: null, outgoing: null };
     case 'disconnected':
-      return initialCallState;
+      return { ...initialCallState, activeCall: state.activeCall?.answeredAt != null ? state.activeCall : null };
   }
 }

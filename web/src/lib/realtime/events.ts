@@ -31,6 +31,8 @@ export type ClientEvents = {
   acceptCall: { callId: string };
   rejectCall: { callId: string };
   endCall: { callId: string };
+  /** This socket takes over an answered call of this user again (after a dropped connection or a reload). */
+  resumeCall: { callId: string };
   sendOffer: { roomId: string; offer: RTCSessionDescriptionInit };
   sendAnswer: { roomId: string; answer: RTCSessionDescriptionInit };
   sendIceCandidate: { roomId: string; candidate: RTCIceCandidateInit };
@@ -70,6 +72,16 @@ export type ServerEvents = {
   callAccepted: { callId: string; roomId: string };
   callRejected: { callId: string; roomId: string };
   callEnded: { callId: string; roomId: string; reason?: CallEndReason };
+  /** A party (userId) is back in the call: both sides make a new peer connection, that party offers. */
+  callResumed: {
+    callId: string;
+    roomId: string;
+    conversationId: string;
+    bookingId?: string | null;
+    answeredAt?: string | null;
+    role: 'caller' | 'callee';
+    userId: string;
+  };
   offer: { roomId: string; offer: RTCSessionDescriptionInit; from: string };
   answer: { roomId: string; answer: RTCSessionDescriptionInit; from: string };
   iceCandidate: { roomId: string; candidate: RTCIceCandidateInit; from: string };

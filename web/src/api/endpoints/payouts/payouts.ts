@@ -27,6 +27,7 @@ import type {
   EarningsView,
   ErrorBody,
   ExportPayoutsParams,
+  HeldPayoutView,
   MarkPaidRequest,
   MessageResponse,
   PayoutHistoryItem,
@@ -433,6 +434,108 @@ export function useListPendingPayouts<TData = Awaited<ReturnType<typeof listPend
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListPendingPayoutsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListHeldPayoutsUrl = () => {
+
+
+
+
+  return `/api/admin/payouts/held`
+}
+
+/**
+ * @summary Mentors whose payout the next batch holds back because their payout destination changed less
+than 72 hours ago, soonest released first.
+ */
+export const listHeldPayouts = async ( options?: Parameters<typeof apiFetch>[1]): Promise<HeldPayoutView[]> => {
+
+  return apiFetch<HeldPayoutView[]>(getListHeldPayoutsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListHeldPayoutsQueryKey = () => {
+    return [
+    `/api/admin/payouts/held`
+    ] as const;
+    }
+
+
+export const getListHeldPayoutsQueryOptions = <TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListHeldPayoutsQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listHeldPayouts>>> = ({ signal }) => listHeldPayouts({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListHeldPayoutsQueryResult = NonNullable<Awaited<ReturnType<typeof listHeldPayouts>>>
+export type ListHeldPayoutsQueryError = ErrorBody
+
+
+export function useListHeldPayouts<TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listHeldPayouts>>,
+          TError,
+          Awaited<ReturnType<typeof listHeldPayouts>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListHeldPayouts<TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listHeldPayouts>>,
+          TError,
+          Awaited<ReturnType<typeof listHeldPayouts>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListHeldPayouts<TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Mentors whose payout the next batch holds back because their payout destination changed less
+than 72 hours ago, soonest released first.
+ */
+
+export function useListHeldPayouts<TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListHeldPayoutsQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -1,0 +1,63 @@
+//! Delivering an admin's announcement: one `system_announcement` notification for every active
+//! user of its audience, pushed live to open sockets.
+//!
+//! When: queued by `POST /api/admin/announcements` in the transaction that stores it.
+//! Writes: `domain::announcements::BATCH_SIZE` users per statement, each batch in its own
+//! transaction (with its live events and its share of `delivered_count`), so memory stays flat
+//! however many users there are, and progress shows on the admin page as it goes.
+//! Safe to run twice: a unique index on (announcement, user) makes a retried batch write nothing
+//! twice; a retry starts from the first user and skips those already written.
+
+use apalis::prelude::{BoxDynError, Data};
+use domain::announcements;
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::{context::JobContext, job::Job};
+
+pub const QUEUE: &str = "announcement_fanout";
+pub const MAX_ATTEMPTS: usize = 10;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Announce {
+    pub announcement_id: Uuid,
+}
+
+impl Job for Announce {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+
+    fn idempotency_key(&self, _run_at: Option<chrono::DateTime<chrono::Utc>>) -> Option<String> {
+        Some(format!("announce:{}", self.announcement_id))
+    }
+}
+
+/// Writes every missing notification of the announcement; returns how many this run wrote.
+pub async fn deliver(pool: &PgPool, announcement_id: Uuid) -> domain::Result<usize> {
+    let (mut after, mut written, mut batches) = (None, 0, 0usize);
+    loop {
+        let mut tx = pool.begin().await?;
+        let batch = announcements::deliver_batch(&mut tx, announcement_id, after).await?;
+        tx.commit().await?;
+        written += batch.written;
+        batches += 1;
+        if batches % 20 == 0 {
+            tracing::info!(%announcement_id, written, batches, "announcement delivery in progress");
+        }
+        match batch.last_user {
+            Some(last) => after = Some(last),
+            None => break,
+        }
+    }
+    let mut conn = pool.acquire().await?;
+    announcements::complete(&mut conn, announcement_id).await?;
+    Ok(written)
+}
+
+pub async fn handle(job: Announce, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
+    let written = deliver(&ctx.pool, job.announcement_id).await?;
+    tracing::info!(announcement_id = %job.announcement_id, written, "announcement delivered");
+    Ok(())
+}

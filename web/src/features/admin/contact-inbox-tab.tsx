@@ -1,0 +1,109 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Inbox } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import {
+  getListContactMessagesQueryKey,
+  listContactMessages,
+  markContactMessageAnswered,
+} from '@/api/endpoints/admin/admin';
+import type { ContactMessageView, ListContactMessagesParams } from '@/api/model';
+import { StateCard } from '@/components/state-card';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-fetch';
+
+export const INBOX_EMPTY = 'No messages here';
+export const MARKED_ANSWERED = 'Marked as answered';
+
+type Status = NonNullable<ListContactMessagesParams['status']>;
+
+/** GET /api/admin/contact-messages?status= (newest first). */
+function useContactMessages(status: Status) {
+  const params = { status };
+  return useQuery({
+    queryKey: getListContactMessagesQueryKey(params),
+    queryFn: ({ signal }) => listContactMessages(params, { signal }),
+    staleTime: 0,
+  });
+}
+
+/** POST /api/admin/contact-messages/{id}/answered; both lists are read again. */
+function useMarkAnswered() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => markContactMessageAnswered(id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: getListContactMessagesQueryKey() }),
+  });
+}
+
+const sentAt = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** The contact form's messages (reports of issues among them): open ones wait for an admin's answer. */
+export function ContactInboxTab() {
+  const [status, setStatus] = useState<Status>('open');
+  const messages = useContactMessages(status);
+  const list = messages.data ?? [];
+  return (
+    <div className="space-y-4">
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        Show
+        <select
+          className="rounded-md border border-slate-300 bg-white px-2 py-1"
+          value={status}
+          onChange={(e) => setStatus(e.target.value as Status)}
+        >
+          <option value="open">Open</option>
+          <option value="answered">Answered</option>
+        </select>
+      </label>
+      {messages.isLoading ? (
+        <Spinner />
+      ) : messages.isError ? (
+        <StateCard as="h2" tone="error" icon={Inbox} title="Unable to load messages">
+          {errorMessage(messages.error, 'Please try again in a moment.')}
+        </StateCard>
+      ) : list.length === 0 ? (
+        <StateCard as="h2" icon={Inbox} title={INBOX_EMPTY} />
+      ) : (
+        <ul className="space-y-3">
+          {list.map((m) => (
+            <li key={m.id}>
+              <MessageCard message={m} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function MessageCard({ message: m }: { message: ContactMessageView }) {
+  const mark = useMarkAnswered();
+  const answer = () =>
+    mark.mutate(m.id, {
+      onSuccess: () => toast.success(MARKED_ANSWERED),
+      onError: (error) => toast.error('Error', { description: errorMessage(error, 'Please try again.') }),
+    });
+  return (
+    <Card className="p-5" aria-label={`Message from ${m.name}`} role="article">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="text-xs font-medium uppercase tracking-wide text-indigo-700">{m.categoryLabel}</p>
+          <h3 className="mt-1 font-semibold text-slate-900">{m.subject || '(no subject)'}</h3>
+          <p className="text-sm text-slate-600">
+            {m.name} · <a href={`mailto:${m.email}`}>{m.email}</a> · {sentAt(m.createdAt)}
+          </p>
+        </div>
+        {m.status === 'open' && (
+          <Button size="sm" variant="outline" onClick={answer} disabled={mark.isPending}>
+            Mark as answered
+          </Button>
+        )}
+      </div>
+      <p className="mt-3 whitespace-pre-wrap text-sm text-slate-800">{m.message}</p>
+    </Card>
+  );
+}
