@@ -103,7 +103,7 @@ export const testsConfig = defineConfig([
   {
     // Functions passed to Playwright's page.evaluate and waitForFunction run in the browser.
     name: 'tests/browser',
-    files: ['browser/**/*.{js,mjs}', 'bench/**/*.{js,mjs}'],
+    files: ['browser/**/*.{js,mjs}', 'bench/**/*.{js,mjs}', 'harness/relay.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 ]);
