@@ -274,6 +274,7 @@ mod tests {
                 "payout_batch",
                 "group_session_state",
                 "group_session_state_sweep",
+                "announcement_fanout",
             ]
         );
         let attempts = [
@@ -290,8 +291,9 @@ mod tests {
             call_timeout::EndDroppedCall::MAX_ATTEMPTS,
             payout_batch::RunPayouts::MAX_ATTEMPTS,
             group_sessions::GroupSessionStep::MAX_ATTEMPTS,
+            announcement_fanout::Announce::MAX_ATTEMPTS,
         ];
-        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 5, 3, 5]);
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 5, 3, 5, 10]);
         assert_eq!(
             sweeps(),
             [
