@@ -41,6 +41,8 @@ pub enum Kind {
     PaymentReceived,
     PaymentFailed,
     SystemAnnouncement,
+    /// The mentor removed the participant from a group session's call.
+    RemovedFromSession,
 }
 
 impl Kind {
@@ -56,6 +58,7 @@ impl Kind {
             Kind::PaymentReceived => "payment_received",
             Kind::PaymentFailed => "payment_failed",
             Kind::SystemAnnouncement => "system_announcement",
+            Kind::RemovedFromSession => "removed_from_session",
         }
     }
 }

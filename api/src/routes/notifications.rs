@@ -21,7 +21,7 @@ pub struct NotificationsApi;
 pub struct NotificationView {
     pub id: Uuid,
     /// booking_confirmed, booking_cancelled, booking_rescheduled, booking_reminder, new_message, new_review,
-    /// mentor_approved, payment_received, payment_failed or system_announcement
+    /// mentor_approved, payment_received, payment_failed, system_announcement or removed_from_session
     #[oai(rename = "type")]
     pub kind: String,
     pub title: String,

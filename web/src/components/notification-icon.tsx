@@ -9,6 +9,7 @@ import {
   Megaphone,
   MessageCircle,
   Star,
+  UserX,
   Wallet,
   type LucideIcon,
 } from 'lucide-react';
@@ -29,6 +30,7 @@ export const NOTIFICATION_ICONS: Record<NotificationType, IconStyle> = {
   payment_received: { icon: Wallet, tone: 'bg-emerald-50 text-emerald-600' },
   payment_failed: { icon: CreditCard, tone: 'bg-rose-50 text-rose-600' },
   system_announcement: { icon: Megaphone, tone: 'bg-slate-100 text-slate-600' },
+  removed_from_session: { icon: UserX, tone: 'bg-rose-50 text-rose-600' },
 };
 
 /** Unknown types get a default icon (the bell). */

@@ -32,6 +32,7 @@ export const NOTIFICATION_TYPES = [
   'payment_received',
   'payment_failed',
   'system_announcement',
+  'removed_from_session',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
