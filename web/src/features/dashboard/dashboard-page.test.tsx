@@ -213,9 +213,17 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
       groupSessionId: 'group-1',
       service: { id: 'svc-g', title: 'Full moon circle', duration: 60, serviceType: 'meditation' },
     });
-    mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([seat])) });
+    // Its call admits no one before the start: no way in 10 minutes early.
+    const soon = booking('soon-seat', {
+      scheduledAt: inFuture(10 * MINUTE),
+      groupSessionId: 'group-2',
+      service: { id: 'svc-g', title: 'New moon circle', duration: 60, serviceType: 'meditation' },
+    });
+    mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([seat, soon])) });
     renderDashboard();
     const upcoming = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    expect(within(card(soon)).queryByRole('link', { name: /Join Video Call/ })).not.toBeInTheDocument();
+    expect(card(soon)).not.toHaveTextContent('Happening now');
     const c = within(upcoming).getByRole('article', { name: bookingCardLabel(seat) });
     expect(c).toHaveTextContent('Happening now');
     expect(within(c).getByRole('link', { name: /Join Video Call/ })).toHaveAttribute(

@@ -96,6 +96,14 @@ describe('Bookings tab: group sessions and sessions in progress', () => {
     expect(within(screen.getByRole('list', { name: 'Bookings' })).getAllByRole('article')).toHaveLength(1);
   });
 
+  it('offers the call only once the group session has started', async () => {
+    const soon = new Date(Date.now() + 10 * MINUTE).toISOString();
+    setup([seat('a', { scheduledAt: soon })], [{ ...SESSION, scheduledAt: soon }]);
+    const group = await screen.findByRole('article', { name: groupEntryLabel({ ...SESSION, scheduledAt: soon }) });
+    expect(group).not.toHaveTextContent('Happening now');
+    expect(within(group).queryByRole('link', { name: /Open Group Call/ })).not.toBeInTheDocument();
+  });
+
   it('shows a finished group session under Past, without the call', async () => {
     const long = new Date(Date.now() - 3 * 60 * MINUTE).toISOString();
     setup(

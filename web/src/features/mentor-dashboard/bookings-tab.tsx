@@ -24,7 +24,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
 import { errorMessage } from '@/lib/api-fetch';
-import { canStartVideoSession, isInProgress } from '@/lib/booking-rules';
+import { isInProgress } from '@/lib/booking-rules';
 import { formatDate, formatTime } from '@/lib/format';
 import { useMentorGroupSessions } from '@/lib/group-sessions-api';
 import { useNow } from '@/lib/use-now';
@@ -312,7 +312,8 @@ function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete
  * and, while its call window is open, the way into the group call.
  */
 function GroupSessionEntryCard({ entry, now }: { entry: GroupBookingEntry; now: Date }) {
-  const open = canStartVideoSession(entry, now);
+  // The group call admits only while the session is live (start to end), not 15 minutes early.
+  const open = entry.status === 'confirmed' && isInProgress(entry, now);
   return (
     <Card role="article" aria-label={groupEntryLabel(entry)} className="p-5 sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-3">

@@ -42,10 +42,11 @@ type BookingCardProps = {
  */
 export function BookingCard({ booking, now, onReschedule, onCancel, children }: BookingCardProps) {
   const changeable = canChangeBooking(booking, now);
-  const videoOpen = canStartVideoSession(booking, now);
   const inProgress = isInProgress(booking, now);
-  // A seat in a group session: its call is the group's, and it follows the session's time.
+  // A seat in a group session: its call is the group's, and it follows the session's time. The
+  // group call admits only while the session is live (start to end), not 15 minutes early.
   const group = booking.groupSessionId;
+  const videoOpen = group ? inProgress && booking.status === 'confirmed' : canStartVideoSession(booking, now);
   return (
     <Card role="article" aria-label={bookingCardLabel(booking)} className="p-5 sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
