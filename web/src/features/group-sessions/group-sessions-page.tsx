@@ -277,6 +277,10 @@ function SessionCard({ session }: { session: GroupSessionView }) {
           <Button asChild className="w-full">
             <Link to={button.href}>{button.label}</Link>
           </Button>
+        ) : button.kind === 'removed' ? (
+          <p className="rounded-lg bg-rose-50 px-3 py-2 text-center text-sm font-medium text-rose-700">
+            {button.label}
+          </p>
         ) : button.kind === 'join' ? (
           <Button className="w-full" onClick={onJoin} disabled={join.isPending}>
             {join.isPending ? 'Joining...' : button.label}

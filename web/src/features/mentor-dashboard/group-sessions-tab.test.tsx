@@ -33,6 +33,7 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     maxParticipants: 4,
     currentParticipants: 2,
     isUserBooked: false,
+    isUserRemoved: false,
     isLive: false,
     service: {
       id: GROUP_ID,
@@ -131,13 +132,11 @@ describe('Group Sessions tab', () => {
     expect(buttons('In its window')).toEqual(['Start Group Session']);
     expect(buttons('Running')).toEqual(['Join Active Session', 'End Session']);
     expect(buttons('Done')).toEqual([]);
-    await userEvent
-      .setup()
-      .click(
-        within(within(list).getByRole('heading', { name: 'Running' }).closest('li')!).getByRole('button', {
-          name: 'Join Active Session',
-        }),
-      );
+    await userEvent.setup().click(
+      within(within(list).getByRole('heading', { name: 'Running' }).closest('li')!).getByRole('button', {
+        name: 'Join Active Session',
+      }),
+    );
     expect(navigation.hardNavigate).toHaveBeenCalledWith('/group-video-call/c');
   });
 });
