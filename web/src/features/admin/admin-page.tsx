@@ -18,6 +18,7 @@ import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { useAdminBookings, useAdminMentors, useAdminStats, useAdminUsers, useSetUserStatus } from './api';
+import { AnnouncementsTab } from './announcements-tab';
 import { ContactInboxTab } from './contact-inbox-tab';
 import { ReportsTab } from './reports-tab';
 import { ADMIN_BOOKINGS_PAGE_SIZE, ADMIN_STAT_CARDS, ADMIN_TABS, ADMIN_TEXT as TEXT, pageCount } from './admin-text';
@@ -115,6 +116,9 @@ function AdminDashboard({ me }: { me: UserView }) {
           </Tabs.Content>
           <Tabs.Content value="messages" className="mt-6 outline-none">
             <ContactInboxTab />
+          </Tabs.Content>
+          <Tabs.Content value="announcements" className="mt-6 outline-none">
+            <AnnouncementsTab />
           </Tabs.Content>
         </Tabs.Root>
       </div>
