@@ -137,6 +137,24 @@ async fn the_dashboard_lists_bookings_and_figures(pool: sqlx::PgPool) {
     );
 }
 
+/// A session in progress (started, not ended) is still upcoming; it stops counting when it ends.
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_session_in_progress_counts_as_upcoming_until_it_ends(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let id = paid_booking(&app, &f, 30).await;
+    sqlx::query("UPDATE bookings SET scheduled_at = now() - interval '10 minutes', ends_at = now() + interval '50 minutes' WHERE id = $1::uuid")
+        .bind(&id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
+    assert_eq!(d["stats"]["upcomingSessions"], 1, "in progress: {}", d["stats"]);
+    move_into_the_past(&app, &id).await;
+    let d = body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await;
+    assert_eq!(d["stats"]["upcomingSessions"], 0, "ended: {}", d["stats"]);
+}
+
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn mentor_stats_show_the_platform_fee_and_the_net_earnings(pool: sqlx::PgPool) {
     let app = app(pool).await;

@@ -21,6 +21,7 @@ pub mod payments;
 pub mod payouts;
 pub mod rate_limit;
 pub mod realtime;
+pub mod reports;
 pub mod text;
 pub mod time_zones;
 pub mod tokens;

@@ -42,6 +42,8 @@ pub enum Kind {
     PaymentFailed,
     SystemAnnouncement,
     PayoutDestinationChanged,
+    /// The mentor removed the participant from a group session's call.
+    RemovedFromSession,
 }
 
 impl Kind {
@@ -58,6 +60,7 @@ impl Kind {
             Kind::PaymentFailed => "payment_failed",
             Kind::SystemAnnouncement => "system_announcement",
             Kind::PayoutDestinationChanged => "payout_destination_changed",
+            Kind::RemovedFromSession => "removed_from_session",
         }
     }
 }

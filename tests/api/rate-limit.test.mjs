@@ -41,6 +41,45 @@ describe('failed logins per account (default 10)', () => {
   });
 });
 
+describe('no stranger can lock an account (TRUST_PROXY, addresses from X-Forwarded-For)', () => {
+  let stack;
+  before(async () => {
+    stack = await startStack({ env: { TRUST_PROXY: 'true' } });
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+  const from = (address) => ({ headers: { 'x-forwarded-for': address } });
+
+  it('ten failures from one address refuse that address only; the owner signs in from another', async () => {
+    const user = await createVerifiedUser(stack);
+    const c = client(stack.baseUrl);
+    for (let i = 1; i <= 10; i++) {
+      const res = await c.post('/api/login', { email: user.email, password: `wrong-${i}` }, from('203.0.113.7'));
+      assert.equal(res.status, 401, `failure ${i}: ${show(res)}`);
+    }
+    assertTooMany(
+      await c.post('/api/login', { email: user.email, password: user.password }, from('203.0.113.7')),
+      'the address that failed',
+    );
+    const owner = await c.post('/api/login', { email: user.email, password: user.password }, from('198.51.100.20'));
+    assert.equal(owner.status, 200, show(owner));
+  });
+
+  it('past 50 failures from many addresses every attempt waits 2 s, and the right one still works', async () => {
+    const user = await createVerifiedUser(stack);
+    const c = client(stack.baseUrl);
+    for (let i = 1; i <= 50; i++) {
+      const res = await c.post('/api/login', { email: user.email, password: `wrong-${i}` }, from(`192.0.2.${i}`));
+      assert.equal(res.status, 401, `failure ${i}: ${show(res)}`);
+    }
+    const started = Date.now();
+    const res = await c.post('/api/login', { email: user.email, password: user.password }, from('198.51.100.9'));
+    assert.equal(res.status, 200, show(res));
+    assert.ok(Date.now() - started >= 2000, 'the answer waited at least 2 s');
+  });
+});
+
 describe('e-mail requests per address (default 10 each)', () => {
   let stack;
   before(async () => {

@@ -190,6 +190,26 @@ describe('real-time channel across two api processes', () => {
     await ok.close();
   });
 
+  it('holds at most 20 sockets per user across processes: the next gets 429, the older stay open', async () => {
+    const user = await signIn(stack, await createVerifiedUser(stack));
+    const open = [];
+    for (let i = 0; i < 20; i += 1) open.push(await connect(stack, user, i % 2));
+    for (const apiIndex of [0, 1]) {
+      assert.deepEqual(await refused(stack, { who: user, apiIndex }), {
+        status: 429,
+        body: { message: 'Too many open connections. Close some of your other tabs and try again.' },
+      });
+    }
+    // Another user is not affected.
+    const other = await connect(stack, third, 1);
+    await other.close();
+    // Closing one makes room for one.
+    await open.pop().close();
+    const again = await until('a socket once another closed', () => connect(stack, user, 1));
+    await again.close();
+    for (const s of open) await s.close();
+  });
+
   it('answers bad frames with an error and keeps the socket open', async () => {
     const s = await connect(stack, seeker, 1);
     try {

@@ -1,6 +1,6 @@
 // A group call through a real Janus SFU, in three browser contexts: the mentor starts the session,
 // every side receives the others' video, the mentor mutes one participant (their audio stops
-// reaching the others), removes the other (who lands on /group-sessions and cannot rejoin), and
+// reaching the others), removes the other (whose page says the mentor removed them, and who cannot rejoin), and
 // ends the session (everyone leaves the call). A participant whose socket is ready only after the
 // start still sees the session go live.
 import pg from 'pg';
@@ -129,6 +129,8 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     await expect.poll(() => audioBytesFrom(benPage, ann.id), { timeout: 30_000 }).toBeGreaterThan(0);
     await mentorPage.getByRole('button', { name: `Mute ${ann.name}` }).click();
     await expect(benPage.getByRole('figure', { name: ann.name }).getByText('Muted')).toBeVisible();
+    // Ann's own microphone says the mentor muted her, and she cannot turn it back on.
+    await expect(annPage.getByRole('button', { name: 'Muted by the mentor' })).toBeDisabled();
     let previous = -1;
     await expect
       .poll(
@@ -147,13 +149,18 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     // Removing Ben sends him out, and he cannot come back.
     await mentorPage.getByRole('button', { name: `Remove ${ben.name}` }).click();
     await expect(mentorPage.getByText('Participant Removed')).toBeVisible();
-    await expect(benPage).toHaveURL(/\/group-sessions$/);
+    await expect(benPage.getByRole('heading', { name: 'Removed from session' })).toBeVisible();
+    await expect(benPage.getByText('You were removed from this session by the mentor.')).toBeVisible();
     await expect(mentorPage.getByTestId(`remote-video-${ben.id}`)).toHaveCount(0, { timeout: 30_000 });
     const again = await ben.c.get(`/api/group-sessions/${sessionId}/call`);
     expect(again.status, show(again)).toBe(403);
     await benPage.goto(`/group-video-call/${sessionId}`);
-    await expect(benPage.getByRole('heading', { name: 'Session Error' })).toBeVisible();
-    await expect(benPage.getByText('You were removed from this session')).toBeVisible();
+    await expect(benPage.getByRole('heading', { name: 'Removed from session' })).toBeVisible();
+    await expect(benPage.getByRole('link', { name: /Join/ })).toHaveCount(0);
+    // /group-sessions shows his seat as removed, with no way into the call.
+    await benPage.goto('/group-sessions');
+    await expect(benPage.getByText('You were removed from this session by the mentor.')).toBeVisible();
+    await expect(benPage.getByRole('link', { name: 'Join Video Call' })).toHaveCount(0);
 
     // The mentor ends the session: everyone leaves the call.
     await mentorPage.getByRole('button', { name: 'End Session' }).click();

@@ -9,7 +9,7 @@ use super::protocol::ClientEvent;
 use crate::state::AppState;
 use domain::{
     Result,
-    group_calls::room,
+    group_calls::{removals, room},
     messaging::{
         calls::{self, Signal},
         conversations, messages, sockets, viewers,
@@ -77,7 +77,9 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
             room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, false).await?
         }
         ClientEvent::RemoveParticipant(p) => {
-            room::remove(&mut tx, janus, me, p.group_session_id, p.participant_id).await?
+            room::remove(&mut tx, janus, me, p.group_session_id, p.participant_id).await?;
+            // Told in the transaction that records the removal.
+            removals::notify_removed(&mut tx, p.group_session_id, p.participant_id).await?
         }
         ClientEvent::ToggleVideo(t) => {
             room::toggled(

@@ -31,7 +31,7 @@ use crate::{
     guard,
     state::AppState,
 };
-use domain::accounts::sessions;
+use domain::{accounts::sessions, messaging::sockets};
 
 /// The server pings every socket this often.
 pub const PING_EVERY: Duration = Duration::from_secs(30);
@@ -74,9 +74,15 @@ pub async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Result<Web
         return json_response(StatusCode::BAD_REQUEST, "Expected a WebSocket upgrade");
     };
     let session = hex(&domain::tokens::digest(&token));
+    let socket = Uuid::new_v4();
+    match sockets::reserve(&state.pool, socket, user.id, sockets::MAX_SOCKETS_PER_USER).await {
+        Ok(true) => {}
+        Ok(false) => return json_response(StatusCode::TOO_MANY_REQUESTS, sockets::TOO_MANY_SOCKETS),
+        Err(err) => return ApiError::from(err).into_response(),
+    }
     upgrade
         .config(config())
-        .on_upgrade(move |stream| run(state, user.id, session, stream))
+        .on_upgrade(move |stream| run(state, user.id, session, socket, stream))
         .into_response()
 }
 
@@ -106,8 +112,7 @@ fn error_text(err: domain::Error) -> String {
     }
 }
 
-async fn run(state: AppState, user: Uuid, session: String, stream: WebSocketStream) {
-    let socket = Uuid::new_v4();
+async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream: WebSocketStream) {
     if let Err(err) = handlers::socket_opened(&state, user, socket).await {
         tracing::warn!(error = %err, "cannot record an opened socket; closing it");
         return;

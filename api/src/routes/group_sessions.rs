@@ -85,6 +85,8 @@ pub struct GroupSessionView {
     pub current_participants: i32,
     /// Whether the signed-in viewer has a booked seat (a hold awaiting payment is not booked)
     pub is_user_booked: bool,
+    /// Whether the mentor removed the signed-in viewer from this session's call (they cannot join it again)
+    pub is_user_removed: bool,
     /// Active, or scheduled with the start passed and the end not
     pub is_live: bool,
     pub service: GroupServiceView,
@@ -125,6 +127,7 @@ async fn views(state: &AppState, list: Vec<GroupSession>, viewer: Uuid) -> ApiRe
     let ids: Vec<Uuid> = list.iter().map(|g| g.id).collect();
     let mut by_session: HashMap<Uuid, Vec<GroupParticipantView>> = HashMap::new();
     let mut booked: HashSet<Uuid> = HashSet::new();
+    let removed = domain::group_calls::removals::removed_from(&state.pool, viewer, &ids).await?;
     for p in sessions::participants(&state.pool, &ids).await? {
         if p.user_id == viewer {
             booked.insert(p.group_session_id);
@@ -151,6 +154,7 @@ async fn views(state: &AppState, list: Vec<GroupSession>, viewer: Uuid) -> ApiRe
                 is_live: g.is_live(now),
                 status: g.status().as_str().to_string(),
                 is_user_booked: booked.contains(&g.id),
+                is_user_removed: removed.contains(&g.id),
                 participants: by_session.remove(&g.id).unwrap_or_default(),
                 service: GroupServiceView {
                     id: g.service_id,

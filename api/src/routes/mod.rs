@@ -20,6 +20,7 @@ mod passwords;
 mod payments;
 mod payouts;
 mod profiles;
+mod reports;
 mod rtc;
 mod services;
 pub mod views;
@@ -42,7 +43,7 @@ pub enum Tag {
     Favorites,
     /// User profiles and images
     Profiles,
-    /// Contact form
+    /// Contact form and reports of abuse
     Support,
     /// Mentors' weekly availability
     Availability,
@@ -127,11 +128,23 @@ mod payouts_apis {
 
 /// The admin console's areas, as one entry.
 mod admin_apis {
-    use super::admin::{AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi};
+    use super::{
+        admin::{AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi},
+        reports::AdminReportsApi,
+    };
 
-    pub type AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi);
+    pub type AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi, AdminReportsApi);
     #[allow(non_upper_case_globals)]
-    pub const AdminApis: AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi);
+    pub const AdminApis: AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi, AdminReportsApi);
+}
+
+/// Reaching the platform: the contact form and reports of abuse, as one entry.
+mod contact_apis {
+    use super::{contact::ContactApi, reports::ReportsApi};
+
+    pub type ContactApis = (ContactApi, ReportsApi);
+    #[allow(non_upper_case_globals)]
+    pub const ContactApis: ContactApis = (ContactApi, ReportsApi);
 }
 
 apis!(
@@ -142,7 +155,7 @@ apis!(
     services::ServicesApi,
     favorites::FavoritesApi,
     profiles::ProfilesApi,
-    contact::ContactApi,
+    contact_apis::ContactApis,
     availability_apis::AvailabilityApis,
     booking_apis::BookingApis,
     notifications::NotificationsApi,

@@ -9,6 +9,7 @@ use crate::Result;
 
 pub struct ClientStats {
     pub total_sessions: i64,
+    /// Pending or confirmed bookings that have not ended: a session in progress is still upcoming.
     pub upcoming_sessions: i64,
     /// Paid minus refunded, in cents.
     pub total_spent_cents: i64,
@@ -27,7 +28,7 @@ pub async fn client_bookings(db: &PgPool, user_id: Uuid) -> Result<Vec<Booking>>
 pub async fn client_stats(db: &PgPool, user_id: Uuid, now: DateTime<Utc>) -> Result<ClientStats> {
     let (total_sessions, upcoming_sessions, total_spent_cents): (i64, i64, i64) = sqlx::query_as(
         "SELECT count(*) FILTER (WHERE b.status IN ('pending', 'confirmed', 'completed')), \
-                count(*) FILTER (WHERE b.status IN ('pending', 'confirmed') AND b.scheduled_at > $2), \
+                count(*) FILTER (WHERE b.status IN ('pending', 'confirmed') AND b.ends_at > $2), \
                 (coalesce((SELECT sum(p.amount_cents) FROM payments p WHERE p.user_id = $1 AND p.status = 'approved'), 0) \
                  - coalesce((SELECT sum(r.amount_cents) FROM refunds r JOIN bookings rb ON rb.id = r.booking_id \
                              WHERE rb.user_id = $1 AND r.status IN ('pending', 'succeeded')), 0))::bigint \

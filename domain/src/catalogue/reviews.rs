@@ -24,7 +24,7 @@ pub async fn for_mentor(db: &PgPool, mentor_id: Uuid) -> Result<Vec<Review>> {
     }
     Ok(sqlx::query_as(
         "SELECT r.id, r.rating, r.comment, r.created_at, u.first_name AS user_first_name, u.last_name AS user_last_name \
-         FROM reviews r JOIN users u ON u.id = r.user_id WHERE r.mentor_id = $1 ORDER BY r.created_at DESC, r.id",
+         FROM reviews r JOIN users u ON u.id = r.user_id WHERE r.mentor_id = $1 AND r.hidden_at IS NULL ORDER BY r.created_at DESC, r.id",
     )
     .bind(mentor_id)
     .fetch_all(db)

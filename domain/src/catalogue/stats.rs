@@ -66,8 +66,8 @@ pub async fn highlights(db: &PgPool) -> Result<Highlights> {
                     (SELECT round(avg(s.price_cents * 60.0 / s.duration_minutes))::bigint FROM services s \
                        JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
                       WHERE s.is_active AND s.price_cents > 0 AND NOT s.is_group_session), \
-                    (SELECT round(avg(r.rating), 2)::text FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active)), \
-                    (SELECT count(*) FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active)), \
+                    (SELECT round(avg(r.rating), 2)::text FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
+                    (SELECT count(*) FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
                     (SELECT count(*) FROM bookings WHERE status = 'completed')",
         )
         .fetch_one(db)
@@ -76,7 +76,7 @@ pub async fn highlights(db: &PgPool) -> Result<Highlights> {
         "SELECT r.id, r.rating, r.comment, u.first_name AS reviewer_first_name, u.last_name AS reviewer_last_name, \
                 m.id AS mentor_id, m.display_name AS mentor_name, r.created_at \
          FROM reviews r JOIN users u ON u.id = r.user_id JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
-         WHERE r.rating >= $1 AND btrim(coalesce(r.comment, '')) <> '' \
+         WHERE r.rating >= $1 AND r.hidden_at IS NULL AND btrim(coalesce(r.comment, '')) <> '' \
          ORDER BY r.created_at DESC, r.id LIMIT $2",
     )
     .bind(TESTIMONIAL_MIN_RATING)

@@ -6,6 +6,7 @@
 pub mod access;
 pub mod ids;
 pub mod janus;
+pub mod removals;
 pub mod room;
 pub mod tokens;
 

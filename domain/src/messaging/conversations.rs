@@ -47,12 +47,12 @@ macro_rules! select_conversations {
             "m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, m.profile_image_url AS mentor_profile_image_url, ",
             "mu.first_name AS mentor_first_name, mu.last_name AS mentor_last_name, mu.profile_image_url AS mentor_user_image_url, ",
             "u.first_name AS user_first_name, u.last_name AS user_last_name, u.profile_image_url AS user_profile_image_url, ",
-            "(SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.sender_id <> $1 AND NOT x.is_read) AS unread_count, ",
+            "(SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.sender_id <> $1 AND NOT x.is_read AND x.hidden_at IS NULL) AS unread_count, ",
             "lm.content AS last_content, lm.sender_id AS last_sender_id, lm.created_at AS last_created_at ",
             "FROM conversations c JOIN mentors m ON m.id = c.mentor_id JOIN users mu ON mu.id = m.user_id ",
             "JOIN users u ON u.id = c.user_id ",
             "LEFT JOIN LATERAL (SELECT content, sender_id, created_at FROM messages ",
-            "WHERE conversation_id = c.id ORDER BY created_at DESC, id DESC LIMIT 1) lm ON true ",
+            "WHERE conversation_id = c.id AND hidden_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1) lm ON true ",
             "WHERE (c.user_id = $1 OR m.user_id = $1) ",
             $rest
         )

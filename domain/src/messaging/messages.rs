@@ -130,7 +130,7 @@ pub async fn page(
     let (limit, offset) = page_bounds(limit, offset)?;
     conversations::parties(&mut *conn, me, conversation).await?;
     let mut page: Vec<Message> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{SELECT} WHERE x.conversation_id = $1 ORDER BY x.created_at DESC, x.id DESC LIMIT $2 OFFSET $3"
+        "{SELECT} WHERE x.conversation_id = $1 AND x.hidden_at IS NULL ORDER BY x.created_at DESC, x.id DESC LIMIT $2 OFFSET $3"
     )))
     .bind(conversation)
     .bind(limit)
@@ -297,7 +297,7 @@ pub async fn mark_conversation_read(conn: &mut PgConnection, me: Uuid, conversat
 pub async fn unread_count(db: impl PgExecutor<'_>, me: Uuid) -> Result<i64> {
     Ok(sqlx::query_scalar(
         "SELECT count(*) FROM messages x JOIN conversations c ON c.id = x.conversation_id JOIN mentors m ON m.id = c.mentor_id \
-         WHERE (c.user_id = $1 OR m.user_id = $1) AND x.sender_id <> $1 AND NOT x.is_read",
+         WHERE (c.user_id = $1 OR m.user_id = $1) AND x.sender_id <> $1 AND NOT x.is_read AND x.hidden_at IS NULL",
     )
     .bind(me)
     .fetch_one(db)

@@ -12,6 +12,36 @@ use crate::Result;
 /// The same limit as a conversation viewer's: three missed 30-second pings.
 pub const STALE_AFTER: chrono::Duration = viewers::STALE_AFTER;
 
+/// At most this many open sockets per user, across every api process: one browser tab holds one,
+/// and a user who opens more is refused instead of taking the process's memory.
+pub const MAX_SOCKETS_PER_USER: i64 = 20;
+
+pub const TOO_MANY_SOCKETS: &str = "Too many open connections. Close some of your other tabs and try again.";
+
+/// Holds a place for a new socket of `user` when they have fewer than `max` live ones (rows seen
+/// within [`STALE_AFTER`]); false when they have that many. Users' upgrades take turns, so
+/// parallel ones cannot all pass the count.
+pub async fn reserve(pool: &sqlx::PgPool, socket: Uuid, user: Uuid, max: i64) -> Result<bool> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('realtime_sockets'), hashtext($1::text))")
+        .bind(user)
+        .execute(&mut *tx)
+        .await?;
+    let placed = sqlx::query(
+        "INSERT INTO realtime_sockets (socket_id, user_id) SELECT $1, $2 \
+         WHERE (SELECT count(*) FROM realtime_sockets WHERE user_id = $2 AND seen_at > now() - $3::interval) < $4",
+    )
+    .bind(socket)
+    .bind(user)
+    .bind(STALE_AFTER)
+    .bind(max)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    tx.commit().await?;
+    Ok(placed == 1)
+}
+
 pub async fn opened(db: impl PgExecutor<'_>, socket: Uuid, user: Uuid) -> Result<()> {
     sqlx::query("INSERT INTO realtime_sockets (socket_id, user_id) VALUES ($1, $2) ON CONFLICT (socket_id) DO UPDATE SET seen_at = now()")
         .bind(socket)

@@ -9,6 +9,7 @@ import {
   Megaphone,
   MessageCircle,
   Star,
+  UserX,
   Wallet,
   type LucideIcon,
   ShieldAlert,
@@ -31,6 +32,7 @@ export const NOTIFICATION_ICONS: Record<NotificationType, IconStyle> = {
   payment_failed: { icon: CreditCard, tone: 'bg-rose-50 text-rose-600' },
   system_announcement: { icon: Megaphone, tone: 'bg-slate-100 text-slate-600' },
   payout_destination_changed: { icon: ShieldAlert, tone: 'bg-amber-50 text-amber-600' },
+  removed_from_session: { icon: UserX, tone: 'bg-rose-50 text-rose-600' },
 };
 
 /** Unknown types get a default icon (the bell). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canChangeBooking,
   canStartVideoSession,
+  isInProgress,
   isPast,
   isRescheduleClosed,
   isUpcoming,
@@ -49,19 +50,30 @@ describe('canStartVideoSession', () => {
 describe('upcoming, history and changes', () => {
   const justBefore = at('2025-06-01T14:59:59.999Z');
 
-  it('upcoming is pending or confirmed with a future start', () => {
+  it('upcoming is pending or confirmed and not ended: a session in progress stays upcoming', () => {
     expect(isUpcoming(booking('confirmed'), justBefore)).toBe(true);
     expect(isUpcoming(booking('pending'), justBefore)).toBe(true);
-    expect(isUpcoming(booking('confirmed'), at(START))).toBe(false);
+    expect(isUpcoming(booking('confirmed'), at(START))).toBe(true);
+    expect(isUpcoming(booking('confirmed'), at('2025-06-01T15:59:59.999Z'))).toBe(true);
+    expect(isUpcoming(booking('confirmed'), at('2025-06-01T16:00:00.000Z'))).toBe(false);
     expect(isUpcoming(booking('completed'), justBefore)).toBe(false);
     expect(isUpcoming(booking('cancelled'), justBefore)).toBe(false);
   });
 
-  it('history is completed, cancelled or started', () => {
+  it('history is completed, cancelled or ended', () => {
     expect(isPast(booking('completed'), justBefore)).toBe(true);
     expect(isPast(booking('cancelled'), justBefore)).toBe(true);
-    expect(isPast(booking('confirmed'), at(START))).toBe(true);
+    expect(isPast(booking('confirmed'), at(START))).toBe(false);
+    expect(isPast(booking('confirmed'), at('2025-06-01T16:00:00.000Z'))).toBe(true);
     expect(isPast(booking('confirmed'), justBefore)).toBe(false);
+  });
+
+  it('is in progress from the start until the end', () => {
+    expect(isInProgress(booking('confirmed'), justBefore)).toBe(false);
+    expect(isInProgress(booking('confirmed'), at(START))).toBe(true);
+    expect(isInProgress(booking('pending'), at('2025-06-01T15:30:00.000Z'))).toBe(true);
+    expect(isInProgress(booking('confirmed'), at('2025-06-01T16:00:00.000Z'))).toBe(false);
+    expect(isInProgress(booking('cancelled'), at(START))).toBe(false);
   });
 
   it('offers reschedule and cancel only before the start of a pending or confirmed booking', () => {
@@ -79,8 +91,9 @@ describe('upcoming, history and changes', () => {
     const c = { ...booking('completed', '2025-05-20T10:00:00Z'), id: 'c' };
     const d = { ...booking('cancelled', '2025-06-05T10:00:00Z'), id: 'd' };
     const e = { ...booking('confirmed', '2025-05-30T10:00:00Z'), id: 'e' };
-    const { upcoming, history } = splitBookings([d, a, b, e, c], now);
-    expect(upcoming.map((x) => x.id)).toEqual(['b', 'a']);
+    const f = { ...booking('confirmed', '2025-06-01T11:30:00Z'), id: 'f' };
+    const { upcoming, history } = splitBookings([d, a, f, b, e, c], now);
+    expect(upcoming.map((x) => x.id)).toEqual(['f', 'b', 'a']);
     expect(history.map((x) => x.id)).toEqual(['d', 'e', 'c']);
   });
 });

@@ -2,8 +2,10 @@
  * When a booking may do what. Pure functions of the booking and the current time,
  * shared by the client dashboard (and any other screen that shows bookings).
  *
- * - Upcoming: pending or confirmed with a start in the future; everything else (completed,
- *   cancelled, or whose start has passed) is history.
+ * - Upcoming: pending or confirmed that has not ended (the spec's 'those whose time has passed'
+ *   is read as the session's end, start plus duration): a session in progress stays upcoming,
+ *   'Happening now', so a late seeker still finds it and its join button. Everything else
+ *   (completed, cancelled, or ended) is history.
  * - Reschedule and cancel: only pending or confirmed bookings that have not started; the api
  *   moves a booking only up to 2 hours before its start.
  * - Start Video Session: only a confirmed booking, from 15 minutes before the start until the
@@ -29,19 +31,29 @@ export function isLive(booking: Pick<TimedBooking, 'status'>): boolean {
   return booking.status === 'pending' || booking.status === 'confirmed';
 }
 
-/** Confirmed or pending with a future start. */
-export function isUpcoming(booking: TimedBooking, now: Date = new Date()): boolean {
-  return isLive(booking) && startMs(booking) > now.getTime();
+function endMs(booking: Pick<TimedBooking, 'scheduledAt' | 'duration'>): number {
+  return startMs(booking) + booking.duration * MINUTE_MS;
 }
 
-/** Completed, cancelled, or whose time has passed. */
+/** Confirmed or pending and not ended yet (a session in progress is still upcoming). */
+export function isUpcoming(booking: TimedBooking, now: Date = new Date()): boolean {
+  return isLive(booking) && endMs(booking) > now.getTime();
+}
+
+/** Confirmed or pending, started and not ended: 'Happening now'. */
+export function isInProgress(booking: TimedBooking, now: Date = new Date()): boolean {
+  const t = now.getTime();
+  return isLive(booking) && startMs(booking) <= t && t < endMs(booking);
+}
+
+/** Completed, cancelled, or whose time has passed (ended). */
 export function isPast(booking: TimedBooking, now: Date = new Date()): boolean {
   return !isUpcoming(booking, now);
 }
 
-/** Reschedule and Cancel are offered for a pending or confirmed booking in the future. */
+/** Reschedule and Cancel are offered for a pending or confirmed booking that has not started. */
 export function canChangeBooking(booking: TimedBooking, now: Date = new Date()): boolean {
-  return isUpcoming(booking, now);
+  return isLive(booking) && startMs(booking) > now.getTime();
 }
 
 /** A booking can be moved up to 2 hours before it starts; from then on it is too late. */

@@ -19,6 +19,7 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     maxParticipants: 4,
     currentParticipants: 1,
     isUserBooked: false,
+    isUserRemoved: false,
     isLive: false,
     service: {
       id: 'sv',
@@ -47,6 +48,15 @@ describe('group session rules', () => {
     expect(spotsText(session())).toBe('3 spots left');
     expect(spotsText(session({ currentParticipants: 3 }))).toBe('1 spot left');
     expect(spotsText(session({ currentParticipants: 4 }))).toBe('Full');
+  });
+
+  it('offers a removed participant no way into the call, live or not', () => {
+    for (const at of [before, during, after]) {
+      expect(seekerButton(session({ isUserBooked: true, isUserRemoved: true }), at)).toEqual({
+        kind: 'removed',
+        label: 'You were removed from this session by the mentor.',
+      });
+    }
   });
 
   it('picks the seeker button by state', () => {

@@ -81,8 +81,12 @@ export function spotsText(s: Pick<GroupSessionView, 'maxParticipants' | 'current
   return left === 1 ? '1 spot left' : `${left} spots left`;
 }
 
+/** A seat whose holder the mentor removed from the call: said instead of any button. */
+export const REMOVED_SEAT_TEXT = 'You were removed from this session by the mentor.';
+
 export type SeekerButton =
   | { kind: 'join-call'; label: 'Join Video Call'; href: string }
+  | { kind: 'removed'; label: typeof REMOVED_SEAT_TEXT }
   | { kind: 'join'; label: 'Join Session' }
   | { kind: 'disabled'; label: string };
 
@@ -90,6 +94,7 @@ export type SeekerButton =
 export function seekerButton(s: GroupSessionView, now: Date): SeekerButton {
   const state = cardState(s, now);
   if (s.isUserBooked) {
+    if (s.isUserRemoved) return { kind: 'removed', label: REMOVED_SEAT_TEXT };
     if (state === 'live') return { kind: 'join-call', label: 'Join Video Call', href: `/group-video-call/${s.id}` };
     if (state === 'upcoming') return { kind: 'disabled', label: `Session Starts ${cardTime(s.scheduledAt)}` };
     return { kind: 'disabled', label: 'Session Completed' };

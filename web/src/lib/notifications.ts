@@ -33,6 +33,7 @@ export const NOTIFICATION_TYPES = [
   'payment_failed',
   'system_announcement',
   'payout_destination_changed',
+  'removed_from_session',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

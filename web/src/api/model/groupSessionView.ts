@@ -23,6 +23,8 @@ export interface GroupSessionView {
   currentParticipants: number;
   /** Whether the signed-in viewer has a booked seat (a hold awaiting payment is not booked) */
   isUserBooked: boolean;
+  /** Whether the mentor removed the signed-in viewer from this session's call (they cannot join it again) */
+  isUserRemoved: boolean;
   /** Active, or scheduled with the start passed and the end not */
   isLive: boolean;
   service: GroupServiceView;

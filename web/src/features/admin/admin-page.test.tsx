@@ -178,6 +178,45 @@ describe('AdminPage', () => {
     expect(fetchMock.mock.calls.some(([url]) => url === '/api/admin/contact-messages/c-1/answered')).toBe(true);
   });
 
+  it('Announcements: sends one to an audience and shows how many have it', async () => {
+    const sent: unknown[] = [];
+    const fetchMock = setup(admin, {
+      'GET /api/admin/announcements': () =>
+        jsonResponse(
+          200,
+          sent.length === 0
+            ? []
+            : [
+                {
+                  id: 'a-1',
+                  audience: 'mentors',
+                  title: 'Full moon',
+                  message: 'Open late tonight.',
+                  createdAt: '2026-11-20T10:00:00Z',
+                  deliveredCount: 1234,
+                  completedAt: '2026-11-20T10:00:05Z',
+                },
+              ],
+        ),
+      'POST /api/admin/announcements': (_, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return jsonResponse(202, { id: 'a-1' });
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Announcements' }));
+    await user.click(await screen.findByRole('button', { name: 'Send announcement' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Title must be 1 to 100 characters');
+    await user.selectOptions(screen.getByLabelText('Audience'), 'mentors');
+    await user.type(screen.getByLabelText('Title'), 'Full moon');
+    await user.type(screen.getByLabelText('Message'), 'Open late tonight.');
+    await user.click(screen.getByRole('button', { name: 'Send announcement' }));
+    const card = await screen.findByRole('article', { name: 'Announcement Full moon' });
+    expect(within(card).getByText('Delivered to 1,234 users')).toBeInTheDocument();
+    expect(sent).toEqual([{ audience: 'mentors', title: 'Full moon', message: 'Open late tonight.' }]);
+    expect(fetchMock).toHaveBeenCalled();
+  });
+
   it("Mentors: a failure toasts 'Failed to fetch mentors'", async () => {
     setup(admin, { 'GET /api/admin/mentors': () => jsonResponse(500, { message: 'boom' }) });
     await userEvent.setup().click(await screen.findByRole('tab', { name: 'Mentors' }));

@@ -18,7 +18,9 @@ import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { useAdminBookings, useAdminMentors, useAdminStats, useAdminUsers, useSetUserStatus } from './api';
+import { AnnouncementsTab } from './announcements-tab';
 import { ContactInboxTab } from './contact-inbox-tab';
+import { ReportsTab } from './reports-tab';
 import { ADMIN_BOOKINGS_PAGE_SIZE, ADMIN_STAT_CARDS, ADMIN_TABS, ADMIN_TEXT as TEXT, pageCount } from './admin-text';
 
 type TabValue = (typeof ADMIN_TABS)[number]['value'];
@@ -109,8 +111,14 @@ function AdminDashboard({ me }: { me: UserView }) {
           <Tabs.Content value="bookings" className="mt-6 outline-none">
             <BookingsTab />
           </Tabs.Content>
+          <Tabs.Content value="reports" className="mt-6 outline-none">
+            <ReportsTab />
+          </Tabs.Content>
           <Tabs.Content value="messages" className="mt-6 outline-none">
             <ContactInboxTab />
+          </Tabs.Content>
+          <Tabs.Content value="announcements" className="mt-6 outline-none">
+            <AnnouncementsTab />
           </Tabs.Content>
         </Tabs.Root>
       </div>

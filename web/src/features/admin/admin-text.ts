@@ -32,7 +32,9 @@ export const ADMIN_TABS = [
   { value: 'users', label: 'Users' },
   { value: 'mentors', label: 'Mentors' },
   { value: 'bookings', label: 'Bookings' },
+  { value: 'reports', label: 'Reports' },
   { value: 'messages', label: 'Messages' },
+  { value: 'announcements', label: 'Announcements' },
 ] as const;
 
 /** How many pages `total` bookings fill (at least one, so 'Page 1 of 1' reads right when empty). */

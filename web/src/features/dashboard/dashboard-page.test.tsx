@@ -140,13 +140,16 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
     expect(within(tabs).getByRole('tab', { name: 'Upcoming Sessions' })).toHaveAttribute('aria-selected', 'true');
   });
 
-  it('splits upcoming (pending or confirmed in the future) from history (completed, cancelled or started)', async () => {
+  it('splits upcoming (pending or confirmed, not ended) from history (completed, cancelled or ended)', async () => {
     const future = booking('future', { notes: 'Focus on my career' });
     const pending = booking('pending', { status: 'pending', scheduledAt: inFuture(5 * 24 * HOUR) });
     const started = booking('started', { scheduledAt: inFuture(-10 * MINUTE), duration: 45 });
+    const ended = booking('ended', { scheduledAt: inFuture(-2 * HOUR), duration: 60 });
     const completed = booking('done', { status: 'completed', scheduledAt: inFuture(-3 * 24 * HOUR) });
     const cancelled = booking('cancelled', { status: 'cancelled', scheduledAt: inFuture(7 * 24 * HOUR) });
-    mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([cancelled, pending, future, started, completed])) });
+    mockFetch({
+      [DASHBOARD]: () => jsonResponse(200, dashboard([cancelled, pending, future, started, ended, completed])),
+    });
     renderDashboard();
     const user = userEvent.setup();
 
@@ -155,8 +158,19 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
       within(upcoming)
         .getAllByRole('article')
         .map((a) => a.getAttribute('aria-label')),
-    ).toEqual([bookingCardLabel(future), bookingCardLabel(pending)]);
+    ).toEqual([bookingCardLabel(started), bookingCardLabel(future), bookingCardLabel(pending)]);
+    // A confirmed session in progress stays under Upcoming, 'Happening now', with its video link
+    // until start plus duration, and can no longer be moved or cancelled.
+    const live = card(started);
+    expect(live).toHaveTextContent('Happening now');
+    expect(within(live).getByRole('link', { name: /Start Video Session/ })).toHaveAttribute(
+      'href',
+      `/messages?mentor=${MENTOR_ID}&booking=started&startCall=true`,
+    );
+    expect(within(live).queryByRole('button', { name: /Reschedule/ })).not.toBeInTheDocument();
+    expect(within(live).queryByRole('button', { name: /^Cancel$/ })).not.toBeInTheDocument();
     const c = card(future);
+    expect(c).not.toHaveTextContent('Happening now');
     expect(within(c).getByRole('heading', { name: 'Birth Chart Reading' })).toBeInTheDocument();
     expect(c).toHaveTextContent('with Luna Starweaver');
     expect(c).toHaveTextContent(format(new Date(future.scheduledAt), 'MMM dd, yyyy'));
@@ -183,15 +197,38 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
       within(history)
         .getAllByRole('article')
         .map((a) => a.getAttribute('aria-label')),
-    ).toEqual([bookingCardLabel(cancelled), bookingCardLabel(started), bookingCardLabel(completed)]);
-    for (const b of [cancelled, started, completed]) {
+    ).toEqual([bookingCardLabel(cancelled), bookingCardLabel(ended), bookingCardLabel(completed)]);
+    for (const b of [cancelled, ended, completed]) {
       expect(within(card(b)).queryByRole('button', { name: /Reschedule/ })).not.toBeInTheDocument();
       expect(within(card(b)).queryByRole('button', { name: /^Cancel$/ })).not.toBeInTheDocument();
     }
-    // A confirmed session in progress keeps its video link until start plus duration.
-    expect(within(card(started)).getByRole('link', { name: /Start Video Session/ })).toHaveAttribute(
+    expect(within(card(ended)).queryByRole('link', { name: /Start Video Session/ })).not.toBeInTheDocument();
+    expect(card(ended)).not.toHaveTextContent('Happening now');
+  });
+
+  it('keeps a live group seat under Upcoming, leading to its group call', async () => {
+    const seat = booking('seat', {
+      scheduledAt: inFuture(-5 * MINUTE),
+      duration: 60,
+      groupSessionId: 'group-1',
+      service: { id: 'svc-g', title: 'Full moon circle', duration: 60, serviceType: 'meditation' },
+    });
+    // Its call admits no one before the start: no way in 10 minutes early.
+    const soon = booking('soon-seat', {
+      scheduledAt: inFuture(10 * MINUTE),
+      groupSessionId: 'group-2',
+      service: { id: 'svc-g', title: 'New moon circle', duration: 60, serviceType: 'meditation' },
+    });
+    mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([seat, soon])) });
+    renderDashboard();
+    const upcoming = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    expect(within(card(soon)).queryByRole('link', { name: /Join Video Call/ })).not.toBeInTheDocument();
+    expect(card(soon)).not.toHaveTextContent('Happening now');
+    const c = within(upcoming).getByRole('article', { name: bookingCardLabel(seat) });
+    expect(c).toHaveTextContent('Happening now');
+    expect(within(c).getByRole('link', { name: /Join Video Call/ })).toHaveAttribute(
       'href',
-      `/messages?mentor=${MENTOR_ID}&booking=started&startCall=true`,
+      '/group-video-call/group-1',
     );
   });
 

@@ -1,18 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  CircleAlert,
-  LogOut,
-  Mic,
-  MicOff,
-  MonitorUp,
-  PhoneOff,
-  Play,
-  UserX,
-  Video,
-  VideoOff,
-  Volume2,
-  VolumeX,
-} from 'lucide-react';
+import { CircleAlert, LogOut, MonitorUp, PhoneOff, Play, UserX, Video, VideoOff, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
@@ -29,6 +16,9 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { JanusRoom, type RoomSnapshot } from './janus-room';
+import { MicButton } from './mic-button';
+import { useMutedByMentor } from './mute-state';
+import { isRemovedError, RemovedNotice } from './removed-notice';
 
 export const GROUP_CALL_TEXT = {
   sessionError: 'Session Error',
@@ -61,6 +51,7 @@ export function GroupVideoCallPage() {
   });
   if (!sessionId) return <SessionError message={GROUP_CALL_TEXT.noSessionId} />;
   if (call.isLoading) return <FullPageSpinner label="Joining the session" />;
+  if (call.isError && isRemovedError(errorMessage(call.error, ''))) return <RemovedNotice />;
   if (call.isError || !call.data)
     return <SessionError message={errorMessage(call.error, GROUP_CALL_TEXT.loadFailed)} />;
   return <CallRoom call={call.data} />;
@@ -111,6 +102,13 @@ function CallRoom({ call }: { call: GroupCallView }) {
   const [camOn, setCamOn] = useState(true);
   const [sharing, setSharing] = useState(false);
   const me = members.find((m) => m.janusId === call.participantId);
+  // Removed by the mentor: this page says so, with no way back into the call.
+  const [removed, setRemoved] = useState(false);
+  // Muted by the mentor: the microphone goes off and stays off until they unmute.
+  const mutedByMentor = useMutedByMentor(id, isMentor ? undefined : me?.id, () => {
+    roomRef.current?.setAudio(false);
+    setMicOn(false);
+  });
 
   // Join the room once; leave it (and tell the others) when the page goes.
   useEffect(() => {
@@ -210,7 +208,8 @@ function CallRoom({ call }: { call: GroupCallView }) {
     if (d.groupSessionId !== id || d.reason !== 'removed') return;
     if (me && d.participantId === me.id) {
       toast.error(GROUP_CALL_TEXT.youWereRemoved);
-      leaveTo(BACK_TO);
+      roomRef.current?.leave();
+      setRemoved(true);
       return;
     }
     setMembers((list) => list.filter((m) => m.id !== d.participantId));
@@ -240,14 +239,16 @@ function CallRoom({ call }: { call: GroupCallView }) {
 
   // Janus kicked this seat (the removal's media side).
   useEffect(() => {
-    if (room.kicked) {
+    if (room.kicked && !removed) {
       toast.error(GROUP_CALL_TEXT.youWereRemoved);
-      leaveTo(BACK_TO);
+      roomRef.current?.leave();
+      setRemoved(true);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [room.kicked]);
 
   const toggleMic = () => {
+    if (mutedByMentor) return;
     roomRef.current?.setAudio(!micOn);
     client?.send('toggle-audio', { groupSessionId: id, isAudioEnabled: !micOn });
     setMicOn(!micOn);
@@ -265,6 +266,8 @@ function CallRoom({ call }: { call: GroupCallView }) {
   const byJanusId = new Map(members.map((m) => [m.janusId, m]));
   const remote = [...room.remote.entries()];
   const count = 1 + remote.length;
+
+  if (removed) return <RemovedNotice />;
 
   return (
     <div className="min-h-[calc(100vh-4rem)] bg-slate-950 text-white">
@@ -377,14 +380,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
           aria-label="Call controls"
           className="mt-6 flex flex-wrap items-center justify-center gap-3"
         >
-          <Button
-            variant="outline"
-            onClick={toggleMic}
-            aria-pressed={!micOn}
-            aria-label={micOn ? 'Turn microphone off' : 'Turn microphone on'}
-          >
-            {micOn ? <Mic aria-hidden="true" className="h-4 w-4" /> : <MicOff aria-hidden="true" className="h-4 w-4" />}
-          </Button>
+          <MicButton micOn={micOn} mutedByMentor={mutedByMentor} onToggle={toggleMic} />
           <Button
             variant="outline"
             onClick={toggleCam}

@@ -31,6 +31,7 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     maxParticipants: 4,
     currentParticipants: 1,
     isUserBooked: false,
+    isUserRemoved: false,
     isLive: false,
     service: {
       id: 'svc',
@@ -111,6 +112,29 @@ describe('/group-sessions', () => {
       'href',
       '/group-video-call/live',
     );
+  });
+
+  it("a seat the mentor removed from the live call says so, with no 'Join Video Call'", async () => {
+    mockFetch({
+      'GET /api/group-sessions': () =>
+        jsonResponse(200, [
+          session({
+            id: 'live',
+            title: 'Live one',
+            isUserBooked: true,
+            isUserRemoved: true,
+            status: 'active',
+            scheduledAt: inHours(-0.2),
+            endsAt: inHours(0.8),
+          }),
+        ]),
+    });
+    renderPage();
+    const list = await screen.findByRole('list', { name: 'Group sessions' });
+    const card = within(list).getByRole('heading', { name: 'Live one' }).closest('li')!;
+    expect(within(card).getByText('You were removed from this session by the mentor.')).toBeInTheDocument();
+    expect(within(card).queryByRole('link', { name: 'Join Video Call' })).not.toBeInTheDocument();
+    expect(within(card).queryByRole('button')).not.toBeInTheDocument();
   });
 
   it('a paid session holds a seat and goes to /group-booking/{id}', async () => {

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { GroupSessionView } from '@/api/model';
+import { ReportButton } from '@/components/report-button';
 import { MentorAvatar } from '@/components/mentor-avatar';
 import { RatingStars } from '@/components/rating-stars';
 import { StateCard } from '@/components/state-card';
@@ -221,6 +222,7 @@ function SessionCard({ session }: { session: GroupSessionView }) {
             {spotsText(session)}
           </span>
         )}
+        <ReportButton compact className="ml-auto" targetType="group_session" targetId={session.id} />
       </div>
       <h3 id={`group-session-${session.id}`} className="mt-3 text-lg font-semibold text-slate-900">
         {session.title}
@@ -275,6 +277,10 @@ function SessionCard({ session }: { session: GroupSessionView }) {
           <Button asChild className="w-full">
             <Link to={button.href}>{button.label}</Link>
           </Button>
+        ) : button.kind === 'removed' ? (
+          <p className="rounded-lg bg-rose-50 px-3 py-2 text-center text-sm font-medium text-rose-700">
+            {button.label}
+          </p>
         ) : button.kind === 'join' ? (
           <Button className="w-full" onClick={onJoin} disabled={join.isPending}>
             {join.isPending ? 'Joining...' : button.label}

@@ -6,11 +6,14 @@ import {
   CircleCheck,
   MessageSquare,
   RefreshCw,
+  Users,
+  Video,
 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { BookingDetails } from '@/components/booking/booking-details';
+import { HappeningNow } from '@/components/booking/happening-now';
 import { StartVideoButton } from '@/components/booking/start-video-button';
 import { StatusBadge } from '@/components/booking/status-badge';
 import { StateCard } from '@/components/state-card';
@@ -21,20 +24,26 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
 import { errorMessage } from '@/lib/api-fetch';
+import { isInProgress } from '@/lib/booking-rules';
 import { formatDate, formatTime } from '@/lib/format';
+import { useMentorGroupSessions } from '@/lib/group-sessions-api';
 import { useNow } from '@/lib/use-now';
 import { useCancelMentorBooking, useMentorBookings, useUpdateMentorBooking } from './api';
 import {
   BOOKING_FILTER_EMPTY,
   BOOKING_FILTER_LABELS,
   BOOKING_FILTERS,
+  bookingEntries,
   clientMessagesHref,
   clientName,
   countByFilter,
   filterBookings,
+  groupCallHref,
   MAX_CANCELLATION_REASON_CHARS,
   mentorActions,
+  seatsTakenText,
   type BookingFilter,
+  type GroupBookingEntry,
   type MentorBooking,
   type MentorTransition,
 } from './bookings';
@@ -50,17 +59,31 @@ export function mentorBookingLabel(booking: MentorBooking): string {
   return `${clientName(booking)}, ${booking.service.title}, ${formatDate(booking.scheduledAt)} at ${formatTime(booking.scheduledAt)}`;
 }
 
-/** The mentor's bookings (upcoming soonest first, then past newest first), filtered, each with what it allows now. */
+/** A group session's card: 'Group session: {title}, {MMM dd, yyyy} at {h:mm a}'. */
+export function groupEntryLabel(entry: Pick<GroupBookingEntry, 'title' | 'scheduledAt'>): string {
+  return `Group session: ${entry.title}, ${formatDate(entry.scheduledAt)} at ${formatTime(entry.scheduledAt)}`;
+}
+
+/** The way into a group session's call from the Bookings tab. */
+export const OPEN_GROUP_CALL = 'Open Group Call';
+
+/**
+ * The mentor's bookings (upcoming soonest first, then past newest first), filtered, each with what
+ * it allows now; a group session's seats are one entry that leads to its call.
+ */
 export function BookingsTab() {
   const bookings = useMentorBookings();
+  // Titles and sizes of group sessions; without them the seats still group, by the service.
+  const groupSessions = useMentorGroupSessions();
   const update = useUpdateMentorBooking();
   const now = useNow();
   const cancel = useCancelMentorBooking();
   const [cancelling, setCancelling] = useState<MentorBooking | null>(null);
   const [reason, setReason] = useState('');
   const [filter, setFilter] = useState<BookingFilter>('all');
-  const shown = filterBookings(bookings.data ?? [], filter, now);
-  const counts = countByFilter(bookings.data ?? [], now);
+  const entries = bookingEntries(bookings.data ?? [], groupSessions.data ?? []);
+  const shown = filterBookings(entries, filter, now);
+  const counts = countByFilter(entries, now);
 
   const move = (booking: MentorBooking, status: MentorTransition, onDone?: () => void) =>
     update.mutate(
@@ -156,16 +179,20 @@ export function BookingsTab() {
             </p>
           ) : (
             <ul aria-label="Bookings" className="mt-4 space-y-4">
-              {shown.map((booking) => (
-                <li key={booking.id}>
-                  <MentorBookingCard
-                    booking={booking}
-                    now={now}
-                    busy={busyId === booking.id}
-                    onConfirm={() => move(booking, 'confirmed')}
-                    onCancel={() => openCancel(booking)}
-                    onComplete={() => move(booking, 'completed')}
-                  />
+              {shown.map((entry) => (
+                <li key={entry.id}>
+                  {entry.kind === 'group' ? (
+                    <GroupSessionEntryCard entry={entry} now={now} />
+                  ) : (
+                    <MentorBookingCard
+                      booking={entry.booking}
+                      now={now}
+                      busy={busyId === entry.booking.id}
+                      onConfirm={() => move(entry.booking, 'confirmed')}
+                      onCancel={() => openCancel(entry.booking)}
+                      onComplete={() => move(entry.booking, 'completed')}
+                    />
+                  )}
                 </li>
               ))}
             </ul>
@@ -235,7 +262,10 @@ function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete
           <h3 className="font-display text-lg font-semibold text-slate-900">{clientName(booking)}</h3>
           <p className="mt-0.5 text-sm text-slate-600">{booking.service.title}</p>
         </div>
-        <StatusBadge status={booking.status} />
+        <div className="flex flex-wrap items-center gap-2">
+          {isInProgress(booking, now) && <HappeningNow />}
+          <StatusBadge status={booking.status} />
+        </div>
       </div>
 
       <BookingDetails booking={booking} />
@@ -274,5 +304,58 @@ function MentorBookingCard({ booking, now, busy, onConfirm, onCancel, onComplete
         )}
       </div>
     </Card>
+  );
+}
+
+/**
+ * One group session for all its seats: title, date and time, duration, seats taken of the most,
+ * and, while its call window is open, the way into the group call.
+ */
+function GroupSessionEntryCard({ entry, now }: { entry: GroupBookingEntry; now: Date }) {
+  // The group call admits only while the session is live (start to end), not 15 minutes early.
+  const open = entry.status === 'confirmed' && isInProgress(entry, now);
+  return (
+    <Card role="article" aria-label={groupEntryLabel(entry)} className="p-5 sm:p-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="font-display text-lg font-semibold text-slate-900">{entry.title}</h3>
+          <p className="mt-0.5 flex items-center gap-1.5 text-sm text-slate-600">
+            <Users aria-hidden="true" className="h-4 w-4" />
+            Group session · {seatsTakenText(entry)}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {isInProgress(entry, now) && <HappeningNow />}
+          <StatusBadge status={entry.status} />
+        </div>
+      </div>
+
+      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-4">
+        <GroupDetail label="Date" value={formatDate(entry.scheduledAt)} />
+        <GroupDetail label="Time" value={formatTime(entry.scheduledAt)} />
+        <GroupDetail label="Duration" value={`${entry.duration} minutes`} />
+        <GroupDetail label="Seats" value={seatsTakenText(entry)} />
+      </dl>
+
+      {open && (
+        <div className="mt-5 flex flex-wrap gap-2">
+          <Button asChild variant="gradient" size="sm">
+            <Link to={groupCallHref(entry.groupSessionId)}>
+              <Video aria-hidden="true" className="h-4 w-4" />
+              {OPEN_GROUP_CALL}
+            </Link>
+          </Button>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function GroupDetail({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-0.5 font-medium text-slate-900">{value}</dd>
+    </div>
   );
 }

@@ -2,7 +2,7 @@
  * The Bookings tab's rules: which actions a booking card offers a mentor now, and the
  * links to the message screen. The video window is the shared rule of lib/booking-rules.
  */
-import type { BookingView } from '@/api/model';
+import type { BookingView, GroupSessionView } from '@/api/model';
 import { canStartVideoSession } from '@/lib/booking-rules';
 
 export type MentorBooking = BookingView;
@@ -120,4 +120,103 @@ export function countByFilter(
   const counts: Record<BookingFilter, number> = { all: bookings.length, upcoming: 0, past: 0, cancelled: 0 };
   for (const b of bookings) counts[bookingPhase(b, now)] += 1;
   return counts;
+}
+
+/** The fields {@link filterBookings} and {@link countByFilter} read, plus a key. */
+type EntryBase = Pick<MentorBooking, 'status' | 'scheduledAt' | 'duration'> & { id: string };
+
+/** A one-to-one booking: one card per booking. */
+export type SingleBookingEntry = EntryBase & { kind: 'booking'; booking: MentorBooking };
+
+/**
+ * A group session: one card for all its seats, with the session's title, time and seats taken of
+ * the most. Its status is the session's as its seats tell it: cancelled when every seat is (or the
+ * session was cancelled), completed when every remaining seat is, else confirmed (or pending).
+ */
+export type GroupBookingEntry = EntryBase & {
+  kind: 'group';
+  groupSessionId: string;
+  title: string;
+  /** Seats taken (booked, plus held while paying, when the session is known), and the most. */
+  seatsTaken: number;
+  maxParticipants: number | null;
+  /** The seats still standing (not cancelled). */
+  seats: MentorBooking[];
+};
+
+export type BookingEntry = SingleBookingEntry | GroupBookingEntry;
+
+/** The group session fields the Bookings tab reads (GET /api/mentor/group-sessions). */
+export type KnownGroupSession = Pick<
+  GroupSessionView,
+  'id' | 'title' | 'status' | 'maxParticipants' | 'currentParticipants' | 'scheduledAt'
+>;
+
+const isGone = (b: Pick<MentorBooking, 'status'>) => b.status === 'cancelled' || b.status === 'expired';
+
+function groupStatus(seats: readonly MentorBooking[], session?: KnownGroupSession): MentorBooking['status'] {
+  const standing = seats.filter((b) => !isGone(b));
+  if (session?.status === 'cancelled' || !standing.length) return 'cancelled';
+  if (session?.status === 'completed' || standing.every((b) => b.status === 'completed')) return 'completed';
+  return standing.some((b) => b.status === 'confirmed' || b.status === 'completed') ? 'confirmed' : 'pending';
+}
+
+/**
+ * The tab's entries: each one-to-one booking on its own, and ONE entry per group session for all
+ * its seats (a seat booking carries its groupSessionId), titled and sized by the mentor's group
+ * session when it is known.
+ */
+export function bookingEntries(
+  bookings: readonly MentorBooking[],
+  sessions: readonly KnownGroupSession[] = [],
+): BookingEntry[] {
+  const known = new Map(sessions.map((s) => [s.id, s]));
+  const seatsBySession = new Map<string, MentorBooking[]>();
+  const entries: BookingEntry[] = [];
+  for (const booking of bookings) {
+    const group = booking.groupSessionId;
+    if (!group) {
+      entries.push({
+        kind: 'booking',
+        id: booking.id,
+        status: booking.status,
+        scheduledAt: booking.scheduledAt,
+        duration: booking.duration,
+        booking,
+      });
+      continue;
+    }
+    const seats = seatsBySession.get(group);
+    if (seats) seats.push(booking);
+    else seatsBySession.set(group, [booking]);
+  }
+  for (const [groupSessionId, seats] of seatsBySession) {
+    const session = known.get(groupSessionId);
+    const standing = seats.filter((b) => !isGone(b));
+    const first = seats[0];
+    entries.push({
+      kind: 'group',
+      id: `group-${groupSessionId}`,
+      groupSessionId,
+      title: session?.title ?? first.service.title,
+      status: groupStatus(seats, session),
+      scheduledAt: session?.scheduledAt ?? first.scheduledAt,
+      duration: first.duration,
+      seatsTaken: session?.currentParticipants ?? standing.length,
+      maxParticipants: session?.maxParticipants ?? null,
+      seats: standing,
+    });
+  }
+  return entries;
+}
+
+/** '3/4 seats taken' (or '3 seats taken' while the session's size is unknown). */
+export function seatsTakenText(entry: Pick<GroupBookingEntry, 'seatsTaken' | 'maxParticipants'>): string {
+  const taken = entry.maxParticipants == null ? `${entry.seatsTaken}` : `${entry.seatsTaken}/${entry.maxParticipants}`;
+  return `${taken} ${entry.seatsTaken === 1 && entry.maxParticipants == null ? 'seat' : 'seats'} taken`;
+}
+
+/** The group call of a group session. */
+export function groupCallHref(groupSessionId: string): string {
+  return `/group-video-call/${groupSessionId}`;
 }

@@ -33,6 +33,7 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     maxParticipants: 4,
     currentParticipants: 2,
     isUserBooked: false,
+    isUserRemoved: false,
     isLive: false,
     service: {
       id: GROUP_ID,

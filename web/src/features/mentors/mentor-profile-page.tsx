@@ -12,6 +12,7 @@ import {
   Users,
 } from 'lucide-react';
 import { Link, useParams } from 'react-router';
+import { ReportButton } from '@/components/report-button';
 import { FavoriteButton, useFavoriteStatus } from '@/components/favorite-button';
 import { MentorAvatar } from '@/components/mentor-avatar';
 import { RatingStars, ratingValue, reviewCountText } from '@/components/rating-stars';
@@ -116,14 +117,17 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
               <div className="px-6 pb-6">
                 <div className="-mt-12 flex flex-col gap-4 sm:-mt-14 sm:flex-row sm:items-end sm:justify-between">
                   <MentorAvatar mentor={mentor} size="lg" className="shadow-md" />
-                  {!isSelf && (favorite.data || !user) && (
-                    <FavoriteButton
-                      variant="labelled"
-                      mentorId={mentor.id}
-                      mentorName={mentor.displayName}
-                      isFavorited={favorite.data?.isFavorited ?? false}
-                    />
-                  )}
+                  <div className="flex items-center gap-2">
+                    {!isSelf && user && <ReportButton targetType="mentor" targetId={mentor.id} />}
+                    {!isSelf && (favorite.data || !user) && (
+                      <FavoriteButton
+                        variant="labelled"
+                        mentorId={mentor.id}
+                        mentorName={mentor.displayName}
+                        isFavorited={favorite.data?.isFavorited ?? false}
+                      />
+                    )}
+                  </div>
                 </div>
                 <h1 className="mt-4 font-display text-3xl font-semibold tracking-tight text-slate-900">
                   {mentor.displayName}
@@ -291,6 +295,7 @@ export function reviewerName(review: Review): string {
 
 function Reviews({ mentorId }: { mentorId: string }) {
   const reviews = useMentorReviews(mentorId);
+  const { user } = useUser();
   return (
     <section aria-labelledby="reviews-title">
       <h2 id="reviews-title" className="font-display text-2xl font-semibold text-slate-900">
@@ -320,9 +325,12 @@ function Reviews({ mentorId }: { mentorId: string }) {
                 <Card className="p-5">
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <p className="font-medium text-slate-900">{reviewerName(review)}</p>
-                    <time dateTime={review.createdAt} className="text-sm text-slate-500">
-                      {formatDate(review.createdAt)}
-                    </time>
+                    <span className="flex items-center gap-1">
+                      <time dateTime={review.createdAt} className="text-sm text-slate-500">
+                        {formatDate(review.createdAt)}
+                      </time>
+                      {user && <ReportButton compact targetType="review" targetId={review.id} />}
+                    </span>
                   </div>
                   <RatingStars className="mt-1" rating={review.rating} />
                   {review.comment && <p className="mt-3 text-sm leading-relaxed text-slate-700">{review.comment}</p>}

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CircleAlert, Video } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { PersonAvatar, personName } from '@/components/person-avatar';
+import { ReportButton } from '@/components/report-button';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { MESSAGES_TEXT } from '@/config/constants';
@@ -227,6 +228,7 @@ function MessageGroup({
               >
                 {message.content}
               </p>
+              {!mine && <ReportButton compact className="self-start" targetType="message" targetId={message.id} />}
               {mine && message.id === lastOwnId && (
                 <span data-testid="message-status" className="self-end px-1 text-[11px] text-slate-500">
                   {message.isRead ? 'Read' : 'Sent'}

@@ -13,6 +13,7 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
+import { ReportButton } from '@/components/report-button';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { FullPageSpinner } from '@/components/ui/spinner';
@@ -156,6 +157,7 @@ function Actions({ user, mentor, isSelf }: { user: PublicUser; mentor: UserMento
           )}
         </>
       )}
+      {!isSelf && <ReportButton targetType="user" targetId={user.id} />}
     </div>
   );
 }

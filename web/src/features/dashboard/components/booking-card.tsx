@@ -7,9 +7,13 @@ import { StatusBadge } from '@/components/booking/status-badge';
 import { MentorAvatar } from '@/components/mentor-avatar';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { canChangeBooking, canStartVideoSession } from '@/lib/booking-rules';
+import { canChangeBooking, canStartVideoSession, isInProgress } from '@/lib/booking-rules';
+import { HappeningNow } from '@/components/booking/happening-now';
 import { formatDate, formatTime } from '@/lib/format';
 import type { DashboardBooking } from '../api';
+
+/** A group seat's way into its call: the group sessions page's wording. */
+export const GROUP_JOIN_LABEL = 'Join Video Call';
 
 /** The message screen with this mentor about this booking (and the call started). */
 export function messagesHref(booking: DashboardBooking, startCall = false): string {
@@ -38,9 +42,11 @@ type BookingCardProps = {
  */
 export function BookingCard({ booking, now, onReschedule, onCancel, children }: BookingCardProps) {
   const changeable = canChangeBooking(booking, now);
-  const videoOpen = canStartVideoSession(booking, now);
-  // A seat in a group session: its call is the group's, and it follows the session's time.
+  const inProgress = isInProgress(booking, now);
+  // A seat in a group session: its call is the group's, and it follows the session's time. The
+  // group call admits only while the session is live (start to end), not 15 minutes early.
   const group = booking.groupSessionId;
+  const videoOpen = group ? inProgress && booking.status === 'confirmed' : canStartVideoSession(booking, now);
   return (
     <Card role="article" aria-label={bookingCardLabel(booking)} className="p-5 sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -54,13 +60,21 @@ export function BookingCard({ booking, now, onReschedule, onCancel, children }: 
             </span>
           </p>
         </div>
-        <StatusBadge status={booking.status} />
+        <div className="flex flex-wrap items-center gap-2">
+          {inProgress && <HappeningNow />}
+          <StatusBadge status={booking.status} />
+        </div>
       </div>
 
       <BookingDetails booking={booking} />
 
       <div className="mt-5 flex flex-wrap gap-2">
-        {videoOpen && <StartVideoButton to={group ? `/group-video-call/${group}` : messagesHref(booking, true)} />}
+        {videoOpen &&
+          (group ? (
+            <StartVideoButton to={`/group-video-call/${group}`} label={GROUP_JOIN_LABEL} />
+          ) : (
+            <StartVideoButton to={messagesHref(booking, true)} />
+          ))}
         <Button asChild variant="outline" size="sm">
           <Link to={`/mentor/${booking.mentor.id}`}>
             <User aria-hidden="true" className="h-4 w-4" />
