@@ -242,6 +242,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
     if (room.kicked && !removed) {
       toast.error(GROUP_CALL_TEXT.youWereRemoved);
       roomRef.current?.leave();
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- the kick arrives in the room's state; recorded once
       setRemoved(true);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
