@@ -3,7 +3,10 @@ use std::sync::Arc;
 use domain::{Config, messaging::calls::CALL_RING_TIMEOUT, payments::PaymentGateway};
 use sqlx::PgPool;
 
-use crate::{catalogue_cache::CatalogueCache, realtime::Hub};
+use crate::{
+    catalogue_cache::CatalogueCache,
+    realtime::{Hub, seats::GroupCalls},
+};
 
 /// Shared by every request handler.
 #[derive(Clone)]
@@ -20,6 +23,8 @@ pub struct AppState {
     pub call_ring_timeout: chrono::Duration,
     /// The SFU of group calls (`JANUS_*`); none configured: group calls answer 503.
     pub janus: Option<domain::group_calls::JanusClient>,
+    /// This process's seats in group calls (its Janus session starts with `api serve`).
+    pub group_calls: Arc<GroupCalls>,
 }
 
 impl AppState {
@@ -31,11 +36,13 @@ impl AppState {
             .clone()
             .map(domain::group_calls::JanusClient::new)
             .transpose()?;
+        let hub = Arc::new(Hub::new());
         Ok(Self {
             pool,
             config: Arc::new(config),
             gateway,
-            hub: Arc::new(Hub::new()),
+            group_calls: Arc::new(GroupCalls::new(hub.clone())),
+            hub,
             catalogue: Arc::new(CatalogueCache::new()),
             call_ring_timeout,
             janus,
