@@ -28,7 +28,7 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { formatCallDuration } from '../calls/call-timer';
-import { JanusRoom, type RoomSnapshot } from './janus-room';
+import { GroupCallConnection, type RoomSnapshot } from './group-call-connection';
 
 export const GROUP_CALL_TEXT = {
   sessionError: 'Session Error',
@@ -42,8 +42,6 @@ export const GROUP_CALL_TEXT = {
   waiting: 'Waiting for the mentor to start the session',
 } as const;
 
-/** The mentor publishes up to this many bits per second (camera plus a shared screen). */
-export const MENTOR_BITRATE = 1_500_000;
 const SECOND_MS = 1_000;
 const BACK_TO = '/group-sessions';
 
@@ -92,7 +90,6 @@ const NO_ROOM: RoomSnapshot = {
   local: null,
   screen: null,
   remote: new Map(),
-  kicked: false,
 };
 
 function CallRoom({ call }: { call: GroupCallView }) {
@@ -101,7 +98,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
   const isMentor = call.role === 'mentor';
   const id = call.groupSessionId;
   const [room, setRoom] = useState<RoomSnapshot>(NO_ROOM);
-  const roomRef = useRef<JanusRoom | null>(null);
+  const roomRef = useRef<GroupCallConnection | null>(null);
   const [active, setActive] = useState(call.status === 'active');
   const [startedAt, setStartedAt] = useState<number>(() => Date.parse(call.scheduledAt));
   const [members, setMembers] = useState<CallMemberView[]>(call.members);
@@ -112,38 +109,24 @@ function CallRoom({ call }: { call: GroupCallView }) {
   const [sharing, setSharing] = useState(false);
   const me = members.find((m) => m.janusId === call.participantId);
 
-  // Join the room once; leave it (and tell the others) when the page goes.
+  // Take the seat (again each time the socket is ready); leave it when the page goes.
   useEffect(() => {
-    const janusRoom = new JanusRoom({
-      server: call.janusUrl,
-      sessionToken: call.sessionToken,
-      roomToken: call.roomToken,
-      roomId: call.roomId,
-      participantId: call.participantId,
-      display: me ? `${me.firstName} ${me.lastName}` : 'Participant',
+    if (!client) return;
+    const connection = new GroupCallConnection({
+      client,
+      groupSessionId: id,
       iceServers: call.iceServers.map((s) => ({ urls: s.urls, username: s.username, credential: s.credential })),
-      bitrate: isMentor ? MENTOR_BITRATE : undefined,
       onChange: setRoom,
     });
-    roomRef.current = janusRoom;
-    void janusRoom.start();
+    roomRef.current = connection;
+    void connection.start();
     return () => {
-      janusRoom.leave();
+      connection.leave();
       roomRef.current = null;
     };
-    // The call view is fetched once per visit (staleTime Infinity): this runs once.
+    // The call view is fetched once per visit (staleTime Infinity): this runs once per client.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  // Once in the room, the others hear of it.
-  const connected = room.status === 'connected';
-  useEffect(() => {
-    if (!connected || !client) return;
-    client.send('join-group-session', { groupSessionId: id });
-    return () => {
-      client.send('leave-group-session', { groupSessionId: id });
-    };
-  }, [connected, client, id]);
+  }, [client, id]);
 
   const leaveTo = (path: string) => {
     roomRef.current?.leave();
@@ -238,15 +221,6 @@ function CallRoom({ call }: { call: GroupCallView }) {
     });
   });
 
-  // Janus kicked this seat (the removal's media side).
-  useEffect(() => {
-    if (room.kicked) {
-      toast.error(GROUP_CALL_TEXT.youWereRemoved);
-      leaveTo(BACK_TO);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [room.kicked]);
-
   const toggleMic = () => {
     roomRef.current?.setAudio(!micOn);
     client?.send('toggle-audio', { groupSessionId: id, isAudioEnabled: !micOn });
@@ -258,7 +232,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
     setCamOn(!camOn);
   };
   const toggleScreen = () => {
-    roomRef.current?.shareScreen(!sharing);
+    void roomRef.current?.shareScreen(!sharing);
     setSharing(!sharing);
   };
 
