@@ -1,4 +1,5 @@
-# Sourced by scripts/run: the project's own Janus (the SFU of group calls), bound to 127.0.0.1.
+# Sourced by scripts/run and scripts/serve-sfu (the Procfile's `sfu`): the project's own Janus
+# (the SFU of group calls), its APIs bound to 127.0.0.1.
 #
 #   ensure_janus   installs Debian's janus when missing (as root), renders scripts/janus/*.jcfg into
 #                  .data/janus/conf with secrets made once (.data/janus/secrets.env, mode 600),
@@ -6,18 +7,32 @@
 #                  JANUS_ADMIN_KEY and JANUS_TOKEN_SECRET for the api.
 #   stop_janus     stops it (also: kill "$(cat .data/janus/janus.pid)").
 #
+# Optional: with JANUS_TURN_SERVER, JANUS_TURN_PORT and JANUS_TURN_SECRET (scripts/lib/turn.sh's
+# ensure_turn exports them) Janus relays through that TURN server, with TURN REST credentials
+# (`<expiry>:janus`) minted when the config is rendered and valid JANUS_TURN_TTL_SECONDS (30 days;
+# restart Janus within that time); with JANUS_NAT_1_1_MAPPING it announces that public address.
+#
 # Ports (override with the variables): JANUS_HTTP_PORT 18088, JANUS_ADMIN_PORT 17088,
 # JANUS_WS_PORT 18188, media on UDP JANUS_RTP_PORTS 20000-20199 (not Janus's stock 8088/8188,
 # where the package's own service, with its well-known admin secret, may listen).
+
+# turn_rest_credentials mints Janus's TURN credentials.
+[ "$(type -t turn_rest_credentials)" = function ] || source "$ROOT/scripts/lib/turn.sh"
 
 janus_dir() { echo "$ROOT/.data/janus"; }
 
 # Renders the templates of scripts/janus into $1 with the @NAME@ values of the environment.
 render_janus_config() {
-  local out="$1" file
+  local out="$1" file turn_user="" turn_pwd="" enable=()
   mkdir -p "$out"
+  if [ -n "${JANUS_TURN_SERVER:-}" ] && [ -n "${JANUS_TURN_SECRET:-}" ]; then
+    read -r turn_user turn_pwd < <(turn_rest_credentials "$JANUS_TURN_SECRET" janus "${JANUS_TURN_TTL_SECONDS:-2592000}")
+    enable+=(-e "s|#@TURN@ ||")
+  fi
+  [ -n "${JANUS_NAT_1_1_MAPPING:-}" ] && enable+=(-e "s|#@NAT@ ||")
   for file in "$ROOT"/scripts/janus/*.jcfg; do
-    sed -e "s|@CONFIG_DIR@|$out|g" \
+    # The admin secret, token secret and TURN password are in these files: only their owner reads them.
+    (umask 077 && sed "${enable[@]}" -e "s|@CONFIG_DIR@|$out|g" \
       -e "s|@ADMIN_SECRET@|$JANUS_ADMIN_SECRET|g" \
       -e "s|@TOKEN_SECRET@|$JANUS_TOKEN_SECRET|g" \
       -e "s|@ADMIN_KEY@|$JANUS_ADMIN_KEY|g" \
@@ -25,7 +40,12 @@ render_janus_config() {
       -e "s|@ADMIN_PORT@|$JANUS_ADMIN_PORT|g" \
       -e "s|@WS_PORT@|$JANUS_WS_PORT|g" \
       -e "s|@RTP_PORTS@|$JANUS_RTP_PORTS|g" \
-      "$file" >"$out/$(basename "$file")"
+      -e "s|@TURN_SERVER@|${JANUS_TURN_SERVER:-}|g" \
+      -e "s|@TURN_PORT@|${JANUS_TURN_PORT:-3478}|g" \
+      -e "s|@TURN_USER@|$turn_user|g" \
+      -e "s|@TURN_PWD@|$turn_pwd|g" \
+      -e "s|@NAT_1_1_MAPPING@|${JANUS_NAT_1_1_MAPPING:-}|g" \
+      "$file" >"$out/$(basename "$file")")
   done
 }
 

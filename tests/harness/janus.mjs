@@ -3,6 +3,7 @@
 //
 //   const janus = await startJanus();
 //   janus.env      // JANUS_HTTP_URL, JANUS_WS_URL, JANUS_ADMIN_KEY, JANUS_TOKEN_SECRET for the api
+//   await startJanus({ turn })  // with a started harness/turn.mjs: Janus relays through it too
 //   await janus.stop()
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -30,7 +31,10 @@ async function freePort() {
 
 const secret = () => randomBytes(24).toString('hex');
 
-export async function startJanus() {
+// How long the TURN credentials minted for Janus last (a test's Janus lives minutes).
+const JANUS_TURN_TTL_SECONDS = 86_400;
+
+export async function startJanus({ turn = null } = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'janus-'));
   const [http, admin, ws] = [await freePort(), await freePort(), await freePort()];
   const rtp = 30_000 + Math.floor(Math.random() * 200) * RTP_PORTS;
@@ -44,9 +48,19 @@ export async function startJanus() {
     WS_PORT: String(ws),
     RTP_PORTS: `${rtp}-${rtp + RTP_PORTS - 1}`,
   };
+  if (turn) {
+    const { username, credential } = turn.credentials('janus', JANUS_TURN_TTL_SECONDS);
+    Object.assign(values, {
+      TURN_SERVER: turn.host,
+      TURN_PORT: String(turn.port),
+      TURN_USER: username,
+      TURN_PWD: credential,
+    });
+  }
   const templates = path.join(repoRoot, 'scripts', 'janus');
   for (const name of await readdir(templates)) {
     let text = await readFile(path.join(templates, name), 'utf8');
+    if (turn) text = text.replaceAll('#@TURN@ ', '');
     for (const [key, value] of Object.entries(values)) text = text.replaceAll(`@${key}@`, value);
     await writeFile(path.join(dir, name), text);
   }

@@ -188,6 +188,10 @@ function label() {
  *           (for example a private cluster from harness/postgres.mjs)
  *   janus   start a private Janus (harness/janus.mjs) and give the api its JANUS_* settings
  *           (stack.janus; stopped with the stack)
+ *   turn    start a private coturn (harness/turn.mjs) and give the api RTC_TURN_URL/RTC_TURN_SECRET
+ *           (stack.turn; stopped with the stack); with `janus` too, Janus relays through it as well.
+ *           Without it the api gets whatever RTC_TURN_* the environment has (scripts/test exports
+ *           its own coturn's).
  */
 export async function startStack({
   worker = true,
@@ -196,12 +200,20 @@ export async function startStack({
   workers = 1,
   server = serverUrl(),
   janus: withJanus = false,
+  turn: withTurn = false,
 } = {}) {
   requireBinary(apiBin, 'API_BIN');
   if (worker) requireBinary(workerBin, 'WORKER_BIN');
   mkdirSync(logsDir, { recursive: true });
 
-  const janus = withJanus ? await (await import('./janus.mjs')).startJanus() : null;
+  const turn = withTurn ? await (await import('./turn.mjs')).startTurn() : null;
+  let janus = null;
+  try {
+    janus = withJanus ? await (await import('./janus.mjs')).startJanus({ turn }) : null;
+  } catch (e) {
+    await turn?.stop();
+    throw e;
+  }
   const dbName = `bb_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const databaseUrl = urlWithDatabase(server, dbName);
   await admin(`CREATE DATABASE "${dbName}"`, server);
@@ -233,6 +245,7 @@ export async function startStack({
     REGISTRATIONS_PER_ADDRESS: '1000',
     // Group calls stay on this machine: no public STUN server.
     ...(janus ? { ...janus.env, RTC_STUN_URLS: '' } : {}),
+    ...(turn ? turn.env : {}),
     ...env,
   };
   const logPrefix = path.join(logsDir, `${label()}-${dbName}`);
@@ -273,6 +286,7 @@ export async function startStack({
       const workerExit = workerProcs.length ? exits[0] : null;
       const apiExit = apiProcs.length ? exits[workerProcs.length] : null;
       await janus?.stop();
+      await turn?.stop();
       try {
         await dropDatabase();
       } catch (e) {
@@ -313,6 +327,8 @@ export async function startStack({
     env: fullEnv,
     /** The private Janus of `janus: true` ({ env, log, pid, stop }), else null. */
     janus,
+    /** The private coturn of `turn: true` ({ env, host, port, url, secret, credentials, log, stop }), else null. */
+    turn,
     logs: { api: logOf('api', 0), worker: logOf('worker', 0), migrate: `${logPrefix}-migrate.log` },
     /** Stops worker and api (SIGTERM, waits), drops the database. Resolves to { api, worker } exits. */
     stop,
