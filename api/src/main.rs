@@ -83,6 +83,9 @@ async fn serve() -> anyhow::Result<()> {
     let state = AppState::new(pool.clone(), config)?;
     api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;
     api::realtime::listener::start(pool, state.hub.clone()).await?;
+    if let Some(janus) = &state.config.janus {
+        state.group_calls.start(janus)?;
+    }
     let hub = state.hub.clone();
     // Sockets would hold the graceful shutdown open: they close first and clients reconnect elsewhere.
     let shutdown = async move {

@@ -7,7 +7,10 @@ use domain::{
 };
 use sqlx::PgPool;
 
-use crate::{catalogue_cache::CatalogueCache, realtime::Hub};
+use crate::{
+    catalogue_cache::CatalogueCache,
+    realtime::{Hub, seats::GroupCalls},
+};
 
 /// Shared by every request handler.
 #[derive(Clone)]
@@ -27,6 +30,8 @@ pub struct AppState {
     pub call_reconnect_grace: chrono::Duration,
     /// The SFU of group calls (`JANUS_*`); none configured: group calls answer 503.
     pub janus: Option<domain::group_calls::JanusClient>,
+    /// This process's seats in group calls (its Janus session starts with `api serve`).
+    pub group_calls: Arc<GroupCalls>,
 }
 
 impl AppState {
@@ -47,11 +52,13 @@ impl AppState {
             .clone()
             .map(domain::group_calls::JanusClient::new)
             .transpose()?;
+        let hub = Arc::new(Hub::new());
         Ok(Self {
             pool,
             config: Arc::new(config),
             gateway,
-            hub: Arc::new(Hub::new()),
+            group_calls: Arc::new(GroupCalls::new(hub.clone())),
+            hub,
             catalogue: Arc::new(CatalogueCache::new()),
             call_ring_timeout,
             call_reconnect_grace,

@@ -9,7 +9,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use domain::group_calls::{JanusClient, JanusSettings, ids, tokens};
+use domain::group_calls::{Gateway, JanusClient, JanusSettings, gateway, ids, tokens};
 use uuid::Uuid;
 
 struct Janus {
@@ -105,15 +105,31 @@ async fn rooms_are_created_moderated_and_destroyed() {
     let absent = ids::participant_id(Uuid::new_v4());
     client.set_muted(room, &secret, absent, true).await.unwrap();
     client.kick(room, &secret, absent).await.unwrap();
-    // The allowed list takes and gives back a member's token.
-    let token = tokens::room_token(
-        &janus.settings.token_secret,
-        room,
-        absent,
-        chrono::Utc::now() + chrono::Duration::minutes(5),
-    );
-    client.allow(room, &secret, &token, true).await.unwrap();
-    client.allow(room, &secret, &token, false).await.unwrap();
+
+    // The api's own long-lived session joins a member under their id; a second join under the
+    // same id is refused until the first copy is kicked (what the api does for a stale copy).
+    let (gateway, _events) = Gateway::start(janus.settings.clone()).unwrap();
+    let member = ids::participant_id(Uuid::new_v4());
+    let join = serde_json::json!({"request": "join", "ptype": "publisher", "room": room, "id": member});
+    let first = gateway.attach().await.unwrap();
+    let joined = gateway.message(first, join.clone(), None).await.unwrap();
+    assert_eq!(joined.data["videoroom"], "joined", "{:?}", joined.data);
+    assert!(joined.data["private_id"].as_u64().is_some());
+    let second = gateway.attach().await.unwrap();
+    let taken = gateway.message(second, join.clone(), None).await.unwrap_err();
+    assert_eq!(gateway::plugin_error_code(&taken), Some(436), "{taken:#}");
+    client.kick(room, &secret, member).await.unwrap();
+    let mut again = gateway.message(second, join.clone(), None).await;
+    for _ in 0..20 {
+        if again.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        again = gateway.message(second, join.clone(), None).await;
+    }
+    assert_eq!(again.unwrap().data["videoroom"], "joined");
+    assert_eq!(client.participants(room).await.unwrap(), vec![member]);
+    gateway.detach(second).await.unwrap();
     // The wrong secret is refused.
     assert!(client.kick(room, "not-the-secret", absent).await.is_err());
 

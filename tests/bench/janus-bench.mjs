@@ -1,21 +1,18 @@
 // Janus (the SFU of group calls) under one publisher and N subscribers, each subscriber a page of
-// Debian's Chromium: Janus's CPU (share of one core) and resident memory with the streams flowing,
-// and each subscriber's join-to-first-frame time. Figures, never pass/fail.
+// Debian's Chromium taking a seat over /api/ws as the app does (the api alone signals Janus) without
+// publishing: Janus's CPU (share of one core) and resident memory with the streams flowing, and each
+// subscriber's join-to-first-frame time. Figures, never pass/fail.
 //
 //   node tests/bench/janus-bench.mjs [N1,N2,...]     (default 1,2,4,8; BENCH_JANUS_SECONDS=10)
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 import { launchOptions, mediaArgs } from '../harness/chromium.mjs';
 import { groupService, groupSessionWithSeats } from '../harness/group-sessions.mjs';
-import { repoRoot, startStack } from '../harness/stack.mjs';
+import { startStack } from '../harness/stack.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const counts = (process.argv[2] ?? '1,2,4,8').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_JANUS_SECONDS ?? 10);
 const TICKS = 100; // USER_HZ of /proc/<pid>/stat
@@ -27,19 +24,42 @@ function janusUsage(pid) {
   return { ticks, rssMiB: Number(rss) / 1024 };
 }
 
-// The bench page and the two scripts it loads, from the web app's own packages.
-const files = {
-  '/bench.html': [path.join(here, 'janus', 'bench.html'), 'text/html'],
-  '/janus.es.js': [path.join(repoRoot, 'web/node_modules/janus-gateway/npm/dist/janus.es.js'), 'text/javascript'],
-  '/adapter.js': [path.join(repoRoot, 'web/node_modules/webrtc-adapter/out/adapter.js'), 'text/javascript'],
-};
-const server = http.createServer((req, res) => {
-  const file = files[req.url.split('?')[0]];
-  if (!file) return res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': file[1] }).end(readFileSync(file[0]));
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const pageUrl = `http://127.0.0.1:${server.address().port}/bench.html`;
+/**
+ * Runs in a subscriber's page (same origin as the api, signed in): takes a seat over /api/ws as the
+ * app does but publishes nothing, answers the api's subscriber offers, and resolves to the time from
+ * the start to the first decoded frame of the publisher's video.
+ */
+function subscribeOnly({ sessionId, iceServers }) {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`);
+    const pc = new RTCPeerConnection({ iceServers });
+    window.__benchSeat = { ws, pc };
+    const send = (event, data) => ws.send(JSON.stringify({ event, data: { groupSessionId: sessionId, ...data } }));
+    pc.onicecandidate = (e) =>
+      send('ice-candidate', { target: 'subscriber', candidate: e.candidate ? e.candidate.toJSON() : null });
+    pc.ontrack = (e) => {
+      if (e.track.kind !== 'video') return;
+      const video = document.createElement('video');
+      video.muted = true;
+      video.autoplay = true;
+      video.srcObject = new MediaStream([e.track]);
+      document.body.append(video);
+      video.requestVideoFrameCallback(() => resolve(performance.now() - t0));
+    };
+    ws.onmessage = async (m) => {
+      const { event, data } = JSON.parse(m.data);
+      if (event === 'ready') send('join-group-session', {});
+      else if (event === 'error') reject(new Error(data.message));
+      else if (event === 'group-call-subscribe-offer') {
+        await pc.setRemoteDescription({ type: 'offer', sdp: data.sdp });
+        const answer = await pc.createAnswer();
+        await pc.setLocalDescription(answer);
+        send('group-call-subscribe-answer', { sdp: answer.sdp });
+      }
+    };
+  });
+}
 
 const max = Math.max(...counts);
 const stack = await startStack({ janus: true });
@@ -60,32 +80,18 @@ try {
     startMinutes: -1,
     maxParticipants: 20,
   });
-  const callOf = async (c) => {
-    const r = await c.get(`/api/group-sessions/${sessionId}/call`);
-    if (r.status !== 200) throw new Error(`call tokens: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  const open = async (call, extra) => {
-    const page = await browser.newPage();
-    const cfg = {
-      server: call.janusUrl,
-      sessionToken: call.sessionToken,
-      roomToken: call.roomToken,
-      room: call.roomId,
-      id: call.participantId,
-      ...extra,
-    };
-    await page.goto(`${pageUrl}#${encodeURIComponent(JSON.stringify(cfg))}`);
-    return page;
+  const contextFor = async (c) => {
+    const context = await browser.newContext({ baseURL: stack.baseUrl, permissions: ['camera', 'microphone'] });
+    await context.addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+    return context;
   };
 
-  const mentorCall = await callOf(mentor.c);
-  const publisher = await open(mentorCall, { publish: true });
-  await publisher.waitForFunction(() => window.published === true || window.benchError !== null, null, {
-    timeout: 60_000,
-  });
-  const publishError = await publisher.evaluate(() => window.benchError);
-  if (publishError) throw new Error(`publisher: ${publishError}`);
+  // The mentor publishes from the app's own call page (camera and microphone).
+  const mentorContext = await contextFor(mentor.c);
+  const publisher = await mentorContext.newPage();
+  await publisher.goto(`/group-video-call/${sessionId}`);
+  await publisher.getByTestId('local-video').waitFor();
+  const iceServers = (await mentor.c.get(`/api/group-sessions/${sessionId}/call`)).body.iceServers;
   const pid = stack.janus.pid;
   console.log(
     `Janus ${pid}: one publisher (Chromium's fake camera and microphone), N subscribers, ${SECONDS} s per row`,
@@ -94,19 +100,17 @@ try {
   const idle = janusUsage(pid);
   console.log(`idle        | -                      | ${idle.rssMiB.toFixed(1).padStart(15)} | -`);
   for (const n of counts) {
-    const pages = [];
+    const contexts = [];
+    const firstFrames = [];
     for (let i = 0; i < n; i += 1) {
-      pages.push(await open(await callOf(seats[i]), { publish: false, feed: mentorCall.participantId }));
+      const context = await contextFor(seats[i]);
+      contexts.push(context);
+      const page = await context.newPage();
+      // Any page of the app's origin (the socket is same-origin only); the seat is the script's own.
+      await page.goto('/');
+      firstFrames.push(page.evaluate(subscribeOnly, { sessionId, iceServers }));
     }
-    const frames = [];
-    for (const page of pages) {
-      await page.waitForFunction(() => window.firstFrameMs !== null || window.benchError !== null, null, {
-        timeout: 60_000,
-      });
-      const [ms, error] = await page.evaluate(() => [window.firstFrameMs, window.benchError]);
-      if (error) throw new Error(`subscriber: ${error}`);
-      frames.push(ms);
-    }
+    const frames = await Promise.all(firstFrames);
     const before = janusUsage(pid);
     const t0 = Date.now();
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
@@ -117,12 +121,11 @@ try {
     console.log(
       `${String(n).padStart(11)} | ${cpu.toFixed(1).padStart(22)} | ${after.rssMiB.toFixed(1).padStart(15)} | ${p50.toFixed(0)} / ${frames.at(-1).toFixed(0)}`,
     );
-    for (const page of pages) await page.close();
+    for (const context of contexts) await context.close();
   }
-  await publisher.close();
+  await mentorContext.close();
 } finally {
   await browser.close();
   await db.end();
   await stack.stop();
-  server.close();
 }

@@ -221,3 +221,81 @@ test('a participant whose socket is ready only after the mentor started sees the
     await stack.stop();
   }
 });
+
+/** Marks the stream `page` shows in tile `testId` now, so a later one can be told apart. */
+const markStream = (page, testId) =>
+  page.getByTestId(testId).evaluate((v) => {
+    if (v.srcObject) v.srcObject.__seen = true;
+  });
+/** Whether tile `testId` shows live video from a stream it did not show when it was marked. */
+const freshVideo = (page, testId) =>
+  page
+    .getByTestId(testId)
+    .evaluate((v) => Boolean(v.srcObject && !v.srcObject.__seen && v.videoWidth > 0))
+    .catch(() => false);
+
+test('a participant whose socket drops, or who reloads, is back in the call within 10 s', async ({ browser }) => {
+  test.setTimeout(180_000);
+  // Issue 19, point 7: the page rejoins by itself within this time, and the others see it return.
+  const BACK_WITHIN_MS = 10_000;
+  const stack = await startStack({ janus: true });
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  const contexts = [];
+  try {
+    const mentor = await bookableMentor(stack);
+    const service = await groupService(mentor);
+    const user = await createVerifiedUser(stack, { firstName: 'Dan', lastName: 'Seeker' });
+    const dan = await signIn(stack, user);
+    const danId = (await dan.get('/api/auth/user')).body.id;
+    await stack.stopWorker();
+    const sessionId = await groupSessionWithSeats(db, mentor, service, [danId]);
+    const mentorUserId = mentor.mentor.userId;
+
+    const open = async (client, route) => {
+      const context = await browser.newContext({
+        baseURL: stack.baseUrl,
+        permissions: ['camera', 'microphone'],
+        locale: 'en-US',
+        timezoneId: 'UTC',
+      });
+      contexts.push(context);
+      await context.addCookies([{ name: 'sid', value: client.cookies.sid, url: stack.baseUrl }]);
+      if (route) await context.routeWebSocket(/\/api\/ws$/, route);
+      const page = await context.newPage();
+      await page.goto(`/group-video-call/${sessionId}`);
+      return page;
+    };
+    // Dan's socket passes through the test, which can cut it.
+    let danSocket = null;
+    const mentorPage = await open(mentor.c);
+    const danPage = await open(dan, (ws) => {
+      danSocket = { page: ws, server: ws.connectToServer() };
+    });
+    const seeEachOther = async (timeout) => {
+      await Promise.all([
+        expect.poll(() => freshVideo(mentorPage, `remote-video-${danId}`), { timeout }).toBe(true),
+        expect.poll(() => freshVideo(danPage, `remote-video-${mentorUserId}`), { timeout }).toBe(true),
+      ]);
+      await markStream(mentorPage, `remote-video-${danId}`);
+      await markStream(danPage, `remote-video-${mentorUserId}`);
+    };
+    await seeEachOther(60_000);
+
+    // The test cuts Dan's socket: his page reconnects and rejoins, and the mentor sees him again.
+    const socket = danSocket;
+    await socket.server.close();
+    await socket.page.close();
+    await seeEachOther(BACK_WITHIN_MS);
+    expect(danSocket).not.toBe(socket);
+
+    // A reload brings him back too.
+    await danPage.reload();
+    await seeEachOther(BACK_WITHIN_MS);
+    await expect(mentorPage.getByTestId('participant-count')).toHaveText('2 participants');
+  } finally {
+    for (const context of contexts) await context.close();
+    await db.end();
+    await stack.stop();
+  }
+});

@@ -6,7 +6,7 @@
 //   await startJanus({ turn })  // with a started harness/turn.mjs: Janus relays through it too
 //   await janus.stop()
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -107,49 +107,48 @@ export async function startJanus({ turn = null } = {}) {
   return { env, log, pid: child.pid, stop };
 }
 
-/** Asks Janus (with a caller's signed session token) whether a room exists. */
-export async function roomExists(janus, token, room) {
-  const post = async (url, body) =>
-    (await fetch(url, { method: 'POST', body: JSON.stringify({ ...body, transaction: secret(), token }) })).json();
-  const session = await post(janus.env.JANUS_HTTP_URL, { janus: 'create' });
-  const sessionUrl = `${janus.env.JANUS_HTTP_URL}/${session.data.id}`;
-  const handle = await post(sessionUrl, { janus: 'attach', plugin: 'janus.plugin.videoroom' });
-  const answer = await post(`${sessionUrl}/${handle.data.id}`, { janus: 'message', body: { request: 'exists', room } });
-  await post(sessionUrl, { janus: 'destroy' });
-  return answer.plugindata.data.exists;
+/**
+ * A Janus session token signed with the api's secret (`JANUS_TOKEN_SECRET`, which only the api and
+ * this test harness know): what the tests use to look into Janus as the api would.
+ */
+export function apiToken(janus, seconds = 60) {
+  const data = `${Math.floor(Date.now() / 1000) + seconds},janus,janus.plugin.videoroom`;
+  const sig = createHmac('sha1', janus.env.JANUS_TOKEN_SECRET).update(data).digest('base64');
+  return `${data}:${sig}`;
 }
 
 /**
- * Joins a room as a publisher with a caller's tokens (as a browser would, over the HTTP API), then
- * leaves; resolves to 'joined' or Janus's error text.
+ * Sends one synchronous VideoRoom request on a fresh Janus session with `token` (undefined: none),
+ * as any client of Janus's HTTP API could; resolves to the plugin's answer or Janus's error text.
  */
-export async function tryJoin(janus, { sessionToken, roomToken, roomId, participantId }) {
-  const post = async (url, body) =>
+export async function videoroom(janus, token, body) {
+  const post = async (url, payload) =>
     (
       await fetch(url, {
         method: 'POST',
-        body: JSON.stringify({ ...body, transaction: secret(), token: sessionToken }),
+        body: JSON.stringify({ ...payload, transaction: secret(), ...(token === undefined ? {} : { token }) }),
       })
     ).json();
   const session = await post(janus.env.JANUS_HTTP_URL, { janus: 'create' });
-  if (session.janus !== 'success') return session.error?.reason ?? JSON.stringify(session);
+  if (session.janus !== 'success') return { refused: session.error?.reason ?? JSON.stringify(session) };
   const sessionUrl = `${janus.env.JANUS_HTTP_URL}/${session.data.id}`;
   try {
     const handle = await post(sessionUrl, { janus: 'attach', plugin: 'janus.plugin.videoroom' });
-    await post(`${sessionUrl}/${handle.data.id}`, {
-      janus: 'message',
-      body: { request: 'join', ptype: 'publisher', room: roomId, id: participantId, token: roomToken },
-    });
-    // The answer to a join comes as an event on the session's long poll.
-    for (let i = 0; i < 20; i += 1) {
-      const res = await fetch(`${sessionUrl}?maxev=1&token=${encodeURIComponent(sessionToken)}`);
-      const event = await res.json();
-      const data = event.plugindata?.data;
-      if (data?.videoroom === 'joined') return 'joined';
-      if (data?.error) return data.error;
-    }
-    return 'no answer';
+    if (handle.janus !== 'success') return { refused: handle.error?.reason ?? JSON.stringify(handle) };
+    const answer = await post(`${sessionUrl}/${handle.data.id}`, { janus: 'message', body });
+    return answer.plugindata?.data ?? { refused: answer.error?.reason ?? JSON.stringify(answer) };
   } finally {
     await post(sessionUrl, { janus: 'destroy' });
   }
+}
+
+/** Whether a room exists (asked with the api's token). */
+export async function roomExists(janus, room) {
+  return (await videoroom(janus, apiToken(janus), { request: 'exists', room })).exists;
+}
+
+/** Who is in a room now: [{id, display, publisher}] (asked with the api's token). */
+export async function participants(janus, room) {
+  const data = await videoroom(janus, apiToken(janus), { request: 'listparticipants', room });
+  return data.participants ?? [];
 }

@@ -5,11 +5,11 @@ use chrono::Utc;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::protocol::ClientEvent;
+use super::{protocol::ClientEvent, seats};
 use crate::state::AppState;
 use domain::{
     Result,
-    group_calls::{removals, room},
+    group_calls::{access, removals, room},
     messaging::{
         calls::{self, Signal},
         conversations, messages, sockets, viewers,
@@ -27,8 +27,30 @@ pub struct SocketCtx {
 pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'static str, Value)>> {
     let (me, socket, pool) = (ctx.user, ctx.socket, &ctx.state.pool);
     let janus = ctx.state.janus.as_ref();
+    let calls = &ctx.state.group_calls;
+    // Group-call signalling goes to Janus only: no database.
+    match event {
+        ClientEvent::GroupCallOffer(o) => {
+            let answer = calls.publish(socket, o.group_session_id, o.sdp).await?;
+            return Ok(Some((seats::ANSWER, answer)));
+        }
+        ClientEvent::GroupCallSubscribeAnswer(a) => {
+            calls.subscribe_answer(socket, a.group_session_id, a.sdp).await?;
+            return Ok(None);
+        }
+        ClientEvent::GroupIceCandidate(c) => {
+            calls.trickle(socket, c.group_session_id, c.target, c.candidate).await?;
+            return Ok(None);
+        }
+        _ => {}
+    }
     let mut tx = pool.begin().await?;
     match event {
+        ClientEvent::GroupCallOffer(_)
+        | ClientEvent::GroupCallSubscribeAnswer(_)
+        | ClientEvent::GroupIceCandidate(_) => {
+            unreachable!("handled above")
+        }
         ClientEvent::Ping => return Ok(Some(("pong", json!({})))),
         ClientEvent::SendMessage(m) => {
             let outgoing = messages::Outgoing {
@@ -68,8 +90,17 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
         }
         ClientEvent::StartGroupSession(g) => room::start(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
         ClientEvent::EndGroupSession(g) => room::end(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
-        ClientEvent::JoinGroupSession(g) => room::joined(&mut tx, me, g.group_session_id, Utc::now()).await?,
-        ClientEvent::LeaveGroupSession(g) => room::left(&mut tx, me, g.group_session_id).await?,
+        ClientEvent::JoinGroupSession(g) => {
+            let now = Utc::now();
+            let (session, _) = access::admit(&mut tx, g.group_session_id, me, now).await?;
+            let client = janus.ok_or_else(|| domain::Error::ServiceDown(room::UNAVAILABLE.into()))?;
+            calls.join(client, &session, me, socket).await?;
+            room::joined(&mut tx, me, g.group_session_id, now).await?
+        }
+        ClientEvent::LeaveGroupSession(g) => {
+            calls.leave(socket).await;
+            room::left(&mut tx, me, g.group_session_id).await?
+        }
         ClientEvent::MuteParticipant(p) => {
             room::set_muted(&mut tx, janus, me, p.group_session_id, p.participant_id, true).await?
         }
@@ -112,14 +143,19 @@ pub async fn socket_opened(state: &AppState, user: Uuid, socket: Uuid) -> Result
     sockets::opened(&state.pool, socket, user).await
 }
 
-/// A socket closed: it views nothing any more, its ringing calls end ('disconnected') and its
-/// answered calls end after the reconnect grace unless its user resumes them on another socket.
+/// A socket closed: it views nothing any more, its ringing calls end ('disconnected'), its answered
+/// calls end after the reconnect grace unless its user resumes them on another socket, and it leaves
+/// its group call (the others see it go).
 pub async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
+    let seat = state.group_calls.leave(socket).await;
     let mut tx = state.pool.begin().await?;
     let held = sockets::closed(&mut tx, socket).await?;
     let due = Utc::now() + state.call_reconnect_grace;
     for call in held {
         jobs::call_timeout::schedule_grace(&mut tx, call, socket, due).await?;
+    }
+    if let Some((user, session)) = seat {
+        room::left(&mut tx, user, session).await?;
     }
     tx.commit().await?;
     Ok(())

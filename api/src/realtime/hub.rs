@@ -116,6 +116,15 @@ impl Hub {
         closed
     }
 
+    /// Closes one socket (its client reconnects).
+    pub fn close_socket(&self, socket: Uuid) {
+        for entry in self.users.read().expect("hub lock").values().flatten() {
+            if entry.socket == socket {
+                entry.close.notify_one();
+            }
+        }
+    }
+
     pub fn close_all(&self) {
         for entry in self.users.read().expect("hub lock").values().flatten() {
             entry.close.notify_one();

@@ -8,6 +8,7 @@ mod handlers;
 pub mod hub;
 pub mod listener;
 pub mod protocol;
+pub mod seats;
 pub mod socket;
 pub mod throttle;
 

@@ -78,6 +78,25 @@ pub struct ToggleAudio {
     pub is_audio_enabled: bool,
 }
 
+/// An SDP for the api to relay to Janus: the member's publisher offer, or their answer to a
+/// subscriber offer.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupCallSdp {
+    pub group_session_id: Uuid,
+    pub sdp: String,
+}
+
+/// One of the browser's ICE candidates for its publisher or subscriber connection (`null`: no
+/// more). `participantId`, if sent, is ignored: it is always the sender's own.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupIceCandidate {
+    pub group_session_id: Uuid,
+    pub target: super::seats::Target,
+    pub candidate: Option<Value>,
+}
+
 #[derive(Debug, PartialEq)]
 pub enum ClientEvent {
     SendMessage(SendMessage),
@@ -105,6 +124,9 @@ pub enum ClientEvent {
     RemoveParticipant(ParticipantRef),
     ToggleVideo(ToggleVideo),
     ToggleAudio(ToggleAudio),
+    GroupCallOffer(GroupCallSdp),
+    GroupCallSubscribeAnswer(GroupCallSdp),
+    GroupIceCandidate(GroupIceCandidate),
     Ping,
 }
 
@@ -192,6 +214,9 @@ pub fn parse(text: &str) -> Result<ClientEvent, BadFrame> {
         "remove-participant" => ClientEvent::RemoveParticipant(de(&event, data)?),
         "toggle-video" => ClientEvent::ToggleVideo(de(&event, data)?),
         "toggle-audio" => ClientEvent::ToggleAudio(de(&event, data)?),
+        "group-call-offer" => ClientEvent::GroupCallOffer(de(&event, data)?),
+        "group-call-subscribe-answer" => ClientEvent::GroupCallSubscribeAnswer(de(&event, data)?),
+        "ice-candidate" => ClientEvent::GroupIceCandidate(de(&event, data)?),
         other => return Err(bad(format!("Unknown event: {other}"))),
     })
 }
@@ -259,6 +284,17 @@ mod tests {
             ClientEvent::ToggleVideo(ToggleVideo {
                 group_session_id: g,
                 is_video_enabled: false
+            })
+        );
+        assert_eq!(
+            parse(&format!(
+                r#"{{"event":"ice-candidate","data":{{"groupSessionId":"{g}","participantId":"{p}","target":"publisher","candidate":null}}}}"#
+            ))
+            .unwrap(),
+            ClientEvent::GroupIceCandidate(GroupIceCandidate {
+                group_session_id: g,
+                target: super::super::seats::Target::Publisher,
+                candidate: None
             })
         );
         assert!(

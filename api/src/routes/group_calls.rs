@@ -1,5 +1,6 @@
-//! Entering a group session's call: the Janus address and short-lived signed tokens, only for its
-//! mentor and its seated participants who were not removed, only while it is live.
+//! Entering a group session's call: ids, ICE servers and members, only for its mentor and its
+//! seated participants who were not removed, only while it is live. The call itself is signalled
+//! over `/api/ws` (realtime::seats); browsers get nothing for Janus's API.
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
@@ -45,15 +46,10 @@ pub struct GroupCallView {
     pub role: String,
     pub mentor_user_id: Uuid,
     pub mentor_name: String,
-    /// The Janus WebSocket address the browser connects to
-    pub janus_url: String,
-    /// Signed Janus session token (expires with `expiresAt`)
-    pub session_token: String,
-    /// Signed token to join this room (expires with `expiresAt`)
-    pub room_token: String,
     pub room_id: u64,
-    /// The caller's publisher id in the room
+    /// The caller's publisher id in the room (the api joins them under it; nobody else can)
     pub participant_id: u64,
+    /// The call may run until then (the session's end plus half an hour)
     pub expires_at: DateTime<Utc>,
     pub ice_servers: Vec<IceServerView>,
     /// The mentor and the participants (who may be in the call, not who is in it now)
@@ -62,7 +58,8 @@ pub struct GroupCallView {
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Messaging")]
 impl GroupCallsApi {
-    /// Tokens to enter a live group session's call (mentor and seated participants only; 403 for
+    /// What a page needs to enter a live group session's call over `/api/ws` (no Janus token: only
+    /// the api talks to Janus) (mentor and seated participants only; 403 for
     /// anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
     #[oai(path = "/group-sessions/:id/call", method = "get", operation_id = "getGroupCall")]
     async fn call(
@@ -90,9 +87,6 @@ impl GroupCallsApi {
             .into(),
             mentor_user_id: a.session.mentor_user_id,
             mentor_name: a.session.mentor_name,
-            janus_url: a.janus_url,
-            session_token: a.session_token,
-            room_token: a.room_token,
             room_id: a.room_id,
             participant_id: a.participant_id,
             expires_at: a.expires_at,

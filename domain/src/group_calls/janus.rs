@@ -1,6 +1,7 @@
 //! The api's side of Janus: its HTTP API (`JANUS_HTTP_URL`), used to create and destroy a session's
 //! room and to moderate it. Each call opens a Janus session, attaches to the VideoRoom plugin, sends
-//! one synchronous request and closes the session again.
+//! one synchronous request and closes the session again. The members' own handles live on each api
+//! process's long-lived session ([`super::gateway`]).
 
 use std::time::Duration;
 
@@ -62,25 +63,16 @@ impl JanusClient {
         &self.settings
     }
 
-    /// Creates the room of a session (nothing when it exists): signed tokens to join, a private id
-    /// to subscribe (`require_pvtid`), moderation by `secret`.
+    /// Creates the room of a session (nothing when it exists): private (never listed), a private
+    /// id to subscribe (`require_pvtid`), moderation by `secret`. Only the api joins it, each
+    /// member under their own id (`group_calls::seats` in the api).
     pub async fn create_room(&self, room: u64, secret: &str, description: &str, publishers: u32) -> anyhow::Result<()> {
         let body = json!({
             "request": "create", "room": room, "permanent": false, "admin_key": self.settings.admin_key,
             "description": description, "secret": secret, "publishers": publishers, "bitrate": ROOM_BITRATE,
-            "signed_tokens": true, "require_pvtid": true, "notify_joining": true, "videocodec": "vp8",
-            // An empty list turns the check on: only tokens the api adds may join.
-            "allowed": [],
+            "is_private": true, "require_pvtid": true, "notify_joining": true, "videocodec": "vp8",
         });
         self.room_request(body, &[ROOM_EXISTS]).await.map(drop)
-    }
-
-    /// Adds a member's room token to the room's `allowed` list, or withdraws it (a removed
-    /// participant can then not join again, whatever token they kept).
-    pub async fn allow(&self, room: u64, secret: &str, token: &str, allowed: bool) -> anyhow::Result<()> {
-        let action = if allowed { "add" } else { "remove" };
-        let body = json!({"request": "allowed", "room": room, "secret": secret, "action": action, "allowed": [token]});
-        self.room_request(body, &[]).await.map(drop)
     }
 
     /// Ends a room: Janus tells every participant it is gone (nothing when it already is).

@@ -1,5 +1,5 @@
-//! What happens in a group session's call: admitting a caller (room made on first need, signed
-//! tokens), the mentor starting and ending it, joins and leaves, toggles, and moderation. Every
+//! What happens in a group session's call: admitting a caller (room made on first need), the
+//! mentor starting and ending it, joins and leaves, toggles, and moderation. Every
 //! event reaches the mentor and every participant on any api process (through `realtime`), in the
 //! caller's transaction; moderation also goes to Janus, so it holds whatever a browser does.
 
@@ -12,7 +12,7 @@ use super::{
     JanusClient,
     access::{self, CallSession, Member, Role},
     ids,
-    tokens::{self, TOKEN_GRACE_MINUTES},
+    tokens::TOKEN_GRACE_MINUTES,
 };
 use crate::{Error, Result, group_sessions::lifecycle, realtime};
 
@@ -28,22 +28,19 @@ pub const UNMUTED: &str = "participant-unmuted";
 pub const TOGGLED_VIDEO: &str = "toggle-video";
 pub const TOGGLED_AUDIO: &str = "toggle-audio";
 
-/// What a browser needs to enter the room: its Janus address and tokens, its ids, and who is there.
+/// What a browser needs to enter the call (over `/api/ws`; it gets nothing for Janus's API): its
+/// ids, and who may be there.
 #[derive(Clone, Debug)]
 pub struct CallAccess {
     pub session: CallSession,
     pub role: Role,
-    pub janus_url: String,
-    pub session_token: String,
-    pub room_token: String,
     pub room_id: u64,
     pub participant_id: u64,
     pub expires_at: DateTime<Utc>,
     pub members: Vec<Member>,
 }
 
-/// The session's end plus the grace; fixed per session, so a member's token is always the same
-/// string (and can be withdrawn from the room's list).
+/// The session's end plus the grace: until then the call may run.
 fn token_expiry(session: &CallSession) -> DateTime<Utc> {
     session.ends_at + Duration::minutes(TOKEN_GRACE_MINUTES)
 }
@@ -52,7 +49,8 @@ fn janus(client: Option<&JanusClient>) -> Result<&JanusClient> {
     client.ok_or_else(|| Error::ServiceDown(UNAVAILABLE.into()))
 }
 
-fn room_of(client: &JanusClient, session: Uuid) -> (u64, String) {
+/// The room of a session and its moderation secret (never sent to a browser).
+pub fn room_of(client: &JanusClient, session: Uuid) -> (u64, String) {
     (
         ids::room_id(session),
         ids::room_secret(&client.settings().token_secret, session),
@@ -60,7 +58,7 @@ fn room_of(client: &JanusClient, session: Uuid) -> (u64, String) {
 }
 
 /// The session's room, made when it is not there yet: room for the mentor and every seat.
-async fn ensure_room(client: &JanusClient, session: &CallSession) -> Result<(u64, String)> {
+pub async fn ensure_room(client: &JanusClient, session: &CallSession) -> Result<(u64, String)> {
     let (room, secret) = room_of(client, session.id);
     let publishers = u32::try_from(session.max_participants).unwrap_or(20) + 1;
     client
@@ -70,7 +68,7 @@ async fn ensure_room(client: &JanusClient, session: &CallSession) -> Result<(u64
     Ok((room, secret))
 }
 
-/// Admits the caller and hands them tokens for the session's room, creating it when needed.
+/// Admits the caller and makes the session's room when needed.
 pub async fn access(
     conn: &mut PgConnection,
     client: Option<&JanusClient>,
@@ -80,29 +78,19 @@ pub async fn access(
 ) -> Result<CallAccess> {
     let (session, role) = access::admit(&mut *conn, id, user, now).await?;
     let client = janus(client)?;
-    let (room, secret) = ensure_room(client, &session).await?;
+    let (room, _) = ensure_room(client, &session).await?;
     let expires_at = token_expiry(&session);
-    let secret_key = &client.settings().token_secret;
-    let participant_id = ids::participant_id(user);
-    let room_token = tokens::room_token(secret_key, room, participant_id, expires_at);
-    client
-        .allow(room, &secret, &room_token, true)
-        .await
-        .map_err(unavailable)?;
     Ok(CallAccess {
         members: access::members(&mut *conn, id).await?,
         session,
         role,
-        janus_url: client.settings().ws_url.clone(),
-        session_token: tokens::session_token(secret_key, expires_at),
-        room_token,
         room_id: room,
-        participant_id,
+        participant_id: ids::participant_id(user),
         expires_at,
     })
 }
 
-fn unavailable(err: anyhow::Error) -> Error {
+pub fn unavailable(err: anyhow::Error) -> Error {
     tracing::warn!(error = %format!("{err:#}"), "janus");
     Error::ServiceDown(UNAVAILABLE.into())
 }
@@ -267,8 +255,9 @@ pub async fn set_muted(
     tell_members(conn, id, event, json!({"groupSessionId": id, "participantId": target})).await
 }
 
-/// The mentor removes a participant: recorded (no token again), kicked from the room by Janus,
-/// and everyone told (the removed one's page leaves the call).
+/// The mentor removes a participant: recorded (the api joins them no more), kicked from the room
+/// by Janus (under the only id the api ever joins them with: their own), and everyone told (the
+/// removed one's page leaves the call).
 pub async fn remove(
     conn: &mut PgConnection,
     client: Option<&JanusClient>,
@@ -276,7 +265,7 @@ pub async fn remove(
     id: Uuid,
     target: Uuid,
 ) -> Result<()> {
-    let session = access::as_mentor(&mut *conn, id, user).await?;
+    access::as_mentor(&mut *conn, id, user).await?;
     // Told before the removal is recorded, so the removed one hears of it too.
     let to: Vec<Uuid> = access::members(&mut *conn, id)
         .await?
@@ -288,16 +277,10 @@ pub async fn remove(
     }
     if let Some(client) = client {
         let (room, secret) = room_of(client, id);
-        let participant = ids::participant_id(target);
-        // The token first: kicked, they could otherwise join again with the one they hold.
-        let token = tokens::room_token(
-            &client.settings().token_secret,
-            room,
-            participant,
-            token_expiry(&session),
-        );
-        client.allow(room, &secret, &token, false).await.map_err(unavailable)?;
-        client.kick(room, &secret, participant).await.map_err(unavailable)?;
+        client
+            .kick(room, &secret, ids::participant_id(target))
+            .await
+            .map_err(unavailable)?;
     }
     let data = json!({"groupSessionId": id, "participantId": target, "reason": "removed"});
     realtime::publish(conn, &realtime::Envelope::to_users(to, LEFT, data)).await

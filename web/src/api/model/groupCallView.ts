@@ -18,15 +18,10 @@ export interface GroupCallView {
   role: string;
   mentorUserId: string;
   mentorName: string;
-  /** The Janus WebSocket address the browser connects to */
-  janusUrl: string;
-  /** Signed Janus session token (expires with `expiresAt`) */
-  sessionToken: string;
-  /** Signed token to join this room (expires with `expiresAt`) */
-  roomToken: string;
   roomId: number;
-  /** The caller's publisher id in the room */
+  /** The caller's publisher id in the room (the api joins them under it; nobody else can) */
   participantId: number;
+  /** The call may run until then (the session's end plus half an hour) */
   expiresAt: string;
   iceServers: IceServerView[];
   /** The mentor and the participants (who may be in the call, not who is in it now) */

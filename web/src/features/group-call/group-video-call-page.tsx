@@ -15,7 +15,7 @@ import { useRealtime, useRealtimeEvent } from '@/lib/realtime/provider';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
-import { JanusRoom, type RoomSnapshot } from './janus-room';
+import { GroupCallConnection, type RoomSnapshot } from './group-call-connection';
 import { MicButton } from './mic-button';
 import { useMutedByMentor } from './mute-state';
 import { isRemovedError, RemovedNotice } from './removed-notice';
@@ -32,8 +32,6 @@ export const GROUP_CALL_TEXT = {
   waiting: 'Waiting for the mentor to start the session',
 } as const;
 
-/** The mentor publishes up to this many bits per second (camera plus a shared screen). */
-export const MENTOR_BITRATE = 1_500_000;
 const SECOND_MS = 1_000;
 const BACK_TO = '/group-sessions';
 
@@ -83,7 +81,6 @@ const NO_ROOM: RoomSnapshot = {
   local: null,
   screen: null,
   remote: new Map(),
-  kicked: false,
 };
 
 function CallRoom({ call }: { call: GroupCallView }) {
@@ -92,7 +89,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
   const isMentor = call.role === 'mentor';
   const id = call.groupSessionId;
   const [room, setRoom] = useState<RoomSnapshot>(NO_ROOM);
-  const roomRef = useRef<JanusRoom | null>(null);
+  const roomRef = useRef<GroupCallConnection | null>(null);
   const [active, setActive] = useState(call.status === 'active');
   const [startedAt, setStartedAt] = useState<number>(() => Date.parse(call.scheduledAt));
   const [members, setMembers] = useState<CallMemberView[]>(call.members);
@@ -110,38 +107,24 @@ function CallRoom({ call }: { call: GroupCallView }) {
     setMicOn(false);
   });
 
-  // Join the room once; leave it (and tell the others) when the page goes.
+  // Take the seat (again each time the socket is ready); leave it when the page goes.
   useEffect(() => {
-    const janusRoom = new JanusRoom({
-      server: call.janusUrl,
-      sessionToken: call.sessionToken,
-      roomToken: call.roomToken,
-      roomId: call.roomId,
-      participantId: call.participantId,
-      display: me ? `${me.firstName} ${me.lastName}` : 'Participant',
+    if (!client) return;
+    const connection = new GroupCallConnection({
+      client,
+      groupSessionId: id,
       iceServers: call.iceServers.map((s) => ({ urls: s.urls, username: s.username, credential: s.credential })),
-      bitrate: isMentor ? MENTOR_BITRATE : undefined,
       onChange: setRoom,
     });
-    roomRef.current = janusRoom;
-    void janusRoom.start();
+    roomRef.current = connection;
+    void connection.start();
     return () => {
-      janusRoom.leave();
+      connection.leave();
       roomRef.current = null;
     };
-    // The call view is fetched once per visit (staleTime Infinity): this runs once.
+    // The call view is fetched once per visit (staleTime Infinity): this runs once per client.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  // Once in the room, the others hear of it.
-  const connected = room.status === 'connected';
-  useEffect(() => {
-    if (!connected || !client) return;
-    client.send('join-group-session', { groupSessionId: id });
-    return () => {
-      client.send('leave-group-session', { groupSessionId: id });
-    };
-  }, [connected, client, id]);
+  }, [client, id]);
 
   const leaveTo = (path: string) => {
     roomRef.current?.leave();
@@ -237,17 +220,6 @@ function CallRoom({ call }: { call: GroupCallView }) {
     });
   });
 
-  // Janus kicked this seat (the removal's media side).
-  useEffect(() => {
-    if (room.kicked && !removed) {
-      toast.error(GROUP_CALL_TEXT.youWereRemoved);
-      roomRef.current?.leave();
-      // eslint-disable-next-line react-hooks/set-state-in-effect -- the kick arrives in the room's state; recorded once
-      setRemoved(true);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [room.kicked]);
-
   const toggleMic = () => {
     if (mutedByMentor) return;
     roomRef.current?.setAudio(!micOn);
@@ -260,7 +232,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
     setCamOn(!camOn);
   };
   const toggleScreen = () => {
-    roomRef.current?.shareScreen(!sharing);
+    void roomRef.current?.shareScreen(!sharing);
     setSharing(!sharing);
   };
 

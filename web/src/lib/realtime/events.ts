@@ -45,11 +45,25 @@ export type ClientEvents = {
   'remove-participant': { groupSessionId: string; participantId: string };
   'toggle-video': { groupSessionId: string; isVideoEnabled: boolean };
   'toggle-audio': { groupSessionId: string; isAudioEnabled: boolean };
+  /** The seat's publisher offer; the api relays it to Janus and answers with group-call-answer. */
+  'group-call-offer': { groupSessionId: string; sdp: string };
+  /** The answer to a group-call-subscribe-offer. */
+  'group-call-subscribe-answer': { groupSessionId: string; sdp: string };
+  /** A candidate of the seat's publisher or subscriber connection; null: no more of them. */
+  'ice-candidate': {
+    groupSessionId: string;
+    target: 'publisher' | 'subscriber';
+    candidate: RTCIceCandidateInit | null;
+    participantId?: string;
+  };
   ping: Record<string, never>;
 };
 
 /** A member of a group call as the others hear of them (id is the user id). */
 export type GroupCallParticipant = Person & { janusId: number; isMentor: boolean };
+
+/** One media line of a seat's subscriber connection: whose audio or video it carries. */
+export type GroupCallStream = { mid: string; participantId: string; janusId: number; kind: 'audio' | 'video' };
 
 export type CallEndReason = 'ended' | 'missed' | 'rejected' | 'disconnected' | 'answered elsewhere' | (string & {});
 
@@ -94,6 +108,8 @@ export type ServerEvents = {
   'participant-unmuted': { groupSessionId: string; participantId: string };
   'toggle-video': { groupSessionId: string; participantId: string; isVideoEnabled: boolean };
   'toggle-audio': { groupSessionId: string; participantId: string; isAudioEnabled: boolean };
+  'group-call-answer': { groupSessionId: string; sdp: string };
+  'group-call-subscribe-offer': { groupSessionId: string; sdp: string; streams: GroupCallStream[] };
   error: { message: string; event?: string };
 };
 

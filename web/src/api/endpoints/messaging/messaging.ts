@@ -823,7 +823,8 @@ export const getGetGroupCallUrl = (id: string,) => {
 }
 
 /**
- * @summary Tokens to enter a live group session's call (mentor and seated participants only; 403 for
+ * @summary What a page needs to enter a live group session's call over `/api/ws` (no Janus token: only
+the api talks to Janus) (mentor and seated participants only; 403 for
 anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
  */
 export const getGroupCall = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<GroupCallView> => {
@@ -895,7 +896,8 @@ export function useGetGroupCall<TData = Awaited<ReturnType<typeof getGroupCall>>
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Tokens to enter a live group session's call (mentor and seated participants only; 403 for
+ * @summary What a page needs to enter a live group session's call over `/api/ws` (no Janus token: only
+the api talks to Janus) (mentor and seated participants only; 403 for
 anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
  */
 
