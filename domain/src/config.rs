@@ -311,6 +311,15 @@ impl Config {
     }
 
     /// A link into the web app, e.g. `link("/verify-email", &[("token", t)])`.
+    /// The bare address of `MAIL_FROM` (`no-reply@example.com` of `Name <no-reply@example.com>`).
+    pub fn mail_from_address(&self) -> String {
+        let from = self.mail_from.trim();
+        match (from.rfind('<'), from.rfind('>')) {
+            (Some(open), Some(close)) if open < close => from[open + 1..close].trim().to_string(),
+            _ => from.to_string(),
+        }
+    }
+
     pub fn link(&self, path: &str, query: &[(&str, &str)]) -> String {
         let mut url = self.app_base_url.clone();
         url.set_path(path);
