@@ -1,6 +1,7 @@
 // After a failed Playwright run: each failed test and the first lines of its error, printed last
 // so they are in the tail of a long CI log (the list reporter prints errors far above the end).
 import { existsSync, readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 
 const RESULTS = new URL('./artifacts/playwright-results.json', import.meta.url);
 const LINES = 12;
@@ -21,7 +22,7 @@ const walk = (suite, titles) => {
 for (const suite of report.suites ?? []) walk(suite, [suite.title]);
 for (const { title, last } of failed) {
   console.error(`\n✘ ${title} (${last.status}, ${last.duration} ms)`);
-  const message = (last.error?.message ?? last.errors?.[0]?.message ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+  const message = stripVTControlCharacters(last.error?.message ?? last.errors?.[0]?.message ?? '');
   console.error(
     message
       .split('\n')

@@ -1,5 +1,8 @@
 //! The HTTP API: poem + poem-openapi handlers grouped by area, guards, sessions, and the web app.
 
+/// Database connections of one serving api process; HTTP requests and socket frames share them.
+pub const POOL_SIZE: u32 = 20;
+
 pub mod app;
 pub mod auth;
 pub mod catalogue_cache;

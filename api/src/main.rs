@@ -78,7 +78,7 @@ async fn payouts_run() -> anyhow::Result<()> {
 
 async fn serve() -> anyhow::Result<()> {
     let config = Config::from_env()?;
-    let pool = db::connect(&config.database_url, 20).await?;
+    let pool = db::connect(&config.database_url, api::POOL_SIZE).await?;
     let port = config.port;
     let state = AppState::new(pool.clone(), config)?;
     api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;

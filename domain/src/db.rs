@@ -24,13 +24,3 @@ pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
     MIGRATOR.run(pool).await?;
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_outage_answers_within_a_few_seconds() {
-        assert_eq!(ACQUIRE_TIMEOUT, Duration::from_secs(3));
-    }
-}

@@ -135,11 +135,6 @@ pub async fn prune(db: impl PgExecutor<'_>) -> Result<u64> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_window_is_fifteen_minutes() {
-        assert_eq!(WINDOW, Duration::minutes(15));
-    }
-
     async fn take_one(pool: &sqlx::PgPool, key: &str, limit: i64) -> Result<Vec<i64>> {
         let mut tx = pool.begin().await?;
         let ids = take(

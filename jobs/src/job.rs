@@ -96,11 +96,3 @@ macro_rules! sweep {
         }
     };
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn sweeps_get_three_tries() {
-        assert_eq!(super::SWEEP_MAX_ATTEMPTS, 3);
-    }
-}

@@ -50,9 +50,7 @@ macro_rules! jobs {
 
         /// Every sweep's queue and cron schedule.
         pub fn sweeps() -> Vec<(&'static str, &'static str)> {
-            let mut sweeps = Vec::new();
-            $(jobs!(@sweep $kind $job, sweeps);)*
-            sweeps
+            [$(jobs!(@sweep $kind $job)),*].into_iter().flatten().collect()
         }
 
         /// The cron loops of every sweep; they run until the process stops.
@@ -60,9 +58,11 @@ macro_rules! jobs {
             $(jobs!(@schedule $kind $job, pool);)*
         }
     };
-    (@sweep job $job:ty, $sweeps:ident) => {};
-    (@sweep sweep $job:ty, $sweeps:ident) => {
-        $sweeps.push((<$job as Job>::QUEUE, <$job as Sweep>::SCHEDULE));
+    (@sweep job $job:ty) => {
+        None
+    };
+    (@sweep sweep $job:ty) => {
+        Some((<$job as Job>::QUEUE, <$job as Sweep>::SCHEDULE))
     };
     (@schedule job $job:ty, $pool:ident) => {};
     (@schedule sweep $job:ty, $pool:ident) => {
@@ -274,6 +274,7 @@ mod tests {
                 "payout_batch",
                 "group_session_state",
                 "group_session_state_sweep",
+                "announcement_fanout",
             ]
         );
         let attempts = [
@@ -290,8 +291,9 @@ mod tests {
             call_timeout::EndDroppedCall::MAX_ATTEMPTS,
             payout_batch::RunPayouts::MAX_ATTEMPTS,
             group_sessions::GroupSessionStep::MAX_ATTEMPTS,
+            announcement_fanout::Announce::MAX_ATTEMPTS,
         ];
-        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 5, 3, 5]);
+        assert_eq!(attempts, [5, 10, 5, 5, 8, 5, 20, 3, 10, 5, 5, 3, 5, 10]);
         assert_eq!(
             sweeps(),
             [
@@ -307,10 +309,8 @@ mod tests {
     }
 
     #[test]
-    fn queues_poll_unasked_twice_a_minute_and_fetch_in_batches() {
-        assert_eq!(SAFETY_POLL_EVERY, Duration::from_secs(30));
+    fn queues_poll_unasked_at_the_safety_interval_by_default() {
         assert_eq!(Settings::default().poll_every, SAFETY_POLL_EVERY);
-        assert_eq!((FETCH_BATCH, MAX_RUNNING_PER_QUEUE), (2000, 8));
     }
 
     #[test]

@@ -87,6 +87,15 @@ pub struct QueueHealth {
     pub set_aside: i32,
 }
 
+/// A queue's name, its workers' last heartbeat, and its last failure, restarts and jobs set aside.
+type HealthRow = (
+    String,
+    Option<DateTime<Utc>>,
+    Option<DateTime<Utc>>,
+    Option<i32>,
+    Option<i32>,
+);
+
 /// How each of `queues` is doing, from the workers' heartbeats and the supervisor's records.
 pub async fn queue_health(
     pool: &PgPool,
@@ -94,13 +103,7 @@ pub async fn queue_health(
     silent_after: Duration,
 ) -> sqlx::Result<Vec<QueueHealth>> {
     let names: Vec<&str> = queues.to_vec();
-    let rows: Vec<(
-        String,
-        Option<DateTime<Utc>>,
-        Option<DateTime<Utc>>,
-        Option<i32>,
-        Option<i32>,
-    )> = sqlx::query_as(
+    let rows: Vec<HealthRow> = sqlx::query_as(
         "SELECT q.name, (SELECT max(w.last_seen) FROM apalis.workers w WHERE w.worker_type = q.name), \
          h.last_error_at, h.restarts, h.set_aside \
          FROM unnest($1::text[]) AS q(name) LEFT JOIN job_queue_health h ON h.queue = q.name",

@@ -32,6 +32,10 @@ pub const PROBE_EVERY: Duration = Duration::from_millis(500);
 /// A task due within this time gets a timer; longer than [`PROBE_EVERY`], so every task
 /// scheduled further ahead than one probe is seen by a probe before it falls due.
 pub const PROBE_HORIZON: Duration = Duration::from_millis(1_000);
+const _: () = assert!(
+    PROBE_HORIZON.as_millis() > PROBE_EVERY.as_millis(),
+    "the probe looks further ahead than its period"
+);
 /// The pause before listening again after the listener failed.
 pub const RELISTEN_AFTER: Duration = Duration::from_secs(1);
 
@@ -229,14 +233,6 @@ impl Timers {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_probe_looks_further_ahead_than_its_period() {
-        assert_eq!(PROBE_EVERY, Duration::from_millis(500));
-        assert_eq!(PROBE_HORIZON, Duration::from_secs(1));
-        assert!(PROBE_HORIZON > PROBE_EVERY);
-        assert_eq!(RELISTEN_AFTER, Duration::from_secs(1));
-    }
 
     #[test]
     fn a_bell_remembers_one_ring_until_taken() {

@@ -53,7 +53,9 @@ try {
   const sampler = setInterval(() => {
     try {
       peakRss = Math.max(peakRss, memKb(pid, 'VmRSS'));
-    } catch {}
+    } catch {
+      // the process is gone: the peak so far stands
+    }
   }, 50);
 
   const t = performance.now();

@@ -90,7 +90,9 @@ try {
   const sampler = setInterval(() => {
     try {
       peakRss = Math.max(peakRss, memKb(pid, 'VmRSS'));
-    } catch {}
+    } catch {
+      // the process is gone: the peak so far stands
+    }
   }, 50);
   t = performance.now();
   r = await admin.post('/api/admin/payouts/run', {});

@@ -95,7 +95,9 @@ export async function startJanus({ turn = null } = {}) {
     try {
       const res = await fetch(`${env.JANUS_HTTP_URL}/info`, { signal: AbortSignal.timeout(1000) });
       if (res.ok) break;
-    } catch {}
+    } catch {
+      // not listening yet: ask again until the deadline
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`janus did not answer within ${STARTUP_TIMEOUT_MS} ms; log ${log}`);

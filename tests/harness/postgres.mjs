@@ -37,7 +37,7 @@ async function asOwner(bin, args) {
   try {
     return await run(cmd, argv, { cwd: '/', timeout: 120_000 });
   } catch (e) {
-    throw new Error(`${path.basename(bin)} ${args.join(' ')} failed: ${e.stderr || e.message}`);
+    throw new Error(`${path.basename(bin)} ${args.join(' ')} failed: ${e.stderr || e.message}`, { cause: e });
   }
 }
 
@@ -77,7 +77,9 @@ export async function startPostgres() {
     if (running) {
       try {
         await stop();
-      } catch {}
+      } catch {
+        // already stopped
+      }
     }
     if (!process.env.KEEP_STACK) await rm(dir, { recursive: true, force: true });
   }
@@ -90,7 +92,9 @@ export async function startPostgres() {
           ? ['runuser', ['-u', 'postgres', '--', path.join(bin, 'pg_ctl'), '-D', data, 'stop', '-m', 'immediate']]
           : [path.join(bin, 'pg_ctl'), ['-D', data, 'stop', '-m', 'immediate']];
         execFileSync(cmd, argv, { cwd: '/', stdio: 'ignore', timeout: 30_000 });
-      } catch {}
+      } catch {
+        // already stopped
+      }
     }
   });
 

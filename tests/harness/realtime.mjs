@@ -132,7 +132,9 @@ export function refused(stack, { who, cookie = cookieOf(who), apiIndex = 0, orig
         let parsed = body;
         try {
           parsed = JSON.parse(body);
-        } catch {}
+        } catch {
+          // not JSON: the text as it came
+        }
         resolve({ status: res.statusCode, body: parsed });
       });
     });

@@ -38,7 +38,9 @@ process.on('exit', () => {
   for (const child of live) {
     try {
       child.kill('SIGKILL');
-    } catch {}
+    } catch {
+      // already exited
+    }
   }
 });
 

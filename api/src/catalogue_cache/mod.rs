@@ -225,9 +225,4 @@ mod tests {
         assert!(bodies.iter().all(|b| b.as_ref() == b"\"first\""));
         assert_eq!(loads.load(Ordering::SeqCst), 1);
     }
-
-    #[test]
-    fn the_cache_holds_at_most_64_mib() {
-        assert_eq!(CAPACITY_BYTES, 64 * 1024 * 1024);
-    }
 }

@@ -28,6 +28,10 @@ pub struct Entry {
 /// wait their turn in the process instead of timing out on the pool (which HTTP shares), so an
 /// overload queues frames rather than failing them.
 pub const DATABASE_FRAMES_AT_ONCE: usize = 8;
+const _: () = assert!(
+    DATABASE_FRAMES_AT_ONCE * 2 <= crate::POOL_SIZE as usize,
+    "socket frames leave at least half of the pool to HTTP"
+);
 
 pub struct Hub {
     users: RwLock<HashMap<Uuid, Vec<Entry>>>,
@@ -140,9 +144,6 @@ mod tests {
 
     #[tokio::test]
     async fn frames_take_turns_at_the_database_leaving_the_pool_room_for_http() {
-        const API_POOL_SIZE: usize = 20;
-        assert_eq!(DATABASE_FRAMES_AT_ONCE, 8);
-        assert!(DATABASE_FRAMES_AT_ONCE * 2 <= API_POOL_SIZE);
         let hub = Hub::new();
         let mut turns = Vec::new();
         for _ in 0..DATABASE_FRAMES_AT_ONCE {

@@ -107,6 +107,7 @@ impl BookingApi {
         method = "get",
         operation_id = "getAvailableSlots"
     )]
+    #[allow(clippy::too_many_arguments)] // one argument per query parameter of the endpoint, as poem-openapi takes them
     async fn slots(
         &self,
         state: Data<&AppState>,

@@ -105,7 +105,7 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
         }
         tx.commit().await?;
         let attempt = match started {
-            Start::AlreadyPaid(booking) => return Ok(paid(booking)),
+            Start::AlreadyPaid(booking) => return Ok(paid(*booking)),
             Start::InProgress => {
                 // Another request is charging this reservation: answer with its outcome.
                 let deadline = WAIT_FOR_OTHER_PAYMENT.min(gateway.answer_deadline());
@@ -135,7 +135,7 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
         };
         return Ok(
             match payment_reconciliation::settle(&state.pool, attempt.payment_id, &outcome).await? {
-                Settled::Confirmed(booking) => paid(booking),
+                Settled::Confirmed(booking) => paid(*booking),
                 Settled::AlreadySettled => match checkout::latest_attempt(&state.pool, reservation_id).await? {
                     Some((_, status)) if status == "approved" => paid(confirmed(state, reservation_id).await?),
                     _ => not_paid(checkout::UNCONFIRMED),
@@ -150,7 +150,7 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
 
 async fn confirmed(state: &AppState, booking_id: Uuid) -> ApiResult<Booking> {
     let booking = domain::booking::bookings::find(&state.pool, booking_id).await?;
-    Ok(booking.ok_or_else(|| crate::error::ApiError::not_found(reservations::NOT_FOUND))?)
+    booking.ok_or_else(|| crate::error::ApiError::not_found(reservations::NOT_FOUND))
 }
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Booking")]

@@ -42,10 +42,10 @@ pub async fn ensure_group_sessions(pool: &PgPool, mentor_id: Uuid, i: usize, now
         .bind(max.unwrap_or(domain::group_sessions::DEFAULT_PARTICIPANTS).clamp(2, 20))
         .execute(pool)
         .await;
-        if let Err(sqlx::Error::Database(db)) = &inserted {
-            if db.constraint() == Some("mentor_busy_no_overlap") {
-                continue;
-            }
+        if let Err(sqlx::Error::Database(db)) = &inserted
+            && db.constraint() == Some("mentor_busy_no_overlap")
+        {
+            continue;
         }
         inserted?;
     }

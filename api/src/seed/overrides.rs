@@ -112,6 +112,5 @@ mod tests {
                 .any(|w| w.day_of_week == 0)
         );
         assert!(EXTRA_SUNDAY.0 < EXTRA_SUNDAY.1);
-        assert_eq!(DAY_OFF_MENTORS.len(), 3);
     }
 }

@@ -74,10 +74,10 @@ impl Query {
         };
         let start = date(start_date, INVALID_START_DATE)?;
         let end = date(end_date, INVALID_END_DATE)?;
-        if let (Some(s), Some(e)) = (start, end) {
-            if s > e {
-                return Err(Error::validation(START_AFTER_END));
-            }
+        if let (Some(s), Some(e)) = (start, end)
+            && s > e
+        {
+            return Err(Error::validation(START_AFTER_END));
         }
         let page = page.unwrap_or(1);
         if !(1..=MAX_PAGE).contains(&page) {

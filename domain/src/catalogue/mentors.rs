@@ -339,7 +339,6 @@ mod tests {
         assert_eq!(msg(base_price(None)), BASE_PRICE_REQUIRED);
         assert_eq!(msg(base_price(Some("abc"))), INVALID_BASE_PRICE);
         assert_eq!(base_price(Some("75.5")).unwrap(), 7550);
-        assert_eq!(DEFAULT_MINIMUM_NOTICE_MINUTES, 120);
         assert_eq!(minimum_notice(0).unwrap(), 0);
         assert_eq!(minimum_notice(10_080).unwrap(), 10_080);
         assert_eq!(msg(minimum_notice(10_081)), INVALID_MINIMUM_NOTICE);

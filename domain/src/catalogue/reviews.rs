@@ -73,7 +73,7 @@ pub async fn create(
         .await
         .on_constraint("reviews_booking_id_key", || Error::conflict(ALREADY_REVIEWED))?;
     crate::notifications::notify(
-        &mut *tx,
+        &mut tx,
         booking.mentor_user_id,
         crate::notifications::Kind::NewReview,
         "New review",

@@ -258,7 +258,6 @@ mod tests {
         assert_eq!(duration(15).unwrap(), 15);
         assert_eq!(duration(480).unwrap(), 480);
         assert_eq!(msg(duration(481)), INVALID_DURATION);
-        assert_eq!(DEFAULT_DURATION_MINUTES, 60);
     }
 
     #[test]

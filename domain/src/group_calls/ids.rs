@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 /// The largest id handed to Janus (2^48 - 1): exact in a JavaScript number.
 pub const MAX_JANUS_ID: u64 = (1 << 48) - 1;
+const _: () = assert!(MAX_JANUS_ID < 1 << 53, "JavaScript numbers are exact up to 2^53");
 
 /// The first six bytes of a UUID v4 (random), never 0.
 fn janus_id(id: Uuid) -> u64 {
@@ -45,8 +46,17 @@ mod tests {
             assert!((1..=MAX_JANUS_ID).contains(&room_id(id)));
             assert_eq!(room_id(id), room_id(id));
         }
-        assert_eq!(MAX_JANUS_ID, 281_474_976_710_655);
-        assert!(MAX_JANUS_ID < (1u64 << 53));
+    }
+
+    #[test]
+    fn ids_at_the_edges_stay_within_one_and_the_maximum() {
+        assert_eq!(room_id(Uuid::from_bytes([0xff; 16])), MAX_JANUS_ID);
+        assert_eq!(participant_id(Uuid::from_bytes([0xff; 16])), MAX_JANUS_ID);
+        assert_eq!(room_id(Uuid::nil()), 1, "0 means 'pick one' to Janus");
+        assert_eq!(
+            room_id(Uuid::from_bytes([0, 0, 0, 0, 0, 1, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0])),
+            1
+        );
     }
 
     #[test]

@@ -63,9 +63,4 @@ mod tests {
             "the same member's token is the same: it can be withdrawn"
         );
     }
-
-    #[test]
-    fn tokens_outlast_the_session_by_half_an_hour() {
-        assert_eq!(TOKEN_GRACE_MINUTES, 30);
-    }
 }

@@ -84,13 +84,3 @@ pub async fn delete_stale(db: impl PgExecutor<'_>) -> Result<u64> {
             .rows_affected(),
     )
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn viewers_go_stale_after_90_seconds() {
-        assert_eq!(STALE_AFTER, Duration::seconds(90));
-    }
-}

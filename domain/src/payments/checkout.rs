@@ -49,8 +49,8 @@ pub struct Attempt {
 pub enum Start {
     /// Charge this attempt now.
     Charge(Attempt),
-    /// Paid before (a repeated request): nothing to charge.
-    AlreadyPaid(Booking),
+    /// Paid before (a repeated request): nothing to charge. Boxed: a booking is far larger than the other variants.
+    AlreadyPaid(Box<Booking>),
     /// Another request is charging this reservation right now.
     InProgress,
 }
@@ -84,7 +84,7 @@ pub async fn start(
     match open.as_deref() {
         Some("approved") => {
             let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
-            return Ok(Start::AlreadyPaid(booking));
+            return Ok(Start::AlreadyPaid(Box::new(booking)));
         }
         Some(_) => return Ok(Start::InProgress),
         None => {}
@@ -120,8 +120,9 @@ pub async fn start(
 }
 
 pub enum Settled {
-    /// Charged and the booking confirmed now: the caller queues the confirmation's jobs.
-    Confirmed(Booking),
+    /// Charged and the booking confirmed now: the caller queues the confirmation's jobs. Boxed: a booking is
+    /// far larger than the other variants.
+    Confirmed(Box<Booking>),
     /// Settled before (by the other of the api and the reconciliation job).
     AlreadySettled,
     /// Not charged; the hold stays until it expires.
@@ -179,7 +180,7 @@ pub async fn settle(
                 .await?
                 .ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
             reservations::notify_confirmed(tx, &booking, true).await?;
-            Ok(Settled::Confirmed(booking))
+            Ok(Settled::Confirmed(Box::new(booking)))
         }
         ChargeOutcome::Approved { .. } => {
             let refund_id = super::refund_payout::record_reversal(tx, booking_id, payment_id, amount_cents).await?;

@@ -58,7 +58,6 @@ mod tests {
 
     #[test]
     fn the_platform_keeps_fifteen_percent() {
-        assert_eq!(PLATFORM_FEE_PERCENT, 15);
         assert_eq!(fee_cents(10_000), 1_500);
         assert_eq!(fee_cents(4_500), 675);
     }

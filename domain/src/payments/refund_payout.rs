@@ -50,16 +50,19 @@ async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Resu
     Ok(())
 }
 
+/// A refund's status, amount and last attempt, with its payment's transaction id and card's last four digits.
+type RefundToPay = (
+    String,
+    i64,
+    Option<chrono::DateTime<chrono::Utc>>,
+    Option<String>,
+    Option<String>,
+);
+
 /// Pays a pending refund out. An `Err` means the outcome is unknown: retry later.
 pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uuid) -> Result<Payout> {
     let mut tx = pool.begin().await?;
-    let row: Option<(
-        String,
-        i64,
-        Option<chrono::DateTime<chrono::Utc>>,
-        Option<String>,
-        Option<String>,
-    )> = sqlx::query_as(
+    let row: Option<RefundToPay> = sqlx::query_as(
         "SELECT r.status, r.amount_cents, r.last_attempt_at, p.transaction_id, p.card_last4 FROM refunds r \
          LEFT JOIN payments p ON p.id = r.payment_id WHERE r.id = $1 FOR UPDATE OF r",
     )

@@ -228,11 +228,6 @@ mod tests {
     }
 
     #[test]
-    fn a_run_handles_four_mentors_at_a_time() {
-        assert_eq!(CONCURRENT_MENTORS, 4);
-    }
-
-    #[test]
     fn the_fee_is_taken_per_booking_and_net_is_exact() {
         // 2.50 twice: 0.38 + 0.38 (15% of 5.00 would be 0.75).
         let t = Totals::of(&[b(250), b(250)]);

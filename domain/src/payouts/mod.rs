@@ -196,7 +196,6 @@ mod tests {
 
     #[test]
     fn defaults_of_the_payout_rules() {
-        assert_eq!(DEFAULT_MINIMUM_PAYOUT_CENTS, 5_000);
         assert_eq!(money::format(DEFAULT_MINIMUM_PAYOUT_CENTS), "50.00");
         assert_eq!(METHODS, ["paypal", "venmo", "zelle"]);
         assert_eq!((MANUAL_METHOD, MANUAL_RECIPIENT), ("manual", "Manual payout"));

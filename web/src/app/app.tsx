@@ -1,5 +1,5 @@
 import { BrowserRouter } from 'react-router';
-import { CallProvider } from '@/features/calls/call-provider';
+import { CallProvider } from '@/lib/calls/call-provider';
 import { MessagesRealtimeSync } from '@/features/messages/realtime-sync';
 import { RealtimeProvider } from '@/lib/realtime';
 import { AppProvider } from './provider';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MINIMUM_NOTICE_MINUTES, MINIMUM_NOTICE_CHOICES, noticeText } from './minimum-notice-field';
+import { MINIMUM_NOTICE_CHOICES, noticeText } from './minimum-notice-field';
 
 describe('minimum notice', () => {
-  it('defaults to two hours and offers choices within 0 to one week', () => {
-    expect(DEFAULT_MINIMUM_NOTICE_MINUTES).toBe(120);
+  it('offers choices within 0 to one week', () => {
     expect(MINIMUM_NOTICE_CHOICES.map((c) => c.minutes)).toContain(0);
     expect(Math.max(...MINIMUM_NOTICE_CHOICES.map((c) => c.minutes))).toBe(10080);
   });

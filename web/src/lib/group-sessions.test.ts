@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupSessionView } from '@/api/model';
-import {
-  bookPath,
-  cardState,
-  GROUP_SEAT_HOLD_MINUTES,
-  GROUP_SESSION_SIZE,
-  GROUP_SESSION_SKELETON_COUNT,
-  mentorActions,
-  seekerButton,
-  spotsText,
-  validateGroupSession,
-} from './group-sessions';
+import { bookPath, cardState, mentorActions, seekerButton, spotsText, validateGroupSession } from './group-sessions';
 
 const START = new Date('2026-12-01T18:00:00Z');
 const END = new Date('2026-12-01T19:00:00Z');
@@ -46,12 +36,6 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
 }
 
 describe('group session rules', () => {
-  it('names the figures: 2 to 20 seats, 4 by default, 6 skeletons, a 60-minute hold', () => {
-    expect(GROUP_SESSION_SIZE).toEqual({ min: 2, max: 20, default: 4 });
-    expect(GROUP_SESSION_SKELETON_COUNT).toBe(6);
-    expect(GROUP_SEAT_HOLD_MINUTES).toBe(60);
-  });
-
   it('shows a card upcoming, then live, then ended', () => {
     expect(cardState(session(), before)).toBe('upcoming');
     expect(cardState(session(), during)).toBe('live');

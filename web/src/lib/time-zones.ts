@@ -13,7 +13,7 @@ export function browserTimeZone(): string {
 
 /** Every zone the browser knows, sorted, always with UTC and the given zones (the current choice). */
 export function timeZoneOptions(...include: string[]): string[] {
-  let zones: string[] = [];
+  let zones: string[];
   try {
     const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
     zones = intl.supportedValuesOf?.('timeZone') ?? [];

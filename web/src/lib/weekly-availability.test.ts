@@ -3,7 +3,6 @@ import {
   addDays,
   calendarDateLabel,
   daysLabel,
-  OVERRIDE_WINDOW_DAYS,
   overrideLabel,
   SCHEDULE_PRESETS,
   scheduleProblems,
@@ -33,7 +32,6 @@ describe('weekly schedules', () => {
   });
 
   it('dates for overrides', () => {
-    expect(OVERRIDE_WINDOW_DAYS).toBe(90);
     expect(todayIn('America/New_York', new Date('2026-06-01T02:00:00Z'))).toBe('2026-05-31');
     expect(todayIn('UTC', new Date('2026-06-01T02:00:00Z'))).toBe('2026-06-01');
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');

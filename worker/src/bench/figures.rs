@@ -145,7 +145,7 @@ fn thousands(v: f64) -> String {
     let digits = (v.round().max(0.0) as u64).to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -162,7 +162,7 @@ mod tests {
         assert_eq!(thousands(13_200.4), "13,200");
         assert_eq!(thousands(100_000.0), "100,000");
         assert_eq!(thousands(999.0), "999");
-        assert_eq!(ms(3.14), "3.1 ms");
+        assert_eq!(ms(3.12), "3.1 ms");
         assert_eq!(ms(47.6), "48 ms");
     }
 }

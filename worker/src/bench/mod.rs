@@ -105,26 +105,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn targets_and_loads_are_the_issues() {
-        assert_eq!(BACKLOG, 100_000);
-        assert_eq!(THROUGHPUT_TARGET, 12_000.0);
-        assert_eq!(STEADY_RATE, 200);
-        assert_eq!(START_P95_TARGET, Duration::from_millis(50));
-        assert_eq!(LATENESS_P99_TARGET, Duration::from_millis(250));
-        assert_eq!(IDLE_QUERIES_TARGET, 10.0);
-        assert_eq!(BENCH_DATABASE, "jobs_bench");
-        assert_eq!((STEADY_SECONDS, SCHEDULED_PER_SECOND, SCHEDULED_SECONDS), (15, 3, 20));
-        assert_eq!(
-            (SCHEDULED_AFTER, IDLE_SETTLE, IDLE_WINDOW),
-            (
-                Duration::from_secs(15),
-                Duration::from_secs(12),
-                Duration::from_secs(20)
-            )
-        );
-    }
-
-    #[test]
     fn percentiles_take_the_nearest_rank() {
         let values: Vec<f64> = (1..=100).map(f64::from).collect();
         assert_eq!(percentile(&values, 50.0), 50.0);

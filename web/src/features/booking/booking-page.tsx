@@ -102,6 +102,7 @@ function Booking({ service }: { service: BookableService }) {
   // not pull them back into it.
   const [resumeDone, setResumeDone] = useState(false);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the hold arrives by query; it seeds the step once
     if (resumedHold && !resumeDone) setHold(holdOf(resumedHold));
   }, [resumedHold, resumeDone]);
   const resumeFailed = Boolean(resumeId) && resumed.isError;

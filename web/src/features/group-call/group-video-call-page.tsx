@@ -10,11 +10,11 @@ import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
+import { formatCallDuration } from '@/lib/calls/call-timer';
 import { useRealtime, useRealtimeEvent } from '@/lib/realtime/provider';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
-import { formatCallDuration } from '../calls/call-timer';
 import { JanusRoom, type RoomSnapshot } from './janus-room';
 import { MicButton } from './mic-button';
 import { useMutedByMentor } from './mute-state';
@@ -242,6 +242,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
     if (room.kicked && !removed) {
       toast.error(GROUP_CALL_TEXT.youWereRemoved);
       roomRef.current?.leave();
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- the kick arrives in the room's state; recorded once
       setRemoved(true);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps

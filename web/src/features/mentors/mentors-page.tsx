@@ -161,6 +161,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (search: stri
   latest.current = onSearch;
 
   // The address changed elsewhere (back button, 'Clear filters'): show its term.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the box follows its value when that changes
   useEffect(() => setText(value), [value]);
 
   useEffect(() => {
@@ -245,6 +246,7 @@ function PriceInput({
   onCommit: (v?: number) => void;
 }) {
   const [text, setText] = useState(value === undefined ? '' : String(value));
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the box follows its value when that changes
   useEffect(() => setText(value === undefined ? '' : String(value)), [value]);
   const commit = () => {
     const trimmed = text.trim();

@@ -1,9 +1,9 @@
+import { PersonAvatar } from '@/components/person-avatar';
 import { badgeCount } from '@/config/constants';
 import { formatDate, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import type { Conversation } from './api';
 import { otherParty } from './party';
-import { PersonAvatar } from './person';
 
 function when(iso: string | null | undefined): string {
   if (!iso) return '';

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CallProvider } from '@/features/calls/call-provider';
+import { CallProvider } from '@/lib/calls/call-provider';
 import { RealtimeProvider } from '@/lib/realtime';
 import { FakeSocket } from '@/testing/fake-socket';
 import { clientWithUser, jsonResponse, mockFetch, testUser } from '@/testing/test-utils';

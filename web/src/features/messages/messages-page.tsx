@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { MESSAGES_TEXT, START_CALL_DELAY_MS } from '@/config/constants';
-import { useCall } from '@/features/calls/call-provider';
+import { useCall } from '@/lib/calls/call-provider';
 import { useUser } from '@/lib/auth';
 import { useRealtime, useRealtimeEvent } from '@/lib/realtime';
 import { useDocumentTitle } from '@/lib/use-document-title';

@@ -1,6 +1,6 @@
+import { personName } from '@/components/person-avatar';
 import type { Person } from '@/lib/realtime';
 import type { Conversation } from './api';
-import { personName } from './person';
 
 export type Party = { id: string; person: Person; name: string; imageUrl: string | null };
 

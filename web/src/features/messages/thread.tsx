@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CircleAlert, Video } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { PersonAvatar, personName } from '@/components/person-avatar';
 import { ReportButton } from '@/components/report-button';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { MESSAGES_TEXT } from '@/config/constants';
-import { useCall } from '@/features/calls/call-provider';
-import { VideoCall } from '@/features/calls/video-call';
+import { useCall } from '@/lib/calls/call-provider';
+import { VideoCall } from '@/lib/calls/video-call';
 import type { User } from '@/lib/auth';
 import { formatTime } from '@/lib/format';
 import { useOutbox, useRealtime, type OutboxEntry } from '@/lib/realtime';
@@ -24,7 +25,6 @@ import {
 import { Composer } from './composer';
 import { groupMessages } from './grouping';
 import { otherParty } from './party';
-import { PersonAvatar, personName } from './person';
 
 /** Scrolled this close to the top, the next older page loads. */
 const LOAD_OLDER_THRESHOLD_PX = 48;

@@ -94,6 +94,7 @@ export function OnboardingPage() {
           return unfinished ? STEP_OF[unfinished] : null;
         })();
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the step to resume is known once the data loads
     if (step === null && resume) setStep(resume);
   }, [step, resume]);
 

@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONNECT_TIMEOUT_MS,
-  RECONNECT_INITIAL_DELAY_MS,
-  RECONNECT_JITTER,
-  RECONNECT_MAX_ATTEMPTS,
-  RECONNECT_MAX_DELAY_MS,
-} from '@/config/constants';
+import { RECONNECT_MAX_DELAY_MS } from '@/config/constants';
 import { reconnectDelay } from './backoff';
-
-describe('reconnection constants', () => {
-  it('are 1 s initial, 5 s max, jitter 0.5, unlimited attempts, 20 s connect timeout', () => {
-    expect(RECONNECT_INITIAL_DELAY_MS).toBe(1_000);
-    expect(RECONNECT_MAX_DELAY_MS).toBe(5_000);
-    expect(RECONNECT_JITTER).toBe(0.5);
-    expect(RECONNECT_MAX_ATTEMPTS).toBe(Infinity);
-    expect(CONNECT_TIMEOUT_MS).toBe(20_000);
-  });
-});
 
 describe('reconnectDelay', () => {
   it('without jitter (random 0.5) doubles from 1 s and stays at 5 s', () => {
