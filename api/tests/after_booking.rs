@@ -237,6 +237,13 @@ async fn rescheduling_moves_the_booking_and_its_reminders(pool: sqlx::PgPool) {
     let mentor_notes = body(app.get("/api/notifications", Some(&f.mentor_sid)).await).await;
     assert_eq!(mentor_notes[0]["type"], "booking_rescheduled");
 
+    // To the time it already has: refused, and nobody is told twice.
+    let mails_before = app.queued("emails").await.len();
+    let r = app.put(&path, json!({"scheduledAt": new_time}), Some(&f.seeker)).await;
+    r.assert_status(StatusCode::CONFLICT);
+    assert_eq!(body(r).await["message"], "The session is already at this time.");
+    assert_eq!(app.queued("emails").await.len(), mails_before);
+
     // The booking's own time is offered to it, and it can move by half an hour into it.
     let day = chrono::DateTime::parse_from_rfc3339(&new_time).unwrap();
     let slots = |extra: String| {

@@ -733,3 +733,18 @@ async fn nul_bytes_and_giant_pages_are_plain_400s(pool: sqlx::PgPool) {
         .await;
     resp.assert_status_is_ok();
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn site_info_serves_the_settings_addresses_and_the_fee(pool: sqlx::PgPool) {
+    let app = support::app_with(pool, |c| {
+        c.support_email = "help@desk.example".into();
+        c.privacy_email = "dpo@legal.example".into();
+    })
+    .await;
+    let r = app.get("/api/site-info", None).await;
+    r.assert_status_is_ok();
+    assert_eq!(
+        body(r).await,
+        json!({"supportEmail": "help@desk.example", "privacyEmail": "dpo@legal.example", "platformFeePercent": 15})
+    );
+}

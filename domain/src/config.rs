@@ -83,6 +83,8 @@ pub struct Config {
     pub mail_from: String,
     /// Where contact-form messages go.
     pub support_email: String,
+    /// Where privacy requests go (`PRIVACY_EMAIL`), shown on the privacy page.
+    pub privacy_email: String,
     pub upload_dir: PathBuf,
     pub web_dist: PathBuf,
     /// Trust the first address of `X-Forwarded-For` (only behind a proxy that sets it).
@@ -202,6 +204,7 @@ pub const DEFAULT_REGISTRATIONS_PER_ADDRESS: i64 = 10;
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/mentor";
 pub const DEFAULT_MAIL_FROM: &str = "Mystic Mentors <no-reply@mystic-mentors.test>";
 pub const DEFAULT_SUPPORT_EMAIL: &str = "support@mystic-mentors.test";
+pub const DEFAULT_PRIVACY_EMAIL: &str = "privacy@mystic-mentors.test";
 
 impl Config {
     pub fn from_env() -> anyhow::Result<Self> {
@@ -239,6 +242,10 @@ impl Config {
         support_email
             .parse::<lettre::Address>()
             .with_context(|| format!("SUPPORT_EMAIL is not a valid address: {support_email}"))?;
+        let privacy_email = get("PRIVACY_EMAIL").unwrap_or_else(|| DEFAULT_PRIVACY_EMAIL.into());
+        privacy_email
+            .parse::<lettre::Address>()
+            .with_context(|| format!("PRIVACY_EMAIL is not a valid address: {privacy_email}"))?;
         let database_url = get("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into());
         if !database_url.starts_with("postgres://") && !database_url.starts_with("postgresql://") {
             bail!("DATABASE_URL must be a postgres:// URL");
@@ -292,6 +299,7 @@ impl Config {
             smtp_url,
             mail_from,
             support_email,
+            privacy_email,
             upload_dir: get("UPLOAD_DIR").unwrap_or_else(|| "var/uploads".into()).into(),
             web_dist: get("WEB_DIST").unwrap_or_else(|| "web/dist".into()).into(),
             trust_proxy: parse(&get, "TRUST_PROXY")?.unwrap_or(false),
@@ -311,6 +319,15 @@ impl Config {
     }
 
     /// A link into the web app, e.g. `link("/verify-email", &[("token", t)])`.
+    /// The bare address of `MAIL_FROM` (`no-reply@example.com` of `Name <no-reply@example.com>`).
+    pub fn mail_from_address(&self) -> String {
+        let from = self.mail_from.trim();
+        match (from.rfind('<'), from.rfind('>')) {
+            (Some(open), Some(close)) if open < close => from[open + 1..close].trim().to_string(),
+            _ => from.to_string(),
+        }
+    }
+
     pub fn link(&self, path: &str, query: &[(&str, &str)]) -> String {
         let mut url = self.app_base_url.clone();
         url.set_path(path);

@@ -23,13 +23,14 @@ mod profiles;
 mod reports;
 mod rtc;
 mod services;
+mod site_info;
 pub mod views;
 
 use poem_openapi::{OpenApiService, Tags};
 
 #[derive(Tags)]
 pub enum Tag {
-    /// Liveness
+    /// Liveness and the platform's public settings
     Health,
     /// Registration, sign-in, sessions and e-mail verification
     Accounts,
@@ -126,6 +127,15 @@ mod payouts_apis {
     pub const PayoutsApis: PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
 }
 
+/// Liveness and the platform's public settings, as one entry.
+mod platform_apis {
+    use super::{health::HealthApi, site_info::SiteInfoApi};
+
+    pub type PlatformApis = (HealthApi, SiteInfoApi);
+    #[allow(non_upper_case_globals)]
+    pub const PlatformApis: PlatformApis = (HealthApi, SiteInfoApi);
+}
+
 /// The admin console's areas, as one entry.
 mod admin_apis {
     use super::{
@@ -148,7 +158,7 @@ mod contact_apis {
 }
 
 apis!(
-    health::HealthApi,
+    platform_apis::PlatformApis,
     accounts::AccountsApi,
     passwords::PasswordsApi,
     mentors::MentorsApi,

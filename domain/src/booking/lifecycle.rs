@@ -21,6 +21,7 @@ pub const NO_NEW_TIME: &str = "Please select a new time";
 pub const ACKNOWLEDGE: &str = "Please acknowledge the policy";
 pub const TOO_LATE_TO_RESCHEDULE: &str = "Bookings can be rescheduled up to 2 hours before the start";
 pub const ALREADY_STARTED: &str = "This session has already started";
+pub const ALREADY_AT_THIS_TIME: &str = "The session is already at this time.";
 pub const GROUP_SEAT_FIXED: &str = "A seat in a group session cannot be rescheduled: it follows the session's time";
 pub const NOT_ENDED: &str = "A session can be marked completed only after it has ended";
 /// A mentor's reason for cancelling is at most this many characters.
@@ -121,6 +122,10 @@ pub async fn reschedule(
     }
     if b.scheduled_at - now < RESCHEDULE_CLOSES_BEFORE {
         return Err(Error::conflict(TOO_LATE_TO_RESCHEDULE));
+    }
+    // Moving a session to where it already is would only send a second e-mail and calendar update.
+    if new_start == b.scheduled_at {
+        return Err(Error::conflict(ALREADY_AT_THIS_TIME));
     }
     let mentor = mentors::find(&mut *tx, b.mentor_id)
         .await?

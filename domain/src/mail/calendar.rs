@@ -78,7 +78,9 @@ fn fold(line: &str) -> String {
     out
 }
 
-pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, now: DateTime<Utc>) -> Invite {
+/// `organizer` is the platform's own address (`MAIL_FROM`): the invitation names the mentor but never
+/// shows their personal e-mail address.
+pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, organizer: &str, now: DateTime<Utc>) -> Invite {
     let status = if method == Method::Cancel {
         "CANCELLED"
     } else {
@@ -107,11 +109,7 @@ pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, now: DateT
             ))
         ),
         format!("URL:{link}"),
-        format!(
-            "ORGANIZER;CN={}:mailto:{}",
-            param(&b.mentor_display_name),
-            b.mentor_email
-        ),
+        format!("ORGANIZER;CN={}:mailto:{}", param(&b.mentor_display_name), organizer),
         format!(
             "ATTENDEE;CN={};ROLE=REQ-PARTICIPANT:mailto:{}",
             param(&format!("{} {}", b.user_first_name, b.user_last_name)),
@@ -194,11 +192,31 @@ mod tests {
     }
 
     fn invite_of(b: &Booking) -> String {
-        invite(b, Method::Request, 0, "http://localhost:8080/dashboard", b.created_at).content
+        invite(
+            b,
+            Method::Request,
+            0,
+            "http://localhost:8080/dashboard",
+            "no-reply@mystic-mentors.test",
+            b.created_at,
+        )
+        .content
     }
 
     fn physical_lines(content: &str) -> Vec<&str> {
         content.strip_suffix("\r\n").unwrap().split("\r\n").collect()
+    }
+
+    #[test]
+    fn the_organizer_is_the_platform_with_the_mentors_name() {
+        let b = booking("Tarot", "Mira");
+        let content = unfold(&invite_of(&b));
+        let organizer = content.lines().find(|l| l.starts_with("ORGANIZER")).unwrap();
+        assert_eq!(organizer, "ORGANIZER;CN=\"Mira\":mailto:no-reply@mystic-mentors.test");
+        assert!(
+            !content.contains(&b.mentor_email),
+            "the mentor's own address stays private"
+        );
     }
 
     #[test]

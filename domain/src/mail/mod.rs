@@ -76,7 +76,12 @@ impl Mailer {
 
     fn build(&self, email: &Email) -> anyhow::Result<Message> {
         let to: Mailbox = email.to.parse().context("invalid recipient address")?;
-        let mut builder = Message::builder().from(self.from.clone()).to(to);
+        // Spam filters distrust mail without a Message-ID; ours are on the sender's own domain.
+        let message_id = format!("<{}@{}>", uuid::Uuid::new_v4().simple(), self.from.email.domain());
+        let mut builder = Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .message_id(Some(message_id));
         if let Some(reply_to) = &email.reply_to {
             builder = builder.reply_to(reply_to.parse().context("invalid reply-to address")?);
         }
@@ -118,4 +123,46 @@ fn part(content_type: ContentType, content: &str) -> SinglePart {
         Body::new(content.to_owned())
     };
     SinglePart::builder().header(content_type).body(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn every_mail_has_a_message_id_on_the_senders_domain() {
+        let dir = std::env::temp_dir().join(format!("mail-{}", uuid::Uuid::new_v4()));
+        let dir_text = dir.display().to_string();
+        let config = Config::from_lookup(|k| match k {
+            "MAIL_DIR" => Some(dir_text.clone()),
+            "MAIL_FROM" => Some("Mystic Mentors <hello@mail.mystic.example>".into()),
+            _ => None,
+        })
+        .unwrap();
+        let mailer = Mailer::from_config(&config).unwrap();
+        let email = Email {
+            to: "ann@example.com".into(),
+            subject: "Hi".into(),
+            text: "Hello".into(),
+            html: "<p>Hello</p>".into(),
+            reply_to: None,
+            calendar: None,
+        };
+        mailer.send(&email).await.unwrap();
+        mailer.send(&email).await.unwrap();
+        let mut ids = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let raw = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let id = raw
+                .lines()
+                .find_map(|l| l.strip_prefix("Message-ID: "))
+                .expect("a Message-ID header")
+                .to_string();
+            assert!(id.starts_with('<') && id.ends_with("@mail.mystic.example>"), "{id}");
+            ids.push(id);
+        }
+        assert_eq!(ids.len(), 2);
+        assert_ne!(ids[0], ids[1]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

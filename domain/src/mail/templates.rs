@@ -99,6 +99,7 @@ pub fn booking_confirmed(
         super::calendar::Method::Request,
         b.calendar_sequence,
         &link,
+        &config.mail_from_address(),
         now,
     ));
     email
@@ -140,6 +141,7 @@ pub fn new_booking(
         super::calendar::Method::Request,
         b.calendar_sequence,
         &link,
+        &config.mail_from_address(),
         now,
     ));
     email
@@ -180,6 +182,7 @@ pub fn booking_rescheduled(
         super::calendar::Method::Request,
         b.calendar_sequence,
         &link,
+        &config.mail_from_address(),
         now,
     ));
     email
@@ -237,6 +240,7 @@ pub fn booking_cancelled(
         super::calendar::Method::Cancel,
         b.calendar_sequence,
         &link,
+        &config.mail_from_address(),
         now,
     ));
     email

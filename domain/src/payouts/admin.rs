@@ -253,6 +253,15 @@ pub fn csv_cell(raw: &str) -> String {
     }
 }
 
+/// The recipient as a payment tool takes it: a Venmo handle without its leading @ (the method
+/// column says Venmo), so the formula guard has nothing to neutralise and the handle pastes as it is.
+fn recipient_cell(method: Option<&str>, recipient: &str) -> String {
+    match method {
+        Some("venmo") => recipient.trim_start_matches('@').to_string(),
+        _ => recipient.to_string(),
+    }
+}
+
 /// The pending payouts as CSV: mentor, method, recipient, amount (the mentor's net).
 pub fn csv(payouts: &[PendingPayout]) -> String {
     let mut out = String::from(CSV_HEADER);
@@ -261,7 +270,7 @@ pub fn csv(payouts: &[PendingPayout]) -> String {
         let row = [
             csv_cell(&p.display_name),
             csv_cell(p.method.as_deref().unwrap_or_default()),
-            csv_cell(p.recipient().unwrap_or_default()),
+            csv_cell(&recipient_cell(p.method.as_deref(), p.recipient().unwrap_or_default())),
             money::format(p.mentor_net_cents),
         ];
         out.push_str(&row.join(","));
@@ -283,6 +292,16 @@ mod tests {
         assert_eq!(csv_cell("+1"), "'+1");
         assert_eq!(csv_cell("-1"), "'-1");
         assert_eq!(csv_cell("@mira"), "'@mira");
+    }
+
+    #[test]
+    fn venmo_handles_lose_their_at_and_other_cells_keep_the_guard() {
+        assert_eq!(csv_cell(&recipient_cell(Some("venmo"), "@mira-moon")), "mira-moon");
+        assert_eq!(csv_cell(&recipient_cell(Some("venmo"), "=cmd")), "'=cmd");
+        assert_eq!(
+            csv_cell(&recipient_cell(Some("paypal"), "@odd@pay.example")),
+            "'@odd@pay.example"
+        );
     }
 
     #[test]

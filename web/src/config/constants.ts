@@ -46,19 +46,11 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 // --- Platform facts -------------------------------------------------------------------
 
-/**
- * The platform's fee as the FAQ and the terms state it. The rule itself and every figure live on the
- * server (domain/src/payments/fees.rs); the dashboard shows the server's fee and net.
- */
-export const PLATFORM_FEE_PERCENT = 15;
 /** Support replies within 24 hours. */
 export const SUPPORT_RESPONSE_HOURS = 24;
 
 // --- Support, policies and static pages -----------------------------------------------
 
-/** Where people write to support and about privacy (the static pages' {email} addresses). */
-export const SUPPORT_EMAIL = 'support@mystic-mentors.test';
-export const PRIVACY_EMAIL = 'privacy@mystic-mentors.test';
 /** Support hours. */
 export const SUPPORT_HOURS = {
   weekdays: 'Mon to Fri 9 AM to 8 PM EST',

@@ -127,6 +127,7 @@ export * from './serviceChangesRequest';
 export * from './serviceStatView';
 export * from './serviceView';
 export * from './serviceWithMentorView';
+export * from './siteInfo';
 export * from './startConversationRequest';
 export * from './statusRequest';
 export * from './testimonialView';

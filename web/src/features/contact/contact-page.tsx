@@ -11,13 +11,14 @@ import {
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { SupportEmailLink } from '@/components/site-info';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { FormField } from '@/components/ui/form-field';
 import { Select } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
-import { SUPPORT_EMAIL, SUPPORT_RESPONSE_HOURS } from '@/config/constants';
+import { SUPPORT_RESPONSE_HOURS } from '@/config/constants';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useSendContactMessage } from './api';
 import { CONTACT_CATEGORIES, type ContactCategory } from './categories';
@@ -166,10 +167,7 @@ export function ContactPage() {
                 <InfoRow icon={Mail} title="Email Support">
                   <p>Send us a message with this form.</p>
                   <p className="mt-1">
-                    Or write to{' '}
-                    <a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-indigo-600 hover:text-indigo-800">
-                      {SUPPORT_EMAIL}
-                    </a>
+                    Or write to <SupportEmailLink className="font-medium text-indigo-600 hover:text-indigo-800" />
                   </p>
                 </InfoRow>
                 <InfoRow icon={Clock} title="Response Time">

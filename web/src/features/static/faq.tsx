@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { PlatformFeePercent } from '@/components/site-info';
 import {
   COMPLAINT_WINDOW_HOURS,
   GROUP_SIZE,
-  PLATFORM_FEE_PERCENT,
   REFUND_POLICY,
   RESCHEDULE_CUTOFF_HOURS,
   RESERVATION_HOLD_MINUTES,
@@ -105,8 +105,8 @@ export const FAQS: Faq[] = [
     answer: (
       <p>
         Choose <Link to="/become-mentor">Become a Mentor</Link>, create your profile and add the services you offer.
-        Joining is free: the platform keeps a {PLATFORM_FEE_PERCENT}% fee from each session's earnings, and your
-        earnings are paid out weekly to the PayPal, Venmo or Zelle account you set in your mentor dashboard.
+        Joining is free: the platform keeps a <PlatformFeePercent /> fee from each session's earnings, and your earnings
+        are paid out weekly to the PayPal, Venmo or Zelle account you set in your mentor dashboard.
       </p>
     ),
   },

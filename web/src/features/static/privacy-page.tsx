@@ -5,10 +5,10 @@ import {
   COMMUNICATION_LOGS_RETENTION_YEARS,
   MINIMUM_AGE,
   POLICIES_LAST_UPDATED,
-  PRIVACY_EMAIL,
   TRANSACTION_RECORDS_RETENTION_YEARS,
 } from '@/config/constants';
-import { BackToHome, LegalSection, MailLink, StaticPage } from './static-page';
+import { PrivacyEmailLink } from '@/components/site-info';
+import { BackToHome, LegalSection, StaticPage } from './static-page';
 
 /** /privacy-policy, static, last updated November 2026. */
 export function PrivacyPolicyPage() {
@@ -128,8 +128,8 @@ export function PrivacyPolicyPage() {
           </li>
           <li>Choose which e-mails you receive in the e-mail preferences of your dashboard.</li>
           <li>
-            Ask for a copy of your data, or for your account to be deleted, by writing to{' '}
-            <MailLink address={PRIVACY_EMAIL} />. Records we must keep by law are kept for the periods above.
+            Ask for a copy of your data, or for your account to be deleted, by writing to <PrivacyEmailLink />. Records
+            we must keep by law are kept for the periods above.
           </li>
         </ul>
       </LegalSection>
@@ -150,7 +150,7 @@ export function PrivacyPolicyPage() {
 
       <LegalSection id="privacy-contact" title="12. Contact">
         <p>
-          Questions or requests about your privacy: <MailLink address={PRIVACY_EMAIL} />.
+          Questions or requests about your privacy: <PrivacyEmailLink />.
         </p>
       </LegalSection>
 

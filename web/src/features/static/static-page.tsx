@@ -76,8 +76,3 @@ export function BackToHome() {
     </div>
   );
 }
-
-/** A mailto link for one of the published addresses. */
-export function MailLink({ address }: { address: string }) {
-  return <a href={`mailto:${address}`}>{address}</a>;
-}

@@ -4,15 +4,14 @@ import {
   APP_NAME,
   COMPLAINT_WINDOW_HOURS,
   MINIMUM_AGE,
-  PLATFORM_FEE_PERCENT,
   REFUND_POLICY,
   RESCHEDULE_CUTOFF_HOURS,
   RESERVATION_HOLD_MINUTES,
-  SUPPORT_EMAIL,
   POLICIES_LAST_UPDATED,
   TERMS_CHANGE_NOTICE_DAYS,
 } from '@/config/constants';
-import { BackToHome, LegalSection, MailLink, StaticPage } from './static-page';
+import { PlatformFeePercent, SupportEmailLink } from '@/components/site-info';
+import { BackToHome, LegalSection, StaticPage } from './static-page';
 
 const { fullRefundHours, partialRefundHours, partialRefundPercent } = REFUND_POLICY;
 
@@ -51,7 +50,7 @@ export function TermsOfServicePage() {
           <li>Give accurate information when you register and keep it up to date on your profile.</li>
           <li>
             Keep your password to yourself. You are responsible for everything done through your account; tell us at
-            once at <MailLink address={SUPPORT_EMAIL} /> if you believe someone else has used it.
+            once at <SupportEmailLink /> if you believe someone else has used it.
           </li>
           <li>One person, one account. Accounts may not be sold, shared or transferred.</li>
         </ul>
@@ -106,7 +105,7 @@ export function TermsOfServicePage() {
         <ul>
           <li>Describe your background, practices and services honestly, and deliver the sessions you accept.</li>
           <li>
-            {APP_NAME} keeps a platform fee of {PLATFORM_FEE_PERCENT}% of each session's price; the rest is your
+            {APP_NAME} keeps a platform fee of <PlatformFeePercent /> of each session's price; the rest is your
             earnings. Earnings are paid out weekly to the payout method you choose in your dashboard.
           </li>
           <li>
@@ -152,8 +151,7 @@ export function TermsOfServicePage() {
 
       <LegalSection id="terms-contact" title="12. Contact">
         <p>
-          Questions about these terms? Write to <MailLink address={SUPPORT_EMAIL} /> or use our{' '}
-          <Link to="/contact">contact form</Link>.
+          Questions about these terms? Write to <SupportEmailLink /> or use our <Link to="/contact">contact form</Link>.
         </p>
       </LegalSection>
 

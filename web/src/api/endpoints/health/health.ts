@@ -21,7 +21,8 @@ import type {
 
 import type {
   ErrorBody,
-  HealthStatus
+  HealthStatus,
+  SiteInfo
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
@@ -135,6 +136,106 @@ export function useGetHealth<TData = Awaited<ReturnType<typeof getHealth>>, TErr
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetHealthQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getGetSiteInfoUrl = () => {
+
+
+
+
+  return `/api/site-info`
+}
+
+/**
+ * @summary The platform's contact addresses and fee, for the public pages.
+ */
+export const getSiteInfo = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SiteInfo> => {
+
+  return apiFetch<SiteInfo>(getGetSiteInfoUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getGetSiteInfoQueryKey = () => {
+    return [
+    `/api/site-info`
+    ] as const;
+    }
+
+
+export const getGetSiteInfoQueryOptions = <TData = Awaited<ReturnType<typeof getSiteInfo>>, TError = unknown>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteInfo>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetSiteInfoQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getSiteInfo>>> = ({ signal }) => getSiteInfo({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getSiteInfo>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetSiteInfoQueryResult = NonNullable<Awaited<ReturnType<typeof getSiteInfo>>>
+export type GetSiteInfoQueryError = unknown
+
+
+export function useGetSiteInfo<TData = Awaited<ReturnType<typeof getSiteInfo>>, TError = unknown>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteInfo>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSiteInfo>>,
+          TError,
+          Awaited<ReturnType<typeof getSiteInfo>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSiteInfo<TData = Awaited<ReturnType<typeof getSiteInfo>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteInfo>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSiteInfo>>,
+          TError,
+          Awaited<ReturnType<typeof getSiteInfo>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSiteInfo<TData = Awaited<ReturnType<typeof getSiteInfo>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteInfo>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The platform's contact addresses and fee, for the public pages.
+ */
+
+export function useGetSiteInfo<TData = Awaited<ReturnType<typeof getSiteInfo>>, TError = unknown>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSiteInfo>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetSiteInfoQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
