@@ -13,12 +13,9 @@ test.use({ launchOptions: { ...launchOptions, args: [...launchOptions.args, ...m
 
 const videoWidth = (page, testId) => page.getByTestId(testId).evaluate((v) => v.videoWidth);
 
-// Not yet: in the harness Janus never allocates on the test's coturn (its log shows no `<expiry>:janus`
-// user) and offers only its host candidate on the machine's own address (Janus skips loopback), while
-// coturn relays from 127.0.0.1; the browsers' relayed checks to Janus get no answer (coturn's peer
-// usage stays at 0 packets). The signalling is not the cause: without `relay` the same call connects
-// (group-call.spec.mjs). Enable once Janus reaches the harness's TURN (harness/turn.mjs, janus.mjs).
-test.fixme('a relay-only group call shows video both ways through TURN', async ({ browser }) => {
+// Janus offers only the machine's own address, so the stack's coturn relays from there
+// (startStack({ janus: true, turn: true }), harness/turn.mjs relayAddress).
+test('a relay-only group call shows video both ways through TURN', async ({ browser }) => {
   test.setTimeout(180_000);
   const stack = await startStack({ janus: true, turn: true });
   const db = new pg.Client({ connectionString: stack.databaseUrl });

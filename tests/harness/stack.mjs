@@ -191,7 +191,8 @@ function label() {
  *   janus   start a private Janus (harness/janus.mjs) and give the api its JANUS_* settings
  *           (stack.janus; stopped with the stack)
  *   turn    start a private coturn (harness/turn.mjs) and give the api RTC_TURN_URL/RTC_TURN_SECRET
- *           (stack.turn; stopped with the stack); with `janus` too, Janus relays through it as well.
+ *           (stack.turn; stopped with the stack); with `janus` too, Janus relays through it as well and
+ *           it relays from the machine's own address, the only one Janus offers (harness/turn.mjs).
  *           Without it the api gets whatever RTC_TURN_* the environment has (scripts/test exports
  *           its own coturn's).
  */
@@ -208,7 +209,11 @@ export async function startStack({
   if (worker) requireBinary(workerBin, 'WORKER_BIN');
   mkdirSync(logsDir, { recursive: true });
 
-  const turn = withTurn ? await (await import('./turn.mjs')).startTurn() : null;
+  // Janus offers only the machine's own non-loopback address: a coturn beside it relays from there.
+  const turnModule = withTurn ? await import('./turn.mjs') : null;
+  const turn = turnModule
+    ? await turnModule.startTurn({ relayIp: withJanus ? turnModule.relayAddress() : '127.0.0.1' })
+    : null;
   let janus = null;
   try {
     janus = withJanus ? await (await import('./janus.mjs')).startJanus({ turn }) : null;

@@ -2,7 +2,7 @@
 // (scripts/turn/turnserver.conf, rendered as scripts/lib/turn.sh renders it) on 127.0.0.1, a free
 // port and its own relay port range; pid file, log and user database under tests/artifacts/turn/.
 //
-//   const turn = await startTurn();
+//   const turn = await startTurn();   // { relayIp: relayAddress() } to relay to Janus
 //   turn.env       // RTC_TURN_URL, RTC_TURN_SECRET for the api
 //   turn.host, turn.port, turn.secret, turn.url
 //   turn.credentials('janus', ttlSeconds)  // { username, credential }: the TURN REST scheme
@@ -15,6 +15,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { artifactsDir, repoRoot } from './stack.mjs';
 
@@ -64,7 +65,20 @@ export async function renderTurnConfig(values) {
   return text;
 }
 
-export async function startTurn() {
+/**
+ * The machine's own first non-loopback IPv4 address (127.0.0.1 without one). A coturn that relays to
+ * Janus must relay from it: Janus offers only such host candidates (it skips loopback), which a relay
+ * socket bound to 127.0.0.1 cannot reach. Relayed traffic still never leaves this machine. Between
+ * two browsers, relay from 127.0.0.1 (coturn does not relay to its own relay address).
+ */
+export function relayAddress() {
+  for (const addresses of Object.values(os.networkInterfaces())) {
+    for (const a of addresses ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}
+
+export async function startTurn({ relayIp = '127.0.0.1' } = {}) {
   const id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   const dir = path.join(artifactsDir, 'turn', id);
   await mkdir(dir, { recursive: true });
@@ -74,7 +88,7 @@ export async function startTurn() {
   const conf = path.join(dir, 'turnserver.conf');
   const text = await renderTurnConfig({
     LISTEN_IP: '127.0.0.1',
-    RELAY_IP: '127.0.0.1',
+    RELAY_IP: relayIp,
     PORT: String(port),
     MIN_PORT: String(relay),
     MAX_PORT: String(relay + RELAY_PORTS - 1),
