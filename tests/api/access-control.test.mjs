@@ -201,6 +201,31 @@ const ROWS = {
       owner: w.admin,
     }),
   },
+  'POST /api/admin/contact-messages/{id}/answered': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/contact-messages/${await w.newContactMessage()}/answered`,
+      owner: w.admin,
+    }),
+  },
+  'POST /api/admin/reports/{id}/resolve': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/reports/${await w.newReport()}/resolve`,
+      body: { action: 'none', note: 'Looked at it' },
+      owner: w.admin,
+    }),
+  },
+  'POST /api/admin/reports/{id}/dismiss': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({ path: `/api/admin/reports/${await w.newReport()}/dismiss`, body: {}, owner: w.admin }),
+  },
   'GET /api/conversations/{id}': {
     access: 'owner',
     ok: 200,
@@ -337,6 +362,23 @@ before(async () => {
   w.newLiveGroupSession = async () => {
     const host = await bookableMentor(stack);
     return groupSessionWithSeats(db, host, await groupService(host), [w.seekerUserId]);
+  };
+  // A contact-form message, open until an admin marks it answered.
+  w.newContactMessage = async () => {
+    const { rows } = await db.query(
+      "INSERT INTO contact_messages (name, email, subject, category, message) VALUES ('Sam', 'sam@example.com', 'Help', 'report', 'Please look.') RETURNING id",
+    );
+    return rows[0].id;
+  };
+  // An open report of a fresh user, by the seeker.
+  w.newReport = async () => {
+    const r = await w.seeker.post('/api/reports', {
+      targetType: 'user',
+      targetId: await w.newUserId(),
+      reason: 'harassment',
+    });
+    assert.equal(r.status, 201, show(r));
+    return r.body.id;
   };
   w.newUserId = async () => {
     const user = await createVerifiedUser(stack);
