@@ -42,6 +42,8 @@ pub enum Kind {
     PaymentFailed,
     SystemAnnouncement,
     PayoutDestinationChanged,
+    /// An administrator turned the mentor's profile down (the message gives the reason).
+    MentorRejected,
 }
 
 impl Kind {
@@ -58,6 +60,7 @@ impl Kind {
             Kind::PaymentFailed => "payment_failed",
             Kind::SystemAnnouncement => "system_announcement",
             Kind::PayoutDestinationChanged => "payout_destination_changed",
+            Kind::MentorRejected => "mentor_rejected",
         }
     }
 }
@@ -268,7 +271,7 @@ pub async fn delete(db: &PgPool, user_id: Uuid, id: Uuid) -> Result<()> {
 mod tests {
     use super::*;
 
-    const KINDS: [Kind; 10] = [
+    const KINDS: [Kind; 12] = [
         Kind::BookingConfirmed,
         Kind::BookingCancelled,
         Kind::BookingRescheduled,
@@ -279,6 +282,8 @@ mod tests {
         Kind::PaymentReceived,
         Kind::PaymentFailed,
         Kind::SystemAnnouncement,
+        Kind::PayoutDestinationChanged,
+        Kind::MentorRejected,
     ];
 
     #[test]

@@ -33,6 +33,7 @@ export const NOTIFICATION_TYPES = [
   'payment_failed',
   'system_announcement',
   'payout_destination_changed',
+  'mentor_rejected',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
