@@ -662,8 +662,9 @@ function CompleteStep({ onBack }: { onBack: () => void }) {
       </span>
       <h2 className="mt-6 font-display text-3xl font-semibold text-slate-900">You're all set!</h2>
       <p className="mx-auto mt-3 max-w-md text-slate-600">
-        Your mentor profile, services and hours are live. Seekers can now find you, save you to their favorites and book
-        your sessions.
+        Your mentor profile, services and hours are saved. Our team reviews every new mentor profile: once it is
+        approved, seekers can find you, save you to their favorites and book your sessions. Your dashboard shows where
+        the review stands.
       </p>
       <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
         <Button asChild variant="gradient" size="lg">
