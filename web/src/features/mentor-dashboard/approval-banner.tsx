@@ -34,7 +34,6 @@ export function ApprovalBanner({ mentor }: { mentor: Mentor }) {
     return (
       <section
         aria-label="Profile review"
-        role="status"
         className="mb-8 flex gap-3 rounded-xl border border-amber-200 bg-amber-50 p-4 text-amber-900"
       >
         <Hourglass aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
@@ -49,7 +48,6 @@ export function ApprovalBanner({ mentor }: { mentor: Mentor }) {
   return (
     <section
       aria-label="Profile review"
-      role="alert"
       className="mb-8 flex gap-3 rounded-xl border border-rose-200 bg-rose-50 p-4 text-rose-900"
     >
       <ShieldAlert aria-hidden="true" className="mt-0.5 h-5 w-5 shrink-0" />
