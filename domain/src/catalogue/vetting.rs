@@ -244,5 +244,13 @@ mod tests {
         let migration = include_str!("../../../migrations/20261126000100_mentor_vetting.sql");
         assert!(migration.contains("CHECK (approval_status IN ('pending', 'approved', 'rejected'))"));
         assert!(migration.contains("'mentor_rejected'"));
+        // The listing filters on what the covering index holds, so counting stays an index-only scan.
+        assert!(
+            migration.contains("WHERE is_active AND approval_status = 'approved' AND from_price_cents IS NOT NULL")
+        );
+        assert!(
+            include_str!("search.rs")
+                .contains("m.is_active AND m.approval_status = 'approved' AND m.from_price_cents IS NOT NULL")
+        );
     }
 }
