@@ -550,6 +550,18 @@ mod tests {
     }
 
     #[test]
+    fn vetting_mails_link_to_the_dashboard_and_give_the_reason_escaped() {
+        let approved = mentor_approved(&config(), "nova@example.com", "Nova");
+        assert_eq!(approved.subject, "Your mentor profile is approved");
+        assert!(approved.text.contains("/mentor-dashboard"));
+        let rejected = mentor_rejected(&config(), "nova@example.com", "Nova", "Add <b>your</b> photo.");
+        assert_eq!(rejected.subject, "Your mentor profile was not approved");
+        assert!(rejected.text.contains("Reason: Add <b>your</b> photo."));
+        assert!(rejected.html.contains("Reason: Add &lt;b&gt;your&lt;/b&gt; photo."));
+        assert!(!rejected.html.contains("<b>your</b>"));
+    }
+
+    #[test]
     fn verification_links_to_the_app() {
         let mail = verification(&config(), "ann@example.com", "Ann <3", "tok123");
         assert_eq!(mail.subject, "Verify your email address");
