@@ -97,7 +97,10 @@ export function OnboardingPage() {
     if (step === null && resume) setStep(resume);
   }, [step, resume]);
 
-  if (loading) return <FullPageSpinner />;
+  // Only before the first step is known: once a step shows, it stays mounted while queries reload
+  // (creating the profile reloads it and then loads the hours; unmounting step 1 meanwhile would drop
+  // its mutation's callback, and the wizard would stay on step 1 after the profile was made).
+  if (loading && step === null) return <FullPageSpinner />;
   // A mentor who is already set up skips onboarding.
   if (step === null && resume === null) return <Navigate to="/mentor-dashboard" replace />;
   const current = step ?? resume ?? 1;
