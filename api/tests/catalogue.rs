@@ -562,9 +562,19 @@ async fn public_profiles_hide_contact_details(pool: sqlx::PgPool) {
     app.get(&format!("/api/users/{ann_id}/mentor"), Some(&cy))
         .await
         .assert_status(StatusCode::NOT_FOUND);
-    app.post("/api/mentors", mentor_profile("Ann", "astrology"), Some(&ann))
+    let created = app
+        .post("/api/mentors", mentor_profile("Ann", "astrology"), Some(&ann))
+        .await;
+    created.assert_status(StatusCode::CREATED);
+    let mentor_id = body(created).await["id"].as_str().unwrap().to_string();
+    // Awaiting review: only Ann sees it.
+    app.get(&format!("/api/users/{ann_id}/mentor"), Some(&cy))
         .await
-        .assert_status(StatusCode::CREATED);
+        .assert_status(StatusCode::NOT_FOUND);
+    app.get(&format!("/api/users/{ann_id}/mentor"), Some(&ann))
+        .await
+        .assert_status_is_ok();
+    app.approve_mentor(&mentor_id).await;
     let mentor = body(app.get(&format!("/api/users/{ann_id}/mentor"), Some(&cy)).await).await;
     assert_eq!(mentor["displayName"], "Ann");
 }

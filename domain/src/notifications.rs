@@ -44,6 +44,8 @@ pub enum Kind {
     PayoutDestinationChanged,
     /// The mentor removed the participant from a group session's call.
     RemovedFromSession,
+    /// An administrator turned the mentor's profile down (the message gives the reason).
+    MentorRejected,
 }
 
 impl Kind {
@@ -61,6 +63,7 @@ impl Kind {
             Kind::SystemAnnouncement => "system_announcement",
             Kind::PayoutDestinationChanged => "payout_destination_changed",
             Kind::RemovedFromSession => "removed_from_session",
+            Kind::MentorRejected => "mentor_rejected",
         }
     }
 }
@@ -271,7 +274,7 @@ pub async fn delete(db: &PgPool, user_id: Uuid, id: Uuid) -> Result<()> {
 mod tests {
     use super::*;
 
-    const KINDS: [Kind; 10] = [
+    const KINDS: [Kind; 12] = [
         Kind::BookingConfirmed,
         Kind::BookingCancelled,
         Kind::BookingRescheduled,
@@ -282,6 +285,8 @@ mod tests {
         Kind::PaymentReceived,
         Kind::PaymentFailed,
         Kind::SystemAnnouncement,
+        Kind::PayoutDestinationChanged,
+        Kind::MentorRejected,
     ];
 
     #[test]

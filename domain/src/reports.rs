@@ -117,7 +117,7 @@ pub struct NewReport<'a> {
 
 /// A mentor the public may see (active, their user active).
 const VISIBLE_MENTOR: &str = "SELECT EXISTS (SELECT 1 FROM mentors m JOIN users u ON u.id = m.user_id \
-     WHERE m.id = $1 AND m.is_active AND u.is_active)";
+     WHERE m.id = $1 AND m.is_active AND m.approval_status = 'approved' AND u.is_active)";
 
 /// Whether `reporter` can see the target: a listed mentor, an existing user, a message of a
 /// conversation they are in, a review shown on a listed mentor's page, a listed mentor's group session.

@@ -84,6 +84,15 @@ pub enum EmailJob {
         old: String,
         new: String,
     },
+    /// The mentor: an administrator approved their profile (queued by `domain::catalogue::vetting`).
+    MentorApproved {
+        mentor_id: Uuid,
+    },
+    /// The mentor: an administrator rejected their profile, with the reason given then.
+    MentorRejected {
+        mentor_id: Uuid,
+        reason: String,
+    },
 }
 
 impl Job for EmailJob {
@@ -262,6 +271,17 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
                 None => vec![],
             }
         }
+        // A decision on the mentor's own profile: sent whatever the preferences say.
+        EmailJob::MentorApproved { mentor_id } => match domain::payouts::mentor_for_mail(pool, *mentor_id).await? {
+            Some((email, first_name)) => vec![templates::mentor_approved(config, &email, &first_name)],
+            None => vec![],
+        },
+        EmailJob::MentorRejected { mentor_id, reason } => {
+            match domain::payouts::mentor_for_mail(pool, *mentor_id).await? {
+                Some((email, first_name)) => vec![templates::mentor_rejected(config, &email, &first_name, reason)],
+                None => vec![],
+            }
+        }
         EmailJob::PayoutPaid { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
             Some(p) if p.status == "paid" && allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => {
                 vec![templates::payout_paid(config, &p)]
@@ -288,6 +308,30 @@ mod tests {
         assert_eq!(
             serde_json::from_value::<EmailJob>(paid).unwrap(),
             EmailJob::PayoutPaid { payout_id: id }
+        );
+    }
+
+    /// `domain::catalogue::vetting` queues these without naming this type.
+    #[test]
+    fn vetting_mails_queued_by_the_domain_decode() {
+        use domain::catalogue::vetting::VettingEmail;
+        let id = Uuid::new_v4();
+        let approved = serde_json::to_value(VettingEmail::MentorApproved { mentor_id: id }).unwrap();
+        assert_eq!(
+            serde_json::from_value::<EmailJob>(approved).unwrap(),
+            EmailJob::MentorApproved { mentor_id: id }
+        );
+        let rejected = serde_json::to_value(VettingEmail::MentorRejected {
+            mentor_id: id,
+            reason: "Too short".into(),
+        })
+        .unwrap();
+        assert_eq!(
+            serde_json::from_value::<EmailJob>(rejected).unwrap(),
+            EmailJob::MentorRejected {
+                mentor_id: id,
+                reason: "Too short".into()
+            }
         );
     }
 }

@@ -201,6 +201,26 @@ const ROWS = {
       owner: w.admin,
     }),
   },
+  'POST /api/admin/mentors/{id}/approve': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/mentors/${await w.newPendingMentorId()}/approve`,
+      body: {},
+      owner: w.admin,
+    }),
+  },
+  'POST /api/admin/mentors/{id}/reject': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/mentors/${await w.newPendingMentorId()}/reject`,
+      body: { reason: 'Please add more about your practice.' },
+      owner: w.admin,
+    }),
+  },
   'POST /api/admin/contact-messages/{id}/answered': {
     access: 'owner',
     ok: 200,
@@ -362,6 +382,22 @@ before(async () => {
   w.newLiveGroupSession = async () => {
     const host = await bookableMentor(stack);
     return groupSessionWithSeats(db, host, await groupService(host), [w.seekerUserId]);
+  };
+  // A mentor profile awaiting review (vetting): the harness approves none made with { pending: true }.
+  w.newPendingMentorId = async () => {
+    const c = await signIn(stack, await createVerifiedUser(stack));
+    const r = await c.post(
+      '/api/mentors',
+      {
+        displayName: 'Pia Pending',
+        bio: 'A mentor whose profile the access-control matrix approves or rejects.',
+        specialties: ['Astrology'],
+        basePrice: '20.00',
+      },
+      { pending: true },
+    );
+    assert.equal(r.status, 201, show(r));
+    return r.body.id;
   };
   // A contact-form message, open until an admin marks it answered.
   w.newContactMessage = async () => {

@@ -230,8 +230,8 @@ await getRow(
   await db.query(
     `WITH u AS (INSERT INTO users (id, email, password_hash, first_name, last_name, email_verified)
                 SELECT u, 'bench.open.' || n || '@bench.test', 'x', 'Bench', 'Open ' || n, true FROM unnest($1::uuid[], $4::int[]) AS t (u, n) RETURNING id),
-          m AS (INSERT INTO mentors (id, user_id, display_name, bio, specialties, base_price_cents, time_zone, minimum_notice_minutes)
-                SELECT m, u, 'Benchmark Open ' || n, repeat('A mentor used by the reservation benchmark. ', 2), '{Astrology}', 2000, 'UTC', 0
+          m AS (INSERT INTO mentors (id, user_id, display_name, bio, specialties, base_price_cents, time_zone, minimum_notice_minutes, approval_status)
+                SELECT m, u, 'Benchmark Open ' || n, repeat('A mentor used by the reservation benchmark. ', 2), '{Astrology}', 2000, 'UTC', 0, 'approved'
                 FROM unnest($2::uuid[], $1::uuid[], $4::int[]) AS t (m, u, n) RETURNING id),
           a AS (INSERT INTO availability_slots (mentor_id, day_of_week, start_minute, end_minute) SELECT m.id, d, 0, 1440 FROM m, generate_series(0, 6) d)
      INSERT INTO services (id, mentor_id, title, description, service_type, price_cents, duration_minutes)

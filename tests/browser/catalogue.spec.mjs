@@ -4,7 +4,7 @@
 // (serving web/dist) and worker of harness/stack.mjs. Screenshots: tests/artifacts/catalogue-*.png.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test, expect, createVerifiedUser } from '../harness/fixtures.mjs';
+import { test, expect, createVerifiedUser, approveMentor } from '../harness/fixtures.mjs';
 
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
@@ -80,6 +80,8 @@ test('onboarding, a dashboard service, search, a service chip and favourites', a
   await expect(page.getByText('100% complete')).toBeVisible();
   await expect(page.getByRole('link', { name: 'View Your Profile' })).toHaveAttribute('href', '/mentors');
   await shot(page, 'catalogue-03-wizard-complete');
+  // An administrator approves the new profile (tests/browser/vetting.spec.mjs does it in the admin page).
+  await approveMentor(stack, (await (await page.request.get('/api/mentor/profile')).json()).id);
   await page.getByRole('link', { name: 'Go to Mentor Dashboard' }).click();
 
   // --- The mentor dashboard: the header now shows the mentor links -------------------------------

@@ -6,7 +6,7 @@
 // Screenshots: tests/artifacts/mentor-onboarding-*.png.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test, expect, createVerifiedUser, signIn } from '../harness/fixtures.mjs';
+import { test, expect, createVerifiedUser, signIn, approveMentor } from '../harness/fixtures.mjs';
 
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
@@ -38,7 +38,7 @@ async function timesOn(page, serviceId, day) {
   return (await none.isVisible()) ? [] : times.allTextContents();
 }
 
-test('a new mentor onboards with weekly hours in one go, is bookable at once, and a day off removes that day', async ({
+test('a new mentor onboards with weekly hours in one go, is bookable once approved, and a day off removes that day', async ({
   page,
   browser,
   stack,
@@ -93,6 +93,9 @@ test('a new mentor onboards with weekly hours in one go, is bookable at once, an
   );
   const profile = await (await mentorApi.get('/api/mentor/profile')).json();
   const serviceId = profile.services[0].id;
+  expect(profile.approvalStatus).toBe('pending');
+  // An administrator approves the profile (tests/browser/vetting.spec.mjs does it in the admin page).
+  await approveMentor(stack, profile.id);
 
   // --- A seeker sees the new mentor's times at once ---------------------------------------------
   // Two days ahead and the day after: past the default two-hour notice, and at least one of

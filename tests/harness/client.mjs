@@ -9,6 +9,9 @@
 //
 // Redirects are not followed (a 302 comes back as a 302). Options per call:
 //   { headers: {...}, raw: 'string or Buffer body', contentType: '...' }
+//   { pending: true } on POST /api/mentors: the new profile awaits review (otherwise the harness approves it)
+
+import { afterRequest } from './vetting.mjs';
 
 function parseSetCookie(line) {
   const [pair, ...attrs] = line.split(';');
@@ -72,7 +75,10 @@ export function client(baseUrl, { origin = new URL(baseUrl).origin } = {}) {
     } else if (text === '') {
       parsed = null;
     }
-    return { status: res.status, body: parsed, headers: res.headers, text, setCookies: state.lastSetCookies };
+    const result = { status: res.status, body: parsed, headers: res.headers, text, setCookies: state.lastSetCookies };
+    // A mentor made through the harness is approved at once (see vetting.mjs; `{ pending: true }` keeps it pending).
+    await afterRequest(baseUrl, method, path, opts, result);
+    return result;
   }
 
   return {

@@ -30,4 +30,5 @@ export { expect };
 export * from './accounts.mjs';
 export * from './mail.mjs';
 export { client, show } from './client.mjs';
+export { approveMentor } from './vetting.mjs';
 export { launchOptions, mediaArgs } from './chromium.mjs';

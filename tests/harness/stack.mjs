@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { readMails, waitForMail } from './mail.mjs';
+import { registerStack, unregisterStack } from './vetting.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const targetDir = process.env.CARGO_TARGET_DIR || path.join(repoRoot, 'target');
@@ -235,6 +236,7 @@ export async function startStack({
   const [port] = ports;
   const baseUrl = `http://127.0.0.1:${port}`;
   const baseUrls = ports.map((p) => `http://127.0.0.1:${p}`);
+  registerStack(baseUrls, databaseUrl);
   const fullEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -289,6 +291,7 @@ export async function startStack({
   async function stop() {
     if (stopped) return stopped;
     stopped = (async () => {
+      unregisterStack(baseUrls);
       const exits = await Promise.all([...workerProcs, ...apiProcs].map((p) => terminate(p)));
       const workerExit = workerProcs.length ? exits[0] : null;
       const apiExit = apiProcs.length ? exits[workerProcs.length] : null;

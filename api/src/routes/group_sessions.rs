@@ -225,10 +225,13 @@ impl GroupSessionsApi {
         id: Path<String>,
     ) -> ApiResult<Json<GroupSessionView>> {
         let id = parse_id(&id, group_sessions::NOT_FOUND)?;
+        let me = &auth.0.user;
         let g = sessions::find(&state.pool, id)
             .await?
+            // An unapproved mentor's sessions exist only for the mentor and the administrators.
+            .filter(|g| g.mentor_is_public || g.mentor_user_id == me.id || me.is_admin)
             .ok_or_else(|| crate::error::ApiError::not_found(group_sessions::NOT_FOUND))?;
-        Ok(Json(view(&state, g, auth.0.user.id).await?))
+        Ok(Json(view(&state, g, me.id).await?))
     }
 
     /// The signed-in mentor's group sessions, the latest start first.

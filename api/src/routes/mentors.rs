@@ -1,4 +1,4 @@
-use poem::web::Data;
+use poem::{Request, web::Data};
 use poem_openapi::{
     ApiResponse, Object, OpenApi,
     param::{Path, Query},
@@ -12,12 +12,15 @@ use super::{
     views::parse_id,
 };
 use crate::{
-    auth::SessionAuth,
+    auth::{SessionAuth, session_token_from_request},
     catalogue_cache::{CachedJson, Key},
-    error::ApiResult,
+    error::{ApiError, ApiResult},
     state::AppState,
 };
-use domain::catalogue::{mentors, reviews, search};
+use domain::{
+    accounts::sessions,
+    catalogue::{mentors, reviews, search, vetting},
+};
 use jobs::upload_cleanup;
 
 pub struct MentorsApi;
@@ -50,6 +53,29 @@ impl MentorProfileRequest {
             minimum_notice_minutes: self.minimum_notice_minutes,
         }
     }
+}
+
+/// The page of a mentor who is not public (awaiting review, rejected), for the signed-in mentor
+/// themself or an administrator; never cached.
+async fn own_preview(state: &AppState, id: uuid::Uuid, req: &Request) -> ApiResult<Option<MentorView>> {
+    let Some(token) = session_token_from_request(req) else {
+        return Ok(None);
+    };
+    let Some(viewer) = sessions::user_for(&state.pool, &token).await? else {
+        return Ok(None);
+    };
+    let Some(mentor) = mentors::find(&state.pool, id)
+        .await?
+        .filter(|m| m.is_active && (m.user_id == viewer.id || viewer.is_admin))
+    else {
+        return Ok(None);
+    };
+    Ok(Some(
+        mentors::with_services(&state.pool, vec![mentor], false)
+            .await?
+            .remove(0)
+            .into(),
+    ))
 }
 
 #[derive(ApiResponse)]
@@ -112,7 +138,26 @@ impl MentorsApi {
         ))
     }
 
-    /// Active mentors, filtered, searched (full text with typo tolerance), sorted and paged.
+    /// A rejected mentor sends their (edited) profile for review again: pending until an
+    /// administrator decides. 409 unless the profile is rejected.
+    #[oai(
+        path = "/mentor/profile/resubmit",
+        method = "post",
+        operation_id = "resubmitMentorProfile"
+    )]
+    async fn resubmit(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<MentorView>> {
+        let mut tx = state.pool.begin().await?;
+        let mentor = vetting::resubmit(&mut tx, auth.0.user.id).await?;
+        tx.commit().await?;
+        Ok(Json(
+            mentors::with_services(&state.pool, vec![mentor], true)
+                .await?
+                .remove(0)
+                .into(),
+        ))
+    }
+
+    /// Active, approved mentors, filtered, searched (full text with typo tolerance), sorted and paged.
     #[oai(path = "/mentors", method = "get", operation_id = "listMentors")]
     #[allow(clippy::too_many_arguments)]
     async fn list(
@@ -158,16 +203,24 @@ impl MentorsApi {
             .await
     }
 
-    /// An active mentor with its active services.
+    /// An active, approved mentor with its active services. A mentor awaiting review (or
+    /// rejected) is 404 for everyone but themself and the administrators.
     #[oai(path = "/mentors/:id", method = "get", operation_id = "getMentor")]
-    async fn get(&self, state: Data<&AppState>, id: Path<String>) -> ApiResult<CachedJson<MentorView>> {
+    async fn get(&self, state: Data<&AppState>, id: Path<String>, req: &Request) -> ApiResult<CachedJson<MentorView>> {
         let id = parse_id(&id, mentors::NOT_FOUND)?;
-        state
+        let public = state
             .catalogue
             .respond(Key::Mentor(id), async {
                 Ok(mentors::public(&state.pool, id).await?.into())
             })
-            .await
+            .await;
+        match public {
+            Err(e @ ApiError::NotFound(_)) => match own_preview(&state, id, req).await? {
+                Some(view) => Ok(CachedJson::new(&view)),
+                None => Err(e),
+            },
+            other => other,
+        }
     }
 
     /// A mentor's reviews, newest first.

@@ -188,16 +188,13 @@ impl ProfilesApi {
 
     /// The mentor profile of a user; 404 when the user is not a mentor.
     #[oai(path = "/users/:id/mentor", method = "get", operation_id = "getUserMentor")]
-    async fn mentor(
-        &self,
-        state: Data<&AppState>,
-        _auth: SessionAuth,
-        id: Path<String>,
-    ) -> ApiResult<Json<MentorView>> {
+    async fn mentor(&self, state: Data<&AppState>, auth: SessionAuth, id: Path<String>) -> ApiResult<Json<MentorView>> {
         let id = parse_id(&id, mentors::PROFILE_NOT_FOUND)?;
+        let me = &auth.0.user;
         let mentor = mentors::find_by_user(&state.pool, id)
             .await?
-            .filter(|m| m.is_active)
+            // An unapproved profile is the mentor's own (and the administrators') to see.
+            .filter(|m| m.is_public() || (m.is_active && (m.user_id == me.id || me.is_admin)))
             .ok_or_else(|| ApiError::not_found(mentors::PROFILE_NOT_FOUND))?;
         Ok(Json(
             mentors::with_services(&state.pool, vec![mentor], false)

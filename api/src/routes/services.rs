@@ -131,7 +131,7 @@ impl ServicesApi {
                     .ok_or_else(not_found)?;
                 let mentor = mentors::find(&state.pool, service.mentor_id)
                     .await?
-                    .filter(|m| m.is_active)
+                    .filter(|m| m.is_public())
                     .ok_or_else(not_found)?;
                 Ok(ServiceWithMentorView {
                     service: service.into(),

@@ -127,8 +127,9 @@ async fn seed_mentor(
         .execute(&mut *tx)
         .await?;
     let mentor_id: Uuid = sqlx::query_scalar(
-        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        // Demo mentors are vetted already: listed and bookable.
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone, \
+         approval_status, reviewed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'approved', now()) RETURNING id",
     )
     .bind(user_id)
     .bind(demo.display)
@@ -281,8 +282,8 @@ async fn generate_mentors(pool: &PgPool, wanted: usize) -> anyhow::Result<usize>
             ratings.push(format!("{:.2}", 3.0 + ((i * 13) % 200) as f64 / 100.0));
         }
         let mentor_ids: Vec<Uuid> = sqlx::query_scalar(
-            "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, rating, review_count, total_sessions) \
-             SELECT u, n, b, s::text[], p, r::numeric, 10, (p / 100)::int FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[]) \
+            "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, rating, review_count, total_sessions, \
+             approval_status, reviewed_at) SELECT u, n, b, s::text[], p, r::numeric, 10, (p / 100)::int, 'approved', now() FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[]) \
              AS t(u, n, b, s, p, r) RETURNING id",
         )
         .bind(&user_ids)

@@ -187,7 +187,18 @@ impl TestApp {
             .await;
         resp.assert_status(poem::http::StatusCode::CREATED);
         let id = body(resp).await["id"].as_str().unwrap().to_string();
+        // Tests of everything after vetting start from a listed, bookable mentor.
+        self.approve_mentor(&id).await;
         (id, sid)
+    }
+
+    /// Approves a mentor profile straight in the database, as an administrator would.
+    pub async fn approve_mentor(&self, mentor_id: &str) {
+        sqlx::query("UPDATE mentors SET approval_status = 'approved', rejection_reason = NULL WHERE id = $1")
+            .bind(Uuid::parse_str(mentor_id).unwrap())
+            .execute(&self.pool)
+            .await
+            .unwrap();
     }
 
     pub async fn service(&self, sid: &str, service_type: &str, price: &str) -> String {

@@ -1,5 +1,6 @@
 //! Mentors as the admin console lists them: profile, status, services and what they earned.
 
+use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgExecutor};
 use uuid::Uuid;
 
@@ -18,6 +19,13 @@ pub struct AdminMentor {
     pub total_sessions: i32,
     /// The mentor profile is active and so is its user (a deactivated user's profile is hidden).
     pub is_active: bool,
+    /// pending, approved or rejected (`catalogue::vetting`).
+    pub approval_status: String,
+    pub rejection_reason: Option<String>,
+    /// When the profile was created or last resubmitted.
+    pub submitted_at: DateTime<Utc>,
+    /// When an administrator last approved or rejected it.
+    pub reviewed_at: Option<DateTime<Utc>>,
     pub services_count: i64,
     /// Bookings made with the mentor (holds excluded).
     pub total_bookings: i64,
@@ -25,16 +33,33 @@ pub struct AdminMentor {
     pub total_revenue_cents: i64,
 }
 
-/// Every mentor, newest profile first.
-pub async fn list(db: impl PgExecutor<'_>) -> Result<Vec<AdminMentor>> {
-    let sql = format!(
+/// Every mentor (or those of one approval status), newest profile first.
+pub async fn list(db: impl PgExecutor<'_>, approval_status: Option<&str>) -> Result<Vec<AdminMentor>> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(select(
+        "WHERE ($1::text IS NULL OR m.approval_status = $1) ORDER BY m.created_at DESC, m.id DESC",
+    )))
+    .bind(approval_status)
+    .fetch_all(db)
+    .await?)
+}
+
+/// One mentor, as the list shows it.
+pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<AdminMentor>> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(select("WHERE m.id = $1")))
+        .bind(id)
+        .fetch_optional(db)
+        .await?)
+}
+
+fn select(rest: &str) -> String {
+    format!(
         "SELECT m.id, m.display_name, m.user_id, u.first_name, u.last_name, u.email, m.rating::text AS rating, m.total_sessions, \
                 (m.is_active AND u.is_active) AS is_active, \
+                m.approval_status, m.rejection_reason, m.submitted_at, m.reviewed_at, \
                 (SELECT count(*) FROM services s WHERE s.mentor_id = m.id) AS services_count, \
                 (SELECT count(*) FROM bookings b WHERE b.mentor_id = m.id AND b.status IN ('pending', 'confirmed', 'completed', 'cancelled')) AS total_bookings, \
                 {} AS total_revenue_cents \
-         FROM mentors m JOIN users u ON u.id = m.user_id ORDER BY m.created_at DESC, m.id DESC",
+         FROM mentors m JOIN users u ON u.id = m.user_id {rest}",
         super::revenue_sql("mentor_id = m.id")
-    );
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(db).await?)
+    )
 }

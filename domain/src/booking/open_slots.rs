@@ -126,7 +126,7 @@ impl Calendar {
                  AND id IS DISTINCT FROM $4 AND NOT (status = 'reserved' AND user_id IS NOT DISTINCT FROM $5) \
                UNION ALL SELECT scheduled_at, ends_at FROM group_sessions WHERE mentor_id = m.id AND status IN ('scheduled', 'active') \
                  AND scheduled_at < $3 AND ends_at > $2) t) b \
-             WHERE m.id = $1 AND m.is_active AND u.is_active",
+             WHERE m.id = $1 AND m.is_active AND m.approval_status = 'approved' AND u.is_active",
         )
         .bind(mentor_id)
         .bind(from)

@@ -142,7 +142,7 @@ pub async fn reserve(
         .ok_or_else(not_found)?;
     let mentor = mentors::find(&mut *tx, service.mentor_id)
         .await?
-        .filter(|m| m.is_active)
+        .filter(|m| m.is_public())
         .ok_or_else(not_found)?;
     if input.mentor_id.is_some_and(|id| id != mentor.id) {
         return Err(Error::validation("This service belongs to another mentor"));

@@ -7,7 +7,7 @@ use super::mentors::{self, Mentor, MentorWithServices};
 use crate::{Error, Result};
 
 pub async fn add(db: &PgPool, user_id: Uuid, mentor_id: Uuid) -> Result<()> {
-    if !mentors::find(db, mentor_id).await?.is_some_and(|m| m.is_active) {
+    if !mentors::find(db, mentor_id).await?.is_some_and(|m| m.is_public()) {
         return Err(Error::not_found(mentors::NOT_FOUND));
     }
     sqlx::query("INSERT INTO favorites (user_id, mentor_id) VALUES ($1, $2) ON CONFLICT DO NOTHING")
@@ -40,7 +40,7 @@ pub async fn contains(db: &PgPool, user_id: Uuid, mentor_id: Uuid) -> Result<boo
 /// Active favourite mentors, most recently favourited first.
 pub async fn list(db: &PgPool, user_id: Uuid) -> Result<Vec<MentorWithServices>> {
     let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!(
-        "JOIN favorites f ON f.mentor_id = m.id WHERE f.user_id = $1 AND m.is_active AND u.is_active ORDER BY f.created_at DESC, m.id"
+        "JOIN favorites f ON f.mentor_id = m.id WHERE f.user_id = $1 AND m.is_active AND m.approval_status = 'approved' AND u.is_active ORDER BY f.created_at DESC, m.id"
     ))
     .bind(user_id)
     .fetch_all(db)

@@ -46,6 +46,10 @@ pub struct Mentor {
     pub total_sessions: i32,
     /// The profile is active and its user too (an admin can deactivate the user).
     pub is_active: bool,
+    /// `pending`, `approved` or `rejected` ([`super::vetting`]): only approved profiles are public.
+    pub approval_status: String,
+    /// Why an administrator turned the profile down (only while rejected).
+    pub rejection_reason: Option<String>,
     pub created_at: DateTime<Utc>,
     pub user_first_name: String,
     pub user_last_name: String,
@@ -60,12 +64,21 @@ macro_rules! select_mentors {
             "SELECT m.id, m.user_id, m.display_name, m.bio, m.specialties, m.base_price_cents, m.from_price_cents, ",
             "m.minimum_notice_minutes, m.profile_image_url, ",
             // A mentor whose user an admin deactivated is as hidden as an inactive profile.
-            "m.time_zone, m.rating::text AS rating, m.review_count, m.total_sessions, (m.is_active AND u.is_active) AS is_active, m.created_at, ",
+            "m.time_zone, m.rating::text AS rating, m.review_count, m.total_sessions, (m.is_active AND u.is_active) AS is_active, ",
+            "m.approval_status, m.rejection_reason, m.created_at, ",
             "u.first_name AS user_first_name, u.last_name AS user_last_name, ",
             "u.profile_image_url AS user_profile_image_url FROM mentors m JOIN users u ON u.id = m.user_id ",
             $rest
         )
     };
+}
+
+impl Mentor {
+    /// Whether anyone but the mentor (and administrators) may see and book them: active, their
+    /// user too, and approved by an administrator.
+    pub fn is_public(&self) -> bool {
+        self.is_active && self.approval_status == super::vetting::APPROVED
+    }
 }
 
 /// A mentor and the services to show with it.
@@ -293,11 +306,11 @@ pub async fn own(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Mentor> {
         .ok_or_else(|| Error::not_found(PROFILE_NOT_FOUND))
 }
 
-/// An active mentor as the public sees it (only active services).
+/// An active, approved mentor as the public sees it (only active services).
 pub async fn public(db: &PgPool, id: Uuid) -> Result<MentorWithServices> {
     let mentor = find(db, id)
         .await?
-        .filter(|m| m.is_active)
+        .filter(Mentor::is_public)
         .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     Ok(with_services(db, vec![mentor], false).await?.remove(0))
 }

@@ -7,4 +7,5 @@ pub mod reviews;
 pub mod search;
 pub mod services;
 pub mod stats;
+pub mod vetting;
 pub mod vocabulary;

@@ -19,7 +19,7 @@ pub struct Review {
 
 /// Newest first.
 pub async fn for_mentor(db: &PgPool, mentor_id: Uuid) -> Result<Vec<Review>> {
-    if !mentors::find(db, mentor_id).await?.is_some_and(|m| m.is_active) {
+    if !mentors::find(db, mentor_id).await?.is_some_and(|m| m.is_public()) {
         return Err(Error::not_found(mentors::NOT_FOUND));
     }
     Ok(sqlx::query_as(

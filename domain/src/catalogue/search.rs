@@ -247,10 +247,11 @@ impl Filters<'_> {
             }
         }
         // A mentor without an active service has nothing to book and is not listed.
-        // Nor is one whose user an admin deactivated.
+        // Nor is one whose user an admin deactivated, nor one no admin approved (yet); the
+        // predicate is the listing index's (migrations `listing_index`, `mentor_vetting`).
         b.push("SELECT ")
             .push(select)
-            .push(" FROM mentors m, q WHERE m.is_active AND m.from_price_cents IS NOT NULL");
+            .push(" FROM mentors m, q WHERE m.is_active AND m.approval_status = 'approved' AND m.from_price_cents IS NOT NULL");
         b.push(" AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active)");
         if self.search.is_some() {
             b.push(" AND m.search_vector @@ q.ts");

@@ -20,7 +20,7 @@ pub async fn service_stats(db: &PgPool) -> Result<Vec<ServiceStat>> {
                 coalesce(min(s.price_cents) FILTER (WHERE m.id IS NOT NULL AND s.price_cents > 0), 0)::bigint AS min_price_cents \
          FROM unnest($1::text[]) WITH ORDINALITY AS t(service_type, position) \
          LEFT JOIN services s ON s.service_type = t.service_type AND s.is_active \
-         LEFT JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
+         LEFT JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
          GROUP BY t.service_type, t.position ORDER BY t.position",
     )
     .bind(SERVICE_TYPES.as_slice())
@@ -62,12 +62,12 @@ pub const TESTIMONIAL_COUNT: i64 = 3;
 pub async fn highlights(db: &PgPool) -> Result<Highlights> {
     let (mentor_count, average_hourly_cents, average_rating, review_count, completed_sessions): (i64, Option<i64>, Option<String>, i64, i64) =
         sqlx::query_as(
-            "SELECT (SELECT count(*) FROM mentors m WHERE m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) AND m.from_price_cents IS NOT NULL), \
+            "SELECT (SELECT count(*) FROM mentors m WHERE m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) AND m.from_price_cents IS NOT NULL), \
                     (SELECT round(avg(s.price_cents * 60.0 / s.duration_minutes))::bigint FROM services s \
-                       JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
+                       JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
                       WHERE s.is_active AND s.price_cents > 0 AND NOT s.is_group_session), \
-                    (SELECT round(avg(r.rating), 2)::text FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
-                    (SELECT count(*) FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
+                    (SELECT round(avg(r.rating), 2)::text FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
+                    (SELECT count(*) FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
                     (SELECT count(*) FROM bookings WHERE status = 'completed')",
         )
         .fetch_one(db)
@@ -75,7 +75,7 @@ pub async fn highlights(db: &PgPool) -> Result<Highlights> {
     let testimonials = sqlx::query_as(
         "SELECT r.id, r.rating, r.comment, u.first_name AS reviewer_first_name, u.last_name AS reviewer_last_name, \
                 m.id AS mentor_id, m.display_name AS mentor_name, r.created_at \
-         FROM reviews r JOIN users u ON u.id = r.user_id JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
+         FROM reviews r JOIN users u ON u.id = r.user_id JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
          WHERE r.rating >= $1 AND r.hidden_at IS NULL AND btrim(coalesce(r.comment, '')) <> '' \
          ORDER BY r.created_at DESC, r.id LIMIT $2",
     )

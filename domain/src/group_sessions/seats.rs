@@ -59,6 +59,7 @@ pub async fn join(
 ) -> Result<Joined> {
     let g: GroupSession = sessions::find(&mut *tx, session_id)
         .await?
+        .filter(|g| g.mentor_is_public)
         .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     if g.mentor_user_id == user_id {
         return Err(Error::validation(OWN_SESSION));

@@ -35,6 +35,9 @@ pub struct GroupSession {
     pub mentor_profile_image_url: Option<String>,
     pub mentor_rating: String,
     pub mentor_total_sessions: i32,
+    /// The mentor is public (active, their user too, approved): otherwise only the mentor (and
+    /// administrators) see the session and nobody takes a seat.
+    pub mentor_is_public: bool,
 }
 
 impl GroupSession {
@@ -62,7 +65,8 @@ macro_rules! select_group_sessions {
             "(extract(epoch FROM g.ends_at - g.scheduled_at) / 60)::int AS service_duration_minutes, ",
             "m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
             "coalesce(m.profile_image_url, u.profile_image_url) AS mentor_profile_image_url, ",
-            "m.rating::text AS mentor_rating, m.total_sessions AS mentor_total_sessions ",
+            "m.rating::text AS mentor_rating, m.total_sessions AS mentor_total_sessions, ",
+            "(m.is_active AND u.is_active AND m.approval_status = 'approved') AS mentor_is_public ",
             "FROM group_sessions g JOIN services s ON s.id = g.service_id JOIN mentors m ON m.id = g.mentor_id ",
             "JOIN users u ON u.id = m.user_id ",
             $rest
@@ -161,7 +165,7 @@ pub async fn upcoming(
 ) -> Result<Vec<GroupSession>> {
     Ok(sqlx::query_as(select_group_sessions!(
         "WHERE g.status IN ('scheduled', 'active') AND g.ends_at > $1 AND ($2::uuid IS NULL OR g.mentor_id = $2) \
-         AND ($3::uuid IS NULL OR g.service_id = $3) AND m.is_active ORDER BY g.scheduled_at, g.id LIMIT 200"
+         AND ($3::uuid IS NULL OR g.service_id = $3) AND m.is_active AND m.approval_status = 'approved' AND u.is_active ORDER BY g.scheduled_at, g.id LIMIT 200"
     ))
     .bind(now)
     .bind(mentor_id)

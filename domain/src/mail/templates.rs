@@ -329,6 +329,35 @@ pub fn payout_destination_changed(config: &Config, to: &str, first_name: &str, o
     )
 }
 
+/// To a mentor: an administrator approved their profile.
+pub fn mentor_approved(config: &Config, to: &str, first_name: &str) -> Email {
+    action_email(
+        to,
+        "Your mentor profile is approved",
+        first_name,
+        "An administrator reviewed and approved your mentor profile. It is now listed: seekers can find and book you.",
+        "Open your dashboard",
+        &config.link("/mentor-dashboard", &[]),
+        "Keep your availability up to date so seekers can book you.",
+    )
+}
+
+/// To a mentor: an administrator rejected their profile, with the reason.
+pub fn mentor_rejected(config: &Config, to: &str, first_name: &str, reason: &str) -> Email {
+    action_email(
+        to,
+        "Your mentor profile was not approved",
+        first_name,
+        &format!(
+            "An administrator reviewed your mentor profile and did not approve it. Reason: {reason}\n\n\
+             You can edit your profile and resubmit it for review from your dashboard."
+        ),
+        "Edit and resubmit",
+        &config.link("/mentor-dashboard", &[]),
+        "Until it is approved, your profile is not listed and cannot be booked.",
+    )
+}
+
 /// To a mentor: an admin sent a payout.
 pub fn payout_paid(config: &Config, p: &crate::payouts::PayoutMail) -> Email {
     let method = crate::payouts::method_label(p.method.as_deref().unwrap_or(crate::payouts::MANUAL_METHOD)).to_string();
@@ -522,6 +551,18 @@ mod tests {
         };
         let with_reason = booking_cancelled(&config(), &b, false, true, 4000, b.scheduled_at);
         assert!(with_reason.text.contains("A refund of $40.00 goes back to your card; banks usually show it within 5 to 10 business days. Reason: I am ill"), "{}", with_reason.text);
+    }
+
+    #[test]
+    fn vetting_mails_link_to_the_dashboard_and_give_the_reason_escaped() {
+        let approved = mentor_approved(&config(), "nova@example.com", "Nova");
+        assert_eq!(approved.subject, "Your mentor profile is approved");
+        assert!(approved.text.contains("/mentor-dashboard"));
+        let rejected = mentor_rejected(&config(), "nova@example.com", "Nova", "Add <b>your</b> photo.");
+        assert_eq!(rejected.subject, "Your mentor profile was not approved");
+        assert!(rejected.text.contains("Reason: Add <b>your</b> photo."));
+        assert!(rejected.html.contains("Reason: Add &lt;b&gt;your&lt;/b&gt; photo."));
+        assert!(!rejected.html.contains("<b>your</b>"));
     }
 
     #[test]

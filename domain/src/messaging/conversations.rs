@@ -158,7 +158,7 @@ pub async fn roles(conn: &mut PgConnection, me: Uuid, start: &Start) -> Result<R
         (Some(mentor_id), _) => {
             let mentor = mentors::find(&mut *conn, mentor_id)
                 .await?
-                .filter(|m| m.is_active)
+                .filter(|m| m.is_public())
                 .ok_or_else(|| Error::not_found(mentors::NOT_FOUND))?;
             if mentor.user_id == me {
                 return Err(Error::validation(WITH_YOURSELF));

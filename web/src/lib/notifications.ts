@@ -34,6 +34,7 @@ export const NOTIFICATION_TYPES = [
   'system_announcement',
   'payout_destination_changed',
   'removed_from_session',
+  'mentor_rejected',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

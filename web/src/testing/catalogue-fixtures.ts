@@ -34,6 +34,8 @@ export function mentor(overrides: Partial<Mentor> = {}): Mentor {
     totalSessions: 40,
     timeZone: 'Europe/London',
     isActive: true,
+    approvalStatus: 'approved',
+    rejectionReason: null,
     createdAt: '2026-01-01T10:00:00Z',
     user: { id: '5f0c1c9e-8a3c-4c1e-9a1e-000000000001', firstName: 'Luna', lastName: 'Moon' },
     services: [service()],

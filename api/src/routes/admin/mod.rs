@@ -22,6 +22,7 @@ use crate::{
 };
 use domain::{
     admin::{bookings, mentors, stats, users},
+    catalogue::{mentors as catalogue_mentors, vetting},
     money,
 };
 
@@ -79,8 +80,26 @@ pub struct AdminMentorView {
     pub total_sessions: i32,
     /// The profile is active and its user too
     pub is_active: bool,
+    /// pending (awaiting review), approved (listed) or rejected
+    pub approval_status: String,
+    /// Why the profile was rejected (only while rejected)
+    #[oai(nullable)]
+    pub rejection_reason: Option<String>,
+    /// When the profile was created or last resubmitted for review
+    pub submitted_at: DateTime<Utc>,
+    /// When an administrator last approved or rejected it
+    #[oai(nullable)]
+    pub reviewed_at: Option<DateTime<Utc>>,
     pub services_count: i64,
     pub stats: AdminMentorStatsView,
+}
+
+/// `POST /api/admin/mentors/{id}/reject`.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RejectMentorRequest {
+    /// Shown to the mentor: 1 to 1000 characters
+    pub reason: Option<String>,
 }
 
 impl From<mentors::AdminMentor> for AdminMentorView {
@@ -98,6 +117,10 @@ impl From<mentors::AdminMentor> for AdminMentorView {
             rating: m.rating,
             total_sessions: m.total_sessions,
             is_active: m.is_active,
+            approval_status: m.approval_status,
+            rejection_reason: m.rejection_reason,
+            submitted_at: m.submitted_at,
+            reviewed_at: m.reviewed_at,
             services_count: m.services_count,
             stats: AdminMentorStatsView {
                 total_bookings: m.total_bookings,
@@ -178,6 +201,14 @@ pub struct AdminBookingsPage {
     pub page_size: i64,
 }
 
+/// One mentor as the admin list shows it.
+async fn admin_mentor(state: &AppState, id: Uuid) -> ApiResult<Json<AdminMentorView>> {
+    mentors::find(&state.pool, id)
+        .await?
+        .map(|m| Json(m.into()))
+        .ok_or_else(|| ApiError::not_found(catalogue_mentors::NOT_FOUND))
+}
+
 pub const IS_ACTIVE_REQUIRED: &str = "isActive is required (true or false)";
 
 #[OpenApi(prefix_path = "/api/admin", tag = "Tag::Admin")]
@@ -239,13 +270,62 @@ impl AdminApi {
         Ok(Json(user.into()))
     }
 
-    /// Every mentor with rating, sessions, services, status and earnings.
+    /// Every mentor with rating, sessions, services, status, approval status and earnings,
+    /// newest first; `approvalStatus` (pending, approved or rejected) narrows the list.
     #[oai(path = "/mentors", method = "get", operation_id = "listAdminMentors")]
-    async fn mentors(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<AdminMentorView>>> {
+    async fn mentors(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        /// pending, approved or rejected
+        #[oai(name = "approvalStatus")]
+        approval_status: Query<Option<String>>,
+    ) -> ApiResult<Json<Vec<AdminMentorView>>> {
         auth.admin()?;
+        let status = approval_status.0.as_deref().map(vetting::parse_status).transpose()?;
         Ok(Json(
-            mentors::list(&state.pool).await?.into_iter().map(Into::into).collect(),
+            mentors::list(&state.pool, status)
+                .await?
+                .into_iter()
+                .map(Into::into)
+                .collect(),
         ))
+    }
+
+    /// Approves a mentor profile: listed and bookable from now on; the mentor is notified and
+    /// e-mailed. Approving an approved mentor changes nothing. Audited.
+    #[oai(path = "/mentors/:id/approve", method = "post", operation_id = "approveMentor")]
+    async fn approve_mentor(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<AdminMentorView>> {
+        let admin = auth.admin()?;
+        let id = parse_id(&id, catalogue_mentors::NOT_FOUND)?;
+        let mut tx = state.pool.begin().await?;
+        vetting::approve(&mut tx, admin.user.id, id).await?;
+        tx.commit().await?;
+        admin_mentor(&state, id).await
+    }
+
+    /// Rejects a mentor profile with a reason (1 to 1000 characters) the mentor is notified and
+    /// e-mailed; it is not listed, and the mentor may edit it and resubmit. 409 when already
+    /// rejected. Audited.
+    #[oai(path = "/mentors/:id/reject", method = "post", operation_id = "rejectMentor")]
+    async fn reject_mentor(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<RejectMentorRequest>,
+    ) -> ApiResult<Json<AdminMentorView>> {
+        let admin = auth.admin()?;
+        let id = parse_id(&id, catalogue_mentors::NOT_FOUND)?;
+        let mut tx = state.pool.begin().await?;
+        vetting::reject(&mut tx, admin.user.id, id, body.0.reason.as_deref()).await?;
+        tx.commit().await?;
+        admin_mentor(&state, id).await
     }
 
     /// Bookings, newest first, by status and by the session's day (UTC, inclusive), a page at a time.

@@ -49,6 +49,12 @@ pub struct MentorCardView {
     /// IANA time zone of the mentor's availability
     pub time_zone: String,
     pub is_active: bool,
+    /// pending (awaiting an administrator's review), approved or rejected; only approved mentors
+    /// are shown to others
+    pub approval_status: String,
+    /// Why an administrator rejected the profile (only while rejected)
+    #[oai(nullable)]
+    pub rejection_reason: Option<String>,
     pub created_at: DateTime<Utc>,
     pub user: MentorUserView,
 }
@@ -143,6 +149,8 @@ impl From<Mentor> for MentorCardView {
             profile_image_url: m.profile_image_url,
             time_zone: m.time_zone,
             is_active: m.is_active,
+            approval_status: m.approval_status,
+            rejection_reason: m.rejection_reason,
             created_at: m.created_at,
             user: MentorUserView {
                 id: m.user_id,

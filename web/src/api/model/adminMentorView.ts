@@ -17,6 +17,20 @@ export interface AdminMentorView {
   totalSessions: number;
   /** The profile is active and its user too */
   isActive: boolean;
+  /** pending (awaiting review), approved (listed) or rejected */
+  approvalStatus: string;
+  /**
+     * Why the profile was rejected (only while rejected)
+     * @nullable
+     */
+  rejectionReason?: string | null;
+  /** When the profile was created or last resubmitted for review */
+  submittedAt: string;
+  /**
+     * When an administrator last approved or rejected it
+     * @nullable
+     */
+  reviewedAt?: string | null;
   servicesCount: number;
   stats: AdminMentorStatsView;
 }

@@ -33,6 +33,16 @@ export interface MentorCardView {
   /** IANA time zone of the mentor's availability */
   timeZone: string;
   isActive: boolean;
+  /**
+     * pending (awaiting an administrator's review), approved or rejected; only approved mentors
+     * are shown to others
+     */
+  approvalStatus: string;
+  /**
+     * Why an administrator rejected the profile (only while rejected)
+     * @nullable
+     */
+  rejectionReason?: string | null;
   createdAt: string;
   user: MentorUserView;
 }

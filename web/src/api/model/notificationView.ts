@@ -9,8 +9,8 @@ export interface NotificationView {
   id: string;
   /**
      * booking_confirmed, booking_cancelled, booking_rescheduled, booking_reminder, new_message, new_review,
-     * mentor_approved, payment_received, payment_failed, system_announcement, payout_destination_changed or
-     * removed_from_session
+     * mentor_approved, payment_received, payment_failed, system_announcement, payout_destination_changed,
+     * removed_from_session or mentor_rejected
      */
   type: string;
   title: string;

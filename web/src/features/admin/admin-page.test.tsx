@@ -37,6 +37,10 @@ const MENTOR: AdminMentorView = {
   rating: '4.75',
   totalSessions: 9,
   isActive: false,
+  approvalStatus: 'approved',
+  rejectionReason: null,
+  submittedAt: '2026-01-01T00:00:00Z',
+  reviewedAt: '2026-01-02T00:00:00Z',
   servicesCount: 2,
   stats: { totalBookings: 11, totalRevenue: '300.00' },
 };
@@ -178,6 +182,54 @@ describe('AdminPage', () => {
     expect(fetchMock.mock.calls.some(([url]) => url === '/api/admin/contact-messages/c-1/answered')).toBe(true);
   });
 
+  it('Mentors: filters by approval, approves one and rejects another with a reason', async () => {
+    const pending: AdminMentorView = { ...MENTOR, id: 'm-2', displayName: 'Nova Vale', approvalStatus: 'pending' };
+    const other: AdminMentorView = { ...MENTOR, id: 'm-3', displayName: 'Orrin Ash', approvalStatus: 'pending' };
+    const decided: Record<string, string> = {};
+    const fetchMock = setup(admin, {
+      'GET /api/admin/mentors': () => jsonResponse(200, [pending, other, MENTOR]),
+      'GET /api/admin/mentors?approvalStatus=pending': () =>
+        jsonResponse(
+          200,
+          [pending, other].filter((m) => !decided[m.id]),
+        ),
+      'POST /api/admin/mentors/m-2/approve': () => {
+        decided['m-2'] = 'approved';
+        return jsonResponse(200, { ...pending, approvalStatus: 'approved' });
+      },
+      'POST /api/admin/mentors/m-3/reject': () => {
+        decided['m-3'] = 'rejected';
+        return jsonResponse(200, { ...other, approvalStatus: 'rejected', rejectionReason: 'Too vague' });
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Mentors' }));
+    const approvedRow = await screen.findByRole('row', { name: 'Luna Starweaver' });
+    expect(within(approvedRow).getByText('Approved')).toBeInTheDocument();
+    expect(within(approvedRow).queryByRole('button', { name: /^Approve/ })).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Approval'), 'Awaiting review');
+    await waitFor(() => expect(screen.queryByRole('row', { name: 'Luna Starweaver' })).not.toBeInTheDocument());
+    const row = screen.getByRole('row', { name: 'Nova Vale' });
+    expect(within(row).getByText('Awaiting review')).toBeInTheDocument();
+
+    await user.click(within(row).getByRole('button', { name: 'Approve Nova Vale' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Mentor approved', { description: 'Nova Vale' }));
+    await waitFor(() => expect(screen.queryByRole('row', { name: 'Nova Vale' })).not.toBeInTheDocument());
+
+    await user.click(
+      within(screen.getByRole('row', { name: 'Orrin Ash' })).getByRole('button', { name: 'Reject Orrin Ash' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Reject Orrin Ash' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reject Mentor' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please give the mentor a reason');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Too vague');
+    await user.click(within(dialog).getByRole('button', { name: 'Reject Mentor' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Mentor rejected', { description: 'Orrin Ash' }));
+    const rejectCall = fetchMock.mock.calls.find(([url]) => url === '/api/admin/mentors/m-3/reject');
+    expect(JSON.parse(String(rejectCall?.[1]?.body))).toEqual({ reason: 'Too vague' });
+    expect(await screen.findByText('No mentors match this filter.')).toBeInTheDocument();
+  });
+
   it('Announcements: sends one to an audience and shows how many have it', async () => {
     const sent: unknown[] = [];
     const fetchMock = setup(admin, {
@@ -259,8 +311,9 @@ describe('AdminPage', () => {
   });
 });
 
-describe('admin bookings pages', () => {
+describe('admin constants', () => {
   it('the bookings table shows 20 a page', () => {
+    expect(ADMIN_BOOKINGS_PAGE_SIZE).toBe(20);
     expect(pageCount(0)).toBe(1);
     expect(pageCount(20)).toBe(1);
     expect(pageCount(21)).toBe(2);

@@ -20,6 +20,7 @@ import { cn } from '@/lib/utils';
 import { useAdminBookings, useAdminMentors, useAdminStats, useAdminUsers, useSetUserStatus } from './api';
 import { AnnouncementsTab } from './announcements-tab';
 import { ContactInboxTab } from './contact-inbox-tab';
+import { APPROVAL_STATUSES, ApprovalBadge, VettingActions } from './mentor-vetting';
 import { ReportsTab } from './reports-tab';
 import { ADMIN_BOOKINGS_PAGE_SIZE, ADMIN_STAT_CARDS, ADMIN_TABS, ADMIN_TEXT as TEXT, pageCount } from './admin-text';
 
@@ -300,8 +301,28 @@ function UsersTab({ me }: { me: UserView }) {
 }
 
 function MentorsTab() {
-  const mentors = useAdminMentors(true);
+  const [approval, setApproval] = useState('');
+  const mentors = useAdminMentors(true, approval ? { approvalStatus: approval } : {});
   useFailureToast(mentors.isError, mentors.error, TEXT.mentorsFailed);
+  return (
+    <section aria-label="Mentors" className="space-y-4">
+      <label className="block w-56 text-sm font-medium text-slate-700">
+        Approval
+        <Select className="mt-1" value={approval} onChange={(e) => setApproval(e.target.value)}>
+          <option value="">All mentors</option>
+          {APPROVAL_STATUSES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </Select>
+      </label>
+      <MentorsTable mentors={mentors} filtered={approval !== ''} />
+    </section>
+  );
+}
+
+function MentorsTable({ mentors, filtered }: { mentors: ReturnType<typeof useAdminMentors>; filtered: boolean }) {
   if (mentors.isLoading) return <Loading label="Loading mentors" />;
   if (mentors.isError)
     return (
@@ -312,11 +333,14 @@ function MentorsTab() {
   if (!mentors.data?.length)
     return (
       <p role="status" className="text-sm text-slate-600">
-        No mentors yet.
+        {filtered ? 'No mentors match this filter.' : 'No mentors yet.'}
       </p>
     );
   return (
-    <Table label="Mentors" head={['Mentor', 'Rating', 'Sessions', 'Bookings', 'Revenue', 'Services', 'Status']}>
+    <Table
+      label="Mentors"
+      head={['Mentor', 'Approval', 'Rating', 'Sessions', 'Bookings', 'Revenue', 'Services', 'Status', 'Action']}
+    >
       {mentors.data.map((m: AdminMentorView) => (
         <tr key={m.id} aria-label={m.displayName}>
           <td className={td}>
@@ -325,6 +349,12 @@ function MentorsTab() {
               {m.user.firstName} {m.user.lastName} · {m.user.email}
             </p>
           </td>
+          <td className={td}>
+            <ApprovalBadge status={m.approvalStatus} />
+            {m.approvalStatus === 'rejected' && m.rejectionReason && (
+              <p className="mt-1 max-w-xs text-xs text-slate-500">{m.rejectionReason}</p>
+            )}
+          </td>
           <td className={td}>{Number(m.rating).toFixed(2)}</td>
           <td className={td}>{m.totalSessions}</td>
           <td className={td}>{m.stats.totalBookings}</td>
@@ -332,6 +362,9 @@ function MentorsTab() {
           <td className={td}>{m.servicesCount}</td>
           <td className={td}>
             <ActiveBadge active={m.isActive} />
+          </td>
+          <td className={td}>
+            <VettingActions mentor={m} />
           </td>
         </tr>
       ))}

@@ -10,7 +10,7 @@ import {
   listAdminUsers,
   setAdminUserStatus,
 } from '@/api/endpoints/admin/admin';
-import type { ListAdminBookingsParams, ListAdminUsersParams } from '@/api/model';
+import type { ListAdminBookingsParams, ListAdminMentorsParams, ListAdminUsersParams } from '@/api/model';
 
 // The admin dashboard's calls (docs/admin.md). Every one needs an admin session; the page only
 // asks when the signed-in user is an admin.
@@ -35,11 +35,11 @@ export function useAdminUsers(params: ListAdminUsersParams, enabled: boolean) {
   });
 }
 
-/** GET /api/admin/mentors. */
-export function useAdminMentors(enabled: boolean) {
+/** GET /api/admin/mentors?approvalStatus=: newest first. */
+export function useAdminMentors(enabled: boolean, params: ListAdminMentorsParams = {}) {
   return useQuery({
-    queryKey: getListAdminMentorsQueryKey(),
-    queryFn: ({ signal }) => listAdminMentors({ signal }),
+    queryKey: getListAdminMentorsQueryKey(params),
+    queryFn: ({ signal }) => listAdminMentors(params, { signal }),
     enabled,
     staleTime: 0,
   });

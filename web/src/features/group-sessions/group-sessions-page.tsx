@@ -40,7 +40,8 @@ const BENEFITS = [
   {
     icon: GraduationCap,
     title: 'Expert Guidance',
-    text: 'Every session is led by one of our experienced, verified mentors.',
+    // True: only mentors an administrator approved are listed, and only their sessions are shown.
+    text: 'Every session is led by a mentor whose profile our team has reviewed and approved.',
   },
 ];
 

@@ -23,6 +23,7 @@ import { serviceLabel } from '@/lib/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { cn } from '@/lib/utils';
 import { useAvailability, useOwnMentorProfile } from './api';
+import { ApprovalBanner } from './approval-banner';
 import { AvailabilityTab } from './availability-tab';
 import { BookingsTab } from './bookings-tab';
 import { EditProfileDialog } from './edit-profile-dialog';
@@ -121,6 +122,7 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
       </section>
 
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+        <ApprovalBanner mentor={mentor} />
         <MentorSummary />
 
         <Tabs.Root value={tab} onValueChange={setTab} className="mt-8">

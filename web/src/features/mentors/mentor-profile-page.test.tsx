@@ -19,6 +19,19 @@ function renderAt(id: string) {
 const GROUP_ID = '11111111-2222-4333-8444-555555555555';
 
 describe('/mentor/{id}', { timeout: 20_000 }, () => {
+  it('tells the mentor previewing their own unapproved page that nobody else sees it', async () => {
+    mockFetch({
+      [`GET /api/mentors/${MENTOR_ID}`]: () =>
+        jsonResponse(200, mentor({ userId: testUser.id, approvalStatus: 'pending' })),
+      [`GET /api/mentors/${MENTOR_ID}/reviews`]: () => jsonResponse(200, []),
+    });
+    renderAt(MENTOR_ID);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Luna Starweaver' })).toBeInTheDocument();
+    expect(
+      screen.getByText('Only you can see this page: the profile awaits review and is not listed yet.'),
+    ).toBeInTheDocument();
+  });
+
   it('shows the profile, services, reviews and the side panel', async () => {
     mockFetch({
       [`GET /api/mentors/${MENTOR_ID}`]: () =>

@@ -105,6 +105,15 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
           Back to mentors
         </Link>
 
+        {mentor.approvalStatus !== 'approved' && (
+          <p className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+            {isSelf ? 'Only you' : 'Only you and the mentor'} can see this page:{' '}
+            {mentor.approvalStatus === 'rejected'
+              ? 'the profile was not approved and is not listed.'
+              : 'the profile awaits review and is not listed yet.'}
+          </p>
+        )}
+
         <div className="mt-6 grid gap-6 lg:grid-cols-3 lg:items-start">
           {/* On small screens the booking panel follows the profile; on large ones it sits beside everything. */}
           <div className="lg:col-span-2">

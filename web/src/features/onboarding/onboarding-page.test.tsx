@@ -146,6 +146,40 @@ describe('onboarding wizard', () => {
     expect(bodies(fetchMock, 'POST', '/api/mentors')).toEqual([expect.objectContaining({ profileImageUrl: uploaded })]);
   });
 
+  it('goes on to step 2 even when the hours load before the signed-in user reloads', async () => {
+    let isMentor = false;
+    let hoursAsked = false;
+    let releaseUser: () => void = () => {};
+    mockFetch({
+      'GET /api/mentor/profile': () =>
+        isMentor
+          ? jsonResponse(200, mentor({ services: [] }))
+          : jsonResponse(404, { message: 'Mentor profile not found' }),
+      'GET /api/mentor/availability': () => {
+        hoursAsked = isMentor;
+        return jsonResponse(200, []);
+      },
+      // The user reloads last: the profile and then the hours are in before it.
+      'GET /api/auth/user': () =>
+        new Promise<Response>((resolve) => {
+          releaseUser = () => resolve(jsonResponse(200, { ...testUser, role: 'mentor' }));
+        }),
+      'POST /api/mentors': () => {
+        isMentor = true;
+        return jsonResponse(201, mentor({ services: [] }));
+      },
+    });
+    renderWizard();
+    const user = userEvent.setup();
+    expect(await screen.findByText('Step 1 of 4')).toBeInTheDocument();
+    await fillProfile(user);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    // The hours load while the user is still reloading; step 1 must stay mounted meanwhile.
+    await waitFor(() => expect(hoursAsked).toBe(true));
+    releaseUser();
+    expect(await screen.findByText('Step 2 of 4')).toBeInTheDocument();
+  });
+
   it('creates the profile, then the services in parallel, then the weekly hours, then completes', async () => {
     let isMentor = false;
     let services: unknown[] = [];

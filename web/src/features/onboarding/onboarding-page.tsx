@@ -98,7 +98,10 @@ export function OnboardingPage() {
     if (step === null && resume) setStep(resume);
   }, [step, resume]);
 
-  if (loading) return <FullPageSpinner />;
+  // Only before the first step is known: once a step shows, it stays mounted while queries reload
+  // (creating the profile reloads it and then loads the hours; unmounting step 1 meanwhile would drop
+  // its mutation's callback, and the wizard would stay on step 1 after the profile was made).
+  if (loading && step === null) return <FullPageSpinner />;
   // A mentor who is already set up skips onboarding.
   if (step === null && resume === null) return <Navigate to="/mentor-dashboard" replace />;
   const current = step ?? resume ?? 1;
@@ -663,8 +666,9 @@ function CompleteStep({ onBack }: { onBack: () => void }) {
       </span>
       <h2 className="mt-6 font-display text-3xl font-semibold text-slate-900">You're all set!</h2>
       <p className="mx-auto mt-3 max-w-md text-slate-600">
-        Your mentor profile, services and hours are live. Seekers can now find you, save you to their favorites and book
-        your sessions.
+        Your mentor profile, services and hours are saved. Our team reviews every new mentor profile: once it is
+        approved, seekers can find you, save you to their favorites and book your sessions. Your dashboard shows where
+        the review stands.
       </p>
       <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
         <Button asChild variant="gradient" size="lg">

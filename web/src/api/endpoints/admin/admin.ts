@@ -33,9 +33,11 @@ import type {
   DismissReportRequest,
   ErrorBody,
   ListAdminBookingsParams,
+  ListAdminMentorsParams,
   ListAdminUsersParams,
   ListContactMessagesParams,
   ListReportsParams,
+  RejectMentorRequest,
   ReportView,
   ResolveReportRequest,
   UserStatusRequest,
@@ -361,20 +363,28 @@ export const useSetAdminUserStatus = <TError = ErrorBody,
       > => {
       return useMutation(getSetAdminUserStatusMutationOptions(options), queryClient);
     }
-    export const getListAdminMentorsUrl = () => {
+    export const getListAdminMentorsUrl = (params?: ListAdminMentorsParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
 
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
 
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/api/admin/mentors`
+  return stringifiedParams.length > 0 ? `/api/admin/mentors?${stringifiedParams}` : `/api/admin/mentors`
 }
 
 /**
- * @summary Every mentor with rating, sessions, services, status and earnings.
+ * @summary Every mentor with rating, sessions, services, status, approval status and earnings,
+newest first; `approvalStatus` (pending, approved or rejected) narrows the list.
  */
-export const listAdminMentors = async ( options?: Parameters<typeof apiFetch>[1]): Promise<AdminMentorView[]> => {
+export const listAdminMentors = async (params?: ListAdminMentorsParams, options?: Parameters<typeof apiFetch>[1]): Promise<AdminMentorView[]> => {
 
-  return apiFetch<AdminMentorView[]>(getListAdminMentorsUrl(),
+  return apiFetch<AdminMentorView[]>(getListAdminMentorsUrl(params),
   {
     ...options,
     method: 'GET'
@@ -387,23 +397,23 @@ export const listAdminMentors = async ( options?: Parameters<typeof apiFetch>[1]
 
 
 
-export const getListAdminMentorsQueryKey = () => {
+export const getListAdminMentorsQueryKey = (params?: ListAdminMentorsParams,) => {
     return [
-    `/api/admin/mentors`
+    `/api/admin/mentors`, ...(params ? [params] : [])
     ] as const;
     }
 
 
-export const getListAdminMentorsQueryOptions = <TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+export const getListAdminMentorsQueryOptions = <TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(params?: ListAdminMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getListAdminMentorsQueryKey();
+  const queryKey =  queryOptions?.queryKey ?? getListAdminMentorsQueryKey(params);
 
 
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminMentors>>> = ({ signal }) => listAdminMentors({ signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminMentors>>> = ({ signal }) => listAdminMentors(params, { signal, ...requestOptions });
 
 
 
@@ -417,7 +427,7 @@ export type ListAdminMentorsQueryError = ErrorBody
 
 
 export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>> & Pick<
+ params: undefined |  ListAdminMentorsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listAdminMentors>>,
           TError,
@@ -427,7 +437,7 @@ export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminM
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>> & Pick<
+ params?: ListAdminMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listAdminMentors>>,
           TError,
@@ -437,19 +447,20 @@ export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminM
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ params?: ListAdminMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Every mentor with rating, sessions, services, status and earnings.
+ * @summary Every mentor with rating, sessions, services, status, approval status and earnings,
+newest first; `approvalStatus` (pending, approved or rejected) narrows the list.
  */
 
 export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ params?: ListAdminMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
  , queryClient?: QueryClient
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getListAdminMentorsQueryOptions(options)
+  const queryOptions = getListAdminMentorsQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -461,7 +472,174 @@ export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminM
 
 
 
-export const getListAdminBookingsUrl = (params?: ListAdminBookingsParams,) => {
+export const getApproveMentorUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/mentors/${id}/approve`
+}
+
+/**
+ * @summary Approves a mentor profile: listed and bookable from now on; the mentor is notified and
+e-mailed. Approving an approved mentor changes nothing. Audited.
+ */
+export const approveMentor = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<AdminMentorView> => {
+
+  return apiFetch<AdminMentorView>(getApproveMentorUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getApproveMentorMutationKey = () => ['approveMentor'] as const;
+
+export const getApproveMentorMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof approveMentor>>, TError,ApproveMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof approveMentor>>, TError,ApproveMentorMutationVariables, TContext> => {
+
+const mutationKey = getApproveMentorMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof approveMentor>>, ApproveMentorMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  approveMentor(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ApproveMentorMutationResult = NonNullable<Awaited<ReturnType<typeof approveMentor>>>
+
+    export type ApproveMentorMutationError = ErrorBody
+    export type ApproveMentorMutationVariables = {id: string}
+
+    /**
+ * @summary Approves a mentor profile: listed and bookable from now on; the mentor is notified and
+e-mailed. Approving an approved mentor changes nothing. Audited.
+ */
+export const useApproveMentor = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof approveMentor>>, TError,ApproveMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof approveMentor>>,
+        TError,
+        ApproveMentorMutationVariables,
+        TContext
+      > => {
+      return useMutation(getApproveMentorMutationOptions(options), queryClient);
+    }
+    export const getRejectMentorUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/mentors/${id}/reject`
+}
+
+/**
+ * @summary Rejects a mentor profile with a reason (1 to 1000 characters) the mentor is notified and
+e-mailed; it is not listed, and the mentor may edit it and resubmit. 409 when already
+rejected. Audited.
+ */
+export const rejectMentor = async (id: string,
+    rejectMentorRequest: RejectMentorRequest, options?: Parameters<typeof apiFetch>[1]): Promise<AdminMentorView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<AdminMentorView>(getRejectMentorUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(rejectMentorRequest)
+  }
+);}
+
+
+
+
+
+export const getRejectMentorMutationKey = () => ['rejectMentor'] as const;
+
+export const getRejectMentorMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rejectMentor>>, TError,RejectMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof rejectMentor>>, TError,RejectMentorMutationVariables, TContext> => {
+
+const mutationKey = getRejectMentorMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof rejectMentor>>, RejectMentorMutationVariables> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  rejectMentor(id,data,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RejectMentorMutationResult = NonNullable<Awaited<ReturnType<typeof rejectMentor>>>
+    export type RejectMentorMutationBody = RejectMentorRequest
+    export type RejectMentorMutationError = ErrorBody
+    export type RejectMentorMutationVariables = {id: string;data: RejectMentorRequest}
+
+    /**
+ * @summary Rejects a mentor profile with a reason (1 to 1000 characters) the mentor is notified and
+e-mailed; it is not listed, and the mentor may edit it and resubmit. 409 when already
+rejected. Audited.
+ */
+export const useRejectMentor = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rejectMentor>>, TError,RejectMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof rejectMentor>>,
+        TError,
+        RejectMentorMutationVariables,
+        TContext
+      > => {
+      return useMutation(getRejectMentorMutationOptions(options), queryClient);
+    }
+    export const getListAdminBookingsUrl = (params?: ListAdminBookingsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {

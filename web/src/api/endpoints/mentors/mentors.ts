@@ -157,7 +157,7 @@ export const useCreateMentor = <TError = ErrorBody,
 }
 
 /**
- * @summary Active mentors, filtered, searched (full text with typo tolerance), sorted and paged.
+ * @summary Active, approved mentors, filtered, searched (full text with typo tolerance), sorted and paged.
  */
 export const listMentors = async (params?: ListMentorsParams, options?: Parameters<typeof apiFetch>[1]): Promise<MentorsPage> => {
 
@@ -228,7 +228,7 @@ export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, 
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Active mentors, filtered, searched (full text with typo tolerance), sorted and paged.
+ * @summary Active, approved mentors, filtered, searched (full text with typo tolerance), sorted and paged.
  */
 
 export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
@@ -435,6 +435,81 @@ export const useUpdateMentorProfile = <TError = ErrorBody,
       > => {
       return useMutation(getUpdateMentorProfileMutationOptions(options), queryClient);
     }
+    export const getResubmitMentorProfileUrl = () => {
+
+
+
+
+  return `/api/mentor/profile/resubmit`
+}
+
+/**
+ * @summary A rejected mentor sends their (edited) profile for review again: pending until an
+administrator decides. 409 unless the profile is rejected.
+ */
+export const resubmitMentorProfile = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
+
+  return apiFetch<MentorView>(getResubmitMentorProfileUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getResubmitMentorProfileMutationKey = () => ['resubmitMentorProfile'] as const;
+
+export const getResubmitMentorProfileMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resubmitMentorProfile>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof resubmitMentorProfile>>, TError,void, TContext> => {
+
+const mutationKey = getResubmitMentorProfileMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resubmitMentorProfile>>, void> = () => {
+
+
+          return  resubmitMentorProfile(requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResubmitMentorProfileMutationResult = NonNullable<Awaited<ReturnType<typeof resubmitMentorProfile>>>
+
+    export type ResubmitMentorProfileMutationError = ErrorBody
+
+
+    /**
+ * @summary A rejected mentor sends their (edited) profile for review again: pending until an
+administrator decides. 409 unless the profile is rejected.
+ */
+export const useResubmitMentorProfile = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resubmitMentorProfile>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof resubmitMentorProfile>>,
+        TError,
+        void,
+        TContext
+      > => {
+      return useMutation(getResubmitMentorProfileMutationOptions(options), queryClient);
+    }
     export const getGetMentorUrl = (id: string,) => {
 
 
@@ -444,7 +519,8 @@ export const useUpdateMentorProfile = <TError = ErrorBody,
 }
 
 /**
- * @summary An active mentor with its active services.
+ * @summary An active, approved mentor with its active services. A mentor awaiting review (or
+rejected) is 404 for everyone but themself and the administrators.
  */
 export const getMentor = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
 
@@ -515,7 +591,8 @@ export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TErr
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary An active mentor with its active services.
+ * @summary An active, approved mentor with its active services. A mentor awaiting review (or
+rejected) is 404 for everyone but themself and the administrators.
  */
 
 export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
