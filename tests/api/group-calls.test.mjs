@@ -110,8 +110,13 @@ describe('group calls', () => {
 
       m.send('mute-participant', { groupSessionId: id, participantId: ann.id });
       for (const s of [m, a, b]) await s.next('participant-muted', (d) => d.participantId === ann.id);
+      // The mute outlives a reload: the call Ann loads again says she is muted.
+      const mutedFlag = async () =>
+        (await ann.c.get(`/api/group-sessions/${id}/call`)).body.members.find((x) => x.id === ann.id).isMutedByMentor;
+      assert.equal(await mutedFlag(), true);
       m.send('unmute-participant', { groupSessionId: id, participantId: ann.id });
       await b.next('participant-unmuted', (d) => d.participantId === ann.id);
+      assert.equal(await mutedFlag(), false);
 
       a.send('toggle-video', { groupSessionId: id, isVideoEnabled: false });
       assert.equal((await b.next('toggle-video', (d) => d.participantId === ann.id)).isVideoEnabled, false);

@@ -32,6 +32,7 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
     match event {
         ClientEvent::GroupCallOffer(o) => {
             let answer = calls.publish(socket, o.group_session_id, o.sdp).await?;
+            room::reapply_mute(pool, janus, o.group_session_id, me).await?;
             return Ok(Some((seats::ANSWER, answer)));
         }
         ClientEvent::GroupCallSubscribeAnswer(a) => {

@@ -31,6 +31,8 @@ pub struct CallMemberView {
     /// Their publisher id in the Janus room (to match a video feed to a member)
     pub janus_id: u64,
     pub is_mentor: bool,
+    /// The mentor muted them: they stay muted (their microphone cannot be turned on) until unmuted
+    pub is_muted_by_mentor: bool,
 }
 
 #[derive(Object)]
@@ -108,6 +110,7 @@ impl GroupCallsApi {
                     last_name: m.last_name,
                     profile_image_url: m.profile_image_url,
                     is_mentor: m.is_mentor,
+                    is_muted_by_mentor: m.is_muted,
                 })
                 .collect(),
         }))

@@ -52,6 +52,8 @@ pub struct Member {
     pub last_name: String,
     pub profile_image_url: Option<String>,
     pub is_mentor: bool,
+    /// The mentor muted them in this call (until they unmute them).
+    pub is_muted: bool,
 }
 
 pub async fn session(conn: &mut PgConnection, id: Uuid) -> Result<CallSession> {
@@ -107,10 +109,12 @@ pub async fn as_mentor(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<
 /// The mentor and every seated participant not removed: who hears about the call.
 pub async fn members(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Member>> {
     Ok(sqlx::query_as(
-        "SELECT u.id AS user_id, u.first_name, u.last_name, u.profile_image_url, true AS is_mentor \
+        "SELECT u.id AS user_id, u.first_name, u.last_name, u.profile_image_url, true AS is_mentor, false AS is_muted \
          FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id JOIN users u ON u.id = m.user_id WHERE g.id = $1 \
          UNION ALL \
-         SELECT u.id, u.first_name, u.last_name, u.profile_image_url, false FROM bookings b JOIN users u ON u.id = b.user_id \
+         SELECT u.id, u.first_name, u.last_name, u.profile_image_url, false, \
+                EXISTS (SELECT 1 FROM group_call_mutes x WHERE x.group_session_id = $1 AND x.user_id = b.user_id) \
+         FROM bookings b JOIN users u ON u.id = b.user_id \
          WHERE b.group_session_id = $1 AND b.status IN ('confirmed', 'completed') \
          AND NOT EXISTS (SELECT 1 FROM group_call_removals r WHERE r.group_session_id = $1 AND r.user_id = b.user_id) \
          ORDER BY is_mentor DESC, first_name, last_name",

@@ -245,6 +245,13 @@ pub async fn set_muted(
     {
         return Err(Error::not_found(access::NOT_IN_SESSION));
     }
+    // Kept, so the participant rejoins muted after a reload or a reconnection ([`reapply_mute`]).
+    let sql = if muted {
+        "INSERT INTO group_call_mutes (group_session_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    } else {
+        "DELETE FROM group_call_mutes WHERE group_session_id = $1 AND user_id = $2"
+    };
+    sqlx::query(sql).bind(id).bind(target).execute(&mut *conn).await?;
     let client = janus(client)?;
     let (room, secret) = room_of(client, id);
     client
@@ -253,6 +260,27 @@ pub async fn set_muted(
         .map_err(unavailable)?;
     let event = if muted { MUTED } else { UNMUTED };
     tell_members(conn, id, event, json!({"groupSessionId": id, "participantId": target})).await
+}
+
+/// A member who (re)publishes while the mentor keeps them muted is muted again in Janus: a reload
+/// or a reconnection is no way around the mentor's mute.
+pub async fn reapply_mute(pool: &sqlx::PgPool, client: Option<&JanusClient>, id: Uuid, user: Uuid) -> Result<()> {
+    let muted: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM group_call_mutes WHERE group_session_id = $1 AND user_id = $2)",
+    )
+    .bind(id)
+    .bind(user)
+    .fetch_one(pool)
+    .await?;
+    if !muted {
+        return Ok(());
+    }
+    let client = janus(client)?;
+    let (room, secret) = room_of(client, id);
+    client
+        .set_muted(room, &secret, ids::participant_id(user), true)
+        .await
+        .map_err(unavailable)
 }
 
 /// The mentor removes a participant: recorded (the api joins them no more), kicked from the room

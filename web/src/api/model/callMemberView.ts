@@ -15,4 +15,6 @@ export interface CallMemberView {
   /** Their publisher id in the Janus room (to match a video feed to a member) */
   janusId: number;
   isMentor: boolean;
+  /** The mentor muted them: they stay muted (their microphone cannot be turned on) until unmuted */
+  isMutedByMentor: boolean;
 }

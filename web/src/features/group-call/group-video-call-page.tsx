@@ -93,19 +93,28 @@ function CallRoom({ call }: { call: GroupCallView }) {
   const [active, setActive] = useState(call.status === 'active');
   const [startedAt, setStartedAt] = useState<number>(() => Date.parse(call.scheduledAt));
   const [members, setMembers] = useState<CallMemberView[]>(call.members);
-  const [muted, setMuted] = useState<ReadonlySet<string>>(new Set());
+  // Who the mentor keeps muted, from the call (a reload keeps the mute) and then the events.
+  const [muted, setMuted] = useState<ReadonlySet<string>>(
+    () => new Set(call.members.filter((m) => m.isMutedByMentor).map((m) => m.id)),
+  );
+  const mutedOnArrival = call.members.some((m) => m.janusId === call.participantId && m.isMutedByMentor);
   const [cameraOff, setCameraOff] = useState<ReadonlySet<string>>(new Set());
-  const [micOn, setMicOn] = useState(true);
+  const [micOn, setMicOn] = useState(!mutedOnArrival);
   const [camOn, setCamOn] = useState(true);
   const [sharing, setSharing] = useState(false);
   const me = members.find((m) => m.janusId === call.participantId);
   // Removed by the mentor: this page says so, with no way back into the call.
   const [removed, setRemoved] = useState(false);
   // Muted by the mentor: the microphone goes off and stays off until they unmute.
-  const mutedByMentor = useMutedByMentor(id, isMentor ? undefined : me?.id, () => {
-    roomRef.current?.setAudio(false);
-    setMicOn(false);
-  });
+  const mutedByMentor = useMutedByMentor(
+    id,
+    isMentor ? undefined : me?.id,
+    () => {
+      roomRef.current?.setAudio(false);
+      setMicOn(false);
+    },
+    mutedOnArrival,
+  );
 
   // Take the seat (again each time the socket is ready); leave it when the page goes.
   useEffect(() => {
@@ -183,6 +192,8 @@ function CallRoom({ call }: { call: GroupCallView }) {
               profileImageUrl: p.profileImageUrl ?? null,
               janusId: p.janusId,
               isMentor: p.isMentor,
+              // A newcomer's mute shows in `muted` once the mentor mutes them.
+              isMutedByMentor: false,
             },
           ],
     );

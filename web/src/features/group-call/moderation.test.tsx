@@ -26,12 +26,17 @@ afterEach(() => {
 });
 
 /** The page's own microphone control, as the call page wires it. */
-function Controls({ onMuted }: { onMuted: () => void }) {
-  const [micOn, setMicOn] = useState(true);
-  const mutedByMentor = useMutedByMentor(SESSION, ME, () => {
-    setMicOn(false);
-    onMuted();
-  });
+function Controls({ onMuted, mutedOnArrival = false }: { onMuted: () => void; mutedOnArrival?: boolean }) {
+  const [micOn, setMicOn] = useState(!mutedOnArrival);
+  const mutedByMentor = useMutedByMentor(
+    SESSION,
+    ME,
+    () => {
+      setMicOn(false);
+      onMuted();
+    },
+    mutedOnArrival,
+  );
   return <MicButton micOn={micOn} mutedByMentor={mutedByMentor} onToggle={() => setMicOn((on) => !on)} />;
 }
 
@@ -72,6 +77,22 @@ describe('the group call: a participant muted by the mentor', () => {
     expect(off).toBeEnabled();
     await user.click(off);
     expect(screen.getByRole('button', { name: 'Turn microphone off' })).toBeEnabled();
+  });
+});
+
+describe('the group call: a participant who comes back while muted', () => {
+  it('is still muted by the mentor after a reload, until the mentor unmutes them', () => {
+    render(
+      <QueryClientProvider client={clientWithUser(testUser)}>
+        <RealtimeProvider>
+          <Controls onMuted={vi.fn()} mutedOnArrival />
+        </RealtimeProvider>
+      </QueryClientProvider>,
+    );
+    act(() => FakeSocket.last.open());
+    expect(screen.getByRole('button', { name: MUTE_TEXT.mutedByMentor })).toBeDisabled();
+    act(() => FakeSocket.last.receive('participant-unmuted', { groupSessionId: SESSION, participantId: ME }));
+    expect(screen.getByRole('button', { name: 'Turn microphone on' })).toBeEnabled();
   });
 });
 

@@ -17,11 +17,17 @@ export const MUTE_TEXT = {
 
 /**
  * Whether the mentor has muted `me` (a user id) in group session `groupSessionId`, from the
- * participant-muted and participant-unmuted events. `onMuted` runs when the mentor mutes them
- * (the page turns the microphone off).
+ * participant-muted and participant-unmuted events, starting from `mutedOnArrival` (the call's
+ * member list: a mute outlives a reload). `onMuted` runs when the mentor mutes them (the page turns
+ * the microphone off).
  */
-export function useMutedByMentor(groupSessionId: string, me: string | undefined, onMuted?: () => void): boolean {
-  const [muted, setMuted] = useState(false);
+export function useMutedByMentor(
+  groupSessionId: string,
+  me: string | undefined,
+  onMuted?: () => void,
+  mutedOnArrival = false,
+): boolean {
+  const [muted, setMuted] = useState(mutedOnArrival);
   useRealtimeEvent('participant-muted', (d) => {
     if (!me || d.groupSessionId !== groupSessionId || d.participantId !== me) return;
     setMuted(true);
