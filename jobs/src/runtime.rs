@@ -55,6 +55,13 @@ macro_rules! jobs {
             sweeps
         }
 
+        /// Every sweep's queue and the cron schedule this process runs ([`Sweep::schedule`]).
+        pub fn schedules() -> Vec<(&'static str, std::borrow::Cow<'static, str>)> {
+            let mut schedules = Vec::new();
+            $(jobs!(@schedules $kind $job, schedules);)*
+            schedules
+        }
+
         /// The cron loops of every sweep; they run until the process stops.
         pub fn spawn_schedules(pool: PgPool) {
             $(jobs!(@schedule $kind $job, pool);)*
@@ -63,6 +70,10 @@ macro_rules! jobs {
     (@sweep job $job:ty, $sweeps:ident) => {};
     (@sweep sweep $job:ty, $sweeps:ident) => {
         $sweeps.push((<$job as Job>::QUEUE, <$job as Sweep>::SCHEDULE));
+    };
+    (@schedules job $job:ty, $v:ident) => {};
+    (@schedules sweep $job:ty, $v:ident) => {
+        $v.push((<$job as Job>::QUEUE, <$job as Sweep>::schedule()));
     };
     (@schedule job $job:ty, $pool:ident) => {};
     (@schedule sweep $job:ty, $pool:ident) => {

@@ -127,11 +127,13 @@ mod payouts_apis {
 
 /// The admin console's areas, as one entry.
 mod admin_apis {
-    use super::admin::{AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi};
+    use super::admin::{
+        AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi, jobs::AdminJobsApi,
+    };
 
-    pub type AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi);
+    pub type AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi, AdminJobsApi);
     #[allow(non_upper_case_globals)]
-    pub const AdminApis: AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi);
+    pub const AdminApis: AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi, AdminJobsApi);
 }
 
 apis!(
