@@ -77,8 +77,8 @@ test('an admin retries a failed e-mail task once the SMTP server is back', async
   await expect(page.getByRole('cell', { name: '0 0 6 * * Mon' })).toBeVisible();
 
   // Failed e-mail tasks only.
-  await page.getByLabel('Queue').selectOption('emails');
-  await page.getByLabel('State').selectOption('failed');
+  await page.getByLabel('Queue', { exact: true }).selectOption('emails');
+  await page.getByLabel('State', { exact: true }).selectOption('failed');
   const task = page.locator('[data-state="failed"]').filter({ hasText: 'emails' }).first();
   await expect(task).toBeVisible({ timeout: ALL_ATTEMPTS_MS });
   await expect(task.getByTestId('job-error')).toContainText(/SMTP/i);
@@ -99,7 +99,7 @@ test('an admin retries a failed e-mail task once the SMTP server is back', async
   await expect(dialog).toBeHidden();
   await expect.poll(() => smtp.messages.filter((m) => m.to.includes(seeker.email)).length, { timeout: 30_000 }).toBe(1);
 
-  await page.getByLabel('State').selectOption('done');
+  await page.getByLabel('State', { exact: true }).selectOption('done');
   await expect(page.locator(`[data-job-id="${id}"]`)).toHaveAttribute('data-state', 'done', { timeout: 15_000 });
   await shot(page, 'job-console-02-done');
 });
