@@ -5,6 +5,7 @@ pub mod auth;
 pub mod catalogue_cache;
 pub mod error;
 pub mod guard;
+pub mod metrics;
 pub mod realtime;
 pub mod routes;
 pub mod security_headers;

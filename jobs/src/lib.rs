@@ -12,6 +12,7 @@ pub mod context;
 pub mod email;
 pub mod group_sessions;
 pub mod job;
+pub mod metrics;
 pub mod notification_fanout;
 pub mod payment_reconciliation;
 pub mod payout_batch;

@@ -172,7 +172,10 @@ pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
 pub type QueueWorker<J> = WorkerBuilder<
     J,
     PollWith<PostgresStorage<J>, Woken>,
-    Stack<RetryLayer<BackoffRetryPolicy<ExponentialBackoff>>, Stack<ConcurrencyLimitLayer, Identity>>,
+    Stack<
+        crate::metrics::MeteredLayer,
+        Stack<RetryLayer<BackoffRetryPolicy<ExponentialBackoff>>, Stack<ConcurrencyLimitLayer, Identity>>,
+    >,
 >;
 
 /// `J`'s queue worker as the worker process runs it, for its `restarts`-th start; the caller adds
@@ -182,6 +185,8 @@ pub fn worker<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, res
         .backend(storage::<J>(pool, settings, wakeups, restarts))
         .concurrency(MAX_RUNNING_PER_QUEUE)
         .retry(retries(settings, J::MAX_ATTEMPTS))
+        // Inside the retries: every attempt is counted and timed.
+        .layer(crate::metrics::MeteredLayer::new(J::QUEUE))
 }
 
 /// The storage of `J`'s queue for its worker's `restarts`-th start, woken by `wakeups`.

@@ -4,6 +4,7 @@
 //! `worker bench` measures the job system against a database of its own (see `bench`).
 
 mod bench;
+mod metrics;
 
 use std::process::ExitCode;
 
@@ -48,6 +49,7 @@ pub async fn run(
     jobs::payout_batch::check_schedule()?;
     let pool = db::connect(&config.database_url, POOL_SIZE).await?;
     runtime::setup_storage(&pool).await?;
+    metrics::serve_if_asked(&pool)?;
     runtime::set_aside_undecodable(&pool).await?;
     let ctx = JobContext::new(pool.clone(), config)?;
     let queues: Vec<&str> = runtime::QUEUES.iter().chain(extra_queues).copied().collect();

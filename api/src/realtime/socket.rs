@@ -72,7 +72,10 @@ pub async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Result<Web
     let session = hex(&domain::tokens::digest(&token));
     upgrade
         .config(config())
-        .on_upgrade(move |stream| run(state, user.id, session, stream))
+        .on_upgrade(move |stream| async move {
+            let _open = crate::metrics::SocketGauge::open();
+            run(state, user.id, session, stream).await
+        })
         .into_response()
 }
 
