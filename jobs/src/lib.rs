@@ -20,6 +20,7 @@ mod poll;
 pub mod queue;
 pub mod refunds;
 pub mod reservation_expiry;
+pub mod retries;
 pub mod runtime;
 pub mod schedule;
 pub mod supervision;

@@ -23,7 +23,9 @@ use crate::{
     job::{Job, Sweep},
     notification_fanout, payment_reconciliation, payout_batch,
     poll::{Every, Woken},
-    refunds, reservation_expiry, schedule, supervision, upload_cleanup,
+    refunds, reservation_expiry,
+    retries::{RecordedRetries, SkipDiscardedLayer},
+    schedule, supervision, upload_cleanup,
     wakeups::Wakeups,
 };
 
@@ -174,7 +176,7 @@ pub type QueueWorker<J> = WorkerBuilder<
     PollWith<PostgresStorage<J>, Woken>,
     Stack<
         crate::metrics::MeteredLayer,
-        Stack<RetryLayer<BackoffRetryPolicy<ExponentialBackoff>>, Stack<ConcurrencyLimitLayer, Identity>>,
+        Stack<SkipDiscardedLayer, Stack<RetryLayer<RecordedRetries>, Stack<ConcurrencyLimitLayer, Identity>>>,
     >,
 >;
 
@@ -184,7 +186,8 @@ pub fn worker<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, res
     WorkerBuilder::new(worker_name(J::QUEUE))
         .backend(storage::<J>(pool, settings, wakeups, restarts))
         .concurrency(MAX_RUNNING_PER_QUEUE)
-        .retry(retries(settings, J::MAX_ATTEMPTS))
+        .retry(RecordedRetries::new(retries(settings, J::MAX_ATTEMPTS), pool.clone()))
+        .layer(SkipDiscardedLayer)
         // Inside the retries: every attempt is counted and timed.
         .layer(crate::metrics::MeteredLayer::new(J::QUEUE))
 }
