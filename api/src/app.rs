@@ -11,7 +11,7 @@ use poem::{
     middleware::{CatchPanic, CookieJarManager},
 };
 
-use crate::{error, guard, metrics, realtime, routes, security_headers, state::AppState};
+use crate::{error, guard, metrics, realtime, request_id, routes, security_headers, state::AppState};
 
 pub fn build(state: AppState) -> impl Endpoint {
     let api = routes::service()
@@ -33,6 +33,7 @@ pub fn build(state: AppState) -> impl Endpoint {
                 .with_handler(|_| error::json_response(StatusCode::INTERNAL_SERVER_ERROR, error::INTERNAL_ERROR)),
         )
         .around(security_headers::apply)
+        .around(request_id::apply)
         .data(state)
 }
 

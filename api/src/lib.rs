@@ -7,6 +7,7 @@ pub mod error;
 pub mod guard;
 pub mod metrics;
 pub mod realtime;
+pub mod request_id;
 pub mod routes;
 pub mod security_headers;
 pub mod seed;

@@ -11,13 +11,7 @@ const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]|payout
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    domain::logging::init("info,poem=warn,sqlx::postgres::notice=warn");
     let command = std::env::args().nth(1).unwrap_or_default();
     let result = match command.as_str() {
         "serve" => serve().await,

@@ -31,6 +31,8 @@ pub const METRICS_TOKEN_VAR: &str = "METRICS_TOKEN";
 pub const METRICS_FORBIDDEN: &str = "Metrics are served to loopback or with the metrics token only";
 /// The route label of a request no operation of `openapi.yaml` matches.
 pub const UNMATCHED_ROUTE: &str = "unmatched";
+/// The target of each API request's line (at `debug`: `RUST_LOG=info,http=debug` turns it on).
+pub const ACCESS_LOG_TARGET: &str = "http";
 /// Seconds: the buckets of `http_request_duration_seconds`.
 pub const DURATION_BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0];
 
@@ -111,8 +113,10 @@ pub async fn track<E: Endpoint>(ep: std::sync::Arc<E>, req: Request) -> poem::Re
         Ok(response) => response.status(),
         Err(err) => err.status(),
     };
+    let seconds = started.elapsed().as_secs_f64();
+    tracing::debug!(target: ACCESS_LOG_TARGET, %method, route, status = status.as_u16(), seconds, "request finished");
     let labels = [("method", method.to_string()), ("route", route.to_string())];
-    metrics::histogram!("http_request_duration_seconds", &labels).record(started.elapsed().as_secs_f64());
+    metrics::histogram!("http_request_duration_seconds", &labels).record(seconds);
     metrics::counter!("http_requests_total", "method" => method.to_string(), "route" => route, "status" => status.as_u16().to_string())
         .increment(1);
     result

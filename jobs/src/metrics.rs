@@ -10,14 +10,16 @@ use std::{
     time::Instant,
 };
 
+use apalis::prelude::Task;
 use tower::{Layer, Service};
+use tracing::Instrument;
 
 use crate::{job::Job, payout_batch::RunPayouts};
 
 /// Seconds: the buckets of `job_duration_seconds`.
 pub const JOB_DURATION_BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 60.0];
 
-/// Records every attempt of a queue's tasks.
+/// Records every attempt of a queue's tasks, each in a `task` span (`task_id`, `queue`).
 #[derive(Clone, Copy, Debug)]
 pub struct MeteredLayer {
     queue: &'static str,
@@ -46,9 +48,9 @@ pub struct Metered<S> {
     queue: &'static str,
 }
 
-impl<S, Req> Service<Req> for Metered<S>
+impl<S, T> Service<Task<T>> for Metered<S>
 where
-    S: Service<Req>,
+    S: Service<Task<T>>,
     S::Future: Send + 'static,
 {
     type Response = S::Response;
@@ -59,15 +61,21 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, req: Req) -> Self::Future {
+    fn call(&mut self, req: Task<T>) -> Self::Future {
         let queue = self.queue;
+        let task_id = req.ctx().task_id().map(ToString::to_string).unwrap_or_default();
+        // Every line the try causes carries the task and its queue (`LOG_FORMAT=json`: in `spans`).
+        let span = tracing::info_span!("task", task_id, queue, attempt = req.ctx().attempt());
         let started = Instant::now();
-        let attempt = self.inner.call(req);
-        Box::pin(async move {
-            let result = attempt.await;
-            record(queue, result.is_ok(), started.elapsed().as_secs_f64());
-            result
-        })
+        let attempt = span.in_scope(|| self.inner.call(req));
+        Box::pin(
+            async move {
+                let result = attempt.await;
+                record(queue, result.is_ok(), started.elapsed().as_secs_f64());
+                result
+            }
+            .instrument(span),
+        )
     }
 }
 

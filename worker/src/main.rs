@@ -17,12 +17,7 @@ pub const POOL_SIZE: u32 = 11;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx::postgres::notice=warn".into()),
-        )
-        .init();
+    domain::logging::init("info,sqlx::postgres::notice=warn");
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => run(&[], |m, _, _| m).await,
