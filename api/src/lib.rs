@@ -11,4 +11,5 @@ pub mod request_id;
 pub mod routes;
 pub mod security_headers;
 pub mod seed;
+pub mod shutdown;
 pub mod state;

@@ -1,6 +1,6 @@
 //! `api serve | migrate | openapi | seed | payouts run`
 
-use std::{process::ExitCode, time::Duration};
+use std::process::ExitCode;
 
 use domain::{Config, db};
 use poem::{Server, listener::TcpListener};
@@ -81,18 +81,18 @@ async fn serve() -> anyhow::Result<()> {
     // Sockets would hold the graceful shutdown open: they close first and clients reconnect elsewhere.
     let shutdown = async move {
         shutdown_signal().await;
-        hub.close_all();
+        api::shutdown::close_sockets(&hub).await;
     };
     tracing::info!(port, base_url = %state.config.app_base_url, "api listening");
     Server::new(TcpListener::bind(("0.0.0.0", port)))
-        .run_with_graceful_shutdown(app::build(state), shutdown, Some(Duration::from_secs(30)))
+        .run_with_graceful_shutdown(app::build(state), shutdown, Some(api::shutdown::DRAIN_TIMEOUT))
         .await
         .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
     tracing::info!("api stopped");
     Ok(())
 }
 
-/// Resolves on SIGTERM or Ctrl-C; in-flight requests then get up to 30 s to finish.
+/// Resolves on SIGTERM or Ctrl-C; in-flight requests then get up to 20 s to finish.
 async fn shutdown_signal() {
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
     tokio::select! {

@@ -139,7 +139,8 @@ async fn run(state: AppState, user: Uuid, session: String, stream: WebSocketStre
     while open {
         tokio::select! {
             _ = close.notified() => {
-                let _ = sink.send(Message::close_with(poem::web::websocket::CloseCode::Policy, "Session ended")).await;
+                let (code, reason) = crate::shutdown::close_frame();
+                let _ = sink.send(Message::close_with(code, reason)).await;
                 open = false;
             }
             out = inbox.recv() => match out {
