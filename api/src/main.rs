@@ -3,7 +3,10 @@
 use std::process::ExitCode;
 
 use domain::{Config, db};
-use poem::{Server, listener::TcpListener};
+use poem::{
+    Server,
+    listener::{Listener, TcpListener},
+};
 
 use api::{app, routes, seed, state::AppState};
 
@@ -78,13 +81,22 @@ async fn serve() -> anyhow::Result<()> {
     api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;
     api::realtime::listener::start(pool, state.hub.clone()).await?;
     let hub = state.hub.clone();
-    // Sockets would hold the graceful shutdown open: they close first and clients reconnect elsewhere.
+    let (stop_accepting, stop) = tokio::sync::watch::channel(false);
+    let acceptor = TcpListener::bind(("0.0.0.0", port))
+        .into_acceptor()
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
+    // On SIGTERM: stop accepting (new connections go to another process), close the sockets with
+    // 1012 (they would hold the graceful shutdown open), let accepted connections' requests be
+    // read, then finish the requests in flight.
     let shutdown = async move {
         shutdown_signal().await;
+        let _ = stop_accepting.send(true);
         api::shutdown::close_sockets(&hub).await;
+        tokio::time::sleep(api::shutdown::READ_GRACE).await;
     };
     tracing::info!(port, base_url = %state.config.app_base_url, "api listening");
-    Server::new(TcpListener::bind(("0.0.0.0", port)))
+    Server::new_with_acceptor(api::shutdown::Draining::new(acceptor, stop))
         .run_with_graceful_shutdown(app::build(state), shutdown, Some(api::shutdown::DRAIN_TIMEOUT))
         .await
         .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
