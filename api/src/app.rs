@@ -11,14 +11,18 @@ use poem::{
     middleware::{CatchPanic, CookieJarManager},
 };
 
-use crate::{error, guard, realtime, routes, security_headers, state::AppState};
+use crate::{error, guard, metrics, realtime, request_id, routes, security_headers, state::AppState};
 
 pub fn build(state: AppState) -> impl Endpoint {
-    let api = routes::service().into_endpoint().around(guard::guard);
+    let api = routes::service()
+        .into_endpoint()
+        .around(guard::guard)
+        .around(metrics::track);
     let web = web_app(&state.config.web_dist);
     let uploads = uploads(&state.config.upload_dir);
     Route::new()
         .at("/api/ws", get(realtime::socket::ws))
+        .at("/metrics", get(metrics::scrape))
         .nest_no_strip("/api", api)
         .nest("/uploads", uploads)
         .nest("/", web)
@@ -29,6 +33,7 @@ pub fn build(state: AppState) -> impl Endpoint {
                 .with_handler(|_| error::json_response(StatusCode::INTERNAL_SERVER_ERROR, error::INTERNAL_ERROR)),
         )
         .around(security_headers::apply)
+        .around(request_id::apply)
         .data(state)
 }
 

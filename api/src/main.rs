@@ -1,9 +1,12 @@
 //! `api serve | migrate | openapi | seed | payouts run`
 
-use std::{process::ExitCode, time::Duration};
+use std::process::ExitCode;
 
 use domain::{Config, db};
-use poem::{Server, listener::TcpListener};
+use poem::{
+    Server,
+    listener::{Listener, TcpListener},
+};
 
 use api::{app, routes, seed, state::AppState};
 
@@ -11,13 +14,7 @@ const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]|payout
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,poem=warn,sqlx::postgres::notice=warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    domain::logging::init("info,poem=warn,sqlx::postgres::notice=warn");
     let command = std::env::args().nth(1).unwrap_or_default();
     let result = match command.as_str() {
         "serve" => serve().await,
@@ -87,21 +84,30 @@ async fn serve() -> anyhow::Result<()> {
         state.group_calls.start(janus)?;
     }
     let hub = state.hub.clone();
-    // Sockets would hold the graceful shutdown open: they close first and clients reconnect elsewhere.
+    let (stop_accepting, stop) = tokio::sync::watch::channel(false);
+    let acceptor = TcpListener::bind(("0.0.0.0", port))
+        .into_acceptor()
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
+    // On SIGTERM: stop accepting (new connections go to another process), close the sockets with
+    // 1012 (they would hold the graceful shutdown open), let accepted connections' requests be
+    // read, then finish the requests in flight.
     let shutdown = async move {
         shutdown_signal().await;
-        hub.close_all();
+        let _ = stop_accepting.send(true);
+        api::shutdown::close_sockets(&hub).await;
+        tokio::time::sleep(api::shutdown::READ_GRACE).await;
     };
     tracing::info!(port, base_url = %state.config.app_base_url, "api listening");
-    Server::new(TcpListener::bind(("0.0.0.0", port)))
-        .run_with_graceful_shutdown(app::build(state), shutdown, Some(Duration::from_secs(30)))
+    Server::new_with_acceptor(api::shutdown::Draining::new(acceptor, stop))
+        .run_with_graceful_shutdown(app::build(state), shutdown, Some(api::shutdown::DRAIN_TIMEOUT))
         .await
         .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
     tracing::info!("api stopped");
     Ok(())
 }
 
-/// Resolves on SIGTERM or Ctrl-C; in-flight requests then get up to 30 s to finish.
+/// Resolves on SIGTERM or Ctrl-C; in-flight requests then get up to 20 s to finish.
 async fn shutdown_signal() {
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
     tokio::select! {

@@ -13,6 +13,7 @@ pub mod error;
 pub mod group_calls;
 pub mod group_sessions;
 pub mod job_queue;
+pub mod logging;
 pub mod mail;
 pub mod messaging;
 pub mod money;

@@ -23,7 +23,9 @@ use crate::{
     job::{Job, Sweep},
     notification_fanout, payment_reconciliation, payout_batch,
     poll::{Every, Woken},
-    refunds, reservation_expiry, schedule, supervision, upload_cleanup,
+    refunds, reservation_expiry,
+    retries::{RecordedRetries, SkipDiscardedLayer},
+    schedule, supervision, upload_cleanup,
     wakeups::Wakeups,
 };
 
@@ -53,6 +55,13 @@ macro_rules! jobs {
             [$(jobs!(@sweep $kind $job)),*].into_iter().flatten().collect()
         }
 
+        /// Every sweep's queue and the cron schedule this process runs ([`Sweep::schedule`]).
+        pub fn schedules() -> Vec<(&'static str, std::borrow::Cow<'static, str>)> {
+            let mut schedules = Vec::new();
+            $(jobs!(@schedules $kind $job, schedules);)*
+            schedules
+        }
+
         /// The cron loops of every sweep; they run until the process stops.
         pub fn spawn_schedules(pool: PgPool) {
             $(jobs!(@schedule $kind $job, pool);)*
@@ -63,6 +72,10 @@ macro_rules! jobs {
     };
     (@sweep sweep $job:ty) => {
         Some((<$job as Job>::QUEUE, <$job as Sweep>::SCHEDULE))
+    };
+    (@schedules job $job:ty, $v:ident) => {};
+    (@schedules sweep $job:ty, $v:ident) => {
+        $v.push((<$job as Job>::QUEUE, <$job as Sweep>::schedule()));
     };
     (@schedule job $job:ty, $pool:ident) => {};
     (@schedule sweep $job:ty, $pool:ident) => {
@@ -161,7 +174,10 @@ pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
 pub type QueueWorker<J> = WorkerBuilder<
     J,
     PollWith<PostgresStorage<J>, Woken>,
-    Stack<RetryLayer<BackoffRetryPolicy<ExponentialBackoff>>, Stack<ConcurrencyLimitLayer, Identity>>,
+    Stack<
+        crate::metrics::MeteredLayer,
+        Stack<SkipDiscardedLayer, Stack<RetryLayer<RecordedRetries>, Stack<ConcurrencyLimitLayer, Identity>>>,
+    >,
 >;
 
 /// `J`'s queue worker as the worker process runs it, for its `restarts`-th start; the caller adds
@@ -170,7 +186,10 @@ pub fn worker<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, res
     WorkerBuilder::new(worker_name(J::QUEUE))
         .backend(storage::<J>(pool, settings, wakeups, restarts))
         .concurrency(MAX_RUNNING_PER_QUEUE)
-        .retry(retries(settings, J::MAX_ATTEMPTS))
+        .retry(RecordedRetries::new(retries(settings, J::MAX_ATTEMPTS), pool.clone()))
+        .layer(SkipDiscardedLayer)
+        // Inside the retries: every attempt is counted and timed.
+        .layer(crate::metrics::MeteredLayer::new(J::QUEUE))
 }
 
 /// The storage of `J`'s queue for its worker's `restarts`-th start, woken by `wakeups`.

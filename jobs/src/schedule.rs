@@ -21,8 +21,34 @@ pub async fn run<S: Sweep>(pool: PgPool) {
     }
 }
 
+/// The first tick of the cron `expression` after `after`; `None` for an invalid expression or
+/// one that never ticks again.
+pub fn next_run(expression: &str, after: chrono::DateTime<Utc>) -> Option<chrono::DateTime<Utc>> {
+    cron::Schedule::from_str(expression).ok()?.after(&after).next()
+}
+
 pub async fn push_tick<S: Sweep>(pool: &PgPool, tick: i64) -> anyhow::Result<()> {
     let mut conn = pool.acquire().await?;
     S::from_tick(tick).enqueue(&mut conn).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn the_next_run_follows_the_expression() {
+        let monday_noon = Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 0).unwrap();
+        assert_eq!(
+            next_run("0 0 6 * * Mon", monday_noon),
+            Some(Utc.with_ymd_and_hms(2026, 11, 30, 6, 0, 0).unwrap())
+        );
+        assert_eq!(
+            next_run("*/15 * * * * *", monday_noon),
+            Some(Utc.with_ymd_and_hms(2026, 11, 23, 12, 0, 15).unwrap())
+        );
+        assert_eq!(next_run("bogus", monday_noon), None);
+    }
 }

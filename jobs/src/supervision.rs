@@ -31,15 +31,19 @@ pub fn queue_of(worker_name: &str) -> &str {
     worker_name.split_once('@').map_or(worker_name, |(queue, _)| queue)
 }
 
+/// What a set-aside task's last result says; the job console knows it by its beginning.
+pub const SET_ASIDE_REASON: &str = "set aside: the task id is not a ULID, so no worker can decode it";
+
 /// Marks rows of `queue` that no worker can decode as failed for good; returns how many.
 pub async fn set_aside_undecodable(pool: &PgPool, queue: &str) -> sqlx::Result<u64> {
     let done = sqlx::query(
         "UPDATE apalis.jobs SET status = 'Failed', attempts = greatest(attempts, max_attempts), done_at = now(), lock_by = NULL, \
-         last_result = to_jsonb('set aside: the task id is not a ULID, so no worker can decode it'::text) \
+         last_result = to_jsonb($2::text) \
          WHERE job_type = $1 AND status IN ('Pending', 'Queued', 'Running', 'Failed') \
          AND id !~ '^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$'",
     )
     .bind(queue)
+    .bind(SET_ASIDE_REASON)
     .execute(pool)
     .await?;
     Ok(done.rows_affected())
@@ -147,6 +151,11 @@ mod tests {
         assert_eq!(restart_delay(4), Duration::from_secs(8));
         assert_eq!(restart_delay(5), Duration::from_secs(10));
         assert_eq!(restart_delay(10_000), Duration::from_secs(10));
+    }
+
+    #[test]
+    fn the_console_knows_set_aside_tasks() {
+        assert!(SET_ASIDE_REASON.starts_with(domain::admin::jobs::SET_ASIDE_PREFIX));
     }
 
     #[test]

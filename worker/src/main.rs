@@ -4,6 +4,7 @@
 //! `worker bench` measures the job system against a database of its own (see `bench`).
 
 mod bench;
+mod metrics;
 
 use std::process::ExitCode;
 
@@ -16,12 +17,7 @@ pub const POOL_SIZE: u32 = 11;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx::postgres::notice=warn".into()),
-        )
-        .init();
+    domain::logging::init("info,sqlx::postgres::notice=warn");
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => run(&[], |m, _, _| m).await,
@@ -48,6 +44,7 @@ pub async fn run(
     jobs::payout_batch::check_schedule()?;
     let pool = db::connect(&config.database_url, POOL_SIZE).await?;
     runtime::setup_storage(&pool).await?;
+    metrics::serve_if_asked(&pool)?;
     runtime::set_aside_undecodable(&pool).await?;
     let ctx = JobContext::new(pool.clone(), config)?;
     let queues: Vec<&str> = runtime::QUEUES.iter().chain(extra_queues).copied().collect();

@@ -94,9 +94,13 @@ impl CatalogueCache {
             return Ok(CachedJson::new(&load.await?));
         };
         match self.entries.get_value_or_guard_async(&key).await {
-            Ok(entry) if entry.generation == generation => Ok(CachedJson::from_bytes(entry.body)),
+            Ok(entry) if entry.generation == generation => {
+                crate::metrics::catalogue_cache(true);
+                Ok(CachedJson::from_bytes(entry.body))
+            }
             // Read before a change this request came after: read again.
             Ok(_) => {
+                crate::metrics::catalogue_cache(false);
                 let response = CachedJson::new(&load.await?);
                 self.entries.insert(
                     key,
@@ -109,6 +113,7 @@ impl CatalogueCache {
             }
             // This request loads; an error drops the guard and the next waiter loads instead.
             Err(guard) => {
+                crate::metrics::catalogue_cache(false);
                 let response = CachedJson::new(&load.await?);
                 // Kept under the generation it was read in: if the catalogue changed meanwhile,
                 // the waiters (and `get`) see it is stale.

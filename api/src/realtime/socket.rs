@@ -82,7 +82,10 @@ pub async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Result<Web
     }
     upgrade
         .config(config())
-        .on_upgrade(move |stream| run(state, user.id, session, socket, stream))
+        .on_upgrade(move |stream| async move {
+            let _open = crate::metrics::SocketGauge::open();
+            run(state, user.id, session, socket, stream).await
+        })
         .into_response()
 }
 
@@ -145,7 +148,8 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
     while open {
         tokio::select! {
             _ = close.notified() => {
-                let _ = sink.send(Message::close_with(poem::web::websocket::CloseCode::Policy, "Session ended")).await;
+                let (code, reason) = crate::shutdown::close_frame();
+                let _ = sink.send(Message::close_with(code, reason)).await;
                 open = false;
             }
             out = inbox.recv() => match out {

@@ -139,13 +139,27 @@ mod platform_apis {
 /// The admin console's areas, as one entry.
 mod admin_apis {
     use super::{
-        admin::{AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi},
+        admin::{
+            AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi, jobs::AdminJobsApi,
+        },
         reports::AdminReportsApi,
     };
 
-    pub type AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi, AdminReportsApi);
+    pub type AdminApis = (
+        AdminApi,
+        AdminContactApi,
+        AdminAnnouncementsApi,
+        AdminReportsApi,
+        AdminJobsApi,
+    );
     #[allow(non_upper_case_globals)]
-    pub const AdminApis: AdminApis = (AdminApi, AdminContactApi, AdminAnnouncementsApi, AdminReportsApi);
+    pub const AdminApis: AdminApis = (
+        AdminApi,
+        AdminContactApi,
+        AdminAnnouncementsApi,
+        AdminReportsApi,
+        AdminJobsApi,
+    );
 }
 
 /// Reaching the platform: the contact form and reports of abuse, as one entry.

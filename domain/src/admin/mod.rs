@@ -3,6 +3,7 @@
 //! Callers check the admin role first (the api's `auth.admin()?`).
 
 pub mod bookings;
+pub mod jobs;
 pub mod mentors;
 pub mod stats;
 pub mod users;

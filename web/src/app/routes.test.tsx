@@ -54,6 +54,7 @@ describe('route table', () => {
       '/dashboard',
       '/admin',
       '/admin/payouts',
+      '/admin/jobs',
       '/booking/:serviceId',
       '/group-sessions',
       '/group-booking/:bookingId',

@@ -46,6 +46,7 @@ export const SIGNED_IN_ROUTES: RouteEntry[] = [
   { path: '/dashboard', page: page(() => import('@/features/dashboard/dashboard-page')) },
   { path: '/admin', page: page(() => import('@/features/admin/admin-page')) },
   { path: '/admin/payouts', page: page(() => import('@/features/admin/admin-payouts-page')) },
+  { path: '/admin/jobs', page: page(() => import('@/features/job-console/job-console-page')) },
   { path: '/booking/:serviceId', page: page(() => import('@/features/booking/booking-page')) },
   { path: '/group-sessions', page: page(() => import('@/features/group-sessions/group-sessions-page')) },
   { path: '/group-booking/:bookingId', page: page(() => import('@/features/booking/group-booking-page')) },

@@ -28,6 +28,7 @@ use domain::{
 
 pub mod announcements;
 pub mod contact_messages;
+pub mod jobs;
 
 pub struct AdminApi;
 

@@ -1,5 +1,14 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { CalendarCheck, DollarSign, GraduationCap, ShieldAlert, Users, Wallet, type LucideIcon } from 'lucide-react';
+import {
+  CalendarCheck,
+  DollarSign,
+  GraduationCap,
+  ListChecks,
+  ShieldAlert,
+  Users,
+  Wallet,
+  type LucideIcon,
+} from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -66,12 +75,20 @@ function AdminDashboard({ me }: { me: UserView }) {
             </h1>
             <p className="mt-2 text-slate-600">Platform statistics, users, mentors and bookings.</p>
           </div>
-          <Button asChild variant="outline">
-            <Link to="/admin/payouts">
-              <Wallet aria-hidden="true" className="h-4 w-4" />
-              Payouts
-            </Link>
-          </Button>
+          <div className="flex gap-2">
+            <Button asChild variant="outline">
+              <Link to="/admin/jobs">
+                <ListChecks aria-hidden="true" className="h-4 w-4" />
+                Jobs
+              </Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/admin/payouts">
+                <Wallet aria-hidden="true" className="h-4 w-4" />
+                Payouts
+              </Link>
+            </Button>
+          </div>
         </div>
       </section>
 

@@ -32,10 +32,15 @@ import type {
   ContactMessageView,
   DismissReportRequest,
   ErrorBody,
+  JobQueueView,
+  JobScheduleView,
+  JobView,
+  JobsPage,
   ListAdminBookingsParams,
   ListAdminMentorsParams,
   ListAdminUsersParams,
   ListContactMessagesParams,
+  ListJobsParams,
   ListReportsParams,
   RejectMentorRequest,
   ReportView,
@@ -1396,3 +1401,458 @@ export const useDismissReport = <TError = ErrorBody,
       > => {
       return useMutation(getDismissReportMutationOptions(options), queryClient);
     }
+    export const getListJobQueuesUrl = () => {
+
+
+
+
+  return `/api/admin/jobs/queues`
+}
+
+/**
+ * @summary Every queue with its tasks by state, its oldest due task's wait and its live workers.
+ */
+export const listJobQueues = async ( options?: Parameters<typeof apiFetch>[1]): Promise<JobQueueView[]> => {
+
+  return apiFetch<JobQueueView[]>(getListJobQueuesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListJobQueuesQueryKey = () => {
+    return [
+    `/api/admin/jobs/queues`
+    ] as const;
+    }
+
+
+export const getListJobQueuesQueryOptions = <TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListJobQueuesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listJobQueues>>> = ({ signal }) => listJobQueues({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListJobQueuesQueryResult = NonNullable<Awaited<ReturnType<typeof listJobQueues>>>
+export type ListJobQueuesQueryError = ErrorBody
+
+
+export function useListJobQueues<TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listJobQueues>>,
+          TError,
+          Awaited<ReturnType<typeof listJobQueues>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListJobQueues<TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listJobQueues>>,
+          TError,
+          Awaited<ReturnType<typeof listJobQueues>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListJobQueues<TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Every queue with its tasks by state, its oldest due task's wait and its live workers.
+ */
+
+export function useListJobQueues<TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListJobQueuesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getListJobsUrl = (params?: ListJobsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/admin/jobs?${stringifiedParams}` : `/api/admin/jobs`
+}
+
+/**
+ * @summary Tasks, optionally of one queue and one state, a page at a time.
+ */
+export const listJobs = async (params?: ListJobsParams, options?: Parameters<typeof apiFetch>[1]): Promise<JobsPage> => {
+
+  return apiFetch<JobsPage>(getListJobsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListJobsQueryKey = (params?: ListJobsParams,) => {
+    return [
+    `/api/admin/jobs`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getListJobsQueryOptions = <TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(params?: ListJobsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListJobsQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listJobs>>> = ({ signal }) => listJobs(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListJobsQueryResult = NonNullable<Awaited<ReturnType<typeof listJobs>>>
+export type ListJobsQueryError = ErrorBody
+
+
+export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(
+ params: undefined |  ListJobsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listJobs>>,
+          TError,
+          Awaited<ReturnType<typeof listJobs>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(
+ params?: ListJobsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listJobs>>,
+          TError,
+          Awaited<ReturnType<typeof listJobs>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(
+ params?: ListJobsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Tasks, optionally of one queue and one state, a page at a time.
+ */
+
+export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(
+ params?: ListJobsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListJobsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getRetryJobUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/jobs/${id}/retry`
+}
+
+/**
+ * @summary Runs a failed or set-aside task again at once, its attempts reset (409 in any other state).
+ */
+export const retryJob = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<JobView> => {
+
+  return apiFetch<JobView>(getRetryJobUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getRetryJobMutationKey = () => ['retryJob'] as const;
+
+export const getRetryJobMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryJob>>, TError,RetryJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof retryJob>>, TError,RetryJobMutationVariables, TContext> => {
+
+const mutationKey = getRetryJobMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof retryJob>>, RetryJobMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  retryJob(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RetryJobMutationResult = NonNullable<Awaited<ReturnType<typeof retryJob>>>
+
+    export type RetryJobMutationError = ErrorBody
+    export type RetryJobMutationVariables = {id: string}
+
+    /**
+ * @summary Runs a failed or set-aside task again at once, its attempts reset (409 in any other state).
+ */
+export const useRetryJob = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryJob>>, TError,RetryJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof retryJob>>,
+        TError,
+        RetryJobMutationVariables,
+        TContext
+      > => {
+      return useMutation(getRetryJobMutationOptions(options), queryClient);
+    }
+    export const getDiscardJobUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/jobs/${id}/discard`
+}
+
+/**
+ * @summary Removes a pending, scheduled, failed or set-aside task from work, kept as discarded (409 for
+a running one).
+ */
+export const discardJob = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<JobView> => {
+
+  return apiFetch<JobView>(getDiscardJobUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getDiscardJobMutationKey = () => ['discardJob'] as const;
+
+export const getDiscardJobMutationOptions = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof discardJob>>, TError,DiscardJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof discardJob>>, TError,DiscardJobMutationVariables, TContext> => {
+
+const mutationKey = getDiscardJobMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof discardJob>>, DiscardJobMutationVariables> = (props) => {
+          const {id} = props ?? {};
+
+          return  discardJob(id,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DiscardJobMutationResult = NonNullable<Awaited<ReturnType<typeof discardJob>>>
+
+    export type DiscardJobMutationError = ErrorBody
+    export type DiscardJobMutationVariables = {id: string}
+
+    /**
+ * @summary Removes a pending, scheduled, failed or set-aside task from work, kept as discarded (409 for
+a running one).
+ */
+export const useDiscardJob = <TError = ErrorBody,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof discardJob>>, TError,DiscardJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof discardJob>>,
+        TError,
+        DiscardJobMutationVariables,
+        TContext
+      > => {
+      return useMutation(getDiscardJobMutationOptions(options), queryClient);
+    }
+    export const getListJobSchedulesUrl = () => {
+
+
+
+
+  return `/api/admin/jobs/schedules`
+}
+
+/**
+ * @summary Every cron schedule, named by its queue, with its last and next run.
+ */
+export const listJobSchedules = async ( options?: Parameters<typeof apiFetch>[1]): Promise<JobScheduleView[]> => {
+
+  return apiFetch<JobScheduleView[]>(getListJobSchedulesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getListJobSchedulesQueryKey = () => {
+    return [
+    `/api/admin/jobs/schedules`
+    ] as const;
+    }
+
+
+export const getListJobSchedulesQueryOptions = <TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListJobSchedulesQueryKey();
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listJobSchedules>>> = ({ signal }) => listJobSchedules({ signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListJobSchedulesQueryResult = NonNullable<Awaited<ReturnType<typeof listJobSchedules>>>
+export type ListJobSchedulesQueryError = ErrorBody
+
+
+export function useListJobSchedules<TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listJobSchedules>>,
+          TError,
+          Awaited<ReturnType<typeof listJobSchedules>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListJobSchedules<TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listJobSchedules>>,
+          TError,
+          Awaited<ReturnType<typeof listJobSchedules>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListJobSchedules<TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Every cron schedule, named by its queue, with its last and next run.
+ */
+
+export function useListJobSchedules<TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListJobSchedulesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+

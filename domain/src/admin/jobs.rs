@@ -1,0 +1,490 @@
+//! The admin job console: every queue's figures, its tasks in the console's states, and the two
+//! actions on a task (run a failed one again, discard one from work). The tasks live in apalis'
+//! own table, `apalis.jobs`; the console reads its statuses as these states:
+//!
+//! - `pending`: due and not taken by a worker (apalis `Pending`, or `Failed` with tries left, due);
+//! - `scheduled`: due later, including a task waiting for its next try (which keeps its error);
+//! - `running`: taken by a worker (`Queued` or `Running`) and due;
+//! - `failed`: used all its tries (or killed);
+//! - `set_aside`: a row no worker could decode, set aside by the supervisor ([`SET_ASIDE_PREFIX`]);
+//! - `done`;
+//! - `discarded`: removed from work by an admin, kept with the status [`DISCARDED_STATUS`], which
+//!   apalis never fetches, re-queues or deletes.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use sqlx::{FromRow, PgPool};
+use uuid::Uuid;
+
+use crate::{
+    Error, Result,
+    audit::{self, AuditEntry},
+};
+
+/// The apalis status of a discarded task: none of apalis' queries looks at it.
+pub const DISCARDED_STATUS: &str = "Discarded";
+/// How the supervisor's record of a set-aside task begins (`jobs::supervision`).
+pub const SET_ASIDE_PREFIX: &str = "set aside:";
+/// What a secret in a payload shows instead.
+pub const MASK: &str = "********";
+/// A payload key containing any of these (any case) holds a secret.
+pub const SECRET_KEY_PARTS: [&str; 8] = [
+    "password",
+    "token",
+    "secret",
+    "card",
+    "cvv",
+    "iban",
+    "authorization",
+    "api_key",
+];
+
+/// The console lists this many tasks a page unless asked otherwise.
+pub const DEFAULT_PAGE_SIZE: i64 = 50;
+/// The largest page a caller may ask for.
+pub const MAX_PAGE_SIZE: i64 = 200;
+/// Pages beyond this are refused before any arithmetic.
+pub const MAX_PAGE: i64 = 100_000;
+
+pub const INVALID_STATE: &str = "Invalid state: use pending, scheduled, running, failed, set_aside, done or discarded";
+pub const INVALID_PAGE: &str = "Invalid page: use a whole number from 1 to 100000";
+pub const INVALID_PAGE_SIZE: &str = "Invalid pageSize: use a whole number from 1 to 200";
+pub const TASK_NOT_FOUND: &str = "Task not found";
+pub const RETRY_CONFLICT: &str = "Only a failed or set-aside task can be retried";
+pub const DISCARD_CONFLICT: &str = "Only a pending, scheduled, failed or set-aside task can be discarded";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobState {
+    Pending,
+    Scheduled,
+    Running,
+    Failed,
+    SetAside,
+    Done,
+    Discarded,
+}
+
+impl JobState {
+    pub const ALL: [JobState; 7] = [
+        Self::Pending,
+        Self::Scheduled,
+        Self::Running,
+        Self::Failed,
+        Self::SetAside,
+        Self::Done,
+        Self::Discarded,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Scheduled => "scheduled",
+            Self::Running => "running",
+            Self::Failed => "failed",
+            Self::SetAside => "set_aside",
+            Self::Done => "done",
+            Self::Discarded => "discarded",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == raw)
+    }
+
+    pub fn can_retry(self) -> bool {
+        matches!(self, Self::Failed | Self::SetAside)
+    }
+
+    pub fn can_discard(self) -> bool {
+        matches!(self, Self::Pending | Self::Scheduled | Self::Failed | Self::SetAside)
+    }
+}
+
+/// A row's console state, in SQL over `apalis.jobs` (columns unqualified).
+pub const STATE_SQL: &str = "(CASE \
+     WHEN status = 'Discarded' THEN 'discarded' \
+     WHEN status = 'Done' THEN 'done' \
+     WHEN status = 'Failed' AND jsonb_typeof(last_result) = 'string' AND (last_result #>> '{}') LIKE 'set aside:%' THEN 'set_aside' \
+     WHEN status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts) THEN 'failed' \
+     WHEN run_at > now() THEN 'scheduled' \
+     WHEN status IN ('Queued', 'Running') THEN 'running' \
+     ELSE 'pending' END)";
+
+/// A row's last error (none for a task that succeeded), in SQL over `apalis.jobs`.
+pub const LAST_ERROR_SQL: &str = "(CASE \
+     WHEN status = 'Done' OR last_result IS NULL THEN NULL \
+     WHEN jsonb_typeof(last_result) = 'string' THEN last_result #>> '{}' \
+     WHEN jsonb_typeof(last_result) = 'object' AND last_result ? 'Err' THEN \
+        (CASE WHEN jsonb_typeof(last_result -> 'Err') = 'string' THEN last_result ->> 'Err' ELSE (last_result -> 'Err')::text END) \
+     ELSE NULL END)";
+
+/// One queue's figures.
+#[derive(Clone, Debug, FromRow)]
+pub struct QueueFigures {
+    pub queue: String,
+    pub pending: i64,
+    pub scheduled: i64,
+    pub running: i64,
+    pub failed: i64,
+    pub set_aside: i64,
+    pub discarded: i64,
+    /// How long the oldest due task has waited, in seconds (0 when none).
+    pub oldest_due_seconds: f64,
+    pub succeeded_last_hour: i64,
+    pub failed_last_hour: i64,
+    /// Worker processes serving the queue now (a heartbeat within `silent_after`).
+    pub workers: i64,
+}
+
+/// Every one of `queues`, in its order, with its figures.
+pub async fn queues(pool: &PgPool, queues: &[&str], silent_after: Duration) -> Result<Vec<QueueFigures>> {
+    let names: Vec<&str> = queues.to_vec();
+    let sql = format!(
+        "WITH t AS (SELECT job_type, {STATE_SQL} AS state, run_at, done_at FROM apalis.jobs \
+            WHERE job_type = ANY($1) AND (status <> 'Done' OR done_at > now() - interval '1 hour')) \
+         SELECT q.name AS queue, \
+            count(t.state) FILTER (WHERE t.state = 'pending') AS pending, \
+            count(t.state) FILTER (WHERE t.state = 'scheduled') AS scheduled, \
+            count(t.state) FILTER (WHERE t.state = 'running') AS running, \
+            count(t.state) FILTER (WHERE t.state = 'failed') AS failed, \
+            count(t.state) FILTER (WHERE t.state = 'set_aside') AS set_aside, \
+            count(t.state) FILTER (WHERE t.state = 'discarded') AS discarded, \
+            coalesce(extract(epoch FROM now() - min(t.run_at) FILTER (WHERE t.state = 'pending')), 0)::float8 AS oldest_due_seconds, \
+            count(t.state) FILTER (WHERE t.state = 'done') AS succeeded_last_hour, \
+            count(t.state) FILTER (WHERE t.state = 'failed' AND t.done_at > now() - interval '1 hour') AS failed_last_hour, \
+            (SELECT count(*) FROM apalis.workers w WHERE w.worker_type = q.name \
+               AND w.last_seen > now() - make_interval(secs => $2)) AS workers \
+         FROM unnest($1::text[]) WITH ORDINALITY AS q(name, n) LEFT JOIN t ON t.job_type = q.name \
+         GROUP BY q.name, q.n ORDER BY q.n"
+    );
+    let rows = sqlx::query_as::<_, QueueFigures>(sqlx::AssertSqlSafe(sql))
+        .bind(&names)
+        .bind(silent_after.as_secs_f64())
+        .fetch_all(pool)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|mut q| {
+            q.oldest_due_seconds = q.oldest_due_seconds.max(0.0);
+            q
+        })
+        .collect())
+}
+
+/// What the admin asked for, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskQuery {
+    pub queue: Option<String>,
+    pub state: Option<JobState>,
+    pub page: i64,
+    pub page_size: i64,
+}
+
+impl TaskQuery {
+    pub fn parse(queue: Option<&str>, state: Option<&str>, page: Option<i64>, page_size: Option<i64>) -> Result<Self> {
+        let state = match state.map(str::trim).filter(|s| !s.is_empty()) {
+            None => None,
+            Some(s) => Some(JobState::parse(s).ok_or_else(|| Error::validation(INVALID_STATE))?),
+        };
+        let page = page.unwrap_or(1);
+        if !(1..=MAX_PAGE).contains(&page) {
+            return Err(Error::validation(INVALID_PAGE));
+        }
+        let page_size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
+        if !(1..=MAX_PAGE_SIZE).contains(&page_size) {
+            return Err(Error::validation(INVALID_PAGE_SIZE));
+        }
+        Ok(Self {
+            queue: queue.map(str::trim).filter(|q| !q.is_empty()).map(str::to_string),
+            state,
+            page,
+            page_size,
+        })
+    }
+}
+
+/// One task as the console shows it.
+#[derive(Clone, Debug)]
+pub struct Task {
+    pub id: String,
+    pub queue: String,
+    pub state: JobState,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub run_at: DateTime<Utc>,
+    pub last_error: Option<String>,
+    pub done_at: Option<DateTime<Utc>>,
+    /// The payload as JSON, secrets masked; a payload that is not JSON shows as its text.
+    pub payload: Value,
+}
+
+#[derive(FromRow)]
+struct TaskRow {
+    id: String,
+    job_type: String,
+    state: String,
+    attempts: i32,
+    max_attempts: i32,
+    run_at: DateTime<Utc>,
+    last_error: Option<String>,
+    done_at: Option<DateTime<Utc>>,
+    job: Vec<u8>,
+}
+
+impl From<TaskRow> for Task {
+    fn from(r: TaskRow) -> Self {
+        Self {
+            id: r.id,
+            queue: r.job_type,
+            state: JobState::parse(&r.state).unwrap_or(JobState::Pending),
+            attempts: r.attempts,
+            max_attempts: r.max_attempts,
+            run_at: r.run_at,
+            last_error: r.last_error,
+            done_at: r.done_at,
+            payload: payload(&r.job),
+        }
+    }
+}
+
+fn task_columns() -> String {
+    format!(
+        "id, job_type, {STATE_SQL} AS state, attempts, max_attempts, run_at, {LAST_ERROR_SQL} AS last_error, done_at, job"
+    )
+}
+
+/// The tasks matching `q`, newest `run_at` first, one page, and how many match in all.
+pub async fn tasks(pool: &PgPool, q: &TaskQuery) -> Result<(Vec<Task>, i64)> {
+    let sql = format!(
+        "WITH t AS (SELECT {} FROM apalis.jobs WHERE ($1::text IS NULL OR job_type = $1)) \
+         SELECT *, count(*) OVER () AS total FROM t WHERE ($2::text IS NULL OR state = $2) \
+         ORDER BY run_at DESC, id DESC LIMIT $3 OFFSET $4",
+        task_columns()
+    );
+    let rows: Vec<(i64, TaskRowWithTotal)> = sqlx::query_as::<_, TaskRowWithTotal>(sqlx::AssertSqlSafe(sql))
+        .bind(q.queue.as_deref())
+        .bind(q.state.map(JobState::as_str))
+        .bind(q.page_size)
+        .bind((q.page - 1) * q.page_size)
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|r| (r.total, r))
+        .collect();
+    let total = match rows.first() {
+        Some((total, _)) => *total,
+        // An empty page: count on its own (the page may lie past the last one).
+        None if q.page > 1 => count(pool, q).await?,
+        None => 0,
+    };
+    Ok((rows.into_iter().map(|(_, r)| r.row.into()).collect(), total))
+}
+
+#[derive(FromRow)]
+struct TaskRowWithTotal {
+    #[sqlx(flatten)]
+    row: TaskRow,
+    total: i64,
+}
+
+async fn count(pool: &PgPool, q: &TaskQuery) -> Result<i64> {
+    let sql = format!(
+        "SELECT count(*) FROM apalis.jobs WHERE ($1::text IS NULL OR job_type = $1) AND ($2::text IS NULL OR {STATE_SQL} = $2)"
+    );
+    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .bind(q.queue.as_deref())
+        .bind(q.state.map(JobState::as_str))
+        .fetch_one(pool)
+        .await?)
+}
+
+/// One task, or `None`.
+pub async fn find(pool: &PgPool, id: &str) -> Result<Option<Task>> {
+    let sql = format!("SELECT {} FROM apalis.jobs WHERE id = $1", task_columns());
+    Ok(sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .fetch_optional(pool)
+        .await?
+        .map(Task::from))
+}
+
+/// Runs a failed or set-aside task again at once, its tries reset; audited.
+pub async fn retry(pool: &PgPool, admin_id: Uuid, id: &str) -> Result<Task> {
+    act(pool, admin_id, id, Action::Retry).await
+}
+
+/// Removes a pending, scheduled, failed or set-aside task from work, kept as discarded; audited.
+pub async fn discard(pool: &PgPool, admin_id: Uuid, id: &str) -> Result<Task> {
+    act(pool, admin_id, id, Action::Discard).await
+}
+
+#[derive(Clone, Copy)]
+enum Action {
+    Retry,
+    Discard,
+}
+
+async fn act(pool: &PgPool, admin_id: Uuid, id: &str, action: Action) -> Result<Task> {
+    let mut tx = pool.begin().await?;
+    let sql = format!("SELECT {} FROM apalis.jobs WHERE id = $1 FOR UPDATE", task_columns());
+    let before: Task = sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| Error::not_found(TASK_NOT_FOUND))?
+        .into();
+    let (allowed, conflict, name, update) = match action {
+        Action::Retry => (
+            before.state.can_retry(),
+            RETRY_CONFLICT,
+            "job.retry",
+            "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, run_at = now(), lock_by = NULL, lock_at = NULL, \
+             done_at = NULL WHERE id = $1",
+        ),
+        Action::Discard => (
+            before.state.can_discard(),
+            DISCARD_CONFLICT,
+            "job.discard",
+            "UPDATE apalis.jobs SET status = 'Discarded', lock_by = NULL, lock_at = NULL, done_at = now() WHERE id = $1",
+        ),
+    };
+    if !allowed {
+        return Err(Error::conflict(conflict));
+    }
+    sqlx::query(update).bind(id).execute(&mut *tx).await?;
+    let sql = format!("SELECT {} FROM apalis.jobs WHERE id = $1", task_columns());
+    let after: Task = sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?
+        .into();
+    audit::record(
+        &mut tx,
+        AuditEntry {
+            admin_id,
+            action: name,
+            object_type: "job",
+            object_id: id.to_string(),
+            before: Some(summary(&before)),
+            after: Some(summary(&after)),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+fn summary(t: &Task) -> Value {
+    json!({"queue": t.queue, "state": t.state.as_str(), "attempts": t.attempts, "lastError": t.last_error})
+}
+
+/// A stored payload as JSON with every secret masked.
+pub fn payload(bytes: &[u8]) -> Value {
+    let mut value =
+        serde_json::from_slice(bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()));
+    mask_secrets(&mut value);
+    value
+}
+
+fn is_secret_key(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    SECRET_KEY_PARTS.iter().any(|part| key.contains(part))
+}
+
+/// Replaces the value of every key that names a secret, at any depth.
+pub fn mask_secrets(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if is_secret_key(key) {
+                    *v = Value::String(MASK.into());
+                } else {
+                    mask_secrets(v);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(mask_secrets),
+        _ => {}
+    }
+}
+
+/// The newest task of each of `queues` (a cron schedule's last run), by queue.
+pub async fn last_runs(pool: &PgPool, queues: &[&str]) -> Result<Vec<(String, Option<DateTime<Utc>>)>> {
+    let names: Vec<&str> = queues.to_vec();
+    Ok(sqlx::query_as(
+        "SELECT q.name, (SELECT max(j.run_at) FROM apalis.jobs j WHERE j.job_type = q.name AND j.run_at <= now()) \
+         FROM unnest($1::text[]) WITH ORDINALITY AS q(name, n) ORDER BY q.n",
+    )
+    .bind(&names)
+    .fetch_all(pool)
+    .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_masked_at_any_depth() {
+        let mut v = json!({
+            "kind": "reset",
+            "user_id": "u",
+            "Password": "p",
+            "nested": {"accessToken": "t", "card_number": "4242", "list": [{"client_secret": "s", "ok": 1}]},
+        });
+        mask_secrets(&mut v);
+        assert_eq!(
+            v,
+            json!({
+                "kind": "reset",
+                "user_id": "u",
+                "Password": MASK,
+                "nested": {"accessToken": MASK, "card_number": MASK, "list": [{"client_secret": MASK, "ok": 1}]},
+            })
+        );
+    }
+
+    #[test]
+    fn a_payload_that_is_not_json_shows_as_text() {
+        assert_eq!(payload(b"not json"), json!("not json"));
+        assert_eq!(payload(br#"{"tick": 5}"#), json!({"tick": 5}));
+    }
+
+    #[test]
+    fn states_parse_and_say_what_may_be_done() {
+        for s in JobState::ALL {
+            assert_eq!(JobState::parse(s.as_str()), Some(s));
+        }
+        assert_eq!(JobState::parse("Failed"), None);
+        let retryable: Vec<_> = JobState::ALL.into_iter().filter(|s| s.can_retry()).collect();
+        assert_eq!(retryable, [JobState::Failed, JobState::SetAside]);
+        let discardable: Vec<_> = JobState::ALL.into_iter().filter(|s| s.can_discard()).collect();
+        assert_eq!(
+            discardable,
+            [
+                JobState::Pending,
+                JobState::Scheduled,
+                JobState::Failed,
+                JobState::SetAside
+            ]
+        );
+        assert!(STATE_SQL.contains(DISCARDED_STATUS));
+        assert!(STATE_SQL.contains(SET_ASIDE_PREFIX));
+    }
+
+    #[test]
+    fn pages_are_checked() {
+        assert_eq!(
+            TaskQuery::parse(None, None, None, None).unwrap().page_size,
+            DEFAULT_PAGE_SIZE
+        );
+        assert!(TaskQuery::parse(None, Some("bogus"), None, None).is_err());
+        assert!(TaskQuery::parse(None, None, Some(0), None).is_err());
+        assert!(TaskQuery::parse(None, None, None, Some(MAX_PAGE_SIZE + 1)).is_err());
+        let q = TaskQuery::parse(Some(" emails "), Some("set_aside"), Some(2), Some(10)).unwrap();
+        assert_eq!(q.queue.as_deref(), Some("emails"));
+        assert_eq!(q.state, Some(JobState::SetAside));
+    }
+}
