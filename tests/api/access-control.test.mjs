@@ -230,6 +230,26 @@ const ROWS = {
       owner: w.admin,
     }),
   },
+  'POST /api/admin/jobs/{id}/retry': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/jobs/${await w.newTask({ failed: true })}/retry`,
+      body: {},
+      owner: w.admin,
+    }),
+  },
+  'POST /api/admin/jobs/{id}/discard': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/jobs/${await w.newTask({ failed: false })}/discard`,
+      body: {},
+      owner: w.admin,
+    }),
+  },
   'POST /api/admin/reports/{id}/resolve': {
     access: 'owner',
     ok: 200,
@@ -398,6 +418,16 @@ before(async () => {
     );
     assert.equal(r.status, 201, show(r));
     return r.body.id;
+  };
+  // A task of the worker's queues: failed (used every try) or scheduled for tomorrow.
+  w.newTask = async ({ failed }) => {
+    const id = `acl-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    await db.query(
+      `INSERT INTO apalis.jobs (id, job_type, job, status, attempts, max_attempts, run_at)
+       VALUES ($1, 'upload_cleanup', convert_to('{"url":"/uploads/none.png"}', 'UTF8'), $2, $3, 5, now() + interval '1 day')`,
+      [id, failed ? 'Failed' : 'Pending', failed ? 5 : 0],
+    );
+    return id;
   };
   // A contact-form message, open until an admin marks it answered.
   w.newContactMessage = async () => {
