@@ -48,13 +48,16 @@ pub fn handle() -> &'static PrometheusHandle {
     })
 }
 
+/// A path as written in `openapi.yaml` and its segments (`None` for a `{param}`, matching any one).
+type Route = (String, Vec<Option<String>>);
+
 /// The operations of `openapi.yaml`: per method, each path split into its segments, a `{param}`
 /// segment matching any one segment.
-struct RouteTable(HashMap<String, Vec<(String, Vec<Option<String>>)>>);
+struct RouteTable(HashMap<String, Vec<Route>>);
 
 impl RouteTable {
     fn from_spec(spec: &serde_json::Value) -> Self {
-        let mut table: HashMap<String, Vec<(String, Vec<Option<String>>)>> = HashMap::new();
+        let mut table: HashMap<String, Vec<Route>> = HashMap::new();
         if let Some(paths) = spec["paths"].as_object() {
             for (path, operations) in paths {
                 let segments: Vec<Option<String>> = path

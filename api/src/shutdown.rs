@@ -50,17 +50,6 @@ pub fn close_frame() -> (CloseCode, &'static str) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn restarts_close_with_1012() {
-        assert_eq!(super::DRAIN_TIMEOUT.as_secs(), 20);
-        assert_eq!(u16::from(super::close_frame().0), 1008);
-        super::begin();
-        assert_eq!(u16::from(super::close_frame().0), 1012);
-    }
-}
-
 /// After the listener is closed, accepted connections get this long to have their request read
 /// before the server's graceful shutdown closes every connection with no request in flight.
 pub const READ_GRACE: Duration = Duration::from_millis(500);
@@ -124,5 +113,16 @@ impl<A: poem::listener::Acceptor> poem::listener::Acceptor for Draining<A> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn restarts_close_with_1012() {
+        assert_eq!(super::DRAIN_TIMEOUT.as_secs(), 20);
+        assert_eq!(u16::from(super::close_frame().0), 1008);
+        super::begin();
+        assert_eq!(u16::from(super::close_frame().0), 1012);
     }
 }

@@ -57,9 +57,7 @@ macro_rules! jobs {
 
         /// Every sweep's queue and the cron schedule this process runs ([`Sweep::schedule`]).
         pub fn schedules() -> Vec<(&'static str, std::borrow::Cow<'static, str>)> {
-            let mut schedules = Vec::new();
-            $(jobs!(@schedules $kind $job, schedules);)*
-            schedules
+            [$(jobs!(@schedules $kind $job)),*].into_iter().flatten().collect()
         }
 
         /// The cron loops of every sweep; they run until the process stops.
@@ -73,9 +71,11 @@ macro_rules! jobs {
     (@sweep sweep $job:ty) => {
         Some((<$job as Job>::QUEUE, <$job as Sweep>::SCHEDULE))
     };
-    (@schedules job $job:ty, $v:ident) => {};
-    (@schedules sweep $job:ty, $v:ident) => {
-        $v.push((<$job as Job>::QUEUE, <$job as Sweep>::schedule()));
+    (@schedules job $job:ty) => {
+        None
+    };
+    (@schedules sweep $job:ty) => {
+        Some((<$job as Job>::QUEUE, <$job as Sweep>::schedule()))
     };
     (@schedule job $job:ty, $pool:ident) => {};
     (@schedule sweep $job:ty, $pool:ident) => {
