@@ -9,6 +9,10 @@ export function hardNavigate(url: string): void {
 /** The provider's login endpoint: a browser navigation that the server answers with /auth. */
 export const LOGIN_URL = '/api/login';
 
+/** `/auth?mode=register` opens the registration form: where 'Get Started' leads a newcomer. */
+export const MODE_PARAM = 'mode';
+export const REGISTER_URL = `/auth?${MODE_PARAM}=register`;
+
 /** Reloads the current page (the spec's 'Retry that reloads the page'). */
 export function reloadPage(): void {
   window.location.reload();

@@ -66,6 +66,8 @@ describe('Header', () => {
     mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Not found' }) });
     renderWithProviders(<Header />, { client: clientWithUser({ ...testUser, isAdmin: true, role: 'admin' }) });
     expect(mainNav().getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+    // Admins run the platform: they are not offered to become a mentor.
+    expect(screen.queryByRole('link', { name: 'Become a Mentor' })).not.toBeInTheDocument();
   });
 
   it('a mentor-profile failure other than 404 shows no mentor links and does not crash', async () => {

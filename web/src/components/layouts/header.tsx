@@ -60,7 +60,8 @@ export function Header() {
   const logout = useLogoutAction();
 
   const links: NavLinkItem[] = user ? signedInLinks({ isAdmin, isMentor }) : [];
-  const showBecomeMentor = !!user && !isMentor;
+  // Admins run the platform: becoming a mentor is not theirs to be offered.
+  const showBecomeMentor = !!user && !isMentor && !isAdmin;
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70">

@@ -25,6 +25,16 @@ async function signIn(email: string, password: string) {
   return user;
 }
 
+describe('registration link', () => {
+  it("/auth?mode=register opens the registration form, not 'Welcome back'", () => {
+    mockFetch();
+    renderWithProviders(<AuthPage />, { path: '/auth?mode=register' });
+    expect(screen.getByRole('heading', { name: 'Create your account' })).toBeInTheDocument();
+    expect(screen.queryByText('Welcome back')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create Account' })).toBeInTheDocument();
+  });
+});
+
 describe('sign in', () => {
   it('has an e-mail field, links to the password and verification pages', () => {
     mockFetch();

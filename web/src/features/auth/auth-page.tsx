@@ -6,7 +6,7 @@ import { FormField } from '@/components/ui/form-field';
 import { APP_NAME } from '@/config/constants';
 import { errorMessage, errorStatus, serverMessage } from '@/lib/api-fetch';
 import { useLogin, useRegister, useUser } from '@/lib/auth';
-import { NEXT_PARAM, safeNext } from '@/lib/navigation';
+import { MODE_PARAM, NEXT_PARAM, safeNext } from '@/lib/navigation';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { AuthShell } from './auth-shell';
 import { ResendVerificationLink } from './resend-verification';
@@ -30,10 +30,10 @@ function offersResend(error: unknown): boolean {
 
 export function AuthPage() {
   const { user } = useUser();
-  const [mode, setMode] = useState<Mode>('login');
+  const [params] = useSearchParams();
+  const [mode, setMode] = useState<Mode>(() => (params.get(MODE_PARAM) === 'register' ? 'register' : 'login'));
   const [form, setForm] = useState(EMPTY_FORM);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const [params] = useSearchParams();
   const next = safeNext(params.get(NEXT_PARAM));
   const login = useLogin(next);
   const register = useRegister();

@@ -6,7 +6,7 @@ import { ServiceGrid } from '@/components/service-grid';
 import { Button } from '@/components/ui/button';
 import { APP_NAME } from '@/config/constants';
 import { catalogueApi, catalogueKeys } from '@/lib/catalogue';
-import { LOGIN_URL } from '@/lib/navigation';
+import { LOGIN_URL, REGISTER_URL } from '@/lib/navigation';
 import { PlatformFigures, Testimonials, highlightStats } from './highlights';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -166,7 +166,7 @@ export function LandingPage() {
           <p className="mt-4 text-slate-600">Create a free account and meet the mentor who fits you.</p>
           <div className="mt-8">
             <Button asChild variant="gradient" size="lg">
-              <a href={LOGIN_URL}>
+              <a href={REGISTER_URL}>
                 Get Started
                 <ArrowRight aria-hidden="true" className="h-5 w-5" />
               </a>

@@ -1,7 +1,6 @@
 import {
   BadgeCheck,
   CalendarDays,
-  Crown,
   Mail,
   MessageCircle,
   Pencil,
@@ -207,11 +206,6 @@ export function PublicProfilePage() {
                 </div>
                 <div className="flex flex-wrap items-center gap-2">
                   <Badge tone="indigo">{role}</Badge>
-                  {profile.stripeSubscriptionId && (
-                    <Badge tone="amber" icon={Crown}>
-                      Premium Member
-                    </Badge>
-                  )}
                 </div>
                 <ul className="space-y-1.5 text-sm text-slate-600">
                   {profile.email && (
