@@ -68,6 +68,8 @@ describe('Group Sessions tab', () => {
     });
     renderWithProviders(<GroupSessionsTab mentor={withGroupService} />, { client: clientWithUser(testUser) });
     expect(await screen.findByRole('heading', { name: 'No group sessions scheduled' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Group Sessions' })).toHaveAttribute('href', '/group-sessions');
+    expect(screen.queryByText(/from \/group-sessions/)).not.toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Create Group Session' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create Group Session' });
@@ -77,6 +79,9 @@ describe('Group Sessions tab', () => {
       .map((o) => o.textContent);
     expect(options).toEqual(['Select a group service', 'New Moon Circle (60 min)']);
     expect(within(dialog).getByLabelText('Max Participants')).toHaveValue(4);
+    // The date and time are read in the browser's zone, and the form says which.
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(within(dialog).getByText(`In your time zone (${zone})`)).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Create Session' }));
     expect(within(dialog).getByText('Please select a service')).toBeInTheDocument();
     expect(within(dialog).getByText('Title is required')).toBeInTheDocument();

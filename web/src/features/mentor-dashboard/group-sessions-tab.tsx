@@ -1,5 +1,6 @@
 import { CalendarDays, Clock, Plus, Users } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import type { GroupSessionView } from '@/api/model';
 import { StateCard } from '@/components/state-card';
@@ -32,6 +33,9 @@ import { formatUsd, isFree } from '@/lib/money';
 import { hardNavigate } from '@/lib/navigation';
 import { useNow } from '@/lib/use-now';
 
+/** The zone the browser reads a date and time in (the form's value is local time). */
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 const STATUS_LABELS: Record<string, string> = {
   scheduled: 'Scheduled',
   active: 'Live',
@@ -53,7 +57,11 @@ export function GroupSessionsTab({ mentor }: { mentor: Mentor }) {
             Group Sessions
           </h2>
           <p className="text-sm text-slate-600">
-            Schedule sessions of your group services; seekers join them from /group-sessions.
+            Schedule sessions of your group services; seekers join them from the{' '}
+            <Link to="/group-sessions" className="font-medium text-indigo-700 hover:text-indigo-900">
+              Group Sessions
+            </Link>{' '}
+            page.
           </p>
         </div>
         <Button onClick={() => setCreating(true)}>
@@ -261,6 +269,7 @@ function CreateGroupSessionForm({ services, onDone }: { services: Mentor['servic
           error={errors.scheduledAt}
           disabled={create.isPending}
           onChange={(e) => change({ scheduledAt: e.target.value })}
+          hint={`In your time zone (${browserTimeZone()})`}
           required
         />
         <FormField
