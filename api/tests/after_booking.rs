@@ -742,3 +742,36 @@ async fn a_booking_can_move_back_to_a_time_it_had_before(pool: sqlx::PgPool) {
         chrono::DateTime::parse_from_rfc3339(&first).unwrap()
     );
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn the_dashboard_shows_the_seekers_own_review(pool: sqlx::PgPool) {
+    let app = app(pool).await;
+    let f = fixture(&app).await;
+    let id = paid_booking(&app, &f, 30).await;
+    sqlx::query("UPDATE bookings SET status = 'completed', completed_at = now() WHERE id = $1::uuid")
+        .bind(&id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let mine = |dash: serde_json::Value| {
+        dash["bookings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["id"] == json!(id))
+            .cloned()
+            .unwrap()
+    };
+    let before = mine(body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await);
+    assert_eq!((&before["hasReview"], &before["review"]), (&json!(false), &json!(null)));
+    app.post(
+        &format!("/api/bookings/{id}/review"),
+        json!({"rating": 4, "comment": "Lovely"}),
+        Some(&f.seeker),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
+    let after = mine(body(app.get("/api/user/dashboard", Some(&f.seeker)).await).await);
+    assert_eq!(after["hasReview"], true);
+    assert_eq!(after["review"], json!({"rating": 4, "comment": "Lovely"}));
+}

@@ -37,6 +37,9 @@ pub struct Booking {
     pub calendar_sequence: i32,
     /// Whether the seeker has reviewed this booking.
     pub has_review: bool,
+    /// The seeker's review of it, when there is one (shown back to them on their dashboard).
+    pub review_rating: Option<i16>,
+    pub review_comment: Option<String>,
     /// The refund of a cancellation: its percentage, amount and status (pending, succeeded,
     /// failed, not_needed); `None` when the booking was never cancelled with one.
     pub refund_percentage: Option<i16>,
@@ -61,12 +64,13 @@ macro_rules! select_bookings {
             "m.id AS mentor_id, m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
             "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email, b.calendar_sequence, ",
             "u.time_zone AS user_time_zone, m.time_zone AS mentor_time_zone, ",
-            "EXISTS (SELECT 1 FROM reviews r WHERE r.booking_id = b.id) AS has_review, ",
+            "rv.id IS NOT NULL AS has_review, rv.rating AS review_rating, rv.comment AS review_comment, ",
             "rf.percentage AS refund_percentage, rf.amount_cents AS refund_cents, rf.status AS refund_status, b.cancellation_reason, ",
             "b.group_session_id ",
             "FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id ",
             "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
             "LEFT JOIN refunds rf ON rf.booking_id = b.id AND rf.reason = 'cancellation' ",
+            "LEFT JOIN reviews rv ON rv.booking_id = b.id ",
             $rest
         )
     };

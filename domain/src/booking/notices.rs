@@ -225,6 +225,8 @@ mod tests {
             mentor_time_zone: "America/New_York".into(),
             calendar_sequence: 0,
             has_review: false,
+            review_rating: None,
+            review_comment: None,
             refund_percentage: None,
             refund_cents: None,
             refund_status: None,

@@ -153,6 +153,8 @@ pub(crate) fn test_booking(title: &str, mentor: &str) -> Booking {
         mentor_time_zone: "UTC".into(),
         calendar_sequence: 0,
         has_review: false,
+        review_rating: None,
+        review_comment: None,
         refund_percentage: None,
         refund_cents: None,
         refund_status: None,

@@ -75,6 +75,9 @@ pub struct BookingView {
     pub created_at: DateTime<Utc>,
     /// Whether the seeker has reviewed this session
     pub has_review: bool,
+    /// The seeker's review of this session; null until they write one
+    #[oai(nullable)]
+    pub review: Option<BookingReviewView>,
     pub service: BookingServiceView,
     pub user: BookingUserView,
     pub mentor: BookingMentorView,
@@ -84,6 +87,15 @@ pub struct BookingView {
     /// The group session this booking is a seat of; null for a one-to-one booking
     #[oai(nullable)]
     pub group_session_id: Option<Uuid>,
+}
+
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct BookingReviewView {
+    /// 1 to 5
+    pub rating: i32,
+    #[oai(nullable)]
+    pub comment: Option<String>,
 }
 
 #[derive(Object, Clone, Debug)]
@@ -107,6 +119,10 @@ impl From<Booking> for BookingView {
             notes: b.notes,
             created_at: b.created_at,
             has_review: b.has_review,
+            review: b.review_rating.map(|rating| BookingReviewView {
+                rating: rating.into(),
+                comment: b.review_comment.clone(),
+            }),
             group_session_id: b.group_session_id,
             refund: match (b.refund_percentage, b.refund_cents, b.refund_status) {
                 (Some(percentage), Some(cents), Some(status)) => Some(BookingRefundView {

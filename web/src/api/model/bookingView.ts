@@ -6,6 +6,7 @@
  */
 import type { BookingMentorView } from './bookingMentorView';
 import type { BookingRefundView } from './bookingRefundView';
+import type { BookingReviewView } from './bookingReviewView';
 import type { BookingServiceView } from './bookingServiceView';
 import type { BookingStatusView } from './bookingStatusView';
 import type { BookingUserView } from './bookingUserView';
@@ -22,6 +23,8 @@ export interface BookingView {
   createdAt: string;
   /** Whether the seeker has reviewed this session */
   hasReview: boolean;
+  /** The seeker's review of this session; null until they write one */
+  review?: BookingReviewView & unknown | null;
   service: BookingServiceView;
   user: BookingUserView;
   mentor: BookingMentorView;

@@ -20,6 +20,7 @@ export * from './availabilityStatusRequest';
 export * from './billingInfo';
 export * from './bookingMentorView';
 export * from './bookingRefundView';
+export * from './bookingReviewView';
 export * from './bookingServiceView';
 export * from './bookingStatusView';
 export * from './bookingUserView';

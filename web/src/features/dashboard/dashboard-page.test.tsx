@@ -406,6 +406,23 @@ describe('DashboardPage: cancel', () => {
   });
 });
 
+describe('DashboardPage: a review written earlier', () => {
+  it('shows the review itself under the thanks', async () => {
+    const reviewed = booking('rev', {
+      status: 'completed',
+      scheduledAt: inFuture(-3 * 24 * HOUR),
+      hasReview: true,
+      review: { rating: 5, comment: 'Clear and kind' },
+    });
+    mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([reviewed])) });
+    renderDashboard();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Session History' }));
+    expect(within(card(reviewed)).getByText('Clear and kind')).toBeInTheDocument();
+    expect(within(card(reviewed)).getByRole('img', { name: 'Rated 5.0 out of 5' })).toBeInTheDocument();
+  });
+});
+
 describe('DashboardPage: reviews in Session History', () => {
   const done = booking('done', { status: 'completed', scheduledAt: inFuture(-2 * 24 * HOUR) });
   const other = booking('other', { status: 'completed', scheduledAt: inFuture(-5 * 24 * HOUR) });
@@ -432,6 +449,9 @@ describe('DashboardPage: reviews in Session History', () => {
     await waitFor(() => expect(within(card(done)).queryByRole('form')).not.toBeInTheDocument());
     expect(bodyOf(fetchMock, 'POST', url('done'))).toEqual({ rating: 4, comment: 'Lovely' });
     expect(within(card(done)).getByText('Thanks for your review!')).toBeInTheDocument();
+    // The review itself shows, not only the thanks.
+    expect(within(card(done)).getByText('Lovely')).toBeInTheDocument();
+    expect(within(card(done)).getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith('Review submitted', expect.anything());
 
     const second = within(card(other)).getByRole('form');

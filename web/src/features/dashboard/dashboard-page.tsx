@@ -33,7 +33,8 @@ import { EmailPreferencesPanel } from './components/email-preferences-panel';
 import { HeldReservations } from './components/held-reservations';
 import { ProfilePanel } from './components/profile-panel';
 import { RescheduleDialog } from './components/reschedule-dialog';
-import { ReviewForm } from './components/review-form';
+import { ReviewForm, type SentReview } from './components/review-form';
+import { YourReview } from './components/your-review';
 import { RefundLine } from './components/refund-line';
 
 /** The four tabs; Upcoming Sessions is the default. */
@@ -94,8 +95,8 @@ function Dashboard({ data }: { data: ClientDashboard }) {
   const [tab, setTab] = useState<TabValue>('upcoming');
   const [rescheduling, setRescheduling] = useState<DashboardBooking | null>(null);
   const [cancelling, setCancelling] = useState<DashboardBooking | null>(null);
-  // Reviews sent from this page show at once, before the dashboard reloads with hasReview.
-  const [reviewed, setReviewed] = useState<ReadonlySet<string>>(() => new Set());
+  // Reviews sent from this page show at once, before the dashboard reloads with them.
+  const [reviewed, setReviewed] = useState<ReadonlyMap<string, SentReview | null>>(() => new Map());
   const { upcoming, history } = useMemo(() => splitBookings(data.bookings, now), [data.bookings, now]);
   const { stats } = data;
   const hasBookings = data.bookings.length > 0;
@@ -218,14 +219,11 @@ function Dashboard({ data }: { data: ClientDashboard }) {
                       {booking.status === 'cancelled' && <RefundLine refund={booking.refund} />}
                       {booking.status === 'completed' &&
                         (booking.hasReview || reviewed.has(booking.id) ? (
-                          <p className="mt-4 flex items-center gap-2 text-sm font-medium text-emerald-700">
-                            <Star aria-hidden="true" className="h-4 w-4 fill-amber-400 text-amber-400" />
-                            Thanks for your review!
-                          </p>
+                          <YourReview review={booking.review ?? reviewed.get(booking.id) ?? null} />
                         ) : (
                           <ReviewForm
                             booking={booking}
-                            onReviewed={(id) => setReviewed((prev) => new Set(prev).add(id))}
+                            onReviewed={(id, sent) => setReviewed((prev) => new Map(prev).set(id, sent))}
                           />
                         ))}
                     </BookingCard>

@@ -24,10 +24,13 @@ export function isAlreadyReviewed(error: unknown): boolean {
   return errorStatus(error) === 409 && serverMessage(error) === DASHBOARD_TEXT.alreadyReviewed;
 }
 
+/** What the seeker just sent, shown back until the dashboard reloads with it. */
+export type SentReview = { rating: number; comment: string | null };
+
 type ReviewFormProps = {
   booking: DashboardBooking;
-  /** The session now has a review (just written, or found to have one already). */
-  onReviewed: (bookingId: string) => void;
+  /** The session now has a review: the one just written, or null when it already had one. */
+  onReviewed: (bookingId: string, sent: SentReview | null) => void;
 };
 
 /** A completed session's review: 1 to 5 stars and an optional comment; POST /api/bookings/{id}/review. */
@@ -52,12 +55,12 @@ export function ReviewForm({ booking, onReviewed }: ReviewFormProps) {
       {
         onSuccess: () => {
           toast.success('Review submitted', { description: 'Thank you for sharing your experience.' });
-          onReviewed(booking.id);
+          onReviewed(booking.id, { rating, comment: comment.trim() || null });
         },
         onError: (error) => {
           if (isAlreadyReviewed(error)) {
             toast.info(DASHBOARD_TEXT.alreadyReviewed);
-            onReviewed(booking.id);
+            onReviewed(booking.id, null);
             return;
           }
           toast.error('Error', { description: errorMessage(error, REVIEW_FAILED) });
