@@ -469,6 +469,9 @@ async fn a_free_session_books_at_once_and_shows_the_seeker_as_booked(pool: sqlx:
     // The seat is on the seeker's dashboard and the mentor's bookings.
     let dash = body(app.get("/api/user/dashboard", Some(&seeker)).await).await;
     assert_eq!(dash["bookings"][0]["groupSessionId"], id);
+    // Named after the session, not its service (card, e-mails, invitations and notifications alike).
+    assert_eq!(dash["bookings"][0]["service"]["title"], g["title"]);
+    assert_ne!(g["title"], json!("Moon circle"));
     let mentor_bookings = body(app.get("/api/mentor/bookings", Some(&m.sid)).await).await;
     assert_eq!(mentor_bookings.as_array().unwrap().len(), 1);
     // Its reminders and completion are the bookings' own.

@@ -18,6 +18,7 @@ pub struct Booking {
     pub hold_expires_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub service_id: Uuid,
+    /// The service's title, or for a group seat its session's title.
     pub service_title: String,
     pub service_type: String,
     pub user_id: Uuid,
@@ -59,7 +60,9 @@ macro_rules! select_bookings {
             "SELECT b.id, b.status, b.scheduled_at, b.ends_at, ",
             "(extract(epoch FROM b.ends_at - b.scheduled_at) / 60)::int AS duration_minutes, ",
             "b.total_cents, b.notes, b.hold_expires_at, b.created_at, ",
-            "s.id AS service_id, s.title AS service_title, s.service_type, ",
+            // A group seat is named after its session ('Walkthrough Circle'), not its service, on the
+            // card, in e-mails, invitations and notifications.
+            "s.id AS service_id, coalesce(gs.title, s.title) AS service_title, s.service_type, ",
             "u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email, ",
             "m.id AS mentor_id, m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
             "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email, b.calendar_sequence, ",
@@ -71,6 +74,7 @@ macro_rules! select_bookings {
             "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
             "LEFT JOIN refunds rf ON rf.booking_id = b.id AND rf.reason = 'cancellation' ",
             "LEFT JOIN reviews rv ON rv.booking_id = b.id ",
+            "LEFT JOIN group_sessions gs ON gs.id = b.group_session_id ",
             $rest
         )
     };
