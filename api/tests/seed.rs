@@ -67,6 +67,17 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
             .unwrap();
     assert_eq!(sessions.len(), 26, "{sessions:?}");
     assert!(sessions.iter().all(|(_, n)| (1..=2).contains(n)), "{sessions:?}");
+    // Each is titled and described by its own service, so no two mentors' sessions share a title.
+    let (mismatched, shared): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM group_sessions g JOIN services s ON s.id = g.service_id \
+                 WHERE NOT starts_with(g.title, s.title) OR g.description IS DISTINCT FROM s.description), \
+                (SELECT count(*) FROM (SELECT title FROM group_sessions GROUP BY title \
+                                       HAVING count(DISTINCT mentor_id) > 1) t)",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!((mismatched, shared), (0, 0));
     let unpaid: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM bookings b WHERE b.total_cents > 0 AND NOT EXISTS \
          (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'approved')",
