@@ -8,10 +8,9 @@ import {
   markContactMessageAnswered,
 } from '@/api/endpoints/admin/admin';
 import type { ContactMessageView, ListContactMessagesParams } from '@/api/model';
-import { StateCard } from '@/components/state-card';
+import { StatusFilteredList } from '@/components/status-filtered-list';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
 
 export const INBOX_EMPTY = 'No messages here';
@@ -44,39 +43,20 @@ const sentAt = (iso: string) =>
 /** The contact form's messages (reports of issues among them): open ones wait for an admin's answer. */
 export function ContactInboxTab() {
   const [status, setStatus] = useState<Status>('open');
-  const messages = useContactMessages(status);
-  const list = messages.data ?? [];
   return (
-    <div className="space-y-4">
-      <label className="flex items-center gap-2 text-sm text-slate-700">
-        Show
-        <select
-          className="rounded-md border border-slate-300 bg-white px-2 py-1"
-          value={status}
-          onChange={(e) => setStatus(e.target.value as Status)}
-        >
-          <option value="open">Open</option>
-          <option value="answered">Answered</option>
-        </select>
-      </label>
-      {messages.isLoading ? (
-        <Spinner />
-      ) : messages.isError ? (
-        <StateCard as="h2" tone="error" icon={Inbox} title="Unable to load messages">
-          {errorMessage(messages.error, 'Please try again in a moment.')}
-        </StateCard>
-      ) : list.length === 0 ? (
-        <StateCard as="h2" icon={Inbox} title={INBOX_EMPTY} />
-      ) : (
-        <ul className="space-y-3">
-          {list.map((m) => (
-            <li key={m.id}>
-              <MessageCard message={m} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+    <StatusFilteredList
+      status={status}
+      statuses={[
+        { value: 'open', label: 'Open' },
+        { value: 'answered', label: 'Answered' },
+      ]}
+      onStatusChange={setStatus}
+      query={useContactMessages(status)}
+      icon={Inbox}
+      errorTitle="Unable to load messages"
+      emptyTitle={INBOX_EMPTY}
+      renderItem={(m) => <MessageCard message={m} />}
+    />
   );
 }
 

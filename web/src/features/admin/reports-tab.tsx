@@ -5,10 +5,9 @@ import { toast } from 'sonner';
 import { dismissReport, getListReportsQueryKey, listReports, resolveReport } from '@/api/endpoints/admin/admin';
 import type { ListReportsParams, ReportView } from '@/api/model';
 import { REPORT_REASONS } from '@/components/report-button';
-import { StateCard } from '@/components/state-card';
+import { StatusFilteredList } from '@/components/status-filtered-list';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
 
 export const REPORTS_EMPTY = 'No reports here';
@@ -55,39 +54,21 @@ export function ReportsTab() {
     queryFn: ({ signal }) => listReports(params, { signal }),
     staleTime: 0,
   });
-  const list = reports.data ?? [];
   return (
-    <div className="space-y-4">
-      <label className="flex items-center gap-2 text-sm text-slate-700">
-        Show
-        <select
-          className="rounded-md border border-slate-300 bg-white px-2 py-1"
-          value={status}
-          onChange={(e) => setStatus(e.target.value as Status)}
-        >
-          <option value="open">Open</option>
-          <option value="resolved">Resolved</option>
-          <option value="dismissed">Dismissed</option>
-        </select>
-      </label>
-      {reports.isLoading ? (
-        <Spinner />
-      ) : reports.isError ? (
-        <StateCard as="h2" tone="error" icon={Flag} title="Unable to load reports">
-          {errorMessage(reports.error, 'Please try again in a moment.')}
-        </StateCard>
-      ) : list.length === 0 ? (
-        <StateCard as="h2" icon={Flag} title={REPORTS_EMPTY} />
-      ) : (
-        <ul className="space-y-3">
-          {list.map((r) => (
-            <li key={r.id}>
-              <ReportCard report={r} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+    <StatusFilteredList
+      status={status}
+      statuses={[
+        { value: 'open', label: 'Open' },
+        { value: 'resolved', label: 'Resolved' },
+        { value: 'dismissed', label: 'Dismissed' },
+      ]}
+      onStatusChange={setStatus}
+      query={reports}
+      icon={Flag}
+      errorTitle="Unable to load reports"
+      emptyTitle={REPORTS_EMPTY}
+      renderItem={(r) => <ReportCard report={r} />}
+    />
   );
 }
 
