@@ -9,9 +9,8 @@ use uuid::Uuid;
 use super::{
     BookingStatus,
     bookings::{self, Booking},
-    date_overrides::{self, DateOverride},
-    notices,
-    slot_arithmetic::{self, BOOKING_WINDOW_DAYS},
+    date_overrides, notices,
+    slot_arithmetic::{self, BOOKING_WINDOW_DAYS, DateOverride},
     to_jiff, weekly_windows,
 };
 use crate::{
