@@ -16,10 +16,8 @@ use crate::{
     job_queue, notifications, text,
 };
 
-pub const PENDING: &str = "pending";
-pub const APPROVED: &str = "approved";
-pub const REJECTED: &str = "rejected";
-pub const STATUSES: [&str; 3] = [PENDING, APPROVED, REJECTED];
+/// The approval statuses belong to the mentor's row (`mentors`); vetting moves between them.
+pub use super::mentors::{APPROVED, PENDING, REJECTED, STATUSES};
 
 /// The longest rejection reason kept, in characters.
 pub const MAX_REASON_CHARS: usize = 1000;
