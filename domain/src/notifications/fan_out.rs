@@ -179,9 +179,5 @@ mod tests {
         });
         assert_eq!(serde_json::to_value(&fan_out).unwrap(), json);
         assert_eq!(serde_json::from_value::<FanOut>(json).unwrap(), fan_out);
-        assert_eq!(
-            (FAN_OUT_QUEUE, FAN_OUT_MAX_ATTEMPTS, LIVE_EVENT),
-            ("notification_fanout", 10, "notification")
-        );
     }
 }

@@ -162,15 +162,3 @@ async fn announce_paid(
     .await?;
     email::enqueue(conn, &EmailJob::PayoutPaid { payout_id }).await
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn defaults_of_the_payout_rules() {
-        assert_eq!(money::format(DEFAULT_MINIMUM_PAYOUT_CENTS), "50.00");
-        assert_eq!(METHODS, ["paypal", "venmo", "zelle"]);
-        assert_eq!((MANUAL_METHOD, MANUAL_RECIPIENT), ("manual", "Manual payout"));
-    }
-}
