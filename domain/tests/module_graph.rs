@@ -17,7 +17,8 @@ type Module = Vec<String>;
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
 /// Folders whose children still form a circle, with why. Empty is the goal: a folder listed here
-/// is still checked at the top level.
+/// is still checked at the top level, and the test fails once its circle is gone, so the line
+/// cannot outlive it.
 const KNOWN_CIRCLES: &[(&str, &str)] = &[(
     "messaging",
     "calls and sockets move to `calls/` (issue 20 point 6, another branch); remove this line then",
@@ -219,14 +220,21 @@ fn no_module_of_domain_reaches_back_to_one_that_reaches_it() {
         .collect();
     let mut circles = Vec::new();
     for folder in &folders {
-        let known = KNOWN_CIRCLES.iter().any(|(f, _)| *f == folder.join("::"));
-        if let Some(circle) = circle(&children_graph(&edges, folder)).filter(|_| !known) {
-            let at = if folder.is_empty() {
-                "domain".to_owned()
-            } else {
-                folder.join("::")
-            };
-            circles.push(format!("in {at}: {}", circle.join(" → ")));
+        let at = if folder.is_empty() {
+            "domain".to_owned()
+        } else {
+            folder.join("::")
+        };
+        let known = KNOWN_CIRCLES.iter().any(|(f, _)| *f == at);
+        match circle(&children_graph(&edges, folder)) {
+            Some(circle) if !known => circles.push(format!("in {at}: {}", circle.join(" → "))),
+            None if known => circles.push(format!("{at} has no circle any more: remove it from KNOWN_CIRCLES")),
+            _ => {}
+        }
+    }
+    for (folder, _) in KNOWN_CIRCLES {
+        if !folders.iter().any(|f| f.join("::") == *folder) {
+            circles.push(format!("{folder} is gone: remove it from KNOWN_CIRCLES"));
         }
     }
     assert!(circles.is_empty(), "import circles:\n{}", circles.join("\n"));
