@@ -16,93 +16,16 @@ use domain::{
     booking::bookings::{self, Booking},
     mail::{Email, templates},
 };
-use serde::{Deserialize, Serialize};
-use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{context::JobContext, job::Job};
 
-pub const QUEUE: &str = "emails";
-/// Sends tried in-process (first try plus retries with backoff) before the task is marked failed.
-pub const MAX_ATTEMPTS: usize = 5;
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum EmailJob {
-    VerifyEmail {
-        user_id: Uuid,
-    },
-    ResetPassword {
-        user_id: Uuid,
-    },
-    /// Someone signed up with an address that already has this account: a verified owner hears
-    /// about it (with sign-in and reset links), an unverified one gets a fresh verification link.
-    AccountExists {
-        user_id: Uuid,
-    },
-    /// A contact-form message to the support address.
-    Contact {
-        message_id: Uuid,
-    },
-    /// The seeker's booking confirmation and the mentor's new booking, each with a calendar invitation.
-    BookingConfirmed {
-        booking_id: Uuid,
-    },
-    /// Both sides: the updated invitation.
-    BookingRescheduled {
-        booking_id: Uuid,
-    },
-    /// Both sides: the cancellation, with the seeker's refund.
-    BookingCancelled {
-        booking_id: Uuid,
-        refund_cents: i64,
-        /// Who cancelled, so each side reads it from where they stand (absent in older jobs: the seeker).
-        #[serde(default)]
-        by_mentor: bool,
-    },
-    /// Both sides, 24 hours ("24 hours") or 1 hour ("1 hour") before the start.
-    BookingReminder {
-        booking_id: Uuid,
-        lead: String,
-    },
-    /// The seeker, after a completed session.
-    ReviewRequest {
-        booking_id: Uuid,
-    },
-    /// The mentor: the batch prepared a payout (queued by `domain::payouts`).
-    PayoutCreated {
-        payout_id: Uuid,
-    },
-    /// The mentor: an admin marked the payout paid (queued by `domain::payouts`).
-    PayoutPaid {
-        payout_id: Uuid,
-    },
-    /// The mentor: their payout destination changed (old and new masked; queued by `domain::payouts`).
-    /// Sent whatever the preferences say: the change may not be theirs.
-    PayoutDestinationChanged {
-        mentor_id: Uuid,
-        old: String,
-        new: String,
-    },
-    /// The mentor: an administrator approved their profile (queued by `domain::catalogue::vetting`).
-    MentorApproved {
-        mentor_id: Uuid,
-    },
-    /// The mentor: an administrator rejected their profile, with the reason given then.
-    MentorRejected {
-        mentor_id: Uuid,
-        reason: String,
-    },
-}
+/// The payload is defined once, in `domain` (business rules there queue it too).
+pub use domain::job_queue::email::{EmailJob, MAX_ATTEMPTS, QUEUE, enqueue};
 
 impl Job for EmailJob {
     const QUEUE: &'static str = QUEUE;
     const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
-}
-
-/// Queues `job` in the caller's transaction.
-pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> domain::Result<()> {
-    job.enqueue(conn).await
 }
 
 pub async fn handle(job: EmailJob, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
@@ -289,49 +212,4 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             _ => vec![],
         },
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `domain::payouts` queues these without naming this type: the shapes must agree.
-    #[test]
-    fn payout_mails_queued_by_the_domain_decode() {
-        let id = Uuid::new_v4();
-        let created = serde_json::to_value(domain::payouts::PayoutEmail::PayoutCreated { payout_id: id }).unwrap();
-        assert_eq!(
-            serde_json::from_value::<EmailJob>(created).unwrap(),
-            EmailJob::PayoutCreated { payout_id: id }
-        );
-        let paid = serde_json::to_value(domain::payouts::PayoutEmail::PayoutPaid { payout_id: id }).unwrap();
-        assert_eq!(
-            serde_json::from_value::<EmailJob>(paid).unwrap(),
-            EmailJob::PayoutPaid { payout_id: id }
-        );
-    }
-
-    /// `domain::catalogue::vetting` queues these without naming this type.
-    #[test]
-    fn vetting_mails_queued_by_the_domain_decode() {
-        use domain::catalogue::vetting::VettingEmail;
-        let id = Uuid::new_v4();
-        let approved = serde_json::to_value(VettingEmail::MentorApproved { mentor_id: id }).unwrap();
-        assert_eq!(
-            serde_json::from_value::<EmailJob>(approved).unwrap(),
-            EmailJob::MentorApproved { mentor_id: id }
-        );
-        let rejected = serde_json::to_value(VettingEmail::MentorRejected {
-            mentor_id: id,
-            reason: "Too short".into(),
-        })
-        .unwrap();
-        assert_eq!(
-            serde_json::from_value::<EmailJob>(rejected).unwrap(),
-            EmailJob::MentorRejected {
-                mentor_id: id,
-                reason: "Too short".into()
-            }
-        );
-    }
 }

@@ -103,7 +103,6 @@ async fn twelve_hundred_recipients_are_written_in_three_batches_once_and_pushed_
             batches: 3
         }
     );
-    assert_eq!(1_200usize.div_ceil(BATCH_SIZE), 3);
     assert_eq!(count(&pool, "SELECT count(*) FROM notifications").await, 1_200);
     assert_eq!(
         count(&pool, "SELECT count(DISTINCT user_id) FROM notifications").await,
@@ -149,6 +148,28 @@ async fn twelve_hundred_recipients_are_written_in_three_batches_once_and_pushed_
     .await
     .unwrap();
     assert_eq!(next_event(&mut listener).await.event, "marker");
+}
+
+/// A full batch is one statement; one recipient more starts the next.
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_batch_holds_batch_size_recipients_and_one_more_starts_another(pool: PgPool) {
+    let people = users(&pool, BATCH_SIZE as i64 + 1).await;
+    let full = FanOut::new(&people[..BATCH_SIZE], Kind::SystemAnnouncement, "Hello", "News", None);
+    assert_eq!(
+        notification_fanout::deliver(&pool, &full).await.unwrap(),
+        Delivered {
+            written: BATCH_SIZE,
+            batches: 1
+        }
+    );
+    let one_more = FanOut::new(&people, Kind::SystemAnnouncement, "Hello", "News", None);
+    assert_eq!(
+        notification_fanout::deliver(&pool, &one_more).await.unwrap(),
+        Delivered {
+            written: BATCH_SIZE + 1,
+            batches: 2
+        }
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]

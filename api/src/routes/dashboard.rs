@@ -11,8 +11,7 @@ use super::{
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     accounts::email_preferences::{self, EmailPreferences},
-    booking::{dashboards, lifecycle},
-    catalogue::reviews,
+    booking::{dashboards, lifecycle, reviews},
     money,
 };
 use jobs::booking_events;

@@ -19,7 +19,8 @@ use crate::{
 };
 use domain::{
     accounts::sessions,
-    catalogue::{mentors, reviews, search, vetting},
+    booking::reviews,
+    catalogue::{mentors, search, vetting},
 };
 use jobs::upload_cleanup;
 

@@ -8,7 +8,7 @@ use sqlx::{FromRow, PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::{
-    slot_arithmetic::{BOOKING_WINDOW_DAYS, Window},
+    slot_arithmetic::{BOOKING_WINDOW_DAYS, DateOverride},
     to_jiff,
     weekly_windows::{END_BEFORE_START, parse_time},
 };
@@ -24,33 +24,6 @@ pub const HALF_A_RANGE: &str = "Extra hours need both a start and an end time";
 pub const ALREADY_DAY_OFF: &str = "That date is already a day off";
 pub const OVERLAPS: &str = "These hours overlap extra hours you already added on that date";
 pub const NOT_FOUND: &str = "Date override not found";
-
-/// What an override changes on its date, as slot arithmetic reads it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DateOverride {
-    pub date: Date,
-    pub day_off: bool,
-    /// Minutes after local midnight, `[start, end)`.
-    pub extra: Option<(i32, i32)>,
-}
-
-/// The windows `(start_minute, end_minute)` offered on `date` of the mentor's calendar.
-pub fn windows_on(weekly: &[Window], overrides: &[DateOverride], date: Date) -> Vec<(i32, i32)> {
-    let todays = || overrides.iter().filter(|o| o.date == date);
-    let day_off = todays().any(|o| o.day_off);
-    let weekday = date.weekday().to_sunday_zero_offset();
-    let mut windows: Vec<(i32, i32)> = if day_off {
-        Vec::new()
-    } else {
-        weekly
-            .iter()
-            .filter(|w| w.day_of_week == weekday)
-            .map(|w| (w.start_minute, w.end_minute))
-            .collect()
-    };
-    windows.extend(todays().filter_map(|o| o.extra));
-    windows
-}
 
 /// The mentor's today and the last date an override may be set for.
 pub fn allowed_dates(tz: &TimeZone, now: DateTime<Utc>) -> (Date, Date) {
@@ -215,7 +188,7 @@ pub async fn for_slots(db: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<Dat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::booking::slot_arithmetic::MINUTES_PER_DAY;
+    use crate::booking::slot_arithmetic::{MINUTES_PER_DAY, Window, windows_on};
 
     fn d(s: &str) -> Date {
         s.parse().unwrap()

@@ -1,4 +1,4 @@
-//! Booking: weekly availability, offered slots, holds and bookings.
+//! Booking: weekly availability, offered slots, holds, bookings and their reviews.
 
 pub mod bookings;
 pub mod completion;
@@ -10,6 +10,7 @@ pub mod open_slots;
 pub mod refunds;
 pub mod reminders;
 pub mod reservations;
+pub mod reviews;
 pub mod slot_arithmetic;
 pub mod status;
 pub mod video;

@@ -6,9 +6,8 @@ use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
 use super::{
-    date_overrides::DateOverride,
     reservations,
-    slot_arithmetic::{self, Window},
+    slot_arithmetic::{self, DateOverride, Window},
     to_chrono, to_jiff,
 };
 use crate::{

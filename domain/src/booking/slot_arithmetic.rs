@@ -4,9 +4,9 @@
 //! Starts fall every [`SLOT_STEP_MINUTES`] of the mentor's wall clock inside a window. A wall time
 //! skipped by a spring-forward gap offers no slot; a wall time repeated by a fall-back fold offers
 //! its first occurrence only. A slot fits when its whole duration, measured in real time, ends
-//! before the window's end. Date overrides change a date's windows (see [`date_overrides`]).
+//! before the window's end. Date overrides change a date's windows ([`windows_on`]; they are
+//! stored by `date_overrides`, which reads its rules from here, never the other way round).
 
-use super::date_overrides::{self, DateOverride};
 use jiff::{
     Timestamp, ToSpan,
     civil::{Date, DateTime, Time},
@@ -27,6 +27,33 @@ pub struct Window {
     pub start_minute: i32,
     /// Up to 1440 (midnight at the end of the day).
     pub end_minute: i32,
+}
+
+/// What an override changes on its date, as slot arithmetic reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DateOverride {
+    pub date: Date,
+    pub day_off: bool,
+    /// Minutes after local midnight, `[start, end)`.
+    pub extra: Option<(i32, i32)>,
+}
+
+/// The windows `(start_minute, end_minute)` offered on `date` of the mentor's calendar.
+pub fn windows_on(weekly: &[Window], overrides: &[DateOverride], date: Date) -> Vec<(i32, i32)> {
+    let todays = || overrides.iter().filter(|o| o.date == date);
+    let day_off = todays().any(|o| o.day_off);
+    let weekday = date.weekday().to_sunday_zero_offset();
+    let mut windows: Vec<(i32, i32)> = if day_off {
+        Vec::new()
+    } else {
+        weekly
+            .iter()
+            .filter(|w| w.day_of_week == weekday)
+            .map(|w| (w.start_minute, w.end_minute))
+            .collect()
+    };
+    windows.extend(todays().filter_map(|o| o.extra));
+    windows
 }
 
 fn wall(date: Date, minute: i32) -> Option<DateTime> {
@@ -75,7 +102,7 @@ pub fn starts_between(
     let mut starts = Vec::new();
     let mut date = first;
     while date <= last {
-        for (start_minute, end_minute) in date_overrides::windows_on(windows, overrides, date) {
+        for (start_minute, end_minute) in windows_on(windows, overrides, date) {
             let Some(window_end) = wall(date, end_minute).and_then(|dt| end_instant(tz, dt)) else {
                 continue;
             };

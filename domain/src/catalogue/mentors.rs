@@ -15,6 +15,13 @@ pub const MAX_DISPLAY_NAME_CHARS: usize = 100;
 pub const MIN_BIO_CHARS: usize = 50;
 pub const MAX_BIO_CHARS: usize = 500;
 
+/// A profile's approval status: only approved profiles are public; administrators move them
+/// between these in `vetting`.
+pub const PENDING: &str = "pending";
+pub const APPROVED: &str = "approved";
+pub const REJECTED: &str = "rejected";
+pub const STATUSES: [&str; 3] = [PENDING, APPROVED, REJECTED];
+
 pub const NOT_FOUND: &str = "Mentor not found";
 pub const PROFILE_NOT_FOUND: &str = "Mentor profile not found";
 pub const ALREADY_A_MENTOR: &str = "You already have a mentor profile";
@@ -46,7 +53,7 @@ pub struct Mentor {
     pub total_sessions: i32,
     /// The profile is active and its user too (an admin can deactivate the user).
     pub is_active: bool,
-    /// `pending`, `approved` or `rejected` ([`super::vetting`]): only approved profiles are public.
+    /// `pending`, `approved` or `rejected` ([`STATUSES`]; decided by [`super::vetting`]): only approved profiles are public.
     pub approval_status: String,
     /// Why an administrator turned the profile down (only while rejected).
     pub rejection_reason: Option<String>,
@@ -77,7 +84,7 @@ impl Mentor {
     /// Whether anyone but the mentor (and administrators) may see and book them: active, their
     /// user too, and approved by an administrator.
     pub fn is_public(&self) -> bool {
-        self.is_active && self.approval_status == super::vetting::APPROVED
+        self.is_active && self.approval_status == APPROVED
     }
 }
 

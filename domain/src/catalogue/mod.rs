@@ -1,9 +1,9 @@
-//! The catalogue: mentor profiles, their services, browsing and search, favourites, reviews.
+//! The catalogue: mentor profiles, their services, browsing and search, favourites
+//! (reviews are written after bookings and live in `booking::reviews`).
 
 pub mod changes;
 pub mod favorites;
 pub mod mentors;
-pub mod reviews;
 pub mod search;
 pub mod services;
 pub mod stats;

@@ -281,18 +281,13 @@ mod tests {
 
     #[test]
     fn pages_are_range_checked_before_the_offset_is_computed() {
-        assert_eq!(paging(None, None).unwrap(), (1, DEFAULT_PAGE_SIZE));
+        assert_eq!(paging(None, None).unwrap(), (1, 12));
         assert_eq!(paging(Some(0), Some(0)).unwrap(), (1, 1));
         assert_eq!(paging(Some(i64::MIN), Some(i64::MIN)).unwrap(), (1, 1));
-        assert_eq!(
-            paging(Some(MAX_PAGE), Some(i64::MAX)).unwrap(),
-            (MAX_PAGE, MAX_PAGE_SIZE)
-        );
-        assert_eq!(
-            paging(Some(MAX_PAGE + 1), None).unwrap_err().to_string(),
-            PAGE_TOO_LARGE
-        );
+        assert_eq!(paging(Some(1), Some(50)).unwrap(), (1, 50));
+        assert_eq!(paging(Some(1), Some(51)).unwrap(), (1, 50), "at most 50 a page");
+        assert_eq!(paging(Some(10_000), Some(i64::MAX)).unwrap(), (10_000, 50));
+        assert_eq!(paging(Some(10_001), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
         assert_eq!(paging(Some(i64::MAX), None).unwrap_err().to_string(), PAGE_TOO_LARGE);
-        assert_eq!((DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE), (12, 50, 10_000));
     }
 }

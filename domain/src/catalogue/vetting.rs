@@ -13,13 +13,12 @@ use super::mentors::{self, Mentor};
 use crate::{
     Error, Result,
     audit::{self, AuditEntry},
-    job_queue, notifications, text,
+    job_queue::email::{self, EmailJob},
+    notifications, text,
 };
 
-pub const PENDING: &str = "pending";
-pub const APPROVED: &str = "approved";
-pub const REJECTED: &str = "rejected";
-pub const STATUSES: [&str; 3] = [PENDING, APPROVED, REJECTED];
+/// The approval statuses belong to the mentor's row (`mentors`); vetting moves between them.
+pub use super::mentors::{APPROVED, PENDING, REJECTED, STATUSES};
 
 /// The longest rejection reason kept, in characters.
 pub const MAX_REASON_CHARS: usize = 1000;
@@ -29,10 +28,6 @@ pub const REASON_REQUIRED: &str = "A reason is required to reject a mentor";
 pub const REASON_TOO_LONG: &str = "Reason must be at most 1000 characters";
 pub const NOT_REJECTED: &str = "Only a rejected profile can be resubmitted";
 pub const ALREADY_REJECTED: &str = "This mentor is already rejected";
-
-/// The e-mail queue of the worker (`jobs::email`), and the tries of its tasks.
-const EMAIL_QUEUE: &str = "emails";
-const EMAIL_MAX_ATTEMPTS: usize = 5;
 
 /// An `approvalStatus` filter: one of [`STATUSES`].
 pub fn parse_status(raw: &str) -> Result<&'static str> {
@@ -55,23 +50,6 @@ pub fn reason(raw: Option<&str>) -> Result<String> {
         return Err(Error::validation(REASON_TOO_LONG));
     }
     Ok(r.to_string())
-}
-
-/// The e-mail tasks vetting queues: the same serde shape as `jobs::email::EmailJob`'s
-/// `MentorApproved` and `MentorRejected` (a test there pins it).
-#[derive(serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum VettingEmail {
-    MentorApproved { mentor_id: Uuid },
-    MentorRejected { mentor_id: Uuid, reason: String },
-}
-
-async fn queue_email(conn: &mut PgConnection, email: VettingEmail) -> Result<()> {
-    let options = job_queue::PushOptions {
-        max_attempts: Some(EMAIL_MAX_ATTEMPTS),
-        ..Default::default()
-    };
-    Ok(job_queue::push(conn, EMAIL_QUEUE, &email, options).await?)
 }
 
 /// The mentor, locked for a decision.
@@ -130,7 +108,7 @@ pub async fn approve(tx: &mut PgConnection, admin_id: Uuid, mentor_id: Uuid) -> 
         Some("/mentor-dashboard"),
     )
     .await?;
-    queue_email(&mut *tx, VettingEmail::MentorApproved { mentor_id }).await?;
+    email::enqueue(&mut *tx, &EmailJob::MentorApproved { mentor_id }).await?;
     reread(tx, mentor_id).await
 }
 
@@ -177,7 +155,7 @@ pub async fn reject(
         Some("/mentor-dashboard"),
     )
     .await?;
-    queue_email(&mut *tx, VettingEmail::MentorRejected { mentor_id, reason }).await?;
+    email::enqueue(&mut *tx, &EmailJob::MentorRejected { mentor_id, reason }).await?;
     reread(tx, mentor_id).await
 }
 
@@ -224,19 +202,6 @@ mod tests {
         );
         assert!(reason(Some("line one\nline two")).is_ok());
         assert!(reason(Some("bad\u{202E}")).is_err());
-    }
-
-    #[test]
-    fn vetting_emails_have_the_email_jobs_shape() {
-        let id = Uuid::nil();
-        assert_eq!(
-            serde_json::to_value(VettingEmail::MentorRejected {
-                mentor_id: id,
-                reason: "r".into()
-            })
-            .unwrap(),
-            serde_json::json!({"kind": "mentor_rejected", "mentor_id": id, "reason": "r"})
-        );
     }
 
     #[test]

@@ -15,7 +15,11 @@ pub mod preferences;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{Result, job_queue, money, notifications};
+use crate::{
+    Result,
+    job_queue::email::{self, EmailJob},
+    money, notifications,
+};
 
 /// A mentor without preferences is paid once their net reaches $50.00.
 pub const DEFAULT_MINIMUM_PAYOUT_CENTS: i64 = 5_000;
@@ -31,10 +35,6 @@ pub const METHODS: [&str; 3] = ["paypal", "venmo", "zelle"];
 pub const MANUAL_METHOD: &str = "manual";
 /// Mark-paid's recipient when the admin names none.
 pub const MANUAL_RECIPIENT: &str = "Manual payout";
-
-/// The e-mail queue of the worker (`jobs::email`), and the tries of its tasks.
-const EMAIL_QUEUE: &str = "emails";
-const EMAIL_MAX_ATTEMPTS: usize = 5;
 
 /// How a method reads in texts.
 pub fn method_label(method: &str) -> &str {
@@ -82,33 +82,6 @@ pub async fn mentor_for_mail(db: &sqlx::PgPool, mentor_id: Uuid) -> Result<Optio
     )
 }
 
-/// The e-mail tasks payouts queue: the same serde shape as `jobs::email::EmailJob`'s
-/// `PayoutCreated` and `PayoutPaid` (a test there pins it).
-#[derive(serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PayoutEmail {
-    PayoutCreated {
-        payout_id: Uuid,
-    },
-    PayoutPaid {
-        payout_id: Uuid,
-    },
-    /// Old and new destination, masked ([`preferences::masked`]): the old one is gone once saved.
-    PayoutDestinationChanged {
-        mentor_id: Uuid,
-        old: String,
-        new: String,
-    },
-}
-
-async fn queue_email(conn: &mut PgConnection, email: PayoutEmail) -> Result<()> {
-    let options = job_queue::PushOptions {
-        max_attempts: Some(EMAIL_MAX_ATTEMPTS),
-        ..Default::default()
-    };
-    Ok(job_queue::push(conn, EMAIL_QUEUE, &email, options).await?)
-}
-
 /// The mentor's notification and e-mail for a new pending payout.
 async fn announce_created(
     conn: &mut PgConnection,
@@ -134,7 +107,7 @@ async fn announce_created(
         Some("/mentor-dashboard"),
     )
     .await?;
-    queue_email(conn, PayoutEmail::PayoutCreated { payout_id }).await
+    email::enqueue(conn, &EmailJob::PayoutCreated { payout_id }).await
 }
 
 /// The mentor hears of a changed payout destination at once, by notification and e-mail (sent
@@ -163,7 +136,7 @@ async fn announce_destination_changed(
         Some("/mentor-dashboard"),
     )
     .await?;
-    queue_email(conn, PayoutEmail::PayoutDestinationChanged { mentor_id, old, new }).await
+    email::enqueue(conn, &EmailJob::PayoutDestinationChanged { mentor_id, old, new }).await
 }
 
 /// The mentor's notification and e-mail once a payout was sent.
@@ -187,30 +160,5 @@ async fn announce_paid(
         Some("/mentor-dashboard"),
     )
     .await?;
-    queue_email(conn, PayoutEmail::PayoutPaid { payout_id }).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn defaults_of_the_payout_rules() {
-        assert_eq!(money::format(DEFAULT_MINIMUM_PAYOUT_CENTS), "50.00");
-        assert_eq!(METHODS, ["paypal", "venmo", "zelle"]);
-        assert_eq!((MANUAL_METHOD, MANUAL_RECIPIENT), ("manual", "Manual payout"));
-    }
-
-    #[test]
-    fn payout_emails_have_the_email_jobs_shape() {
-        let id = Uuid::nil();
-        assert_eq!(
-            serde_json::to_value(PayoutEmail::PayoutCreated { payout_id: id }).unwrap(),
-            serde_json::json!({"kind": "payout_created", "payout_id": id})
-        );
-        assert_eq!(
-            serde_json::to_value(PayoutEmail::PayoutPaid { payout_id: id }).unwrap()["kind"],
-            "payout_paid"
-        );
-    }
+    email::enqueue(conn, &EmailJob::PayoutPaid { payout_id }).await
 }

@@ -5,9 +5,9 @@ use poem_openapi::Object;
 use uuid::Uuid;
 
 use domain::{
+    booking::reviews::Review,
     catalogue::{
         mentors::{Mentor, MentorWithServices},
-        reviews::Review,
         services::Service,
         stats::{Highlights, ServiceStat, Testimonial},
     },

@@ -4,8 +4,8 @@ use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::mentors;
-use crate::{Error, Result, booking::BookingStatus, text};
+use super::{BookingStatus, bookings, lifecycle};
+use crate::{Error, Result, catalogue::mentors, text};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct Review {
@@ -55,10 +55,10 @@ pub async fn create(
     if comment.is_some_and(|c| c.chars().count() > MAX_COMMENT_CHARS) {
         return Err(Error::validation("Comment must be at most 2000 characters"));
     }
-    let booking = crate::booking::bookings::find(db, booking_id)
+    let booking = bookings::find(db, booking_id)
         .await?
         .filter(|b| b.user_id == user_id && !b.status.is_hold())
-        .ok_or_else(|| Error::not_found(crate::booking::lifecycle::NOT_FOUND))?;
+        .ok_or_else(|| Error::not_found(lifecycle::NOT_FOUND))?;
     if booking.status != BookingStatus::Completed {
         return Err(Error::conflict(ONLY_COMPLETED));
     }

@@ -1,6 +1,8 @@
 //! Pushing tasks into apalis' Postgres storage, inside the caller's transaction. Here rather
-//! than in `jobs` so that business rules can queue the worker's tasks themselves (the
-//! notification fan-out); `jobs::queue` re-exports it.
+//! than in `jobs` so that business rules can queue the worker's tasks themselves (e-mails,
+//! the notification fan-out); `jobs::queue` re-exports it.
+
+pub mod email;
 
 use apalis::prelude::TaskBuilder;
 use chrono::{DateTime, Utc};

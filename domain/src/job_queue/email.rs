@@ -1,0 +1,145 @@
+//! Which e-mail to send, as queued for the worker: the one definition of the `emails` queue's
+//! payload. Business rules here queue it with [`enqueue`] inside their transaction; the worker's
+//! `jobs::email` renders and sends it.
+
+use serde::{Deserialize, Serialize};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{PushError, PushOptions};
+use crate::Result;
+
+/// The worker's e-mail queue; never rename it (queued tasks keep the old one).
+pub const QUEUE: &str = "emails";
+/// Sends tried (first try plus retries with backoff) before the task is marked failed.
+pub const MAX_ATTEMPTS: usize = 5;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EmailJob {
+    VerifyEmail {
+        user_id: Uuid,
+    },
+    ResetPassword {
+        user_id: Uuid,
+    },
+    /// Someone signed up with an address that already has this account: a verified owner hears
+    /// about it (with sign-in and reset links), an unverified one gets a fresh verification link.
+    AccountExists {
+        user_id: Uuid,
+    },
+    /// A contact-form message to the support address.
+    Contact {
+        message_id: Uuid,
+    },
+    /// The seeker's booking confirmation and the mentor's new booking, each with a calendar invitation.
+    BookingConfirmed {
+        booking_id: Uuid,
+    },
+    /// Both sides: the updated invitation.
+    BookingRescheduled {
+        booking_id: Uuid,
+    },
+    /// Both sides: the cancellation, with the seeker's refund.
+    BookingCancelled {
+        booking_id: Uuid,
+        refund_cents: i64,
+        /// Who cancelled, so each side reads it from where they stand (absent in older jobs: the seeker).
+        #[serde(default)]
+        by_mentor: bool,
+    },
+    /// Both sides, 24 hours ("24 hours") or 1 hour ("1 hour") before the start.
+    BookingReminder {
+        booking_id: Uuid,
+        lead: String,
+    },
+    /// The seeker, after a completed session.
+    ReviewRequest {
+        booking_id: Uuid,
+    },
+    /// The mentor: the batch prepared a payout .
+    PayoutCreated {
+        payout_id: Uuid,
+    },
+    /// The mentor: an admin marked the payout paid .
+    PayoutPaid {
+        payout_id: Uuid,
+    },
+    /// The mentor: their payout destination changed (old and new masked).
+    /// Sent whatever the preferences say: the change may not be theirs.
+    PayoutDestinationChanged {
+        mentor_id: Uuid,
+        old: String,
+        new: String,
+    },
+    /// The mentor: an administrator approved their profile.
+    MentorApproved {
+        mentor_id: Uuid,
+    },
+    /// The mentor: an administrator rejected their profile, with the reason given then.
+    MentorRejected {
+        mentor_id: Uuid,
+        reason: String,
+    },
+}
+
+/// Queues `job` in the caller's transaction: it is sent if and only if the transaction commits.
+pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> Result<()> {
+    let options = PushOptions {
+        max_attempts: Some(MAX_ATTEMPTS),
+        ..Default::default()
+    };
+    match super::push(conn, QUEUE, job, options).await {
+        Ok(()) | Err(PushError::AlreadyQueued) => Ok(()),
+        Err(err) => Err(err.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tasks already queued carry these shapes: a change that breaks one fails here.
+    #[test]
+    fn queued_tasks_keep_decoding() {
+        let id = Uuid::nil();
+        for (json, job) in [
+            (
+                serde_json::json!({"kind": "payout_created", "payout_id": id}),
+                EmailJob::PayoutCreated { payout_id: id },
+            ),
+            (
+                serde_json::json!({"kind": "mentor_rejected", "mentor_id": id, "reason": "r"}),
+                EmailJob::MentorRejected {
+                    mentor_id: id,
+                    reason: "r".into(),
+                },
+            ),
+            (
+                serde_json::json!({"kind": "booking_reminder", "booking_id": id, "lead": "1 hour"}),
+                EmailJob::BookingReminder {
+                    booking_id: id,
+                    lead: "1 hour".into(),
+                },
+            ),
+        ] {
+            assert_eq!(serde_json::to_value(&job).unwrap(), json);
+            assert_eq!(serde_json::from_value::<EmailJob>(json).unwrap(), job);
+        }
+    }
+
+    /// A cancellation queued before `by_mentor` existed was the seeker's.
+    #[test]
+    fn an_old_cancellation_without_by_mentor_is_the_seekers() {
+        let id = Uuid::nil();
+        let old = serde_json::json!({"kind": "booking_cancelled", "booking_id": id, "refund_cents": 2500});
+        assert_eq!(
+            serde_json::from_value::<EmailJob>(old).unwrap(),
+            EmailJob::BookingCancelled {
+                booking_id: id,
+                refund_cents: 2500,
+                by_mentor: false
+            }
+        );
+    }
+}

@@ -1,0 +1,183 @@
+//! A notice for some users, queued in its cause's transaction and written by the worker in batches.
+
+use serde::{Deserialize, Serialize};
+use sqlx::{FromRow, PgConnection};
+use uuid::Uuid;
+
+use super::{
+    Kind,
+    store::{COLUMNS, Notification},
+};
+use crate::{
+    Result,
+    job_queue::{self, PushOptions},
+    realtime::{self, Envelope},
+};
+
+/// The worker's queue of fan-out tasks; never rename it (queued tasks keep the old one).
+pub const FAN_OUT_QUEUE: &str = "notification_fanout";
+/// Tries in all before a fan-out task is marked failed.
+pub const FAN_OUT_MAX_ATTEMPTS: usize = 10;
+/// The real-time event that carries a new notification to its recipient's sockets.
+pub const LIVE_EVENT: &str = "notification";
+
+#[derive(FromRow)]
+struct Written {
+    user_id: Uuid,
+    #[sqlx(flatten)]
+    notification: Notification,
+}
+
+/// One notice for some users, as queued for the worker. Every recipient's notification id is
+/// chosen when it is queued, so a task that runs again finds its rows and writes none twice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FanOut {
+    pub kind: Kind,
+    pub title: String,
+    pub message: String,
+    pub action_url: Option<String>,
+    pub recipients: Vec<Recipient>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recipient {
+    /// The id the notification will have.
+    pub id: Uuid,
+    pub user_id: Uuid,
+}
+
+impl FanOut {
+    /// The notice for each of `user_ids` (each once, in order), with fresh notification ids.
+    pub fn new(user_ids: &[Uuid], kind: Kind, title: &str, message: &str, action_url: Option<&str>) -> Self {
+        let mut seen = std::collections::HashSet::new();
+        let recipients = user_ids
+            .iter()
+            .filter(|id| seen.insert(**id))
+            .map(|&user_id| Recipient {
+                id: Uuid::new_v4(),
+                user_id,
+            })
+            .collect();
+        Self {
+            kind,
+            title: title.to_owned(),
+            message: message.to_owned(),
+            action_url: action_url.map(str::to_owned),
+            recipients,
+        }
+    }
+
+    /// Queues the fan-out in the caller's transaction.
+    pub async fn enqueue(&self, conn: &mut PgConnection) -> Result<()> {
+        if self.recipients.is_empty() {
+            return Ok(());
+        }
+        let options = PushOptions {
+            max_attempts: Some(FAN_OUT_MAX_ATTEMPTS),
+            ..Default::default()
+        };
+        Ok(job_queue::push(conn, FAN_OUT_QUEUE, self, options).await?)
+    }
+}
+
+/// Sends a notification to one user, once the caller's transaction commits.
+pub async fn notify(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    kind: Kind,
+    title: &str,
+    message: &str,
+    action_url: Option<&str>,
+) -> Result<()> {
+    notify_many(conn, &[user_id], kind, title, message, action_url).await
+}
+
+/// Sends one notification to each of `user_ids` (once each), once the caller's transaction commits.
+pub async fn notify_many(
+    conn: &mut PgConnection,
+    user_ids: &[Uuid],
+    kind: Kind,
+    title: &str,
+    message: &str,
+    action_url: Option<&str>,
+) -> Result<()> {
+    FanOut::new(user_ids, kind, title, message, action_url)
+        .enqueue(conn)
+        .await
+}
+
+/// Writes the notifications of `recipients` (a part of `fan_out`) that do not exist yet, skipping
+/// users deleted since, in one statement; announces each new one live when the transaction
+/// commits. Returns the new ones.
+pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Recipient]) -> Result<Vec<Notification>> {
+    let ids: Vec<Uuid> = recipients.iter().map(|r| r.id).collect();
+    let users: Vec<Uuid> = recipients.iter().map(|r| r.user_id).collect();
+    let written: Vec<Written> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO notifications (id, user_id, type, title, message, action_url) \
+         SELECT r.id, r.user_id, $3, $4, $5, $6 FROM unnest($1::uuid[], $2::uuid[]) AS r (id, user_id) \
+         WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = r.user_id) \
+         ON CONFLICT (id) DO NOTHING \
+         RETURNING user_id, {COLUMNS}"
+    )))
+    .bind(&ids)
+    .bind(&users)
+    .bind(fan_out.kind.as_str())
+    .bind(&fan_out.title)
+    .bind(&fan_out.message)
+    .bind(&fan_out.action_url)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut notifications = Vec::with_capacity(written.len());
+    for Written { user_id, notification } in written {
+        realtime::publish(
+            &mut *conn,
+            &Envelope::to_users(vec![user_id], LIVE_EVENT, notification.to_json()),
+        )
+        .await?;
+        notifications.push(notification);
+    }
+    Ok(notifications)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_recipient_once_with_its_own_notification_id() {
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        let fan_out = FanOut::new(
+            &[a, b, a],
+            Kind::NewReview,
+            "New review",
+            "5 out of 5",
+            Some("/mentor/x"),
+        );
+        assert_eq!(fan_out.recipients.iter().map(|r| r.user_id).collect::<Vec<_>>(), [a, b]);
+        assert_ne!(fan_out.recipients[0].id, fan_out.recipients[1].id);
+    }
+
+    /// Queued tasks carry this shape: it never changes.
+    #[test]
+    fn the_queued_payload_keeps_its_shape() {
+        let (id, user) = (Uuid::nil(), Uuid::max());
+        let fan_out = FanOut {
+            kind: Kind::BookingConfirmed,
+            title: "Booking confirmed".into(),
+            message: "See you".into(),
+            action_url: None,
+            recipients: vec![Recipient { id, user_id: user }],
+        };
+        let json = serde_json::json!({
+            "kind": "booking_confirmed",
+            "title": "Booking confirmed",
+            "message": "See you",
+            "actionUrl": null,
+            "recipients": [{ "id": id, "userId": user }],
+        });
+        assert_eq!(serde_json::to_value(&fan_out).unwrap(), json);
+        assert_eq!(serde_json::from_value::<FanOut>(json).unwrap(), fan_out);
+    }
+}
