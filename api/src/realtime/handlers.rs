@@ -9,11 +9,9 @@ use super::{protocol::ClientEvent, seats};
 use crate::state::AppState;
 use domain::{
     Result,
+    calls::{self, Signal, sockets},
     group_calls::{access, removals, room},
-    messaging::{
-        calls::{self, Signal},
-        conversations, messages, sockets, viewers,
-    },
+    messaging::{conversations, messages, viewers},
 };
 
 /// One socket of one user.
@@ -150,7 +148,7 @@ pub async fn socket_opened(state: &AppState, user: Uuid, socket: Uuid) -> Result
 pub async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
     let seat = state.group_calls.leave(socket).await;
     let mut tx = state.pool.begin().await?;
-    let held = sockets::closed(&mut tx, socket).await?;
+    let held = calls::socket_closed(&mut tx, socket).await?;
     let due = Utc::now() + state.call_reconnect_grace;
     for call in held {
         jobs::call_timeout::schedule_grace(&mut tx, call, socket, due).await?;

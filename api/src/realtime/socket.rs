@@ -31,7 +31,7 @@ use crate::{
     guard,
     state::AppState,
 };
-use domain::{accounts::sessions, messaging::sockets};
+use domain::{accounts::sessions, calls::sockets};
 
 /// The server pings every socket this often.
 pub const PING_EVERY: Duration = Duration::from_secs(30);

@@ -3,17 +3,23 @@
 //! ringing calls at once; an answered call waits [`CALL_RECONNECT_GRACE`] for its party to come
 //! back ([`resume`] on a new socket) before it ends as 'disconnected'. Signalling (offer, answer,
 //! ICE) is relayed to the other party's call socket.
+//!
+//! Beside them: [`sockets`], the open sockets of every api process, and [`ice_servers`], the STUN
+//! and TURN servers a browser uses for a call.
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
-use super::conversations;
 use crate::{
     Error, Result,
     booking::{BookingStatus, lifecycle, video},
+    messaging::{self, conversations},
 };
+
+pub mod ice_servers;
+pub mod sockets;
 
 /// A call nobody answered within this is missed.
 pub const CALL_RING_TIMEOUT: Duration = Duration::seconds(45);
@@ -161,12 +167,12 @@ pub async fn initiate(
             .await?;
     let initiated =
         json!({ "callId": call.id, "roomId": call.room_id, "conversationId": conversation, "bookingId": booking });
-    super::publish_to_socket(conn, me, socket, "callInitiated", initiated).await?;
+    messaging::publish_to_socket(conn, me, socket, "callInitiated", initiated).await?;
     let incoming = json!({
         "callId": call.id, "roomId": call.room_id, "conversationId": conversation, "bookingId": booking,
         "caller": { "id": me, "firstName": caller.0, "lastName": caller.1, "profileImageUrl": caller.2 },
     });
-    super::publish(conn, vec![callee], "incomingCall", incoming).await?;
+    messaging::publish(conn, vec![callee], "incomingCall", incoming).await?;
     Ok(call)
 }
 
@@ -184,7 +190,7 @@ async fn end_stale(conn: &mut PgConnection, conversation: Uuid) -> Result<()> {
          FOR UPDATE"
     )))
     .bind(conversation)
-    .bind(super::sockets::STALE_AFTER)
+    .bind(sockets::STALE_AFTER)
     .fetch_all(&mut *conn)
     .await?;
     for call in &stale {
@@ -220,7 +226,7 @@ pub async fn accept(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
         .bind(socket)
         .execute(&mut *conn)
         .await?;
-    super::publish_to_socket(conn, call.caller_id, call.caller_socket, "callAccepted", call.ids()).await?;
+    messaging::publish_to_socket(conn, call.caller_id, call.caller_socket, "callAccepted", call.ids()).await?;
     let elsewhere = crate::realtime::Envelope {
         to: vec![me],
         socket: None,
@@ -245,7 +251,7 @@ pub async fn reject(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<()> {
     if call.status != "ringing" {
         return Err(Error::conflict(NOT_RINGING));
     }
-    super::publish_to_socket(conn, call.caller_id, call.caller_socket, "callRejected", call.ids()).await?;
+    messaging::publish_to_socket(conn, call.caller_id, call.caller_socket, "callRejected", call.ids()).await?;
     finish(conn, &call, EndReason::Rejected).await
 }
 
@@ -264,13 +270,29 @@ async fn finish(conn: &mut PgConnection, call: &Call, reason: EndReason) -> Resu
         .bind(reason.status())
         .execute(&mut *conn)
         .await?;
-    super::publish(
+    messaging::publish(
         conn,
         vec![call.caller_id, call.callee_id],
         "callEnded",
         call.ended(reason.as_str()),
     )
     .await
+}
+
+/// A socket closed: it views nothing any more and its ringing calls end ('disconnected'); returns
+/// its answered calls, which wait for their party to come back ([`socket_dropped`]).
+pub async fn socket_closed(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Uuid>> {
+    sockets::closed(&mut *conn, socket).await?;
+    socket_dropped(conn, socket).await
+}
+
+/// Forgets the sockets of processes that died, ending their calls; returns how many.
+pub async fn sweep_stale_sockets(conn: &mut PgConnection) -> Result<usize> {
+    let stale = sockets::sweep_stale(&mut *conn).await?;
+    for socket in &stale {
+        socket_gone(&mut *conn, *socket).await?;
+    }
+    Ok(stale.len())
 }
 
 /// A socket closed: its ringing calls end at once ('disconnected' to both users); its answered calls
@@ -369,7 +391,7 @@ pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
     } else {
         ("callee", "caller")
     };
-    super::publish_to_socket(conn, me, socket, "callResumed", resumed(my_role)).await?;
+    messaging::publish_to_socket(conn, me, socket, "callResumed", resumed(my_role)).await?;
     let other = call.other(me);
     let other_socket = if other == call.caller_id {
         Some(call.caller_socket)
@@ -377,7 +399,7 @@ pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
         call.callee_socket
     };
     if let Some(other_socket) = other_socket {
-        super::publish_to_socket(conn, other, other_socket, "callResumed", resumed(other_role)).await?;
+        messaging::publish_to_socket(conn, other, other_socket, "callResumed", resumed(other_role)).await?;
     }
     let call = if call.caller_id == me {
         Call {
@@ -450,7 +472,7 @@ pub async fn relay(conn: &mut PgConnection, me: Uuid, room: Uuid, signal: Signal
     let (event, field) = signal.names();
     let mut data = json!({ "roomId": room, "from": me });
     data[field] = payload;
-    super::publish_to_socket(conn, other, target, event, data).await
+    messaging::publish_to_socket(conn, other, target, event, data).await
 }
 
 #[cfg(test)]

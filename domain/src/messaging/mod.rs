@@ -1,12 +1,9 @@
 //! Conversations between a mentor and a client: messages, read receipts, typing, who is viewing
-//! a thread, and one-to-one calls. Every event goes out through [`crate::realtime::publish`] in
+//! a thread. One-to-one calls are in [`crate::calls`]. Every event goes out through [`crate::realtime::publish`] in
 //! the transaction that stores its cause.
 
-pub mod calls;
 pub mod conversations;
-pub mod ice_servers;
 pub mod messages;
-pub mod sockets;
 pub mod viewers;
 
 use serde_json::Value;
