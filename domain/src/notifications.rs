@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::{
     Error, Result,
     job_queue::{self, PushOptions},
-    realtime::{self, Envelope},
+    realtime::{self, Envelope, ServerEvent, protocol::NotificationView},
 };
 
 /// The bell shows this many by default.
@@ -24,8 +24,6 @@ pub const NOT_FOUND: &str = "Notification not found";
 pub const FAN_OUT_QUEUE: &str = "notification_fanout";
 /// Tries in all before a fan-out task is marked failed.
 pub const FAN_OUT_MAX_ATTEMPTS: usize = 10;
-/// The real-time event that carries a new notification to its recipient's sockets.
-pub const LIVE_EVENT: &str = "notification";
 
 /// Stored in queued tasks as its `as_str` name: never rename one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -208,7 +206,10 @@ pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Reci
     for Written { user_id, notification } in written {
         realtime::publish(
             &mut *conn,
-            &Envelope::to_users(vec![user_id], LIVE_EVENT, notification.to_json()),
+            &Envelope::to_users(
+                vec![user_id],
+                ServerEvent::Notification(NotificationView(notification.to_json())),
+            ),
         )
         .await?;
         notifications.push(notification);
@@ -331,10 +332,7 @@ mod tests {
         });
         assert_eq!(serde_json::to_value(&fan_out).unwrap(), json);
         assert_eq!(serde_json::from_value::<FanOut>(json).unwrap(), fan_out);
-        assert_eq!(
-            (FAN_OUT_QUEUE, FAN_OUT_MAX_ATTEMPTS, LIVE_EVENT),
-            ("notification_fanout", 10, "notification")
-        );
+        assert_eq!((FAN_OUT_QUEUE, FAN_OUT_MAX_ATTEMPTS), ("notification_fanout", 10));
     }
 
     #[test]

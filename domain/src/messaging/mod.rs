@@ -6,18 +6,17 @@ pub mod conversations;
 pub mod messages;
 pub mod viewers;
 
-use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
     Result,
-    realtime::{self, Envelope},
+    realtime::{self, Envelope, ServerEvent},
 };
 
 /// Publishes `event` to every socket of `to`.
-pub(crate) async fn publish(conn: &mut PgConnection, to: Vec<Uuid>, event: &str, data: Value) -> Result<()> {
-    realtime::publish(conn, &Envelope::to_users(to, event, data)).await
+pub(crate) async fn publish(conn: &mut PgConnection, to: Vec<Uuid>, event: ServerEvent) -> Result<()> {
+    realtime::publish(conn, &Envelope::to_users(to, event)).await
 }
 
 /// Publishes `event` to one socket of `user` only.
@@ -25,15 +24,7 @@ pub(crate) async fn publish_to_socket(
     conn: &mut PgConnection,
     user: Uuid,
     socket: Uuid,
-    event: &str,
-    data: Value,
+    event: ServerEvent,
 ) -> Result<()> {
-    let envelope = Envelope {
-        to: vec![user],
-        socket: Some(socket),
-        except_socket: None,
-        event: event.to_owned(),
-        data,
-    };
-    realtime::publish(conn, &envelope).await
+    realtime::publish(conn, &Envelope::to_socket(user, socket, event)).await
 }
