@@ -74,7 +74,8 @@ const EXTRA_SERVER = [
 ];
 
 const committedSchema = () => JSON.parse(readFileSync(schemaPath, 'utf8'));
-const namesOf = (root) => root.oneOf.map((variant) => variant.properties.event.const ?? variant.properties.event.enum[0]);
+const namesOf = (root) =>
+  root.oneOf.map((variant) => variant.properties.event.const ?? variant.properties.event.enum[0]);
 const sorted = (names) => [...names].sort();
 
 describe('the real-time protocol', () => {
@@ -91,7 +92,7 @@ describe('the real-time protocol', () => {
     );
   });
 
-  it("names every event as the spec does, plus the documented deviations only", () => {
+  it('names every event as the spec does, plus the documented deviations only', () => {
     const schema = committedSchema();
     assert.deepEqual(sorted(namesOf(schema.client)), sorted([...SPEC_CLIENT, ...EXTRA_CLIENT]));
     assert.deepEqual(sorted(namesOf(schema.server)), sorted([...SPEC_SERVER, ...EXTRA_SERVER]));

@@ -31,6 +31,9 @@ function union(types) {
 function typeOf(schema, ctx) {
   if (schema === true || schema === undefined) return 'unknown';
   if (schema === false) return 'never';
+  if (Array.isArray(schema.type)) {
+    return union(schema.type.map((type) => (type === 'null' ? 'null' : typeOf({ ...schema, type }, ctx))));
+  }
   if (schema.tsType) {
     if (!DOM_TYPES.has(schema.tsType)) ctx.models.add(schema.tsType);
     return schema.tsType;
@@ -44,7 +47,6 @@ function typeOf(schema, ctx) {
   if (schema.enum) return union(schema.enum.map((v) => JSON.stringify(v)));
   const alternatives = schema.oneOf ?? schema.anyOf;
   if (alternatives) return union(alternatives.map((s) => typeOf(s, ctx)));
-  if (Array.isArray(schema.type)) return union(schema.type.map((type) => typeOf({ ...schema, type }, ctx)));
   switch (schema.type) {
     case 'string':
       return 'string';

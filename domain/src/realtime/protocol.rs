@@ -21,10 +21,10 @@ use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
 use serde_json::Value;
 use uuid::Uuid;
 
-/// JSON the browser's own APIs define (WebRTC) or REST already describes (openapi.yaml): the
-/// server passes it through; the schema names its TypeScript type with `tsType`.
+/// A JSON object the browser's own APIs define (WebRTC) or REST already describes (openapi.yaml):
+/// the server passes it through; the schema names its TypeScript type with `tsType`. Never null.
 macro_rules! opaque {
-    ($(#[$doc:meta])* $name:ident => $ts:literal, nullable: $nullable:literal) => {
+    ($(#[$doc:meta])* $name:ident => $ts:literal) => {
         $(#[$doc])*
         #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(transparent)]
@@ -33,7 +33,7 @@ macro_rules! opaque {
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let value = Value::deserialize(deserializer)?;
-                if value.is_null() && !$nullable {
+                if value.is_null() {
                     return Err(D::Error::custom(concat!("expected ", $ts, ", found null")));
                 }
                 Ok(Self(value))
@@ -50,7 +50,7 @@ macro_rules! opaque {
             }
 
             fn json_schema(_: &mut SchemaGenerator) -> Schema {
-                json_schema!({ "tsType": $ts })
+                json_schema!({ "type": "object", "tsType": $ts })
             }
         }
     };
@@ -58,19 +58,19 @@ macro_rules! opaque {
 
 opaque!(
     /// A stored message, the object `GET /api/conversations/{id}/messages` lists.
-    MessageView => "MessageView", nullable: false
+    MessageView => "MessageView"
 );
 opaque!(
     /// A notification, the object `GET /api/notifications` lists.
-    NotificationView => "NotificationView", nullable: false
+    NotificationView => "NotificationView"
 );
 opaque!(
     /// A WebRTC session description (`{type, sdp}`), as the browser made it.
-    SessionDescription => "RTCSessionDescriptionInit", nullable: false
+    SessionDescription => "RTCSessionDescriptionInit"
 );
 opaque!(
     /// A WebRTC ICE candidate, as the browser made it.
-    IceCandidate => "RTCIceCandidateInit", nullable: false
+    IceCandidate => "RTCIceCandidateInit"
 );
 
 /// No data (`{}`).

@@ -7,13 +7,7 @@
 import type { MessageView, NotificationView } from '@/api/model';
 import type { ClientEvents, ServerEvents } from './protocol.gen';
 
-export type {
-  CallEndReason,
-  ClientEvents,
-  GroupCallParticipant,
-  GroupCallStream,
-  ServerEvents,
-} from './protocol.gen';
+export type { CallEndReason, ClientEvents, GroupCallParticipant, GroupCallStream, ServerEvents } from './protocol.gen';
 export { CLIENT_EVENT_NAMES, SERVER_EVENT_NAMES } from './protocol.gen';
 
 /** Anyone the UI shows with a name and a photo (a caller, a conversation's party, a group-call member). */
