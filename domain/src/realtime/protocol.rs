@@ -637,7 +637,7 @@ impl ClientEvent {
             message,
             event: Some(event.clone()),
         };
-        if !client_event_names().iter().any(|n| *n == event) {
+        if !client_event_names().contains(&event) {
             return Err(bad(format!("Unknown event: {event}")));
         }
         let data = match frame.remove("data") {
