@@ -1,4 +1,4 @@
-//! `api serve | migrate | openapi | seed | payouts run`
+//! `api serve | migrate | openapi | realtime-schema | seed | payouts run`
 
 use std::process::ExitCode;
 
@@ -10,7 +10,7 @@ use poem::{
 
 use api::{app, routes, seed, state::AppState};
 
-const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]|payouts run>";
+const USAGE: &str = "usage: api <serve|migrate|openapi|realtime-schema|seed [--mentors N]|payouts run>";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -21,6 +21,10 @@ async fn main() -> ExitCode {
         "migrate" => migrate().await,
         "openapi" => {
             print!("{}", routes::service().spec_yaml());
+            Ok(())
+        }
+        "realtime-schema" => {
+            print!("{}", domain::realtime::protocol::schema_text());
             Ok(())
         }
         "seed" => seed().await,
