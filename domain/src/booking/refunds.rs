@@ -5,7 +5,10 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::Result;
+use crate::{
+    Result,
+    payments::{PaymentStatus, RefundStatus},
+};
 
 /// Cancelling this long or longer before the start refunds everything.
 pub const FULL_REFUND_BEFORE: Duration = Duration::hours(24);
@@ -36,8 +39,9 @@ pub fn amount(total_cents: i64, percentage: u8) -> i64 {
 /// returned amount is above zero. Free or unpaid bookings owe nothing.
 pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> Result<(Uuid, i64)> {
     let payment: Option<(Uuid, i64)> =
-        sqlx::query_as("SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = 'approved'")
+        sqlx::query_as("SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = $2")
             .bind(booking_id)
+            .bind(PaymentStatus::Approved)
             .fetch_optional(&mut *tx)
             .await?;
     let (payment_id, paid) = payment.map_or((None, 0), |(id, cents)| (Some(id), cents));
@@ -49,7 +53,11 @@ pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> 
     .bind(payment_id)
     .bind(percentage as i16)
     .bind(cents)
-    .bind(if cents > 0 { "pending" } else { "not_needed" })
+    .bind(if cents > 0 {
+        RefundStatus::Pending
+    } else {
+        RefundStatus::NotNeeded
+    })
     .fetch_one(&mut *tx)
     .await?;
     Ok((id, cents))

@@ -9,6 +9,7 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::{
+    super::group_sessions::GroupStatus,
     JanusClient,
     access::{self, CallSession, Member, Role},
     ids,
@@ -118,10 +119,10 @@ pub async fn start(
         return Err(Error::forbidden(access::MENTOR_ONLY));
     }
     ensure_room(janus(client)?, &session).await?;
-    if session.status == "scheduled" {
+    if session.status == GroupStatus::Scheduled {
         lifecycle::move_by_mentor(&mut *conn, user, id, "active", now).await?;
     }
-    announce(conn, None, id, "active", now).await
+    announce(conn, None, id, GroupStatus::Active, now).await
 }
 
 /// The mentor ends the call: the active session is completed (the mentor's move), its room
@@ -135,7 +136,7 @@ pub async fn end(
 ) -> Result<()> {
     access::as_mentor(&mut *conn, id, user).await?;
     lifecycle::move_by_mentor(&mut *conn, user, id, "completed", now).await?;
-    announce(conn, client, id, "completed", now).await
+    announce(conn, client, id, GroupStatus::Completed, now).await
 }
 
 /// Tells every member that the session changed state (however it changed: the call page, the
@@ -144,12 +145,12 @@ pub async fn announce(
     conn: &mut PgConnection,
     client: Option<&JanusClient>,
     id: Uuid,
-    status: &str,
+    status: GroupStatus,
     now: DateTime<Utc>,
 ) -> Result<()> {
     match status {
-        "active" => tell_members(conn, id, STARTED, json!({"groupSessionId": id, "startedAt": now})).await,
-        "completed" | "cancelled" => {
+        GroupStatus::Active => tell_members(conn, id, STARTED, json!({"groupSessionId": id, "startedAt": now})).await,
+        GroupStatus::Completed | GroupStatus::Cancelled => {
             tell_members(&mut *conn, id, ENDED, json!({"groupSessionId": id, "status": status})).await?;
             if let Some(client) = client {
                 let (room, secret) = room_of(client, id);
@@ -157,7 +158,7 @@ pub async fn announce(
             }
             Ok(())
         }
-        _ => Ok(()),
+        GroupStatus::Scheduled => Ok(()),
     }
 }
 

@@ -15,10 +15,11 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{ChargeOutcome, gateway};
+use super::{ChargeOutcome, PaymentStatus, gateway};
 use crate::{
     Error, Result,
     booking::{
+        BookingStatus,
         bookings::{self, Booking},
         reservations,
     },
@@ -66,7 +67,7 @@ pub async fn start(
     now: DateTime<Utc>,
 ) -> Result<Start> {
     let not_found = || Error::not_found(reservations::NOT_FOUND);
-    let row: Option<(Uuid, String, Option<DateTime<Utc>>, i64)> =
+    let row: Option<(Uuid, BookingStatus, Option<DateTime<Utc>>, i64)> =
         sqlx::query_as("SELECT user_id, status, hold_expires_at, total_cents FROM bookings WHERE id = $1 FOR UPDATE")
             .bind(reservation_id)
             .fetch_optional(&mut *tx)
@@ -75,23 +76,25 @@ pub async fn start(
     if owner != user_id {
         return Err(not_found());
     }
-    let open: Option<String> = sqlx::query_scalar(
-        "SELECT status FROM payments WHERE booking_id = $1 AND status IN ('approved', 'processing') ORDER BY status = 'approved' DESC LIMIT 1",
+    let open: Option<PaymentStatus> = sqlx::query_scalar(
+        "SELECT status FROM payments WHERE booking_id = $1 AND status IN ($2, $3) ORDER BY status = $2 DESC LIMIT 1",
     )
     .bind(reservation_id)
+    .bind(PaymentStatus::Approved)
+    .bind(PaymentStatus::Processing)
     .fetch_optional(&mut *tx)
     .await?;
-    match open.as_deref() {
-        Some("approved") => {
+    match open {
+        Some(PaymentStatus::Approved) => {
             let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
             return Ok(Start::AlreadyPaid(Box::new(booking)));
         }
         Some(_) => return Ok(Start::InProgress),
         None => {}
     }
-    match status.as_str() {
-        "reserved" if expires.is_some_and(|t| t > now) => {}
-        "reserved" | "expired" => return Err(Error::conflict(EXPIRED_HOLD)),
+    match status {
+        BookingStatus::Reserved if expires.is_some_and(|t| t > now) => {}
+        BookingStatus::Reserved | BookingStatus::Expired => return Err(Error::conflict(EXPIRED_HOLD)),
         _ => return Err(not_found()),
     }
     let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
@@ -99,7 +102,7 @@ pub async fn start(
     let reference = gateway::reference(payment_id);
     sqlx::query(
         "INSERT INTO payments (id, booking_id, user_id, gateway, amount_cents, card_last4, status, reference) \
-         VALUES ($1, $2, $3, $4, $5, $6, 'processing', $7)",
+         VALUES ($1, $2, $3, $4, $5, $6, $8, $7)",
     )
     .bind(payment_id)
     .bind(reservation_id)
@@ -108,6 +111,7 @@ pub async fn start(
     .bind(total_cents)
     .bind(card_last4)
     .bind(&reference)
+    .bind(PaymentStatus::Processing)
     .execute(&mut *tx)
     .await?;
     Ok(Start::Charge(Attempt {
@@ -144,22 +148,22 @@ pub async fn settle(
         .await?;
     let booking_id = booking_id.ok_or_else(|| Error::not_found("Payment not found"))?;
     // The booking first, as `start` locks it, so the two never wait for each other in a circle.
-    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE")
+    let status: BookingStatus = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE")
         .bind(booking_id)
         .fetch_one(&mut *tx)
         .await?;
-    let (payment_status, user_id, amount_cents): (String, Uuid, i64) =
+    let (payment_status, user_id, amount_cents): (PaymentStatus, Uuid, i64) =
         sqlx::query_as("SELECT status, user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE")
             .bind(payment_id)
             .fetch_one(&mut *tx)
             .await?;
-    if payment_status != "processing" {
+    if payment_status != PaymentStatus::Processing {
         return Ok(Settled::AlreadySettled);
     }
     let (new_status, transaction_id, message) = match outcome {
-        ChargeOutcome::Approved { transaction_id } => ("approved", Some(transaction_id.as_str()), None),
-        ChargeOutcome::Declined { reason } => ("declined", None, Some(reason.as_str())),
-        ChargeOutcome::Error { reason } => ("error", None, Some(reason.as_str())),
+        ChargeOutcome::Approved { transaction_id } => (PaymentStatus::Approved, Some(transaction_id.as_str()), None),
+        ChargeOutcome::Declined { reason } => (PaymentStatus::Declined, None, Some(reason.as_str())),
+        ChargeOutcome::Error { reason } => (PaymentStatus::Error, None, Some(reason.as_str())),
     };
     sqlx::query("UPDATE payments SET status = $2, transaction_id = $3, message = $4, settled_at = $5 WHERE id = $1")
         .bind(payment_id)
@@ -170,10 +174,11 @@ pub async fn settle(
         .execute(&mut *tx)
         .await?;
     match outcome {
-        ChargeOutcome::Approved { .. } if status == "reserved" => {
-            sqlx::query("UPDATE bookings SET status = 'confirmed', confirmed_at = $2, hold_expires_at = NULL, updated_at = now() WHERE id = $1")
+        ChargeOutcome::Approved { .. } if status == BookingStatus::Reserved => {
+            sqlx::query("UPDATE bookings SET status = $3, confirmed_at = $2, hold_expires_at = NULL, updated_at = now() WHERE id = $1")
                 .bind(booking_id)
                 .bind(now)
+                .bind(BookingStatus::Confirmed)
                 .execute(&mut *tx)
                 .await?;
             let booking = bookings::find(&mut *tx, booking_id)
@@ -209,7 +214,7 @@ pub async fn settle(
 }
 
 /// The newest attempt on a booking: its id and status.
-pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uuid, String)>> {
+pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uuid, PaymentStatus)>> {
     Ok(
         sqlx::query_as("SELECT id, status FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1")
             .bind(booking_id)
@@ -220,11 +225,11 @@ pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uui
 
 /// Waits up to `deadline` while another request's attempt on this booking is 'processing';
 /// returns the status it settled to, or None when it is still processing.
-pub async fn wait_for_settlement(db: &PgPool, booking_id: Uuid, deadline: Duration) -> Result<Option<String>> {
+pub async fn wait_for_settlement(db: &PgPool, booking_id: Uuid, deadline: Duration) -> Result<Option<PaymentStatus>> {
     let until = tokio::time::Instant::now() + deadline;
     loop {
         match latest_attempt(db, booking_id).await? {
-            Some((_, status)) if status != "processing" => return Ok(Some(status)),
+            Some((_, status)) if status != PaymentStatus::Processing => return Ok(Some(status)),
             None => return Ok(None),
             Some(_) if tokio::time::Instant::now() >= until => return Ok(None),
             Some(_) => tokio::time::sleep(SETTLEMENT_POLL).await,
@@ -242,8 +247,9 @@ pub struct OpenAttempt {
 
 pub async fn open_attempt(db: &PgPool, payment_id: Uuid) -> Result<Option<OpenAttempt>> {
     Ok(
-        sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = 'processing'")
+        sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = $2")
             .bind(payment_id)
+            .bind(PaymentStatus::Processing)
             .fetch_optional(db)
             .await?,
     )
@@ -251,8 +257,9 @@ pub async fn open_attempt(db: &PgPool, payment_id: Uuid) -> Result<Option<OpenAt
 
 /// Attempts still 'processing' that were started before `before`.
 pub async fn open_attempts_before(db: &PgPool, before: DateTime<Utc>) -> Result<Vec<OpenAttempt>> {
-    Ok(sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE status = 'processing' AND created_at < $1 ORDER BY created_at LIMIT 500")
+    Ok(sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE status = $2 AND created_at < $1 ORDER BY created_at LIMIT 500")
         .bind(before)
+        .bind(PaymentStatus::Processing)
         .fetch_all(db)
         .await?)
 }

@@ -9,7 +9,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::{
-    PaymentGateway, RefundOutcome,
+    PaymentGateway, RefundOutcome, RefundReason, RefundStatus,
     gateway::{self, RefundRequest},
 };
 use crate::Result;
@@ -29,22 +29,26 @@ pub async fn record_reversal(
 ) -> Result<Uuid> {
     Ok(sqlx::query_scalar(
         "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status, reason) \
-         VALUES ($1, $2, 100, $3, 'pending', 'reversal') RETURNING id",
+         VALUES ($1, $2, 100, $3, $4, $5) RETURNING id",
     )
     .bind(booking_id)
     .bind(payment_id)
     .bind(amount_cents)
+    .bind(RefundStatus::Pending)
+    .bind(RefundReason::Reversal)
     .fetch_one(&mut *tx)
     .await?)
 }
 
 async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Result<()> {
     sqlx::query(
-        "UPDATE refunds SET status = 'succeeded', gateway_transaction_id = $2, completed_at = now(), last_error = NULL \
-         WHERE id = $1 AND status = 'pending'",
+        "UPDATE refunds SET status = $3, gateway_transaction_id = $2, completed_at = now(), last_error = NULL \
+         WHERE id = $1 AND status = $4",
     )
     .bind(refund_id)
     .bind(transaction_id)
+    .bind(RefundStatus::Succeeded)
+    .bind(RefundStatus::Pending)
     .execute(pool)
     .await?;
     Ok(())
@@ -52,7 +56,7 @@ async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Resu
 
 /// A refund's status, amount and last attempt, with its payment's transaction id and card's last four digits.
 type RefundToPay = (
-    String,
+    RefundStatus,
     i64,
     Option<chrono::DateTime<chrono::Utc>>,
     Option<String>,
@@ -72,7 +76,7 @@ pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uui
     let Some((status, cents, tried_before, Some(transaction_id), Some(last4))) = row else {
         return Ok(Payout::Done);
     };
-    if status != "pending" {
+    if status != RefundStatus::Pending {
         return Ok(Payout::Done);
     }
     let reference = gateway::reference(refund_id);
@@ -116,9 +120,11 @@ pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uui
 
 /// After the last try: the refund stays visible as failed for an admin.
 pub async fn mark_failed(pool: &PgPool, refund_id: Uuid, reason: &str) -> Result<()> {
-    sqlx::query("UPDATE refunds SET status = 'failed', last_error = $2 WHERE id = $1 AND status = 'pending'")
+    sqlx::query("UPDATE refunds SET status = $3, last_error = $2 WHERE id = $1 AND status = $4")
         .bind(refund_id)
         .bind(reason)
+        .bind(RefundStatus::Failed)
+        .bind(RefundStatus::Pending)
         .execute(pool)
         .await?;
     Ok(())

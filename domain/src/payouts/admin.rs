@@ -6,7 +6,7 @@ use serde_json::json;
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
-use super::{DESTINATION_HOLD, MANUAL_METHOD, MANUAL_RECIPIENT, announce_paid};
+use super::{DESTINATION_HOLD, MANUAL_METHOD, MANUAL_RECIPIENT, PaidMethod, PayoutMethod, PayoutStatus, announce_paid};
 use crate::{Error, Result, audit, money, text};
 
 pub const NOT_ONE_PENDING_PAYOUT: &str = "These bookings are not one pending payout of this mentor";
@@ -36,7 +36,7 @@ pub struct PendingPayout {
     pub pending_amount_cents: i64,
     pub platform_fee_cents: i64,
     pub mentor_net_cents: i64,
-    pub method: Option<String>,
+    pub method: Option<PayoutMethod>,
     pub paypal_email: Option<String>,
     pub venmo_username: Option<String>,
     pub zelle_email: Option<String>,
@@ -45,11 +45,10 @@ pub struct PendingPayout {
 
 impl PendingPayout {
     pub fn recipient(&self) -> Option<&str> {
-        match self.method.as_deref()? {
-            "paypal" => self.paypal_email.as_deref(),
-            "venmo" => self.venmo_username.as_deref(),
-            "zelle" => self.zelle_email.as_deref(),
-            _ => None,
+        match self.method? {
+            PayoutMethod::Paypal => self.paypal_email.as_deref(),
+            PayoutMethod::Venmo => self.venmo_username.as_deref(),
+            PayoutMethod::Zelle => self.zelle_email.as_deref(),
         }
     }
 }
@@ -77,7 +76,7 @@ pub async fn pending(pool: &PgPool) -> Result<Vec<PendingPayout>> {
 pub struct PaidPayout {
     pub id: Uuid,
     pub display_name: String,
-    pub method: Option<String>,
+    pub method: Option<PaidMethod>,
     pub recipient_info: Option<String>,
     pub mentor_net_cents: i64,
     pub paid_at: Option<DateTime<Utc>>,
@@ -114,13 +113,10 @@ fn trimmed(v: &Option<String>) -> Option<String> {
 /// Moves the pending payout that holds exactly `booking_ids` to paid, in one transaction with its
 /// audit row, the mentor's notification and e-mail. A 409 changes nothing.
 pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateTime<Utc>) -> Result<Uuid> {
-    let named_method = trimmed(&req.method).map(|m| m.to_ascii_lowercase());
-    if named_method
-        .as_deref()
-        .is_some_and(|m| !(super::METHODS.contains(&m) || m == MANUAL_METHOD))
-    {
-        return Err(Error::validation(INVALID_METHOD));
-    }
+    let named_method = trimmed(&req.method)
+        .map(|m| m.to_ascii_lowercase().parse::<PaidMethod>())
+        .transpose()
+        .map_err(|_| Error::validation(INVALID_METHOD))?;
     let named_recipient = trimmed(&req.recipient_info);
     let notes = trimmed(&req.notes);
     if named_recipient
@@ -147,7 +143,7 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
     };
     // The row lock makes two admins at once take turns: the second sees it paid.
-    let (mentor_id, status, mentor_user_id, net_cents, has_destination): (Uuid, String, Uuid, i64, bool) =
+    let (mentor_id, status, mentor_user_id, net_cents, has_destination): (Uuid, PayoutStatus, Uuid, i64, bool) =
         sqlx::query_as(
             "SELECT po.mentor_id, po.status, m.user_id, po.mentor_net_cents, po.destination_method IS NOT NULL \
              FROM payouts po JOIN mentors m ON m.id = po.mentor_id WHERE po.id = $1 FOR UPDATE OF po",
@@ -163,7 +159,7 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     if mentor_id != req.mentor_id || held != wanted {
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
     }
-    if status == "paid" {
+    if status == PayoutStatus::Paid {
         return Err(Error::conflict(ALREADY_PAID));
     }
     // A payout is paid to the destination it was made for (the pending list and the CSV show it);
@@ -172,17 +168,18 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
         return Err(Error::conflict(NO_PREFERENCES));
     }
     // What the admin says they used, falling back as the spec says.
-    let method = named_method.unwrap_or_else(|| MANUAL_METHOD.to_string());
+    let method = named_method.unwrap_or(MANUAL_METHOD);
     let recipient = named_recipient.unwrap_or_else(|| MANUAL_RECIPIENT.to_string());
     sqlx::query(
-        "UPDATE payouts SET status = 'paid', method = $2, recipient_info = $3, notes = $4, paid_at = $5, paid_by = $6 WHERE id = $1",
+        "UPDATE payouts SET status = $7, method = $2, recipient_info = $3, notes = $4, paid_at = $5, paid_by = $6 WHERE id = $1",
     )
     .bind(payout_id)
-    .bind(&method)
+    .bind(method)
     .bind(&recipient)
     .bind(&notes)
     .bind(now)
     .bind(admin_id)
+    .bind(PayoutStatus::Paid)
     .execute(&mut *tx)
     .await?;
     audit::record(
@@ -197,7 +194,7 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
         },
     )
     .await?;
-    announce_paid(&mut tx, mentor_user_id, payout_id, net_cents, &method).await?;
+    announce_paid(&mut tx, mentor_user_id, payout_id, net_cents, method).await?;
     tx.commit().await?;
     Ok(payout_id)
 }
@@ -255,9 +252,9 @@ pub fn csv_cell(raw: &str) -> String {
 
 /// The recipient as a payment tool takes it: a Venmo handle without its leading @ (the method
 /// column says Venmo), so the formula guard has nothing to neutralise and the handle pastes as it is.
-fn recipient_cell(method: Option<&str>, recipient: &str) -> String {
+fn recipient_cell(method: Option<PayoutMethod>, recipient: &str) -> String {
     match method {
-        Some("venmo") => recipient.trim_start_matches('@').to_string(),
+        Some(PayoutMethod::Venmo) => recipient.trim_start_matches('@').to_string(),
         _ => recipient.to_string(),
     }
 }
@@ -269,8 +266,8 @@ pub fn csv(payouts: &[PendingPayout]) -> String {
     for p in payouts {
         let row = [
             csv_cell(&p.display_name),
-            csv_cell(p.method.as_deref().unwrap_or_default()),
-            csv_cell(&recipient_cell(p.method.as_deref(), p.recipient().unwrap_or_default())),
+            csv_cell(p.method.map(PayoutMethod::as_str).unwrap_or_default()),
+            csv_cell(&recipient_cell(p.method, p.recipient().unwrap_or_default())),
             money::format(p.mentor_net_cents),
         ];
         out.push_str(&row.join(","));
@@ -296,10 +293,13 @@ mod tests {
 
     #[test]
     fn venmo_handles_lose_their_at_and_other_cells_keep_the_guard() {
-        assert_eq!(csv_cell(&recipient_cell(Some("venmo"), "@mira-moon")), "mira-moon");
-        assert_eq!(csv_cell(&recipient_cell(Some("venmo"), "=cmd")), "'=cmd");
         assert_eq!(
-            csv_cell(&recipient_cell(Some("paypal"), "@odd@pay.example")),
+            csv_cell(&recipient_cell(Some(PayoutMethod::Venmo), "@mira-moon")),
+            "mira-moon"
+        );
+        assert_eq!(csv_cell(&recipient_cell(Some(PayoutMethod::Venmo), "=cmd")), "'=cmd");
+        assert_eq!(
+            csv_cell(&recipient_cell(Some(PayoutMethod::Paypal), "@odd@pay.example")),
             "'@odd@pay.example"
         );
     }

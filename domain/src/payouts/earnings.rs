@@ -13,7 +13,7 @@ pub struct PaidPayout {
     pub id: Uuid,
     pub mentor_net_cents: i64,
     pub paid_at: DateTime<Utc>,
-    pub method: Option<String>,
+    pub method: Option<super::PaidMethod>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
     let next_payout = Totals::of(&batch::payable(&mut conn, mentor_id).await?);
     let minimum_payout_cents = batch::minimum_cents(&mut conn, mentor_id).await?;
     drop(conn);
-    let rows: Vec<(Uuid, i64, DateTime<Utc>, Option<String>)> = sqlx::query_as(
+    let rows: Vec<(Uuid, i64, DateTime<Utc>, Option<super::PaidMethod>)> = sqlx::query_as(
         "SELECT id, mentor_net_cents, paid_at, method FROM payouts WHERE mentor_id = $1 AND status = 'paid' ORDER BY paid_at DESC, id",
     )
     .bind(mentor_id)

@@ -25,10 +25,35 @@ pub const DEFAULT_MINIMUM_PAYOUT_CENTS: i64 = 5_000;
 /// money before the mentor has heard of the change.
 pub const DESTINATION_HOLD: chrono::Duration = chrono::Duration::hours(72);
 
-/// The methods a mentor can choose.
-pub const METHODS: [&str; 3] = ["paypal", "venmo", "zelle"];
+closed_set! {
+    /// A payout is pending until an admin marks it paid.
+    pub enum PayoutStatus ("payout status") {
+        Pending = "pending",
+        Paid = "paid",
+    }
+}
+
+closed_set! {
+    /// The methods a mentor can choose: their preferences and a payout's destination.
+    pub enum PayoutMethod ("payout method") {
+        Paypal = "paypal",
+        Venmo = "venmo",
+        Zelle = "zelle",
+    }
+}
+
+closed_set! {
+    /// What an admin says a payout was paid with: a mentor's method, or by hand.
+    pub enum PaidMethod ("paid method") {
+        Paypal = "paypal",
+        Venmo = "venmo",
+        Zelle = "zelle",
+        Manual = "manual",
+    }
+}
+
 /// Mark-paid's method when the admin names none.
-pub const MANUAL_METHOD: &str = "manual";
+pub const MANUAL_METHOD: PaidMethod = PaidMethod::Manual;
 /// Mark-paid's recipient when the admin names none.
 pub const MANUAL_RECIPIENT: &str = "Manual payout";
 
@@ -36,14 +61,32 @@ pub const MANUAL_RECIPIENT: &str = "Manual payout";
 const EMAIL_QUEUE: &str = "emails";
 const EMAIL_MAX_ATTEMPTS: usize = 5;
 
-/// How a method reads in texts.
-pub fn method_label(method: &str) -> &str {
-    match method {
-        "paypal" => "PayPal",
-        "venmo" => "Venmo",
-        "zelle" => "Zelle",
-        "manual" => "Manual",
-        other => other,
+impl PaidMethod {
+    /// How a method reads in texts.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Paypal => "PayPal",
+            Self::Venmo => "Venmo",
+            Self::Zelle => "Zelle",
+            Self::Manual => "Manual",
+        }
+    }
+}
+
+impl From<PayoutMethod> for PaidMethod {
+    fn from(m: PayoutMethod) -> Self {
+        match m {
+            PayoutMethod::Paypal => Self::Paypal,
+            PayoutMethod::Venmo => Self::Venmo,
+            PayoutMethod::Zelle => Self::Zelle,
+        }
+    }
+}
+
+impl PayoutMethod {
+    /// How a method reads in texts.
+    pub fn label(self) -> &'static str {
+        PaidMethod::from(self).label()
     }
 }
 
@@ -53,12 +96,12 @@ pub struct PayoutMail {
     pub mentor_user_id: uuid::Uuid,
     pub email: String,
     pub first_name: String,
-    pub status: String,
+    pub status: PayoutStatus,
     pub booking_count: i32,
     pub pending_amount_cents: i64,
     pub platform_fee_cents: i64,
     pub mentor_net_cents: i64,
-    pub method: Option<String>,
+    pub method: Option<PaidMethod>,
 }
 
 pub async fn find_for_mail(db: &sqlx::PgPool, payout_id: Uuid) -> Result<Option<PayoutMail>> {
@@ -172,7 +215,7 @@ async fn announce_paid(
     mentor_user_id: Uuid,
     payout_id: Uuid,
     net_cents: i64,
-    method: &str,
+    method: PaidMethod,
 ) -> Result<()> {
     notifications::notify(
         conn,
@@ -182,7 +225,7 @@ async fn announce_paid(
         &format!(
             "Your payout of ${} was sent ({}).",
             money::format(net_cents),
-            method_label(method)
+            method.label()
         ),
         Some("/mentor-dashboard"),
     )
@@ -197,8 +240,10 @@ mod tests {
     #[test]
     fn defaults_of_the_payout_rules() {
         assert_eq!(money::format(DEFAULT_MINIMUM_PAYOUT_CENTS), "50.00");
-        assert_eq!(METHODS, ["paypal", "venmo", "zelle"]);
-        assert_eq!((MANUAL_METHOD, MANUAL_RECIPIENT), ("manual", "Manual payout"));
+        let methods: Vec<&str> = PayoutMethod::ALL.iter().map(|m| m.as_str()).collect();
+        assert_eq!(methods, ["paypal", "venmo", "zelle"]);
+        assert_eq!((MANUAL_METHOD.as_str(), MANUAL_RECIPIENT), ("manual", "Manual payout"));
+        assert_eq!(PayoutMethod::Paypal.label(), "PayPal");
     }
 
     #[test]

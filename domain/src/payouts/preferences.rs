@@ -3,7 +3,7 @@
 use sqlx::{FromRow, PgExecutor, PgPool};
 use uuid::Uuid;
 
-use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, METHODS};
+use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, PayoutMethod};
 use crate::{Error, Result, accounts::validation, money, text};
 
 pub const PAYPAL_REQUIRED: &str = "Please enter your PayPal email address";
@@ -21,7 +21,7 @@ pub const MAX_VENMO_LEN: usize = 64;
 pub struct Preferences {
     pub mentor_id: Uuid,
     /// None until the mentor saves preferences.
-    pub method: Option<String>,
+    pub method: Option<PayoutMethod>,
     pub paypal_email: Option<String>,
     pub venmo_username: Option<String>,
     pub zelle_email: Option<String>,
@@ -45,11 +45,10 @@ impl Preferences {
 
     /// Where the money goes: the chosen method's address or username.
     pub fn recipient(&self) -> Option<&str> {
-        match self.method.as_deref()? {
-            "paypal" => self.paypal_email.as_deref(),
-            "venmo" => self.venmo_username.as_deref(),
-            "zelle" => self.zelle_email.as_deref(),
-            _ => None,
+        match self.method? {
+            PayoutMethod::Paypal => self.paypal_email.as_deref(),
+            PayoutMethod::Venmo => self.venmo_username.as_deref(),
+            PayoutMethod::Zelle => self.zelle_email.as_deref(),
         }
     }
 }
@@ -99,14 +98,16 @@ fn email(value: &Option<String>, message: &str) -> Result<String> {
 
 /// Checks the form: the chosen method's field (only that one is kept), the minimum, the notes.
 pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
-    let method = input.method.trim().to_ascii_lowercase();
-    if !METHODS.contains(&method.as_str()) {
-        return Err(Error::validation(INVALID_METHOD));
-    }
+    let method: PayoutMethod = input
+        .method
+        .trim()
+        .to_ascii_lowercase()
+        .parse()
+        .map_err(|_| Error::validation(INVALID_METHOD))?;
     let mut p = Preferences::defaults(mentor_id);
-    match method.as_str() {
-        "paypal" => p.paypal_email = Some(email(&input.paypal_email, PAYPAL_REQUIRED)?),
-        "venmo" => {
+    match method {
+        PayoutMethod::Paypal => p.paypal_email = Some(email(&input.paypal_email, PAYPAL_REQUIRED)?),
+        PayoutMethod::Venmo => {
             let name = required(&input.venmo_username, VENMO_REQUIRED)?;
             if name.chars().any(char::is_whitespace) || name == "@" {
                 return Err(Error::validation(VENMO_REQUIRED));
@@ -116,7 +117,7 @@ pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
             }
             p.venmo_username = Some(name);
         }
-        _ => p.zelle_email = Some(email(&input.zelle_email, ZELLE_REQUIRED)?),
+        PayoutMethod::Zelle => p.zelle_email = Some(email(&input.zelle_email, ZELLE_REQUIRED)?),
     }
     p.method = Some(method);
     if let Some(raw) = input.minimum_payout.as_deref().filter(|s| !s.trim().is_empty()) {
@@ -147,7 +148,7 @@ pub async fn save(pool: &PgPool, mentor_id: Uuid, input: &Input) -> Result<Prefe
     .await?;
     let changed = before
         .as_ref()
-        .filter(|b| (b.method.as_deref(), b.recipient()) != (p.method.as_deref(), p.recipient()));
+        .filter(|b| (b.method, b.recipient()) != (p.method, p.recipient()));
     let saved: Preferences = sqlx::query_as(
         "INSERT INTO payout_preferences (mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) \
@@ -171,11 +172,12 @@ pub async fn save(pool: &PgPool, mentor_id: Uuid, input: &Input) -> Result<Prefe
         None if before.is_none() => {
             sqlx::query(
                 "UPDATE payouts SET destination_method = $2, destination = $3 \
-                 WHERE mentor_id = $1 AND status = 'pending' AND destination_method IS NULL",
+                 WHERE mentor_id = $1 AND status = $4 AND destination_method IS NULL",
             )
             .bind(mentor_id)
             .bind(&saved.method)
             .bind(saved.recipient())
+            .bind(super::PayoutStatus::Pending)
             .execute(&mut *tx)
             .await?;
         }
@@ -188,10 +190,10 @@ pub async fn save(pool: &PgPool, mentor_id: Uuid, input: &Input) -> Result<Prefe
 /// A destination as a mentor reads it in a notice, its address masked: `PayPal m***@example.com`,
 /// `Venmo @m***a`. Enough to recognise one's own, too little to learn someone else's.
 pub fn masked(p: &Preferences) -> String {
-    let Some(method) = p.method.as_deref() else {
+    let Some(method) = p.method else {
         return "none".into();
     };
-    let label = super::method_label(method);
+    let label = method.label();
     match p.recipient() {
         Some(r) => format!("{label} {}", mask(r)),
         None => label.to_string(),
@@ -273,13 +275,8 @@ mod tests {
         assert_eq!(p.recipient(), Some("@mira"));
         assert_eq!(p.minimum_payout_cents, DEFAULT_MINIMUM_PAYOUT_CENTS);
         assert_eq!(
-            (
-                p.method.as_deref(),
-                p.paypal_email,
-                p.venmo_username.as_deref(),
-                p.zelle_email
-            ),
-            (Some("venmo"), None, Some("@mira"), None)
+            (p.method, p.paypal_email, p.venmo_username.as_deref(), p.zelle_email),
+            (Some(PayoutMethod::Venmo), None, Some("@mira"), None)
         );
     }
 
@@ -287,7 +284,7 @@ mod tests {
     fn destinations_are_masked_for_notices() {
         let with = |method: &str, field: &str| {
             let mut p = Preferences::defaults(Uuid::nil());
-            p.method = Some(method.into());
+            p.method = Some(method.parse().unwrap());
             match method {
                 "paypal" => p.paypal_email = Some(field.into()),
                 "venmo" => p.venmo_username = Some(field.into()),
