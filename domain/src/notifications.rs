@@ -308,7 +308,7 @@ mod tests {
         let at = DateTime::parse_from_rfc3339("2027-03-05T14:30:00.5Z").unwrap().to_utc();
         let n = Notification {
             id: Uuid::nil(),
-            kind: "new_review".into(),
+            kind: Kind::NewReview,
             title: "New review".into(),
             message: "5 out of 5".into(),
             action_url: Some("/mentor/x".into()),
