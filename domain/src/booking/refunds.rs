@@ -38,26 +38,28 @@ pub fn amount(total_cents: i64, percentage: u8) -> i64 {
 /// Records the refund owed for a cancelled booking; the caller queues the payout job when the
 /// returned amount is above zero. Free or unpaid bookings owe nothing.
 pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> Result<(Uuid, i64)> {
-    let payment: Option<(Uuid, i64)> =
-        sqlx::query_as("SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = $2")
-            .bind(booking_id)
-            .bind(PaymentStatus::Approved)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let (payment_id, paid) = payment.map_or((None, 0), |(id, cents)| (Some(id), cents));
-    let cents = amount(paid, percentage);
-    let id = sqlx::query_scalar(
-        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    let payment = sqlx::query!(
+        "SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = $2",
+        booking_id,
+        PaymentStatus::Approved as PaymentStatus,
     )
-    .bind(booking_id)
-    .bind(payment_id)
-    .bind(percentage as i16)
-    .bind(cents)
-    .bind(if cents > 0 {
+    .fetch_optional(&mut *tx)
+    .await?;
+    let (payment_id, paid) = payment.map_or((None, 0), |p| (Some(p.id), p.amount_cents));
+    let cents = amount(paid, percentage);
+    let status = if cents > 0 {
         RefundStatus::Pending
     } else {
         RefundStatus::NotNeeded
-    })
+    };
+    let id = sqlx::query_scalar!(
+        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        booking_id,
+        payment_id,
+        percentage as i16,
+        cents,
+        status as RefundStatus,
+    )
     .fetch_one(&mut *tx)
     .await?;
     Ok((id, cents))

@@ -67,21 +67,25 @@ pub async fn start(
     now: DateTime<Utc>,
 ) -> Result<Start> {
     let not_found = || Error::not_found(reservations::NOT_FOUND);
-    let row: Option<(Uuid, BookingStatus, Option<DateTime<Utc>>, i64)> =
-        sqlx::query_as("SELECT user_id, status, hold_expires_at, total_cents FROM bookings WHERE id = $1 FOR UPDATE")
-            .bind(reservation_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let (owner, status, expires, total_cents) = row.ok_or_else(not_found)?;
-    if owner != user_id {
+    let row = sqlx::query!(
+        r#"SELECT user_id, status AS "status: BookingStatus", hold_expires_at, total_cents
+           FROM bookings WHERE id = $1 FOR UPDATE"#,
+        reservation_id,
+    )
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(not_found)?;
+    let (status, expires, total_cents) = (row.status, row.hold_expires_at, row.total_cents);
+    if row.user_id != user_id {
         return Err(not_found());
     }
-    let open: Option<PaymentStatus> = sqlx::query_scalar(
-        "SELECT status FROM payments WHERE booking_id = $1 AND status IN ($2, $3) ORDER BY status = $2 DESC LIMIT 1",
+    let open = sqlx::query_scalar!(
+        r#"SELECT status AS "status: PaymentStatus" FROM payments
+           WHERE booking_id = $1 AND status IN ($2, $3) ORDER BY status = $2 DESC LIMIT 1"#,
+        reservation_id,
+        PaymentStatus::Approved as PaymentStatus,
+        PaymentStatus::Processing as PaymentStatus,
     )
-    .bind(reservation_id)
-    .bind(PaymentStatus::Approved)
-    .bind(PaymentStatus::Processing)
     .fetch_optional(&mut *tx)
     .await?;
     match open {
@@ -100,18 +104,18 @@ pub async fn start(
     let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
     let payment_id = Uuid::new_v4();
     let reference = gateway::reference(payment_id);
-    sqlx::query(
-        "INSERT INTO payments (id, booking_id, user_id, gateway, amount_cents, card_last4, status, reference) \
-         VALUES ($1, $2, $3, $4, $5, $6, $8, $7)",
+    sqlx::query!(
+        "INSERT INTO payments (id, booking_id, user_id, gateway, amount_cents, card_last4, status, reference)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        payment_id,
+        reservation_id,
+        user_id,
+        gateway_name,
+        total_cents,
+        card_last4,
+        PaymentStatus::Processing as PaymentStatus,
+        &reference,
     )
-    .bind(payment_id)
-    .bind(reservation_id)
-    .bind(user_id)
-    .bind(gateway_name)
-    .bind(total_cents)
-    .bind(card_last4)
-    .bind(&reference)
-    .bind(PaymentStatus::Processing)
     .execute(&mut *tx)
     .await?;
     Ok(Start::Charge(Attempt {
@@ -142,22 +146,25 @@ pub async fn settle(
     outcome: &ChargeOutcome,
     now: DateTime<Utc>,
 ) -> Result<Settled> {
-    let booking_id: Option<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payments WHERE id = $1")
-        .bind(payment_id)
+    let booking_id = sqlx::query_scalar!("SELECT booking_id FROM payments WHERE id = $1", payment_id)
         .fetch_optional(&mut *tx)
         .await?;
     let booking_id = booking_id.ok_or_else(|| Error::not_found("Payment not found"))?;
     // The booking first, as `start` locks it, so the two never wait for each other in a circle.
-    let status: BookingStatus = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE")
-        .bind(booking_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    let (payment_status, user_id, amount_cents): (PaymentStatus, Uuid, i64) =
-        sqlx::query_as("SELECT status, user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE")
-            .bind(payment_id)
-            .fetch_one(&mut *tx)
-            .await?;
-    if payment_status != PaymentStatus::Processing {
+    let status = sqlx::query_scalar!(
+        r#"SELECT status AS "status: BookingStatus" FROM bookings WHERE id = $1 FOR UPDATE"#,
+        booking_id,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let payment = sqlx::query!(
+        r#"SELECT status AS "status: PaymentStatus", user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE"#,
+        payment_id,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let (user_id, amount_cents) = (payment.user_id, payment.amount_cents);
+    if payment.status != PaymentStatus::Processing {
         return Ok(Settled::AlreadySettled);
     }
     let (new_status, transaction_id, message) = match outcome {
@@ -165,22 +172,26 @@ pub async fn settle(
         ChargeOutcome::Declined { reason } => (PaymentStatus::Declined, None, Some(reason.as_str())),
         ChargeOutcome::Error { reason } => (PaymentStatus::Error, None, Some(reason.as_str())),
     };
-    sqlx::query("UPDATE payments SET status = $2, transaction_id = $3, message = $4, settled_at = $5 WHERE id = $1")
-        .bind(payment_id)
-        .bind(new_status)
-        .bind(transaction_id)
-        .bind(message)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE payments SET status = $2, transaction_id = $3, message = $4, settled_at = $5 WHERE id = $1",
+        payment_id,
+        new_status as PaymentStatus,
+        transaction_id,
+        message,
+        now,
+    )
+    .execute(&mut *tx)
+    .await?;
     match outcome {
         ChargeOutcome::Approved { .. } if status == BookingStatus::Reserved => {
-            sqlx::query("UPDATE bookings SET status = $3, confirmed_at = $2, hold_expires_at = NULL, updated_at = now() WHERE id = $1")
-                .bind(booking_id)
-                .bind(now)
-                .bind(BookingStatus::Confirmed)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query!(
+                "UPDATE bookings SET status = $3, confirmed_at = $2, hold_expires_at = NULL, updated_at = now() WHERE id = $1",
+                booking_id,
+                now,
+                BookingStatus::Confirmed as BookingStatus,
+            )
+            .execute(&mut *tx)
+            .await?;
             let booking = bookings::find(&mut *tx, booking_id)
                 .await?
                 .ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
@@ -215,12 +226,13 @@ pub async fn settle(
 
 /// The newest attempt on a booking: its id and status.
 pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uuid, PaymentStatus)>> {
-    Ok(
-        sqlx::query_as("SELECT id, status FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1")
-            .bind(booking_id)
-            .fetch_optional(db)
-            .await?,
+    let row = sqlx::query!(
+        r#"SELECT id, status AS "status: PaymentStatus" FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1"#,
+        booking_id,
     )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| (r.id, r.status)))
 }
 
 /// Waits up to `deadline` while another request's attempt on this booking is 'processing';
@@ -238,7 +250,7 @@ pub async fn wait_for_settlement(db: &PgPool, booking_id: Uuid, deadline: Durati
 }
 
 /// An attempt left open: what reconciliation needs.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct OpenAttempt {
     pub id: Uuid,
     pub reference: String,
@@ -246,20 +258,24 @@ pub struct OpenAttempt {
 }
 
 pub async fn open_attempt(db: &PgPool, payment_id: Uuid) -> Result<Option<OpenAttempt>> {
-    Ok(
-        sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = $2")
-            .bind(payment_id)
-            .bind(PaymentStatus::Processing)
-            .fetch_optional(db)
-            .await?,
+    Ok(sqlx::query_as!(
+        OpenAttempt,
+        "SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = $2",
+        payment_id,
+        PaymentStatus::Processing as PaymentStatus,
     )
+    .fetch_optional(db)
+    .await?)
 }
 
 /// Attempts still 'processing' that were started before `before`.
 pub async fn open_attempts_before(db: &PgPool, before: DateTime<Utc>) -> Result<Vec<OpenAttempt>> {
-    Ok(sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE status = $2 AND created_at < $1 ORDER BY created_at LIMIT 500")
-        .bind(before)
-        .bind(PaymentStatus::Processing)
-        .fetch_all(db)
-        .await?)
+    Ok(sqlx::query_as!(
+        OpenAttempt,
+        "SELECT id, reference, created_at FROM payments WHERE status = $2 AND created_at < $1 ORDER BY created_at LIMIT 500",
+        before,
+        PaymentStatus::Processing as PaymentStatus,
+    )
+    .fetch_all(db)
+    .await?)
 }

@@ -7,7 +7,7 @@ use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
 use super::{DESTINATION_HOLD, MANUAL_METHOD, MANUAL_RECIPIENT, PaidMethod, PayoutMethod, PayoutStatus, announce_paid};
-use crate::{Error, Result, audit, money, text};
+use crate::{Error, Result, audit, booking::BookingStatus, money, payments::PaymentStatus, text};
 
 pub const NOT_ONE_PENDING_PAYOUT: &str = "These bookings are not one pending payout of this mentor";
 pub const ALREADY_PAID: &str = "This payout has already been marked as paid";
@@ -56,17 +56,22 @@ impl PendingPayout {
 /// Every pending payout, newest first, with the mentor and the destination it was made for (later
 /// changes to the preferences do not move it).
 pub async fn pending(pool: &PgPool) -> Result<Vec<PendingPayout>> {
-    Ok(sqlx::query_as(
-        "SELECT po.id, po.mentor_id, m.display_name, u.first_name, u.last_name, u.email, \
-                ARRAY(SELECT pb.booking_id FROM payout_bookings pb JOIN bookings b ON b.id = pb.booking_id \
-                      WHERE pb.payout_id = po.id ORDER BY b.scheduled_at, b.id) AS booking_ids, \
-                po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, \
-                po.destination_method AS method, \
-                CASE WHEN po.destination_method = 'paypal' THEN po.destination END AS paypal_email, \
-                CASE WHEN po.destination_method = 'venmo' THEN po.destination END AS venmo_username, \
-                CASE WHEN po.destination_method = 'zelle' THEN po.destination END AS zelle_email, po.created_at \
-         FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id \
-         WHERE po.status = 'pending' ORDER BY po.created_at DESC, po.id",
+    Ok(sqlx::query_as!(
+        PendingPayout,
+        r#"SELECT po.id, po.mentor_id, m.display_name, u.first_name, u.last_name, u.email,
+                  ARRAY(SELECT pb.booking_id FROM payout_bookings pb JOIN bookings b ON b.id = pb.booking_id
+                        WHERE pb.payout_id = po.id ORDER BY b.scheduled_at, b.id) AS "booking_ids!",
+                  po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents,
+                  po.destination_method AS "method: PayoutMethod",
+                  CASE WHEN po.destination_method = $2 THEN po.destination END AS paypal_email,
+                  CASE WHEN po.destination_method = $3 THEN po.destination END AS venmo_username,
+                  CASE WHEN po.destination_method = $4 THEN po.destination END AS zelle_email, po.created_at
+           FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id
+           WHERE po.status = $1 ORDER BY po.created_at DESC, po.id"#,
+        PayoutStatus::Pending as PayoutStatus,
+        PayoutMethod::Paypal as PayoutMethod,
+        PayoutMethod::Venmo as PayoutMethod,
+        PayoutMethod::Zelle as PayoutMethod,
     )
     .fetch_all(pool)
     .await?)
@@ -85,10 +90,13 @@ pub struct PaidPayout {
 
 /// Sent payouts, newest first.
 pub async fn history(pool: &PgPool) -> Result<Vec<PaidPayout>> {
-    Ok(sqlx::query_as(
-        "SELECT po.id, m.display_name, po.method, po.recipient_info, po.mentor_net_cents, po.paid_at, po.created_at \
-         FROM payouts po JOIN mentors m ON m.id = po.mentor_id \
-         WHERE po.status = 'paid' ORDER BY po.paid_at DESC, po.id",
+    Ok(sqlx::query_as!(
+        PaidPayout,
+        r#"SELECT po.id, m.display_name, po.method AS "method: PaidMethod", po.recipient_info, po.mentor_net_cents,
+                  po.paid_at, po.created_at
+           FROM payouts po JOIN mentors m ON m.id = po.mentor_id
+           WHERE po.status = $1 ORDER BY po.paid_at DESC, po.id"#,
+        PayoutStatus::Paid as PayoutStatus,
     )
     .fetch_all(pool)
     .await?)
@@ -134,25 +142,32 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     }
 
     let mut tx = pool.begin().await?;
-    let holders: Vec<Uuid> =
-        sqlx::query_scalar("SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)")
-            .bind(&wanted)
-            .fetch_all(&mut *tx)
-            .await?;
+    let holders = sqlx::query_scalar!(
+        "SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)",
+        &wanted
+    )
+    .fetch_all(&mut *tx)
+    .await?;
     let [payout_id] = holders[..] else {
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
     };
     // The row lock makes two admins at once take turns: the second sees it paid.
-    let (mentor_id, status, mentor_user_id, net_cents, has_destination): (Uuid, PayoutStatus, Uuid, i64, bool) =
-        sqlx::query_as(
-            "SELECT po.mentor_id, po.status, m.user_id, po.mentor_net_cents, po.destination_method IS NOT NULL \
-             FROM payouts po JOIN mentors m ON m.id = po.mentor_id WHERE po.id = $1 FOR UPDATE OF po",
-        )
-        .bind(payout_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    let mut held: Vec<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1")
-        .bind(payout_id)
+    let row = sqlx::query!(
+        r#"SELECT po.mentor_id, po.status AS "status: PayoutStatus", m.user_id, po.mentor_net_cents,
+                  po.destination_method IS NOT NULL AS "has_destination!"
+           FROM payouts po JOIN mentors m ON m.id = po.mentor_id WHERE po.id = $1 FOR UPDATE OF po"#,
+        payout_id,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let (mentor_id, status, mentor_user_id, net_cents, has_destination) = (
+        row.mentor_id,
+        row.status,
+        row.user_id,
+        row.mentor_net_cents,
+        row.has_destination,
+    );
+    let mut held = sqlx::query_scalar!("SELECT booking_id FROM payout_bookings WHERE payout_id = $1", payout_id)
         .fetch_all(&mut *tx)
         .await?;
     held.sort();
@@ -170,16 +185,16 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     // What the admin says they used, falling back as the spec says.
     let method = named_method.unwrap_or(MANUAL_METHOD);
     let recipient = named_recipient.unwrap_or_else(|| MANUAL_RECIPIENT.to_string());
-    sqlx::query(
+    sqlx::query!(
         "UPDATE payouts SET status = $7, method = $2, recipient_info = $3, notes = $4, paid_at = $5, paid_by = $6 WHERE id = $1",
+        payout_id,
+        method as PaidMethod,
+        &recipient,
+        notes.as_deref(),
+        now,
+        admin_id,
+        PayoutStatus::Paid as PayoutStatus,
     )
-    .bind(payout_id)
-    .bind(method)
-    .bind(&recipient)
-    .bind(&notes)
-    .bind(now)
-    .bind(admin_id)
-    .bind(PayoutStatus::Paid)
     .execute(&mut *tx)
     .await?;
     audit::record(
@@ -213,17 +228,20 @@ pub struct HeldPayout {
 /// Mentors with completed, paid bookings waiting for a payout whose destination changed recently,
 /// soonest released first: the admin page says why their payout waits.
 pub async fn held(pool: &PgPool) -> Result<Vec<HeldPayout>> {
-    Ok(sqlx::query_as(
-        "SELECT m.id AS mentor_id, m.display_name, pp.destination_changed_at, \
-                pp.destination_changed_at + $1::interval AS held_until \
-         FROM payout_preferences pp JOIN mentors m ON m.id = pp.mentor_id \
-         WHERE pp.destination_changed_at > now() - $1::interval \
-           AND EXISTS (SELECT 1 FROM bookings b JOIN payments p ON p.booking_id = b.id AND p.status = 'approved' \
-                       WHERE b.mentor_id = m.id AND b.status = 'completed' \
-                         AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id)) \
-         ORDER BY held_until, m.id",
+    Ok(sqlx::query_as!(
+        HeldPayout,
+        r#"SELECT m.id AS mentor_id, m.display_name, pp.destination_changed_at AS "destination_changed_at!",
+                  pp.destination_changed_at + $1::interval AS "held_until!"
+           FROM payout_preferences pp JOIN mentors m ON m.id = pp.mentor_id
+           WHERE pp.destination_changed_at > now() - $1::interval
+             AND EXISTS (SELECT 1 FROM bookings b JOIN payments p ON p.booking_id = b.id AND p.status = $2
+                         WHERE b.mentor_id = m.id AND b.status = $3
+                           AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id))
+           ORDER BY 4, m.id"#,
+        DESTINATION_HOLD as chrono::Duration,
+        PaymentStatus::Approved as PaymentStatus,
+        BookingStatus::Completed as BookingStatus,
     )
-    .bind(DESTINATION_HOLD)
     .fetch_all(pool)
     .await?)
 }

@@ -105,24 +105,26 @@ pub struct PayoutMail {
 }
 
 pub async fn find_for_mail(db: &sqlx::PgPool, payout_id: Uuid) -> Result<Option<PayoutMail>> {
-    Ok(sqlx::query_as(
-        "SELECT u.id AS mentor_user_id, u.email, u.first_name, po.status, po.booking_count, po.pending_amount_cents, \
-                po.platform_fee_cents, po.mentor_net_cents, po.method \
-         FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id WHERE po.id = $1",
+    Ok(sqlx::query_as!(
+        PayoutMail,
+        r#"SELECT u.id AS mentor_user_id, u.email, u.first_name, po.status AS "status: PayoutStatus", po.booking_count,
+                  po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, po.method AS "method: PaidMethod"
+           FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id WHERE po.id = $1"#,
+        payout_id,
     )
-    .bind(payout_id)
     .fetch_optional(db)
     .await?)
 }
 
 /// A mentor's e-mail address and first name.
 pub async fn mentor_for_mail(db: &sqlx::PgPool, mentor_id: Uuid) -> Result<Option<(String, String)>> {
-    Ok(
-        sqlx::query_as("SELECT u.email, u.first_name FROM mentors m JOIN users u ON u.id = m.user_id WHERE m.id = $1")
-            .bind(mentor_id)
-            .fetch_optional(db)
-            .await?,
+    let row = sqlx::query!(
+        "SELECT u.email, u.first_name FROM mentors m JOIN users u ON u.id = m.user_id WHERE m.id = $1",
+        mentor_id
     )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| (r.email, r.first_name)))
 }
 
 /// The e-mail tasks payouts queue: the same serde shape as `jobs::email::EmailJob`'s
@@ -189,8 +191,7 @@ async fn announce_destination_changed(
     new: &preferences::Preferences,
 ) -> Result<()> {
     let (old, new) = (preferences::masked(old), preferences::masked(new));
-    let mentor_user_id: Uuid = sqlx::query_scalar("SELECT user_id FROM mentors WHERE id = $1")
-        .bind(mentor_id)
+    let mentor_user_id = sqlx::query_scalar!("SELECT user_id FROM mentors WHERE id = $1", mentor_id)
         .fetch_one(&mut *conn)
         .await?;
     notifications::notify(

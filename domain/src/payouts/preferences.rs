@@ -67,11 +67,13 @@ pub struct Input {
 
 /// The saved preferences, if any.
 pub async fn find(db: impl PgExecutor<'_>, mentor_id: Uuid) -> Result<Option<Preferences>> {
-    Ok(sqlx::query_as(
-        "SELECT mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes \
-         FROM payout_preferences WHERE mentor_id = $1",
+    Ok(sqlx::query_as!(
+        Preferences,
+        r#"SELECT mentor_id, method AS "method: PayoutMethod", paypal_email, venmo_username, zelle_email,
+                  minimum_payout_cents, notes
+           FROM payout_preferences WHERE mentor_id = $1"#,
+        mentor_id,
     )
-    .bind(mentor_id)
     .fetch_optional(db)
     .await?)
 }
@@ -139,45 +141,49 @@ pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
 pub async fn save(pool: &PgPool, mentor_id: Uuid, input: &Input) -> Result<Preferences> {
     let p = validate(mentor_id, input)?;
     let mut tx = pool.begin().await?;
-    let before: Option<Preferences> = sqlx::query_as(
-        "SELECT mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes \
-         FROM payout_preferences WHERE mentor_id = $1 FOR UPDATE",
+    let before = sqlx::query_as!(
+        Preferences,
+        r#"SELECT mentor_id, method AS "method: PayoutMethod", paypal_email, venmo_username, zelle_email,
+                  minimum_payout_cents, notes
+           FROM payout_preferences WHERE mentor_id = $1 FOR UPDATE"#,
+        mentor_id,
     )
-    .bind(mentor_id)
     .fetch_optional(&mut *tx)
     .await?;
     let changed = before
         .as_ref()
         .filter(|b| (b.method, b.recipient()) != (p.method, p.recipient()));
-    let saved: Preferences = sqlx::query_as(
-        "INSERT INTO payout_preferences (mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) \
-         ON CONFLICT (mentor_id) DO UPDATE SET method = $2, paypal_email = $3, venmo_username = $4, zelle_email = $5, \
-           minimum_payout_cents = $6, notes = $7, updated_at = now(), \
-           destination_changed_at = CASE WHEN $8 THEN now() ELSE payout_preferences.destination_changed_at END \
-         RETURNING mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes",
+    let saved = sqlx::query_as!(
+        Preferences,
+        r#"INSERT INTO payout_preferences (mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (mentor_id) DO UPDATE SET method = $2, paypal_email = $3, venmo_username = $4, zelle_email = $5,
+             minimum_payout_cents = $6, notes = $7, updated_at = now(),
+             destination_changed_at = CASE WHEN $8 THEN now() ELSE payout_preferences.destination_changed_at END
+           RETURNING mentor_id, method AS "method: PayoutMethod", paypal_email, venmo_username, zelle_email,
+                     minimum_payout_cents, notes"#,
+        mentor_id,
+        p.method as Option<PayoutMethod>,
+        p.paypal_email,
+        p.venmo_username,
+        p.zelle_email,
+        p.minimum_payout_cents,
+        p.notes,
+        changed.is_some(),
     )
-    .bind(mentor_id)
-    .bind(&p.method)
-    .bind(&p.paypal_email)
-    .bind(&p.venmo_username)
-    .bind(&p.zelle_email)
-    .bind(p.minimum_payout_cents)
-    .bind(&p.notes)
-    .bind(changed.is_some())
     .fetch_one(&mut *tx)
     .await?;
     match changed {
         Some(old) => super::announce_destination_changed(&mut tx, mentor_id, old, &saved).await?,
         None if before.is_none() => {
-            sqlx::query(
-                "UPDATE payouts SET destination_method = $2, destination = $3 \
+            sqlx::query!(
+                "UPDATE payouts SET destination_method = $2, destination = $3
                  WHERE mentor_id = $1 AND status = $4 AND destination_method IS NULL",
+                mentor_id,
+                saved.method as Option<PayoutMethod>,
+                saved.recipient(),
+                super::PayoutStatus::Pending as super::PayoutStatus,
             )
-            .bind(mentor_id)
-            .bind(&saved.method)
-            .bind(saved.recipient())
-            .bind(super::PayoutStatus::Pending)
             .execute(&mut *tx)
             .await?;
         }
