@@ -1,5 +1,8 @@
 //! Shared by the api and the worker: configuration, database access, business rules, mail.
 
+#[macro_use]
+mod closed_set;
+
 pub mod accounts;
 pub mod admin;
 pub mod announcements;

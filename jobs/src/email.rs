@@ -206,7 +206,10 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             }
         }
         EmailJob::PayoutPaid { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
-            Some(p) if p.status == "paid" && allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => {
+            Some(p)
+                if p.status == domain::payouts::PayoutStatus::Paid
+                    && allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? =>
+            {
                 vec![templates::payout_paid(config, &p)]
             }
             _ => vec![],

@@ -10,7 +10,7 @@
 
 use apalis::prelude::{BoxDynError, Data};
 use chrono::{DateTime, Utc};
-use domain::group_sessions::{GroupSession, lifecycle, sessions};
+use domain::group_sessions::{GroupSession, GroupStatus, lifecycle, sessions};
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -73,9 +73,15 @@ async fn run_step(ctx: &JobContext, id: Uuid, step: &str, start: i64) -> domain:
     let mut tx = ctx.pool.begin().await?;
     let now = Utc::now();
     let (changed, status) = match step {
-        GO_LIVE => (lifecycle::go_live(&mut tx, id, start, now).await?.is_some(), "active"),
-        FINISH => (lifecycle::finish(&mut tx, id, start, now).await?, "completed"),
-        _ => (false, ""),
+        GO_LIVE => (
+            lifecycle::go_live(&mut tx, id, start, now).await?.is_some(),
+            GroupStatus::Active,
+        ),
+        FINISH => (
+            lifecycle::finish(&mut tx, id, start, now).await?,
+            GroupStatus::Completed,
+        ),
+        _ => (false, GroupStatus::Scheduled),
     };
     if changed {
         // Anyone on the call page hears of it; a finished session's room goes.

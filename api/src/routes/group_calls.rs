@@ -15,6 +15,7 @@ use domain::{
         access::{self, Role},
         room,
     },
+    group_sessions::GroupStatus,
 };
 
 pub struct GroupCallsApi;
@@ -40,12 +41,10 @@ pub struct CallMemberView {
 pub struct GroupCallView {
     pub group_session_id: Uuid,
     pub title: String,
-    /// scheduled, active, completed or cancelled
-    pub status: String,
+    pub status: GroupStatus,
     pub scheduled_at: DateTime<Utc>,
     pub ends_at: DateTime<Utc>,
-    /// mentor or participant
-    pub role: String,
+    pub role: Role,
     pub mentor_user_id: Uuid,
     pub mentor_name: String,
     pub room_id: u64,
@@ -82,11 +81,7 @@ impl GroupCallsApi {
             status: a.session.status,
             scheduled_at: a.session.scheduled_at,
             ends_at: a.session.ends_at,
-            role: match a.role {
-                Role::Mentor => "mentor",
-                Role::Participant => "participant",
-            }
-            .into(),
+            role: a.role,
             mentor_user_id: a.session.mentor_user_id,
             mentor_name: a.session.mentor_name,
             room_id: a.room_id,

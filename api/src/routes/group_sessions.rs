@@ -15,8 +15,8 @@ use uuid::Uuid;
 use super::{Tag, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
-    catalogue::mentors,
-    group_sessions::{self, GroupSession, lifecycle, sessions},
+    catalogue::{mentors, vocabulary::ServiceType},
+    group_sessions::{self, GroupSession, GroupStatus, lifecycle, sessions},
     money,
 };
 use jobs::{booking_events, group_sessions as group_jobs};
@@ -41,7 +41,7 @@ pub struct GroupServiceView {
     pub duration: i32,
     /// Per seat; "0.00" is free
     pub price: String,
-    pub service_type: String,
+    pub service_type: ServiceType,
     pub mentor: GroupMentorRef,
 }
 
@@ -75,8 +75,7 @@ pub struct GroupSessionView {
     pub title: String,
     #[oai(nullable)]
     pub description: Option<String>,
-    /// scheduled, active, completed or cancelled
-    pub status: String,
+    pub status: GroupStatus,
     pub scheduled_at: DateTime<Utc>,
     /// scheduledAt plus the service's duration
     pub ends_at: DateTime<Utc>,
@@ -152,7 +151,7 @@ async fn views(state: &AppState, list: Vec<GroupSession>, viewer: Uuid) -> ApiRe
             GroupSessionView {
                 id: g.id,
                 is_live: g.is_live(now),
-                status: g.status().as_str().to_string(),
+                status: g.status(),
                 is_user_booked: booked.contains(&g.id),
                 is_user_removed: removed.contains(&g.id),
                 participants: by_session.remove(&g.id).unwrap_or_default(),
@@ -297,7 +296,7 @@ impl GroupSessionsApi {
             booking_events::cancelled(&mut tx, &seat.booking, seat.refund, seat.policy.amount_cents, true).await?;
         }
         // Anyone on the call page hears of it (and a session that is over loses its room).
-        domain::group_calls::room::announce(&mut tx, state.janus.as_ref(), id, &moved.session.status, Utc::now())
+        domain::group_calls::room::announce(&mut tx, state.janus.as_ref(), id, moved.session.status, Utc::now())
             .await?;
         tx.commit().await?;
         Ok(Json(view(&state, moved.session, auth.0.user.id).await?))

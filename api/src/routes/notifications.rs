@@ -20,11 +20,8 @@ pub struct NotificationsApi;
 #[oai(rename_all = "camelCase")]
 pub struct NotificationView {
     pub id: Uuid,
-    /// booking_confirmed, booking_cancelled, booking_rescheduled, booking_reminder, new_message, new_review,
-    /// mentor_approved, payment_received, payment_failed, system_announcement, payout_destination_changed,
-    /// removed_from_session or mentor_rejected
     #[oai(rename = "type")]
-    pub kind: String,
+    pub kind: notifications::Kind,
     pub title: String,
     pub message: String,
     pub is_read: bool,

@@ -11,6 +11,7 @@ use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     booking::{bookings::Booking, reservations},
     payments::{
+        PaymentStatus,
         card::{self, Card},
         checkout::{self, Settled, Start},
         gateway::ChargeRequest,
@@ -109,11 +110,8 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
             Start::InProgress => {
                 // Another request is charging this reservation: answer with its outcome.
                 let deadline = WAIT_FOR_OTHER_PAYMENT.min(gateway.answer_deadline());
-                match checkout::wait_for_settlement(&state.pool, reservation_id, deadline)
-                    .await?
-                    .as_deref()
-                {
-                    Some("approved") => return Ok(paid(confirmed(state, reservation_id).await?)),
+                match checkout::wait_for_settlement(&state.pool, reservation_id, deadline).await? {
+                    Some(PaymentStatus::Approved) => return Ok(paid(confirmed(state, reservation_id).await?)),
                     Some(_) => continue,
                     None => return Ok(not_paid(checkout::IN_PROGRESS)),
                 }
@@ -137,7 +135,7 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
             match payment_reconciliation::settle(&state.pool, attempt.payment_id, &outcome).await? {
                 Settled::Confirmed(booking) => paid(*booking),
                 Settled::AlreadySettled => match checkout::latest_attempt(&state.pool, reservation_id).await? {
-                    Some((_, status)) if status == "approved" => paid(confirmed(state, reservation_id).await?),
+                    Some((_, PaymentStatus::Approved)) => paid(confirmed(state, reservation_id).await?),
                     _ => not_paid(checkout::UNCONFIRMED),
                 },
                 Settled::Refused { reason } => not_paid(&reason),

@@ -20,6 +20,7 @@ use domain::{
     catalogue::mentors,
     money,
     payouts::{
+        PaidMethod, PayoutMethod,
         admin::{self, MarkPaid},
         batch::Totals,
         earnings,
@@ -34,9 +35,9 @@ pub const INVALID_IDS: &str = "mentorId and bookingIds must be valid ids";
 #[oai(rename_all = "camelCase")]
 pub struct PayoutPreferencesView {
     pub mentor_id: String,
-    /// paypal, venmo or zelle; null until the mentor saves preferences
+    /// null until the mentor saves preferences
     #[oai(nullable)]
-    pub method: Option<String>,
+    pub method: Option<PayoutMethod>,
     #[oai(nullable)]
     pub paypal_email: Option<String>,
     #[oai(nullable)]
@@ -109,7 +110,7 @@ pub struct EarningsHistoryItem {
     pub mentor_amount: String,
     pub paid_at: DateTime<Utc>,
     #[oai(nullable)]
-    pub method: Option<String>,
+    pub method: Option<PaidMethod>,
 }
 
 #[derive(Object)]
@@ -142,7 +143,7 @@ pub struct PendingPayoutMentorView {
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct PayoutMethodView {
-    pub method: String,
+    pub method: PayoutMethod,
     #[oai(nullable)]
     pub paypal_email: Option<String>,
     #[oai(nullable)]
@@ -221,7 +222,7 @@ pub struct PayoutHistoryItem {
     pub id: String,
     pub mentor: PayoutHistoryMentorView,
     #[oai(nullable)]
-    pub method: Option<String>,
+    pub method: Option<PaidMethod>,
     #[oai(nullable)]
     pub recipient_info: Option<String>,
     pub mentor_amount: String,

@@ -176,7 +176,7 @@ impl ProfilesApi {
             last_name: user.last_name,
             profile_image_url: user.profile_image_url,
             bio: user.bio,
-            role: Role::from_name(&user.role),
+            role: user.role,
             is_admin: user.is_admin,
             is_active: user.is_active,
             email_verified: user.email_verified,

@@ -247,7 +247,7 @@ async fn generate_mentors(pool: &PgPool, wanted: usize) -> anyhow::Result<usize>
         .await?;
     let hash = passwords::hash(&domain::tokens::generate()).await?;
     let mut made = 0;
-    let kinds = domain::catalogue::vocabulary::SERVICE_TYPES;
+    let kinds = domain::catalogue::vocabulary::ServiceType::ALL;
     for chunk_start in (have as usize..wanted).step_by(1000) {
         let chunk: Vec<usize> = (chunk_start..wanted.min(chunk_start + 1000)).collect();
         let mut tx = pool.begin().await?;
@@ -298,7 +298,7 @@ async fn generate_mentors(pool: &PgPool, wanted: usize) -> anyhow::Result<usize>
             (vec![], vec![], vec![], vec![], vec![], vec![]);
         for (k, i) in chunk.iter().enumerate() {
             for j in 0..(1 + i % 3) {
-                let kind = kinds[(i + j) % kinds.len()];
+                let kind = kinds[(i + j) % kinds.len()].as_str();
                 let (title, desc, dur) = catalogue::service_ideas(kind)[j];
                 s_mentor.push(mentor_ids[k]);
                 s_title.push(title);

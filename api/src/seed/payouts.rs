@@ -51,7 +51,10 @@ pub async fn ensure(pool: &PgPool, admin_id: Uuid) -> anyhow::Result<()> {
     if let batch::MentorOutcome::Created { payout_id, .. } = batch::for_mentor(pool, mentors[0].0).await? {
         let (method, recipient) = {
             let p = preferences::get(pool, mentors[0].0).await?;
-            (p.method.clone(), p.recipient().map(str::to_string))
+            (
+                p.method.map(|m| m.as_str().to_string()),
+                p.recipient().map(str::to_string),
+            )
         };
         let booking_ids: Vec<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1")
             .bind(payout_id)

@@ -10,4 +10,4 @@ pub mod sessions;
 pub mod users;
 pub mod validation;
 
-pub use users::User;
+pub use users::{Role, User};

@@ -6,6 +6,16 @@ use uuid::Uuid;
 
 use crate::Result;
 
+closed_set! {
+    /// What a user is, derived by the `user_accounts` view (`users.is_admin` stays the admin flag;
+    /// a mentor profile makes a mentor).
+    pub enum Role ("role") {
+        User = "user",
+        Mentor = "mentor",
+        Admin = "admin",
+    }
+}
+
 #[derive(Clone, Debug, FromRow)]
 pub struct User {
     pub id: Uuid,
@@ -15,7 +25,7 @@ pub struct User {
     pub bio: Option<String>,
     pub profile_image_url: Option<String>,
     pub is_admin: bool,
-    pub role: String,
+    pub role: Role,
     pub is_active: bool,
     pub email_verified: bool,
     pub stripe_subscription_id: Option<String>,

@@ -106,7 +106,7 @@ pub struct AdminBooking {
     pub total_cents: i64,
     /// The booking's settled payment (approved, declined, error) or the attempt in flight
     /// (processing); `None` for a free booking.
-    pub payment_status: Option<String>,
+    pub payment_status: Option<crate::payments::PaymentStatus>,
     pub created_at: DateTime<Utc>,
     pub user_id: Uuid,
     pub user_first_name: String,

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::{
     Error, Result,
-    accounts::{User, users},
+    accounts::{Role, User, users},
     audit::{self, AuditEntry},
 };
 
@@ -15,13 +15,10 @@ pub const INVALID_ROLE: &str = "Invalid role: use user, mentor or admin";
 pub const INVALID_IS_ACTIVE: &str = "Invalid isActive: use true or false";
 pub const CANNOT_DEACTIVATE_SELF: &str = "You cannot deactivate your own account";
 
-/// The roles a user can have (`user_accounts.role`).
-pub const ROLES: [&str; 3] = ["user", "mentor", "admin"];
-
 /// Filters of the users list; `None` means any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
-    pub role: Option<&'static str>,
+    pub role: Option<Role>,
     pub is_active: Option<bool>,
 }
 
@@ -30,12 +27,7 @@ impl Filter {
     pub fn parse(role: Option<&str>, is_active: Option<&str>) -> Result<Self> {
         let role = match role.map(str::trim).filter(|r| !r.is_empty()) {
             None => None,
-            Some(r) => Some(
-                *ROLES
-                    .iter()
-                    .find(|known| **known == r)
-                    .ok_or_else(|| Error::validation(INVALID_ROLE))?,
-            ),
+            Some(r) => Some(r.parse::<Role>().map_err(|_| Error::validation(INVALID_ROLE))?),
         };
         let is_active = match is_active.map(str::trim).filter(|v| !v.is_empty()) {
             None => None,
@@ -106,8 +98,8 @@ mod tests {
     fn filters_accept_the_three_roles_and_booleans() {
         assert_eq!(Filter::parse(None, None).unwrap(), Filter::default());
         assert_eq!(Filter::parse(Some(""), Some(" ")).unwrap(), Filter::default());
-        for role in ROLES {
-            assert_eq!(Filter::parse(Some(role), None).unwrap().role, Some(role));
+        for &role in Role::ALL {
+            assert_eq!(Filter::parse(Some(role.as_str()), None).unwrap().role, Some(role));
         }
         assert_eq!(Filter::parse(None, Some("true")).unwrap().is_active, Some(true));
         assert_eq!(Filter::parse(None, Some("false")).unwrap().is_active, Some(false));

@@ -20,7 +20,7 @@ pub struct Booking {
     pub service_id: Uuid,
     /// The service's title, or for a group seat its session's title.
     pub service_title: String,
-    pub service_type: String,
+    pub service_type: crate::catalogue::vocabulary::ServiceType,
     pub user_id: Uuid,
     pub user_first_name: String,
     pub user_last_name: String,
@@ -45,7 +45,7 @@ pub struct Booking {
     /// failed, not_needed); `None` when the booking was never cancelled with one.
     pub refund_percentage: Option<i16>,
     pub refund_cents: Option<i64>,
-    pub refund_status: Option<String>,
+    pub refund_status: Option<crate::payments::RefundStatus>,
     /// Why it was cancelled, when whoever cancelled said so.
     pub cancellation_reason: Option<String>,
     /// The group session this booking is a seat of (none for a one-to-one booking).

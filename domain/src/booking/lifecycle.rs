@@ -12,7 +12,7 @@ use super::{
     bookings::{self, Booking},
     date_overrides, notices, refunds, reservations, weekly_windows,
 };
-use crate::{Error, Result, catalogue::mentors, error::OnConstraint};
+use crate::{Error, Result, catalogue::mentors, error::OnConstraint, payments::PaymentStatus};
 
 /// Rescheduling closes this long before the start.
 pub const RESCHEDULE_CLOSES_BEFORE: Duration = Duration::hours(2);
@@ -44,9 +44,8 @@ pub struct Cancelled {
 }
 
 async fn locked(tx: &mut PgConnection, id: Uuid) -> Result<Booking> {
-    sqlx::query("SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE")
-        .bind(id)
-        .execute(&mut *tx)
+    sqlx::query_scalar!("SELECT 1 AS locked FROM bookings WHERE id = $1 FOR UPDATE", id)
+        .fetch_optional(&mut *tx)
         .await?;
     bookings::find(&mut *tx, id)
         .await?
@@ -90,18 +89,18 @@ pub async fn refund_preview(
 /// session later never raises the refund.
 async fn earliest_start(tx: &mut PgConnection, id: Uuid) -> Result<DateTime<Utc>> {
     Ok(
-        sqlx::query_scalar("SELECT earliest_scheduled_at FROM bookings WHERE id = $1")
-            .bind(id)
+        sqlx::query_scalar!("SELECT earliest_scheduled_at FROM bookings WHERE id = $1", id)
             .fetch_one(&mut *tx)
             .await?,
     )
 }
 
 async fn paid(tx: &mut PgConnection, id: Uuid) -> Result<i64> {
-    Ok(sqlx::query_scalar(
-        "SELECT coalesce(sum(amount_cents), 0)::bigint FROM payments WHERE booking_id = $1 AND status = 'approved'",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT coalesce(sum(amount_cents), 0)::bigint AS "paid!" FROM payments WHERE booking_id = $1 AND status = $2"#,
+        id,
+        PaymentStatus::Approved as PaymentStatus,
     )
-    .bind(id)
     .fetch_one(&mut *tx)
     .await?)
 }
@@ -137,12 +136,12 @@ pub async fn reschedule(
     if !reservations::is_offered(&windows, &overrides, &tz, new_start, b.duration_minutes, now) {
         return Err(Error::conflict(reservations::SLOT_TAKEN));
     }
-    sqlx::query(
-        "UPDATE bookings SET scheduled_at = $2, ends_at = $2 + (ends_at - scheduled_at), \
-         earliest_scheduled_at = least(earliest_scheduled_at, $2), calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1",
+    sqlx::query!(
+        "UPDATE bookings SET scheduled_at = $2::timestamptz, ends_at = $2::timestamptz + (ends_at - scheduled_at),
+         earliest_scheduled_at = least(earliest_scheduled_at, $2::timestamptz), calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1",
+        id,
+        new_start,
     )
-    .bind(id)
-    .bind(new_start)
     .execute(&mut *tx)
     .await
     .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || Error::conflict(reservations::SLOT_TAKEN))?;
@@ -167,12 +166,16 @@ async fn cancel_booking(
         refunds::percentage(now, earliest_start(tx, b.id).await?)
     };
     let reason = reason.map(str::trim).filter(|r| !r.is_empty());
-    sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $2, cancellation_reason = $3, calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1")
-        .bind(b.id)
-        .bind(now)
-        .bind(reason)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE bookings SET status = $4, cancelled_at = $2, cancellation_reason = $3, calendar_sequence = calendar_sequence + 1,
+         updated_at = now() WHERE id = $1",
+        b.id,
+        now,
+        reason,
+        BookingStatus::Cancelled as BookingStatus,
+    )
+    .execute(&mut *tx)
+    .await?;
     let (refund_id, cents) = refunds::record(tx, b.id, percentage).await?;
     let booking = bookings::find(&mut *tx, b.id)
         .await?
@@ -282,11 +285,12 @@ pub async fn move_by_mentor(
     };
     match (b.status, to) {
         (Pending, Confirmed) => {
-            sqlx::query(
-                "UPDATE bookings SET status = 'confirmed', confirmed_at = $2, updated_at = now() WHERE id = $1",
+            sqlx::query!(
+                "UPDATE bookings SET status = $3, confirmed_at = $2, updated_at = now() WHERE id = $1",
+                id,
+                now,
+                Confirmed as BookingStatus,
             )
-            .bind(id)
-            .bind(now)
             .execute(&mut *tx)
             .await?;
             let booking = bookings::find(&mut *tx, id)
@@ -300,11 +304,12 @@ pub async fn move_by_mentor(
             if !has_ended(&b, now) {
                 return Err(Error::conflict(NOT_ENDED));
             }
-            sqlx::query(
-                "UPDATE bookings SET status = 'completed', completed_at = $2, updated_at = now() WHERE id = $1",
+            sqlx::query!(
+                "UPDATE bookings SET status = $3, completed_at = $2, updated_at = now() WHERE id = $1",
+                id,
+                now,
+                Completed as BookingStatus,
             )
-            .bind(id)
-            .bind(now)
             .execute(&mut *tx)
             .await?;
             Ok(MentorMove::Completed(
@@ -324,12 +329,14 @@ pub fn has_ended(b: &Booking, now: DateTime<Utc>) -> bool {
 
 /// Completes a confirmed booking whose session ended more than the complaint window ago.
 pub async fn complete_if_due(tx: &mut PgConnection, id: Uuid, complaint_window: Duration) -> Result<Option<Booking>> {
-    let done = sqlx::query(
-        "UPDATE bookings SET status = 'completed', completed_at = now(), updated_at = now() \
-         WHERE id = $1 AND status = 'confirmed' AND ends_at + $2::interval <= now()",
+    let done = sqlx::query!(
+        "UPDATE bookings SET status = $3, completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status = $4 AND ends_at + $2::interval <= now()",
+        id,
+        complaint_window as Duration,
+        BookingStatus::Completed as BookingStatus,
+        BookingStatus::Confirmed as BookingStatus,
     )
-    .bind(id)
-    .bind(complaint_window)
     .execute(&mut *tx)
     .await?;
     if done.rows_affected() == 0 {

@@ -211,7 +211,7 @@ mod tests {
             created_at: at,
             service_id: id,
             service_title: "Star reading".into(),
-            service_type: "astrology".into(),
+            service_type: crate::catalogue::vocabulary::ServiceType::Astrology,
             user_id: id,
             user_first_name: "Ann".into(),
             user_last_name: "Lee".into(),

@@ -5,7 +5,10 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::Result;
+use crate::{
+    Result,
+    payments::{PaymentStatus, RefundStatus},
+};
 
 /// Cancelling this long or longer before the start refunds everything.
 pub const FULL_REFUND_BEFORE: Duration = Duration::hours(24);
@@ -35,21 +38,28 @@ pub fn amount(total_cents: i64, percentage: u8) -> i64 {
 /// Records the refund owed for a cancelled booking; the caller queues the payout job when the
 /// returned amount is above zero. Free or unpaid bookings owe nothing.
 pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> Result<(Uuid, i64)> {
-    let payment: Option<(Uuid, i64)> =
-        sqlx::query_as("SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = 'approved'")
-            .bind(booking_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let (payment_id, paid) = payment.map_or((None, 0), |(id, cents)| (Some(id), cents));
-    let cents = amount(paid, percentage);
-    let id = sqlx::query_scalar(
-        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    let payment = sqlx::query!(
+        "SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = $2",
+        booking_id,
+        PaymentStatus::Approved as PaymentStatus,
     )
-    .bind(booking_id)
-    .bind(payment_id)
-    .bind(percentage as i16)
-    .bind(cents)
-    .bind(if cents > 0 { "pending" } else { "not_needed" })
+    .fetch_optional(&mut *tx)
+    .await?;
+    let (payment_id, paid) = payment.map_or((None, 0), |p| (Some(p.id), p.amount_cents));
+    let cents = amount(paid, percentage);
+    let status = if cents > 0 {
+        RefundStatus::Pending
+    } else {
+        RefundStatus::NotNeeded
+    };
+    let id = sqlx::query_scalar!(
+        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        booking_id,
+        payment_id,
+        percentage as i16,
+        cents,
+        status as RefundStatus,
+    )
     .fetch_one(&mut *tx)
     .await?;
     Ok((id, cents))

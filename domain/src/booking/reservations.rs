@@ -18,6 +18,7 @@ use crate::{
     catalogue::{mentors, services},
     error::OnConstraint,
     money,
+    payments::PaymentStatus,
 };
 
 /// A paid reservation is held this long for payment.
@@ -182,25 +183,27 @@ pub async fn reserve(
         give_up_hold(&mut *tx, user_id, old, now).await?;
     }
     let expires_at = now + Duration::minutes(HOLD_MINUTES);
-    let id: Uuid = sqlx::query_scalar(
-        "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, notes, \
-         hold_expires_at, confirmed_at, earliest_scheduled_at) \
-         VALUES ($1, $2, $3, $4, $5, $5 + make_interval(mins => $6), $7, $8, $9, $10, $5) RETURNING id",
-    )
-    .bind(user_id)
-    .bind(mentor.id)
-    .bind(service.id)
-    .bind(if free {
+    let status = if free {
         BookingStatus::Confirmed
     } else {
         BookingStatus::Reserved
-    })
-    .bind(scheduled_at)
-    .bind(service.duration_minutes)
-    .bind(service.price_cents)
-    .bind(notes)
-    .bind((!free).then_some(expires_at))
-    .bind(free.then_some(now))
+    };
+    let id = sqlx::query_scalar!(
+        "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, notes,
+         hold_expires_at, confirmed_at, earliest_scheduled_at)
+         VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz + make_interval(mins => $6), $7, $8, $9, $10, $5::timestamptz)
+         RETURNING id",
+        user_id,
+        mentor.id,
+        service.id,
+        status as BookingStatus,
+        scheduled_at,
+        service.duration_minutes,
+        service.price_cents,
+        notes,
+        (!free).then_some(expires_at),
+        free.then_some(now),
+    )
     .fetch_one(&mut *tx)
     .await
     .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || {
@@ -225,11 +228,13 @@ pub async fn reserve(
 /// Serializes the seeker's new holds until the transaction ends, so parallel requests cannot
 /// all pass the caps.
 pub(crate) async fn lock_holds_of(tx: &mut PgConnection, user_id: Uuid) -> Result<()> {
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))")
-        .bind(HOLDS_LOCK_NAMESPACE)
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock($1, hashtext($2::text))",
+        HOLDS_LOCK_NAMESPACE,
+        user_id.to_string()
+    )
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 
@@ -240,15 +245,17 @@ pub(crate) async fn live_holds(
     mentor_id: Uuid,
     now: DateTime<Utc>,
 ) -> Result<(i64, i64)> {
-    Ok(sqlx::query_as(
-        "SELECT count(*), count(*) FILTER (WHERE mentor_id = $2 AND group_session_id IS NULL) FROM bookings \
-         WHERE user_id = $1 AND status = 'reserved' AND hold_expires_at > $3",
+    let row = sqlx::query!(
+        r#"SELECT count(*) AS "total!", count(*) FILTER (WHERE mentor_id = $2 AND group_session_id IS NULL) AS "with_mentor!"
+           FROM bookings WHERE user_id = $1 AND status = $4 AND hold_expires_at > $3"#,
+        user_id,
+        mentor_id,
+        now,
+        BookingStatus::Reserved as BookingStatus,
     )
-    .bind(user_id)
-    .bind(mentor_id)
-    .bind(now)
     .fetch_one(&mut *tx)
-    .await?)
+    .await?;
+    Ok((row.total, row.with_mentor))
 }
 
 /// Refuses a seeker's live holds (the new one included) beyond the caps.
@@ -295,14 +302,17 @@ pub async fn release(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -
 
 /// Ends the seeker's own live hold; a hold whose charge is in flight stays (the payment decides).
 async fn give_up_hold(conn: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
-    let done = sqlx::query(
-        "UPDATE bookings SET status = 'expired', hold_expires_at = $3, updated_at = now() \
-         WHERE id = $1 AND user_id = $2 AND status = 'reserved' AND hold_expires_at > $3 \
-         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'processing')",
+    let done = sqlx::query!(
+        "UPDATE bookings SET status = $4, hold_expires_at = $3, updated_at = now()
+         WHERE id = $1 AND user_id = $2 AND status = $5 AND hold_expires_at > $3
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = $6)",
+        id,
+        user_id,
+        now,
+        BookingStatus::Expired as BookingStatus,
+        BookingStatus::Reserved as BookingStatus,
+        PaymentStatus::Processing as PaymentStatus,
     )
-    .bind(id)
-    .bind(user_id)
-    .bind(now)
     .execute(conn)
     .await?;
     if done.rows_affected() == 0 {
@@ -315,11 +325,14 @@ async fn give_up_hold(conn: &mut PgConnection, user_id: Uuid, id: Uuid, now: Dat
 /// A hold with a charge in flight is kept until the charge settles (reconciliation settles it;
 /// the sweep then releases a hold whose charge was refused).
 pub async fn expire_hold(db: &PgPool, id: Uuid) -> Result<bool> {
-    let done = sqlx::query(
-        "UPDATE bookings SET status = 'expired', updated_at = now() WHERE id = $1 AND status = 'reserved' AND hold_expires_at <= now() \
-         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'processing')",
+    let done = sqlx::query!(
+        "UPDATE bookings SET status = $2, updated_at = now() WHERE id = $1 AND status = $3 AND hold_expires_at <= now()
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = $4)",
+        id,
+        BookingStatus::Expired as BookingStatus,
+        BookingStatus::Reserved as BookingStatus,
+        PaymentStatus::Processing as PaymentStatus,
     )
-    .bind(id)
     .execute(db)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -327,13 +340,16 @@ pub async fn expire_hold(db: &PgPool, id: Uuid) -> Result<bool> {
 
 /// Releases every hold that has run out (the safety net for lost jobs); returns how many.
 pub async fn expire_overdue_holds(db: &PgPool) -> Result<u64> {
-    Ok(sqlx::query(
-        "UPDATE bookings SET status = 'expired', updated_at = now() WHERE status = 'reserved' AND hold_expires_at <= now() \
-         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'processing')",
+    Ok(sqlx::query!(
+        "UPDATE bookings SET status = $1, updated_at = now() WHERE status = $2 AND hold_expires_at <= now()
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = $3)",
+        BookingStatus::Expired as BookingStatus,
+        BookingStatus::Reserved as BookingStatus,
+        PaymentStatus::Processing as PaymentStatus,
     )
     .execute(db)
-        .await?
-        .rows_affected())
+    .await?
+    .rows_affected())
 }
 
 #[cfg(test)]

@@ -39,6 +39,17 @@ pub const NOT_RINGING: &str = "This call is no longer ringing";
 pub const NOT_ANSWERED: &str = "The call has not been answered yet";
 pub const OUTSIDE_WINDOW: &str = "Video sessions open 15 minutes before the start and close at the end of the session";
 
+closed_set! {
+    /// A one-to-one call rings, is answered (active), then ends one of three ways.
+    pub enum CallStatus ("call status") {
+        Ringing = "ringing",
+        Active = "active",
+        Rejected = "rejected",
+        Ended = "ended",
+        Missed = "missed",
+    }
+}
+
 /// Why a call ended, as `callEnded.reason` says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
@@ -68,11 +79,11 @@ impl EndReason {
         }
     }
 
-    fn status(self) -> &'static str {
+    fn status(self) -> CallStatus {
         match self {
-            EndReason::Missed => "missed",
-            EndReason::Rejected => "rejected",
-            EndReason::Ended | EndReason::Disconnected => "ended",
+            EndReason::Missed => CallStatus::Missed,
+            EndReason::Rejected => CallStatus::Rejected,
+            EndReason::Ended | EndReason::Disconnected => CallStatus::Ended,
         }
     }
 }
@@ -87,7 +98,7 @@ pub struct Call {
     pub callee_id: Uuid,
     pub caller_socket: Uuid,
     pub callee_socket: Option<Uuid>,
-    pub status: String,
+    pub status: CallStatus,
     pub created_at: DateTime<Utc>,
 }
 
@@ -251,12 +262,13 @@ pub async fn accept(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
     if call.callee_id != me {
         return Err(Error::not_found(NOT_FOUND));
     }
-    if call.status != "ringing" {
+    if call.status != CallStatus::Ringing {
         return Err(Error::conflict(NOT_RINGING));
     }
-    sqlx::query("UPDATE calls SET status = 'active', callee_socket = $2, answered_at = now() WHERE id = $1")
+    sqlx::query("UPDATE calls SET status = $3, callee_socket = $2, answered_at = now() WHERE id = $1")
         .bind(id)
         .bind(socket)
+        .bind(CallStatus::Active)
         .execute(&mut *conn)
         .await?;
     let accepted = ServerEvent::CallAccepted(call.ids());
@@ -271,7 +283,7 @@ pub async fn accept(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
     };
     crate::realtime::publish(conn, &elsewhere).await?;
     Ok(Call {
-        status: "active".into(),
+        status: CallStatus::Active,
         callee_socket: Some(socket),
         ..call
     })
@@ -283,7 +295,7 @@ pub async fn reject(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<()> {
     if call.callee_id != me {
         return Err(Error::not_found(NOT_FOUND));
     }
-    if call.status != "ringing" {
+    if call.status != CallStatus::Ringing {
         return Err(Error::conflict(NOT_RINGING));
     }
     let rejected = ServerEvent::CallRejected(call.ids());
@@ -294,7 +306,7 @@ pub async fn reject(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<()> {
 /// Either party hangs up (or the caller cancels while it rings).
 pub async fn end(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<()> {
     let call = own_call(conn, me, id).await?;
-    if !matches!(call.status.as_str(), "ringing" | "active") {
+    if !matches!(call.status, CallStatus::Ringing | CallStatus::Active) {
         return Ok(());
     }
     finish(conn, &call, EndReason::Ended).await
@@ -333,7 +345,7 @@ pub async fn socket_dropped(conn: &mut PgConnection, socket: Uuid) -> Result<Vec
     let calls = on_socket(conn, socket).await?;
     let mut held = Vec::new();
     for call in &calls {
-        if call.status == "active" {
+        if call.status == CallStatus::Active {
             held.push(call.id);
         } else {
             finish(conn, call, EndReason::Disconnected).await?;
@@ -394,10 +406,12 @@ pub enum Resumed {
 /// side offers again on fresh peer connections).
 pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -> Result<Resumed> {
     let call = own_call(conn, me, id).await?;
-    match call.status.as_str() {
-        "active" => {}
-        "ringing" => return Err(Error::conflict(NOT_ANSWERED)),
-        _ => return Ok(Resumed::Ended(call.ended(CallEndReason::Ended))),
+    match call.status {
+        CallStatus::Active => {}
+        CallStatus::Ringing => return Err(Error::conflict(NOT_ANSWERED)),
+        CallStatus::Rejected | CallStatus::Ended | CallStatus::Missed => {
+            return Ok(Resumed::Ended(call.ended(CallEndReason::Ended)));
+        }
     }
     let column = if call.caller_id == me {
         "caller_socket"
@@ -543,7 +557,7 @@ mod tests {
                 EndReason::Rejected,
                 EndReason::Disconnected
             ]
-            .map(|r| (r.as_str(), r.status())),
+            .map(|r| (r.as_str(), r.status().as_str())),
             [
                 ("ended", "ended"),
                 ("missed", "missed"),

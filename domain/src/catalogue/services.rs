@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgExecutor, PgPool};
 use uuid::Uuid;
 
-use super::vocabulary;
+use super::vocabulary::ServiceType;
 use crate::{Error, Result, money, text};
 
 pub const MIN_TITLE_CHARS: usize = 3;
@@ -35,7 +35,7 @@ pub struct Service {
     pub mentor_id: Uuid,
     pub title: String,
     pub description: String,
-    pub service_type: String,
+    pub service_type: ServiceType,
     pub price_cents: i64,
     pub duration_minutes: i32,
     pub is_active: bool,
@@ -98,13 +98,8 @@ pub fn description(raw: &str) -> Result<String> {
     Ok(d.to_string())
 }
 
-pub fn service_type(raw: &str) -> Result<String> {
-    let t = raw.trim();
-    if vocabulary::is_service_type(t) {
-        Ok(t.to_string())
-    } else {
-        Err(Error::validation(INVALID_TYPE))
-    }
+pub fn service_type(raw: &str) -> Result<ServiceType> {
+    raw.trim().parse().map_err(|_| Error::validation(INVALID_TYPE))
 }
 
 pub fn price(raw: Option<&str>) -> Result<i64> {

@@ -2,12 +2,12 @@
 
 use sqlx::PgPool;
 
-use super::vocabulary::SERVICE_TYPES;
+use super::vocabulary::ServiceType;
 use crate::Result;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct ServiceStat {
-    pub service_type: String,
+    pub service_type: ServiceType,
     pub mentor_count: i64,
     /// The lowest price that is not free; 0 when there is none (the grid says 'Coming Soon').
     pub min_price_cents: i64,
@@ -23,7 +23,7 @@ pub async fn service_stats(db: &PgPool) -> Result<Vec<ServiceStat>> {
          LEFT JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
          GROUP BY t.service_type, t.position ORDER BY t.position",
     )
-    .bind(SERVICE_TYPES.as_slice())
+    .bind(ServiceType::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>())
     .fetch_all(db)
     .await?;
     Ok(rows)

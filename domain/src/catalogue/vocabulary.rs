@@ -1,14 +1,16 @@
 //! Fixed lists of the spec: service types and specialty choices.
 
-/// The six service types, in the order the service grid shows them.
-pub const SERVICE_TYPES: [&str; 6] = [
-    "astrology",
-    "tarot",
-    "energy_healing",
-    "mystical_practices",
-    "relationship_guidance",
-    "meditation",
-];
+closed_set! {
+    /// The six service types, in the order the service grid shows them.
+    pub enum ServiceType ("service type") {
+        Astrology = "astrology",
+        Tarot = "tarot",
+        EnergyHealing = "energy_healing",
+        MysticalPractices = "mystical_practices",
+        RelationshipGuidance = "relationship_guidance",
+        Meditation = "meditation",
+    }
+}
 
 /// The 14 specialties a mentor chooses from.
 pub const SPECIALTIES: [&str; 14] = [
@@ -29,7 +31,7 @@ pub const SPECIALTIES: [&str; 14] = [
 ];
 
 pub fn is_service_type(value: &str) -> bool {
-    SERVICE_TYPES.contains(&value)
+    value.parse::<ServiceType>().is_ok()
 }
 
 pub fn label(service_type: &str) -> String {
@@ -53,6 +55,7 @@ mod tests {
     fn six_types_and_fourteen_specialties() {
         assert!(is_service_type("energy_healing"));
         assert!(!is_service_type("Energy Healing"));
+        assert_eq!(ServiceType::ALL.len(), 6);
         assert_eq!(label("relationship_guidance"), "Relationship Guidance");
     }
 }

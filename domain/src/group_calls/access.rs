@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
-use crate::{Error, Result};
+use crate::{Error, Result, group_sessions::GroupStatus};
 
 pub const NOT_FOUND: &str = "Group session not found";
 pub const NOT_A_PARTICIPANT: &str = "Only the mentor and the participants of this session can join its call";
@@ -19,7 +19,7 @@ pub const NOT_IN_SESSION: &str = "That person is not a participant of this sessi
 pub struct CallSession {
     pub id: Uuid,
     pub title: String,
-    pub status: String,
+    pub status: GroupStatus,
     pub scheduled_at: DateTime<Utc>,
     pub ends_at: DateTime<Utc>,
     pub max_participants: i32,
@@ -30,18 +30,21 @@ pub struct CallSession {
 impl CallSession {
     /// Active, or scheduled with its start reached and its end not.
     pub fn is_live(&self, now: DateTime<Utc>) -> bool {
-        match self.status.as_str() {
-            "active" => true,
-            "scheduled" => self.scheduled_at <= now && now < self.ends_at,
-            _ => false,
+        match self.status {
+            GroupStatus::Active => true,
+            GroupStatus::Scheduled => self.scheduled_at <= now && now < self.ends_at,
+            GroupStatus::Completed | GroupStatus::Cancelled => false,
         }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    Mentor,
-    Participant,
+closed_set! {
+    /// Who someone is in a group call.
+    #[cfg_attr(feature = "openapi", oai(rename = "GroupCallRole"))]
+    pub enum Role ("group call role") {
+        Mentor = "mentor",
+        Participant = "participant",
+    }
 }
 
 /// A member of the call as the others see them.
@@ -150,12 +153,12 @@ mod tests {
     use super::*;
     use chrono::Duration;
 
-    fn session(status: &str, start_in_minutes: i64) -> CallSession {
+    fn session(status: GroupStatus, start_in_minutes: i64) -> CallSession {
         let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
         CallSession {
             id: Uuid::nil(),
             title: "Circle".into(),
-            status: status.into(),
+            status,
             scheduled_at: now + Duration::minutes(start_in_minutes),
             ends_at: now + Duration::minutes(start_in_minutes + 60),
             max_participants: 4,
@@ -167,12 +170,12 @@ mod tests {
     #[test]
     fn a_session_is_live_when_active_or_between_its_start_and_its_end() {
         let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        assert!(session("scheduled", 0).is_live(now));
-        assert!(session("scheduled", -59).is_live(now));
-        assert!(!session("scheduled", -60).is_live(now));
-        assert!(!session("scheduled", 1).is_live(now));
-        assert!(session("active", 30).is_live(now));
-        assert!(!session("completed", -10).is_live(now));
-        assert!(!session("cancelled", -10).is_live(now));
+        assert!(session(GroupStatus::Scheduled, 0).is_live(now));
+        assert!(session(GroupStatus::Scheduled, -59).is_live(now));
+        assert!(!session(GroupStatus::Scheduled, -60).is_live(now));
+        assert!(!session(GroupStatus::Scheduled, 1).is_live(now));
+        assert!(session(GroupStatus::Active, 30).is_live(now));
+        assert!(!session(GroupStatus::Completed, -10).is_live(now));
+        assert!(!session(GroupStatus::Cancelled, -10).is_live(now));
     }
 }

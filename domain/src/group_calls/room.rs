@@ -8,6 +8,7 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::{
+    super::group_sessions::GroupStatus,
     JanusClient,
     access::{self, CallSession, Member, Role},
     ids,
@@ -117,10 +118,10 @@ pub async fn start(
         return Err(Error::forbidden(access::MENTOR_ONLY));
     }
     ensure_room(janus(client)?, &session).await?;
-    if session.status == "scheduled" {
+    if session.status == GroupStatus::Scheduled {
         lifecycle::move_by_mentor(&mut *conn, user, id, "active", now).await?;
     }
-    announce(conn, None, id, "active", now).await
+    announce(conn, None, id, GroupStatus::Active, now).await
 }
 
 /// The mentor ends the call: the active session is completed (the mentor's move), its room
@@ -134,7 +135,7 @@ pub async fn end(
 ) -> Result<()> {
     access::as_mentor(&mut *conn, id, user).await?;
     lifecycle::move_by_mentor(&mut *conn, user, id, "completed", now).await?;
-    announce(conn, client, id, "completed", now).await
+    announce(conn, client, id, GroupStatus::Completed, now).await
 }
 
 /// Tells every member that the session changed state (however it changed: the call page, the
@@ -143,21 +144,21 @@ pub async fn announce(
     conn: &mut PgConnection,
     client: Option<&JanusClient>,
     id: Uuid,
-    status: &str,
+    status: GroupStatus,
     now: DateTime<Utc>,
 ) -> Result<()> {
     match status {
-        "active" => {
+        GroupStatus::Active => {
             let started = GroupSessionStarted {
                 group_session_id: id,
                 started_at: now,
             };
             tell_members(conn, id, ServerEvent::GroupSessionStarted(started)).await
         }
-        "completed" | "cancelled" => {
+        GroupStatus::Completed | GroupStatus::Cancelled => {
             let ended = GroupSessionEnded {
                 group_session_id: id,
-                status: status.to_owned(),
+                status: status.as_str().to_owned(),
             };
             tell_members(&mut *conn, id, ServerEvent::GroupSessionEnded(ended)).await?;
             if let Some(client) = client {
@@ -166,7 +167,7 @@ pub async fn announce(
             }
             Ok(())
         }
-        _ => Ok(()),
+        GroupStatus::Scheduled => Ok(()),
     }
 }
 

@@ -19,7 +19,7 @@ pub struct GroupSession {
     pub service_id: Uuid,
     pub title: String,
     pub description: Option<String>,
-    pub status: String,
+    pub status: GroupStatus,
     pub scheduled_at: DateTime<Utc>,
     pub ends_at: DateTime<Utc>,
     pub max_participants: i32,
@@ -27,7 +27,7 @@ pub struct GroupSession {
     pub seats_taken: i32,
     pub created_at: DateTime<Utc>,
     pub service_title: String,
-    pub service_type: String,
+    pub service_type: crate::catalogue::vocabulary::ServiceType,
     pub service_price_cents: i64,
     pub service_duration_minutes: i32,
     pub mentor_user_id: Uuid,
@@ -42,8 +42,7 @@ pub struct GroupSession {
 
 impl GroupSession {
     pub fn status(&self) -> GroupStatus {
-        // The table's check allows only the four names.
-        self.status.parse().unwrap_or(GroupStatus::Cancelled)
+        self.status
     }
 
     /// Live: active, or scheduled with the start passed and the end not.

@@ -5,49 +5,22 @@
 //! ends it), scheduled | active -> completed (the worker at start + duration). Anything else is
 //! a conflict.
 
-use std::{fmt, str::FromStr};
-
 use chrono::{DateTime, Utc};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GroupStatus {
-    Scheduled,
-    Active,
-    Completed,
-    Cancelled,
+closed_set! {
+    /// The state of a group session.
+    pub enum GroupStatus ("group session status") {
+        Scheduled = "scheduled",
+        Active = "active",
+        Completed = "completed",
+        Cancelled = "cancelled",
+    }
 }
 
 impl GroupStatus {
-    pub const ALL: [GroupStatus; 4] = [Self::Scheduled, Self::Active, Self::Completed, Self::Cancelled];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Scheduled => "scheduled",
-            Self::Active => "active",
-            Self::Completed => "completed",
-            Self::Cancelled => "cancelled",
-        }
-    }
-
     /// Scheduled or active: seats can be taken and the mentor's time is busy.
     pub fn is_open(self) -> bool {
         matches!(self, Self::Scheduled | Self::Active)
-    }
-}
-
-impl fmt::Display for GroupStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for GroupStatus {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|v| v.as_str() == s)
-            .ok_or_else(|| format!("not a group session status: {s}"))
     }
 }
 
@@ -80,7 +53,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for s in GroupStatus::ALL {
+        for &s in GroupStatus::ALL {
             assert_eq!(s.as_str().parse::<GroupStatus>().unwrap(), s);
         }
         assert!("live".parse::<GroupStatus>().is_err());

@@ -139,7 +139,7 @@ pub(crate) fn test_booking(title: &str, mentor: &str) -> Booking {
         created_at: start,
         service_id: uuid::Uuid::nil(),
         service_title: title.into(),
-        service_type: "tarot".into(),
+        service_type: crate::catalogue::vocabulary::ServiceType::Tarot,
         user_id: uuid::Uuid::nil(),
         user_first_name: "Ann".into(),
         user_last_name: "Lee".into(),

@@ -360,7 +360,7 @@ pub fn mentor_rejected(config: &Config, to: &str, first_name: &str, reason: &str
 
 /// To a mentor: an admin sent a payout.
 pub fn payout_paid(config: &Config, p: &crate::payouts::PayoutMail) -> Email {
-    let method = crate::payouts::method_label(p.method.as_deref().unwrap_or(crate::payouts::MANUAL_METHOD)).to_string();
+    let method = p.method.unwrap_or(crate::payouts::MANUAL_METHOD).label();
     action_email(
         &p.email,
         &format!("Your payout of ${} was sent", crate::money::format(p.mentor_net_cents)),

@@ -121,7 +121,7 @@ pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Reci
     )))
     .bind(&ids)
     .bind(&users)
-    .bind(fan_out.kind.as_str())
+    .bind(fan_out.kind)
     .bind(&fan_out.title)
     .bind(&fan_out.message)
     .bind(&fan_out.action_url)

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
+use super::Kind;
 use crate::{Error, Result};
 
 /// The bell shows this many by default.
@@ -14,7 +15,7 @@ pub const NOT_FOUND: &str = "Notification not found";
 #[derive(Clone, Debug, FromRow)]
 pub struct Notification {
     pub id: Uuid,
-    pub kind: String,
+    pub kind: Kind,
     pub title: String,
     pub message: String,
     pub action_url: Option<String>,
@@ -102,7 +103,7 @@ mod tests {
         let at = DateTime::parse_from_rfc3339("2027-03-05T14:30:00.5Z").unwrap().to_utc();
         let n = Notification {
             id: Uuid::nil(),
-            kind: "new_review".into(),
+            kind: Kind::NewReview,
             title: "New review".into(),
             message: "5 out of 5".into(),
             action_url: Some("/mentor/x".into()),

@@ -15,10 +15,11 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{ChargeOutcome, gateway};
+use super::{ChargeOutcome, PaymentStatus, gateway};
 use crate::{
     Error, Result,
     booking::{
+        BookingStatus,
         bookings::{self, Booking},
         reservations,
     },
@@ -66,48 +67,55 @@ pub async fn start(
     now: DateTime<Utc>,
 ) -> Result<Start> {
     let not_found = || Error::not_found(reservations::NOT_FOUND);
-    let row: Option<(Uuid, String, Option<DateTime<Utc>>, i64)> =
-        sqlx::query_as("SELECT user_id, status, hold_expires_at, total_cents FROM bookings WHERE id = $1 FOR UPDATE")
-            .bind(reservation_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let (owner, status, expires, total_cents) = row.ok_or_else(not_found)?;
-    if owner != user_id {
+    let row = sqlx::query!(
+        r#"SELECT user_id, status AS "status: BookingStatus", hold_expires_at, total_cents
+           FROM bookings WHERE id = $1 FOR UPDATE"#,
+        reservation_id,
+    )
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(not_found)?;
+    let (status, expires, total_cents) = (row.status, row.hold_expires_at, row.total_cents);
+    if row.user_id != user_id {
         return Err(not_found());
     }
-    let open: Option<String> = sqlx::query_scalar(
-        "SELECT status FROM payments WHERE booking_id = $1 AND status IN ('approved', 'processing') ORDER BY status = 'approved' DESC LIMIT 1",
+    let open = sqlx::query_scalar!(
+        r#"SELECT status AS "status: PaymentStatus" FROM payments
+           WHERE booking_id = $1 AND status IN ($2, $3) ORDER BY status = $2 DESC LIMIT 1"#,
+        reservation_id,
+        PaymentStatus::Approved as PaymentStatus,
+        PaymentStatus::Processing as PaymentStatus,
     )
-    .bind(reservation_id)
     .fetch_optional(&mut *tx)
     .await?;
-    match open.as_deref() {
-        Some("approved") => {
+    match open {
+        Some(PaymentStatus::Approved) => {
             let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
             return Ok(Start::AlreadyPaid(Box::new(booking)));
         }
         Some(_) => return Ok(Start::InProgress),
         None => {}
     }
-    match status.as_str() {
-        "reserved" if expires.is_some_and(|t| t > now) => {}
-        "reserved" | "expired" => return Err(Error::conflict(EXPIRED_HOLD)),
+    match status {
+        BookingStatus::Reserved if expires.is_some_and(|t| t > now) => {}
+        BookingStatus::Reserved | BookingStatus::Expired => return Err(Error::conflict(EXPIRED_HOLD)),
         _ => return Err(not_found()),
     }
     let booking = bookings::find(&mut *tx, reservation_id).await?.ok_or_else(not_found)?;
     let payment_id = Uuid::new_v4();
     let reference = gateway::reference(payment_id);
-    sqlx::query(
-        "INSERT INTO payments (id, booking_id, user_id, gateway, amount_cents, card_last4, status, reference) \
-         VALUES ($1, $2, $3, $4, $5, $6, 'processing', $7)",
+    sqlx::query!(
+        "INSERT INTO payments (id, booking_id, user_id, gateway, amount_cents, card_last4, status, reference)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        payment_id,
+        reservation_id,
+        user_id,
+        gateway_name,
+        total_cents,
+        card_last4,
+        PaymentStatus::Processing as PaymentStatus,
+        &reference,
     )
-    .bind(payment_id)
-    .bind(reservation_id)
-    .bind(user_id)
-    .bind(gateway_name)
-    .bind(total_cents)
-    .bind(card_last4)
-    .bind(&reference)
     .execute(&mut *tx)
     .await?;
     Ok(Start::Charge(Attempt {
@@ -138,44 +146,52 @@ pub async fn settle(
     outcome: &ChargeOutcome,
     now: DateTime<Utc>,
 ) -> Result<Settled> {
-    let booking_id: Option<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payments WHERE id = $1")
-        .bind(payment_id)
+    let booking_id = sqlx::query_scalar!("SELECT booking_id FROM payments WHERE id = $1", payment_id)
         .fetch_optional(&mut *tx)
         .await?;
     let booking_id = booking_id.ok_or_else(|| Error::not_found("Payment not found"))?;
     // The booking first, as `start` locks it, so the two never wait for each other in a circle.
-    let status: String = sqlx::query_scalar("SELECT status FROM bookings WHERE id = $1 FOR UPDATE")
-        .bind(booking_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    let (payment_status, user_id, amount_cents): (String, Uuid, i64) =
-        sqlx::query_as("SELECT status, user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE")
-            .bind(payment_id)
-            .fetch_one(&mut *tx)
-            .await?;
-    if payment_status != "processing" {
+    let status = sqlx::query_scalar!(
+        r#"SELECT status AS "status: BookingStatus" FROM bookings WHERE id = $1 FOR UPDATE"#,
+        booking_id,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let payment = sqlx::query!(
+        r#"SELECT status AS "status: PaymentStatus", user_id, amount_cents FROM payments WHERE id = $1 FOR UPDATE"#,
+        payment_id,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let (user_id, amount_cents) = (payment.user_id, payment.amount_cents);
+    if payment.status != PaymentStatus::Processing {
         return Ok(Settled::AlreadySettled);
     }
     let (new_status, transaction_id, message) = match outcome {
-        ChargeOutcome::Approved { transaction_id } => ("approved", Some(transaction_id.as_str()), None),
-        ChargeOutcome::Declined { reason } => ("declined", None, Some(reason.as_str())),
-        ChargeOutcome::Error { reason } => ("error", None, Some(reason.as_str())),
+        ChargeOutcome::Approved { transaction_id } => (PaymentStatus::Approved, Some(transaction_id.as_str()), None),
+        ChargeOutcome::Declined { reason } => (PaymentStatus::Declined, None, Some(reason.as_str())),
+        ChargeOutcome::Error { reason } => (PaymentStatus::Error, None, Some(reason.as_str())),
     };
-    sqlx::query("UPDATE payments SET status = $2, transaction_id = $3, message = $4, settled_at = $5 WHERE id = $1")
-        .bind(payment_id)
-        .bind(new_status)
-        .bind(transaction_id)
-        .bind(message)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE payments SET status = $2, transaction_id = $3, message = $4, settled_at = $5 WHERE id = $1",
+        payment_id,
+        new_status as PaymentStatus,
+        transaction_id,
+        message,
+        now,
+    )
+    .execute(&mut *tx)
+    .await?;
     match outcome {
-        ChargeOutcome::Approved { .. } if status == "reserved" => {
-            sqlx::query("UPDATE bookings SET status = 'confirmed', confirmed_at = $2, hold_expires_at = NULL, updated_at = now() WHERE id = $1")
-                .bind(booking_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
+        ChargeOutcome::Approved { .. } if status == BookingStatus::Reserved => {
+            sqlx::query!(
+                "UPDATE bookings SET status = $3, confirmed_at = $2, hold_expires_at = NULL, updated_at = now() WHERE id = $1",
+                booking_id,
+                now,
+                BookingStatus::Confirmed as BookingStatus,
+            )
+            .execute(&mut *tx)
+            .await?;
             let booking = bookings::find(&mut *tx, booking_id)
                 .await?
                 .ok_or_else(|| Error::not_found(reservations::NOT_FOUND))?;
@@ -209,22 +225,23 @@ pub async fn settle(
 }
 
 /// The newest attempt on a booking: its id and status.
-pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uuid, String)>> {
-    Ok(
-        sqlx::query_as("SELECT id, status FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1")
-            .bind(booking_id)
-            .fetch_optional(db)
-            .await?,
+pub async fn latest_attempt(db: &PgPool, booking_id: Uuid) -> Result<Option<(Uuid, PaymentStatus)>> {
+    let row = sqlx::query!(
+        r#"SELECT id, status AS "status: PaymentStatus" FROM payments WHERE booking_id = $1 ORDER BY created_at DESC LIMIT 1"#,
+        booking_id,
     )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| (r.id, r.status)))
 }
 
 /// Waits up to `deadline` while another request's attempt on this booking is 'processing';
 /// returns the status it settled to, or None when it is still processing.
-pub async fn wait_for_settlement(db: &PgPool, booking_id: Uuid, deadline: Duration) -> Result<Option<String>> {
+pub async fn wait_for_settlement(db: &PgPool, booking_id: Uuid, deadline: Duration) -> Result<Option<PaymentStatus>> {
     let until = tokio::time::Instant::now() + deadline;
     loop {
         match latest_attempt(db, booking_id).await? {
-            Some((_, status)) if status != "processing" => return Ok(Some(status)),
+            Some((_, status)) if status != PaymentStatus::Processing => return Ok(Some(status)),
             None => return Ok(None),
             Some(_) if tokio::time::Instant::now() >= until => return Ok(None),
             Some(_) => tokio::time::sleep(SETTLEMENT_POLL).await,
@@ -233,7 +250,7 @@ pub async fn wait_for_settlement(db: &PgPool, booking_id: Uuid, deadline: Durati
 }
 
 /// An attempt left open: what reconciliation needs.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct OpenAttempt {
     pub id: Uuid,
     pub reference: String,
@@ -241,18 +258,24 @@ pub struct OpenAttempt {
 }
 
 pub async fn open_attempt(db: &PgPool, payment_id: Uuid) -> Result<Option<OpenAttempt>> {
-    Ok(
-        sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = 'processing'")
-            .bind(payment_id)
-            .fetch_optional(db)
-            .await?,
+    Ok(sqlx::query_as!(
+        OpenAttempt,
+        "SELECT id, reference, created_at FROM payments WHERE id = $1 AND status = $2",
+        payment_id,
+        PaymentStatus::Processing as PaymentStatus,
     )
+    .fetch_optional(db)
+    .await?)
 }
 
 /// Attempts still 'processing' that were started before `before`.
 pub async fn open_attempts_before(db: &PgPool, before: DateTime<Utc>) -> Result<Vec<OpenAttempt>> {
-    Ok(sqlx::query_as("SELECT id, reference, created_at FROM payments WHERE status = 'processing' AND created_at < $1 ORDER BY created_at LIMIT 500")
-        .bind(before)
-        .fetch_all(db)
-        .await?)
+    Ok(sqlx::query_as!(
+        OpenAttempt,
+        "SELECT id, reference, created_at FROM payments WHERE status = $2 AND created_at < $1 ORDER BY created_at LIMIT 500",
+        before,
+        PaymentStatus::Processing as PaymentStatus,
+    )
+    .fetch_all(db)
+    .await?)
 }

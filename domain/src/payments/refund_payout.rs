@@ -9,7 +9,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::{
-    PaymentGateway, RefundOutcome,
+    PaymentGateway, RefundOutcome, RefundReason, RefundStatus,
     gateway::{self, RefundRequest},
 };
 use crate::Result;
@@ -27,52 +27,58 @@ pub async fn record_reversal(
     payment_id: Uuid,
     amount_cents: i64,
 ) -> Result<Uuid> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status, reason) \
-         VALUES ($1, $2, 100, $3, 'pending', 'reversal') RETURNING id",
+    Ok(sqlx::query_scalar!(
+        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status, reason)
+         VALUES ($1, $2, 100, $3, $4, $5) RETURNING id",
+        booking_id,
+        payment_id,
+        amount_cents,
+        RefundStatus::Pending as RefundStatus,
+        RefundReason::Reversal as RefundReason,
     )
-    .bind(booking_id)
-    .bind(payment_id)
-    .bind(amount_cents)
     .fetch_one(&mut *tx)
     .await?)
 }
 
 async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Result<()> {
-    sqlx::query(
-        "UPDATE refunds SET status = 'succeeded', gateway_transaction_id = $2, completed_at = now(), last_error = NULL \
-         WHERE id = $1 AND status = 'pending'",
+    sqlx::query!(
+        "UPDATE refunds SET status = $3, gateway_transaction_id = $2, completed_at = now(), last_error = NULL
+         WHERE id = $1 AND status = $4",
+        refund_id,
+        transaction_id,
+        RefundStatus::Succeeded as RefundStatus,
+        RefundStatus::Pending as RefundStatus,
     )
-    .bind(refund_id)
-    .bind(transaction_id)
     .execute(pool)
     .await?;
     Ok(())
 }
 
-/// A refund's status, amount and last attempt, with its payment's transaction id and card's last four digits.
-type RefundToPay = (
-    String,
-    i64,
-    Option<chrono::DateTime<chrono::Utc>>,
-    Option<String>,
-    Option<String>,
-);
-
 /// Pays a pending refund out. An `Err` means the outcome is unknown: retry later.
 pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uuid) -> Result<Payout> {
     let mut tx = pool.begin().await?;
-    let row: Option<RefundToPay> = sqlx::query_as(
-        "SELECT r.status, r.amount_cents, r.last_attempt_at, p.transaction_id, p.card_last4 FROM refunds r \
-         LEFT JOIN payments p ON p.id = r.payment_id WHERE r.id = $1 FOR UPDATE OF r",
+    // The refund's status, amount and last attempt, with its payment's transaction id and card's
+    // last four digits (none for a refund without a payment).
+    let row = sqlx::query!(
+        r#"SELECT r.status AS "status: RefundStatus", r.amount_cents, r.last_attempt_at,
+                  p.transaction_id AS "transaction_id?", p.card_last4 AS "card_last4?"
+           FROM refunds r LEFT JOIN payments p ON p.id = r.payment_id WHERE r.id = $1 FOR UPDATE OF r"#,
+        refund_id,
     )
-    .bind(refund_id)
     .fetch_optional(&mut *tx)
     .await?;
-    let Some((status, cents, tried_before, Some(transaction_id), Some(last4))) = row else {
+    let Some((status, cents, tried_before, Some(transaction_id), Some(last4))) = row.map(|r| {
+        (
+            r.status,
+            r.amount_cents,
+            r.last_attempt_at,
+            r.transaction_id,
+            r.card_last4,
+        )
+    }) else {
         return Ok(Payout::Done);
     };
-    if status != "pending" {
+    if status != RefundStatus::Pending {
         return Ok(Payout::Done);
     }
     let reference = gateway::reference(refund_id);
@@ -84,10 +90,12 @@ pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uui
         }
         tx = pool.begin().await?;
     }
-    sqlx::query("UPDATE refunds SET last_attempt_at = now(), attempts = attempts + 1 WHERE id = $1")
-        .bind(refund_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE refunds SET last_attempt_at = now(), attempts = attempts + 1 WHERE id = $1",
+        refund_id
+    )
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     let outcome = gateway
         .refund(RefundRequest {
@@ -104,9 +112,7 @@ pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uui
         }
         RefundOutcome::Failed { reason } => {
             tracing::warn!(refund = %refund_id, gateway_says = %reason, "the gateway refused a refund");
-            sqlx::query("UPDATE refunds SET last_error = $2 WHERE id = $1")
-                .bind(refund_id)
-                .bind(&reason)
+            sqlx::query!("UPDATE refunds SET last_error = $2 WHERE id = $1", refund_id, &reason)
                 .execute(pool)
                 .await?;
             Ok(Payout::Retry(reason))
@@ -116,10 +122,14 @@ pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uui
 
 /// After the last try: the refund stays visible as failed for an admin.
 pub async fn mark_failed(pool: &PgPool, refund_id: Uuid, reason: &str) -> Result<()> {
-    sqlx::query("UPDATE refunds SET status = 'failed', last_error = $2 WHERE id = $1 AND status = 'pending'")
-        .bind(refund_id)
-        .bind(reason)
-        .execute(pool)
-        .await?;
+    sqlx::query!(
+        "UPDATE refunds SET status = $3, last_error = $2 WHERE id = $1 AND status = $4",
+        refund_id,
+        reason,
+        RefundStatus::Failed as RefundStatus,
+        RefundStatus::Pending as RefundStatus,
+    )
+    .execute(pool)
+    .await?;
     Ok(())
 }

@@ -6,8 +6,8 @@ use serde_json::json;
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
-use super::{DESTINATION_HOLD, MANUAL_METHOD, MANUAL_RECIPIENT, announce_paid};
-use crate::{Error, Result, audit, money, text};
+use super::{DESTINATION_HOLD, MANUAL_METHOD, MANUAL_RECIPIENT, PaidMethod, PayoutMethod, PayoutStatus, announce_paid};
+use crate::{Error, Result, audit, booking::BookingStatus, money, payments::PaymentStatus, text};
 
 pub const NOT_ONE_PENDING_PAYOUT: &str = "These bookings are not one pending payout of this mentor";
 pub const ALREADY_PAID: &str = "This payout has already been marked as paid";
@@ -36,7 +36,7 @@ pub struct PendingPayout {
     pub pending_amount_cents: i64,
     pub platform_fee_cents: i64,
     pub mentor_net_cents: i64,
-    pub method: Option<String>,
+    pub method: Option<PayoutMethod>,
     pub paypal_email: Option<String>,
     pub venmo_username: Option<String>,
     pub zelle_email: Option<String>,
@@ -45,11 +45,10 @@ pub struct PendingPayout {
 
 impl PendingPayout {
     pub fn recipient(&self) -> Option<&str> {
-        match self.method.as_deref()? {
-            "paypal" => self.paypal_email.as_deref(),
-            "venmo" => self.venmo_username.as_deref(),
-            "zelle" => self.zelle_email.as_deref(),
-            _ => None,
+        match self.method? {
+            PayoutMethod::Paypal => self.paypal_email.as_deref(),
+            PayoutMethod::Venmo => self.venmo_username.as_deref(),
+            PayoutMethod::Zelle => self.zelle_email.as_deref(),
         }
     }
 }
@@ -57,17 +56,22 @@ impl PendingPayout {
 /// Every pending payout, newest first, with the mentor and the destination it was made for (later
 /// changes to the preferences do not move it).
 pub async fn pending(pool: &PgPool) -> Result<Vec<PendingPayout>> {
-    Ok(sqlx::query_as(
-        "SELECT po.id, po.mentor_id, m.display_name, u.first_name, u.last_name, u.email, \
-                ARRAY(SELECT pb.booking_id FROM payout_bookings pb JOIN bookings b ON b.id = pb.booking_id \
-                      WHERE pb.payout_id = po.id ORDER BY b.scheduled_at, b.id) AS booking_ids, \
-                po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, \
-                po.destination_method AS method, \
-                CASE WHEN po.destination_method = 'paypal' THEN po.destination END AS paypal_email, \
-                CASE WHEN po.destination_method = 'venmo' THEN po.destination END AS venmo_username, \
-                CASE WHEN po.destination_method = 'zelle' THEN po.destination END AS zelle_email, po.created_at \
-         FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id \
-         WHERE po.status = 'pending' ORDER BY po.created_at DESC, po.id",
+    Ok(sqlx::query_as!(
+        PendingPayout,
+        r#"SELECT po.id, po.mentor_id, m.display_name, u.first_name, u.last_name, u.email,
+                  ARRAY(SELECT pb.booking_id FROM payout_bookings pb JOIN bookings b ON b.id = pb.booking_id
+                        WHERE pb.payout_id = po.id ORDER BY b.scheduled_at, b.id) AS "booking_ids!",
+                  po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents,
+                  po.destination_method AS "method: PayoutMethod",
+                  CASE WHEN po.destination_method = $2 THEN po.destination END AS paypal_email,
+                  CASE WHEN po.destination_method = $3 THEN po.destination END AS venmo_username,
+                  CASE WHEN po.destination_method = $4 THEN po.destination END AS zelle_email, po.created_at
+           FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id
+           WHERE po.status = $1 ORDER BY po.created_at DESC, po.id"#,
+        PayoutStatus::Pending as PayoutStatus,
+        PayoutMethod::Paypal as PayoutMethod,
+        PayoutMethod::Venmo as PayoutMethod,
+        PayoutMethod::Zelle as PayoutMethod,
     )
     .fetch_all(pool)
     .await?)
@@ -77,7 +81,7 @@ pub async fn pending(pool: &PgPool) -> Result<Vec<PendingPayout>> {
 pub struct PaidPayout {
     pub id: Uuid,
     pub display_name: String,
-    pub method: Option<String>,
+    pub method: Option<PaidMethod>,
     pub recipient_info: Option<String>,
     pub mentor_net_cents: i64,
     pub paid_at: Option<DateTime<Utc>>,
@@ -86,10 +90,13 @@ pub struct PaidPayout {
 
 /// Sent payouts, newest first.
 pub async fn history(pool: &PgPool) -> Result<Vec<PaidPayout>> {
-    Ok(sqlx::query_as(
-        "SELECT po.id, m.display_name, po.method, po.recipient_info, po.mentor_net_cents, po.paid_at, po.created_at \
-         FROM payouts po JOIN mentors m ON m.id = po.mentor_id \
-         WHERE po.status = 'paid' ORDER BY po.paid_at DESC, po.id",
+    Ok(sqlx::query_as!(
+        PaidPayout,
+        r#"SELECT po.id, m.display_name, po.method AS "method: PaidMethod", po.recipient_info, po.mentor_net_cents,
+                  po.paid_at, po.created_at
+           FROM payouts po JOIN mentors m ON m.id = po.mentor_id
+           WHERE po.status = $1 ORDER BY po.paid_at DESC, po.id"#,
+        PayoutStatus::Paid as PayoutStatus,
     )
     .fetch_all(pool)
     .await?)
@@ -114,13 +121,10 @@ fn trimmed(v: &Option<String>) -> Option<String> {
 /// Moves the pending payout that holds exactly `booking_ids` to paid, in one transaction with its
 /// audit row, the mentor's notification and e-mail. A 409 changes nothing.
 pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateTime<Utc>) -> Result<Uuid> {
-    let named_method = trimmed(&req.method).map(|m| m.to_ascii_lowercase());
-    if named_method
-        .as_deref()
-        .is_some_and(|m| !(super::METHODS.contains(&m) || m == MANUAL_METHOD))
-    {
-        return Err(Error::validation(INVALID_METHOD));
-    }
+    let named_method = trimmed(&req.method)
+        .map(|m| m.to_ascii_lowercase().parse::<PaidMethod>())
+        .transpose()
+        .map_err(|_| Error::validation(INVALID_METHOD))?;
     let named_recipient = trimmed(&req.recipient_info);
     let notes = trimmed(&req.notes);
     if named_recipient
@@ -138,32 +142,39 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     }
 
     let mut tx = pool.begin().await?;
-    let holders: Vec<Uuid> =
-        sqlx::query_scalar("SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)")
-            .bind(&wanted)
-            .fetch_all(&mut *tx)
-            .await?;
+    let holders = sqlx::query_scalar!(
+        "SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)",
+        &wanted
+    )
+    .fetch_all(&mut *tx)
+    .await?;
     let [payout_id] = holders[..] else {
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
     };
     // The row lock makes two admins at once take turns: the second sees it paid.
-    let (mentor_id, status, mentor_user_id, net_cents, has_destination): (Uuid, String, Uuid, i64, bool) =
-        sqlx::query_as(
-            "SELECT po.mentor_id, po.status, m.user_id, po.mentor_net_cents, po.destination_method IS NOT NULL \
-             FROM payouts po JOIN mentors m ON m.id = po.mentor_id WHERE po.id = $1 FOR UPDATE OF po",
-        )
-        .bind(payout_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    let mut held: Vec<Uuid> = sqlx::query_scalar("SELECT booking_id FROM payout_bookings WHERE payout_id = $1")
-        .bind(payout_id)
+    let row = sqlx::query!(
+        r#"SELECT po.mentor_id, po.status AS "status: PayoutStatus", m.user_id, po.mentor_net_cents,
+                  po.destination_method IS NOT NULL AS "has_destination!"
+           FROM payouts po JOIN mentors m ON m.id = po.mentor_id WHERE po.id = $1 FOR UPDATE OF po"#,
+        payout_id,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let (mentor_id, status, mentor_user_id, net_cents, has_destination) = (
+        row.mentor_id,
+        row.status,
+        row.user_id,
+        row.mentor_net_cents,
+        row.has_destination,
+    );
+    let mut held = sqlx::query_scalar!("SELECT booking_id FROM payout_bookings WHERE payout_id = $1", payout_id)
         .fetch_all(&mut *tx)
         .await?;
     held.sort();
     if mentor_id != req.mentor_id || held != wanted {
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
     }
-    if status == "paid" {
+    if status == PayoutStatus::Paid {
         return Err(Error::conflict(ALREADY_PAID));
     }
     // A payout is paid to the destination it was made for (the pending list and the CSV show it);
@@ -172,17 +183,18 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
         return Err(Error::conflict(NO_PREFERENCES));
     }
     // What the admin says they used, falling back as the spec says.
-    let method = named_method.unwrap_or_else(|| MANUAL_METHOD.to_string());
+    let method = named_method.unwrap_or(MANUAL_METHOD);
     let recipient = named_recipient.unwrap_or_else(|| MANUAL_RECIPIENT.to_string());
-    sqlx::query(
-        "UPDATE payouts SET status = 'paid', method = $2, recipient_info = $3, notes = $4, paid_at = $5, paid_by = $6 WHERE id = $1",
+    sqlx::query!(
+        "UPDATE payouts SET status = $7, method = $2, recipient_info = $3, notes = $4, paid_at = $5, paid_by = $6 WHERE id = $1",
+        payout_id,
+        method as PaidMethod,
+        &recipient,
+        notes.as_deref(),
+        now,
+        admin_id,
+        PayoutStatus::Paid as PayoutStatus,
     )
-    .bind(payout_id)
-    .bind(&method)
-    .bind(&recipient)
-    .bind(&notes)
-    .bind(now)
-    .bind(admin_id)
     .execute(&mut *tx)
     .await?;
     audit::record(
@@ -197,7 +209,7 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
         },
     )
     .await?;
-    announce_paid(&mut tx, mentor_user_id, payout_id, net_cents, &method).await?;
+    announce_paid(&mut tx, mentor_user_id, payout_id, net_cents, method).await?;
     tx.commit().await?;
     Ok(payout_id)
 }
@@ -216,17 +228,20 @@ pub struct HeldPayout {
 /// Mentors with completed, paid bookings waiting for a payout whose destination changed recently,
 /// soonest released first: the admin page says why their payout waits.
 pub async fn held(pool: &PgPool) -> Result<Vec<HeldPayout>> {
-    Ok(sqlx::query_as(
-        "SELECT m.id AS mentor_id, m.display_name, pp.destination_changed_at, \
-                pp.destination_changed_at + $1::interval AS held_until \
-         FROM payout_preferences pp JOIN mentors m ON m.id = pp.mentor_id \
-         WHERE pp.destination_changed_at > now() - $1::interval \
-           AND EXISTS (SELECT 1 FROM bookings b JOIN payments p ON p.booking_id = b.id AND p.status = 'approved' \
-                       WHERE b.mentor_id = m.id AND b.status = 'completed' \
-                         AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id)) \
-         ORDER BY held_until, m.id",
+    Ok(sqlx::query_as!(
+        HeldPayout,
+        r#"SELECT m.id AS mentor_id, m.display_name, pp.destination_changed_at AS "destination_changed_at!",
+                  pp.destination_changed_at + $1::interval AS "held_until!"
+           FROM payout_preferences pp JOIN mentors m ON m.id = pp.mentor_id
+           WHERE pp.destination_changed_at > now() - $1::interval
+             AND EXISTS (SELECT 1 FROM bookings b JOIN payments p ON p.booking_id = b.id AND p.status = $2
+                         WHERE b.mentor_id = m.id AND b.status = $3
+                           AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id))
+           ORDER BY 4, m.id"#,
+        DESTINATION_HOLD as chrono::Duration,
+        PaymentStatus::Approved as PaymentStatus,
+        BookingStatus::Completed as BookingStatus,
     )
-    .bind(DESTINATION_HOLD)
     .fetch_all(pool)
     .await?)
 }
@@ -255,9 +270,9 @@ pub fn csv_cell(raw: &str) -> String {
 
 /// The recipient as a payment tool takes it: a Venmo handle without its leading @ (the method
 /// column says Venmo), so the formula guard has nothing to neutralise and the handle pastes as it is.
-fn recipient_cell(method: Option<&str>, recipient: &str) -> String {
+fn recipient_cell(method: Option<PayoutMethod>, recipient: &str) -> String {
     match method {
-        Some("venmo") => recipient.trim_start_matches('@').to_string(),
+        Some(PayoutMethod::Venmo) => recipient.trim_start_matches('@').to_string(),
         _ => recipient.to_string(),
     }
 }
@@ -269,8 +284,8 @@ pub fn csv(payouts: &[PendingPayout]) -> String {
     for p in payouts {
         let row = [
             csv_cell(&p.display_name),
-            csv_cell(p.method.as_deref().unwrap_or_default()),
-            csv_cell(&recipient_cell(p.method.as_deref(), p.recipient().unwrap_or_default())),
+            csv_cell(p.method.map(PayoutMethod::as_str).unwrap_or_default()),
+            csv_cell(&recipient_cell(p.method, p.recipient().unwrap_or_default())),
             money::format(p.mentor_net_cents),
         ];
         out.push_str(&row.join(","));
@@ -296,10 +311,13 @@ mod tests {
 
     #[test]
     fn venmo_handles_lose_their_at_and_other_cells_keep_the_guard() {
-        assert_eq!(csv_cell(&recipient_cell(Some("venmo"), "@mira-moon")), "mira-moon");
-        assert_eq!(csv_cell(&recipient_cell(Some("venmo"), "=cmd")), "'=cmd");
         assert_eq!(
-            csv_cell(&recipient_cell(Some("paypal"), "@odd@pay.example")),
+            csv_cell(&recipient_cell(Some(PayoutMethod::Venmo), "@mira-moon")),
+            "mira-moon"
+        );
+        assert_eq!(csv_cell(&recipient_cell(Some(PayoutMethod::Venmo), "=cmd")), "'=cmd");
+        assert_eq!(
+            csv_cell(&recipient_cell(Some(PayoutMethod::Paypal), "@odd@pay.example")),
             "'@odd@pay.example"
         );
     }

@@ -9,8 +9,12 @@
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, DESTINATION_HOLD, announce_created, preferences};
-use crate::{Result, payments::fees};
+use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, DESTINATION_HOLD, PayoutMethod, announce_created, preferences};
+use crate::{
+    Result,
+    booking::BookingStatus,
+    payments::{PaymentStatus, RefundStatus, fees},
+};
 
 /// The advisory lock space of the batch (the first key of `pg_advisory_xact_lock(int, int)`).
 const LOCK_SPACE: i32 = 0x5041_5954; // "PAYT"
@@ -58,59 +62,63 @@ pub struct Summary {
     pub destination_recently_changed: usize,
 }
 
-/// Completed bookings with money paid (approved payment less succeeded refund > 0) that no payout
-/// holds, oldest first. A booking whose refund is still in flight waits for the next batch.
-const PAYABLE: &str = "SELECT b.id, (p.amount_cents - coalesce(r.amount_cents, 0))::bigint \
-     FROM bookings b \
-     JOIN payments p ON p.booking_id = b.id AND p.status = 'approved' \
-     LEFT JOIN refunds r ON r.booking_id = b.id AND r.status = 'succeeded' \
-     WHERE b.mentor_id = $1 AND b.status = 'completed' \
-       AND p.amount_cents - coalesce(r.amount_cents, 0) > 0 \
-       AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id) \
-       AND NOT EXISTS (SELECT 1 FROM refunds rp WHERE rp.booking_id = b.id AND rp.status = 'pending') \
-     ORDER BY b.scheduled_at, b.id";
-
-/// A mentor's bookings that the next batch would take.
+/// A mentor's bookings that the next batch would take: completed bookings with money paid
+/// (approved payment less succeeded refund > 0) that no payout holds, oldest first. A booking
+/// whose refund is still in flight waits for the next batch.
 pub async fn payable(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<Payable>> {
-    let rows: Vec<(Uuid, i64)> = sqlx::query_as(PAYABLE).bind(mentor_id).fetch_all(conn).await?;
-    Ok(rows
-        .into_iter()
-        .map(|(booking_id, amount_cents)| Payable {
-            booking_id,
-            amount_cents,
-        })
-        .collect())
+    Ok(sqlx::query_as!(
+        Payable,
+        r#"SELECT b.id AS booking_id, (p.amount_cents - coalesce(r.amount_cents, 0))::bigint AS "amount_cents!"
+           FROM bookings b
+           JOIN payments p ON p.booking_id = b.id AND p.status = $2
+           LEFT JOIN refunds r ON r.booking_id = b.id AND r.status = $3
+           WHERE b.mentor_id = $1 AND b.status = $4
+             AND p.amount_cents - coalesce(r.amount_cents, 0) > 0
+             AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id)
+             AND NOT EXISTS (SELECT 1 FROM refunds rp WHERE rp.booking_id = b.id AND rp.status = $5)
+           ORDER BY b.scheduled_at, b.id"#,
+        mentor_id,
+        PaymentStatus::Approved as PaymentStatus,
+        RefundStatus::Succeeded as RefundStatus,
+        BookingStatus::Completed as BookingStatus,
+        RefundStatus::Pending as RefundStatus,
+    )
+    .fetch_all(conn)
+    .await?)
 }
 
 /// The mentor's minimum payout (the default without preferences).
 pub async fn minimum_cents(conn: &mut PgConnection, mentor_id: Uuid) -> Result<i64> {
-    let min: Option<i64> =
-        sqlx::query_scalar("SELECT minimum_payout_cents FROM payout_preferences WHERE mentor_id = $1")
-            .bind(mentor_id)
-            .fetch_optional(conn)
-            .await?;
+    let min = sqlx::query_scalar!(
+        "SELECT minimum_payout_cents FROM payout_preferences WHERE mentor_id = $1",
+        mentor_id
+    )
+    .fetch_optional(conn)
+    .await?;
     Ok(min.unwrap_or(DEFAULT_MINIMUM_PAYOUT_CENTS))
 }
 
 /// Whether the mentor's payout destination changed within [`DESTINATION_HOLD`] of now.
 async fn destination_recently_changed(conn: &mut PgConnection, mentor_id: Uuid) -> Result<bool> {
-    Ok(sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM payout_preferences WHERE mentor_id = $1 \
-                        AND destination_changed_at > now() - $2::interval)",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM payout_preferences WHERE mentor_id = $1
+                          AND destination_changed_at > now() - $2::interval) AS "changed!""#,
+        mentor_id,
+        DESTINATION_HOLD as chrono::Duration,
     )
-    .bind(mentor_id)
-    .bind(DESTINATION_HOLD)
     .fetch_one(conn)
     .await?)
 }
 
 /// Mentors with at least one payable booking.
 async fn mentors_with_payable(pool: &PgPool) -> Result<Vec<Uuid>> {
-    Ok(sqlx::query_scalar(
-        "SELECT DISTINCT b.mentor_id FROM bookings b \
-         JOIN payments p ON p.booking_id = b.id AND p.status = 'approved' \
-         WHERE b.status = 'completed' AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id) \
+    Ok(sqlx::query_scalar!(
+        "SELECT DISTINCT b.mentor_id FROM bookings b
+         JOIN payments p ON p.booking_id = b.id AND p.status = $1
+         WHERE b.status = $2 AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id)
          ORDER BY b.mentor_id",
+        PaymentStatus::Approved as PaymentStatus,
+        BookingStatus::Completed as BookingStatus,
     )
     .fetch_all(pool)
     .await?)
@@ -155,11 +163,13 @@ pub async fn run(pool: &PgPool) -> Result<Summary> {
 /// One mentor's payout, in one transaction under the mentor's advisory lock.
 pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome> {
     let mut tx = pool.begin().await?;
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))")
-        .bind(LOCK_SPACE)
-        .bind(mentor_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock($1, hashtext($2::text))",
+        LOCK_SPACE,
+        mentor_id.to_string()
+    )
+    .execute(&mut *tx)
+    .await?;
     let bookings = payable(&mut tx, mentor_id).await?;
     if bookings.is_empty() {
         return Ok(MentorOutcome::NothingPayable);
@@ -174,35 +184,36 @@ pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome>
     // The payout keeps the destination it is made for: a later change does not move it.
     let destination = preferences::find(&mut *tx, mentor_id).await?;
     let (method, recipient) = match &destination {
-        Some(p) => (p.method.clone(), p.recipient().map(str::to_string)),
+        Some(p) => (p.method, p.recipient().map(str::to_string)),
         None => (None, None),
     };
-    let (payout_id, mentor_user_id): (Uuid, Uuid) = sqlx::query_as(
-        "INSERT INTO payouts (mentor_id, booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents, \
-                              destination_method, destination) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, (SELECT user_id FROM mentors WHERE id = $1)",
+    let created = sqlx::query!(
+        r#"INSERT INTO payouts (mentor_id, booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents,
+                                destination_method, destination)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, (SELECT user_id FROM mentors WHERE id = $1) AS "mentor_user_id!""#,
+        mentor_id,
+        totals.booking_count as i32,
+        totals.pending_amount_cents,
+        totals.platform_fee_cents,
+        totals.mentor_net_cents,
+        method as Option<PayoutMethod>,
+        recipient,
     )
-    .bind(mentor_id)
-    .bind(totals.booking_count as i32)
-    .bind(totals.pending_amount_cents)
-    .bind(totals.platform_fee_cents)
-    .bind(totals.mentor_net_cents)
-    .bind(method)
-    .bind(recipient)
     .fetch_one(&mut *tx)
     .await?;
+    let (payout_id, mentor_user_id) = (created.id, created.mentor_user_id);
     let ids: Vec<Uuid> = bookings.iter().map(|b| b.booking_id).collect();
     let amounts: Vec<i64> = bookings.iter().map(|b| b.amount_cents).collect();
     let fees: Vec<i64> = amounts.iter().map(|&a| fees::fee_cents(a)).collect();
-    let taken = sqlx::query(
-        "INSERT INTO payout_bookings (booking_id, payout_id, amount_cents, fee_cents) \
-         SELECT b, $2, a, f FROM unnest($1::uuid[], $3::bigint[], $4::bigint[]) AS t(b, a, f) \
+    let taken = sqlx::query!(
+        "INSERT INTO payout_bookings (booking_id, payout_id, amount_cents, fee_cents)
+         SELECT b, $2, a, f FROM unnest($1::uuid[], $3::bigint[], $4::bigint[]) AS t(b, a, f)
          ON CONFLICT (booking_id) DO NOTHING",
+        &ids,
+        payout_id,
+        &amounts,
+        &fees,
     )
-    .bind(&ids)
-    .bind(payout_id)
-    .bind(&amounts)
-    .bind(&fees)
     .execute(&mut *tx)
     .await?
     .rows_affected();

@@ -5,7 +5,10 @@ use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::batch::{self, Totals};
+use super::{
+    PaidMethod, PayoutStatus,
+    batch::{self, Totals},
+};
 use crate::Result;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,7 +16,7 @@ pub struct PaidPayout {
     pub id: Uuid,
     pub mentor_net_cents: i64,
     pub paid_at: DateTime<Utc>,
-    pub method: Option<String>,
+    pub method: Option<PaidMethod>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,40 +31,32 @@ pub struct Earnings {
 }
 
 pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
-    let (booking_count, pending_amount_cents, platform_fee_cents, mentor_net_cents): (i64, i64, i64, i64) =
-        sqlx::query_as(
-            "SELECT coalesce(sum(booking_count), 0)::bigint, coalesce(sum(pending_amount_cents), 0)::bigint, \
-                coalesce(sum(platform_fee_cents), 0)::bigint, coalesce(sum(mentor_net_cents), 0)::bigint \
-         FROM payouts WHERE mentor_id = $1 AND status = 'pending'",
-        )
-        .bind(mentor_id)
-        .fetch_one(pool)
-        .await?;
-    let pending = Totals {
-        booking_count,
-        pending_amount_cents,
-        platform_fee_cents,
-        mentor_net_cents,
-    };
+    let pending = sqlx::query_as!(
+        Totals,
+        r#"SELECT coalesce(sum(booking_count), 0)::bigint AS "booking_count!",
+                  coalesce(sum(pending_amount_cents), 0)::bigint AS "pending_amount_cents!",
+                  coalesce(sum(platform_fee_cents), 0)::bigint AS "platform_fee_cents!",
+                  coalesce(sum(mentor_net_cents), 0)::bigint AS "mentor_net_cents!"
+           FROM payouts WHERE mentor_id = $1 AND status = $2"#,
+        mentor_id,
+        PayoutStatus::Pending as PayoutStatus,
+    )
+    .fetch_one(pool)
+    .await?;
     let mut conn = pool.acquire().await?;
     let next_payout = Totals::of(&batch::payable(&mut conn, mentor_id).await?);
     let minimum_payout_cents = batch::minimum_cents(&mut conn, mentor_id).await?;
     drop(conn);
-    let rows: Vec<(Uuid, i64, DateTime<Utc>, Option<String>)> = sqlx::query_as(
-        "SELECT id, mentor_net_cents, paid_at, method FROM payouts WHERE mentor_id = $1 AND status = 'paid' ORDER BY paid_at DESC, id",
+    // A paid payout has its paid_at (the table's check).
+    let history = sqlx::query_as!(
+        PaidPayout,
+        r#"SELECT id, mentor_net_cents, paid_at AS "paid_at!", method AS "method: PaidMethod"
+           FROM payouts WHERE mentor_id = $1 AND status = $2 ORDER BY paid_at DESC, id"#,
+        mentor_id,
+        PayoutStatus::Paid as PayoutStatus,
     )
-    .bind(mentor_id)
     .fetch_all(pool)
     .await?;
-    let history = rows
-        .into_iter()
-        .map(|(id, mentor_net_cents, paid_at, method)| PaidPayout {
-            id,
-            mentor_net_cents,
-            paid_at,
-            method,
-        })
-        .collect();
     Ok(Earnings {
         pending,
         next_payout,

@@ -29,21 +29,64 @@ pub const DEFAULT_MINIMUM_PAYOUT_CENTS: i64 = 5_000;
 /// money before the mentor has heard of the change.
 pub const DESTINATION_HOLD: chrono::Duration = chrono::Duration::hours(72);
 
-/// The methods a mentor can choose.
-pub const METHODS: [&str; 3] = ["paypal", "venmo", "zelle"];
+closed_set! {
+    /// A payout is pending until an admin marks it paid.
+    pub enum PayoutStatus ("payout status") {
+        Pending = "pending",
+        Paid = "paid",
+    }
+}
+
+closed_set! {
+    /// The methods a mentor can choose: their preferences and a payout's destination.
+    pub enum PayoutMethod ("payout method") {
+        Paypal = "paypal",
+        Venmo = "venmo",
+        Zelle = "zelle",
+    }
+}
+
+closed_set! {
+    /// What an admin says a payout was paid with: a mentor's method, or by hand.
+    pub enum PaidMethod ("paid method") {
+        Paypal = "paypal",
+        Venmo = "venmo",
+        Zelle = "zelle",
+        Manual = "manual",
+    }
+}
+
 /// Mark-paid's method when the admin names none.
-pub const MANUAL_METHOD: &str = "manual";
+pub const MANUAL_METHOD: PaidMethod = PaidMethod::Manual;
 /// Mark-paid's recipient when the admin names none.
 pub const MANUAL_RECIPIENT: &str = "Manual payout";
 
-/// How a method reads in texts.
-pub fn method_label(method: &str) -> &str {
-    match method {
-        "paypal" => "PayPal",
-        "venmo" => "Venmo",
-        "zelle" => "Zelle",
-        "manual" => "Manual",
-        other => other,
+impl PaidMethod {
+    /// How a method reads in texts.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Paypal => "PayPal",
+            Self::Venmo => "Venmo",
+            Self::Zelle => "Zelle",
+            Self::Manual => "Manual",
+        }
+    }
+}
+
+impl From<PayoutMethod> for PaidMethod {
+    fn from(m: PayoutMethod) -> Self {
+        match m {
+            PayoutMethod::Paypal => Self::Paypal,
+            PayoutMethod::Venmo => Self::Venmo,
+            PayoutMethod::Zelle => Self::Zelle,
+        }
+    }
+}
+
+impl PayoutMethod {
+    /// How a method reads in texts.
+    pub fn label(self) -> &'static str {
+        PaidMethod::from(self).label()
     }
 }
 
@@ -53,33 +96,35 @@ pub struct PayoutMail {
     pub mentor_user_id: uuid::Uuid,
     pub email: String,
     pub first_name: String,
-    pub status: String,
+    pub status: PayoutStatus,
     pub booking_count: i32,
     pub pending_amount_cents: i64,
     pub platform_fee_cents: i64,
     pub mentor_net_cents: i64,
-    pub method: Option<String>,
+    pub method: Option<PaidMethod>,
 }
 
 pub async fn find_for_mail(db: &sqlx::PgPool, payout_id: Uuid) -> Result<Option<PayoutMail>> {
-    Ok(sqlx::query_as(
-        "SELECT u.id AS mentor_user_id, u.email, u.first_name, po.status, po.booking_count, po.pending_amount_cents, \
-                po.platform_fee_cents, po.mentor_net_cents, po.method \
-         FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id WHERE po.id = $1",
+    Ok(sqlx::query_as!(
+        PayoutMail,
+        r#"SELECT u.id AS mentor_user_id, u.email, u.first_name, po.status AS "status: PayoutStatus", po.booking_count,
+                  po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, po.method AS "method: PaidMethod"
+           FROM payouts po JOIN mentors m ON m.id = po.mentor_id JOIN users u ON u.id = m.user_id WHERE po.id = $1"#,
+        payout_id,
     )
-    .bind(payout_id)
     .fetch_optional(db)
     .await?)
 }
 
 /// A mentor's e-mail address and first name.
 pub async fn mentor_for_mail(db: &sqlx::PgPool, mentor_id: Uuid) -> Result<Option<(String, String)>> {
-    Ok(
-        sqlx::query_as("SELECT u.email, u.first_name FROM mentors m JOIN users u ON u.id = m.user_id WHERE m.id = $1")
-            .bind(mentor_id)
-            .fetch_optional(db)
-            .await?,
+    let row = sqlx::query!(
+        "SELECT u.email, u.first_name FROM mentors m JOIN users u ON u.id = m.user_id WHERE m.id = $1",
+        mentor_id
     )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| (r.email, r.first_name)))
 }
 
 /// The mentor's notification and e-mail for a new pending payout.
@@ -119,8 +164,7 @@ async fn announce_destination_changed(
     new: &preferences::Preferences,
 ) -> Result<()> {
     let (old, new) = (preferences::masked(old), preferences::masked(new));
-    let mentor_user_id: Uuid = sqlx::query_scalar("SELECT user_id FROM mentors WHERE id = $1")
-        .bind(mentor_id)
+    let mentor_user_id = sqlx::query_scalar!("SELECT user_id FROM mentors WHERE id = $1", mentor_id)
         .fetch_one(&mut *conn)
         .await?;
     notifications::notify(
@@ -145,7 +189,7 @@ async fn announce_paid(
     mentor_user_id: Uuid,
     payout_id: Uuid,
     net_cents: i64,
-    method: &str,
+    method: PaidMethod,
 ) -> Result<()> {
     notifications::notify(
         conn,
@@ -155,7 +199,7 @@ async fn announce_paid(
         &format!(
             "Your payout of ${} was sent ({}).",
             money::format(net_cents),
-            method_label(method)
+            method.label()
         ),
         Some("/mentor-dashboard"),
     )

@@ -3,7 +3,7 @@
 use sqlx::{FromRow, PgExecutor, PgPool};
 use uuid::Uuid;
 
-use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, METHODS};
+use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, PayoutMethod};
 use crate::{Error, Result, accounts::validation, money, text};
 
 pub const PAYPAL_REQUIRED: &str = "Please enter your PayPal email address";
@@ -21,7 +21,7 @@ pub const MAX_VENMO_LEN: usize = 64;
 pub struct Preferences {
     pub mentor_id: Uuid,
     /// None until the mentor saves preferences.
-    pub method: Option<String>,
+    pub method: Option<PayoutMethod>,
     pub paypal_email: Option<String>,
     pub venmo_username: Option<String>,
     pub zelle_email: Option<String>,
@@ -45,11 +45,10 @@ impl Preferences {
 
     /// Where the money goes: the chosen method's address or username.
     pub fn recipient(&self) -> Option<&str> {
-        match self.method.as_deref()? {
-            "paypal" => self.paypal_email.as_deref(),
-            "venmo" => self.venmo_username.as_deref(),
-            "zelle" => self.zelle_email.as_deref(),
-            _ => None,
+        match self.method? {
+            PayoutMethod::Paypal => self.paypal_email.as_deref(),
+            PayoutMethod::Venmo => self.venmo_username.as_deref(),
+            PayoutMethod::Zelle => self.zelle_email.as_deref(),
         }
     }
 }
@@ -68,11 +67,13 @@ pub struct Input {
 
 /// The saved preferences, if any.
 pub async fn find(db: impl PgExecutor<'_>, mentor_id: Uuid) -> Result<Option<Preferences>> {
-    Ok(sqlx::query_as(
-        "SELECT mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes \
-         FROM payout_preferences WHERE mentor_id = $1",
+    Ok(sqlx::query_as!(
+        Preferences,
+        r#"SELECT mentor_id, method AS "method: PayoutMethod", paypal_email, venmo_username, zelle_email,
+                  minimum_payout_cents, notes
+           FROM payout_preferences WHERE mentor_id = $1"#,
+        mentor_id,
     )
-    .bind(mentor_id)
     .fetch_optional(db)
     .await?)
 }
@@ -99,14 +100,16 @@ fn email(value: &Option<String>, message: &str) -> Result<String> {
 
 /// Checks the form: the chosen method's field (only that one is kept), the minimum, the notes.
 pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
-    let method = input.method.trim().to_ascii_lowercase();
-    if !METHODS.contains(&method.as_str()) {
-        return Err(Error::validation(INVALID_METHOD));
-    }
+    let method: PayoutMethod = input
+        .method
+        .trim()
+        .to_ascii_lowercase()
+        .parse()
+        .map_err(|_| Error::validation(INVALID_METHOD))?;
     let mut p = Preferences::defaults(mentor_id);
-    match method.as_str() {
-        "paypal" => p.paypal_email = Some(email(&input.paypal_email, PAYPAL_REQUIRED)?),
-        "venmo" => {
+    match method {
+        PayoutMethod::Paypal => p.paypal_email = Some(email(&input.paypal_email, PAYPAL_REQUIRED)?),
+        PayoutMethod::Venmo => {
             let name = required(&input.venmo_username, VENMO_REQUIRED)?;
             if name.chars().any(char::is_whitespace) || name == "@" {
                 return Err(Error::validation(VENMO_REQUIRED));
@@ -116,7 +119,7 @@ pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
             }
             p.venmo_username = Some(name);
         }
-        _ => p.zelle_email = Some(email(&input.zelle_email, ZELLE_REQUIRED)?),
+        PayoutMethod::Zelle => p.zelle_email = Some(email(&input.zelle_email, ZELLE_REQUIRED)?),
     }
     p.method = Some(method);
     if let Some(raw) = input.minimum_payout.as_deref().filter(|s| !s.trim().is_empty()) {
@@ -138,44 +141,49 @@ pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
 pub async fn save(pool: &PgPool, mentor_id: Uuid, input: &Input) -> Result<Preferences> {
     let p = validate(mentor_id, input)?;
     let mut tx = pool.begin().await?;
-    let before: Option<Preferences> = sqlx::query_as(
-        "SELECT mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes \
-         FROM payout_preferences WHERE mentor_id = $1 FOR UPDATE",
+    let before = sqlx::query_as!(
+        Preferences,
+        r#"SELECT mentor_id, method AS "method: PayoutMethod", paypal_email, venmo_username, zelle_email,
+                  minimum_payout_cents, notes
+           FROM payout_preferences WHERE mentor_id = $1 FOR UPDATE"#,
+        mentor_id,
     )
-    .bind(mentor_id)
     .fetch_optional(&mut *tx)
     .await?;
     let changed = before
         .as_ref()
-        .filter(|b| (b.method.as_deref(), b.recipient()) != (p.method.as_deref(), p.recipient()));
-    let saved: Preferences = sqlx::query_as(
-        "INSERT INTO payout_preferences (mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) \
-         ON CONFLICT (mentor_id) DO UPDATE SET method = $2, paypal_email = $3, venmo_username = $4, zelle_email = $5, \
-           minimum_payout_cents = $6, notes = $7, updated_at = now(), \
-           destination_changed_at = CASE WHEN $8 THEN now() ELSE payout_preferences.destination_changed_at END \
-         RETURNING mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes",
+        .filter(|b| (b.method, b.recipient()) != (p.method, p.recipient()));
+    let saved = sqlx::query_as!(
+        Preferences,
+        r#"INSERT INTO payout_preferences (mentor_id, method, paypal_email, venmo_username, zelle_email, minimum_payout_cents, notes)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (mentor_id) DO UPDATE SET method = $2, paypal_email = $3, venmo_username = $4, zelle_email = $5,
+             minimum_payout_cents = $6, notes = $7, updated_at = now(),
+             destination_changed_at = CASE WHEN $8 THEN now() ELSE payout_preferences.destination_changed_at END
+           RETURNING mentor_id, method AS "method: PayoutMethod", paypal_email, venmo_username, zelle_email,
+                     minimum_payout_cents, notes"#,
+        mentor_id,
+        p.method as Option<PayoutMethod>,
+        p.paypal_email,
+        p.venmo_username,
+        p.zelle_email,
+        p.minimum_payout_cents,
+        p.notes,
+        changed.is_some(),
     )
-    .bind(mentor_id)
-    .bind(&p.method)
-    .bind(&p.paypal_email)
-    .bind(&p.venmo_username)
-    .bind(&p.zelle_email)
-    .bind(p.minimum_payout_cents)
-    .bind(&p.notes)
-    .bind(changed.is_some())
     .fetch_one(&mut *tx)
     .await?;
     match changed {
         Some(old) => super::announce_destination_changed(&mut tx, mentor_id, old, &saved).await?,
         None if before.is_none() => {
-            sqlx::query(
-                "UPDATE payouts SET destination_method = $2, destination = $3 \
-                 WHERE mentor_id = $1 AND status = 'pending' AND destination_method IS NULL",
+            sqlx::query!(
+                "UPDATE payouts SET destination_method = $2, destination = $3
+                 WHERE mentor_id = $1 AND status = $4 AND destination_method IS NULL",
+                mentor_id,
+                saved.method as Option<PayoutMethod>,
+                saved.recipient(),
+                super::PayoutStatus::Pending as super::PayoutStatus,
             )
-            .bind(mentor_id)
-            .bind(&saved.method)
-            .bind(saved.recipient())
             .execute(&mut *tx)
             .await?;
         }
@@ -188,10 +196,10 @@ pub async fn save(pool: &PgPool, mentor_id: Uuid, input: &Input) -> Result<Prefe
 /// A destination as a mentor reads it in a notice, its address masked: `PayPal m***@example.com`,
 /// `Venmo @m***a`. Enough to recognise one's own, too little to learn someone else's.
 pub fn masked(p: &Preferences) -> String {
-    let Some(method) = p.method.as_deref() else {
+    let Some(method) = p.method else {
         return "none".into();
     };
-    let label = super::method_label(method);
+    let label = method.label();
     match p.recipient() {
         Some(r) => format!("{label} {}", mask(r)),
         None => label.to_string(),
@@ -273,13 +281,8 @@ mod tests {
         assert_eq!(p.recipient(), Some("@mira"));
         assert_eq!(p.minimum_payout_cents, DEFAULT_MINIMUM_PAYOUT_CENTS);
         assert_eq!(
-            (
-                p.method.as_deref(),
-                p.paypal_email,
-                p.venmo_username.as_deref(),
-                p.zelle_email
-            ),
-            (Some("venmo"), None, Some("@mira"), None)
+            (p.method, p.paypal_email, p.venmo_username.as_deref(), p.zelle_email),
+            (Some(PayoutMethod::Venmo), None, Some("@mira"), None)
         );
     }
 
@@ -287,7 +290,7 @@ mod tests {
     fn destinations_are_masked_for_notices() {
         let with = |method: &str, field: &str| {
             let mut p = Preferences::defaults(Uuid::nil());
-            p.method = Some(method.into());
+            p.method = Some(method.parse().unwrap());
             match method {
                 "paypal" => p.paypal_email = Some(field.into()),
                 "venmo" => p.venmo_username = Some(field.into()),

@@ -24,6 +24,7 @@ use domain::{
     admin::{bookings, mentors, stats, users},
     catalogue::{mentors as catalogue_mentors, vetting},
     money,
+    payments::PaymentStatus,
 };
 
 pub mod announcements;
@@ -154,9 +155,9 @@ pub struct AdminBookingView {
     /// Minutes
     pub duration: i32,
     pub total_amount: String,
-    /// processing, approved, declined or error; null for a free booking
+    /// null for a free booking
     #[oai(nullable)]
-    pub payment_status: Option<String>,
+    pub payment_status: Option<PaymentStatus>,
     pub created_at: DateTime<Utc>,
     pub user: AdminPersonView,
     pub mentor: AdminBookingMentorView,

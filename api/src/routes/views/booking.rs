@@ -1,38 +1,13 @@
 //! Response shapes of bookings and reservations.
 
 use chrono::{DateTime, Utc};
-use poem_openapi::{Enum, Object};
+use poem_openapi::Object;
 use uuid::Uuid;
 
-use domain::{
-    booking::{BookingStatus, bookings::Booking},
-    money,
-};
+use domain::{booking::bookings::Booking, catalogue::vocabulary::ServiceType, money, payments::RefundStatus};
 
-/// The state of a booking (a hold is 'reserved' until paid or 'expired').
-#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq)]
-#[oai(rename_all = "lowercase")]
-pub enum BookingStatusView {
-    Reserved,
-    Pending,
-    Confirmed,
-    Completed,
-    Cancelled,
-    Expired,
-}
-
-impl From<BookingStatus> for BookingStatusView {
-    fn from(s: BookingStatus) -> Self {
-        match s {
-            BookingStatus::Reserved => Self::Reserved,
-            BookingStatus::Pending => Self::Pending,
-            BookingStatus::Confirmed => Self::Confirmed,
-            BookingStatus::Completed => Self::Completed,
-            BookingStatus::Cancelled => Self::Cancelled,
-            BookingStatus::Expired => Self::Expired,
-        }
-    }
-}
+/// The booking status as the API names it (`BookingStatusView` in the OpenAPI document).
+pub use domain::booking::BookingStatus as BookingStatusView;
 
 #[derive(Object, Clone, Debug)]
 #[oai(rename_all = "camelCase")]
@@ -40,7 +15,7 @@ pub struct BookingServiceView {
     pub id: Uuid,
     pub title: String,
     pub duration: i32,
-    pub service_type: String,
+    pub service_type: ServiceType,
 }
 
 #[derive(Object, Clone, Debug)]
@@ -104,8 +79,7 @@ pub struct BookingRefundView {
     /// 100, 50 or 0
     pub percentage: i32,
     pub amount: String,
-    /// pending, succeeded, failed or not_needed
-    pub status: String,
+    pub status: RefundStatus,
 }
 
 impl From<Booking> for BookingView {

@@ -10,6 +10,7 @@ use domain::{
         mentors::{Mentor, MentorWithServices},
         services::Service,
         stats::{Highlights, ServiceStat, Testimonial},
+        vocabulary::ServiceType,
     },
     money,
 };
@@ -74,8 +75,7 @@ pub struct ServiceView {
     pub mentor_id: Uuid,
     pub title: String,
     pub description: String,
-    /// astrology, tarot, energy_healing, mystical_practices, relationship_guidance or meditation
-    pub service_type: String,
+    pub service_type: ServiceType,
     /// Decimal string; "0.00" means free
     pub price: String,
     /// Minutes
@@ -98,7 +98,7 @@ pub struct ServiceWithMentorView {
 #[derive(Object, Clone, Debug)]
 #[oai(rename_all = "camelCase")]
 pub struct ServiceStatView {
-    pub service_type: String,
+    pub service_type: ServiceType,
     pub mentor_count: i64,
     /// Lowest non-free price; "0.00" when there is none
     pub min_price: String,

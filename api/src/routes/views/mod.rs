@@ -5,28 +5,12 @@ pub mod catalogue;
 pub mod messaging;
 
 use chrono::{DateTime, Utc};
-use poem_openapi::{Enum, Object};
+use poem_openapi::Object;
 use uuid::Uuid;
 
 use domain::accounts::User;
 
-#[derive(Enum, Clone, Copy, Debug, PartialEq, Eq)]
-#[oai(rename_all = "lowercase")]
-pub enum Role {
-    User,
-    Mentor,
-    Admin,
-}
-
-impl Role {
-    pub fn from_name(name: &str) -> Self {
-        match name {
-            "admin" => Role::Admin,
-            "mentor" => Role::Mentor,
-            _ => Role::User,
-        }
-    }
-}
+pub use domain::accounts::Role;
 
 /// A signed-in user as the app sees them; never any password data.
 #[derive(Object, Clone, Debug)]
@@ -49,7 +33,7 @@ pub struct UserView {
 
 impl From<User> for UserView {
     fn from(u: User) -> Self {
-        let role = Role::from_name(&u.role);
+        let role = u.role;
         Self {
             id: u.id,
             email: u.email,

@@ -8,6 +8,7 @@ import type { AdminBookingMentorView } from './adminBookingMentorView';
 import type { AdminBookingServiceView } from './adminBookingServiceView';
 import type { AdminPersonView } from './adminPersonView';
 import type { BookingStatusView } from './bookingStatusView';
+import type { PaymentStatus } from './paymentStatus';
 
 export interface AdminBookingView {
   id: string;
@@ -16,11 +17,8 @@ export interface AdminBookingView {
   /** Minutes */
   duration: number;
   totalAmount: string;
-  /**
-     * processing, approved, declined or error; null for a free booking
-     * @nullable
-     */
-  paymentStatus?: string | null;
+  /** null for a free booking */
+  paymentStatus?: PaymentStatus & unknown | null;
   createdAt: string;
   user: AdminPersonView;
   mentor: AdminBookingMentorView;

@@ -4,11 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { RefundStatus } from './refundStatus';
 
 export interface BookingRefundView {
   /** 100, 50 or 0 */
   percentage: number;
   amount: string;
-  /** pending, succeeded, failed or not_needed */
-  status: string;
+  status: RefundStatus;
 }

@@ -4,10 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ServiceType } from './serviceType';
 
 export interface BookingServiceView {
   id: string;
   title: string;
   duration: number;
-  serviceType: string;
+  serviceType: ServiceType;
 }

@@ -4,11 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { PaidMethod } from './paidMethod';
 
 export interface EarningsHistoryItem {
   id: string;
   mentorAmount: string;
   paidAt: string;
-  /** @nullable */
-  method?: string | null;
+  method?: PaidMethod & unknown | null;
 }

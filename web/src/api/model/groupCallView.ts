@@ -5,17 +5,17 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { CallMemberView } from './callMemberView';
+import type { GroupCallRole } from './groupCallRole';
+import type { GroupStatus } from './groupStatus';
 import type { IceServerView } from './iceServerView';
 
 export interface GroupCallView {
   groupSessionId: string;
   title: string;
-  /** scheduled, active, completed or cancelled */
-  status: string;
+  status: GroupStatus;
   scheduledAt: string;
   endsAt: string;
-  /** mentor or participant */
-  role: string;
+  role: GroupCallRole;
   mentorUserId: string;
   mentorName: string;
   roomId: number;

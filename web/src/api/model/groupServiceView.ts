@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { GroupMentorRef } from './groupMentorRef';
+import type { ServiceType } from './serviceType';
 
 export interface GroupServiceView {
   id: string;
@@ -13,6 +14,6 @@ export interface GroupServiceView {
   duration: number;
   /** Per seat; "0.00" is free */
   price: string;
-  serviceType: string;
+  serviceType: ServiceType;
   mentor: GroupMentorRef;
 }

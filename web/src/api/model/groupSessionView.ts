@@ -7,14 +7,14 @@
 import type { GroupMentorView } from './groupMentorView';
 import type { GroupParticipantView } from './groupParticipantView';
 import type { GroupServiceView } from './groupServiceView';
+import type { GroupStatus } from './groupStatus';
 
 export interface GroupSessionView {
   id: string;
   title: string;
   /** @nullable */
   description?: string | null;
-  /** scheduled, active, completed or cancelled */
-  status: string;
+  status: GroupStatus;
   scheduledAt: string;
   /** scheduledAt plus the service's duration */
   endsAt: string;

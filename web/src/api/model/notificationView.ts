@@ -4,15 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { NotificationKind } from './notificationKind';
 
 export interface NotificationView {
   id: string;
-  /**
-     * booking_confirmed, booking_cancelled, booking_rescheduled, booking_reminder, new_message, new_review,
-     * mentor_approved, payment_received, payment_failed, system_announcement, payout_destination_changed,
-     * removed_from_session or mentor_rejected
-     */
-  type: string;
+  type: NotificationKind;
   title: string;
   message: string;
   isRead: boolean;

@@ -4,13 +4,13 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { PaidMethod } from './paidMethod';
 import type { PayoutHistoryMentorView } from './payoutHistoryMentorView';
 
 export interface PayoutHistoryItem {
   id: string;
   mentor: PayoutHistoryMentorView;
-  /** @nullable */
-  method?: string | null;
+  method?: PaidMethod & unknown | null;
   /** @nullable */
   recipientInfo?: string | null;
   mentorAmount: string;

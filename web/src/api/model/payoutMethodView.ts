@@ -4,9 +4,10 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { PayoutMethod } from './payoutMethod';
 
 export interface PayoutMethodView {
-  method: string;
+  method: PayoutMethod;
   /** @nullable */
   paypalEmail?: string | null;
   /** @nullable */

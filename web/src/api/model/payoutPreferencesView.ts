@@ -4,14 +4,12 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { PayoutMethod } from './payoutMethod';
 
 export interface PayoutPreferencesView {
   mentorId: string;
-  /**
-     * paypal, venmo or zelle; null until the mentor saves preferences
-     * @nullable
-     */
-  method?: string | null;
+  /** null until the mentor saves preferences */
+  method?: PayoutMethod & unknown | null;
   /** @nullable */
   paypalEmail?: string | null;
   /** @nullable */

@@ -5,6 +5,10 @@
  * OpenAPI spec version: 0.1.0
  */
 
+/**
+ * What a user is, derived by the `user_accounts` view (`users.is_admin` stays the admin flag;
+ * a mentor profile makes a mentor).
+ */
 export type Role = typeof Role[keyof typeof Role];
 
 

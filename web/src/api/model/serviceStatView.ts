@@ -4,9 +4,10 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ServiceType } from './serviceType';
 
 export interface ServiceStatView {
-  serviceType: string;
+  serviceType: ServiceType;
   mentorCount: number;
   /** Lowest non-free price; "0.00" when there is none */
   minPrice: string;

@@ -4,14 +4,14 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ServiceType } from './serviceType';
 
 export interface ServiceView {
   id: string;
   mentorId: string;
   title: string;
   description: string;
-  /** astrology, tarot, energy_healing, mystical_practices, relationship_guidance or meditation */
-  serviceType: string;
+  serviceType: ServiceType;
   /** Decimal string; "0.00" means free */
   price: string;
   /** Minutes */

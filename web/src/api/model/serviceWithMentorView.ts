@@ -5,14 +5,14 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { MentorCardView } from './mentorCardView';
+import type { ServiceType } from './serviceType';
 
 export interface ServiceWithMentorView {
   id: string;
   mentorId: string;
   title: string;
   description: string;
-  /** astrology, tarot, energy_healing, mystical_practices, relationship_guidance or meditation */
-  serviceType: string;
+  serviceType: ServiceType;
   /** Decimal string; "0.00" means free */
   price: string;
   /** Minutes */
