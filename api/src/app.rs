@@ -28,10 +28,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web)
         .with(CookieJarManager::new())
         .catch_all_error(error::normalize)
-        .with(
-            CatchPanic::new()
-                .with_handler(|_| error::json_response(StatusCode::INTERNAL_SERVER_ERROR, error::INTERNAL_ERROR)),
-        )
+        .with(CatchPanic::new().with_handler(error::panicked))
         .around(security_headers::apply)
         .around(request_id::apply)
         .data(state)

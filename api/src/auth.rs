@@ -30,11 +30,7 @@ impl SessionAuth {
         if self.0.user.is_admin && self.0.user.is_active {
             Ok(&self.0)
         } else {
-            Err(ApiError::Forbidden(poem_openapi::payload::Json(
-                crate::error::ErrorBody {
-                    message: ADMIN_ONLY.to_string(),
-                },
-            )))
+            Err(ApiError::forbidden(ADMIN_ONLY))
         }
     }
 }

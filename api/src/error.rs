@@ -1,10 +1,76 @@
-//! Every failure becomes a status with `{"message": ...}`; internals are logged, never shown.
+//! Every failure becomes a status with `{"code": ..., "message": ...}`: `code` is one of
+//! [`ErrorCode`] for programs to branch on, `message` the text shown to people. Internals are
+//! logged (with the request's id, see `request_id`), never shown.
 
 use poem::{Response, http::StatusCode};
-use poem_openapi::{ApiResponse, Object, payload::Json};
+use poem_openapi::{ApiResponse, Enum, Object, payload::Json, types::ToJSON};
 
+/// What went wrong, for programs: stable across releases; branch on it (with the status), never on `message`.
+///
+/// - `validation`: the request is malformed (bad JSON, a missing or wrong field, a bad path or query parameter) or breaks a rule about its input (400).
+/// - `unauthorized`: not signed in, the session expired, or wrong credentials (401).
+/// - `forbidden`: signed in but not allowed, or a cross-site request (403).
+/// - `email_not_verified`: sign-in refused until the e-mail address is verified; a new link helps (403).
+/// - `account_deactivated`: sign-in refused because an admin deactivated the account (403).
+/// - `not_found`: no such thing, or not yours to see; also an unknown path under /api (404).
+/// - `method_not_allowed`: the path exists but not with this method (405).
+/// - `conflict`: the request conflicts with the current state (409).
+/// - `slot_taken`: the time asked for is no longer free (409).
+/// - `hold_limit`: the seeker already holds as many unpaid reservations as allowed (409).
+/// - `already_reviewed`: the booking has this seeker's review already (409).
+/// - `payload_too_large`: the request body is larger than allowed (413).
+/// - `unsupported_media_type`: the body is not of a type this call takes (415).
+/// - `rate_limited`: too many requests; try again later (429).
+/// - `payment_declined`: the card was not charged (a `PaymentResult` with `success: false`).
+/// - `payment_pending`: the payment's outcome is not known yet; it is never charged twice (a `PaymentResult` with `success: false`).
+/// - `internal`: an unexpected failure; it is logged with the request id (500).
+/// - `unavailable`: the database or a service beside the api does not answer; try again shortly (503).
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+#[oai(rename_all = "snake_case")]
+pub enum ErrorCode {
+    Validation,
+    Unauthorized,
+    Forbidden,
+    EmailNotVerified,
+    AccountDeactivated,
+    NotFound,
+    MethodNotAllowed,
+    Conflict,
+    SlotTaken,
+    HoldLimit,
+    AlreadyReviewed,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    RateLimited,
+    PaymentDeclined,
+    PaymentPending,
+    Internal,
+    Unavailable,
+}
+
+impl ErrorCode {
+    /// The code of an error raised outside our handlers, from its status alone.
+    pub fn for_status(status: StatusCode) -> Self {
+        match status {
+            StatusCode::UNAUTHORIZED => Self::Unauthorized,
+            StatusCode::FORBIDDEN => Self::Forbidden,
+            StatusCode::NOT_FOUND => Self::NotFound,
+            StatusCode::METHOD_NOT_ALLOWED => Self::MethodNotAllowed,
+            StatusCode::CONFLICT => Self::Conflict,
+            StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType,
+            StatusCode::TOO_MANY_REQUESTS => Self::RateLimited,
+            StatusCode::SERVICE_UNAVAILABLE => Self::Unavailable,
+            s if s.is_server_error() => Self::Internal,
+            _ => Self::Validation,
+        }
+    }
+}
+
+/// The body of every error response.
 #[derive(Object, Debug, Clone)]
 pub struct ErrorBody {
+    pub code: ErrorCode,
     pub message: String,
 }
 
@@ -14,68 +80,94 @@ pub const SERVICE_UNAVAILABLE: &str = "The service is temporarily unavailable. P
 
 #[derive(ApiResponse, Debug)]
 pub enum ApiError {
-    /// Invalid input
+    /// Invalid input (`validation`)
     #[oai(status = 400)]
     BadRequest(Json<ErrorBody>),
-    /// Not signed in
+    /// Not signed in (`unauthorized`)
     #[oai(status = 401)]
     Unauthorized(Json<ErrorBody>),
-    /// Not allowed
+    /// Not allowed (`forbidden`, `email_not_verified`, `account_deactivated`)
     #[oai(status = 403)]
     Forbidden(Json<ErrorBody>),
-    /// No such thing
+    /// No such thing (`not_found`)
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
-    /// Conflicts with the current state
+    /// Conflicts with the current state (`conflict`, `slot_taken`, `hold_limit`, `already_reviewed`)
     #[oai(status = 409)]
     Conflict(Json<ErrorBody>),
-    /// Too many requests
+    /// Too many requests (`rate_limited`)
     #[oai(status = 429)]
     TooManyRequests(Json<ErrorBody>),
-    /// Unexpected failure
+    /// Unexpected failure (`internal`)
     #[oai(status = 500)]
     Internal(Json<ErrorBody>),
-    /// The database does not answer; try again shortly
+    /// The database or a service beside the api does not answer; try again shortly (`unavailable`)
     #[oai(status = 503)]
     ServiceUnavailable(Json<ErrorBody>),
 }
 
-fn body(message: impl Into<String>) -> Json<ErrorBody> {
+pub fn body(code: ErrorCode, message: impl Into<String>) -> Json<ErrorBody> {
     Json(ErrorBody {
+        code,
         message: message.into(),
     })
 }
 
 impl ApiError {
     pub fn unauthorized() -> Self {
-        Self::Unauthorized(body(UNAUTHORIZED))
+        Self::Unauthorized(body(ErrorCode::Unauthorized, UNAUTHORIZED))
     }
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::NotFound(body(message))
+        Self::NotFound(body(ErrorCode::NotFound, message))
+    }
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::Forbidden(body(ErrorCode::Forbidden, message))
+    }
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::BadRequest(body(ErrorCode::Validation, message))
     }
     fn unavailable(err: &sqlx::Error) -> Self {
         tracing::warn!(error = %err, "database unavailable");
-        Self::ServiceUnavailable(body(SERVICE_UNAVAILABLE))
+        Self::ServiceUnavailable(body(ErrorCode::Unavailable, SERVICE_UNAVAILABLE))
+    }
+    /// The body, whatever the status.
+    pub fn into_body(self) -> ErrorBody {
+        match self {
+            Self::BadRequest(b)
+            | Self::Unauthorized(b)
+            | Self::Forbidden(b)
+            | Self::NotFound(b)
+            | Self::Conflict(b)
+            | Self::TooManyRequests(b)
+            | Self::Internal(b)
+            | Self::ServiceUnavailable(b) => b.0,
+        }
     }
 }
 
 impl From<domain::Error> for ApiError {
     fn from(err: domain::Error) -> Self {
+        use ErrorCode as C;
         use domain::Error as E;
         match err {
-            E::Validation(m) => Self::BadRequest(body(m)),
-            E::Unauthorized(m) => Self::Unauthorized(body(m)),
-            E::Forbidden(m) => Self::Forbidden(body(m)),
-            E::NotFound(m) => Self::NotFound(body(m)),
-            E::Conflict(m) => Self::Conflict(body(m)),
-            E::TooManyRequests(m) => Self::TooManyRequests(body(m)),
+            E::Validation(m) => Self::BadRequest(body(C::Validation, m)),
+            E::Unauthorized(m) => Self::Unauthorized(body(C::Unauthorized, m)),
+            E::Forbidden(m) => Self::Forbidden(body(C::Forbidden, m)),
+            E::EmailNotVerified(m) => Self::Forbidden(body(C::EmailNotVerified, m)),
+            E::AccountDeactivated(m) => Self::Forbidden(body(C::AccountDeactivated, m)),
+            E::NotFound(m) => Self::NotFound(body(C::NotFound, m)),
+            E::Conflict(m) => Self::Conflict(body(C::Conflict, m)),
+            E::SlotTaken(m) => Self::Conflict(body(C::SlotTaken, m)),
+            E::HoldLimit(m) => Self::Conflict(body(C::HoldLimit, m)),
+            E::AlreadyReviewed(m) => Self::Conflict(body(C::AlreadyReviewed, m)),
+            E::TooManyRequests(m) => Self::TooManyRequests(body(C::RateLimited, m)),
             E::Unavailable(e) => Self::unavailable(&e),
-            E::ServiceDown(m) => Self::ServiceUnavailable(body(m)),
-            E::Internal(e) => match e.chain().find_map(|cause| cause.downcast_ref::<sqlx::Error>()) {
-                Some(db) if domain::error::is_outage(db) => Self::unavailable(db),
-                _ => {
+            E::ServiceDown(m) => Self::ServiceUnavailable(body(C::Unavailable, m)),
+            E::Internal(e) => match domain::error::is_outage_chain(&e) {
+                Some(db) => Self::unavailable(db),
+                None => {
                     tracing::error!(error = %format!("{e:#}"), "request failed");
-                    Self::Internal(body(INTERNAL_ERROR))
+                    Self::Internal(body(C::Internal, INTERNAL_ERROR))
                 }
             },
         }
@@ -90,16 +182,27 @@ impl From<sqlx::Error> for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// A JSON error response for errors raised outside our handlers (bad JSON, unknown paths, ...).
-pub fn json_response(status: StatusCode, message: &str) -> Response {
-    let text = serde_json::json!({ "message": message }).to_string();
+/// A JSON error response for errors raised outside our handlers (bad JSON, unknown paths, guards, ...).
+pub fn json_response(status: StatusCode, code: ErrorCode, message: &str) -> Response {
+    let text = serde_json::json!({ "code": code.to_json(), "message": message }).to_string();
     Response::builder()
         .status(status)
         .content_type("application/json; charset=utf-8")
         .body(text)
 }
 
-/// Rewrites any error that is not already ours into `{"message": ...}`.
+/// The response to a panic in a handler: logged (inside the request's span, so with its id), then a plain 500.
+pub fn panicked(panic: Box<dyn std::any::Any + Send>) -> Response {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::error!(panic = %what, "request panicked");
+    json_response(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, INTERNAL_ERROR)
+}
+
+/// Rewrites any error that is not already ours into `{"code": ..., "message": ...}`.
 pub async fn normalize(err: poem::Error) -> Response {
     if err.is_from_response() {
         return err.into_response();
@@ -113,13 +216,14 @@ pub async fn normalize(err: poem::Error) -> Response {
         StatusCode::METHOD_NOT_ALLOWED => "Method not allowed".to_string(),
         StatusCode::PAYLOAD_TOO_LARGE => "Request body is too large".to_string(),
         StatusCode::UNSUPPORTED_MEDIA_TYPE => "Unsupported content type; send JSON".to_string(),
+        StatusCode::SERVICE_UNAVAILABLE => SERVICE_UNAVAILABLE.to_string(),
         s if s.is_server_error() => {
             tracing::error!(error = %err, "request failed");
             INTERNAL_ERROR.to_string()
         }
         s => s.canonical_reason().unwrap_or("Request failed").to_string(),
     };
-    json_response(status, &message)
+    json_response(status, ErrorCode::for_status(status), &message)
 }
 
 /// poem-openapi's parse errors name our Rust and schema types ("LoginRequest", "optional_integer_int64");
@@ -249,7 +353,10 @@ mod tests {
             domain::Error::Internal(anyhow::Error::from(sqlx::Error::PoolTimedOut)),
         ] {
             match ApiError::from(err) {
-                ApiError::ServiceUnavailable(Json(b)) => assert_eq!(b.message, SERVICE_UNAVAILABLE),
+                ApiError::ServiceUnavailable(Json(b)) => {
+                    assert_eq!(b.message, SERVICE_UNAVAILABLE);
+                    assert_eq!(b.code, ErrorCode::Unavailable);
+                }
                 other => panic!("expected 503, got {other:?}"),
             }
         }
@@ -257,6 +364,74 @@ mod tests {
             ApiError::from(domain::Error::from(sqlx::Error::RowNotFound)),
             ApiError::Internal(_)
         ));
+    }
+
+    #[test]
+    fn each_kind_of_domain_error_has_its_code_and_status() {
+        use domain::Error as E;
+        let cases: Vec<(domain::Error, u16, ErrorCode)> = vec![
+            (E::validation("v"), 400, ErrorCode::Validation),
+            (E::unauthorized("u"), 401, ErrorCode::Unauthorized),
+            (E::forbidden("f"), 403, ErrorCode::Forbidden),
+            (E::EmailNotVerified("e".into()), 403, ErrorCode::EmailNotVerified),
+            (E::AccountDeactivated("d".into()), 403, ErrorCode::AccountDeactivated),
+            (E::not_found("n"), 404, ErrorCode::NotFound),
+            (E::conflict("c"), 409, ErrorCode::Conflict),
+            (E::SlotTaken("s".into()), 409, ErrorCode::SlotTaken),
+            (E::HoldLimit("h".into()), 409, ErrorCode::HoldLimit),
+            (E::AlreadyReviewed("r".into()), 409, ErrorCode::AlreadyReviewed),
+            (E::TooManyRequests("t".into()), 429, ErrorCode::RateLimited),
+            (E::ServiceDown("down".into()), 503, ErrorCode::Unavailable),
+            (E::Internal(anyhow::anyhow!("boom")), 500, ErrorCode::Internal),
+        ];
+        for (err, status, code) in cases {
+            let text = err.to_string();
+            let response = ApiError::from(err);
+            let got = match &response {
+                ApiError::BadRequest(_) => 400,
+                ApiError::Unauthorized(_) => 401,
+                ApiError::Forbidden(_) => 403,
+                ApiError::NotFound(_) => 404,
+                ApiError::Conflict(_) => 409,
+                ApiError::TooManyRequests(_) => 429,
+                ApiError::Internal(_) => 500,
+                ApiError::ServiceUnavailable(_) => 503,
+            };
+            let body = response.into_body();
+            assert_eq!((got, body.code), (status, code), "{text}");
+            if status != 500 {
+                assert_eq!(body.message, text, "the message is the domain's text");
+            }
+        }
+    }
+
+    #[test]
+    fn errors_outside_the_handlers_get_a_code_from_their_status() {
+        let cases = [
+            (StatusCode::BAD_REQUEST, ErrorCode::Validation),
+            (StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized),
+            (StatusCode::FORBIDDEN, ErrorCode::Forbidden),
+            (StatusCode::NOT_FOUND, ErrorCode::NotFound),
+            (StatusCode::METHOD_NOT_ALLOWED, ErrorCode::MethodNotAllowed),
+            (StatusCode::CONFLICT, ErrorCode::Conflict),
+            (StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::PayloadTooLarge),
+            (StatusCode::UNSUPPORTED_MEDIA_TYPE, ErrorCode::UnsupportedMediaType),
+            (StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited),
+            (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal),
+            (StatusCode::BAD_GATEWAY, ErrorCode::Internal),
+            (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable),
+            (StatusCode::UNPROCESSABLE_ENTITY, ErrorCode::Validation),
+        ];
+        for (status, code) in cases {
+            assert_eq!(ErrorCode::for_status(status), code, "{status}");
+        }
+    }
+
+    #[test]
+    fn an_outage_wrapped_with_context_is_503() {
+        let wrapped = anyhow::Error::from(sqlx::Error::WorkerCrashed).context("enqueueing");
+        let body = ApiError::from(domain::Error::Internal(wrapped)).into_body();
+        assert_eq!(body.code, ErrorCode::Unavailable);
     }
 
     #[test]

@@ -8,7 +8,11 @@ use poem::{
 
 use url::{Origin, Url};
 
-use crate::{auth::forwarded_https, error::json_response, state::AppState};
+use crate::{
+    auth::forwarded_https,
+    error::{ErrorCode, json_response},
+    state::AppState,
+};
 
 /// JSON bodies larger than this are refused with 413.
 pub const MAX_JSON_BODY_BYTES: u64 = 1024 * 1024;
@@ -20,7 +24,11 @@ pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
 pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
     let state = req.data::<AppState>().expect("AppState is attached").clone();
     if changes_state(req.method()) && !same_origin(&req, &state) {
-        return Ok(json_response(StatusCode::FORBIDDEN, CROSS_SITE_REFUSED));
+        return Ok(json_response(
+            StatusCode::FORBIDDEN,
+            ErrorCode::Forbidden,
+            CROSS_SITE_REFUSED,
+        ));
     }
     let (limit, message) = if req.uri().path() == UPLOAD_PATH {
         (MAX_UPLOAD_BODY_BYTES, domain::uploads::IMAGE_TOO_LARGE)
@@ -28,13 +36,23 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
         (MAX_JSON_BODY_BYTES, "Request body is too large")
     };
     if declared_length(&req).is_some_and(|len| len > limit) {
-        return Ok(json_response(StatusCode::PAYLOAD_TOO_LARGE, message));
+        return Ok(json_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::PayloadTooLarge,
+            message,
+        ));
     }
     // A body without Content-Length (chunked) is read up to the limit before any handler runs.
     if declared_length(&req).is_none() {
         match req.take_body().into_bytes_limit(limit as usize).await {
             Ok(bytes) => req.set_body(bytes),
-            Err(ReadBodyError::PayloadTooLarge) => return Ok(json_response(StatusCode::PAYLOAD_TOO_LARGE, message)),
+            Err(ReadBodyError::PayloadTooLarge) => {
+                return Ok(json_response(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    ErrorCode::PayloadTooLarge,
+                    message,
+                ));
+            }
             Err(err) => return Err(err.into()),
         }
     }

@@ -174,7 +174,11 @@ static TOKEN: LazyLock<Option<String>> =
 #[poem::handler]
 pub async fn scrape(req: &Request, state: Data<&AppState>) -> Response {
     if !allowed(req, TOKEN.as_deref()) {
-        return crate::error::json_response(StatusCode::FORBIDDEN, METRICS_FORBIDDEN);
+        return crate::error::json_response(
+            StatusCode::FORBIDDEN,
+            crate::error::ErrorCode::Forbidden,
+            METRICS_FORBIDDEN,
+        );
     }
     let handle = handle();
     record_database(&state).await;

@@ -138,7 +138,10 @@ async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
         .assert_status_is_ok();
     let resp = app.get("/api/auth/user", Some(&sid)).await;
     resp.assert_status(StatusCode::UNAUTHORIZED);
-    assert_eq!(body(resp).await, json!({"message": "Unauthorized"}));
+    assert_eq!(
+        body(resp).await,
+        json!({"code": "unauthorized", "message": "Unauthorized"})
+    );
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
@@ -429,7 +432,7 @@ async fn bad_requests_get_json_errors(pool: sqlx::PgPool) {
 
     let resp = app.get("/api/does-not-exist", None).await;
     resp.assert_status(StatusCode::NOT_FOUND);
-    assert_eq!(body(resp).await, json!({"message": "Not found"}));
+    assert_eq!(body(resp).await, json!({"code": "not_found", "message": "Not found"}));
 
     let resp = app.get("/api/mentor/profile", None).await;
     resp.assert_status(StatusCode::UNAUTHORIZED);

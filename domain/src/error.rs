@@ -15,6 +15,21 @@ pub enum Error {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// A conflict of its own kind: the time asked for is taken (by a booking, a hold or a group session).
+    #[error("{0}")]
+    SlotTaken(String),
+    /// A conflict of its own kind: the seeker already holds as many unpaid reservations as allowed.
+    #[error("{0}")]
+    HoldLimit(String),
+    /// A conflict of its own kind: the booking has this seeker's review already.
+    #[error("{0}")]
+    AlreadyReviewed(String),
+    /// Sign-in refused until the e-mail address is verified (a new link helps).
+    #[error("{0}")]
+    EmailNotVerified(String),
+    /// Sign-in refused: an admin deactivated the account (a new link does not help).
+    #[error("{0}")]
+    AccountDeactivated(String),
     #[error("{0}")]
     TooManyRequests(String),
     /// The database does not answer (stopped, restarting, unreachable): worth retrying shortly.
@@ -68,11 +83,16 @@ fn is_unstorable_text(err: &sqlx::Error) -> bool {
 }
 
 /// Whether `err` says the database cannot be reached right now, rather than that a query is wrong:
-/// no connection within the pool's acquire timeout, a broken socket, or the server shutting down
-/// or starting up (SQLSTATE class 08 and 57P01..57P03).
+/// no connection within the pool's acquire timeout, a closed pool (the process is shutting down),
+/// a broken socket or connection task, or the server shutting down, starting up or out of
+/// connections (SQLSTATE classes 08 and 53, 57P01..57P03 and 57P05).
 pub fn is_outage(err: &sqlx::Error) -> bool {
     match err {
-        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_) => true,
         // A server going down or coming back can answer a new connection's first message with
         // garbage ('unexpected response from SSLRequest'): the connection's fault, not the query's.
         sqlx::Error::Protocol(_) => true,
@@ -81,8 +101,18 @@ pub fn is_outage(err: &sqlx::Error) -> bool {
     }
 }
 
+/// Class 08: connection exception; class 53: insufficient resources (53300 too many connections);
+/// 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 57P05 idle session timeout.
 fn is_outage_sqlstate(code: &str) -> bool {
-    code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03")
+    code.starts_with("08") || code.starts_with("53") || matches!(code, "57P01" | "57P02" | "57P03" | "57P05")
+}
+
+/// Whether anything in the chain of `err` is a database outage (an error wrapped with context
+/// keeps its cause there).
+pub fn is_outage_chain(err: &anyhow::Error) -> Option<&sqlx::Error> {
+    err.chain()
+        .filter_map(|cause| cause.downcast_ref::<sqlx::Error>())
+        .find(|db| is_outage(db))
 }
 
 /// Turns a violation of the named unique or exclusion constraint into a client error.
@@ -122,16 +152,32 @@ mod tests {
     #[test]
     fn query_mistakes_are_not_an_outage() {
         assert!(!is_outage(&sqlx::Error::RowNotFound));
-        assert!(!is_outage(&sqlx::Error::PoolClosed));
+        assert!(!is_outage(&sqlx::Error::ColumnNotFound("x".into())));
         assert!(matches!(Error::from(sqlx::Error::RowNotFound), Error::Internal(_)));
     }
 
     #[test]
+    fn a_closing_pool_or_a_crashed_connection_is_an_outage() {
+        assert!(is_outage(&sqlx::Error::PoolClosed));
+        assert!(is_outage(&sqlx::Error::WorkerCrashed));
+    }
+
+    #[test]
+    fn an_outage_wrapped_in_context_is_still_found() {
+        let wrapped = anyhow::Error::from(sqlx::Error::PoolTimedOut).context("settling a payment");
+        assert!(is_outage_chain(&wrapped).is_some());
+        let wrong = anyhow::Error::from(sqlx::Error::RowNotFound).context("settling a payment");
+        assert!(is_outage_chain(&wrong).is_none());
+    }
+
+    #[test]
     fn shutdown_and_connection_sqlstates_are_outages() {
-        for code in ["57P01", "57P02", "57P03", "08006", "08001"] {
+        for code in [
+            "57P01", "57P02", "57P03", "57P05", "08006", "08001", "08P01", "53300", "53400",
+        ] {
             assert!(is_outage_sqlstate(code), "{code}");
         }
-        for code in ["23505", "40001", "57014", "42P01"] {
+        for code in ["23505", "40001", "57014", "57P04", "42P01", "54000", "52000"] {
             assert!(!is_outage_sqlstate(code), "{code}");
         }
     }

@@ -15,7 +15,7 @@ after(async () => {
   await stack?.stop();
 });
 
-const UNAUTHORIZED = { message: 'Unauthorized' };
+const UNAUTHORIZED = { code: 'unauthorized', message: 'Unauthorized' };
 
 function assertUser(body, expected) {
   const keys = [

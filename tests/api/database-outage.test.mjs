@@ -119,7 +119,7 @@ describe('database outage', () => {
       const fromMemory = (a) => CATALOGUE_READS.includes(a.label) && a.status === 200 && a.text === before.get(a.label);
       for (const a of [...outage, refused].filter((x) => !fromMemory(x))) {
         assert.equal(a.status, 503, `${a.label} during the outage: ${a.status} ${a.text}`);
-        assert.deepEqual(a.body, { message: UNAVAILABLE }, `${a.label}: ${a.text}`);
+        assert.deepEqual(a.body, { code: 'unavailable', message: UNAVAILABLE }, `${a.label}: ${a.text}`);
         assert.ok(a.ms <= MAX_ANSWER_MS, `${a.label} took ${a.ms} ms during the outage`);
       }
 

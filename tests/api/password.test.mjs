@@ -108,7 +108,7 @@ describe('change password', () => {
       newPassword: 'whatever-456',
     });
     assert.equal(res.status, 401, show(res));
-    assert.deepEqual(res.body, { message: 'Unauthorized' });
+    assert.deepEqual(res.body, { code: 'unauthorized', message: 'Unauthorized' });
   });
 
   it('refuses a wrong current password with 400', async () => {

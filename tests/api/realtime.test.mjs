@@ -179,10 +179,16 @@ describe('real-time channel across two api processes', () => {
   });
 
   it('refuses upgrades without a live session (401) or from another site (403)', async () => {
-    assert.deepEqual(await refused(stack, {}), { status: 401, body: { message: 'Unauthorized' } });
+    assert.deepEqual(await refused(stack, {}), {
+      status: 401,
+      body: { code: 'unauthorized', message: 'Unauthorized' },
+    });
     assert.equal((await refused(stack, { cookie: 'sid=not-a-session', apiIndex: 1 })).status, 401);
     const cross = await refused(stack, { who: seeker, origin: 'https://evil.example' });
-    assert.deepEqual(cross, { status: 403, body: { message: 'Cross-site requests are not allowed' } });
+    assert.deepEqual(cross, {
+      status: 403,
+      body: { code: 'forbidden', message: 'Cross-site requests are not allowed' },
+    });
     // Same host, other port: another origin.
     assert.equal((await refused(stack, { who: seeker, origin: stack.baseUrls[1] })).status, 403);
     // A client that sends no Origin (not a browser) is fine.
@@ -197,7 +203,10 @@ describe('real-time channel across two api processes', () => {
     for (const apiIndex of [0, 1]) {
       assert.deepEqual(await refused(stack, { who: user, apiIndex }), {
         status: 429,
-        body: { message: 'Too many open connections. Close some of your other tabs and try again.' },
+        body: {
+          code: 'rate_limited',
+          message: 'Too many open connections. Close some of your other tabs and try again.',
+        },
       });
     }
     // Another user is not affected.

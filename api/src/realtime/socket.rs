@@ -25,7 +25,7 @@ use super::{
 };
 use crate::{
     auth,
-    error::{self, ApiError, json_response},
+    error::{self, ApiError, ErrorCode, json_response},
     guard,
     state::AppState,
 };
@@ -65,24 +65,34 @@ fn config() -> WebSocketConfig {
 pub async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Result<WebSocket>) -> Response {
     let state = state.0.clone();
     if !guard::same_origin(req, &state) {
-        return json_response(StatusCode::FORBIDDEN, guard::CROSS_SITE_REFUSED);
+        return json_response(StatusCode::FORBIDDEN, ErrorCode::Forbidden, guard::CROSS_SITE_REFUSED);
     }
     let Some(token) = auth::session_token_from_request(req) else {
-        return json_response(StatusCode::UNAUTHORIZED, error::UNAUTHORIZED);
+        return json_response(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, error::UNAUTHORIZED);
     };
     let user = match sessions::user_for(&state.pool, &token).await {
         Ok(Some(user)) => user,
-        Ok(None) => return json_response(StatusCode::UNAUTHORIZED, error::UNAUTHORIZED),
+        Ok(None) => return json_response(StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized, error::UNAUTHORIZED),
         Err(err) => return ApiError::from(err).into_response(),
     };
     let Ok(upgrade) = upgrade else {
-        return json_response(StatusCode::BAD_REQUEST, "Expected a WebSocket upgrade");
+        return json_response(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::Validation,
+            "Expected a WebSocket upgrade",
+        );
     };
     let session = hex(&domain::tokens::digest(&token));
     let socket = Uuid::new_v4();
     match sockets::reserve(&state.pool, socket, user.id, sockets::MAX_SOCKETS_PER_USER).await {
         Ok(true) => {}
-        Ok(false) => return json_response(StatusCode::TOO_MANY_REQUESTS, sockets::TOO_MANY_SOCKETS),
+        Ok(false) => {
+            return json_response(
+                StatusCode::TOO_MANY_REQUESTS,
+                ErrorCode::RateLimited,
+                sockets::TOO_MANY_SOCKETS,
+            );
+        }
         Err(err) => return ApiError::from(err).into_response(),
     }
     upgrade

@@ -3,7 +3,10 @@ use poem::web::Data;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
 use super::Tag;
-use crate::{error::ErrorBody, state::AppState};
+use crate::{
+    error::{self, ErrorBody, ErrorCode},
+    state::AppState,
+};
 use jobs::{
     runtime::{QUEUES, Settings},
     supervision::{self, QueueState},
@@ -95,9 +98,7 @@ impl HealthApi {
                     details,
                 }))
             }
-            _ => HealthResponse::Unavailable(Json(ErrorBody {
-                message: "Database unavailable".into(),
-            })),
+            _ => HealthResponse::Unavailable(error::body(ErrorCode::Unavailable, "Database unavailable")),
         }
     }
 }

@@ -7,7 +7,11 @@ use poem::web::Data;
 use poem_openapi::{Object, OpenApi, payload::Json};
 
 use super::{Tag, views::booking::BookingView, views::parse_id};
-use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use crate::{
+    auth::SessionAuth,
+    error::{ApiResult, ErrorCode},
+    state::AppState,
+};
 use domain::{
     booking::{bookings::Booking, reservations},
     payments::{
@@ -60,6 +64,10 @@ pub struct PaymentResult {
     /// Why the payment did not go through
     #[oai(nullable)]
     pub error: Option<String>,
+    /// With `success: false`: `payment_declined` (not charged; the hold stays until it expires) or
+    /// `payment_pending` (the outcome is not known yet; never charged twice)
+    #[oai(nullable)]
+    pub code: Option<ErrorCode>,
     #[oai(nullable)]
     pub booking: Option<BookingView>,
 }
@@ -71,15 +79,18 @@ fn paid(booking: Booking) -> PaymentResult {
         success: true,
         message: checkout::PAID.into(),
         error: None,
+        code: None,
         booking: Some(booking.into()),
     }
 }
 
-fn not_paid(reason: &str) -> PaymentResult {
+/// Not paid: `code` says whether it never will be (`PaymentDeclined`) or may still be (`PaymentPending`).
+fn not_paid(code: ErrorCode, reason: &str) -> PaymentResult {
     PaymentResult {
         success: false,
         message: NOT_PROCESSED.into(),
         error: Some(reason.into()),
+        code: Some(code),
         booking: None,
     }
 }
@@ -113,7 +124,7 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
                 match checkout::wait_for_settlement(&state.pool, reservation_id, deadline).await? {
                     Some(PaymentStatus::Approved) => return Ok(paid(confirmed(state, reservation_id).await?)),
                     Some(_) => continue,
-                    None => return Ok(not_paid(checkout::IN_PROGRESS)),
+                    None => return Ok(not_paid(ErrorCode::PaymentPending, checkout::IN_PROGRESS)),
                 }
             }
             Start::Charge(attempt) => attempt,
@@ -128,7 +139,7 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
             Ok(outcome) => outcome,
             Err(err) => {
                 tracing::warn!(payment = %attempt.payment_id, error = %format!("{err:#}"), "no answer from the gateway; reconciliation will settle the payment");
-                return Ok(not_paid(checkout::UNCONFIRMED));
+                return Ok(not_paid(ErrorCode::PaymentPending, checkout::UNCONFIRMED));
             }
         };
         return Ok(
@@ -136,14 +147,14 @@ async fn pay(state: &AppState, user_id: Uuid, reservation_id: Uuid, card: &Card)
                 Settled::Confirmed(booking) => paid(*booking),
                 Settled::AlreadySettled => match checkout::latest_attempt(&state.pool, reservation_id).await? {
                     Some((_, PaymentStatus::Approved)) => paid(confirmed(state, reservation_id).await?),
-                    _ => not_paid(checkout::UNCONFIRMED),
+                    _ => not_paid(ErrorCode::PaymentPending, checkout::UNCONFIRMED),
                 },
-                Settled::Refused { reason } => not_paid(&reason),
-                Settled::Reversed { .. } => not_paid(checkout::REVERSED),
+                Settled::Refused { reason } => not_paid(ErrorCode::PaymentDeclined, &reason),
+                Settled::Reversed { .. } => not_paid(ErrorCode::PaymentDeclined, checkout::REVERSED),
             },
         );
     }
-    Ok(not_paid(checkout::IN_PROGRESS))
+    Ok(not_paid(ErrorCode::PaymentPending, checkout::IN_PROGRESS))
 }
 
 async fn confirmed(state: &AppState, booking_id: Uuid) -> ApiResult<Booking> {

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::{Tag, amount::Amount, views::MessageResponse};
 use crate::{
     auth::SessionAuth,
-    error::{ApiError, ApiResult, ErrorBody},
+    error::{ApiError, ApiResult},
     state::AppState,
 };
 use domain::{
@@ -393,11 +393,7 @@ impl AdminPayoutsApi {
     ) -> ApiResult<Json<MessageResponse>> {
         let admin_user = auth.admin()?;
         let b = body.0;
-        let bad = || {
-            ApiError::BadRequest(Json(ErrorBody {
-                message: INVALID_IDS.to_string(),
-            }))
-        };
+        let bad = || ApiError::bad_request(INVALID_IDS);
         let mentor_id: Uuid = b.mentor_id.trim().parse().map_err(|_| bad())?;
         let booking_ids = b
             .booking_ids

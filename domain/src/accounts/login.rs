@@ -90,10 +90,10 @@ pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, 
     };
     rate_limit::forget(pool, &reserved).await?;
     if !user.is_active {
-        return Err(Error::forbidden(ACCOUNT_DEACTIVATED));
+        return Err(Error::AccountDeactivated(ACCOUNT_DEACTIVATED.into()));
     }
     if !user.email_verified {
-        return Err(Error::forbidden(EMAIL_NOT_VERIFIED));
+        return Err(Error::EmailNotVerified(EMAIL_NOT_VERIFIED.into()));
     }
     // Only this address's failures are forgiven: a success must not reset the slowdown that guessing
     // from elsewhere earned.

@@ -134,7 +134,7 @@ pub async fn reschedule(
     let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
     let overrides = date_overrides::for_slots(&mut *tx, mentor.id).await?;
     if !reservations::is_offered(&windows, &overrides, &tz, new_start, b.duration_minutes, now) {
-        return Err(Error::conflict(reservations::SLOT_TAKEN));
+        return Err(Error::SlotTaken(reservations::SLOT_TAKEN.into()));
     }
     sqlx::query!(
         "UPDATE bookings SET scheduled_at = $2::timestamptz, ends_at = $2::timestamptz + (ends_at - scheduled_at),
@@ -144,7 +144,7 @@ pub async fn reschedule(
     )
     .execute(&mut *tx)
     .await
-    .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || Error::conflict(reservations::SLOT_TAKEN))?;
+    .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || Error::SlotTaken(reservations::SLOT_TAKEN.into()))?;
     let moved = bookings::find(&mut *tx, id)
         .await?
         .ok_or_else(|| Error::not_found(NOT_FOUND))?;

@@ -173,7 +173,7 @@ pub async fn reserve(
     let windows = weekly_windows::active_windows(&mut *tx, mentor.id).await?;
     let overrides = date_overrides::for_slots(&mut *tx, mentor.id).await?;
     if !is_offered(&windows, &overrides, &tz, scheduled_at, service.duration_minutes, now) {
-        return Err(Error::conflict(SLOT_TAKEN));
+        return Err(Error::SlotTaken(SLOT_TAKEN.into()));
     }
     let free = service.price_cents == 0;
     if !free {
@@ -207,7 +207,7 @@ pub async fn reserve(
     .fetch_one(&mut *tx)
     .await
     .on_constraints(&["bookings_no_overlap", "mentor_busy_no_overlap"], || {
-        Error::conflict(SLOT_TAKEN)
+        Error::SlotTaken(SLOT_TAKEN.into())
     })?;
     if !free {
         // Counted after the insert, so a taken slot answers SLOT_TAKEN before any cap does.
@@ -261,10 +261,10 @@ pub(crate) async fn live_holds(
 /// Refuses a seeker's live holds (the new one included) beyond the caps.
 pub fn check_hold_caps(total: i64, with_mentor: i64) -> Result<()> {
     if with_mentor > MAX_LIVE_HOLDS_PER_MENTOR {
-        return Err(Error::conflict(HOLD_WITH_MENTOR));
+        return Err(Error::HoldLimit(HOLD_WITH_MENTOR.into()));
     }
     if total > MAX_LIVE_HOLDS {
-        return Err(Error::conflict(TOO_MANY_HOLDS));
+        return Err(Error::HoldLimit(TOO_MANY_HOLDS.into()));
     }
     Ok(())
 }
@@ -394,5 +394,10 @@ mod tests {
         assert_eq!(over(4, 1), TOO_MANY_HOLDS);
         assert_eq!(over(4, 2), HOLD_WITH_MENTOR, "the mentor's cap is named first");
         assert!(TOO_MANY_HOLDS.contains(&MAX_LIVE_HOLDS.to_string()));
+        assert!(
+            matches!(check_hold_caps(4, 1), Err(Error::HoldLimit(_))),
+            "its own error code"
+        );
+        assert!(matches!(check_hold_caps(2, 2), Err(Error::HoldLimit(_))));
     }
 }

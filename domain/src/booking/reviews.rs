@@ -71,7 +71,7 @@ pub async fn create(
         .bind(comment)
         .fetch_one(&mut *tx)
         .await
-        .on_constraint("reviews_booking_id_key", || Error::conflict(ALREADY_REVIEWED))?;
+        .on_constraint("reviews_booking_id_key", || Error::AlreadyReviewed(ALREADY_REVIEWED.into()))?;
     crate::notifications::notify(
         &mut tx,
         booking.mentor_user_id,

@@ -132,7 +132,7 @@ pub async fn create(
     .bind(max)
     .fetch_one(&mut *tx)
     .await
-    .on_constraint("mentor_busy_no_overlap", || Error::conflict(TIME_TAKEN))?;
+    .on_constraint("mentor_busy_no_overlap", || Error::SlotTaken(TIME_TAKEN.into()))?;
     find(&mut *tx, id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("group session vanished").into())

@@ -13,13 +13,23 @@ use sqlx::{Connection, PgConnection};
 pub enum PushError {
     #[error("a task with this idempotency key is already queued")]
     AlreadyQueued,
+    /// The database refused or dropped the push; kept as it is, so an outage stays an outage (503).
+    #[error("enqueueing into {queue} failed: {source}")]
+    Database {
+        queue: String,
+        #[source]
+        source: sqlx::Error,
+    },
     #[error(transparent)]
     Other(#[from] anyhow::Error),
 }
 
 impl From<PushError> for crate::Error {
     fn from(err: PushError) -> Self {
-        crate::Error::Internal(err.into())
+        match err {
+            PushError::Database { source, .. } if crate::error::is_outage(&source) => crate::Error::Unavailable(source),
+            err => crate::Error::Internal(err.into()),
+        }
     }
 }
 
@@ -59,17 +69,22 @@ pub async fn push(
     if let Some(max) = options.max_attempts {
         task = task.max_attempts(max);
     }
-    let failed =
-        |err: &dyn std::fmt::Display| PushError::Other(anyhow::anyhow!("enqueueing into {queue} failed: {err}"));
+    let failed = |source: sqlx::Error| PushError::Database {
+        queue: queue.to_string(),
+        source,
+    };
     // A keyed push may meet its twin: inside a savepoint, so the caller's transaction survives that.
-    let mut savepoint = conn.begin().await.map_err(|e| failed(&e))?;
+    let mut savepoint = conn.begin().await.map_err(failed)?;
     match apalis_postgres::queries::push_tasks(&mut *savepoint, queue, vec![task.build()]).await {
-        Ok(()) => savepoint.commit().await.map_err(|e| failed(&e)),
+        Ok(()) => savepoint.commit().await.map_err(failed),
         Err(err) if is_unique_violation(&err) => {
-            savepoint.rollback().await.map_err(|e| failed(&e))?;
+            savepoint.rollback().await.map_err(failed)?;
             Err(PushError::AlreadyQueued)
         }
-        Err(err) => Err(failed(&err)),
+        Err(apalis_postgres::Error::Database(source)) => Err(failed(source)),
+        Err(err) => Err(PushError::Other(anyhow::anyhow!(
+            "enqueueing into {queue} failed: {err}"
+        ))),
     }
 }
 
@@ -80,6 +95,20 @@ fn is_unique_violation(err: &apalis_postgres::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_push_lost_to_an_outage_is_an_outage() {
+        let lost = PushError::Database {
+            queue: "q".into(),
+            source: sqlx::Error::Io(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "closed")),
+        };
+        assert!(matches!(crate::Error::from(lost), crate::Error::Unavailable(_)));
+        let wrong = PushError::Database {
+            queue: "q".into(),
+            source: sqlx::Error::RowNotFound,
+        };
+        assert!(matches!(crate::Error::from(wrong), crate::Error::Internal(_)));
+    }
 
     #[test]
     fn never_before_the_time_asked() {

@@ -180,7 +180,9 @@ describe('while the signed-in state loads', () => {
   });
 
   it('treats a 401 from /api/auth/user as signed out', async () => {
-    mockFetch({ 'GET /api/auth/user': () => jsonResponse(401, { message: 'Unauthorized' }, 'Unauthorized') });
+    mockFetch({
+      'GET /api/auth/user': () => jsonResponse(401, { code: 'unauthorized', message: 'Unauthorized' }, 'Unauthorized'),
+    });
     const { createQueryClient } = await import('@/lib/query-client');
     renderWithProviders(<AppRoutes />, { client: createQueryClient(), path: '/dashboard' });
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();

@@ -4,6 +4,7 @@ import {
   ApiError,
   apiFetch,
   apiRequest,
+  errorCode,
   errorMessage,
   errorStatus,
   NETWORK_ERROR_MESSAGE,
@@ -75,6 +76,38 @@ describe('apiFetch', () => {
   it('falls back to the status text when the body is empty', async () => {
     mockFetch({ 'GET /api/x': () => new Response('', { status: 503, statusText: 'Service Unavailable' }) });
     await expect(apiFetch('/api/x')).rejects.toThrow(/^503: Service Unavailable$/);
+  });
+});
+
+describe('errorCode', () => {
+  it("reads the api's code from an error response", async () => {
+    mockFetch({
+      'POST /api/reservations': () =>
+        new Response('{"code":"slot_taken","message":"This time is no longer available"}', {
+          status: 409,
+          statusText: 'Conflict',
+        }),
+    });
+    const error = await apiRequest('POST', '/api/reservations', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('slot_taken');
+    expect(errorCode(error)).toBe('slot_taken');
+    expect(errorStatus(error)).toBe(409);
+    // The message is still the one to show.
+    expect(serverMessage(error)).toBe('This time is no longer available');
+  });
+
+  it('also reads plain Errors in the "<status>: <body>" form', () => {
+    expect(errorCode(new Error('429: {"code":"rate_limited","message":"Slow down"}'))).toBe('rate_limited');
+  });
+
+  it('is undefined when the body carries no code', () => {
+    expect(errorCode(new ApiError(502, 'Bad Gateway', '<html>bad</html>'))).toBeUndefined();
+    expect(errorCode(new ApiError(503, 'Service Unavailable', ''))).toBeUndefined();
+    expect(errorCode(new ApiError(400, 'Bad Request', '{"message":"x"}'))).toBeUndefined();
+    expect(errorCode(new ApiError(400, 'Bad Request', '{"code":'))).toBeUndefined();
+    expect(errorCode(new Error('boom'))).toBeUndefined();
+    expect(errorCode(new TypeError('Failed to fetch'))).toBeUndefined();
   });
 });
 

@@ -5,19 +5,43 @@
  * - A JSON `Content-Type` is sent only when there is a body, and never for FormData
  *   (the browser sets the multipart boundary itself).
  * - Any non-OK response throws an {@link ApiError} whose message is
- *   `"<status>: <body text or status text>"`.
+ *   `"<status>: <body text or status text>"`, with the api's `{code, message}` read from the body.
+ *   Screens branch on {@link errorStatus} and {@link errorCode}, never on the message text.
  */
+import type { ErrorBody, ErrorCode } from '@/api/model';
+
+export type { ErrorCode };
 
 export class ApiError extends Error {
   readonly status: number;
   /** The raw response body text ('' when the server sent none). */
   readonly body: string;
+  /** The api's error code, when the body is its `{code, message}`. */
+  readonly code: ErrorCode | undefined;
 
   constructor(status: number, statusText: string, body: string) {
     super(`${status}: ${body || statusText}`);
     this.name = 'ApiError';
     this.status = status;
     this.body = body;
+    this.code = parseErrorBody(body)?.code;
+  }
+}
+
+/** The api's `{code, message}` in a response body text, or undefined for any other body. */
+function parseErrorBody(body: string | undefined): Partial<ErrorBody> | undefined {
+  const trimmed = body?.trim();
+  if (!trimmed?.startsWith('{')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (!parsed || typeof parsed !== 'object') return undefined;
+    const { code, message } = parsed as { code?: unknown; message?: unknown };
+    return {
+      code: typeof code === 'string' ? (code as ErrorCode) : undefined,
+      message: typeof message === 'string' ? message : undefined,
+    };
+  } catch {
+    return undefined;
   }
 }
 
@@ -70,18 +94,25 @@ export function errorStatus(error: unknown): number | undefined {
   return undefined;
 }
 
+/** The body text of an error thrown by {@link apiFetch} (or of its `"<status>: <body>"` message). */
+function bodyOf(error: unknown): string | undefined {
+  if (error instanceof ApiError) return error.body;
+  if (error instanceof Error) return /^\d{3}: ([\s\S]*)$/.exec(error.message)?.[1];
+  return undefined;
+}
+
+/** The api's error `code` (`slot_taken`, `unauthorized`, ...) for an error thrown by {@link apiFetch}, if it sent one. */
+export function errorCode(error: unknown): ErrorCode | undefined {
+  if (error instanceof ApiError) return error.code;
+  return parseErrorBody(bodyOf(error))?.code;
+}
+
 /**
  * The server's own `message` for an error thrown by {@link apiFetch}, if it sent one.
- * Errors are `{"message": "..."}` bodies; a non-JSON body text is used as it is.
+ * Errors are `{"code": "...", "message": "..."}` bodies; a non-JSON body text is used as it is.
  */
 export function serverMessage(error: unknown): string | undefined {
-  let body: string | undefined;
-  if (error instanceof ApiError) {
-    body = error.body;
-  } else if (error instanceof Error) {
-    const m = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-    body = m?.[1];
-  }
+  const body = bodyOf(error);
   if (!body) return undefined;
   const trimmed = body.trim();
   if (trimmed.startsWith('{')) {

@@ -4,7 +4,12 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ErrorCode } from './errorCode';
 
+/**
+ * The body of every error response.
+ */
 export interface ErrorBody {
+  code: ErrorCode;
   message: string;
 }

@@ -46,6 +46,7 @@ export * from './emailPreferencesChange';
 export * from './emailPreferencesView';
 export * from './emailRequest';
 export * from './errorBody';
+export * from './errorCode';
 export * from './exportPayoutsParams';
 export * from './favoriteChange';
 export * from './favoriteStatus';

@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { BookingView } from './bookingView';
+import type { ErrorCode } from './errorCode';
 
 export interface PaymentResult {
   success: boolean;
@@ -14,5 +15,10 @@ export interface PaymentResult {
      * @nullable
      */
   error?: string | null;
+  /**
+     * With `success: false`: `payment_declined` (not charged; the hold stays until it expires) or
+     * `payment_pending` (the outcome is not known yet; never charged twice)
+     */
+  code?: ErrorCode & unknown | null;
   booking?: BookingView & unknown | null;
 }

@@ -61,7 +61,7 @@ describe('sign in', () => {
     renderWithProviders(<AuthPage />, { path: '/auth' });
     await signIn('a@b.co', 'pw');
     expect(await screen.findByRole('button', { name: 'Processing...' })).toBeDisabled();
-    answer(jsonResponse(401, { message: 'Invalid email or password' }));
+    answer(jsonResponse(401, { code: 'unauthorized', message: 'Invalid email or password' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
   });
@@ -76,7 +76,11 @@ describe('sign in', () => {
 
   it('offers a new verification link after a 403 for an unverified account', async () => {
     const fetchMock = mockFetch({
-      'POST /api/login': () => jsonResponse(403, { message: 'Please verify your email address before signing in' }),
+      'POST /api/login': () =>
+        jsonResponse(403, {
+          code: 'email_not_verified',
+          message: 'Please verify your email address before signing in',
+        }),
       'POST /api/resend-verification': () => jsonResponse(200, { message: 'Verification email sent' }),
     });
     renderWithProviders(<AuthPage />, { path: '/auth' });
@@ -88,10 +92,23 @@ describe('sign in', () => {
   });
 
   it('offers no verification link to a deactivated account', async () => {
-    mockFetch({ 'POST /api/login': () => jsonResponse(403, { message: 'This account has been deactivated' }) });
+    mockFetch({
+      'POST /api/login': () =>
+        jsonResponse(403, { code: 'account_deactivated', message: 'This account has been deactivated' }),
+    });
     renderWithProviders(<AuthPage />, { path: '/auth' });
     await signIn('old@b.co', 'pw');
     expect(await screen.findByRole('alert')).toHaveTextContent('This account has been deactivated');
+    expect(screen.queryByRole('button', { name: 'Resend verification email' })).not.toBeInTheDocument();
+  });
+
+  it('decides on the code, not the words: any other 403 offers no verification link', async () => {
+    mockFetch({
+      'POST /api/login': () => jsonResponse(403, { code: 'forbidden', message: 'Please verify your email address' }),
+    });
+    renderWithProviders(<AuthPage />, { path: '/auth' });
+    await signIn('other@b.co', 'pw');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please verify your email address');
     expect(screen.queryByRole('button', { name: 'Resend verification email' })).not.toBeInTheDocument();
   });
 });

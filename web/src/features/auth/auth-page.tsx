@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { APP_NAME } from '@/config/constants';
-import { errorMessage, errorStatus, serverMessage } from '@/lib/api-fetch';
+import { errorCode, errorMessage, errorStatus } from '@/lib/api-fetch';
 import { useLogin, useRegister, useUser } from '@/lib/auth';
 import { MODE_PARAM, NEXT_PARAM, safeNext } from '@/lib/navigation';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -23,9 +23,7 @@ type Feedback =
 
 /** A 403 on sign-in means unverified or deactivated; only the first is helped by a new link. */
 function offersResend(error: unknown): boolean {
-  if (errorStatus(error) !== 403) return false;
-  const message = serverMessage(error) ?? '';
-  return !/deactivat|disabled|suspend|banned/i.test(message);
+  return errorStatus(error) === 403 && errorCode(error) === 'email_not_verified';
 }
 
 export function AuthPage() {

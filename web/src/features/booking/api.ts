@@ -15,7 +15,7 @@ import type {
   ServiceWithMentorView,
 } from '@/api/model';
 import { availableSlotsKey } from '@/components/slot-picker';
-import { ApiError } from '@/lib/api-fetch';
+import { ApiError, errorCode, errorStatus } from '@/lib/api-fetch';
 import { holdKeys } from '@/lib/holds';
 import { notificationKeys } from '@/lib/notifications';
 import type { PaymentRequest } from './card';
@@ -105,9 +105,9 @@ export function useProcessPayment(mentorId: string) {
 }
 
 /**
- * A load that failed because the session is gone ('401: ...Unauthorized') sends the
+ * A load that failed because the session is gone (401 `unauthorized`) sends the
  * visitor to /auth rather than showing 'Service Not Found'.
  */
 export function isUnauthorizedError(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('401:') && error.message.includes('Unauthorized');
+  return errorStatus(error) === 401 && errorCode(error) === 'unauthorized';
 }

@@ -113,7 +113,9 @@ describe('BookingPage: the service', () => {
   });
 
   it('goes to /auth when the service load answers 401 Unauthorized', async () => {
-    mockFetch({ [SERVICE]: () => jsonResponse(401, { message: 'Unauthorized' }, 'Unauthorized') });
+    mockFetch({
+      [SERVICE]: () => jsonResponse(401, { code: 'unauthorized', message: 'Unauthorized' }, 'Unauthorized'),
+    });
     renderBooking();
     await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/auth'));
     expect(screen.queryByText('Service Not Found')).not.toBeInTheDocument();

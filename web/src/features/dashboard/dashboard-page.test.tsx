@@ -433,7 +433,8 @@ describe('DashboardPage: reviews in Session History', () => {
       [DASHBOARD]: () => jsonResponse(200, dashboard([done, other])),
       [`POST ${url('done')}`]: () =>
         jsonResponse(201, { id: 'r1', rating: 4, comment: 'Lovely', createdAt: new Date().toISOString(), user: {} }),
-      [`POST ${url('other')}`]: () => jsonResponse(409, { message: 'You have already reviewed this session' }),
+      [`POST ${url('other')}`]: () =>
+        jsonResponse(409, { code: 'already_reviewed', message: 'You have already reviewed this session' }),
     });
     renderDashboard();
     const user = userEvent.setup();

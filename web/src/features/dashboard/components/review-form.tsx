@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/textarea';
 import { DASHBOARD_TEXT } from '@/config/constants';
-import { errorMessage, errorStatus, serverMessage } from '@/lib/api-fetch';
+import { errorCode, errorMessage, errorStatus } from '@/lib/api-fetch';
 import { cn } from '@/lib/utils';
 import { useReviewBooking, type DashboardBooking } from '../api';
 
@@ -21,7 +21,7 @@ export function starLabel(n: number): string {
 
 /** The api's answer for a booking that already has this seeker's review. */
 export function isAlreadyReviewed(error: unknown): boolean {
-  return errorStatus(error) === 409 && serverMessage(error) === DASHBOARD_TEXT.alreadyReviewed;
+  return errorStatus(error) === 409 && errorCode(error) === 'already_reviewed';
 }
 
 /** What the seeker just sent, shown back until the dashboard reloads with it. */
