@@ -93,7 +93,8 @@ describe('signed out', () => {
       'GET /api/mentors/42': () => jsonResponse(404, { message: 'Mentor not found' }),
     });
     renderAt(path, null);
-    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    // The page's chunk (and the dialog library it shares with the signed-in header) loads on demand.
+    expect(await screen.findByRole('heading', { level: 1 }, { timeout: 4000 })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(path);
     expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument();
   });
