@@ -10,17 +10,22 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const web = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(web, 'dist');
 const ssrDir = path.join(web, 'dist-prerender');
-const { PRERENDERED, render } = await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href);
+const { PAGES, SHELL_FILE, renderPage, renderShell } = await import(
+  pathToFileURL(path.join(ssrDir, 'prerender.js')).href
+);
 
 const ROOT = '<div id="root"></div>';
 const template = readFileSync(path.join(dist, 'index.html'), 'utf8');
 if (!template.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT}`);
 
-for (const { path: route, file, page } of PRERENDERED) {
-  const html = template.replace(ROOT, `<div id="root">${render(route, page)}</div>`);
+function write(file, attr, markup) {
+  const html = template.replace(ROOT, `<div id="root"${attr}>${markup}</div>`);
   const out = path.join(dist, file);
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, html);
-  console.log(`prerendered ${route} -> dist/${file} (${(html.length / 1024).toFixed(1)} KB)`);
+  console.log(`prerendered dist/${file} (${(html.length / 1024).toFixed(1)} KB)`);
 }
+// data-prerendered: the page this HTML shows, which main.tsx hydrates; none for the frame alone.
+for (const { path: route, file } of PAGES) write(file, ` data-prerendered="${route}"`, await renderPage(route));
+write(SHELL_FILE, '', renderShell());
 rmSync(ssrDir, { recursive: true, force: true });
