@@ -157,7 +157,11 @@ impl WebApp {
             return Err(StaticFileError::NotFound.into());
         }
         let shell = self.dist.join(SHELL_FILE);
-        Ok(if shell.is_file() { shell } else { self.dist.join(INDEX_FILE) })
+        Ok(if shell.is_file() {
+            shell
+        } else {
+            self.dist.join(INDEX_FILE)
+        })
     }
 }
 
@@ -169,7 +173,11 @@ impl Endpoint for WebApp {
             return Err(StaticFileError::MethodNotAllowed(req.method().clone()).into());
         }
         let file = self.file_for(req.uri().path())?;
-        let cache = if file.starts_with(self.dist.join(ASSETS_DIR)) { IMMUTABLE } else { NO_CACHE };
+        let cache = if file.starts_with(self.dist.join(ASSETS_DIR)) {
+            IMMUTABLE
+        } else {
+            NO_CACHE
+        };
         let content_type = compressible_type(&file);
         let accept = req
             .headers()
@@ -215,7 +223,8 @@ pub async fn head_as_get<E: Endpoint>(next: E, mut req: Request) -> Result<Respo
     };
     if !resp.headers().contains_key(header::CONTENT_LENGTH) && resp.status() != StatusCode::SWITCHING_PROTOCOLS {
         let body = resp.take_body().into_bytes().await.unwrap_or_default();
-        resp.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+        resp.headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
     }
     resp.set_body(Body::empty());
     Ok(resp)
@@ -227,7 +236,10 @@ mod tests {
 
     #[test]
     fn brotli_is_preferred_at_equal_q() {
-        assert_eq!(accepted_encodings("gzip, deflate, br"), [Encoding::Brotli, Encoding::Gzip]);
+        assert_eq!(
+            accepted_encodings("gzip, deflate, br"),
+            [Encoding::Brotli, Encoding::Gzip]
+        );
         assert_eq!(accepted_encodings("gzip"), [Encoding::Gzip]);
         assert_eq!(accepted_encodings("br"), [Encoding::Brotli]);
         assert_eq!(accepted_encodings(""), []);
@@ -247,8 +259,14 @@ mod tests {
 
     #[test]
     fn only_text_files_are_sent_encoded() {
-        assert_eq!(compressible_type(Path::new("a/b.js")), Some("text/javascript; charset=utf-8"));
-        assert_eq!(compressible_type(Path::new("index.html")), Some("text/html; charset=utf-8"));
+        assert_eq!(
+            compressible_type(Path::new("a/b.js")),
+            Some("text/javascript; charset=utf-8")
+        );
+        assert_eq!(
+            compressible_type(Path::new("index.html")),
+            Some("text/html; charset=utf-8")
+        );
         assert_eq!(compressible_type(Path::new("notification.mp3")), None);
         assert_eq!(compressible_type(Path::new("logo.png")), None);
         assert_eq!(compressible_type(Path::new("README")), None);
@@ -257,7 +275,10 @@ mod tests {
     #[test]
     fn paths_stay_inside_dist() {
         let dist = Path::new("/srv/dist");
-        assert_eq!(resolve(dist, "/assets/a.js"), Some(PathBuf::from("/srv/dist/assets/a.js")));
+        assert_eq!(
+            resolve(dist, "/assets/a.js"),
+            Some(PathBuf::from("/srv/dist/assets/a.js"))
+        );
         assert_eq!(resolve(dist, "/mentors/"), Some(PathBuf::from("/srv/dist/mentors")));
         assert_eq!(resolve(dist, "/a%20b.txt"), Some(PathBuf::from("/srv/dist/a b.txt")));
         assert_eq!(resolve(dist, "/../etc/passwd"), None);
