@@ -44,9 +44,10 @@ const entryScript = () => {
 };
 /** The markup inside <div id="root">, as the server sent it (nothing has run). */
 const rootMarkup = (html) => {
-  const start = html.indexOf('<div id="root">');
+  const start = html.search(/<div id="root"[\s>]/);
   assert.ok(start >= 0, 'the HTML has #root');
-  return html.slice(start, html.indexOf('<script', start) >= 0 ? html.indexOf('<script', start) : undefined);
+  const end = html.indexOf('<script', start);
+  return html.slice(start, end >= 0 ? end : undefined);
 };
 
 describe('compression', { skip }, () => {
@@ -186,8 +187,13 @@ describe('first paint', { skip }, () => {
       assert.match(root, /<footer[\s>]/, `${p} footer`);
       for (const text of texts) assert.ok(root.includes(text), `${p} shows '${text}'`);
     }
-    // Client-side routes without a page of their own get the frame, not the landing page.
+    // Client-side routes without a page of their own get the frame, not the landing page; only a
+    // prerendered page says which page it is (the app hydrates it).
     const other = rootMarkup((await raw('/mentor/123')).body.toString());
     assert.ok(!other.includes('Connect with trusted spiritual mentors'));
+    assert.ok(!other.includes('data-prerendered'));
+    assert.ok(
+      rootMarkup((await raw('/mentors')).body.toString()).startsWith('<div id="root" data-prerendered="/mentors">'),
+    );
   });
 });
