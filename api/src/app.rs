@@ -11,7 +11,7 @@ use poem::{
     middleware::{CatchPanic, CookieJarManager},
 };
 
-use crate::{error, guard, metrics, realtime, request_id, routes, security_headers, state::AppState};
+use crate::{error, guard, metrics, realtime, request_id, routes, security_headers, state::AppState, web};
 
 pub fn build(state: AppState) -> impl Endpoint {
     let api = routes::service()
@@ -31,18 +31,15 @@ pub fn build(state: AppState) -> impl Endpoint {
         .with(CatchPanic::new().with_handler(error::panicked))
         .around(security_headers::apply)
         .around(request_id::apply)
+        .around(web::head_as_get)
         .data(state)
 }
 
-/// The built React app; any path that is not a file gets `index.html` (client-side routes).
+/// The built React app (`web::WebApp`): compressed, cached, prerendered pages and the app's frame
+/// for client-side routes.
 fn web_app(dist: &Path) -> poem::Route {
-    if dist.join("index.html").is_file() {
-        Route::new().nest(
-            "/",
-            StaticFilesEndpoint::new(dist)
-                .index_file("index.html")
-                .fallback_to_index(),
-        )
+    if dist.join(web::INDEX_FILE).is_file() {
+        Route::new().nest("/", web::WebApp::new(dist))
     } else {
         tracing::warn!(dir = %dist.display(), "WEB_DIST has no index.html: build the web app (npm run build in web/)");
         Route::new().nest("/", not_built)

@@ -16,3 +16,4 @@ pub mod security_headers;
 pub mod seed;
 pub mod shutdown;
 pub mod state;
+pub mod web;

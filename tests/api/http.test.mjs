@@ -118,18 +118,19 @@ describe('browser navigations', () => {
 
 describe('the web app', () => {
   const index = path.join(webDist, 'index.html');
+  const shell = path.join(webDist, 'shell.html');
 
   it(
-    'any non-API path answers with web/dist/index.html',
-    { skip: !existsSync(index) && 'web/dist is not built' },
+    '/ answers with web/dist/index.html, any other client-side path with the frame (shell.html)',
+    { skip: !existsSync(shell) && 'web/dist is not built' },
     async () => {
-      const html = readFileSync(index, 'utf8');
       const c = client(stack.baseUrl);
-      for (const p of ['/', '/some/page', '/mentor/123', '/auth']) {
+      const pages = { '/': index, '/some/page': shell, '/mentor/123': shell, '/auth': shell };
+      for (const [p, file] of Object.entries(pages)) {
         const res = await c.get(p, { headers: { accept: 'text/html' } });
         assert.equal(res.status, 200, `${p}: ${show(res)}`);
         assert.match(res.headers.get('content-type') ?? '', /text\/html/, `${p} content type`);
-        assert.equal(res.text, html, `${p} is index.html`);
+        assert.equal(res.text, readFileSync(file, 'utf8'), `${p} is ${path.basename(file)}`);
       }
     },
   );

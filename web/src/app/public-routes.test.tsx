@@ -1,7 +1,14 @@
 import { screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '@/app/routes';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppRoutes, PUBLIC_ROUTES, SIGNED_IN_ROUTES, preloadPage } from '@/app/routes';
 import { clientWithUser, mockFetch, renderWithProviders } from '@/testing/test-utils';
+
+// Every page is a chunk of its own; loading them all once here keeps each test's wait for its page
+// short on a busy machine (the loading path itself is the same).
+beforeAll(async () => {
+  await Promise.all([...PUBLIC_ROUTES, ...SIGNED_IN_ROUTES].map((r) => r.page.preload()));
+  await preloadPage('/', false);
+}, 120_000);
 
 afterEach(() => vi.unstubAllGlobals());
 

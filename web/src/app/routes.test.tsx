@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes, useLocation } from 'react-router';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
-import { AppRoutes, PUBLIC_ROUTES, SIGNED_IN_ROUTES } from './routes';
+import { AppRoutes, preloadPage, PUBLIC_ROUTES, SIGNED_IN_ROUTES } from './routes';
 
 function LocationProbe() {
   const location = useLocation();
@@ -25,6 +25,13 @@ function renderAt(path: string, user: typeof testUser | null) {
     { client: clientWithUser(user), path },
   );
 }
+
+// Every page is a chunk of its own; loading them all once here keeps each test's wait for its page
+// short on a busy machine (the loading path itself is the same).
+beforeAll(async () => {
+  await Promise.all([...PUBLIC_ROUTES, ...SIGNED_IN_ROUTES].map((r) => r.page.preload()));
+  await preloadPage('/', false);
+}, 120_000);
 
 beforeEach(() => {
   // Signed-in pages ask whether the user is a mentor; 404 means not a mentor.
@@ -93,7 +100,8 @@ describe('signed out', () => {
       'GET /api/mentors/42': () => jsonResponse(404, { message: 'Mentor not found' }),
     });
     renderAt(path, null);
-    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    // The page's chunk (and the dialog library it shares with the signed-in header) loads on demand.
+    expect(await screen.findByRole('heading', { level: 1 }, { timeout: 4000 })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(path);
     expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument();
   });

@@ -6,10 +6,12 @@
  *   visitor back to that path after signing in (?next=);
  * - signed in, an unknown path shows the 404 screen;
  * - while the signed-in state loads, a spinner shows.
- * Every page is its own chunk (React.lazy), so the landing page stays light.
+ * Every page is its own chunk (React.lazy), so the landing page stays light; `preloadPage` loads
+ * a path's chunk ahead of the first render (main.tsx), so a prerendered page is never swapped
+ * for a spinner.
  */
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { matchPath, Navigate, Route, Routes, useLocation } from 'react-router';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { AppLayout } from '@/components/layouts/app-layout';
 import { NotFound } from '@/components/not-found';
@@ -18,10 +20,21 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
 import { signInPath } from '@/lib/navigation';
 
-type Page = LazyExoticComponent<ComponentType>;
+/** A page of its own chunk; once `preload` has run, it renders without suspending. */
+type Page = ComponentType & { preload: () => Promise<void> };
 type RouteEntry = { path: string; page: Page };
 
-const page = (load: () => Promise<{ default: ComponentType }>): Page => lazy(load);
+function page(load: () => Promise<{ default: ComponentType }>): Page {
+  let loaded: ComponentType | undefined;
+  const remember = () => load().then((m) => ((loaded = m.default), m));
+  const Lazy = lazy(remember);
+  function PageComponent() {
+    // Chosen once per mount: switching from Lazy to the loaded component later would remount it.
+    const [Component] = useState<ComponentType>(() => loaded ?? Lazy);
+    return <Component />;
+  }
+  return Object.assign(PageComponent, { preload: () => remember().then(() => undefined) });
+}
 
 export const PUBLIC_ROUTES: RouteEntry[] = [
   { path: '/auth', page: page(() => import('@/features/auth/auth-page')) },
@@ -57,6 +70,15 @@ export const SIGNED_IN_ROUTES: RouteEntry[] = [
   { path: '/favorites', page: page(() => import('@/features/favorites/favorites-page')) },
   { path: '/notifications', page: page(() => import('@/features/notifications/notifications-page')) },
 ];
+
+/** Loads the chunk of the page `pathname` shows (signed in or out), so the first render has it. */
+export function preloadPage(pathname: string, signedIn: boolean): Promise<void> {
+  const routes = signedIn
+    ? [...PUBLIC_ROUTES, ...SIGNED_IN_ROUTES]
+    : [...PUBLIC_ROUTES, { path: '/', page: LandingPage }];
+  const route = routes.find((r) => matchPath(r.path, pathname));
+  return route ? route.page.preload() : Promise.resolve();
+}
 
 function renderPage(Page: Page) {
   return <Page />;

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { getAuthUser, getGetAuthUserQueryKey, login, logout, register } from '@/api/endpoints/accounts/accounts';
 import { getGetMentorProfileQueryKey, getMentorProfile } from '@/api/endpoints/mentors/mentors';
 import type { LoginRequest, MessageResponse, RegisterRequest, UserView } from '@/api/model';
@@ -22,14 +22,21 @@ async function nullOn<T>(status: number, load: () => Promise<T>): Promise<T | nu
   }
 }
 
+const userQuery = {
+  queryKey: AUTH_USER_KEY,
+  queryFn: ({ signal }: { signal: AbortSignal }) => nullOn(401, () => getAuthUser({ signal })),
+  retry: false,
+  refetchInterval: false,
+} as const;
+
+/** Loads the signed-in user into `client` before anything renders (main.tsx); null when signed out. */
+export function fetchUser(client: QueryClient): Promise<User | null> {
+  return client.fetchQuery<User | null>(userQuery);
+}
+
 /** GET /api/auth/user; a 401 means signed out (null). No retry, no polling. */
 export function useUser() {
-  const query = useQuery<User | null>({
-    queryKey: AUTH_USER_KEY,
-    queryFn: ({ signal }) => nullOn(401, () => getAuthUser({ signal })),
-    retry: false,
-    refetchInterval: false,
-  });
+  const query = useQuery<User | null>(userQuery);
   return {
     user: query.data ?? null,
     isLoading: query.isLoading,

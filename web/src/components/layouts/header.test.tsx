@@ -1,12 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as navigation from '@/lib/navigation';
 import { AUTH_USER_KEY } from '@/lib/auth';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
 import { Header } from './header';
 
 let hardNavigate: ReturnType<typeof vi.spyOn>;
+// The signed-in parts load on demand; importing them once here keeps the first test that shows
+// them from waiting on the transform.
+beforeAll(async () => {
+  await Promise.all([import('./notification-bell'), import('./account-menu'), import('./unread-messages-badge')]);
+}, 30_000);
+
 beforeEach(() => {
   hardNavigate = vi.spyOn(navigation, 'hardNavigate').mockImplementation(() => {});
 });
@@ -44,9 +50,12 @@ describe('Header', () => {
     expect(nav.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Become a Mentor' })).toHaveAttribute('href', '/become-mentor');
     // The notification bell (its own tests: notification-bell.test.tsx) loads the latest ten and the count.
-    expect(screen.getByRole('button', { name: 'Notifications' })).toBeInTheDocument();
-    expect(calledPaths(fetchMock)).toEqual(
-      expect.arrayContaining(['/api/notifications?limit=10', '/api/notifications/unread-count']),
+    // It loads on demand (a signed-out visitor's first page never downloads it).
+    expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(calledPaths(fetchMock)).toEqual(
+        expect.arrayContaining(['/api/notifications?limit=10', '/api/notifications/unread-count']),
+      ),
     );
   });
 
@@ -86,7 +95,7 @@ describe('Header', () => {
     });
     const { client } = renderWithProviders(<Header />, { client: clientWithUser(testUser) });
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Log out' }));
     await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/auth'));
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/logout' && init?.method === 'POST')).toBe(true);

@@ -1,0 +1,288 @@
+//! The built React app (`web/dist`), served fast and never stale:
+//! - hashed build output under `assets/` is cached for a year (`immutable`): a change gives it a new name;
+//! - everything else (the HTML, `favicon.svg`) is `no-cache`: the browser revalidates it on every visit
+//!   (ETag), so a deployment shows at once;
+//! - text files go out as the `.br` or `.gz` file the web build wrote beside them (`web/scripts/compress.mjs`)
+//!   when the browser accepts that encoding, with `Vary: Accept-Encoding`;
+//! - a path that is a prerendered page (`dist/<path>/index.html`, see `web/scripts/prerender.mjs`) gets that
+//!   page, any other path the app's frame (`dist/shell.html`), which the client-side router fills in. A
+//!   missing file under `assets/` is a 404, never HTML under a script's name.
+
+use std::path::{Component, Path, PathBuf};
+
+use poem::{
+    Body, Endpoint, FromRequest, IntoResponse, Request, Response, Result,
+    error::StaticFileError,
+    http::{HeaderValue, Method, StatusCode, header},
+    web::StaticFileRequest,
+};
+
+/// Where the web build puts its content-hashed files.
+pub const ASSETS_DIR: &str = "assets";
+/// A year: the longest lifetime caches honour; hashed names never change content.
+pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// Revalidate every time (a cheap 304 while unchanged).
+pub const NO_CACHE: &str = "no-cache";
+/// The page for a directory, and the prerendered landing page at `/`.
+pub const INDEX_FILE: &str = "index.html";
+/// The app's frame (header and footer) for every client-side route without a prerendered page.
+pub const SHELL_FILE: &str = "shell.html";
+
+/// A precompressed form of a file, in the server's order of preference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Brotli,
+    Gzip,
+}
+
+impl Encoding {
+    const PREFERENCE: [Encoding; 2] = [Encoding::Brotli, Encoding::Gzip];
+
+    fn token(self) -> &'static str {
+        match self {
+            Encoding::Brotli => "br",
+            Encoding::Gzip => "gzip",
+        }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Encoding::Brotli => "br",
+            Encoding::Gzip => "gz",
+        }
+    }
+}
+
+/// The encodings an `Accept-Encoding` value allows (`q=0` refuses one; `*` stands for the rest), best
+/// first: the highest q, then brotli before gzip.
+pub fn accepted_encodings(accept: &str) -> Vec<Encoding> {
+    let mut wildcard = None;
+    let mut named: Vec<(&str, f32)> = Vec::new();
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let token = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q=").or_else(|| p.trim().strip_prefix("Q=")))
+            .find_map(|v| v.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if token == "*" {
+            wildcard = Some(q);
+        } else if let Some(e) = Encoding::PREFERENCE.iter().find(|e| e.token() == token) {
+            named.push((e.token(), q));
+        }
+    }
+    let mut out: Vec<(Encoding, f32)> = Encoding::PREFERENCE
+        .iter()
+        .filter_map(|&e| {
+            let q = named
+                .iter()
+                .find(|(t, _)| *t == e.token())
+                .map(|&(_, q)| q)
+                .or(wildcard)?;
+            (q > 0.0).then_some((e, q))
+        })
+        .collect();
+    // Stable: equal q keeps the server's preference.
+    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+    out.into_iter().map(|(e, _)| e).collect()
+}
+
+/// The `Content-Type` of the files the web build compresses, by extension; other files are never
+/// sent encoded.
+pub fn compressible_type(path: &Path) -> Option<&'static str> {
+    Some(match path.extension()?.to_str()? {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "json" => "application/json",
+        "webmanifest" => "application/manifest+json",
+        "txt" => "text/plain; charset=utf-8",
+        "xml" => "text/xml; charset=utf-8",
+        _ => return None,
+    })
+}
+
+/// The file a request path names inside `dist`, or `None` when it tries to leave it.
+fn resolve(dist: &Path, path: &str) -> Option<PathBuf> {
+    let decoded = percent_decode(path)?;
+    let mut file = dist.to_path_buf();
+    for part in Path::new(decoded.trim_start_matches('/')).components() {
+        match part {
+            Component::Normal(p) => file.push(p),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    Some(file)
+}
+
+fn percent_decode(path: &str) -> Option<String> {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The app under `dist`: see the module's comment.
+pub struct WebApp {
+    dist: PathBuf,
+}
+
+impl WebApp {
+    pub fn new(dist: impl Into<PathBuf>) -> Self {
+        Self { dist: dist.into() }
+    }
+
+    /// The file to send for a path: the file itself, a prerendered page, or the frame.
+    fn file_for(&self, path: &str) -> Result<PathBuf> {
+        let file = resolve(&self.dist, path).ok_or(StaticFileError::Forbidden(path.to_string()))?;
+        if file.is_file() {
+            return Ok(file);
+        }
+        if file.join(INDEX_FILE).is_file() {
+            return Ok(file.join(INDEX_FILE));
+        }
+        if file.starts_with(self.dist.join(ASSETS_DIR)) {
+            return Err(StaticFileError::NotFound.into());
+        }
+        let shell = self.dist.join(SHELL_FILE);
+        Ok(if shell.is_file() {
+            shell
+        } else {
+            self.dist.join(INDEX_FILE)
+        })
+    }
+}
+
+impl Endpoint for WebApp {
+    type Output = Response;
+
+    async fn call(&self, req: Request) -> Result<Self::Output> {
+        if req.method() != Method::GET {
+            return Err(StaticFileError::MethodNotAllowed(req.method().clone()).into());
+        }
+        let file = self.file_for(req.uri().path())?;
+        let cache = if file.starts_with(self.dist.join(ASSETS_DIR)) {
+            IMMUTABLE
+        } else {
+            NO_CACHE
+        };
+        let content_type = compressible_type(&file);
+        let accept = req
+            .headers()
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let encoded = content_type.and_then(|_| {
+            accepted_encodings(accept).into_iter().find_map(|e| {
+                let mut name = file.clone().into_os_string();
+                name.push(".");
+                name.push(e.suffix());
+                let path = PathBuf::from(name);
+                path.is_file().then_some((e, path))
+            })
+        });
+        let static_req = StaticFileRequest::from_request_without_body(&req).await?;
+        let mut resp = match (&encoded, content_type) {
+            (Some((_, path)), Some(ct)) => static_req.create_response(path, true, false)?.with_content_type(ct),
+            _ => static_req.create_response(&file, true, false)?,
+        }
+        .into_response();
+        let headers = resp.headers_mut();
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+        if content_type.is_some() {
+            headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        }
+        if let Some((e, _)) = encoded {
+            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(e.token()));
+        }
+        Ok(resp)
+    }
+}
+
+/// `HEAD` wherever `GET` is: the GET's status and headers (its `Content-Length` too), no body.
+pub async fn head_as_get<E: Endpoint>(next: E, mut req: Request) -> Result<Response> {
+    if req.method() != Method::HEAD {
+        return next.call(req).await.map(IntoResponse::into_response);
+    }
+    req.set_method(Method::GET);
+    let mut resp = match next.call(req).await {
+        Ok(resp) => resp.into_response(),
+        Err(err) => err.into_response(),
+    };
+    if !resp.headers().contains_key(header::CONTENT_LENGTH) && resp.status() != StatusCode::SWITCHING_PROTOCOLS {
+        let body = resp.take_body().into_bytes().await.unwrap_or_default();
+        resp.headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+    }
+    resp.set_body(Body::empty());
+    Ok(resp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brotli_is_preferred_at_equal_q() {
+        assert_eq!(
+            accepted_encodings("gzip, deflate, br"),
+            [Encoding::Brotli, Encoding::Gzip]
+        );
+        assert_eq!(accepted_encodings("gzip"), [Encoding::Gzip]);
+        assert_eq!(accepted_encodings("br"), [Encoding::Brotli]);
+        assert_eq!(accepted_encodings(""), []);
+        assert_eq!(accepted_encodings("identity"), []);
+    }
+
+    #[test]
+    fn q_orders_and_zero_refuses() {
+        assert_eq!(accepted_encodings("br;q=0.5, gzip"), [Encoding::Gzip, Encoding::Brotli]);
+        assert_eq!(accepted_encodings("br;q=0, gzip"), [Encoding::Gzip]);
+        assert_eq!(accepted_encodings("br;q=0.001"), [Encoding::Brotli]);
+        assert_eq!(accepted_encodings("*;q=0"), []);
+        assert_eq!(accepted_encodings("*"), [Encoding::Brotli, Encoding::Gzip]);
+        assert_eq!(accepted_encodings("gzip;q=0, *"), [Encoding::Brotli]);
+        assert_eq!(accepted_encodings("GZIP ; q=1"), [Encoding::Gzip]);
+    }
+
+    #[test]
+    fn only_text_files_are_sent_encoded() {
+        assert_eq!(
+            compressible_type(Path::new("a/b.js")),
+            Some("text/javascript; charset=utf-8")
+        );
+        assert_eq!(
+            compressible_type(Path::new("index.html")),
+            Some("text/html; charset=utf-8")
+        );
+        assert_eq!(compressible_type(Path::new("notification.mp3")), None);
+        assert_eq!(compressible_type(Path::new("logo.png")), None);
+        assert_eq!(compressible_type(Path::new("README")), None);
+    }
+
+    #[test]
+    fn paths_stay_inside_dist() {
+        let dist = Path::new("/srv/dist");
+        assert_eq!(
+            resolve(dist, "/assets/a.js"),
+            Some(PathBuf::from("/srv/dist/assets/a.js"))
+        );
+        assert_eq!(resolve(dist, "/mentors/"), Some(PathBuf::from("/srv/dist/mentors")));
+        assert_eq!(resolve(dist, "/a%20b.txt"), Some(PathBuf::from("/srv/dist/a b.txt")));
+        assert_eq!(resolve(dist, "/../etc/passwd"), None);
+        assert_eq!(resolve(dist, "/assets/%2e%2e/%2e%2e/etc"), None);
+        assert_eq!(resolve(dist, "/%zz"), None);
+    }
+}
