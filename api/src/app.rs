@@ -11,7 +11,7 @@ use poem::{
     middleware::{CatchPanic, CookieJarManager},
 };
 
-use crate::{error, guard, metrics, realtime, request_id, routes, security_headers, state::AppState};
+use crate::{auth, error, guard, metrics, realtime, request_id, routes, security_headers, state::AppState};
 
 pub fn build(state: AppState) -> impl Endpoint {
     let api = routes::service()
@@ -28,6 +28,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web)
         .with(CookieJarManager::new())
         .catch_all_error(error::normalize)
+        .around(auth::forget_stale_sign_in)
         .with(
             CatchPanic::new()
                 .with_handler(|_| error::json_response(StatusCode::INTERNAL_SERVER_ERROR, error::INTERNAL_ERROR)),
