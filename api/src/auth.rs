@@ -112,7 +112,14 @@ fn cookie(name: &str, value: &str, http_only: bool, req: &Request, state: &AppSt
 /// A request that still says `signed_in` but was refused as signed out (its session expired or
 /// was ended elsewhere) gets the cookie cleared, so the web app stops asking for the user.
 pub async fn forget_stale_sign_in<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    let stale = req.cookie().get(SIGNED_IN_COOKIE).is_some();
+    // Outside the cookie-jar middleware: the `Cookie` headers are read as they came.
+    let stale = req
+        .headers()
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|pair| pair.trim().split('=').next() == Some(SIGNED_IN_COOKIE));
     let secure = req.data::<AppState>().is_some_and(|state| secure_cookie(&req, state));
     let mut resp = next.call(req).await?.into_response();
     if stale && resp.status() == StatusCode::UNAUTHORIZED {
