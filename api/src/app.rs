@@ -11,7 +11,7 @@ use poem::{
     middleware::{CatchPanic, CookieJarManager},
 };
 
-use crate::{error, guard, metrics, realtime, request_id, routes, security_headers, state::AppState, web};
+use crate::{auth, error, guard, metrics, realtime, request_id, routes, security_headers, state::AppState, web};
 
 pub fn build(state: AppState) -> impl Endpoint {
     let api = routes::service()
@@ -28,6 +28,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .nest("/", web)
         .with(CookieJarManager::new())
         .catch_all_error(error::normalize)
+        .around(auth::forget_stale_sign_in)
         .with(CatchPanic::new().with_handler(error::panicked))
         .around(security_headers::apply)
         .around(request_id::apply)

@@ -1,7 +1,10 @@
 //! The session cookie: checking it for protected calls, setting and clearing it.
 
+use std::time::Duration;
+
 use poem::{
-    Request,
+    Endpoint, IntoResponse, Request, Response,
+    http::{HeaderValue, StatusCode, header},
     web::cookie::{Cookie, CookieJar, SameSite},
 };
 use poem_openapi::{SecurityScheme, auth::ApiKey};
@@ -62,24 +65,70 @@ pub fn forwarded_https(req: &Request) -> bool {
         .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"))
 }
 
+/// A cookie scripts may read, set and cleared with the session cookie: it tells the web app
+/// whether asking for the user (`GET /api/auth/user`) can answer anything but 401. It carries
+/// nothing secret; the session itself stays in the `HttpOnly` cookie.
+pub const SIGNED_IN_COOKIE: &str = "signed_in";
+
 pub fn set_session_cookie(jar: &CookieJar, req: &Request, state: &AppState, token: String) {
-    let mut cookie = Cookie::new_with_str(sessions::COOKIE_NAME, token);
-    cookie.set_http_only(true);
-    cookie.set_same_site(SameSite::Lax);
-    cookie.set_path("/");
-    cookie.set_secure(secure_cookie(req, state));
-    cookie.set_max_age(sessions::SESSION_TTL.to_std().expect("positive ttl"));
-    jar.add(cookie);
+    let ttl = sessions::SESSION_TTL.to_std().expect("positive ttl");
+    jar.add(cookie(sessions::COOKIE_NAME, &token, true, req, state, ttl));
+    jar.add(cookie(SIGNED_IN_COOKIE, "1", false, req, state, ttl));
 }
 
 pub fn clear_session_cookie(jar: &CookieJar, req: &Request, state: &AppState) {
-    let mut cookie = Cookie::new_with_str(sessions::COOKIE_NAME, "");
-    cookie.set_http_only(true);
+    jar.add(cookie(
+        sessions::COOKIE_NAME,
+        "",
+        true,
+        req,
+        state,
+        std::time::Duration::ZERO,
+    ));
+    jar.add(cookie(
+        SIGNED_IN_COOKIE,
+        "",
+        false,
+        req,
+        state,
+        std::time::Duration::ZERO,
+    ));
+}
+
+fn cookie(name: &str, value: &str, http_only: bool, req: &Request, state: &AppState, max_age: Duration) -> Cookie {
+    let mut cookie = Cookie::new_with_str(name, value);
+    cookie.set_http_only(http_only);
     cookie.set_same_site(SameSite::Lax);
     cookie.set_path("/");
     cookie.set_secure(secure_cookie(req, state));
-    cookie.set_max_age(std::time::Duration::ZERO);
-    jar.add(cookie);
+    cookie.set_max_age(max_age);
+    cookie
+}
+
+/// A request that still says `signed_in` but was refused as signed out (its session expired or
+/// was ended elsewhere) gets the cookie cleared, so the web app stops asking for the user.
+pub async fn forget_stale_sign_in<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    // Outside the cookie-jar middleware: the `Cookie` headers are read as they came.
+    let stale = req
+        .headers()
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|pair| pair.trim().split('=').next() == Some(SIGNED_IN_COOKIE));
+    let secure = req.data::<AppState>().is_some_and(|state| secure_cookie(&req, state));
+    let mut resp = next.call(req).await?.into_response();
+    if stale && resp.status() == StatusCode::UNAUTHORIZED {
+        let mut cookie = Cookie::new_with_str(SIGNED_IN_COOKIE, "");
+        cookie.set_same_site(SameSite::Lax);
+        cookie.set_path("/");
+        cookie.set_secure(secure);
+        cookie.set_max_age(Duration::ZERO);
+        if let Ok(value) = HeaderValue::from_str(&cookie.to_string()) {
+            resp.headers_mut().append(header::SET_COOKIE, value);
+        }
+    }
+    Ok(resp)
 }
 
 pub fn session_token(jar: &CookieJar) -> Option<String> {

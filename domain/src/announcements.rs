@@ -117,13 +117,26 @@ pub async fn list(pool: &PgPool) -> Result<Vec<Announcement>> {
     .await?)
 }
 
+pub async fn find(pool: &PgPool, id: Uuid) -> Result<Option<Announcement>> {
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM announcements WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(pool)
+    .await?)
+}
+
 /// What one batch did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Batch {
     /// The last user the batch looked at: the next batch starts after them (None: nobody left).
     pub last_user: Option<Uuid>,
     /// Notifications written (those written before by an earlier run are not counted again).
     pub written: usize,
+    /// The users whose notification this batch wrote and who want announcements by e-mail too
+    /// (their "Marketing emails" preference is on): the caller queues their mails in the batch's
+    /// transaction, so a mail is queued exactly when its notification is written.
+    pub to_email: Vec<Uuid>,
 }
 
 /// Writes the notifications of the next [`BATCH_SIZE`] users of the audience after `after` (by
@@ -133,6 +146,7 @@ pub async fn deliver_batch(conn: &mut PgConnection, announcement_id: Uuid, after
     struct Row {
         last_user: Option<Uuid>,
         written: Option<serde_json::Value>,
+        to_email: Vec<Uuid>,
     }
     // One statement: the batch's users (active, of the audience), the notifications missing among
     // them, the count added to the announcement.
@@ -152,13 +166,18 @@ pub async fn deliver_batch(conn: &mut PgConnection, announcement_id: Uuid, after
              SELECT b.id, $4, a.title, a.message, NULL, a.id FROM batch b, a \
              ON CONFLICT (announcement_id, user_id) WHERE announcement_id IS NOT NULL DO NOTHING \
              RETURNING user_id, id, title, message, action_url, is_read, created_at), \
+         emailed AS ( \
+             SELECT coalesce(array_agg(w.user_id ORDER BY w.user_id), '{}') AS ids FROM written w \
+             LEFT JOIN email_preferences p ON p.user_id = w.user_id \
+             WHERE coalesce(p.marketing_emails, true)), \
          counted AS ( \
              UPDATE announcements SET delivered_count = delivered_count + (SELECT count(*) FROM written) \
              WHERE id = $1 RETURNING id) \
          SELECT (SELECT id FROM batch ORDER BY id DESC LIMIT 1) AS last_user, \
                 (SELECT json_agg(json_build_object('userId', user_id, 'id', id, 'title', title, \
                         'message', message, 'actionUrl', action_url, 'isRead', is_read, 'createdAt', created_at)) \
-                 FROM written) AS written \
+                 FROM written) AS written, \
+                (SELECT ids FROM emailed) AS to_email \
          FROM counted",
     )
     .bind(announcement_id)
@@ -193,6 +212,7 @@ pub async fn deliver_batch(conn: &mut PgConnection, announcement_id: Uuid, after
     Ok(Batch {
         last_user: row.last_user,
         written: written.len(),
+        to_email: row.to_email,
     })
 }
 

@@ -7,9 +7,9 @@ use std::{collections::BTreeSet, fmt::Debug};
 use domain::{
     accounts::Role,
     booking::BookingStatus,
+    calls::CallStatus,
     catalogue::vocabulary::ServiceType,
     group_sessions::GroupStatus,
-    messaging::calls::CallStatus,
     notifications::Kind,
     payments::{PaymentStatus, RefundReason, RefundStatus},
     payouts::{PaidMethod, PayoutMethod, PayoutStatus},

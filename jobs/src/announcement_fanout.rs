@@ -1,12 +1,14 @@
 //! Delivering an admin's announcement: one `system_announcement` notification for every active
-//! user of its audience, pushed live to open sockets.
+//! user of its audience, pushed live to open sockets, and one e-mail (a durable e-mail task each)
+//! for those of them whose "Marketing emails" preference is on.
 //!
 //! When: queued by `POST /api/admin/announcements` in the transaction that stores it.
 //! Writes: `domain::announcements::BATCH_SIZE` users per statement, each batch in its own
 //! transaction (with its live events and its share of `delivered_count`), so memory stays flat
 //! however many users there are, and progress shows on the admin page as it goes.
 //! Safe to run twice: a unique index on (announcement, user) makes a retried batch write nothing
-//! twice; a retry starts from the first user and skips those already written.
+//! twice; a retry starts from the first user and skips those already written. A user's e-mail is
+//! queued in the transaction that writes their notification, so it is queued once too.
 
 use apalis::prelude::{BoxDynError, Data};
 use domain::announcements;
@@ -14,7 +16,12 @@ use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::{context::JobContext, job::Job};
+use crate::{
+    context::JobContext,
+    email::{self, EmailJob},
+    job::Job,
+    queue,
+};
 
 pub const QUEUE: &str = "announcement_fanout";
 pub const MAX_ATTEMPTS: usize = 10;
@@ -40,6 +47,15 @@ pub async fn deliver(pool: &PgPool, announcement_id: Uuid) -> domain::Result<usi
     loop {
         let mut tx = pool.begin().await?;
         let batch = announcements::deliver_batch(&mut tx, announcement_id, after).await?;
+        let mails: Vec<EmailJob> = batch
+            .to_email
+            .iter()
+            .map(|&user_id| EmailJob::Announcement {
+                announcement_id,
+                user_id,
+            })
+            .collect();
+        queue::push_all(&mut tx, email::QUEUE, &mails, email::MAX_ATTEMPTS).await?;
         tx.commit().await?;
         written += batch.written;
         batches += 1;

@@ -11,7 +11,13 @@
 use apalis::prelude::{BoxDynError, Data};
 use chrono::Utc;
 use domain::{
-    accounts::{email_links, email_links::Purpose, email_preferences, users},
+    accounts::{
+        email_links,
+        email_links::Purpose,
+        email_preferences, unsubscribe,
+        unsubscribe::Preference::{self, BookingConfirmations, BookingReminders, MarketingEmails, ReviewRequests},
+        users,
+    },
     booking::BookingStatus,
     booking::bookings::{self, Booking},
     mail::{Email, templates},
@@ -40,20 +46,23 @@ pub async fn handle(job: EmailJob, ctx: Data<JobContext>) -> Result<(), BoxDynEr
     Ok(())
 }
 
-/// Which preference allows a booking e-mail.
-#[derive(Clone, Copy)]
-enum Allowed {
-    Confirmations,
-    Reminders,
-    ReviewRequests,
-}
-
-async fn allows(ctx: &JobContext, user_id: Uuid, what: Allowed) -> domain::Result<bool> {
+/// Whether `user_id` wants the mail that `what` governs.
+async fn allows(ctx: &JobContext, user_id: Uuid, what: Preference) -> domain::Result<bool> {
     let p = email_preferences::get(&ctx.pool, user_id).await?;
     Ok(match what {
-        Allowed::Confirmations => p.booking_confirmations,
-        Allowed::Reminders => p.booking_reminders,
-        Allowed::ReviewRequests => p.review_requests,
+        BookingConfirmations => p.booking_confirmations,
+        BookingReminders => p.booking_reminders,
+        MarketingEmails => p.marketing_emails,
+        ReviewRequests => p.review_requests,
+    })
+}
+
+/// `email` to `user_id`, carrying the one-click link that turns `what` off (RFC 8058).
+async fn governed(ctx: &JobContext, user_id: Uuid, what: Preference, email: Email) -> domain::Result<Email> {
+    let link = unsubscribe::link(&ctx.pool, &ctx.config, user_id, what).await?;
+    Ok(Email {
+        unsubscribe: Some(link),
+        ..email
     })
 }
 
@@ -61,15 +70,15 @@ async fn allows(ctx: &JobContext, user_id: Uuid, what: Allowed) -> domain::Resul
 async fn both_sides(
     ctx: &JobContext,
     b: &Booking,
-    what: Allowed,
+    what: Preference,
     make: impl Fn(bool) -> Email,
 ) -> domain::Result<Vec<Email>> {
     let mut out = Vec::new();
     if allows(ctx, b.user_id, what).await? {
-        out.push(make(false));
+        out.push(governed(ctx, b.user_id, what, make(false)).await?);
     }
     if allows(ctx, b.mentor_user_id, what).await? {
-        out.push(make(true));
+        out.push(governed(ctx, b.mentor_user_id, what, make(true)).await?);
     }
     Ok(out)
 }
@@ -113,7 +122,7 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             .filter(|b| b.status == BookingStatus::Confirmed)
         {
             Some(b) => {
-                both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| {
+                both_sides(ctx, &b, BookingConfirmations, |to_mentor| {
                     if to_mentor {
                         templates::new_booking(config, &b, Utc::now())
                     } else {
@@ -127,7 +136,7 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
         EmailJob::BookingRescheduled { booking_id } => match booking(*booking_id).await?.filter(|b| b.status.is_live())
         {
             Some(b) => {
-                both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| {
+                both_sides(ctx, &b, BookingConfirmations, |to_mentor| {
                     templates::booking_rescheduled(config, &b, to_mentor, Utc::now())
                 })
                 .await?
@@ -143,7 +152,7 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             .filter(|b| b.status == BookingStatus::Cancelled)
         {
             Some(b) => {
-                both_sides(ctx, &b, Allowed::Confirmations, |to_mentor| {
+                both_sides(ctx, &b, BookingConfirmations, |to_mentor| {
                     templates::booking_cancelled(config, &b, to_mentor, *by_mentor, *refund_cents, Utc::now())
                 })
                 .await?
@@ -153,12 +162,20 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
         EmailJob::BookingReminder { booking_id, lead } => {
             match booking(*booking_id).await?.filter(|b| b.status.is_live()) {
                 // A group seat reminds its seeker only: the mentor is not reminded once per seat.
-                Some(b) if b.group_session_id.is_some() => match allows(ctx, b.user_id, Allowed::Reminders).await? {
-                    true => vec![templates::booking_reminder(config, &b, false, lead)],
+                Some(b) if b.group_session_id.is_some() => match allows(ctx, b.user_id, BookingReminders).await? {
+                    true => vec![
+                        governed(
+                            ctx,
+                            b.user_id,
+                            BookingReminders,
+                            templates::booking_reminder(config, &b, false, lead),
+                        )
+                        .await?,
+                    ],
                     false => vec![],
                 },
                 Some(b) => {
-                    both_sides(ctx, &b, Allowed::Reminders, |to_mentor| {
+                    both_sides(ctx, &b, BookingReminders, |to_mentor| {
                         templates::booking_reminder(config, &b, to_mentor, lead)
                     })
                     .await?
@@ -170,15 +187,24 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             .await?
             .filter(|b| b.status == BookingStatus::Completed)
         {
-            Some(b) if allows(ctx, b.user_id, Allowed::ReviewRequests).await? => {
-                vec![templates::review_request(config, &b)]
+            Some(b) if allows(ctx, b.user_id, ReviewRequests).await? => {
+                vec![governed(ctx, b.user_id, ReviewRequests, templates::review_request(config, &b)).await?]
             }
             _ => vec![],
         },
         // Payout mails are transactional, like booking confirmations: that preference governs them.
         EmailJob::PayoutCreated { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
-            Some(p) if allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? => {
-                vec![templates::payout_created(config, &p)]
+            Some(p) if allows(ctx, p.mentor_user_id, BookingConfirmations).await? => {
+                let user_id = p.mentor_user_id;
+                vec![
+                    governed(
+                        ctx,
+                        user_id,
+                        BookingConfirmations,
+                        templates::payout_created(config, &p),
+                    )
+                    .await?,
+                ]
             }
             _ => vec![],
         },
@@ -208,9 +234,23 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
         EmailJob::PayoutPaid { payout_id } => match domain::payouts::find_for_mail(pool, *payout_id).await? {
             Some(p)
                 if p.status == domain::payouts::PayoutStatus::Paid
-                    && allows(ctx, p.mentor_user_id, Allowed::Confirmations).await? =>
+                    && allows(ctx, p.mentor_user_id, BookingConfirmations).await? =>
             {
-                vec![templates::payout_paid(config, &p)]
+                let user_id = p.mentor_user_id;
+                vec![governed(ctx, user_id, BookingConfirmations, templates::payout_paid(config, &p)).await?]
+            }
+            _ => vec![],
+        },
+        EmailJob::Announcement {
+            announcement_id,
+            user_id,
+        } => match (
+            users::find(pool, *user_id).await?,
+            domain::announcements::find(pool, *announcement_id).await?,
+        ) {
+            (Some(user), Some(a)) if user.is_active && allows(ctx, user.id, MarketingEmails).await? => {
+                let email = templates::announcement(config, &user.email, &user.first_name, &a.title, &a.message);
+                vec![governed(ctx, user.id, MarketingEmails, email).await?]
             }
             _ => vec![],
         },

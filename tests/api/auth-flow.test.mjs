@@ -26,6 +26,7 @@ function assertUser(body, expected) {
     'id',
     'isActive',
     'isAdmin',
+    'isMentor',
     'lastName',
     'profileImageUrl',
     'role',

@@ -82,7 +82,10 @@ try {
   });
   const contextFor = async (c) => {
     const context = await browser.newContext({ baseURL: stack.baseUrl, permissions: ['camera', 'microphone'] });
-    await context.addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+    await context.addCookies([
+      { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+      { name: 'signed_in', value: '1', url: stack.baseUrl },
+    ]);
     return context;
   };
 

@@ -13,7 +13,10 @@ const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${nam
 
 /** Signs the page in with the session cookie of an api sign-in (the UI sign-in is auth.spec's). */
 async function signInPage(page, stack, c) {
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
 }
 
 async function signInThroughUi(page, user) {

@@ -13,7 +13,10 @@ test.use({ timezoneId: ZONE, locale: 'en-US' });
 /** Signs the page in with the session cookie of an api sign-in. */
 async function signInPage(page, stack, user) {
   const c = await signIn(stack, user);
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
   return c;
 }
 

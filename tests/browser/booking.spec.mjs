@@ -75,7 +75,10 @@ async function seedMentor(stack) {
 /** Signs the page in as `user` with the session cookie of an api sign-in (the UI sign-in is auth.spec's). */
 async function signInPage(page, stack, user) {
   const c = await signIn(stack, user);
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: /Welcome back/ })).toBeVisible();
 }

@@ -104,7 +104,10 @@ async function bookThroughApi(seeker, mentor, service, daysAhead, index = 0) {
 
 /** Signs the page in as `user` with the session cookie of an api sign-in (the UI sign-in is auth.spec's). */
 async function signInPage(page, stack, c) {
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
 }
 
 async function dashboardBooking(seeker, id) {

@@ -45,7 +45,10 @@ test('a demo mentor is bookable right after a fresh seed, and shows the cheapest
     }
 
     // The page takes the demo seeker's session (signing in through the form is auth.spec's).
-    await page.context().addCookies([{ name: 'sid', value: api.cookies.sid, url: seeded.baseUrl }]);
+    await page.context().addCookies([
+      { name: 'sid', value: api.cookies.sid, url: seeded.baseUrl },
+      { name: 'signed_in', value: '1', url: seeded.baseUrl },
+    ]);
     await page.goto(`${seeded.baseUrl}/`);
     await expect(page.getByRole('heading', { level: 1, name: /Welcome back/ })).toBeVisible();
 

@@ -82,7 +82,10 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
       });
       contexts.push(context);
       await context.addInitScript(RECORD_PEER_CONNECTIONS);
-      await context.addCookies([{ name: 'sid', value: client.cookies.sid, url: stack.baseUrl }]);
+      await context.addCookies([
+        { name: 'sid', value: client.cookies.sid, url: stack.baseUrl },
+        { name: 'signed_in', value: '1', url: stack.baseUrl },
+      ]);
       const page = await context.newPage();
       await page.goto(`/group-video-call/${sessionId}`);
       return page;
@@ -197,7 +200,10 @@ test('a participant whose socket is ready only after the mentor started sees the
       locale: 'en-US',
       timezoneId: 'UTC',
     });
-    await context.addCookies([{ name: 'sid', value: cleo.cookies.sid, url: stack.baseUrl }]);
+    await context.addCookies([
+      { name: 'sid', value: cleo.cookies.sid, url: stack.baseUrl },
+      { name: 'signed_in', value: '1', url: stack.baseUrl },
+    ]);
     // Her socket reaches the server only when the test lets it: the start is announced before.
     let letThrough;
     const gate = new Promise((resolve) => (letThrough = resolve));
@@ -260,7 +266,10 @@ test('a participant whose socket drops, or who reloads, is back in the call with
         timezoneId: 'UTC',
       });
       contexts.push(context);
-      await context.addCookies([{ name: 'sid', value: client.cookies.sid, url: stack.baseUrl }]);
+      await context.addCookies([
+        { name: 'sid', value: client.cookies.sid, url: stack.baseUrl },
+        { name: 'signed_in', value: '1', url: stack.baseUrl },
+      ]);
       if (route) await context.routeWebSocket(/\/api\/ws$/, route);
       const page = await context.newPage();
       await page.goto(`/group-video-call/${sessionId}`);

@@ -46,7 +46,10 @@ async function seedMentor(stack) {
 
 async function signInPage(page, stack, user) {
   const c = await signIn(stack, user);
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
 }
 
 /** 'YYYY-MM-DDTHH:mm' two days ahead at 18:00 UTC (the datetime-local value in the page's zone). */

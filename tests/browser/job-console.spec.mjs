@@ -65,7 +65,10 @@ test('an admin retries a failed e-mail task once the SMTP server is back', async
   const seeker = await user(stack, 'Seeker');
   const res = await client(stack.baseUrl).post('/api/forgot-password', { email: seeker.email });
   expect(res.status).toBe(200);
-  await page.context().addCookies([{ name: 'sid', value: admin.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: admin.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
 
   // The admin page links to the console.
   await page.goto('/admin');

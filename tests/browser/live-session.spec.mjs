@@ -12,7 +12,10 @@ test.use({ timezoneId: 'UTC', locale: 'en-US' });
 
 /** Signs the page in with the session cookie of an api sign-in. */
 async function signInPage(page, stack, c) {
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
 }
 
 test('a session in progress stays under Upcoming, Happening now, with its join button', async ({

@@ -52,7 +52,10 @@ async function bookingStartingSoon(stack, seekerClient, seeker) {
 
 /** Puts the api session of `c` into the page's context. */
 async function adopt(page, stack, c) {
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
 }
 
 const composer = (page) => page.getByRole('textbox', { name: 'Message', exact: true });

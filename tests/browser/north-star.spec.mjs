@@ -73,7 +73,11 @@ async function seedMentor(stack) {
 async function newPage(browser, stack, c) {
   const context = await browser.newContext({ ...CONTEXT, baseURL: stack.baseUrl });
   await context.addInitScript(forceRelay);
-  if (c) await context.addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  if (c)
+    await context.addCookies([
+      { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+      { name: 'signed_in', value: '1', url: stack.baseUrl },
+    ]);
   return { context, page: await context.newPage() };
 }
 

@@ -17,7 +17,10 @@ async function pageAs(browser, stack, user) {
   const context = await browser.newContext({ baseURL: stack.baseUrl, locale: 'en-US' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
   const c = await signIn(stack, user);
-  await context.addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await context.addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
   return { page: await context.newPage(), context, c };
 }
 

@@ -74,7 +74,10 @@ test('a one-to-one call connects through TURN alone and shows video both ways', 
       });
       contexts.push(context);
       await context.addInitScript(forceRelay);
-      await context.addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+      await context.addCookies([
+        { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+        { name: 'signed_in', value: '1', url: stack.baseUrl },
+      ]);
       return context.newPage();
     };
     const seekerPage = await open(seekerClient);

@@ -42,7 +42,10 @@ test('a relay-only group call shows video both ways through TURN', async ({ brow
       });
       contexts.push(context);
       await context.addInitScript(forceRelay);
-      await context.addCookies([{ name: 'sid', value: client.cookies.sid, url: stack.baseUrl }]);
+      await context.addCookies([
+        { name: 'sid', value: client.cookies.sid, url: stack.baseUrl },
+        { name: 'signed_in', value: '1', url: stack.baseUrl },
+      ]);
       const page = await context.newPage();
       await page.goto(`/group-video-call/${sessionId}`);
       return page;

@@ -6,7 +6,10 @@ import { createAdmin } from '../harness/admin.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 
 async function signInPage(page, stack, c) {
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
 }
 
 /** A completed booking of `userId` with the mentor and its review, written as the product would. */

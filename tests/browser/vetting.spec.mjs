@@ -16,7 +16,10 @@ const MENTOR_NAME = 'Seraphine Quillmoon';
 
 /** Signs a page in with the session cookie of an api sign-in (the UI sign-in is auth.spec's). */
 async function signInPage(page, stack, c) {
-  await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  await page.context().addCookies([
+    { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+    { name: 'signed_in', value: '1', url: stack.baseUrl },
+  ]);
 }
 
 /** Searches /mentors for the mentor: true once their card shows, false once 'No Mentors Found' does. */

@@ -24,6 +24,7 @@ mod reports;
 mod rtc;
 mod services;
 mod site_info;
+mod unsubscribe;
 pub mod views;
 
 use poem_openapi::{OpenApiService, Tags};
@@ -162,6 +163,15 @@ mod admin_apis {
     );
 }
 
+/// Links from e-mails that act without a session: password resets and one-click unsubscribes.
+mod email_link_apis {
+    use super::{passwords::PasswordsApi, unsubscribe::UnsubscribeApi};
+
+    pub type EmailLinkApis = (PasswordsApi, UnsubscribeApi);
+    #[allow(non_upper_case_globals)]
+    pub const EmailLinkApis: EmailLinkApis = (PasswordsApi, UnsubscribeApi);
+}
+
 /// Reaching the platform: the contact form and reports of abuse, as one entry.
 mod contact_apis {
     use super::{contact::ContactApi, reports::ReportsApi};
@@ -174,7 +184,7 @@ mod contact_apis {
 apis!(
     platform_apis::PlatformApis,
     accounts::AccountsApi,
-    passwords::PasswordsApi,
+    email_link_apis::EmailLinkApis,
     mentors::MentorsApi,
     services::ServicesApi,
     favorites::FavoritesApi,

@@ -30,6 +30,8 @@ pub struct User {
     pub email_verified: bool,
     pub stripe_subscription_id: Option<String>,
     pub created_at: DateTime<Utc>,
+    /// Whether they have a mentor profile (an administrator may have one too; `role` says admin).
+    pub is_mentor: bool,
 }
 
 /// The columns of [`User`] in `user_accounts`, as a literal for `concat!`.
@@ -37,7 +39,8 @@ pub struct User {
 macro_rules! user_columns {
     () => {
         "id, email, first_name, last_name, bio, profile_image_url, is_admin, role, \
-         is_active, email_verified, stripe_subscription_id, created_at"
+         is_active, email_verified, stripe_subscription_id, created_at, \
+         EXISTS (SELECT 1 FROM mentors WHERE mentors.user_id = user_accounts.id) AS is_mentor"
     };
 }
 

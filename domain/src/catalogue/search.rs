@@ -22,6 +22,11 @@ pub const TYPO_SIMILARITY: &str = "0.3";
 pub const MIN_TYPO_WORD_CHARS: i32 = 4;
 /// At most this many spellings are tried for each query word.
 pub const MAX_SPELLINGS_PER_WORD: i32 = 6;
+/// The weights of the search vector for `ts_rank_cd`, in its order {D, C, B, A}: the name (D)
+/// counts as much as the specialties (A), then service titles (B), then the bio (C).
+pub const RANK_WEIGHTS: &str = "{1.0, 0.2, 0.4, 1.0}";
+/// The parts of the search vector other than the name: specialties, service titles, bio.
+const NOT_THE_NAME: &str = "ABC";
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Sort {
@@ -161,17 +166,25 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         max_price: l.max_price,
         min_rating: l.min_rating.as_deref(),
     };
-    // One statement finds the matches once, then counts them and takes the page.
+    // One statement finds the matches once, keeps the listed ones, then counts them and takes the page.
     let mut query = QueryBuilder::new("WITH matches AS MATERIALIZED (");
-    filters.push(
-        &mut query,
-        if search.is_some() {
-            "m.id, ts_rank_cd(m.search_vector, q.ts) AS rank, m.rating, m.review_count, m.total_sessions, m.from_price_cents, m.created_at"
-        } else {
-            "m.id, 0::real AS rank, m.rating, m.review_count, m.total_sessions, m.from_price_cents, m.created_at"
-        },
+    let select = if search.is_some() {
+        format!(
+            "m.id, ts_rank_cd('{RANK_WEIGHTS}', m.search_vector, q.ts) AS rank, m.search_vector @@ q.strict AS strict, \
+             m.rating, m.review_count, m.total_sessions, m.from_price_cents, m.created_at"
+        )
+    } else {
+        "m.id, 0::real AS rank, true AS strict, m.rating, m.review_count, m.total_sessions, m.from_price_cents, m.created_at"
+            .to_string()
+    };
+    filters.push(&mut query, &select);
+    // A mentor found only through a misspelling of their name ('tarot' ~ 'Tariq') is left out
+    // when other mentors match the search itself (in any part) or a misspelling of it in what
+    // they offer; with no such mentor, the name's near misses are the best there is.
+    query.push(
+        "), listed AS (SELECT * FROM matches WHERE strict OR NOT EXISTS (SELECT 1 FROM matches WHERE strict)) \
+         SELECT (SELECT count(*) FROM listed), ARRAY(SELECT id FROM listed ORDER BY ",
     );
-    query.push(") SELECT (SELECT count(*) FROM matches), ARRAY(SELECT id FROM matches ORDER BY ");
     query.push(match (l.sort, search.is_some()) {
         (Sort::Relevance, true) => "rank DESC, rating DESC, review_count DESC, total_sessions DESC",
         (Sort::Relevance | Sort::Rating, _) => "rating DESC, review_count DESC, total_sessions DESC",
@@ -225,7 +238,7 @@ struct Filters<'a> {
 
 impl Filters<'_> {
     /// `WITH q AS (<the tsquery>) SELECT <select> FROM mentors m, q WHERE <filters>`
-    fn push(&self, b: &mut QueryBuilder<Postgres>, select: &'static str) {
+    fn push(&self, b: &mut QueryBuilder<Postgres>, select: &str) {
         match self.search {
             // Each query word becomes (the word OR catalogue words spelled like it); all words must match.
             Some(search) => {
@@ -233,17 +246,26 @@ impl Filters<'_> {
                 b.push_bind(search.to_string());
                 b.push(
                     ", '[^[:alnum:]]+') AS w WHERE w <> ''), \
-                     spellings AS (SELECT qw.w, tsquery_or_agg(plainto_tsquery('english', c.word)) AS ts FROM query_words qw \
-                       CROSS JOIN LATERAL (SELECT qw.w AS word UNION (SELECT word FROM search_words \
+                     spellings AS (SELECT qw.w, tsquery_or_agg(plainto_tsquery('english', c.word)) AS ts, \
+                       tsquery_or_agg(CASE WHEN c.exact THEN plainto_tsquery('english', c.word) \
+                         ELSE to_tsquery('english', quote_literal(c.word) || ':",
+                );
+                b.push(NOT_THE_NAME);
+                b.push(
+                    "') END) AS strict FROM query_words qw \
+                       CROSS JOIN LATERAL (SELECT qw.w AS word, true AS exact UNION (SELECT word, false FROM search_words \
                          WHERE char_length(qw.w) >= ",
                 );
                 b.push_bind(MIN_TYPO_WORD_CHARS);
                 b.push(" AND word % qw.w ORDER BY similarity(word, qw.w) DESC LIMIT ");
                 b.push_bind(MAX_SPELLINGS_PER_WORD);
-                b.push(")) c GROUP BY qw.w), q AS (SELECT coalesce((SELECT tsquery_and_agg(ts) FROM spellings), ''::tsquery) AS ts) ");
+                b.push(
+                    ")) c GROUP BY qw.w), q AS (SELECT coalesce((SELECT tsquery_and_agg(ts) FROM spellings), ''::tsquery) AS ts, \
+                     coalesce((SELECT tsquery_and_agg(strict) FROM spellings), ''::tsquery) AS strict) ",
+                );
             }
             None => {
-                b.push("WITH q AS (SELECT NULL::tsquery AS ts) ");
+                b.push("WITH q AS (SELECT NULL::tsquery AS ts, NULL::tsquery AS strict) ");
             }
         }
         // A mentor without an active service has nothing to book and is not listed.

@@ -81,6 +81,12 @@ pub enum EmailJob {
         mentor_id: Uuid,
         reason: String,
     },
+    /// One user: an administrator's announcement, when their "Marketing emails" preference is on
+    /// (queued by the announcement fan-out with the user's notification).
+    Announcement {
+        announcement_id: Uuid,
+        user_id: Uuid,
+    },
 }
 
 /// Queues `job` in the caller's transaction: it is sent if and only if the transaction commits.

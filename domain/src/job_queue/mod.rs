@@ -88,6 +88,27 @@ pub async fn push(
     }
 }
 
+/// Queues one task per payload in one statement (no idempotency keys, no delay), inside the
+/// caller's transaction: for fan-outs that queue many tasks at once.
+pub async fn push_all<T: Serialize>(
+    conn: &mut PgConnection,
+    queue: &str,
+    payloads: &[T],
+    max_attempts: usize,
+) -> Result<(), PushError> {
+    if payloads.is_empty() {
+        return Ok(());
+    }
+    let mut tasks = Vec::with_capacity(payloads.len());
+    for payload in payloads {
+        let bytes = serde_json::to_vec(payload).map_err(anyhow::Error::from)?;
+        tasks.push(TaskBuilder::new(bytes).max_attempts(max_attempts).build());
+    }
+    apalis_postgres::queries::push_tasks(&mut *conn, queue, tasks)
+        .await
+        .map_err(|err| PushError::Other(anyhow::anyhow!("enqueueing into {queue} failed: {err}")))
+}
+
 fn is_unique_violation(err: &apalis_postgres::Error) -> bool {
     matches!(err, apalis_postgres::Error::Database(sqlx::Error::Database(db)) if db.code().as_deref() == Some("23505"))
 }

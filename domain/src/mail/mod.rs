@@ -9,7 +9,10 @@ pub const PRODUCT_NAME: &str = "Mystic Mentors";
 use anyhow::Context;
 use lettre::{
     AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
-    message::{Body, Mailbox, MultiPart, SinglePart, header::ContentTransferEncoding, header::ContentType},
+    message::{
+        Body, Mailbox, MultiPart, SinglePart,
+        header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue},
+    },
 };
 
 use crate::config::{Config, MailTransport};
@@ -25,6 +28,8 @@ pub struct Email {
     pub reply_to: Option<String>,
     /// An `.ics` invitation for calendar apps.
     pub calendar: Option<calendar::Invite>,
+    /// The one-click unsubscribe address (RFC 8058) of a mail that an e-mail preference governs.
+    pub unsubscribe: Option<String>,
 }
 
 #[derive(Clone)]
@@ -84,6 +89,18 @@ impl Mailer {
             .message_id(Some(message_id));
         if let Some(reply_to) = &email.reply_to {
             builder = builder.reply_to(reply_to.parse().context("invalid reply-to address")?);
+        }
+        if let Some(url) = &email.unsubscribe {
+            // RFC 2369 and RFC 8058: mail clients offer "Unsubscribe" and POST to the address.
+            builder = builder
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str("List-Unsubscribe"),
+                    format!("<{url}>"),
+                ))
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
+                    crate::accounts::unsubscribe::ONE_CLICK.to_string(),
+                ));
         }
         let body = MultiPart::alternative()
             .singlepart(part(ContentType::TEXT_PLAIN, &email.text))
@@ -147,6 +164,7 @@ mod tests {
             html: "<p>Hello</p>".into(),
             reply_to: None,
             calendar: None,
+            unsubscribe: None,
         };
         mailer.send(&email).await.unwrap();
         mailer.send(&email).await.unwrap();

@@ -429,7 +429,23 @@ fn action_email(
         html,
         reply_to: None,
         calendar: None,
+        unsubscribe: None,
     }
+}
+
+/// An administrator's announcement, to a user whose "Marketing emails" preference is on.
+pub fn announcement(config: &Config, to: &str, first_name: &str, title: &str, message: &str) -> Email {
+    action_email(
+        to,
+        title,
+        first_name,
+        message,
+        "Open your notifications",
+        &config.link("/notifications", &[]),
+        &format!(
+            "You receive announcements by e-mail because \"Marketing emails\" is on in your {PRODUCT_NAME} e-mail preferences."
+        ),
+    )
 }
 
 /// A contact-form message, to support, answerable by replying.
@@ -461,6 +477,7 @@ pub fn contact(config: &Config, message: &crate::contact::ContactMessage) -> Ema
         html,
         reply_to: Some(message.email.clone()),
         calendar: None,
+        unsubscribe: None,
     }
 }
 

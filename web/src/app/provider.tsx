@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
-import { TOAST_DURATION_MS, TOAST_LIMIT } from '@/config/constants';
+import { TOAST_DURATION_MS, TOAST_LIMIT, TOAST_POSITION } from '@/config/constants';
 import { queryClient as defaultQueryClient } from '@/lib/query-client';
 
 export function AppProvider({
@@ -14,7 +14,14 @@ export function AppProvider({
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster visibleToasts={TOAST_LIMIT} duration={TOAST_DURATION_MS} position="top-right" richColors closeButton />
+      {/* At the bottom: a toast never covers the sticky header's buttons (bell, menu, sign-out). */}
+      <Toaster
+        visibleToasts={TOAST_LIMIT}
+        duration={TOAST_DURATION_MS}
+        position={TOAST_POSITION}
+        richColors
+        closeButton
+      />
     </QueryClientProvider>
   );
 }

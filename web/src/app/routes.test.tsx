@@ -1,7 +1,14 @@
 import { screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes, useLocation } from 'react-router';
-import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
+import {
+  clientWithUser,
+  jsonResponse,
+  mockFetch,
+  renderWithProviders,
+  setSignedInCookie,
+  testUser,
+} from '@/testing/test-utils';
 import { AppRoutes, preloadPage, PUBLIC_ROUTES, SIGNED_IN_ROUTES } from './routes';
 
 function LocationProbe() {
@@ -178,6 +185,7 @@ describe('signed in', () => {
 
 describe('while the signed-in state loads', () => {
   it('shows a spinner', async () => {
+    setSignedInCookie(true);
     vi.stubGlobal(
       'fetch',
       vi.fn(() => new Promise<Response>(() => {})),
@@ -188,11 +196,21 @@ describe('while the signed-in state loads', () => {
   });
 
   it('treats a 401 from /api/auth/user as signed out', async () => {
+    setSignedInCookie(true);
     mockFetch({
       'GET /api/auth/user': () => jsonResponse(401, { code: 'unauthorized', message: 'Unauthorized' }, 'Unauthorized'),
     });
     const { createQueryClient } = await import('@/lib/query-client');
     renderWithProviders(<AppRoutes />, { client: createQueryClient(), path: '/dashboard' });
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+
+  it('without the signed_in cookie asks nothing and shows the signed-out app at once', async () => {
+    setSignedInCookie(false);
+    const fetchMock = mockFetch();
+    const { createQueryClient } = await import('@/lib/query-client');
+    renderWithProviders(<AppRoutes />, { client: createQueryClient(), path: '/dashboard' });
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContain('/api/auth/user');
   });
 });

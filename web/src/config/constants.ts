@@ -21,6 +21,8 @@ export const FREE_BOOKING_REDIRECT_DELAY_MS = 1_500;
 
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5_000;
+/** Where toasts appear: away from the header and its controls. */
+export const TOAST_POSITION = 'bottom-right' as const;
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 

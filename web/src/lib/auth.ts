@@ -22,6 +22,18 @@ async function nullOn<T>(status: number, load: () => Promise<T>): Promise<T | nu
   }
 }
 
+/**
+ * The cookie the api sets beside the session cookie at sign-in and clears at sign-out (or when
+ * it finds the session expired). It carries nothing secret: it only says whether asking for the
+ * user can answer anything but 401.
+ */
+export const SIGNED_IN_COOKIE = 'signed_in';
+
+/** Whether this browser holds a session, as far as scripts can tell (`signed_in=1`). */
+export function hasSignedInCookie(cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
+  return cookies.split(';').some((c) => c.trim() === `${SIGNED_IN_COOKIE}=1`);
+}
+
 const userQuery = {
   queryKey: AUTH_USER_KEY,
   queryFn: ({ signal }: { signal: AbortSignal }) => nullOn(401, () => getAuthUser({ signal })),
@@ -29,14 +41,21 @@ const userQuery = {
   refetchInterval: false,
 } as const;
 
-/** Loads the signed-in user into `client` before anything renders (main.tsx); null when signed out. */
+/**
+ * Loads the signed-in user into `client` before anything renders (main.tsx); null when signed out.
+ * Without the `signed_in` cookie the answer can only be 401, so nothing is asked.
+ */
 export function fetchUser(client: QueryClient): Promise<User | null> {
+  if (!hasSignedInCookie()) return Promise.resolve(null);
   return client.fetchQuery<User | null>(userQuery);
 }
 
-/** GET /api/auth/user; a 401 means signed out (null). No retry, no polling. */
+/**
+ * GET /api/auth/user; a 401 means signed out (null). Asked only when the `signed_in` cookie is
+ * there. No retry, no polling.
+ */
 export function useUser() {
-  const query = useQuery<User | null>(userQuery);
+  const query = useQuery<User | null>({ ...userQuery, enabled: hasSignedInCookie() });
   return {
     user: query.data ?? null,
     isLoading: query.isLoading,
@@ -47,8 +66,8 @@ export function useUser() {
 }
 
 /**
- * A user is a mentor when GET /api/mentor/profile returns a profile; a 404 means
- * not a mentor (null). Other failures are errors (the header then shows no mentor links).
+ * The signed-in user's mentor profile (GET /api/mentor/profile); a 404 means not a mentor (null).
+ * Pass `enabled` only when the user is a mentor (`user.isMentor`): nobody else has one to load.
  */
 export function useMentorProfile(enabled: boolean) {
   const query = useQuery<unknown>({
@@ -64,14 +83,13 @@ export function useMentorProfile(enabled: boolean) {
   };
 }
 
-/** Roles as the header and guards need them. */
+/** Roles as the header and guards need them, all from the user's own view (one request). */
 export function useRoles() {
   const { user } = useUser();
-  const { isMentor } = useMentorProfile(!!user);
   return {
     user,
     isAdmin: user?.isAdmin === true,
-    isMentor,
+    isMentor: user?.isMentor === true,
   };
 }
 

@@ -16,10 +16,20 @@ export const testUser: User = {
   isActive: true,
   emailVerified: true,
   createdAt: '2025-01-01T00:00:00Z',
+  isMentor: false,
 };
 
-/** A query client whose signed-in state is already known (null = signed out). */
+/**
+ * Sets or clears the `signed_in` cookie the api sets at sign-in: without it the app does not ask
+ * for the user (lib/auth's useUser).
+ */
+export function setSignedInCookie(signedIn: boolean) {
+  document.cookie = signedIn ? 'signed_in=1; path=/' : 'signed_in=; path=/; max-age=0';
+}
+
+/** A query client whose signed-in state is already known (null = signed out), and the cookie to match. */
 export function clientWithUser(user: User | null): QueryClient {
+  setSignedInCookie(!!user);
   const client = createQueryClient();
   client.setQueryData(AUTH_USER_KEY, user);
   return client;

@@ -29,6 +29,8 @@ pub struct UserView {
     pub created_at: DateTime<Utc>,
     #[oai(nullable)]
     pub stripe_subscription_id: Option<String>,
+    /// Whether they have a mentor profile (`GET /api/mentor/profile` answers 404 when not)
+    pub is_mentor: bool,
 }
 
 impl From<User> for UserView {
@@ -46,6 +48,7 @@ impl From<User> for UserView {
             email_verified: u.email_verified,
             created_at: u.created_at,
             stripe_subscription_id: u.stripe_subscription_id,
+            is_mentor: u.is_mentor,
         }
     }
 }

@@ -151,6 +151,8 @@ export * from './testimonialView';
 export * from './timeZoneRequest';
 export * from './tokenRequest';
 export * from './unreadCount';
+export * from './unsubscribePageParams';
+export * from './unsubscribeParams';
 export * from './uploadProfileImageBody';
 export * from './userStatusRequest';
 export * from './userView';

@@ -23,6 +23,8 @@ export interface OwnProfileView {
   createdAt: string;
   /** @nullable */
   stripeSubscriptionId?: string | null;
+  /** Whether they have a mentor profile (`GET /api/mentor/profile` answers 404 when not) */
+  isMentor: boolean;
   /** @nullable */
   bio?: string | null;
 }

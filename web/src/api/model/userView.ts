@@ -23,4 +23,6 @@ export interface UserView {
   createdAt: string;
   /** @nullable */
   stripeSubscriptionId?: string | null;
+  /** Whether they have a mentor profile (`GET /api/mentor/profile` answers 404 when not) */
+  isMentor: boolean;
 }

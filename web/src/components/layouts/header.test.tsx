@@ -37,9 +37,15 @@ describe('Header', () => {
   });
 
   it('signed in, not a mentor: My Dashboard and Become a Mentor, no admin link', async () => {
-    const fetchMock = mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(404, { message: 'Not found' }) });
+    const fetchMock = mockFetch();
     renderWithProviders(<Header />, { client: clientWithUser(testUser) });
-    await waitFor(() => expect(calledPaths(fetchMock)).toContain('/api/mentor/profile'));
+    await waitFor(() =>
+      expect(calledPaths(fetchMock)).toEqual(
+        expect.arrayContaining(['/api/notifications?limit=10', '/api/notifications/unread-count']),
+      ),
+    );
+    // The user view says they are no mentor: nothing asks for a mentor profile (it would be 404).
+    expect(calledPaths(fetchMock)).not.toContain('/api/mentor/profile');
     const nav = mainNav();
     expect(nav.getByRole('link', { name: 'Find Mentors' })).toHaveAttribute('href', '/mentors');
     expect(nav.getByRole('link', { name: 'Group Sessions' })).toHaveAttribute('href', '/group-sessions');
@@ -59,9 +65,9 @@ describe('Header', () => {
     );
   });
 
-  it('mentor: Mentor Dashboard and their own bookings as a client, no Become a Mentor', async () => {
-    mockFetch({ 'GET /api/mentor/profile': () => jsonResponse(200, { id: 'm1', displayName: 'Luna' }) });
-    renderWithProviders(<Header />, { client: clientWithUser(testUser) });
+  it('mentor (the user view says isMentor): Mentor Dashboard and their own bookings as a client', async () => {
+    mockFetch();
+    renderWithProviders(<Header />, { client: clientWithUser({ ...testUser, role: 'mentor', isMentor: true }) });
     expect(await mainNav().findByRole('link', { name: 'Mentor Dashboard' })).toHaveAttribute(
       'href',
       '/mentor-dashboard',
@@ -79,13 +85,13 @@ describe('Header', () => {
     expect(screen.queryByRole('link', { name: 'Become a Mentor' })).not.toBeInTheDocument();
   });
 
-  it('a mentor-profile failure other than 404 shows no mentor links and does not crash', async () => {
-    const fetchMock = mockFetch({
-      'GET /api/mentor/profile': () => new Response('', { status: 500, statusText: 'x' }),
+  it('an admin who is also a mentor gets both the Admin and the Mentor Dashboard links', () => {
+    mockFetch();
+    renderWithProviders(<Header />, {
+      client: clientWithUser({ ...testUser, isAdmin: true, role: 'admin', isMentor: true }),
     });
-    renderWithProviders(<Header />, { client: clientWithUser(testUser) });
-    await waitFor(() => expect(calledPaths(fetchMock)).toContain('/api/mentor/profile'));
-    expect(mainNav().getByRole('link', { name: 'My Dashboard' })).toBeInTheDocument();
+    expect(mainNav().getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+    expect(mainNav().getByRole('link', { name: 'Mentor Dashboard' })).toHaveAttribute('href', '/mentor-dashboard');
   });
 
   it('logs out: POST /api/logout, clears the cache, opens /auth', async () => {

@@ -27,8 +27,9 @@ export function MentorSummary() {
   const note = failed ? 'Unavailable right now' : undefined;
   const rating = data ? ratingText(data) : undefined;
   return (
-    <div className="grid gap-4 lg:grid-cols-[1fr_20rem]">
-      <dl className="grid grid-cols-2 gap-4 xl:grid-cols-4" aria-busy={loading || undefined}>
+    // items-start / content-start: the cards take their content's height, not the taller Earnings card's.
+    <div className="grid items-start gap-4 lg:grid-cols-[1fr_20rem]">
+      <dl className="grid content-start grid-cols-2 gap-4 xl:grid-cols-4" aria-busy={loading || undefined}>
         <SummaryCard
           icon={Users}
           label="Total Sessions"

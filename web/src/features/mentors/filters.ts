@@ -9,6 +9,8 @@ import { isServiceType, type ServiceType } from '@/lib/services';
 
 export const MENTORS_PAGE_SIZE = 12;
 export const SEARCH_DEBOUNCE_MS = 300;
+/** A price typed into a filter box applies this long after the last keystroke (Enter: at once). */
+export const PRICE_DEBOUNCE_MS = 400;
 
 export type MentorFilters = {
   service?: ServiceType;

@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, CircleAlert, RefreshCw, Search, SearchX } from 'lucide-react';
+import { ChevronLeft, ChevronRight, CircleAlert, RefreshCw, Search, SearchX, SlidersHorizontal } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { FavoriteButton, useFavoriteIds } from '@/components/favorite-button';
@@ -18,6 +18,7 @@ import { useMentors } from './api';
 import {
   hasActiveFilters,
   pageCount,
+  PRICE_DEBOUNCE_MS,
   RATING_OPTIONS,
   readFilters,
   resultCountText,
@@ -41,6 +42,10 @@ export function MentorsPage() {
 
   const data = query.data;
   const pages = data ? pageCount(data.total, data.pageSize) : 1;
+  // On a phone the service chips and the other filters fold behind one button, so the first
+  // mentor shows on the first screen; from the `sm` breakpoint up they are always shown.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const folded = cn(!filtersOpen && 'hidden', 'sm:block');
 
   return (
     <div className="bg-slate-50/60">
@@ -53,14 +58,29 @@ export function MentorsPage() {
             Browse spiritual mentors by tradition, read their reviews and book a session that suits you.
           </p>
           <SearchBox value={filters.search} onSearch={(search) => update({ search }, { replace: true })} />
-          <ServiceChips value={filters.service} onChange={(service) => update({ service })} />
+          <Button
+            type="button"
+            variant="outline"
+            className="mt-4 sm:hidden"
+            aria-expanded={filtersOpen}
+            aria-controls="mentor-service-filter mentor-more-filters"
+            onClick={() => setFiltersOpen((open) => !open)}
+          >
+            <SlidersHorizontal aria-hidden="true" className="h-4 w-4" />
+            Filters
+          </Button>
+          <div id="mentor-service-filter" className={folded}>
+            <ServiceChips value={filters.service} onChange={(service) => update({ service })} />
+          </div>
         </div>
       </section>
 
-      <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
-        <MoreFilters filters={filters} onChange={(patch) => update(patch)} />
+      <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8">
+        <div id="mentor-more-filters" className={folded}>
+          <MoreFilters filters={filters} onChange={(patch, options) => update(patch, options)} />
+        </div>
 
-        <div className="mt-6 flex min-h-6 items-center justify-between gap-3">
+        <div className="flex min-h-6 items-center justify-between gap-3 sm:mt-6">
           <p aria-live="polite" className="text-sm text-slate-600">
             {data && !query.isError ? resultCountText(data.total) : ''}
           </p>
@@ -233,7 +253,10 @@ function ServiceChips({
   );
 }
 
-/** A price typed into a box is applied when the box loses focus or on Enter. */
+/**
+ * A price typed into a box applies as it changes, [PRICE_DEBOUNCE_MS] after the last keystroke
+ * (so the list follows the typing without a request per key), and at once on Enter or blur.
+ */
 function PriceInput({
   id,
   label,
@@ -246,13 +269,18 @@ function PriceInput({
   onCommit: (v?: number) => void;
 }) {
   const [text, setText] = useState(value === undefined ? '' : String(value));
+  const latest = useRef(onCommit);
+  latest.current = onCommit;
   // eslint-disable-next-line react-hooks/set-state-in-effect -- the box follows its value when that changes
   useEffect(() => setText(value === undefined ? '' : String(value)), [value]);
+  const parsed = parsePrice(text);
+  useEffect(() => {
+    if (parsed === value) return;
+    const timer = window.setTimeout(() => latest.current(parsed), PRICE_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [parsed, value]);
   const commit = () => {
-    const trimmed = text.trim();
-    const n = Number(trimmed);
-    const next = trimmed === '' || !Number.isFinite(n) || n < 0 ? undefined : n;
-    if (next !== value) onCommit(next);
+    if (parsed !== value) onCommit(parsed);
     else setText(value === undefined ? '' : String(value));
   };
   return (
@@ -288,12 +316,19 @@ function PriceInput({
   );
 }
 
+/** A box's text as a price filter: empty, negative or not a number mean no limit. */
+function parsePrice(text: string): number | undefined {
+  const trimmed = text.trim();
+  const n = Number(trimmed);
+  return trimmed === '' || !Number.isFinite(n) || n < 0 ? undefined : n;
+}
+
 function MoreFilters({
   filters,
   onChange,
 }: {
   filters: MentorFilters;
-  onChange: (patch: Partial<MentorFilters>) => void;
+  onChange: (patch: Partial<MentorFilters>, options?: { replace?: boolean }) => void;
 }) {
   // The api's default order: relevance while searching, rating otherwise (shown as the empty choice).
   const defaultSort = filters.search ? 'relevance' : 'rating';
@@ -306,13 +341,13 @@ function MoreFilters({
         id="min-price"
         label="Min price"
         value={filters.minPrice}
-        onCommit={(minPrice) => onChange({ minPrice })}
+        onCommit={(minPrice) => onChange({ minPrice }, { replace: true })}
       />
       <PriceInput
         id="max-price"
         label="Max price"
         value={filters.maxPrice}
-        onCommit={(maxPrice) => onChange({ maxPrice })}
+        onCommit={(maxPrice) => onChange({ maxPrice }, { replace: true })}
       />
       <div className="space-y-1.5">
         <Label htmlFor="min-rating">Minimum rating</Label>

@@ -28,10 +28,9 @@ export function useCreateMentorProfile() {
   return useMutation({
     mutationFn: (input: CreateMentorInput) => catalogueApi.createMentor(input),
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: AUTH_USER_KEY }),
-        queryClient.invalidateQueries({ queryKey: MENTOR_PROFILE_KEY }),
-      ]);
+      // Not awaited: the wizard goes on with the profile it got; the user view (isMentor) follows.
+      void queryClient.invalidateQueries({ queryKey: AUTH_USER_KEY });
+      await queryClient.invalidateQueries({ queryKey: MENTOR_PROFILE_KEY });
     },
   });
 }

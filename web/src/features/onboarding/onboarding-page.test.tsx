@@ -28,6 +28,9 @@ function bodies(fetchMock: ReturnType<typeof mockFetch>, method: string, path: s
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
 }
 
+/** A user who has a mentor profile already (the user view says so). */
+const mentorUser = { ...testUser, role: 'mentor' as const, isMentor: true };
+
 const WINDOW = { id: 'a-1', dayOfWeek: 1, startTime: '09:00', endTime: '17:00', isActive: true };
 
 const BIO = 'I have read the stars for twenty years and love helping people see their path.';
@@ -57,7 +60,7 @@ describe('onboarding wizard', () => {
       'GET /api/mentor/profile': () => jsonResponse(200, mentor()),
       'GET /api/mentor/availability': () => jsonResponse(200, [WINDOW]),
     });
-    renderWizard();
+    renderWizard(mentorUser);
     expect(await screen.findByRole('heading', { name: 'Dashboard here' })).toBeInTheDocument();
   });
 
@@ -68,7 +71,7 @@ describe('onboarding wizard', () => {
       'PUT /api/mentor/profile': (_url, init) =>
         jsonResponse(200, mentor({ services: [], ...JSON.parse(String(init?.body)) })),
     });
-    renderWizard();
+    renderWizard(mentorUser);
     const user = userEvent.setup();
     expect(await screen.findByText('Step 2 of 4')).toBeInTheDocument();
     expect(screen.getByLabelText('Service Title')).toHaveValue('');
@@ -90,7 +93,7 @@ describe('onboarding wizard', () => {
       'GET /api/mentor/profile': () => jsonResponse(200, mentor()),
       'GET /api/mentor/availability': () => jsonResponse(200, []),
     });
-    renderWizard();
+    renderWizard(mentorUser);
     const user = userEvent.setup();
     expect(await screen.findByText('Step 3 of 4')).toBeInTheDocument();
     expect(screen.getByText('75% complete')).toBeInTheDocument();
@@ -162,7 +165,7 @@ describe('onboarding wizard', () => {
       // The user reloads last: the profile and then the hours are in before it.
       'GET /api/auth/user': () =>
         new Promise<Response>((resolve) => {
-          releaseUser = () => resolve(jsonResponse(200, { ...testUser, role: 'mentor' }));
+          releaseUser = () => resolve(jsonResponse(200, { ...testUser, role: 'mentor', isMentor: true }));
         }),
       'POST /api/mentors': () => {
         isMentor = true;
@@ -196,7 +199,7 @@ describe('onboarding wizard', () => {
           body.daysOfWeek.map((d: number) => ({ ...WINDOW, dayOfWeek: d })),
         );
       },
-      'GET /api/auth/user': () => jsonResponse(200, { ...testUser, role: 'mentor' }),
+      'GET /api/auth/user': () => jsonResponse(200, { ...testUser, role: 'mentor', isMentor: true }),
       'POST /api/mentors': () => {
         isMentor = true;
         return jsonResponse(201, mentor({ services: [] }));
@@ -322,7 +325,7 @@ describe('onboarding wizard', () => {
           : jsonResponse(201, [WINDOW]);
       },
     });
-    renderWizard();
+    renderWizard(mentorUser);
     const user = userEvent.setup();
     await screen.findByText('Step 3 of 4');
     const presets = screen.getByRole('group', { name: 'Presets' });

@@ -70,7 +70,7 @@ const STEP_OF = { services: 2, availability: 3 } as const;
 export function OnboardingPage() {
   useDocumentTitle('Become a Mentor');
   const { user } = useUser();
-  const profile = useMentorProfile(!!user);
+  const profile = useMentorProfile(user?.isMentor === true);
   // The profile as step 1 returned it, until the profile query has it too.
   const [created, setCreated] = useState<Mentor | null>(null);
   const mentor = (profile.mentorProfile as Mentor | null) ?? created;

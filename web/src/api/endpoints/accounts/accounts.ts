@@ -31,6 +31,8 @@ import type {
   RegisterRequest,
   RegisterResponse,
   TokenRequest,
+  UnsubscribePageParams,
+  UnsubscribeParams,
   UserView
 } from '../../model';
 
@@ -679,3 +681,194 @@ export function useGetAuthUser<TData = Awaited<ReturnType<typeof getAuthUser>>, 
 
 
 
+export const getUnsubscribePageUrl = (params?: UnsubscribePageParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/email/unsubscribe?${stringifiedParams}` : `/api/email/unsubscribe`
+}
+
+/**
+ * @summary The page of an e-mail's unsubscribe link: says which e-mails it stops and shows a button
+that does it. Changes nothing by itself (mail scanners follow links).
+ */
+export const unsubscribePage = async (params?: UnsubscribePageParams, options?: Parameters<typeof apiFetch>[1]): Promise<string> => {
+
+  return apiFetch<string>(getUnsubscribePageUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+
+
+
+export const getUnsubscribePageQueryKey = (params?: UnsubscribePageParams,) => {
+    return [
+    `/api/email/unsubscribe`, ...(params ? [params] : [])
+    ] as const;
+    }
+
+
+export const getUnsubscribePageQueryOptions = <TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(params?: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getUnsubscribePageQueryKey(params);
+
+
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof unsubscribePage>>> = ({ signal }) => unsubscribePage(params, { signal, ...requestOptions });
+
+
+
+
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type UnsubscribePageQueryResult = NonNullable<Awaited<ReturnType<typeof unsubscribePage>>>
+export type UnsubscribePageQueryError = string
+
+
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(
+ params: undefined |  UnsubscribePageParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof unsubscribePage>>,
+          TError,
+          Awaited<ReturnType<typeof unsubscribePage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(
+ params?: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof unsubscribePage>>,
+          TError,
+          Awaited<ReturnType<typeof unsubscribePage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(
+ params?: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The page of an e-mail's unsubscribe link: says which e-mails it stops and shows a button
+that does it. Changes nothing by itself (mail scanners follow links).
+ */
+
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(
+ params?: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getUnsubscribePageQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  return withQueryKey(query, queryOptions.queryKey);
+}
+
+
+
+
+
+
+export const getUnsubscribeUrl = (params?: UnsubscribeParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/email/unsubscribe?${stringifiedParams}` : `/api/email/unsubscribe`
+}
+
+/**
+ * @summary One-click unsubscribe (RFC 8058, body `List-Unsubscribe=One-Click`): turns off the one
+e-mail preference the token names, without signing in. Doing it again changes nothing.
+ */
+export const unsubscribe = async (params?: UnsubscribeParams, options?: Parameters<typeof apiFetch>[1]): Promise<string> => {
+
+  return apiFetch<string>(getUnsubscribeUrl(params),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+
+
+
+export const getUnsubscribeMutationKey = () => ['unsubscribe'] as const;
+
+export const getUnsubscribeMutationOptions = <TError = string,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unsubscribe>>, TError,UnsubscribeMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof unsubscribe>>, TError,UnsubscribeMutationVariables, TContext> => {
+
+const mutationKey = getUnsubscribeMutationKey();
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unsubscribe>>, UnsubscribeMutationVariables> = (props) => {
+          const {params} = props ?? {};
+
+          return  unsubscribe(params,requestOptions)
+        }
+
+
+
+
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UnsubscribeMutationResult = NonNullable<Awaited<ReturnType<typeof unsubscribe>>>
+
+    export type UnsubscribeMutationError = string
+    export type UnsubscribeMutationVariables = {params?: UnsubscribeParams}
+
+    /**
+ * @summary One-click unsubscribe (RFC 8058, body `List-Unsubscribe=One-Click`): turns off the one
+e-mail preference the token names, without signing in. Doing it again changes nothing.
+ */
+export const useUnsubscribe = <TError = string,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unsubscribe>>, TError,UnsubscribeMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof unsubscribe>>,
+        TError,
+        UnsubscribeMutationVariables,
+        TContext
+      > => {
+      return useMutation(getUnsubscribeMutationOptions(options), queryClient);
+    }
