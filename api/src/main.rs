@@ -1,4 +1,4 @@
-//! `api serve | migrate | openapi | seed | payouts run`
+//! `api serve | migrate | openapi | realtime-schema | seed | payouts run`
 
 use std::process::ExitCode;
 
@@ -10,7 +10,7 @@ use poem::{
 
 use api::{app, routes, seed, state::AppState};
 
-const USAGE: &str = "usage: api <serve|migrate|openapi|seed [--mentors N]|payouts run>";
+const USAGE: &str = "usage: api <serve|migrate|openapi|realtime-schema|seed [--mentors N]|payouts run>";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -21,6 +21,10 @@ async fn main() -> ExitCode {
         "migrate" => migrate().await,
         "openapi" => {
             print!("{}", routes::service().spec_yaml());
+            Ok(())
+        }
+        "realtime-schema" => {
+            print!("{}", domain::realtime::protocol::schema_text());
             Ok(())
         }
         "seed" => seed().await,
@@ -74,6 +78,8 @@ async fn payouts_run() -> anyhow::Result<()> {
 }
 
 async fn serve() -> anyhow::Result<()> {
+    // Listening from the start: a SIGTERM while the api starts stops it, cleanly, once serving.
+    let signal = shutdown_signal()?;
     let config = Config::from_env()?;
     let pool = db::connect(&config.database_url, api::POOL_SIZE).await?;
     let port = config.port;
@@ -93,7 +99,7 @@ async fn serve() -> anyhow::Result<()> {
     // 1012 (they would hold the graceful shutdown open), let accepted connections' requests be
     // read, then finish the requests in flight.
     let shutdown = async move {
-        shutdown_signal().await;
+        signal.await;
         let _ = stop_accepting.send(true);
         api::shutdown::close_sockets(&hub).await;
         tokio::time::sleep(api::shutdown::READ_GRACE).await;
@@ -107,11 +113,16 @@ async fn serve() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Resolves on SIGTERM or Ctrl-C; in-flight requests then get up to 20 s to finish.
-async fn shutdown_signal() {
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = tokio::signal::ctrl_c() => {}
-    }
+/// Listens for SIGTERM and SIGINT (Ctrl-C) from now on; resolves on the first, also when it came
+/// before the future was first polled. In-flight requests then get up to 20 s to finish.
+fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = interrupt.recv() => {}
+        }
+    })
 }

@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use domain::{
     Config,
-    messaging::calls::{CALL_RECONNECT_GRACE, CALL_RING_TIMEOUT},
+    calls::{CALL_RECONNECT_GRACE, CALL_RING_TIMEOUT},
     payments::PaymentGateway,
 };
 use sqlx::PgPool;

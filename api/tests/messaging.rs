@@ -378,7 +378,7 @@ async fn rtc_config_needs_a_session_and_signs_turn_credentials(pool: sqlx::PgPoo
     assert!(username.ends_with(&format!(":{user}")), "{username}");
     assert_eq!(
         config["iceServers"][1]["credential"],
-        domain::messaging::ice_servers::turn_credential("k", username).as_str()
+        domain::calls::ice_servers::turn_credential("k", username).as_str()
     );
 }
 
@@ -455,7 +455,7 @@ async fn a_booking_names_the_roles_and_must_be_the_pairs_own(pool: sqlx::PgPool)
 
 #[sqlx::test(migrations = "../migrations")]
 async fn call_rules(pool: sqlx::PgPool) {
-    use domain::{Error, messaging::calls};
+    use domain::{Error, calls};
     let app = app(pool).await;
     let p = pair(&app).await;
     let conversation: uuid::Uuid = start(&app, &p).await.parse().unwrap();
@@ -464,7 +464,7 @@ async fn call_rules(pool: sqlx::PgPool) {
     let (seeker_socket, mentor_socket) = (uuid::Uuid::new_v4(), uuid::Uuid::new_v4());
     let now = chrono::Utc::now();
     let mut tx = app.pool.begin().await.unwrap();
-    use domain::messaging::sockets;
+    use domain::calls::sockets;
     sockets::opened(&mut *tx, seeker_socket, seeker).await.unwrap();
     sockets::opened(&mut *tx, mentor_socket, mentor).await.unwrap();
 
@@ -523,7 +523,10 @@ async fn call_rules(pool: sqlx::PgPool) {
     // they come back on a new socket and it goes on there; once their socket drops and the grace
     // is over without them, it ends.
     let status_of = |id: uuid::Uuid| sqlx::query_scalar::<_, String>("SELECT status FROM calls WHERE id = $1").bind(id);
-    assert_eq!(sockets::closed(&mut tx, mentor_socket).await.unwrap(), vec![call.id]);
+    assert_eq!(
+        calls::socket_closed(&mut tx, mentor_socket).await.unwrap(),
+        vec![call.id]
+    );
     assert_eq!(status_of(call.id).fetch_one(&mut *tx).await.unwrap(), "active");
     assert_eq!(
         calls::initiate(&mut tx, seeker, seeker_socket, conversation, None, now)
@@ -554,7 +557,7 @@ async fn call_rules(pool: sqlx::PgPool) {
     )
     .await
     .unwrap();
-    assert_eq!(sockets::closed(&mut tx, back).await.unwrap(), vec![call.id]);
+    assert_eq!(calls::socket_closed(&mut tx, back).await.unwrap(), vec![call.id]);
     assert_eq!(status_of(call.id).fetch_one(&mut *tx).await.unwrap(), "active");
     assert!(calls::drop_grace_over(&mut tx, call.id, back).await.unwrap());
     assert!(
@@ -606,7 +609,7 @@ async fn call_rules(pool: sqlx::PgPool) {
         .await
         .unwrap();
     assert_eq!(statuses, ["ended", "ringing"]);
-    assert_eq!(sockets::sweep_stale(&mut tx).await.unwrap(), 1);
+    assert_eq!(calls::sweep_stale_sockets(&mut tx).await.unwrap(), 1);
 
     // The heartbeat keeps live sockets fresh.
     sockets::opened(&mut *tx, mentor_socket, mentor).await.unwrap();
@@ -617,12 +620,12 @@ async fn call_rules(pool: sqlx::PgPool) {
     sockets::refresh(&mut tx, &[mentor_socket, seeker_socket])
         .await
         .unwrap();
-    assert_eq!(sockets::sweep_stale(&mut tx).await.unwrap(), 0);
+    assert_eq!(calls::sweep_stale_sockets(&mut tx).await.unwrap(), 0);
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_booking_call_only_inside_its_video_window(pool: sqlx::PgPool) {
-    use domain::messaging::calls;
+    use domain::calls;
     let app = app(pool).await;
     let p = pair(&app).await;
     let booking: uuid::Uuid = booking_of(&app, &p, &p.seeker_sid, chrono::Duration::hours(2))

@@ -12,8 +12,8 @@ use uuid::Uuid;
 
 use crate::{
     Error, Result, audit,
-    notifications::{self, Kind},
-    realtime::{self, Envelope},
+    notifications::Kind,
+    realtime::{self, Envelope, ServerEvent, protocol::NotificationView},
 };
 
 pub const INVALID_AUDIENCE: &str = "Audience must be all, seekers or mentors";
@@ -186,7 +186,7 @@ pub async fn deliver_batch(conn: &mut PgConnection, announcement_id: Uuid, after
         });
         realtime::publish(
             &mut *conn,
-            &Envelope::to_users(vec![user_id], notifications::LIVE_EVENT, data),
+            &Envelope::to_users(vec![user_id], ServerEvent::Notification(NotificationView(data))),
         )
         .await?;
     }

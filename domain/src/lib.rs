@@ -5,6 +5,7 @@ pub mod admin;
 pub mod announcements;
 pub mod audit;
 pub mod booking;
+pub mod calls;
 pub mod catalogue;
 pub mod config;
 pub mod contact;

@@ -6,7 +6,8 @@
 //! not fit a NOTIFY is stored in `realtime_events` and the notification carries its id.
 //!
 //! The wire format on the channel is an [`Envelope`] (or `{"sessionsEnded": [hex digests]}`,
-//! sent by a trigger when sessions are deleted).
+//! sent by a trigger when sessions are deleted). What an event is and says is [`ServerEvent`]
+//! ([`protocol`]); an envelope is only ever made from one.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,6 +15,9 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::Result;
+
+pub mod protocol;
+pub use protocol::{ClientEvent, ServerEvent};
 
 /// The LISTEN/NOTIFY channel every api process listens on.
 pub const CHANNEL: &str = "realtime";
@@ -58,14 +62,29 @@ pub enum Wire {
 }
 
 impl Envelope {
-    pub fn to_users(to: Vec<Uuid>, event: &str, data: Value) -> Self {
+    /// `event` for every socket of `to`.
+    pub fn to_users(to: Vec<Uuid>, event: ServerEvent) -> Self {
+        let (event, data) = event.into_parts();
         Self {
             to,
             socket: None,
             except_socket: None,
-            event: event.to_owned(),
+            event,
             data,
         }
+    }
+
+    /// `event` for one socket of `user` only.
+    pub fn to_socket(user: Uuid, socket: Uuid, event: ServerEvent) -> Self {
+        Self {
+            socket: Some(socket),
+            ..Self::to_users(vec![user], event)
+        }
+    }
+
+    /// The frame's JSON text, `{"event": NAME, "data": {...}}`.
+    pub fn frame(&self) -> String {
+        serde_json::json!({ "event": self.event, "data": self.data }).to_string()
     }
 }
 
@@ -122,7 +141,7 @@ mod tests {
     #[test]
     fn the_wire_tells_events_references_and_ended_sessions_apart() {
         let user = Uuid::new_v4();
-        let event = Envelope::to_users(vec![user], "messageReceived", serde_json::json!({ "id": "m" }));
+        let event = Envelope::to_users(vec![user], ServerEvent::Pong(protocol::Empty {}));
         let wire: Wire = serde_json::from_str(&serde_json::to_string(&event).unwrap()).unwrap();
         assert_eq!(wire, Wire::Event(event));
 

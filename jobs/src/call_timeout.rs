@@ -2,12 +2,12 @@
 //! dropped and did not come back within the reconnect grace: 'disconnected'.
 //!
 //! When: queued in the transaction that starts the call, for its start plus the ring timeout
-//! (`domain::messaging::calls::CALL_RING_TIMEOUT`, 45 s; tests may shorten it).
+//! (`domain::calls::CALL_RING_TIMEOUT`, 45 s; tests may shorten it).
 //! Safe to run twice: only a call that is still ringing changes, and only once.
 
 use apalis::prelude::{BoxDynError, Data};
 use chrono::{DateTime, Utc};
-use domain::messaging::calls;
+use domain::calls;
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -44,7 +44,7 @@ pub async fn handle(job: MissCall, ctx: Data<JobContext>) -> Result<(), BoxDynEr
 }
 
 /// The reconnect grace of an answered call whose party's socket closed
-/// (`domain::messaging::calls::CALL_RECONNECT_GRACE`, 15 s; tests may shorten it).
+/// (`domain::calls::CALL_RECONNECT_GRACE`, 15 s; tests may shorten it).
 ///
 /// When: queued in the transaction that records the closed socket, for then plus the grace.
 /// Safe to run twice: only a call still bound to that closed socket ends, and only once.

@@ -7,7 +7,8 @@
 use apalis::prelude::{BoxDynError, Data};
 use domain::{
     accounts::{email_links, sessions},
-    messaging::{sockets, viewers},
+    calls,
+    messaging::viewers,
     rate_limit, realtime,
 };
 
@@ -29,7 +30,7 @@ pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynErr
     let viewers = viewers::delete_stale(pool).await?;
     let sockets = {
         let mut tx = pool.begin().await?;
-        let n = sockets::sweep_stale(&mut tx).await?;
+        let n = calls::sweep_stale_sockets(&mut tx).await?;
         tx.commit().await?;
         n
     };

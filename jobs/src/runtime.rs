@@ -122,6 +122,18 @@ pub struct Settings {
 pub const MISSED_HEARTBEATS: usize = 3;
 /// The default of [`Settings::poll_every`].
 pub const SAFETY_POLL_EVERY: Duration = Duration::from_secs(30);
+/// How long a worker told to stop (SIGTERM) lets its running tasks finish before it exits
+/// anyway. It fetches nothing more meanwhile, and hands the tasks it fetched but has not started
+/// back to the queue for another worker; a task cut off at the end stays locked by this worker
+/// until another sees it silent for [`Settings::silent_after`] and runs it again.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// Resolves [`SHUTDOWN_GRACE`] after it is first polled (the monitor polls it once told to stop),
+/// not after it is made: the monitor is made when the worker starts.
+pub async fn grace_period() {
+    tokio::time::sleep(SHUTDOWN_GRACE).await
+}
+
 /// Tasks one fetch takes (and one acknowledgement statement completes) at most: large enough
 /// that one worker works through a backlog at 13,000 to 16,000 no-op tasks a second on the 2-core
 /// machine (measured by `worker bench`; 4,200 with 500).
@@ -155,18 +167,51 @@ impl Default for Settings {
 /// (a fetch of 2,000 took 50 ms with them, 43 without).
 pub const REDUNDANT_APALIS_INDEXES: [&str; 2] = ["apalis.unique_job_id", "apalis.lidx"];
 
-/// Creates apalis' own schema (`apalis.*`), separate from ours, without its redundant indexes;
-/// idempotent.
+/// What apalis writes into a task it hands back to the queue when its worker stops: one the
+/// worker fetched but never started.
+pub const HANDED_BACK_RESULT: &str = r#"{"Err": "Re-enqueued due to worker shutdown"}"#;
+
+/// Makes handing a task back not count as a try: apalis adds one to `attempts` (and overwrites the
+/// last error) for every task a stopping worker hands back, so a task handed back by a few
+/// restarts would have used up its tries without running. The trigger keeps both as they were.
+const KEEP_TRIES_OF_HANDED_BACK: &str = r#"
+CREATE OR REPLACE FUNCTION apalis.keep_tries_of_handed_back() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.last_result = $handed_back$HANDED_BACK$handed_back$::jsonb THEN
+        NEW.attempts := OLD.attempts;
+        NEW.last_result := OLD.last_result;
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE OR REPLACE TRIGGER keep_tries_of_handed_back BEFORE UPDATE ON apalis.jobs FOR EACH ROW
+    WHEN (NEW.status = 'Pending' AND OLD.status IN ('Queued', 'Running'))
+    EXECUTE FUNCTION apalis.keep_tries_of_handed_back();
+"#;
+
+/// Creates apalis' own schema (`apalis.*`), separate from ours, without its redundant indexes and
+/// with handing a task back not counted as a try; idempotent, also when workers start together.
 pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
     PostgresStorage::<()>::setup(pool)
         .await
         .map_err(|e| anyhow::anyhow!("setting up the job storage failed: {e}"))?;
+    let mut tx = pool.begin().await?;
+    // Two workers replacing one function at once would fail ("tuple concurrently updated").
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('jobs::runtime::setup_storage'))")
+        .execute(&mut *tx)
+        .await?;
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "DROP INDEX IF EXISTS {}",
         REDUNDANT_APALIS_INDEXES.join(", ")
     )))
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
+    sqlx::raw_sql(sqlx::AssertSqlSafe(
+        KEEP_TRIES_OF_HANDED_BACK.replace("HANDED_BACK", HANDED_BACK_RESULT),
+    ))
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -248,7 +293,7 @@ pub fn monitor(ctx: JobContext, settings: Settings) -> Monitor {
 pub fn monitor_with(ctx: JobContext, settings: Settings, wakeups: &Wakeups) -> Monitor {
     let pool = ctx.pool.clone();
     let m = Monitor::new()
-        .shutdown_timeout(Duration::from_secs(30))
+        .with_terminator(grace_period())
         .should_restart(move |worker, error| {
             let queue = supervision::queue_of(worker.name()).to_string();
             let error = error.to_string();
@@ -325,6 +370,82 @@ mod tests {
                 ("group_session_state_sweep", "*/15 * * * * *"),
             ]
         );
+    }
+
+    mod shutdown {
+        use std::sync::{
+            Arc, Mutex,
+            atomic::{AtomicBool, Ordering},
+        };
+
+        use apalis::prelude::{BoxDynError, Data, MemoryStorage, TaskSink};
+        use tokio::{sync::Notify, time::Instant};
+
+        use super::super::*;
+
+        #[derive(Default)]
+        struct Seen {
+            started: Notify,
+            finished: AtomicBool,
+        }
+
+        async fn slow(millis: u64, seen: Data<Arc<Seen>>) -> Result<(), BoxDynError> {
+            seen.started.notify_one();
+            tokio::time::sleep(Duration::from_millis(millis)).await;
+            seen.finished.store(true, Ordering::SeqCst);
+            Ok(())
+        }
+
+        /// A monitor stopped like the worker process's (its terminator) while its one task,
+        /// which takes `takes`, runs; the monitor was made long before. Whether the task
+        /// finished, and how long the monitor took to stop once told to.
+        async fn stop_while_running(takes: Duration) -> (bool, Duration) {
+            let mut store = MemoryStorage::new();
+            store.push(takes.as_millis() as u64).await.expect("pushed");
+            let store = Mutex::new(Some(store));
+            let seen = Arc::new(Seen::default());
+            let monitor = Monitor::new().with_terminator(grace_period()).register({
+                let seen = seen.clone();
+                move |_| {
+                    let store = store.lock().expect("not poisoned").take().expect("started once");
+                    WorkerBuilder::new("slow").backend(store).data(seen.clone()).build(slow)
+                }
+            });
+            // The grace counts from the signal, not from when the monitor was made.
+            tokio::time::sleep(SHUTDOWN_GRACE * 2).await;
+            let told = Arc::new(Mutex::new(None));
+            let signal = {
+                let (seen, told) = (seen.clone(), told.clone());
+                async move {
+                    seen.started.notified().await;
+                    *told.lock().expect("not poisoned") = Some(Instant::now());
+                    Ok(())
+                }
+            };
+            monitor.run_with_signal(signal).await.expect("stops cleanly");
+            let told = told.lock().expect("not poisoned").expect("the signal came");
+            (seen.finished.load(Ordering::SeqCst), told.elapsed())
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn a_task_finishing_within_the_grace_finishes_before_the_worker_stops() {
+            let takes = SHUTDOWN_GRACE - Duration::from_millis(1);
+            let (finished, stop_took) = stop_while_running(takes).await;
+            assert!(finished);
+            assert_eq!(stop_took, takes);
+        }
+
+        #[tokio::test(start_paused = true)]
+        async fn a_task_running_past_the_grace_is_cut_off_when_it_ends() {
+            let (finished, stop_took) = stop_while_running(SHUTDOWN_GRACE + Duration::from_millis(1)).await;
+            assert!(!finished);
+            assert_eq!(stop_took, SHUTDOWN_GRACE);
+        }
+
+        #[test]
+        fn the_grace_is_thirty_seconds() {
+            assert_eq!(SHUTDOWN_GRACE, Duration::from_secs(30));
+        }
     }
 
     #[test]

@@ -143,11 +143,15 @@ async fn twelve_hundred_recipients_are_written_in_three_batches_once_and_pushed_
     let mut conn = pool.acquire().await.unwrap();
     realtime::publish(
         &mut conn,
-        &Envelope::to_users(vec![Uuid::nil()], "marker", serde_json::json!({})),
+        &Envelope::to_users(vec![Uuid::nil()], realtime::ServerEvent::error("marker", None)),
     )
     .await
     .unwrap();
-    assert_eq!(next_event(&mut listener).await.event, "marker");
+    let marker = next_event(&mut listener).await;
+    assert_eq!(
+        (marker.event.as_str(), &marker.data["message"]),
+        ("error", &serde_json::json!("marker"))
+    );
 }
 
 /// A full batch is one statement; one recipient more starts the next.

@@ -26,3 +26,57 @@ async fn the_job_table_keeps_no_index_twice(pool: PgPool) {
         "{kept:?}"
     );
 }
+
+/// A task in `status` after two failed tries, as a worker holds it.
+async fn held_task(pool: &PgPool, id: &str, status: &str) {
+    sqlx::query(
+        "INSERT INTO apalis.jobs (id, job_type, job, status, attempts, max_attempts, run_at, last_result) \
+         VALUES ($1, 'emails', convert_to('{}', 'UTF8'), $2, 2, 5, now(), '{\"Err\": \"boom\"}')",
+    )
+    .bind(id)
+    .bind(status)
+    .execute(pool)
+    .await
+    .unwrap();
+}
+
+/// apalis' own statements (queries/worker/reenqueue_abandoned.sql, queries/backend/reenqueue_orphaned.sql)
+/// without their worker joins.
+async fn requeue(pool: &PgPool, id: &str, result: &str) -> (i32, String) {
+    sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Pending', done_at = NULL, lock_by = NULL, lock_at = NULL, \
+         attempts = attempts + 1, last_result = $2::jsonb WHERE id = $1",
+    )
+    .bind(id)
+    .bind(result)
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query_as("SELECT attempts, last_result::text FROM apalis.jobs WHERE id = $1")
+        .bind(id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_task_handed_back_by_a_stopping_worker_keeps_its_tries(pool: PgPool) {
+    jobs::runtime::setup_storage(&pool).await.unwrap();
+    let handed_back = jobs::runtime::HANDED_BACK_RESULT;
+    for (id, status) in [
+        ("01JQUEUED0000000000000000A", "Queued"),
+        ("01JRUNNING000000000000000A", "Running"),
+    ] {
+        held_task(&pool, id, status).await;
+        assert_eq!(
+            requeue(&pool, id, handed_back).await,
+            (2, r#"{"Err": "boom"}"#.to_string()),
+            "{status}"
+        );
+    }
+    // A task re-queued because its worker fell silent may have run: that is a try.
+    let id = "01JSILENT0000000000000000A";
+    held_task(&pool, id, "Running").await;
+    let silent = r#"{"Err": "Re-enqueued due to worker heartbeat timeout."}"#;
+    assert_eq!(requeue(&pool, id, silent).await, (3, silent.to_string()));
+}

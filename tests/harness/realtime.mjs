@@ -111,7 +111,13 @@ export async function connect(
     ws.once('error', reject);
     ws.once('open', resolve);
   });
-  await socket.next('ready');
+  // A process that is stopping may close the socket before it is ready: fail at once then.
+  await Promise.race([
+    socket.next('ready'),
+    closed.then(({ code }) => {
+      throw new Error(`closed with ${code} before it was ready`);
+    }),
+  ]);
   return socket;
 }
 

@@ -270,14 +270,14 @@ export async function startStack({
     await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`, server);
   }
 
-  async function startWorker(i = 0) {
+  async function startWorker(i = 0, { args = [] } = {}) {
     if (workerProcs[i] && !workerProcs[i].exit) return;
     requireBinary(workerBin, 'WORKER_BIN');
-    workerProcs[i] = launch(workerBin, [], fullEnv, logOf('worker', i));
+    workerProcs[i] = launch(workerBin, args, fullEnv, logOf('worker', i));
   }
 
-  async function stopWorker(i = 0) {
-    const result = await terminate(workerProcs[i]);
+  async function stopWorker(i = 0, { timeoutMs } = {}) {
+    const result = await terminate(workerProcs[i], timeoutMs);
     return result;
   }
 
@@ -342,9 +342,12 @@ export async function startStack({
     logs: { api: logOf('api', 0), worker: logOf('worker', 0), migrate: `${logPrefix}-migrate.log` },
     /** Stops worker and api (SIGTERM, waits), drops the database. Resolves to { api, worker } exits. */
     stop,
-    /** Starts the worker (number i, default 0) when it is not running. */
+    /** Starts the worker (number i, default 0) when it is not running; `args` are its command line. */
     startWorker,
-    /** SIGTERM to the worker (number i, default 0); resolves to its exit { code, signal, timedOut? } (null when none ran). */
+    /**
+     * SIGTERM to the worker (number i, default 0), SIGKILL after `timeoutMs` (default 15 s); resolves
+     * to its exit { code, signal, timedOut? } (null when none ran).
+     */
     stopWorker,
     /** SIGKILL to the worker (number i, default 0: a crash, nothing finishes); resolves to its exit. */
     killWorker: async (i = 0) => {

@@ -40,6 +40,8 @@ pub async fn run(
     extra_queues: &[&str],
     register: impl FnOnce(apalis::prelude::Monitor, &sqlx::PgPool, &Wakeups) -> apalis::prelude::Monitor,
 ) -> anyhow::Result<()> {
+    // Listening from the start: a SIGTERM while the worker starts stops it, cleanly, once started.
+    let stop = shutdown_signal()?;
     let config = Config::from_env()?;
     jobs::payout_batch::check_schedule()?;
     let pool = db::connect(&config.database_url, POOL_SIZE).await?;
@@ -56,18 +58,26 @@ pub async fn run(
         &pool,
         &wakeups,
     );
-    monitor.run_with_signal(shutdown_signal()).await?;
+    monitor.run_with_signal(stop).await?;
     tracing::info!("worker stopped");
     Ok(())
 }
 
-/// Resolves on SIGTERM or Ctrl-C.
-async fn shutdown_signal() -> std::io::Result<()> {
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-    tokio::select! {
-        _ = term.recv() => {}
-        r = tokio::signal::ctrl_c() => r?,
-    }
-    tracing::info!("shutting down: waiting for running jobs");
-    Ok(())
+/// Listens for SIGTERM and SIGINT (Ctrl-C) from now on; resolves on the first, also when it came
+/// before the future was first polled. Running tasks then get `jobs::runtime::SHUTDOWN_GRACE`.
+fn shutdown_signal() -> std::io::Result<impl Future<Output = std::io::Result<()>> + Send + 'static> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = interrupt.recv() => {}
+        }
+        tracing::info!(
+            grace_seconds = jobs::runtime::SHUTDOWN_GRACE.as_secs(),
+            "shutting down: fetching nothing more, waiting for running tasks"
+        );
+        Ok(())
+    })
 }

@@ -2,17 +2,17 @@
 //! before it commits; the frames come back to the sockets through the listener.
 
 use chrono::Utc;
-use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::{protocol::ClientEvent, seats};
 use crate::state::AppState;
 use domain::{
     Result,
+    calls::{self, Signal, sockets},
     group_calls::{access, removals, room},
-    messaging::{
-        calls::{self, Signal},
-        conversations, messages, sockets, viewers,
+    messaging::{conversations, messages, viewers},
+    realtime::{
+        ClientEvent, ServerEvent,
+        protocol::{Empty, GroupCallSdp},
     },
 };
 
@@ -24,23 +24,29 @@ pub struct SocketCtx {
 }
 
 /// Runs `event`; returns a frame for this socket alone when the event is answered directly.
-pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'static str, Value)>> {
+pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<ServerEvent>> {
     let (me, socket, pool) = (ctx.user, ctx.socket, &ctx.state.pool);
     let janus = ctx.state.janus.as_ref();
     let calls = &ctx.state.group_calls;
     // Group-call signalling goes to Janus only: no database.
     match event {
         ClientEvent::GroupCallOffer(o) => {
-            let answer = calls.publish(socket, o.group_session_id, o.sdp).await?;
+            let sdp = calls.publish(socket, o.group_session_id, o.sdp).await?;
             room::reapply_mute(pool, janus, o.group_session_id, me).await?;
-            return Ok(Some((seats::ANSWER, answer)));
+            let answer = GroupCallSdp {
+                group_session_id: o.group_session_id,
+                sdp,
+            };
+            return Ok(Some(ServerEvent::GroupCallAnswer(answer)));
         }
         ClientEvent::GroupCallSubscribeAnswer(a) => {
             calls.subscribe_answer(socket, a.group_session_id, a.sdp).await?;
             return Ok(None);
         }
         ClientEvent::GroupIceCandidate(c) => {
-            calls.trickle(socket, c.group_session_id, c.target, c.candidate).await?;
+            calls
+                .trickle(socket, c.group_session_id, c.target, c.candidate.map(|c| c.0))
+                .await?;
             return Ok(None);
         }
         _ => {}
@@ -52,7 +58,7 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
         | ClientEvent::GroupIceCandidate(_) => {
             unreachable!("handled above")
         }
-        ClientEvent::Ping => return Ok(Some(("pong", json!({})))),
+        ClientEvent::Ping(_) => return Ok(Some(ServerEvent::Pong(Empty {}))),
         ClientEvent::SendMessage(m) => {
             let outgoing = messages::Outgoing {
                 content: m.content,
@@ -81,13 +87,13 @@ pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<(&'sta
         ClientEvent::ResumeCall(c) => {
             if let calls::Resumed::Ended(ended) = calls::resume(&mut tx, me, socket, c.call_id).await? {
                 tx.commit().await?;
-                return Ok(Some(("callEnded", ended)));
+                return Ok(Some(ServerEvent::CallEnded(ended)));
             }
         }
-        ClientEvent::SendOffer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Offer, s.payload).await?,
-        ClientEvent::SendAnswer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Answer, s.payload).await?,
+        ClientEvent::SendOffer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Offer, s.offer.0).await?,
+        ClientEvent::SendAnswer(s) => calls::relay(&mut tx, me, s.room_id, Signal::Answer, s.answer.0).await?,
         ClientEvent::SendIceCandidate(s) => {
-            calls::relay(&mut tx, me, s.room_id, Signal::IceCandidate, s.payload).await?
+            calls::relay(&mut tx, me, s.room_id, Signal::IceCandidate, s.candidate.0).await?
         }
         ClientEvent::StartGroupSession(g) => room::start(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
         ClientEvent::EndGroupSession(g) => room::end(&mut tx, janus, me, g.group_session_id, Utc::now()).await?,
@@ -150,7 +156,7 @@ pub async fn socket_opened(state: &AppState, user: Uuid, socket: Uuid) -> Result
 pub async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
     let seat = state.group_calls.leave(socket).await;
     let mut tx = state.pool.begin().await?;
-    let held = sockets::closed(&mut tx, socket).await?;
+    let held = calls::socket_closed(&mut tx, socket).await?;
     let due = Utc::now() + state.call_reconnect_grace;
     for call in held {
         jobs::call_timeout::schedule_grace(&mut tx, call, socket, due).await?;

@@ -47,11 +47,6 @@ impl Default for Hub {
     }
 }
 
-/// The JSON text of a frame `{event, data}`.
-pub fn frame(event: &str, data: &serde_json::Value) -> String {
-    serde_json::json!({ "event": event, "data": data }).to_string()
-}
-
 impl Hub {
     pub fn new() -> Self {
         Self::default()
@@ -86,7 +81,7 @@ impl Hub {
 
     /// Hands an event to the local sockets it is addressed to.
     pub fn deliver(&self, envelope: &Envelope) -> usize {
-        let text = frame(&envelope.event, &envelope.data);
+        let text = envelope.frame();
         let users = self.users.read().expect("hub lock");
         let mut delivered = 0;
         for user in &envelope.to {
@@ -150,6 +145,7 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::realtime::{ServerEvent, protocol::Empty};
 
     #[tokio::test]
     async fn frames_take_turns_at_the_database_leaving_the_pool_room_for_http() {
@@ -188,25 +184,23 @@ mod tests {
         hub.register(alice, a2);
         hub.register(bob, b1);
 
-        let everyone = Envelope::to_users(vec![alice, bob], "messageReceived", serde_json::json!({"id": 1}));
+        let pong = || ServerEvent::Pong(Empty {});
+        let everyone = Envelope::to_users(vec![alice, bob], pong());
         assert_eq!(hub.deliver(&everyone), 3);
-        assert_eq!(
-            a1_rx.recv().await.unwrap(),
-            r#"{"data":{"id":1},"event":"messageReceived"}"#
-        );
+        assert_eq!(a1_rx.recv().await.unwrap(), r#"{"data":{},"event":"pong"}"#);
         a2_rx.recv().await.unwrap();
         b1_rx.recv().await.unwrap();
 
         let one = Envelope {
             socket: Some(a2_id),
-            ..Envelope::to_users(vec![alice], "callAccepted", serde_json::json!({}))
+            ..Envelope::to_users(vec![alice], pong())
         };
         assert_eq!(hub.deliver(&one), 1);
         assert!(a2_rx.try_recv().is_ok() && a1_rx.try_recv().is_err());
 
         let others = Envelope {
             except_socket: Some(a1_id),
-            ..Envelope::to_users(vec![alice], "callEnded", serde_json::json!({}))
+            ..Envelope::to_users(vec![alice], pong())
         };
         assert_eq!(hub.deliver(&others), 1);
         assert!(a2_rx.try_recv().is_ok() && a1_rx.try_recv().is_err());
@@ -215,9 +209,6 @@ mod tests {
         hub.unregister(alice, a1_id);
         hub.unregister(alice, a2_id);
         assert_eq!(hub.sockets(), 1);
-        assert_eq!(
-            hub.deliver(&Envelope::to_users(vec![alice], "x", serde_json::json!({}))),
-            0
-        );
+        assert_eq!(hub.deliver(&Envelope::to_users(vec![alice], pong())), 0);
     }
 }

@@ -6,7 +6,7 @@
 use std::{sync::Arc, time::Duration};
 
 use domain::{
-    messaging::sockets,
+    calls::sockets,
     realtime::{self, CHANNEL, Wire},
 };
 use sqlx::{PgPool, postgres::PgListener};

@@ -2,12 +2,12 @@
 //!
 //! Each api process keeps its own sockets in a [`Hub`]; events reach them from every process
 //! through PostgreSQL LISTEN/NOTIFY ([`listener`]), published by `domain::realtime::publish`
-//! inside the transaction that stores their cause.
+//! inside the transaction that stores their cause. The frames both ways are
+//! `domain::realtime::protocol`'s `ServerEvent` and `ClientEvent`.
 
 mod handlers;
 pub mod hub;
 pub mod listener;
-pub mod protocol;
 pub mod seats;
 pub mod socket;
 pub mod throttle;

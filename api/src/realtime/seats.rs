@@ -14,6 +14,7 @@ use std::{
     time::Duration,
 };
 
+pub use domain::realtime::protocol::Target;
 use domain::{
     Error, Result,
     group_calls::{
@@ -24,7 +25,10 @@ use domain::{
         janus::{MENTOR_BITRATE, ROOM_BITRATE},
         room,
     },
-    realtime::Envelope,
+    realtime::{
+        Envelope, ServerEvent,
+        protocol::{GroupCallStream, GroupCallSubscribeOffer, StreamKind},
+    },
 };
 use serde_json::{Value, json};
 use tokio::sync::{Mutex as AsyncMutex, mpsc};
@@ -34,24 +38,12 @@ use super::Hub;
 
 /// What a signalling event before `join-group-session` (or after leaving) answers.
 pub const NOT_JOINED: &str = "Join the call first";
-/// Server → client: Janus's answer to the member's publisher offer.
-pub const ANSWER: &str = "group-call-answer";
-/// Server → client: an offer for the member's subscriber connection (every other member's media).
-pub const SUBSCRIBE_OFFER: &str = "group-call-subscribe-offer";
 /// VideoRoom: "User ID … already exists" (a stale copy of the same member).
 const ID_EXISTS: i64 = 436;
 /// Joins tried when the member's own id is taken (each after kicking the stale copy).
 const JOIN_ATTEMPTS: usize = 5;
 /// Wait between those attempts (Janus drops a kicked participant asynchronously).
 const KICK_SETTLE: Duration = Duration::from_millis(200);
-
-/// Which of a seat's connections an ICE candidate belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Target {
-    Publisher,
-    Subscriber,
-}
 
 struct Seat {
     socket: Uuid,
@@ -113,10 +105,8 @@ impl GroupCalls {
         Ok(seat)
     }
 
-    fn send(&self, user: Uuid, socket: Uuid, event: &str, data: Value) {
-        let mut envelope = Envelope::to_users(vec![user], event, data);
-        envelope.socket = Some(socket);
-        self.hub.deliver(&envelope);
+    fn send(&self, user: Uuid, socket: Uuid, event: ServerEvent) {
+        self.hub.deliver(&Envelope::to_socket(user, socket, event));
     }
 
     /// Joins the member's socket to the session's room as themself, kicking a stale copy of them.
@@ -181,8 +171,8 @@ impl GroupCalls {
         Ok(())
     }
 
-    /// The member's publisher offer (camera, microphone, screen): Janus's answer.
-    pub async fn publish(&self, socket: Uuid, session: Uuid, sdp: String) -> Result<Value> {
+    /// The member's publisher offer (camera, microphone, screen): Janus's answer (its SDP).
+    pub async fn publish(&self, socket: Uuid, session: Uuid, sdp: String) -> Result<String> {
         let gateway = self.gateway()?.clone();
         let seat = self.seat(socket, session).await?;
         let body = json!({"request": "configure", "audio": true, "video": true, "bitrate": seat.bitrate});
@@ -191,7 +181,7 @@ impl GroupCalls {
             .await
             .map_err(unavailable)?;
         let answer = reply.jsep.as_ref().and_then(|j| j["sdp"].as_str()).unwrap_or_default();
-        Ok(json!({"groupSessionId": session, "sdp": answer}))
+        Ok(answer.to_owned())
     }
 
     /// The member's answer to the last subscriber offer: receiving starts, then any change waiting.
@@ -312,27 +302,38 @@ impl GroupCalls {
         if let Some(list) = reply.data["streams"].as_array() {
             seat.subscribed.clear();
             for s in list {
-                let kind = s["type"].as_str().unwrap_or_default();
+                let kind = match s["type"].as_str() {
+                    Some("audio") => StreamKind::Audio,
+                    Some("video") => StreamKind::Video,
+                    _ => continue,
+                };
                 let (Some(feed), Some(feed_mid), Some(mid)) =
                     (s["feed_id"].as_u64(), s["feed_mid"].as_str(), s["mid"].as_str())
                 else {
                     continue;
                 };
-                if s["active"] == false || !matches!(kind, "audio" | "video") {
+                if s["active"] == false {
                     continue;
                 }
                 seat.subscribed.insert((feed, feed_mid.to_owned()));
-                streams.push(json!({
-                    "mid": mid, "participantId": s["feed_display"], "janusId": feed, "kind": kind,
-                }));
+                streams.push(GroupCallStream {
+                    mid: mid.to_owned(),
+                    participant_id: s["feed_display"].as_str().unwrap_or_default().to_owned(),
+                    janus_id: feed,
+                    kind,
+                });
             }
         }
         let Some(offer) = reply.jsep.filter(|j| j["type"] == "offer") else {
             return;
         };
         seat.offer_pending = true;
-        let data = json!({"groupSessionId": seat.session, "sdp": offer["sdp"], "streams": streams});
-        self.send(seat.user, seat.socket, SUBSCRIBE_OFFER, data);
+        let offer = GroupCallSubscribeOffer {
+            group_session_id: seat.session,
+            sdp: offer["sdp"].as_str().unwrap_or_default().to_owned(),
+            streams,
+        };
+        self.send(seat.user, seat.socket, ServerEvent::GroupCallSubscribeOffer(offer));
     }
 
     async fn run(self: Arc<Self>, mut events: mpsc::UnboundedReceiver<GatewayEvent>) {

@@ -12,7 +12,6 @@ use poem::{
         websocket::{Message, WebSocket, WebSocketConfig, WebSocketStream},
     },
 };
-use serde_json::json;
 use tokio::{
     sync::{Notify, mpsc},
     time::{Instant, interval_at, sleep_until},
@@ -21,8 +20,7 @@ use uuid::Uuid;
 
 use super::{
     handlers::{self, SocketCtx},
-    hub::{Entry, OUTBOX_FRAMES, frame},
-    protocol,
+    hub::{Entry, OUTBOX_FRAMES},
     throttle::{TOO_MANY, TokenBucket},
 };
 use crate::{
@@ -31,7 +29,14 @@ use crate::{
     guard,
     state::AppState,
 };
-use domain::{accounts::sessions, messaging::sockets};
+use domain::{
+    accounts::sessions,
+    calls::sockets,
+    realtime::{
+        ClientEvent, ServerEvent,
+        protocol::{self, Ready},
+    },
+};
 
 /// The server pings every socket this often.
 pub const PING_EVERY: Duration = Duration::from_secs(30);
@@ -94,11 +99,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn error_frame(message: &str, event: Option<&str>) -> String {
-    let mut data = json!({ "message": message });
-    if let Some(event) = event {
-        data["event"] = json!(event);
-    }
-    frame("error", &data)
+    ServerEvent::error(message, event).to_frame()
 }
 
 /// The text a failed event shows the client: the rule's message, never internals.
@@ -142,7 +143,7 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
     let mut heard = Instant::now();
 
     let mut open = sink
-        .send(Message::text(frame("ready", &json!({ "userId": user }))))
+        .send(Message::text(ServerEvent::Ready(Ready { user_id: user }).to_frame()))
         .await
         .is_ok();
     while open {
@@ -196,14 +197,14 @@ async fn on_text(ctx: &SocketCtx, bucket: &mut TokenBucket, text: &str) -> Optio
     if !bucket.take(std::time::Instant::now()) {
         return Some(error_frame(TOO_MANY, None));
     }
-    let event = match protocol::parse(text) {
+    let event = match ClientEvent::parse(text) {
         Ok(event) => event,
         Err(bad) => return Some(error_frame(&bad.message, bad.event.as_deref())),
     };
     let name = event_name(text);
     let _turn = ctx.state.hub.database_turn().await;
     match handlers::handle(ctx, event).await {
-        Ok(Some((event, data))) => Some(frame(event, &data)),
+        Ok(Some(reply)) => Some(reply.to_frame()),
         Ok(None) => None,
         Err(err) => Some(error_frame(&error_text(err), name.as_deref())),
     }

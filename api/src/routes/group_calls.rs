@@ -10,11 +10,11 @@ use uuid::Uuid;
 use super::{Tag, rtc::IceServerView, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
+    calls::ice_servers,
     group_calls::{
         access::{self, Role},
         room,
     },
-    messaging::ice_servers,
 };
 
 pub struct GroupCallsApi;

@@ -4,7 +4,7 @@ use poem_openapi::{Object, OpenApi, payload::Json};
 
 use super::Tag;
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
-use domain::messaging::ice_servers;
+use domain::calls::ice_servers;
 
 pub struct RtcApi;
 

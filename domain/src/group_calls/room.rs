@@ -4,7 +4,6 @@
 //! caller's transaction; moderation also goes to Janus, so it holds whatever a browser does.
 
 use chrono::{DateTime, Duration, Utc};
-use serde_json::{Value, json};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -14,19 +13,19 @@ use super::{
     ids,
     tokens::TOKEN_GRACE_MINUTES,
 };
-use crate::{Error, Result, group_sessions::lifecycle, realtime};
+use crate::{
+    Error, Result,
+    group_sessions::lifecycle,
+    realtime::{
+        self, ServerEvent,
+        protocol::{
+            AudioToggled, GroupCallParticipant, GroupSessionEnded, GroupSessionStarted, LeftReason, ParticipantJoined,
+            ParticipantLeft, ParticipantRef, VideoToggled,
+        },
+    },
+};
 
 pub const UNAVAILABLE: &str = "Group calls are not available right now. Please try again later.";
-
-// The events every member receives, as the spec names them.
-pub const STARTED: &str = "group-session-started";
-pub const ENDED: &str = "group-session-ended";
-pub const JOINED: &str = "participant-joined";
-pub const LEFT: &str = "participant-left";
-pub const MUTED: &str = "participant-muted";
-pub const UNMUTED: &str = "participant-unmuted";
-pub const TOGGLED_VIDEO: &str = "toggle-video";
-pub const TOGGLED_AUDIO: &str = "toggle-audio";
 
 /// What a browser needs to enter the call (over `/api/ws`; it gets nothing for Janus's API): its
 /// ids, and who may be there.
@@ -95,13 +94,13 @@ pub fn unavailable(err: anyhow::Error) -> Error {
     Error::ServiceDown(UNAVAILABLE.into())
 }
 
-async fn tell_members(conn: &mut PgConnection, id: Uuid, event: &str, data: Value) -> Result<()> {
+async fn tell_members(conn: &mut PgConnection, id: Uuid, event: ServerEvent) -> Result<()> {
     let to = access::members(&mut *conn, id)
         .await?
         .into_iter()
         .map(|m| m.user_id)
         .collect();
-    realtime::publish(conn, &realtime::Envelope::to_users(to, event, data)).await
+    realtime::publish(conn, &realtime::Envelope::to_users(to, event)).await
 }
 
 /// The mentor starts the call: a scheduled session in its live window becomes active (the
@@ -148,9 +147,19 @@ pub async fn announce(
     now: DateTime<Utc>,
 ) -> Result<()> {
     match status {
-        "active" => tell_members(conn, id, STARTED, json!({"groupSessionId": id, "startedAt": now})).await,
+        "active" => {
+            let started = GroupSessionStarted {
+                group_session_id: id,
+                started_at: now,
+            };
+            tell_members(conn, id, ServerEvent::GroupSessionStarted(started)).await
+        }
         "completed" | "cancelled" => {
-            tell_members(&mut *conn, id, ENDED, json!({"groupSessionId": id, "status": status})).await?;
+            let ended = GroupSessionEnded {
+                group_session_id: id,
+                status: status.to_owned(),
+            };
+            tell_members(&mut *conn, id, ServerEvent::GroupSessionEnded(ended)).await?;
             if let Some(client) = client {
                 let (room, secret) = room_of(client, id);
                 client.destroy_room(room, &secret).await.map_err(unavailable)?;
@@ -168,31 +177,30 @@ pub async fn joined(conn: &mut PgConnection, user: Uuid, id: Uuid, now: DateTime
         .await?
         .into_iter()
         .find(|m| m.user_id == user);
-    let participant = me.map(|m| {
-        json!({
-            "id": m.user_id, "firstName": m.first_name, "lastName": m.last_name, "profileImageUrl": m.profile_image_url,
-            "janusId": ids::participant_id(m.user_id), "isMentor": role == Role::Mentor,
-        })
+    let participant = me.map(|m| GroupCallParticipant {
+        id: m.user_id,
+        janus_id: ids::participant_id(m.user_id),
+        first_name: m.first_name,
+        last_name: m.last_name,
+        profile_image_url: m.profile_image_url,
+        is_mentor: role == Role::Mentor,
     });
-    tell_members(
-        conn,
-        session.id,
-        JOINED,
-        json!({"groupSessionId": id, "participant": participant}),
-    )
-    .await
+    let joined = ParticipantJoined {
+        group_session_id: id,
+        participant,
+    };
+    tell_members(conn, session.id, ServerEvent::ParticipantJoined(joined)).await
 }
 
 /// Someone left the room.
 pub async fn left(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<()> {
     access::session(&mut *conn, id).await?;
-    tell_members(
-        conn,
-        id,
-        LEFT,
-        json!({"groupSessionId": id, "participantId": user, "reason": "left"}),
-    )
-    .await
+    let left = ParticipantLeft {
+        group_session_id: id,
+        participant_id: user,
+        reason: LeftReason::Left,
+    };
+    tell_members(conn, id, ServerEvent::ParticipantLeft(left)).await
 }
 
 /// A member turned their own camera or microphone on or off.
@@ -207,22 +215,20 @@ pub async fn toggled(
     access::admit(&mut *conn, id, user, now).await?;
     match (video, audio) {
         (Some(on), _) => {
-            tell_members(
-                conn,
-                id,
-                TOGGLED_VIDEO,
-                json!({"groupSessionId": id, "participantId": user, "isVideoEnabled": on}),
-            )
-            .await
+            let toggled = VideoToggled {
+                group_session_id: id,
+                participant_id: user,
+                is_video_enabled: on,
+            };
+            tell_members(conn, id, ServerEvent::VideoToggled(toggled)).await
         }
         (None, Some(on)) => {
-            tell_members(
-                conn,
-                id,
-                TOGGLED_AUDIO,
-                json!({"groupSessionId": id, "participantId": user, "isAudioEnabled": on}),
-            )
-            .await
+            let toggled = AudioToggled {
+                group_session_id: id,
+                participant_id: user,
+                is_audio_enabled: on,
+            };
+            tell_members(conn, id, ServerEvent::AudioToggled(toggled)).await
         }
         (None, None) => Ok(()),
     }
@@ -258,8 +264,16 @@ pub async fn set_muted(
         .set_muted(room, &secret, ids::participant_id(target), muted)
         .await
         .map_err(unavailable)?;
-    let event = if muted { MUTED } else { UNMUTED };
-    tell_members(conn, id, event, json!({"groupSessionId": id, "participantId": target})).await
+    let participant = ParticipantRef {
+        group_session_id: id,
+        participant_id: target,
+    };
+    let event = if muted {
+        ServerEvent::ParticipantMuted(participant)
+    } else {
+        ServerEvent::ParticipantUnmuted(participant)
+    };
+    tell_members(conn, id, event).await
 }
 
 /// A member who (re)publishes while the mentor keeps them muted is muted again in Janus: a reload
@@ -310,6 +324,14 @@ pub async fn remove(
             .await
             .map_err(unavailable)?;
     }
-    let data = json!({"groupSessionId": id, "participantId": target, "reason": "removed"});
-    realtime::publish(conn, &realtime::Envelope::to_users(to, LEFT, data)).await
+    let removed = ParticipantLeft {
+        group_session_id: id,
+        participant_id: target,
+        reason: LeftReason::Removed,
+    };
+    realtime::publish(
+        conn,
+        &realtime::Envelope::to_users(to, ServerEvent::ParticipantLeft(removed)),
+    )
+    .await
 }

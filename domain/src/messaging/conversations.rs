@@ -2,11 +2,15 @@
 //! conversations with their unread counts and last message.
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 use sqlx::{FromRow, PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::{Error, Result, booking::lifecycle, catalogue::mentors};
+use crate::{
+    Error, Result,
+    booking::lifecycle,
+    catalogue::mentors,
+    realtime::{ServerEvent, protocol::UserTyping},
+};
 
 pub const NOT_FOUND: &str = "Conversation not found";
 pub const USER_NOT_FOUND: &str = "User not found";
@@ -249,13 +253,12 @@ pub async fn find_or_start(conn: &mut PgConnection, me: Uuid, start: Start) -> R
 /// `userTyping` to the other party.
 pub async fn typing(conn: &mut PgConnection, me: Uuid, id: Uuid, is_typing: bool) -> Result<()> {
     let parties = parties(&mut *conn, me, id).await?;
-    super::publish(
-        conn,
-        vec![parties.other(me)],
-        "userTyping",
-        json!({ "conversationId": id, "userId": me, "isTyping": is_typing }),
-    )
-    .await
+    let typing = UserTyping {
+        conversation_id: id,
+        user_id: me,
+        is_typing,
+    };
+    super::publish(conn, vec![parties.other(me)], ServerEvent::UserTyping(typing)).await
 }
 
 #[cfg(test)]

@@ -11,6 +11,10 @@ use super::{conversations, viewers};
 use crate::{
     Error, Result,
     notifications::{self, Kind},
+    realtime::{
+        ServerEvent,
+        protocol::{ConversationRead, MessageRead, MessageView},
+    },
 };
 
 pub const MAX_CHARS: usize = 5000;
@@ -218,7 +222,12 @@ pub async fn send(
             .ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
         return repeated(conn, me, stored, repeat_to).await;
     };
-    super::publish(conn, parties.both(), "messageReceived", message.to_json()).await?;
+    super::publish(
+        conn,
+        parties.both(),
+        ServerEvent::MessageReceived(MessageView(message.to_json())),
+    )
+    .await?;
     if !recipient_viewing {
         let text = format!(
             "{} {}: {}",
@@ -242,7 +251,8 @@ pub async fn send(
 
 async fn repeated(conn: &mut PgConnection, me: Uuid, stored: Message, repeat_to: Option<Uuid>) -> Result<Sent> {
     if let Some(socket) = repeat_to {
-        super::publish_to_socket(conn, me, socket, "messageReceived", stored.to_json()).await?;
+        let event = ServerEvent::MessageReceived(MessageView(stored.to_json()));
+        super::publish_to_socket(conn, me, socket, event).await?;
     }
     Ok(Sent {
         message: stored,
@@ -273,8 +283,13 @@ pub async fn mark_read(conn: &mut PgConnection, me: Uuid, message: Uuid) -> Resu
     .fetch_optional(&mut *conn)
     .await?;
     if let Some(read_at) = read_at {
-        let data = json!({ "messageId": message, "conversationId": conversation, "readerId": me, "readAt": read_at });
-        super::publish(conn, parties.both(), "messageRead", data).await?;
+        let data = MessageRead {
+            message_id: message,
+            conversation_id: conversation,
+            reader_id: me,
+            read_at,
+        };
+        super::publish(conn, parties.both(), ServerEvent::MessageRead(data)).await?;
     }
     Ok(())
 }
@@ -288,8 +303,12 @@ pub async fn mark_conversation_read(conn: &mut PgConnection, me: Uuid, conversat
         .execute(&mut *conn)
         .await?
         .rows_affected() as i64;
-    let data = json!({ "conversationId": conversation, "readerId": me, "count": count });
-    super::publish(conn, parties.both(), "conversationRead", data).await?;
+    let data = ConversationRead {
+        conversation_id: conversation,
+        reader_id: me,
+        count,
+    };
+    super::publish(conn, parties.both(), ServerEvent::ConversationRead(data)).await?;
     Ok(count)
 }
 

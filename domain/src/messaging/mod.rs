@@ -1,26 +1,22 @@
 //! Conversations between a mentor and a client: messages, read receipts, typing, who is viewing
-//! a thread, and one-to-one calls. Every event goes out through [`crate::realtime::publish`] in
+//! a thread. One-to-one calls are in [`crate::calls`]. Every event goes out through [`crate::realtime::publish`] in
 //! the transaction that stores its cause.
 
-pub mod calls;
 pub mod conversations;
-pub mod ice_servers;
 pub mod messages;
-pub mod sockets;
 pub mod viewers;
 
-use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
     Result,
-    realtime::{self, Envelope},
+    realtime::{self, Envelope, ServerEvent},
 };
 
 /// Publishes `event` to every socket of `to`.
-pub(crate) async fn publish(conn: &mut PgConnection, to: Vec<Uuid>, event: &str, data: Value) -> Result<()> {
-    realtime::publish(conn, &Envelope::to_users(to, event, data)).await
+pub(crate) async fn publish(conn: &mut PgConnection, to: Vec<Uuid>, event: ServerEvent) -> Result<()> {
+    realtime::publish(conn, &Envelope::to_users(to, event)).await
 }
 
 /// Publishes `event` to one socket of `user` only.
@@ -28,15 +24,7 @@ pub(crate) async fn publish_to_socket(
     conn: &mut PgConnection,
     user: Uuid,
     socket: Uuid,
-    event: &str,
-    data: Value,
+    event: ServerEvent,
 ) -> Result<()> {
-    let envelope = Envelope {
-        to: vec![user],
-        socket: Some(socket),
-        except_socket: None,
-        event: event.to_owned(),
-        data,
-    };
-    realtime::publish(conn, &envelope).await
+    realtime::publish(conn, &Envelope::to_socket(user, socket, event)).await
 }

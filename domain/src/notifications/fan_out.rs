@@ -11,15 +11,13 @@ use super::{
 use crate::{
     Result,
     job_queue::{self, PushOptions},
-    realtime::{self, Envelope},
+    realtime::{self, Envelope, ServerEvent, protocol::NotificationView},
 };
 
 /// The worker's queue of fan-out tasks; never rename it (queued tasks keep the old one).
 pub const FAN_OUT_QUEUE: &str = "notification_fanout";
 /// Tries in all before a fan-out task is marked failed.
 pub const FAN_OUT_MAX_ATTEMPTS: usize = 10;
-/// The real-time event that carries a new notification to its recipient's sockets.
-pub const LIVE_EVENT: &str = "notification";
 
 #[derive(FromRow)]
 struct Written {
@@ -133,7 +131,10 @@ pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Reci
     for Written { user_id, notification } in written {
         realtime::publish(
             &mut *conn,
-            &Envelope::to_users(vec![user_id], LIVE_EVENT, notification.to_json()),
+            &Envelope::to_users(
+                vec![user_id],
+                ServerEvent::Notification(NotificationView(notification.to_json())),
+            ),
         )
         .await?;
         notifications.push(notification);

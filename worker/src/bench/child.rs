@@ -1,7 +1,8 @@
 //! A benchmark worker process: the production worker (every queue, the same storage, wake-ups
 //! and settings) plus the no-op queue [`NOOP_QUEUE`], whose handler notes which task ran and
 //! when. On SIGTERM it lets running tasks finish and writes `<seq> <started, unix µs>` lines to
-//! the file named by its argument.
+//! the file named by its argument. The black-box test of a worker restarted mid-backlog
+//! (tests/api/worker-restart.test.mjs) runs it too, with tasks that take a little while.
 
 use std::{io::Write, sync::Mutex};
 
@@ -15,6 +16,13 @@ pub const NOOP_QUEUE: &str = "bench_noop";
 pub struct Noop {
     /// Unique per task within a run of the benchmark.
     pub seq: u64,
+    /// How long the task takes once started, ms (none in the benchmark).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hold_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Job for Noop {
@@ -28,6 +36,9 @@ static STARTED: Mutex<Vec<(u64, i64)>> = Mutex::new(Vec::new());
 async fn handle(job: Noop) -> Result<(), BoxDynError> {
     let now = super::unix_micros();
     STARTED.lock().expect("not poisoned").push((job.seq, now));
+    if job.hold_ms > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(job.hold_ms)).await;
+    }
     Ok(())
 }
 

@@ -147,7 +147,7 @@ pub async fn scheduled_then_steady(url: &str) -> anyhow::Result<(Lateness, Start
         for k in 0..SCHEDULED_PER_SECOND {
             let seq = second * SCHEDULED_PER_SECOND + k;
             let at = first_due + chrono::Duration::seconds(second as i64);
-            Noop { seq }.enqueue_at(&mut tx, at).await?;
+            Noop { seq, hold_ms: 0 }.enqueue_at(&mut tx, at).await?;
             due.insert(seq, at.timestamp_micros());
         }
     }
@@ -171,7 +171,7 @@ pub async fn scheduled_then_steady(url: &str) -> anyhow::Result<(Lateness, Start
     for seq in first_steady..first_steady + count {
         tick.tick().await;
         let mut tx = pool.begin().await?;
-        Noop { seq }.enqueue(&mut tx).await?;
+        Noop { seq, hold_ms: 0 }.enqueue(&mut tx).await?;
         tx.commit().await?;
         committed.insert(seq, unix_micros());
     }
@@ -222,7 +222,11 @@ pub async fn backlog(url: &str, workers: usize) -> anyhow::Result<Backlog> {
         let tasks = chunk
             .iter()
             .map(|&i| {
-                let payload = serde_json::to_vec(&Noop { seq: seq_base + i }).expect("serialisable");
+                let payload = serde_json::to_vec(&Noop {
+                    seq: seq_base + i,
+                    hold_ms: 0,
+                })
+                .expect("serialisable");
                 TaskBuilder::new(payload).max_attempts(Noop::MAX_ATTEMPTS).build()
             })
             .collect();

@@ -3,17 +3,30 @@
 //! ringing calls at once; an answered call waits [`CALL_RECONNECT_GRACE`] for its party to come
 //! back ([`resume`] on a new socket) before it ends as 'disconnected'. Signalling (offer, answer,
 //! ICE) is relayed to the other party's call socket.
+//!
+//! Beside them: [`sockets`], the open sockets of every api process, and [`ice_servers`], the STUN
+//! and TURN servers a browser uses for a call.
 
 use chrono::{DateTime, Duration, Utc};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
-use super::conversations;
 use crate::{
     Error, Result,
     booking::{BookingStatus, lifecycle, video},
+    messaging::{self, conversations},
+    realtime::{
+        Envelope, ServerEvent,
+        protocol::{
+            CallEndReason, CallEnded, CallIds, CallInitiated, CallResumed, CallRole, Caller, IceCandidate,
+            IncomingCall, RelayedAnswer, RelayedIceCandidate, RelayedOffer, SessionDescription,
+        },
+    },
 };
+
+pub mod ice_servers;
+pub mod sockets;
 
 /// A call nobody answered within this is missed.
 pub const CALL_RING_TIMEOUT: Duration = Duration::seconds(45);
@@ -45,6 +58,16 @@ impl EndReason {
         }
     }
 
+    /// What `callEnded.reason` says.
+    pub fn event_reason(self) -> CallEndReason {
+        match self {
+            EndReason::Ended => CallEndReason::Ended,
+            EndReason::Missed => CallEndReason::Missed,
+            EndReason::Rejected => CallEndReason::Rejected,
+            EndReason::Disconnected => CallEndReason::Disconnected,
+        }
+    }
+
     fn status(self) -> &'static str {
         match self {
             EndReason::Missed => "missed",
@@ -53,9 +76,6 @@ impl EndReason {
         }
     }
 }
-
-/// The callee's other sockets close their overlay with this reason.
-pub const ANSWERED_ELSEWHERE: &str = "answered elsewhere";
 
 #[derive(Clone, Debug, FromRow)]
 pub struct Call {
@@ -80,12 +100,19 @@ impl Call {
         }
     }
 
-    fn ids(&self) -> Value {
-        json!({ "callId": self.id, "roomId": self.room_id })
+    fn ids(&self) -> CallIds {
+        CallIds {
+            call_id: self.id,
+            room_id: self.room_id,
+        }
     }
 
-    fn ended(&self, reason: &str) -> Value {
-        json!({ "callId": self.id, "roomId": self.room_id, "reason": reason })
+    fn ended(&self, reason: CallEndReason) -> CallEnded {
+        CallEnded {
+            call_id: self.id,
+            room_id: self.room_id,
+            reason,
+        }
     }
 }
 
@@ -159,14 +186,26 @@ pub async fn initiate(
             .bind(me)
             .fetch_one(&mut *conn)
             .await?;
-    let initiated =
-        json!({ "callId": call.id, "roomId": call.room_id, "conversationId": conversation, "bookingId": booking });
-    super::publish_to_socket(conn, me, socket, "callInitiated", initiated).await?;
-    let incoming = json!({
-        "callId": call.id, "roomId": call.room_id, "conversationId": conversation, "bookingId": booking,
-        "caller": { "id": me, "firstName": caller.0, "lastName": caller.1, "profileImageUrl": caller.2 },
-    });
-    super::publish(conn, vec![callee], "incomingCall", incoming).await?;
+    let initiated = CallInitiated {
+        call_id: call.id,
+        room_id: call.room_id,
+        conversation_id: conversation,
+        booking_id: booking,
+    };
+    messaging::publish_to_socket(conn, me, socket, ServerEvent::CallInitiated(initiated)).await?;
+    let incoming = IncomingCall {
+        call_id: call.id,
+        room_id: call.room_id,
+        conversation_id: conversation,
+        booking_id: booking,
+        caller: Caller {
+            id: me,
+            first_name: caller.0,
+            last_name: caller.1,
+            profile_image_url: caller.2,
+        },
+    };
+    messaging::publish(conn, vec![callee], ServerEvent::IncomingCall(incoming)).await?;
     Ok(call)
 }
 
@@ -184,7 +223,7 @@ async fn end_stale(conn: &mut PgConnection, conversation: Uuid) -> Result<()> {
          FOR UPDATE"
     )))
     .bind(conversation)
-    .bind(super::sockets::STALE_AFTER)
+    .bind(sockets::STALE_AFTER)
     .fetch_all(&mut *conn)
     .await?;
     for call in &stale {
@@ -220,13 +259,15 @@ pub async fn accept(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
         .bind(socket)
         .execute(&mut *conn)
         .await?;
-    super::publish_to_socket(conn, call.caller_id, call.caller_socket, "callAccepted", call.ids()).await?;
-    let elsewhere = crate::realtime::Envelope {
-        to: vec![me],
-        socket: None,
+    let accepted = ServerEvent::CallAccepted(call.ids());
+    messaging::publish_to_socket(conn, call.caller_id, call.caller_socket, accepted).await?;
+    // The callee's other sockets close their overlay.
+    let elsewhere = Envelope {
         except_socket: Some(socket),
-        event: "callEnded".into(),
-        data: call.ended(ANSWERED_ELSEWHERE),
+        ..Envelope::to_users(
+            vec![me],
+            ServerEvent::CallEnded(call.ended(CallEndReason::AnsweredElsewhere)),
+        )
     };
     crate::realtime::publish(conn, &elsewhere).await?;
     Ok(Call {
@@ -245,7 +286,8 @@ pub async fn reject(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<()> {
     if call.status != "ringing" {
         return Err(Error::conflict(NOT_RINGING));
     }
-    super::publish_to_socket(conn, call.caller_id, call.caller_socket, "callRejected", call.ids()).await?;
+    let rejected = ServerEvent::CallRejected(call.ids());
+    messaging::publish_to_socket(conn, call.caller_id, call.caller_socket, rejected).await?;
     finish(conn, &call, EndReason::Rejected).await
 }
 
@@ -264,13 +306,24 @@ async fn finish(conn: &mut PgConnection, call: &Call, reason: EndReason) -> Resu
         .bind(reason.status())
         .execute(&mut *conn)
         .await?;
-    super::publish(
-        conn,
-        vec![call.caller_id, call.callee_id],
-        "callEnded",
-        call.ended(reason.as_str()),
-    )
-    .await
+    let ended = ServerEvent::CallEnded(call.ended(reason.event_reason()));
+    messaging::publish(conn, vec![call.caller_id, call.callee_id], ended).await
+}
+
+/// A socket closed: it views nothing any more and its ringing calls end ('disconnected'); returns
+/// its answered calls, which wait for their party to come back ([`socket_dropped`]).
+pub async fn socket_closed(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Uuid>> {
+    sockets::closed(&mut *conn, socket).await?;
+    socket_dropped(conn, socket).await
+}
+
+/// Forgets the sockets of processes that died, ending their calls; returns how many.
+pub async fn sweep_stale_sockets(conn: &mut PgConnection) -> Result<usize> {
+    let stale = sockets::sweep_stale(&mut *conn).await?;
+    for socket in &stale {
+        socket_gone(&mut *conn, *socket).await?;
+    }
+    Ok(stale.len())
 }
 
 /// A socket closed: its ringing calls end at once ('disconnected' to both users); its answered calls
@@ -333,7 +386,7 @@ pub enum Resumed {
     /// The call goes on with `socket` as this party's call socket.
     Active(Call),
     /// The call is over: the client drops it (`callEnded` to this socket).
-    Ended(Value),
+    Ended(CallEnded),
 }
 
 /// A party of an answered call is back on `socket` (after a dropped connection or a reload): it
@@ -344,7 +397,7 @@ pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
     match call.status.as_str() {
         "active" => {}
         "ringing" => return Err(Error::conflict(NOT_ANSWERED)),
-        _ => return Ok(Resumed::Ended(call.ended(EndReason::Ended.as_str()))),
+        _ => return Ok(Resumed::Ended(call.ended(CallEndReason::Ended))),
     }
     let column = if call.caller_id == me {
         "caller_socket"
@@ -358,18 +411,23 @@ pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
     .bind(socket)
     .fetch_one(&mut *conn)
     .await?;
-    let resumed = |role: &str| {
-        json!({
-            "callId": call.id, "roomId": call.room_id, "conversationId": call.conversation_id,
-            "bookingId": call.booking_id, "answeredAt": answered_at, "role": role, "userId": me,
+    let resumed = |role| {
+        ServerEvent::CallResumed(CallResumed {
+            call_id: call.id,
+            room_id: call.room_id,
+            conversation_id: call.conversation_id,
+            booking_id: call.booking_id,
+            answered_at,
+            role,
+            user_id: me,
         })
     };
     let (my_role, other_role) = if call.caller_id == me {
-        ("caller", "callee")
+        (CallRole::Caller, CallRole::Callee)
     } else {
-        ("callee", "caller")
+        (CallRole::Callee, CallRole::Caller)
     };
-    super::publish_to_socket(conn, me, socket, "callResumed", resumed(my_role)).await?;
+    messaging::publish_to_socket(conn, me, socket, resumed(my_role)).await?;
     let other = call.other(me);
     let other_socket = if other == call.caller_id {
         Some(call.caller_socket)
@@ -377,7 +435,7 @@ pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
         call.callee_socket
     };
     if let Some(other_socket) = other_socket {
-        super::publish_to_socket(conn, other, other_socket, "callResumed", resumed(other_role)).await?;
+        messaging::publish_to_socket(conn, other, other_socket, resumed(other_role)).await?;
     }
     let call = if call.caller_id == me {
         Call {
@@ -419,12 +477,24 @@ pub enum Signal {
 }
 
 impl Signal {
-    /// The event the other side receives and the name of its payload field.
-    pub fn names(self) -> (&'static str, &'static str) {
+    /// The event the other side receives: `payload` from `from` for the call in `room`.
+    pub fn event(self, room: Uuid, from: Uuid, payload: Value) -> ServerEvent {
         match self {
-            Signal::Offer => ("offer", "offer"),
-            Signal::Answer => ("answer", "answer"),
-            Signal::IceCandidate => ("iceCandidate", "candidate"),
+            Signal::Offer => ServerEvent::Offer(RelayedOffer {
+                room_id: room,
+                offer: SessionDescription(payload),
+                from,
+            }),
+            Signal::Answer => ServerEvent::Answer(RelayedAnswer {
+                room_id: room,
+                answer: SessionDescription(payload),
+                from,
+            }),
+            Signal::IceCandidate => ServerEvent::IceCandidate(RelayedIceCandidate {
+                room_id: room,
+                candidate: IceCandidate(payload),
+                from,
+            }),
         }
     }
 }
@@ -447,10 +517,7 @@ pub async fn relay(conn: &mut PgConnection, me: Uuid, room: Uuid, signal: Signal
         call.callee_socket
     };
     let target = target.ok_or_else(|| Error::conflict(NOT_ANSWERED))?;
-    let (event, field) = signal.names();
-    let mut data = json!({ "roomId": room, "from": me });
-    data[field] = payload;
-    super::publish_to_socket(conn, other, target, event, data).await
+    messaging::publish_to_socket(conn, other, target, signal.event(room, me, payload)).await
 }
 
 #[cfg(test)]
@@ -487,9 +554,18 @@ mod tests {
     }
 
     #[test]
-    fn signals_keep_their_payload_field_names() {
-        assert_eq!(Signal::Offer.names(), ("offer", "offer"));
-        assert_eq!(Signal::Answer.names(), ("answer", "answer"));
-        assert_eq!(Signal::IceCandidate.names(), ("iceCandidate", "candidate"));
+    fn signals_keep_their_event_and_payload_field_names() {
+        let (room, from) = (Uuid::new_v4(), Uuid::new_v4());
+        for (signal, name, field) in [
+            (Signal::Offer, "offer", "offer"),
+            (Signal::Answer, "answer", "answer"),
+            (Signal::IceCandidate, "iceCandidate", "candidate"),
+        ] {
+            let (event, data) = signal.event(room, from, serde_json::json!({"sdp": "v=0"})).into_parts();
+            assert_eq!(event, name);
+            assert_eq!(data[field]["sdp"], "v=0");
+            assert_eq!(data["roomId"], room.to_string());
+            assert_eq!(data["from"], from.to_string());
+        }
     }
 }

@@ -1,13 +1,13 @@
 //! Which sockets are open on some api process. Each process refreshes its sockets' rows with
 //! every ping; a row older than [`STALE_AFTER`] belongs to a process that died without closing
 //! its sockets, and the calls on such a socket are over (no grace: the row went stale long after
-//! [`calls::CALL_RECONNECT_GRACE`]).
+//! [`super::CALL_RECONNECT_GRACE`]). The calls on a closed or stale socket are ended by
+//! [`super::socket_closed`] and [`super::sweep_stale_sockets`]; this module knows nothing of calls.
 
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use super::{calls, viewers};
-use crate::Result;
+use crate::{Result, messaging::viewers};
 
 /// The same limit as a conversation viewer's: three missed 30-second pings.
 pub const STALE_AFTER: chrono::Duration = viewers::STALE_AFTER;
@@ -64,28 +64,23 @@ pub async fn refresh(conn: &mut PgConnection, sockets: &[Uuid]) -> Result<()> {
     viewers::refresh(&mut *conn, sockets).await
 }
 
-/// A socket closed: it views nothing any more and its ringing calls end ('disconnected'); returns
-/// its answered calls, which wait for their party to come back ([`calls::socket_dropped`]).
-pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Uuid>> {
+/// A socket closed: its row goes and it views nothing any more.
+pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<()> {
     sqlx::query("DELETE FROM realtime_sockets WHERE socket_id = $1")
         .bind(socket)
         .execute(&mut *conn)
         .await?;
-    viewers::forget_socket(&mut *conn, socket).await?;
-    calls::socket_dropped(conn, socket).await
+    viewers::forget_socket(&mut *conn, socket).await
 }
 
-/// Forgets the sockets of processes that died, ending their calls; returns how many.
-pub async fn sweep_stale(conn: &mut PgConnection) -> Result<usize> {
-    let stale: Vec<Uuid> =
+/// Forgets the sockets of processes that died; returns their ids.
+pub async fn sweep_stale(conn: &mut PgConnection) -> Result<Vec<Uuid>> {
+    Ok(
         sqlx::query_scalar("DELETE FROM realtime_sockets WHERE seen_at <= now() - $1::interval RETURNING socket_id")
             .bind(STALE_AFTER)
             .fetch_all(&mut *conn)
-            .await?;
-    for socket in &stale {
-        calls::socket_gone(&mut *conn, *socket).await?;
-    }
-    Ok(stale.len())
+            .await?,
+    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,984 @@
+//! The real-time protocol of `/api/ws`, one Rust type each way: every frame is
+//! `{"event": NAME, "data": {...}}`, a variant of [`ServerEvent`] (what the server sends) or of
+//! [`ClientEvent`] (what it accepts), and no other name exists.
+//!
+//! Names are the spec's: camelCase for chat and one-to-one calls, kebab-case for group session
+//! events. The product needs a few more, documented as deviations (docs/realtime-web.md):
+//! `ready`, `pong`, `notification`, `callResumed`, the server's `toggle-video` and `toggle-audio`,
+//! `group-call-answer` and `group-call-subscribe-offer` sent; `ping`, `resumeCall`,
+//! `group-call-offer` and `group-call-subscribe-answer` accepted, and `ice-candidate` carries a
+//! `target` (the seat's publisher or subscriber connection).
+//!
+//! `api realtime-schema` writes both enums as JSON Schema (`realtime.schema.json`); the web's
+//! event types (`web/src/lib/realtime/protocol.gen.ts`) are generated from it, and tests fail when
+//! either copy drifts from this file.
+
+use std::borrow::Cow;
+
+use chrono::{DateTime, Utc};
+use schemars::{JsonSchema, Schema, SchemaGenerator, generate::SchemaSettings, json_schema};
+use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
+use serde_json::Value;
+use uuid::Uuid;
+
+/// A JSON object the browser's own APIs define (WebRTC) or REST already describes (openapi.yaml):
+/// the server passes it through; the schema names its TypeScript type with `tsType`. Never null.
+macro_rules! opaque {
+    ($(#[$doc:meta])* $name:ident => $ts:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(pub Value);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = Value::deserialize(deserializer)?;
+                if value.is_null() {
+                    return Err(D::Error::custom(concat!("expected ", $ts, ", found null")));
+                }
+                Ok(Self(value))
+            }
+        }
+
+        impl JsonSchema for $name {
+            fn schema_name() -> Cow<'static, str> {
+                $ts.into()
+            }
+
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!({ "type": "object", "tsType": $ts })
+            }
+        }
+    };
+}
+
+opaque!(
+    /// A stored message, the object `GET /api/conversations/{id}/messages` lists.
+    MessageView => "MessageView"
+);
+opaque!(
+    /// A notification, the object `GET /api/notifications` lists.
+    NotificationView => "NotificationView"
+);
+opaque!(
+    /// A WebRTC session description (`{type, sdp}`), as the browser made it.
+    SessionDescription => "RTCSessionDescriptionInit"
+);
+opaque!(
+    /// A WebRTC ICE candidate, as the browser made it.
+    IceCandidate => "RTCIceCandidateInit"
+);
+
+/// No data (`{}`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Empty {}
+
+// ---------------------------------------------------------------------------------------------
+// Server → client
+
+/// The socket is open and signed in as `userId`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Ready {
+    pub user_id: Uuid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageRead {
+    pub message_id: Uuid,
+    pub conversation_id: Uuid,
+    pub reader_id: Uuid,
+    pub read_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationRead {
+    pub conversation_id: Uuid,
+    pub reader_id: Uuid,
+    /// How many messages became read.
+    pub count: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserTyping {
+    pub conversation_id: Uuid,
+    pub user_id: Uuid,
+    pub is_typing: bool,
+}
+
+/// The caller's own socket: its call rings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallInitiated {
+    pub call_id: Uuid,
+    pub room_id: Uuid,
+    pub conversation_id: Uuid,
+    pub booking_id: Option<Uuid>,
+}
+
+/// Who calls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Caller {
+    pub id: Uuid,
+    pub first_name: String,
+    pub last_name: String,
+    pub profile_image_url: Option<String>,
+}
+
+/// Every socket of the callee: someone calls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IncomingCall {
+    pub call_id: Uuid,
+    pub room_id: Uuid,
+    pub conversation_id: Uuid,
+    pub booking_id: Option<Uuid>,
+    pub caller: Caller,
+}
+
+/// A call and its signalling room (`callAccepted`, `callRejected`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallIds {
+    pub call_id: Uuid,
+    pub room_id: Uuid,
+}
+
+/// Why a call ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CallEndReason {
+    Ended,
+    Missed,
+    Rejected,
+    Disconnected,
+    /// The callee took the call on another of their sockets.
+    #[serde(rename = "answered elsewhere")]
+    AnsweredElsewhere,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallEnded {
+    pub call_id: Uuid,
+    pub room_id: Uuid,
+    pub reason: CallEndReason,
+}
+
+/// Which side of a one-to-one call someone is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CallRole {
+    Caller,
+    Callee,
+}
+
+/// A party (`userId`) is back in the call: both sides make a new peer connection, that party offers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallResumed {
+    pub call_id: Uuid,
+    pub room_id: Uuid,
+    pub conversation_id: Uuid,
+    pub booking_id: Option<Uuid>,
+    pub answered_at: Option<DateTime<Utc>>,
+    /// The receiver's side of the call.
+    pub role: CallRole,
+    pub user_id: Uuid,
+}
+
+/// The other party's offer, relayed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RelayedOffer {
+    pub room_id: Uuid,
+    pub offer: SessionDescription,
+    pub from: Uuid,
+}
+
+/// The other party's answer, relayed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RelayedAnswer {
+    pub room_id: Uuid,
+    pub answer: SessionDescription,
+    pub from: Uuid,
+}
+
+/// One of the other party's ICE candidates, relayed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RelayedIceCandidate {
+    pub room_id: Uuid,
+    pub candidate: IceCandidate,
+    pub from: Uuid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSessionStarted {
+    pub group_session_id: Uuid,
+    pub started_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSessionEnded {
+    pub group_session_id: Uuid,
+    /// The session's status now: `completed` or `cancelled`.
+    pub status: String,
+}
+
+/// A member of a group call as the others hear of them (`id` is the user id).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupCallParticipant {
+    pub id: Uuid,
+    pub first_name: String,
+    pub last_name: String,
+    pub profile_image_url: Option<String>,
+    /// Their publisher's id in the Janus room.
+    pub janus_id: u64,
+    pub is_mentor: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParticipantJoined {
+    pub group_session_id: Uuid,
+    pub participant: Option<GroupCallParticipant>,
+}
+
+/// Why someone is no longer in a group call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LeftReason {
+    Left,
+    Removed,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParticipantLeft {
+    pub group_session_id: Uuid,
+    pub participant_id: Uuid,
+    pub reason: LeftReason,
+}
+
+/// One participant (their user id) of a group session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParticipantRef {
+    pub group_session_id: Uuid,
+    pub participant_id: Uuid,
+}
+
+/// A member turned their camera on or off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VideoToggled {
+    pub group_session_id: Uuid,
+    pub participant_id: Uuid,
+    pub is_video_enabled: bool,
+}
+
+/// A member turned their microphone on or off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AudioToggled {
+    pub group_session_id: Uuid,
+    pub participant_id: Uuid,
+    pub is_audio_enabled: bool,
+}
+
+/// An SDP of a seat's group-call connection: the member's publisher offer or Janus's answer to
+/// it, or the member's answer to a subscriber offer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupCallSdp {
+    pub group_session_id: Uuid,
+    pub sdp: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StreamKind {
+    Audio,
+    Video,
+}
+
+/// One media line of a seat's subscriber connection: whose audio or video it carries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupCallStream {
+    pub mid: String,
+    /// The user id of the member whose media this is.
+    pub participant_id: String,
+    pub janus_id: u64,
+    pub kind: StreamKind,
+}
+
+/// Janus's offer for the seat's subscriber connection (every other member's media).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupCallSubscribeOffer {
+    pub group_session_id: Uuid,
+    pub sdp: String,
+    pub streams: Vec<GroupCallStream>,
+}
+
+/// A frame the server refused, or an event that failed: the rule's message and the event it named.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorData {
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+}
+
+/// Every frame the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "event", content = "data")]
+pub enum ServerEvent {
+    /// Deviation: the first frame of every socket.
+    #[serde(rename = "ready")]
+    Ready(Ready),
+    /// Deviation: the answer to `ping`.
+    #[serde(rename = "pong")]
+    Pong(Empty),
+    #[serde(rename = "messageReceived")]
+    MessageReceived(MessageView),
+    #[serde(rename = "messageRead")]
+    MessageRead(MessageRead),
+    #[serde(rename = "conversationRead")]
+    ConversationRead(ConversationRead),
+    #[serde(rename = "userTyping")]
+    UserTyping(UserTyping),
+    #[serde(rename = "callInitiated")]
+    CallInitiated(CallInitiated),
+    #[serde(rename = "incomingCall")]
+    IncomingCall(IncomingCall),
+    #[serde(rename = "callAccepted")]
+    CallAccepted(CallIds),
+    #[serde(rename = "callRejected")]
+    CallRejected(CallIds),
+    #[serde(rename = "callEnded")]
+    CallEnded(CallEnded),
+    /// Deviation: a party of an answered call is back on a new socket.
+    #[serde(rename = "callResumed")]
+    CallResumed(CallResumed),
+    #[serde(rename = "offer")]
+    Offer(RelayedOffer),
+    #[serde(rename = "answer")]
+    Answer(RelayedAnswer),
+    #[serde(rename = "iceCandidate")]
+    IceCandidate(RelayedIceCandidate),
+    /// Deviation: a new notification, live.
+    #[serde(rename = "notification")]
+    Notification(NotificationView),
+    #[serde(rename = "group-session-started")]
+    GroupSessionStarted(GroupSessionStarted),
+    #[serde(rename = "group-session-ended")]
+    GroupSessionEnded(GroupSessionEnded),
+    #[serde(rename = "participant-joined")]
+    ParticipantJoined(ParticipantJoined),
+    #[serde(rename = "participant-left")]
+    ParticipantLeft(ParticipantLeft),
+    #[serde(rename = "participant-muted")]
+    ParticipantMuted(ParticipantRef),
+    #[serde(rename = "participant-unmuted")]
+    ParticipantUnmuted(ParticipantRef),
+    /// Deviation: a member's camera, to every member.
+    #[serde(rename = "toggle-video")]
+    VideoToggled(VideoToggled),
+    /// Deviation: a member's microphone, to every member.
+    #[serde(rename = "toggle-audio")]
+    AudioToggled(AudioToggled),
+    /// Deviation: Janus's answer to the seat's `group-call-offer`.
+    #[serde(rename = "group-call-answer")]
+    GroupCallAnswer(GroupCallSdp),
+    /// Deviation: an offer for the seat's subscriber connection.
+    #[serde(rename = "group-call-subscribe-offer")]
+    GroupCallSubscribeOffer(GroupCallSubscribeOffer),
+    #[serde(rename = "error")]
+    Error(ErrorData),
+}
+
+impl ServerEvent {
+    /// The frame's JSON text, `{"event": NAME, "data": {...}}`.
+    pub fn to_frame(&self) -> String {
+        serde_json::to_string(self).expect("server events always serialise")
+    }
+
+    /// The event's name and its data, apart.
+    pub fn into_parts(self) -> (String, Value) {
+        let mut frame = serde_json::to_value(self).expect("server events always serialise");
+        let name = frame["event"].as_str().unwrap_or_default().to_owned();
+        (name, frame["data"].take())
+    }
+
+    pub fn error(message: impl Into<String>, event: Option<&str>) -> Self {
+        ServerEvent::Error(ErrorData {
+            message: message.into(),
+            event: event.map(str::to_owned),
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client → server
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SendMessage {
+    pub conversation_id: Uuid,
+    pub content: String,
+    /// Only `text` (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_type: Option<String>,
+    /// The sender's own id for the message, echoed back so a tab can match its optimistic copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationRef {
+    pub conversation_id: Uuid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageRef {
+    pub message_id: Uuid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InitiateCall {
+    pub conversation_id: Uuid,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub booking_id: Option<Uuid>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallRef {
+    pub call_id: Uuid,
+}
+
+/// An offer for the other party of the call in `roomId`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SendOffer {
+    pub room_id: Uuid,
+    pub offer: SessionDescription,
+}
+
+/// An answer for the other party of the call in `roomId`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SendAnswer {
+    pub room_id: Uuid,
+    pub answer: SessionDescription,
+}
+
+/// An ICE candidate for the other party of the call in `roomId`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SendIceCandidate {
+    pub room_id: Uuid,
+    pub candidate: IceCandidate,
+}
+
+/// A group session named by a group-call event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSessionRef {
+    pub group_session_id: Uuid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToggleVideo {
+    pub group_session_id: Uuid,
+    pub is_video_enabled: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToggleAudio {
+    pub group_session_id: Uuid,
+    pub is_audio_enabled: bool,
+}
+
+/// Which of a seat's connections an ICE candidate belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    Publisher,
+    Subscriber,
+}
+
+/// One of the browser's ICE candidates for its publisher or subscriber connection (`null`: no
+/// more).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupIceCandidate {
+    pub group_session_id: Uuid,
+    pub target: Target,
+    pub candidate: Option<IceCandidate>,
+    /// Ignored if sent: a candidate is always the sender's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub participant_id: Option<Uuid>,
+}
+
+/// Every frame the server accepts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "event", content = "data")]
+pub enum ClientEvent {
+    #[serde(rename = "sendMessage")]
+    SendMessage(SendMessage),
+    #[serde(rename = "joinConversation")]
+    JoinConversation(ConversationRef),
+    #[serde(rename = "leaveConversation")]
+    LeaveConversation(ConversationRef),
+    #[serde(rename = "markMessageRead")]
+    MarkMessageRead(MessageRef),
+    #[serde(rename = "markConversationRead")]
+    MarkConversationRead(ConversationRef),
+    #[serde(rename = "startTyping")]
+    StartTyping(ConversationRef),
+    #[serde(rename = "stopTyping")]
+    StopTyping(ConversationRef),
+    #[serde(rename = "initiateCall")]
+    InitiateCall(InitiateCall),
+    #[serde(rename = "acceptCall")]
+    AcceptCall(CallRef),
+    #[serde(rename = "rejectCall")]
+    RejectCall(CallRef),
+    #[serde(rename = "endCall")]
+    EndCall(CallRef),
+    /// Deviation: this socket takes over an answered call of this user again (after a dropped
+    /// connection or a reload).
+    #[serde(rename = "resumeCall")]
+    ResumeCall(CallRef),
+    #[serde(rename = "sendOffer")]
+    SendOffer(SendOffer),
+    #[serde(rename = "sendAnswer")]
+    SendAnswer(SendAnswer),
+    #[serde(rename = "sendIceCandidate")]
+    SendIceCandidate(SendIceCandidate),
+    #[serde(rename = "start-group-session")]
+    StartGroupSession(GroupSessionRef),
+    #[serde(rename = "end-group-session")]
+    EndGroupSession(GroupSessionRef),
+    #[serde(rename = "join-group-session")]
+    JoinGroupSession(GroupSessionRef),
+    #[serde(rename = "leave-group-session")]
+    LeaveGroupSession(GroupSessionRef),
+    #[serde(rename = "mute-participant")]
+    MuteParticipant(ParticipantRef),
+    #[serde(rename = "unmute-participant")]
+    UnmuteParticipant(ParticipantRef),
+    #[serde(rename = "remove-participant")]
+    RemoveParticipant(ParticipantRef),
+    #[serde(rename = "toggle-video")]
+    ToggleVideo(ToggleVideo),
+    #[serde(rename = "toggle-audio")]
+    ToggleAudio(ToggleAudio),
+    /// Deviation: the seat's publisher offer; the api relays it to Janus and answers with
+    /// `group-call-answer`.
+    #[serde(rename = "group-call-offer")]
+    GroupCallOffer(GroupCallSdp),
+    /// Deviation: the answer to a `group-call-subscribe-offer`.
+    #[serde(rename = "group-call-subscribe-answer")]
+    GroupCallSubscribeAnswer(GroupCallSdp),
+    /// Spec's name; deviation: it names the seat's connection (`target`).
+    #[serde(rename = "ice-candidate")]
+    GroupIceCandidate(GroupIceCandidate),
+    /// Deviation: keeps the socket alive; answered with `pong`. `data` may be left out.
+    #[serde(rename = "ping")]
+    Ping(Empty),
+}
+
+pub const NOT_A_FRAME: &str = "Frames must be JSON objects {\"event\": ..., \"data\": {...}}";
+pub const DATA_NOT_OBJECT: &str = "data must be a JSON object";
+
+/// Why a frame was refused: the text for `error.message` and the event it named, if any.
+#[derive(Debug, PartialEq)]
+pub struct BadFrame {
+    pub message: String,
+    pub event: Option<String>,
+}
+
+impl ClientEvent {
+    /// Parses one text frame.
+    pub fn parse(text: &str) -> Result<ClientEvent, BadFrame> {
+        let not_a_frame = || BadFrame {
+            message: NOT_A_FRAME.into(),
+            event: None,
+        };
+        let Ok(Value::Object(mut frame)) = serde_json::from_str::<Value>(text) else {
+            return Err(not_a_frame());
+        };
+        let Some(Value::String(event)) = frame.remove("event") else {
+            return Err(not_a_frame());
+        };
+        let bad = |message: String| BadFrame {
+            message,
+            event: Some(event.clone()),
+        };
+        if !client_event_names().contains(&event) {
+            return Err(bad(format!("Unknown event: {event}")));
+        }
+        let data = match frame.remove("data") {
+            None | Some(Value::Null) if event == "ping" => Value::Object(Default::default()),
+            Some(data @ Value::Object(_)) => data,
+            _ => return Err(bad(DATA_NOT_OBJECT.into())),
+        };
+        let frame = serde_json::json!({ "event": event, "data": data });
+        serde_json::from_value(frame).map_err(|e| bad(format!("Invalid {event}: {e}")))
+    }
+}
+
+/// The JSON Schema of each enum, as `api realtime-schema` prints it (`realtime.schema.json`):
+/// `{"server": ServerEvent, "client": ClientEvent}`. Server events as they are serialised, client
+/// events as they are read (a field with a default may be left out).
+pub fn schema() -> Value {
+    let server = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<ServerEvent>();
+    let client = SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .into_generator()
+        .into_root_schema_for::<ClientEvent>();
+    serde_json::json!({ "server": server, "client": client })
+}
+
+/// `schema()` as the committed file holds it: pretty JSON and a final newline.
+pub fn schema_text() -> String {
+    let mut text = serde_json::to_string_pretty(&schema()).expect("a schema serialises");
+    text.push('\n');
+    text
+}
+
+/// The event names of one enum's schema, in declaration order.
+fn names_of(schema: &Value) -> Vec<String> {
+    schema["oneOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|variant| {
+            let event = &variant["properties"]["event"];
+            event["const"]
+                .as_str()
+                .or_else(|| event["enum"][0].as_str())
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
+/// Every name the server sends.
+pub fn server_event_names() -> &'static [String] {
+    static NAMES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        names_of(
+            SchemaSettings::draft2020_12()
+                .for_serialize()
+                .into_generator()
+                .into_root_schema_for::<ServerEvent>()
+                .as_value(),
+        )
+    });
+    &NAMES
+}
+
+/// Every name the server accepts.
+pub fn client_event_names() -> &'static [String] {
+    static NAMES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        names_of(
+            SchemaSettings::draft2020_12()
+                .for_deserialize()
+                .into_generator()
+                .into_root_schema_for::<ClientEvent>()
+                .as_value(),
+        )
+    });
+    &NAMES
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The spec's names (01 §7 for chat and calls, 02 for group session events).
+    const SPEC_CLIENT: [&str; 24] = [
+        "sendMessage",
+        "joinConversation",
+        "leaveConversation",
+        "markMessageRead",
+        "markConversationRead",
+        "initiateCall",
+        "acceptCall",
+        "rejectCall",
+        "endCall",
+        "sendOffer",
+        "sendAnswer",
+        "sendIceCandidate",
+        "startTyping",
+        "stopTyping",
+        "ice-candidate",
+        "start-group-session",
+        "join-group-session",
+        "end-group-session",
+        "leave-group-session",
+        "mute-participant",
+        "unmute-participant",
+        "remove-participant",
+        "toggle-video",
+        "toggle-audio",
+    ];
+    const SPEC_SERVER: [&str; 19] = [
+        "messageReceived",
+        "messageRead",
+        "conversationRead",
+        "callInitiated",
+        "incomingCall",
+        "callAccepted",
+        "callRejected",
+        "callEnded",
+        "offer",
+        "answer",
+        "iceCandidate",
+        "userTyping",
+        "error",
+        "group-session-started",
+        "participant-joined",
+        "participant-left",
+        "group-session-ended",
+        "participant-muted",
+        "participant-unmuted",
+    ];
+    /// The documented deviations, and nothing else.
+    const EXTRA_CLIENT: [&str; 4] = ["resumeCall", "group-call-offer", "group-call-subscribe-answer", "ping"];
+    const EXTRA_SERVER: [&str; 8] = [
+        "ready",
+        "pong",
+        "callResumed",
+        "notification",
+        "toggle-video",
+        "toggle-audio",
+        "group-call-answer",
+        "group-call-subscribe-offer",
+    ];
+
+    fn sorted(names: impl IntoIterator<Item = impl ToString>) -> Vec<String> {
+        let mut v: Vec<String> = names.into_iter().map(|n| n.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn every_name_is_the_specs_or_a_documented_deviation() {
+        assert_eq!(
+            sorted(client_event_names()),
+            sorted(SPEC_CLIENT.iter().chain(&EXTRA_CLIENT))
+        );
+        assert_eq!(
+            sorted(server_event_names()),
+            sorted(SPEC_SERVER.iter().chain(&EXTRA_SERVER))
+        );
+    }
+
+    #[test]
+    fn group_session_names_are_kebab_case_and_the_others_camel_case() {
+        for name in client_event_names().iter().chain(server_event_names()) {
+            let kebab = name.contains('-');
+            assert!(
+                name.chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-' || (!kebab && c.is_ascii_uppercase())),
+                "{name}"
+            );
+            assert!(name.chars().next().unwrap().is_ascii_lowercase(), "{name}");
+        }
+    }
+
+    #[test]
+    fn frames_are_event_and_data() {
+        let user = Uuid::nil();
+        assert_eq!(
+            ServerEvent::Ready(Ready { user_id: user }).to_frame(),
+            format!(r#"{{"event":"ready","data":{{"userId":"{user}"}}}}"#)
+        );
+        assert_eq!(ServerEvent::Pong(Empty {}).to_frame(), r#"{"event":"pong","data":{}}"#);
+        assert_eq!(
+            ServerEvent::error("Unknown event: x", Some("x")).into_parts(),
+            ("error".into(), json!({"message": "Unknown event: x", "event": "x"}))
+        );
+        let ended = ServerEvent::CallEnded(CallEnded {
+            call_id: user,
+            room_id: user,
+            reason: CallEndReason::AnsweredElsewhere,
+        });
+        assert_eq!(ended.into_parts().1["reason"], "answered elsewhere");
+    }
+
+    #[test]
+    fn frames_parse_into_events() {
+        let id = Uuid::new_v4();
+        let send =
+            format!(r#"{{"event":"sendMessage","data":{{"conversationId":"{id}","content":"hi","clientId":"c1"}}}}"#);
+        assert_eq!(
+            ClientEvent::parse(&send).unwrap(),
+            ClientEvent::SendMessage(SendMessage {
+                conversation_id: id,
+                content: "hi".into(),
+                message_type: None,
+                client_id: Some("c1".into())
+            })
+        );
+        let offer =
+            format!(r#"{{"event":"sendOffer","data":{{"roomId":"{id}","offer":{{"type":"offer","sdp":"v=0"}}}}}}"#);
+        assert_eq!(
+            ClientEvent::parse(&offer).unwrap(),
+            ClientEvent::SendOffer(SendOffer {
+                room_id: id,
+                offer: SessionDescription(json!({"type":"offer","sdp":"v=0"}))
+            })
+        );
+        assert_eq!(
+            ClientEvent::parse(&format!(r#"{{"event":"resumeCall","data":{{"callId":"{id}"}}}}"#)).unwrap(),
+            ClientEvent::ResumeCall(CallRef { call_id: id })
+        );
+        assert_eq!(
+            ClientEvent::parse(r#"{"event":"ping","data":{}}"#).unwrap(),
+            ClientEvent::Ping(Empty {})
+        );
+        assert_eq!(
+            ClientEvent::parse(r#"{"event":"ping"}"#).unwrap(),
+            ClientEvent::Ping(Empty {})
+        );
+    }
+
+    #[test]
+    fn group_call_frames_use_the_spec_names() {
+        let (g, p) = (Uuid::new_v4(), Uuid::new_v4());
+        assert_eq!(
+            ClientEvent::parse(&format!(
+                r#"{{"event":"start-group-session","data":{{"groupSessionId":"{g}"}}}}"#
+            ))
+            .unwrap(),
+            ClientEvent::StartGroupSession(GroupSessionRef { group_session_id: g })
+        );
+        assert_eq!(
+            ClientEvent::parse(&format!(
+                r#"{{"event":"mute-participant","data":{{"groupSessionId":"{g}","participantId":"{p}"}}}}"#
+            ))
+            .unwrap(),
+            ClientEvent::MuteParticipant(ParticipantRef {
+                group_session_id: g,
+                participant_id: p
+            })
+        );
+        assert_eq!(
+            ClientEvent::parse(&format!(
+                r#"{{"event":"toggle-video","data":{{"groupSessionId":"{g}","isVideoEnabled":false}}}}"#
+            ))
+            .unwrap(),
+            ClientEvent::ToggleVideo(ToggleVideo {
+                group_session_id: g,
+                is_video_enabled: false
+            })
+        );
+        assert_eq!(
+            ClientEvent::parse(&format!(
+                r#"{{"event":"ice-candidate","data":{{"groupSessionId":"{g}","participantId":"{p}","target":"publisher","candidate":null}}}}"#
+            ))
+            .unwrap(),
+            ClientEvent::GroupIceCandidate(GroupIceCandidate {
+                group_session_id: g,
+                target: Target::Publisher,
+                candidate: None,
+                participant_id: Some(p),
+            })
+        );
+        assert!(
+            ClientEvent::parse(r#"{"event":"remove-participant","data":{"groupSessionId":"x"}}"#)
+                .unwrap_err()
+                .message
+                .contains("remove-participant")
+        );
+        assert!(
+            ClientEvent::parse(&format!(
+                r#"{{"event":"ice-candidate","data":{{"groupSessionId":"{g}","target":"mentor","candidate":null}}}}"#
+            ))
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn bad_frames_say_what_is_wrong() {
+        let parse = ClientEvent::parse;
+        assert_eq!(parse("not json").unwrap_err().message, NOT_A_FRAME);
+        assert_eq!(parse(r#"["sendMessage"]"#).unwrap_err().message, NOT_A_FRAME);
+        assert_eq!(parse(r#"{"data":{}}"#).unwrap_err().message, NOT_A_FRAME);
+        assert_eq!(
+            parse(r#"{"event":"nope","data":{}}"#).unwrap_err(),
+            BadFrame {
+                message: "Unknown event: nope".into(),
+                event: Some("nope".into())
+            }
+        );
+        // A name the server only sends is no client event.
+        assert_eq!(
+            parse(r#"{"event":"messageReceived","data":{}}"#).unwrap_err().message,
+            "Unknown event: messageReceived"
+        );
+        assert_eq!(
+            parse(r#"{"event":"joinConversation","data":"abc"}"#)
+                .unwrap_err()
+                .message,
+            DATA_NOT_OBJECT
+        );
+        assert_eq!(
+            parse(r#"{"event":"joinConversation"}"#).unwrap_err().message,
+            DATA_NOT_OBJECT
+        );
+        let missing = parse(r#"{"event":"joinConversation","data":{}}"#).unwrap_err();
+        assert!(missing.message.contains("conversationId"), "{}", missing.message);
+        let id = Uuid::new_v4();
+        let no_offer = parse(&format!(r#"{{"event":"sendOffer","data":{{"roomId":"{id}"}}}}"#)).unwrap_err();
+        assert!(no_offer.message.contains("offer"), "{}", no_offer.message);
+        let null_offer = parse(&format!(
+            r#"{{"event":"sendOffer","data":{{"roomId":"{id}","offer":null}}}}"#
+        ))
+        .unwrap_err();
+        assert!(null_offer.message.contains("null"), "{}", null_offer.message);
+    }
+
+    #[test]
+    fn every_server_event_reads_back_as_itself() {
+        let id = Uuid::new_v4();
+        let event = ServerEvent::GroupCallSubscribeOffer(GroupCallSubscribeOffer {
+            group_session_id: id,
+            sdp: "v=0".into(),
+            streams: vec![GroupCallStream {
+                mid: "0".into(),
+                participant_id: id.to_string(),
+                janus_id: 7,
+                kind: StreamKind::Video,
+            }],
+        });
+        assert_eq!(serde_json::from_str::<ServerEvent>(&event.to_frame()).unwrap(), event);
+    }
+}
