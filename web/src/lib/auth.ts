@@ -1,16 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getAuthUser, getGetAuthUserQueryKey, login, logout, register } from '@/api/endpoints/accounts/accounts';
-import { getGetMentorProfileQueryKey, getMentorProfile } from '@/api/endpoints/mentors/mentors';
-import type { LoginRequest, MessageResponse, RegisterRequest, UserView } from '@/api/model';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getAuthUser, login, logout, register } from '@/api/endpoints/accounts/accounts';
+import { getMentorProfile } from '@/api/endpoints/mentors/mentors';
+import type { LoginRequest, MentorView, MessageResponse, RegisterRequest, UserView } from '@/api/model';
 import { errorStatus } from './api-fetch';
 import { hardNavigate, safeNext } from './navigation';
+import { accountKeys } from './query-keys';
 
 /** The signed-in user as GET /api/auth/user returns it. */
 export type User = UserView;
 export type { MessageResponse };
 
-export const AUTH_USER_KEY = getGetAuthUserQueryKey();
-export const MENTOR_PROFILE_KEY = getGetMentorProfileQueryKey();
+export const AUTH_USER_KEY = accountKeys.user();
+export const MENTOR_PROFILE_KEY = accountKeys.mentorProfile();
 
 /** Runs `load`; a response with status `status` yields null instead of an error. */
 async function nullOn<T>(status: number, load: () => Promise<T>): Promise<T | null> {
@@ -22,14 +23,24 @@ async function nullOn<T>(status: number, load: () => Promise<T>): Promise<T | nu
   }
 }
 
+export const accountQueries = {
+  /** GET /api/auth/user; a 401 means signed out (null). */
+  user: () =>
+    queryOptions<User | null>({
+      queryKey: AUTH_USER_KEY,
+      queryFn: ({ signal }) => nullOn(401, () => getAuthUser({ signal })),
+    }),
+  /** GET /api/mentor/profile (with every service, active or not); a 404 means not a mentor (null). */
+  mentorProfile: () =>
+    queryOptions<MentorView | null>({
+      queryKey: MENTOR_PROFILE_KEY,
+      queryFn: ({ signal }) => nullOn(404, () => getMentorProfile({ signal })),
+    }),
+};
+
 /** GET /api/auth/user; a 401 means signed out (null). No retry, no polling. */
 export function useUser() {
-  const query = useQuery<User | null>({
-    queryKey: AUTH_USER_KEY,
-    queryFn: ({ signal }) => nullOn(401, () => getAuthUser({ signal })),
-    retry: false,
-    refetchInterval: false,
-  });
+  const query = useQuery({ ...accountQueries.user(), retry: false, refetchInterval: false });
   return {
     user: query.data ?? null,
     isLoading: query.isLoading,
@@ -44,11 +55,7 @@ export function useUser() {
  * not a mentor (null). Other failures are errors (the header then shows no mentor links).
  */
 export function useMentorProfile(enabled: boolean) {
-  const query = useQuery<unknown>({
-    queryKey: MENTOR_PROFILE_KEY,
-    queryFn: ({ signal }) => nullOn(404, () => getMentorProfile({ signal })),
-    enabled,
-  });
+  const query = useQuery({ ...accountQueries.mentorProfile(), enabled });
   return {
     mentorProfile: query.data ?? null,
     isMentor: enabled && query.data !== undefined && query.data !== null,
