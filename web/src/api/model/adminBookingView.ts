@@ -17,9 +17,9 @@ export interface AdminBookingView {
   duration: number;
   totalAmount: string;
   /**
-   * processing, approved, declined or error; null for a free booking
-   * @nullable
-   */
+     * processing, approved, declined or error; null for a free booking
+     * @nullable
+     */
   paymentStatus?: string | null;
   createdAt: string;
   user: AdminPersonView;

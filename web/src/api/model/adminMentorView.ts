@@ -20,16 +20,16 @@ export interface AdminMentorView {
   /** pending (awaiting review), approved (listed) or rejected */
   approvalStatus: string;
   /**
-   * Why the profile was rejected (only while rejected)
-   * @nullable
-   */
+     * Why the profile was rejected (only while rejected)
+     * @nullable
+     */
   rejectionReason?: string | null;
   /** When the profile was created or last resubmitted for review */
   submittedAt: string;
   /**
-   * When an administrator last approved or rejected it
-   * @nullable
-   */
+     * When an administrator last approved or rejected it
+     * @nullable
+     */
   reviewedAt?: string | null;
   servicesCount: number;
   stats: AdminMentorStatsView;

@@ -14,8 +14,8 @@ export interface AnnouncementView {
   /** Users whose notification has been written so far */
   deliveredCount: number;
   /**
-   * When every user of the audience had theirs; null while delivery runs
-   * @nullable
-   */
+     * When every user of the audience had theirs; null while delivery runs
+     * @nullable
+     */
   completedAt?: string | null;
 }

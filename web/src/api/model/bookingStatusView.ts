@@ -8,7 +8,8 @@
 /**
  * The state of a booking (a hold is 'reserved' until paid or 'expired').
  */
-export type BookingStatusView = (typeof BookingStatusView)[keyof typeof BookingStatusView];
+export type BookingStatusView = typeof BookingStatusView[keyof typeof BookingStatusView];
+
 
 export const BookingStatusView = {
   reserved: 'reserved',

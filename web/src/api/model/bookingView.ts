@@ -24,15 +24,15 @@ export interface BookingView {
   /** Whether the seeker has reviewed this session */
   hasReview: boolean;
   /** The seeker's review of this session; null until they write one */
-  review?: (BookingReviewView & unknown) | null;
+  review?: BookingReviewView & unknown | null;
   service: BookingServiceView;
   user: BookingUserView;
   mentor: BookingMentorView;
   /** What a cancellation refunds; null when there is none */
-  refund?: (BookingRefundView & unknown) | null;
+  refund?: BookingRefundView & unknown | null;
   /**
-   * The group session this booking is a seat of; null for a one-to-one booking
-   * @nullable
-   */
+     * The group session this booking is a seat of; null for a one-to-one booking
+     * @nullable
+     */
   groupSessionId?: string | null;
 }

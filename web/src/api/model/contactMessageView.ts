@@ -8,9 +8,9 @@
 export interface ContactMessageView {
   id: string;
   /**
-   * The signed-in user who sent it, if any
-   * @nullable
-   */
+     * The signed-in user who sent it, if any
+     * @nullable
+     */
   userId?: string | null;
   name: string;
   email: string;

@@ -22,6 +22,6 @@ export interface ConversationView {
   unreadCount: number;
   /** @nullable */
   lastMessageAt?: string | null;
-  lastMessage?: (LastMessageView & unknown) | null;
+  lastMessage?: LastMessageView & unknown | null;
   createdAt: string;
 }

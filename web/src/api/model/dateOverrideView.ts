@@ -15,13 +15,13 @@ export interface DateOverrideView {
   /** The date's weekly windows are not offered */
   isDayOff: boolean;
   /**
-   * HH:MM, start of extra hours offered on that date
-   * @nullable
-   */
+     * HH:MM, start of extra hours offered on that date
+     * @nullable
+     */
   startTime?: string | null;
   /**
-   * HH:MM (24:00 is midnight at the end of the day)
-   * @nullable
-   */
+     * HH:MM (24:00 is midnight at the end of the day)
+     * @nullable
+     */
   endTime?: string | null;
 }

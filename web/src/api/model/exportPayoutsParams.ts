@@ -6,5 +6,5 @@
  */
 
 export type ExportPayoutsParams = {
-  status?: string;
+status?: string;
 };

@@ -6,20 +6,20 @@
  */
 
 export type GetAvailableSlotsParams = {
-  /**
-   * YYYY-MM-DD in the viewer's zone
-   */
-  date?: string;
-  /**
-   * Minutes, 60 by default
-   */
-  duration?: number;
-  /**
-   * The viewer's IANA zone, UTC by default
-   */
-  timeZone?: string;
-  /**
-   * A booking being rescheduled: its own time counts as free
-   */
-  excludeBooking?: string;
+/**
+ * YYYY-MM-DD in the viewer's zone
+ */
+date?: string;
+/**
+ * Minutes, 60 by default
+ */
+duration?: number;
+/**
+ * The viewer's IANA zone, UTC by default
+ */
+timeZone?: string;
+/**
+ * A booking being rescheduled: its own time counts as free
+ */
+excludeBooking?: string;
 };

@@ -7,8 +7,8 @@
 
 export interface GroupStatusRequest {
   /**
-   * active (start, in the live window), completed (end an active session) or cancelled
-   * (a scheduled session outside its live window; every paid seat is refunded in full)
-   */
+     * active (start, in the live window), completed (end an active session) or cancelled
+     * (a scheduled session outside its live window; every paid seat is refunded in full)
+     */
   status?: string;
 }

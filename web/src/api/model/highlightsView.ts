@@ -10,14 +10,14 @@ export interface HighlightsView {
   /** Active mentors with at least one service */
   mentorCount: number;
   /**
-   * Average hourly rate of paid one-to-one services, decimal string; null when there are none
-   * @nullable
-   */
+     * Average hourly rate of paid one-to-one services, decimal string; null when there are none
+     * @nullable
+     */
   averageHourlyRate?: string | null;
   /**
-   * Average of all reviews, two decimals; null before the first review
-   * @nullable
-   */
+     * Average of all reviews, two decimals; null before the first review
+     * @nullable
+     */
   averageRating?: string | null;
   reviewCount: number;
   completedSessions: number;

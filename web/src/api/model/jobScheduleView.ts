@@ -13,9 +13,9 @@ export interface JobScheduleView {
   /** Seconds, minutes, hours, day of month, month, day of week */
   expression: string;
   /**
-   * The newest task of its queue
-   * @nullable
-   */
+     * The newest task of its queue
+     * @nullable
+     */
   lastRunAt?: string | null;
   /** @nullable */
   nextRunAt?: string | null;

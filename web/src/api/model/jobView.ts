@@ -18,9 +18,9 @@ export interface JobView {
   /** When it is (or was) due */
   runAt: string;
   /**
-   * The last attempt's error, if it failed
-   * @nullable
-   */
+     * The last attempt's error, if it failed
+     * @nullable
+     */
   lastError?: string | null;
   /** @nullable */
   doneAt?: string | null;

@@ -6,24 +6,24 @@
  */
 
 export type ListAdminBookingsParams = {
-  /**
-   * pending, confirmed, completed or cancelled
-   */
-  status?: string;
-  /**
-   * YYYY-MM-DD: sessions on or after this day (UTC)
-   */
-  startDate?: string;
-  /**
-   * YYYY-MM-DD: sessions on or before this day (UTC)
-   */
-  endDate?: string;
-  /**
-   * From 1
-   */
-  page?: number;
-  /**
-   * 20 by default, at most 100
-   */
-  pageSize?: number;
+/**
+ * pending, confirmed, completed or cancelled
+ */
+status?: string;
+/**
+ * YYYY-MM-DD: sessions on or after this day (UTC)
+ */
+startDate?: string;
+/**
+ * YYYY-MM-DD: sessions on or before this day (UTC)
+ */
+endDate?: string;
+/**
+ * From 1
+ */
+page?: number;
+/**
+ * 20 by default, at most 100
+ */
+pageSize?: number;
 };

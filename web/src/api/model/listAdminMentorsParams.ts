@@ -6,8 +6,8 @@
  */
 
 export type ListAdminMentorsParams = {
-  /**
-   * pending, approved or rejected
-   */
-  approvalStatus?: string;
+/**
+ * pending, approved or rejected
+ */
+approvalStatus?: string;
 };

@@ -6,12 +6,12 @@
  */
 
 export type ListAdminUsersParams = {
-  /**
-   * user, mentor or admin
-   */
-  role?: string;
-  /**
-   * true or false
-   */
-  isActive?: string;
+/**
+ * user, mentor or admin
+ */
+role?: string;
+/**
+ * true or false
+ */
+isActive?: string;
 };

@@ -6,8 +6,8 @@
  */
 
 export type ListContactMessagesParams = {
-  /**
-   * open or answered
-   */
-  status?: string;
+/**
+ * open or answered
+ */
+status?: string;
 };

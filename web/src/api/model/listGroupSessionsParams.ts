@@ -6,6 +6,6 @@
  */
 
 export type ListGroupSessionsParams = {
-  mentor?: string;
-  serviceId?: string;
+mentor?: string;
+serviceId?: string;
 };

@@ -6,8 +6,8 @@
  */
 
 export type ListJobsParams = {
-  queue?: string;
-  state?: string;
-  page?: number;
-  pageSize?: number;
+queue?: string;
+state?: string;
+page?: number;
+pageSize?: number;
 };

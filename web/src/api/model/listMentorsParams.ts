@@ -6,27 +6,27 @@
  */
 
 export type ListMentorsParams = {
-  /**
-   * Service type, e.g. tarot
-   */
-  service?: string;
-  /**
-   * Words to look for in names, specialties, service titles and bios
-   */
-  search?: string;
-  minPrice?: string;
-  maxPrice?: string;
-  minRating?: string;
-  /**
-   * relevance (default), rating, price or sessions
-   */
-  sort?: string;
-  /**
-   * From 1
-   */
-  page?: number;
-  /**
-   * 12 by default, at most 50
-   */
-  pageSize?: number;
+/**
+ * Service type, e.g. tarot
+ */
+service?: string;
+/**
+ * Words to look for in names, specialties, service titles and bios
+ */
+search?: string;
+minPrice?: string;
+maxPrice?: string;
+minRating?: string;
+/**
+ * relevance (default), rating, price or sessions
+ */
+sort?: string;
+/**
+ * From 1
+ */
+page?: number;
+/**
+ * 12 by default, at most 50
+ */
+pageSize?: number;
 };

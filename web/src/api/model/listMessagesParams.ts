@@ -6,12 +6,12 @@
  */
 
 export type ListMessagesParams = {
-  /**
-   * 1 to 100, 50 by default
-   */
-  limit?: number;
-  /**
-   * Messages to skip from the newest, 0 by default
-   */
-  offset?: number;
+/**
+ * 1 to 100, 50 by default
+ */
+limit?: number;
+/**
+ * Messages to skip from the newest, 0 by default
+ */
+offset?: number;
 };

@@ -6,5 +6,5 @@
  */
 
 export type ListNotificationsParams = {
-  limit?: number;
+limit?: number;
 };

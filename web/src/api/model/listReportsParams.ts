@@ -6,8 +6,8 @@
  */
 
 export type ListReportsParams = {
-  /**
-   * open, resolved or dismissed
-   */
-  status?: string;
+/**
+ * open, resolved or dismissed
+ */
+status?: string;
 };

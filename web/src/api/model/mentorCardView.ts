@@ -18,9 +18,9 @@ export interface MentorCardView {
   /** Decimal string, e.g. "50.00" */
   basePrice: string;
   /**
-   * The cheapest active service ("0.00": a free one); null while the mentor offers none
-   * @nullable
-   */
+     * The cheapest active service ("0.00": a free one); null while the mentor offers none
+     * @nullable
+     */
   fromPrice?: string | null;
   /** Minutes before a session below which it cannot be booked */
   minimumNoticeMinutes: number;
@@ -34,14 +34,14 @@ export interface MentorCardView {
   timeZone: string;
   isActive: boolean;
   /**
-   * pending (awaiting an administrator's review), approved or rejected; only approved mentors
-   * are shown to others
-   */
+     * pending (awaiting an administrator's review), approved or rejected; only approved mentors
+     * are shown to others
+     */
   approvalStatus: string;
   /**
-   * Why an administrator rejected the profile (only while rejected)
-   * @nullable
-   */
+     * Why an administrator rejected the profile (only while rejected)
+     * @nullable
+     */
   rejectionReason?: string | null;
   createdAt: string;
   user: MentorUserView;

@@ -15,9 +15,9 @@ export interface MessageView {
   /** 'text' */
   messageType: string;
   /**
-   * The sender's own id for the message, when it sent one
-   * @nullable
-   */
+     * The sender's own id for the message, when it sent one
+     * @nullable
+     */
   clientId?: string | null;
   isRead: boolean;
   createdAt: string;

@@ -8,10 +8,10 @@
 export interface NotificationView {
   id: string;
   /**
-   * booking_confirmed, booking_cancelled, booking_rescheduled, booking_reminder, new_message, new_review,
-   * mentor_approved, payment_received, payment_failed, system_announcement, payout_destination_changed,
-   * removed_from_session or mentor_rejected
-   */
+     * booking_confirmed, booking_cancelled, booking_rescheduled, booking_reminder, new_message, new_review,
+     * mentor_approved, payment_received, payment_failed, system_announcement, payout_destination_changed,
+     * removed_from_session or mentor_rejected
+     */
   type: string;
   title: string;
   message: string;

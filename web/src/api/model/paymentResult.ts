@@ -10,9 +10,9 @@ export interface PaymentResult {
   success: boolean;
   message: string;
   /**
-   * Why the payment did not go through
-   * @nullable
-   */
+     * Why the payment did not go through
+     * @nullable
+     */
   error?: string | null;
-  booking?: (BookingView & unknown) | null;
+  booking?: BookingView & unknown | null;
 }

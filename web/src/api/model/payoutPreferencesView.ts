@@ -8,9 +8,9 @@
 export interface PayoutPreferencesView {
   mentorId: string;
   /**
-   * paypal, venmo or zelle; null until the mentor saves preferences
-   * @nullable
-   */
+     * paypal, venmo or zelle; null until the mentor saves preferences
+     * @nullable
+     */
   method?: string | null;
   /** @nullable */
   paypalEmail?: string | null;

@@ -17,9 +17,9 @@ export interface PendingPayoutView {
   platformFee: string;
   mentorNet: string;
   /**
-   * The destination this payout was made for (later changes to the mentor's preferences do not
-   * move it); null when the mentor had none (their first preferences fill it in)
-   */
-  payoutPreferences?: (PayoutMethodView & unknown) | null;
+     * The destination this payout was made for (later changes to the mentor's preferences do not
+     * move it); null when the mentor had none (their first preferences fill it in)
+     */
+  payoutPreferences?: PayoutMethodView & unknown | null;
   createdAt: string;
 }

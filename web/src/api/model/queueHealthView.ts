@@ -10,9 +10,9 @@ export interface QueueHealthView {
   name: string;
   state: QueueStateView;
   /**
-   * The last heartbeat of a worker of this queue
-   * @nullable
-   */
+     * The last heartbeat of a worker of this queue
+     * @nullable
+     */
   lastSeenAt?: string | null;
   /** How often its worker was restarted after failing */
   restarts: number;

@@ -5,7 +5,8 @@
  * OpenAPI spec version: 0.1.0
  */
 
-export type QueueStateView = (typeof QueueStateView)[keyof typeof QueueStateView];
+export type QueueStateView = typeof QueueStateView[keyof typeof QueueStateView];
+
 
 export const QueueStateView = {
   ok: 'ok',

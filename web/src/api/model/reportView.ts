@@ -15,9 +15,9 @@ export interface ReportView {
   /** open, resolved or dismissed */
   status: string;
   /**
-   * What the admin did when resolving: none, hide_review, hide_message or deactivate_user
-   * @nullable
-   */
+     * What the admin did when resolving: none, hide_review, hide_message or deactivate_user
+     * @nullable
+     */
   action?: string | null;
   /** @nullable */
   note?: string | null;

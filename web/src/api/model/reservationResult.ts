@@ -10,11 +10,11 @@ import type { ReservationRef } from './reservationRef';
 export interface ReservationResult {
   /** True when the service is free and the booking is confirmed now */
   freeBooking: boolean;
-  booking?: (BookingView & unknown) | null;
-  reservation?: (ReservationRef & unknown) | null;
+  booking?: BookingView & unknown | null;
+  reservation?: ReservationRef & unknown | null;
   /**
-   * When an unpaid hold is released
-   * @nullable
-   */
+     * When an unpaid hold is released
+     * @nullable
+     */
   expiresAt?: string | null;
 }

@@ -17,5 +17,5 @@ export interface ReservationView {
   notes?: string | null;
   mentor: MentorCardView;
   service: ServiceView;
-  groupSession?: (GroupSessionSummary & unknown) | null;
+  groupSession?: GroupSessionSummary & unknown | null;
 }

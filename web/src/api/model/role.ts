@@ -5,7 +5,8 @@
  * OpenAPI spec version: 0.1.0
  */
 
-export type Role = (typeof Role)[keyof typeof Role];
+export type Role = typeof Role[keyof typeof Role];
+
 
 export const Role = {
   user: 'user',

@@ -11,24 +11,26 @@ import type {
   RegisterRequest,
   RegisterResponse,
   TokenRequest,
-  UserView,
+  UserView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getRegisterUrl = () => {
-  return `/api/register`;
-};
+
+
+
+
+  return `/api/register`
+}
 
 /**
  * @summary Creates an unverified account and e-mails a verification link. An address that already has
 an account gets the same answer; nothing is created and the mail goes to its owner.
  */
-export const register = async (
-  registerRequest: RegisterRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<RegisterResponse> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const register = async (registerRequest: RegisterRequest, options?: Parameters<typeof apiFetch>[1]): Promise<RegisterResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -42,26 +44,30 @@ export const register = async (
     }
     return headers;
   };
-  return apiFetch<RegisterResponse>(getRegisterUrl(), {
+return apiFetch<RegisterResponse>(getRegisterUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(registerRequest),
-  });
-};
+    body: JSON.stringify(registerRequest)
+  }
+);}
+
 
 export const getVerifyEmailUrl = () => {
-  return `/api/verify-email`;
-};
+
+
+
+
+  return `/api/verify-email`
+}
 
 /**
  * @summary Confirms an e-mail address with the token from the verification link.
  */
-export const verifyEmail = async (
-  tokenRequest: TokenRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const verifyEmail = async (tokenRequest: TokenRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -75,26 +81,30 @@ export const verifyEmail = async (
     }
     return headers;
   };
-  return apiFetch<MessageResponse>(getVerifyEmailUrl(), {
+return apiFetch<MessageResponse>(getVerifyEmailUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(tokenRequest),
-  });
-};
+    body: JSON.stringify(tokenRequest)
+  }
+);}
+
 
 export const getResendVerificationUrl = () => {
-  return `/api/resend-verification`;
-};
+
+
+
+
+  return `/api/resend-verification`
+}
 
 /**
  * @summary Sends a new verification link; the answer is the same for every address.
  */
-export const resendVerification = async (
-  emailRequest: EmailRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const resendVerification = async (emailRequest: EmailRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -108,26 +118,30 @@ export const resendVerification = async (
     }
     return headers;
   };
-  return apiFetch<MessageResponse>(getResendVerificationUrl(), {
+return apiFetch<MessageResponse>(getResendVerificationUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(emailRequest),
-  });
-};
+    body: JSON.stringify(emailRequest)
+  }
+);}
+
 
 export const getLoginUrl = () => {
-  return `/api/login`;
-};
+
+
+
+
+  return `/api/login`
+}
 
 /**
  * @summary Signs in and sets the session cookie.
  */
-export const login = async (
-  loginRequest: LoginRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<UserView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const login = async (loginRequest: LoginRequest, options?: Parameters<typeof apiFetch>[1]): Promise<UserView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -141,52 +155,82 @@ export const login = async (
     }
     return headers;
   };
-  return apiFetch<UserView>(getLoginUrl(), {
+return apiFetch<UserView>(getLoginUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(loginRequest),
-  });
-};
+    body: JSON.stringify(loginRequest)
+  }
+);}
+
 
 export const getLoginPageUrl = () => {
-  return `/api/login`;
-};
+
+
+
+
+  return `/api/login`
+}
 
 /**
  * @summary Browser navigation to sign in: shows the sign-in screen.
  */
-export const loginPage = async (options?: Parameters<typeof apiFetch>[1]): Promise<unknown> => {
-  return apiFetch<unknown>(getLoginPageUrl(), {
+export const loginPage = async ( options?: Parameters<typeof apiFetch>[1]): Promise<unknown> => {
+
+  return apiFetch<unknown>(getLoginPageUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getLogoutUrl = () => {
-  return `/api/logout`;
-};
+
+
+
+
+  return `/api/logout`
+}
 
 /**
  * @summary Ends the current session. POST only: a GET (an image or link pointing here) changes nothing.
  */
-export const logout = async (options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
-  return apiFetch<MessageResponse>(getLogoutUrl(), {
+export const logout = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getLogoutUrl(),
+  {
     ...options,
-    method: 'POST',
-  });
-};
+    method: 'POST'
+
+
+  }
+);}
+
 
 export const getGetAuthUserUrl = () => {
-  return `/api/auth/user`;
-};
+
+
+
+
+  return `/api/auth/user`
+}
 
 /**
  * @summary The signed-in user.
  */
-export const getAuthUser = async (options?: Parameters<typeof apiFetch>[1]): Promise<UserView> => {
-  return apiFetch<UserView>(getGetAuthUserUrl(), {
+export const getAuthUser = async ( options?: Parameters<typeof apiFetch>[1]): Promise<UserView> => {
+
+  return apiFetch<UserView>(getGetAuthUserUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

@@ -26,66 +26,80 @@ import type {
   ReportView,
   ResolveReportRequest,
   UserStatusRequest,
-  UserView,
+  UserView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getGetAdminStatsUrl = () => {
-  return `/api/admin/stats`;
-};
+
+
+
+
+  return `/api/admin/stats`
+}
 
 /**
  * @summary Platform figures: users, mentors, bookings and revenue (approved payments less refunds paid).
  */
-export const getAdminStats = async (options?: Parameters<typeof apiFetch>[1]): Promise<AdminStatsView> => {
-  return apiFetch<AdminStatsView>(getGetAdminStatsUrl(), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const getAdminStats = async ( options?: Parameters<typeof apiFetch>[1]): Promise<AdminStatsView> => {
 
-export const getListAdminUsersUrl = (params?: ListAdminUsersParams) => {
+  return apiFetch<AdminStatsView>(getGetAdminStatsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getListAdminUsersUrl = (params?: ListAdminUsersParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/users?${stringifiedParams}` : `/api/admin/users`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/users?${stringifiedParams}` : `/api/admin/users`
+}
 
 /**
  * @summary Users, newest first, optionally by role and active flag.
  */
-export const listAdminUsers = async (
-  params?: ListAdminUsersParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<UserView[]> => {
-  return apiFetch<UserView[]>(getListAdminUsersUrl(params), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listAdminUsers = async (params?: ListAdminUsersParams, options?: Parameters<typeof apiFetch>[1]): Promise<UserView[]> => {
 
-export const getSetAdminUserStatusUrl = (id: string) => {
-  return `/api/admin/users/${id}/status`;
-};
+  return apiFetch<UserView[]>(getListAdminUsersUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getSetAdminUserStatusUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/users/${id}/status`
+}
 
 /**
  * @summary Activates or deactivates a user. Deactivating ends all of their sessions at once; an
 admin cannot deactivate themself (409). Audited.
  */
-export const setAdminUserStatus = async (
-  id: string,
-  userStatusRequest: UserStatusRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<UserView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const setAdminUserStatus = async (id: string,
+    userStatusRequest: UserStatusRequest, options?: Parameters<typeof apiFetch>[1]): Promise<UserView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -99,72 +113,88 @@ export const setAdminUserStatus = async (
     }
     return headers;
   };
-  return apiFetch<UserView>(getSetAdminUserStatusUrl(id), {
+return apiFetch<UserView>(getSetAdminUserStatusUrl(id),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(userStatusRequest),
-  });
-};
+    body: JSON.stringify(userStatusRequest)
+  }
+);}
 
-export const getListAdminMentorsUrl = (params?: ListAdminMentorsParams) => {
+
+export const getListAdminMentorsUrl = (params?: ListAdminMentorsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/mentors?${stringifiedParams}` : `/api/admin/mentors`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/mentors?${stringifiedParams}` : `/api/admin/mentors`
+}
 
 /**
  * @summary Every mentor with rating, sessions, services, status, approval status and earnings,
 newest first; `approvalStatus` (pending, approved or rejected) narrows the list.
  */
-export const listAdminMentors = async (
-  params?: ListAdminMentorsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<AdminMentorView[]> => {
-  return apiFetch<AdminMentorView[]>(getListAdminMentorsUrl(params), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listAdminMentors = async (params?: ListAdminMentorsParams, options?: Parameters<typeof apiFetch>[1]): Promise<AdminMentorView[]> => {
 
-export const getApproveMentorUrl = (id: string) => {
-  return `/api/admin/mentors/${id}/approve`;
-};
+  return apiFetch<AdminMentorView[]>(getListAdminMentorsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getApproveMentorUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/mentors/${id}/approve`
+}
 
 /**
  * @summary Approves a mentor profile: listed and bookable from now on; the mentor is notified and
 e-mailed. Approving an approved mentor changes nothing. Audited.
  */
 export const approveMentor = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<AdminMentorView> => {
-  return apiFetch<AdminMentorView>(getApproveMentorUrl(id), {
-    ...options,
-    method: 'POST',
-  });
-};
 
-export const getRejectMentorUrl = (id: string) => {
-  return `/api/admin/mentors/${id}/reject`;
-};
+  return apiFetch<AdminMentorView>(getApproveMentorUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getRejectMentorUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/mentors/${id}/reject`
+}
 
 /**
  * @summary Rejects a mentor profile with a reason (1 to 1000 characters) the mentor is notified and
 e-mailed; it is not listed, and the mentor may edit it and resubmit. 409 when already
 rejected. Audited.
  */
-export const rejectMentor = async (
-  id: string,
-  rejectMentorRequest: RejectMentorRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<AdminMentorView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const rejectMentor = async (id: string,
+    rejectMentorRequest: RejectMentorRequest, options?: Parameters<typeof apiFetch>[1]): Promise<AdminMentorView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -178,99 +208,113 @@ export const rejectMentor = async (
     }
     return headers;
   };
-  return apiFetch<AdminMentorView>(getRejectMentorUrl(id), {
+return apiFetch<AdminMentorView>(getRejectMentorUrl(id),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(rejectMentorRequest),
-  });
-};
+    body: JSON.stringify(rejectMentorRequest)
+  }
+);}
 
-export const getListAdminBookingsUrl = (params?: ListAdminBookingsParams) => {
+
+export const getListAdminBookingsUrl = (params?: ListAdminBookingsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/bookings?${stringifiedParams}` : `/api/admin/bookings`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/bookings?${stringifiedParams}` : `/api/admin/bookings`
+}
 
 /**
  * @summary Bookings, newest first, by status and by the session's day (UTC, inclusive), a page at a time.
  */
-export const listAdminBookings = async (
-  params?: ListAdminBookingsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<AdminBookingsPage> => {
-  return apiFetch<AdminBookingsPage>(getListAdminBookingsUrl(params), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listAdminBookings = async (params?: ListAdminBookingsParams, options?: Parameters<typeof apiFetch>[1]): Promise<AdminBookingsPage> => {
 
-export const getListContactMessagesUrl = (params?: ListContactMessagesParams) => {
+  return apiFetch<AdminBookingsPage>(getListAdminBookingsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getListContactMessagesUrl = (params?: ListContactMessagesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0
-    ? `/api/admin/contact-messages?${stringifiedParams}`
-    : `/api/admin/contact-messages`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/contact-messages?${stringifiedParams}` : `/api/admin/contact-messages`
+}
 
 /**
  * @summary Contact messages, newest first, optionally only open or answered ones.
  */
-export const listContactMessages = async (
-  params?: ListContactMessagesParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ContactMessageView[]> => {
-  return apiFetch<ContactMessageView[]>(getListContactMessagesUrl(params), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listContactMessages = async (params?: ListContactMessagesParams, options?: Parameters<typeof apiFetch>[1]): Promise<ContactMessageView[]> => {
 
-export const getMarkContactMessageAnsweredUrl = (id: string) => {
-  return `/api/admin/contact-messages/${id}/answered`;
-};
+  return apiFetch<ContactMessageView[]>(getListContactMessagesUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getMarkContactMessageAnsweredUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/contact-messages/${id}/answered`
+}
 
 /**
  * @summary Marks a message answered (409 when it already is).
  */
-export const markContactMessageAnswered = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ContactMessageView> => {
-  return apiFetch<ContactMessageView>(getMarkContactMessageAnsweredUrl(id), {
+export const markContactMessageAnswered = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<ContactMessageView> => {
+
+  return apiFetch<ContactMessageView>(getMarkContactMessageAnsweredUrl(id),
+  {
     ...options,
-    method: 'POST',
-  });
-};
+    method: 'POST'
+
+
+  }
+);}
+
 
 export const getCreateAnnouncementUrl = () => {
-  return `/api/admin/announcements`;
-};
+
+
+
+
+  return `/api/admin/announcements`
+}
 
 /**
  * @summary Sends a system announcement to every active user of the audience (delivered by the worker).
  */
-export const createAnnouncement = async (
-  announcementRequest: AnnouncementRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<AnnouncementView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const createAnnouncement = async (announcementRequest: AnnouncementRequest, options?: Parameters<typeof apiFetch>[1]): Promise<AnnouncementView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -284,68 +328,84 @@ export const createAnnouncement = async (
     }
     return headers;
   };
-  return apiFetch<AnnouncementView>(getCreateAnnouncementUrl(), {
+return apiFetch<AnnouncementView>(getCreateAnnouncementUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(announcementRequest),
-  });
-};
+    body: JSON.stringify(announcementRequest)
+  }
+);}
+
 
 export const getListAnnouncementsUrl = () => {
-  return `/api/admin/announcements`;
-};
+
+
+
+
+  return `/api/admin/announcements`
+}
 
 /**
  * @summary Every announcement, newest first, with how many users have it so far.
  */
-export const listAnnouncements = async (options?: Parameters<typeof apiFetch>[1]): Promise<AnnouncementView[]> => {
-  return apiFetch<AnnouncementView[]>(getListAnnouncementsUrl(), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listAnnouncements = async ( options?: Parameters<typeof apiFetch>[1]): Promise<AnnouncementView[]> => {
 
-export const getListReportsUrl = (params?: ListReportsParams) => {
+  return apiFetch<AnnouncementView[]>(getListAnnouncementsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getListReportsUrl = (params?: ListReportsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/reports?${stringifiedParams}` : `/api/admin/reports`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/reports?${stringifiedParams}` : `/api/admin/reports`
+}
 
 /**
  * @summary Reports, newest first, optionally of one status.
  */
-export const listReports = async (
-  params?: ListReportsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ReportView[]> => {
-  return apiFetch<ReportView[]>(getListReportsUrl(params), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listReports = async (params?: ListReportsParams, options?: Parameters<typeof apiFetch>[1]): Promise<ReportView[]> => {
 
-export const getResolveReportUrl = (id: string) => {
-  return `/api/admin/reports/${id}/resolve`;
-};
+  return apiFetch<ReportView[]>(getListReportsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getResolveReportUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/reports/${id}/resolve`
+}
 
 /**
  * @summary Resolves an open report with an action (a hidden review or message disappears for everyone).
  */
-export const resolveReport = async (
-  id: string,
-  resolveReportRequest: ResolveReportRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ReportView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const resolveReport = async (id: string,
+    resolveReportRequest: ResolveReportRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReportView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -359,27 +419,31 @@ export const resolveReport = async (
     }
     return headers;
   };
-  return apiFetch<ReportView>(getResolveReportUrl(id), {
+return apiFetch<ReportView>(getResolveReportUrl(id),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(resolveReportRequest),
-  });
-};
+    body: JSON.stringify(resolveReportRequest)
+  }
+);}
 
-export const getDismissReportUrl = (id: string) => {
-  return `/api/admin/reports/${id}/dismiss`;
-};
+
+export const getDismissReportUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/reports/${id}/dismiss`
+}
 
 /**
  * @summary Dismisses an open report.
  */
-export const dismissReport = async (
-  id: string,
-  dismissReportRequest: DismissReportRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ReportView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const dismissReport = async (id: string,
+    dismissReportRequest: DismissReportRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReportView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -393,94 +457,136 @@ export const dismissReport = async (
     }
     return headers;
   };
-  return apiFetch<ReportView>(getDismissReportUrl(id), {
+return apiFetch<ReportView>(getDismissReportUrl(id),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(dismissReportRequest),
-  });
-};
+    body: JSON.stringify(dismissReportRequest)
+  }
+);}
+
 
 export const getListJobQueuesUrl = () => {
-  return `/api/admin/jobs/queues`;
-};
+
+
+
+
+  return `/api/admin/jobs/queues`
+}
 
 /**
  * @summary Every queue with its tasks by state, its oldest due task's wait and its live workers.
  */
-export const listJobQueues = async (options?: Parameters<typeof apiFetch>[1]): Promise<JobQueueView[]> => {
-  return apiFetch<JobQueueView[]>(getListJobQueuesUrl(), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listJobQueues = async ( options?: Parameters<typeof apiFetch>[1]): Promise<JobQueueView[]> => {
 
-export const getListJobsUrl = (params?: ListJobsParams) => {
+  return apiFetch<JobQueueView[]>(getListJobQueuesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getListJobsUrl = (params?: ListJobsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/jobs?${stringifiedParams}` : `/api/admin/jobs`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/jobs?${stringifiedParams}` : `/api/admin/jobs`
+}
 
 /**
  * @summary Tasks, optionally of one queue and one state, a page at a time.
  */
-export const listJobs = async (
-  params?: ListJobsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<JobsPage> => {
-  return apiFetch<JobsPage>(getListJobsUrl(params), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listJobs = async (params?: ListJobsParams, options?: Parameters<typeof apiFetch>[1]): Promise<JobsPage> => {
 
-export const getRetryJobUrl = (id: string) => {
-  return `/api/admin/jobs/${id}/retry`;
-};
+  return apiFetch<JobsPage>(getListJobsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getRetryJobUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/jobs/${id}/retry`
+}
 
 /**
  * @summary Runs a failed or set-aside task again at once, its attempts reset (409 in any other state).
  */
 export const retryJob = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<JobView> => {
-  return apiFetch<JobView>(getRetryJobUrl(id), {
-    ...options,
-    method: 'POST',
-  });
-};
 
-export const getDiscardJobUrl = (id: string) => {
-  return `/api/admin/jobs/${id}/discard`;
-};
+  return apiFetch<JobView>(getRetryJobUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getDiscardJobUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/jobs/${id}/discard`
+}
 
 /**
  * @summary Removes a pending, scheduled, failed or set-aside task from work, kept as discarded (409 for
 a running one).
  */
 export const discardJob = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<JobView> => {
-  return apiFetch<JobView>(getDiscardJobUrl(id), {
+
+  return apiFetch<JobView>(getDiscardJobUrl(id),
+  {
     ...options,
-    method: 'POST',
-  });
-};
+    method: 'POST'
+
+
+  }
+);}
+
 
 export const getListJobSchedulesUrl = () => {
-  return `/api/admin/jobs/schedules`;
-};
+
+
+
+
+  return `/api/admin/jobs/schedules`
+}
 
 /**
  * @summary Every cron schedule, named by its queue, with its last and next run.
  */
-export const listJobSchedules = async (options?: Parameters<typeof apiFetch>[1]): Promise<JobScheduleView[]> => {
-  return apiFetch<JobScheduleView[]>(getListJobSchedulesUrl(), {
+export const listJobSchedules = async ( options?: Parameters<typeof apiFetch>[1]): Promise<JobScheduleView[]> => {
+
+  return apiFetch<JobScheduleView[]>(getListJobSchedulesUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

@@ -11,37 +11,48 @@ import type {
   DateOverrideView,
   MessageResponse,
   NewAvailabilityRequest,
-  NewDateOverrideRequest,
+  NewDateOverrideRequest
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getListAvailabilityUrl = () => {
-  return `/api/mentor/availability`;
-};
+
+
+
+
+  return `/api/mentor/availability`
+}
 
 /**
  * @summary The signed-in mentor's weekly windows, by day then start.
  */
-export const listAvailability = async (options?: Parameters<typeof apiFetch>[1]): Promise<AvailabilitySlotView[]> => {
-  return apiFetch<AvailabilitySlotView[]>(getListAvailabilityUrl(), {
+export const listAvailability = async ( options?: Parameters<typeof apiFetch>[1]): Promise<AvailabilitySlotView[]> => {
+
+  return apiFetch<AvailabilitySlotView[]>(getListAvailabilityUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getAddAvailabilityUrl = () => {
-  return `/api/mentor/availability`;
-};
+
+
+
+
+  return `/api/mentor/availability`
+}
 
 /**
  * @summary Adds a weekly window; overlapping windows of one day are refused.
  */
-export const addAvailability = async (
-  newAvailabilityRequest: NewAvailabilityRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<AvailabilitySlotView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const addAvailability = async (newAvailabilityRequest: NewAvailabilityRequest, options?: Parameters<typeof apiFetch>[1]): Promise<AvailabilitySlotView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -55,26 +66,30 @@ export const addAvailability = async (
     }
     return headers;
   };
-  return apiFetch<AvailabilitySlotView>(getAddAvailabilityUrl(), {
+return apiFetch<AvailabilitySlotView>(getAddAvailabilityUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(newAvailabilityRequest),
-  });
-};
+    body: JSON.stringify(newAvailabilityRequest)
+  }
+);}
+
 
 export const getAddAvailabilityBulkUrl = () => {
-  return `/api/mentor/availability/bulk`;
-};
+
+
+
+
+  return `/api/mentor/availability/bulk`
+}
 
 /**
  * @summary Adds the same window on several days at once, all or none (an overlap refuses them all).
  */
-export const addAvailabilityBulk = async (
-  bulkAvailabilityRequest: BulkAvailabilityRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<AvailabilitySlotView[]> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const addAvailabilityBulk = async (bulkAvailabilityRequest: BulkAvailabilityRequest, options?: Parameters<typeof apiFetch>[1]): Promise<AvailabilitySlotView[]> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -88,27 +103,31 @@ export const addAvailabilityBulk = async (
     }
     return headers;
   };
-  return apiFetch<AvailabilitySlotView[]>(getAddAvailabilityBulkUrl(), {
+return apiFetch<AvailabilitySlotView[]>(getAddAvailabilityBulkUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(bulkAvailabilityRequest),
-  });
-};
+    body: JSON.stringify(bulkAvailabilityRequest)
+  }
+);}
 
-export const getSetAvailabilityActiveUrl = (id: string) => {
-  return `/api/mentor/availability/${id}`;
-};
+
+export const getSetAvailabilityActiveUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/availability/${id}`
+}
 
 /**
  * @summary Switches a window Active or Inactive.
  */
-export const setAvailabilityActive = async (
-  id: string,
-  availabilityStatusRequest: AvailabilityStatusRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<AvailabilitySlotView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const setAvailabilityActive = async (id: string,
+    availabilityStatusRequest: AvailabilityStatusRequest, options?: Parameters<typeof apiFetch>[1]): Promise<AvailabilitySlotView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -122,54 +141,73 @@ export const setAvailabilityActive = async (
     }
     return headers;
   };
-  return apiFetch<AvailabilitySlotView>(getSetAvailabilityActiveUrl(id), {
+return apiFetch<AvailabilitySlotView>(getSetAvailabilityActiveUrl(id),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(availabilityStatusRequest),
-  });
-};
+    body: JSON.stringify(availabilityStatusRequest)
+  }
+);}
 
-export const getDeleteAvailabilityUrl = (id: string) => {
-  return `/api/mentor/availability/${id}`;
-};
 
-export const deleteAvailability = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  return apiFetch<MessageResponse>(getDeleteAvailabilityUrl(id), {
+export const getDeleteAvailabilityUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/availability/${id}`
+}
+
+export const deleteAvailability = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getDeleteAvailabilityUrl(id),
+  {
     ...options,
-    method: 'DELETE',
-  });
-};
+    method: 'DELETE'
+
+
+  }
+);}
+
 
 export const getListDateOverridesUrl = () => {
-  return `/api/mentor/availability/overrides`;
-};
+
+
+
+
+  return `/api/mentor/availability/overrides`
+}
 
 /**
  * @summary The signed-in mentor's date overrides from today (in their zone) on, by date.
  */
-export const listDateOverrides = async (options?: Parameters<typeof apiFetch>[1]): Promise<DateOverrideView[]> => {
-  return apiFetch<DateOverrideView[]>(getListDateOverridesUrl(), {
+export const listDateOverrides = async ( options?: Parameters<typeof apiFetch>[1]): Promise<DateOverrideView[]> => {
+
+  return apiFetch<DateOverrideView[]>(getListDateOverridesUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getAddDateOverrideUrl = () => {
-  return `/api/mentor/availability/overrides`;
-};
+
+
+
+
+  return `/api/mentor/availability/overrides`
+}
 
 /**
  * @summary Adds a day off, extra hours, or both on a date; existing bookings on it are kept.
  */
-export const addDateOverride = async (
-  newDateOverrideRequest: NewDateOverrideRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<DateOverrideView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const addDateOverride = async (newDateOverrideRequest: NewDateOverrideRequest, options?: Parameters<typeof apiFetch>[1]): Promise<DateOverrideView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -183,24 +221,33 @@ export const addDateOverride = async (
     }
     return headers;
   };
-  return apiFetch<DateOverrideView>(getAddDateOverrideUrl(), {
+return apiFetch<DateOverrideView>(getAddDateOverrideUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(newDateOverrideRequest),
-  });
-};
+    body: JSON.stringify(newDateOverrideRequest)
+  }
+);}
 
-export const getDeleteDateOverrideUrl = (id: string) => {
-  return `/api/mentor/availability/overrides/${id}`;
-};
 
-export const deleteDateOverride = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  return apiFetch<MessageResponse>(getDeleteDateOverrideUrl(id), {
+export const getDeleteDateOverrideUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/availability/overrides/${id}`
+}
+
+export const deleteDateOverride = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getDeleteDateOverrideUrl(id),
+  {
     ...options,
-    method: 'DELETE',
-  });
-};
+    method: 'DELETE'
+
+
+  }
+);}
+
+

@@ -15,53 +15,57 @@ import type {
   PaymentResult,
   ReservationRequest,
   ReservationResult,
-  ReservationView,
+  ReservationView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
-export const getGetAvailableSlotsUrl = (mentorId: string, params?: GetAvailableSlotsParams) => {
+export const getGetAvailableSlotsUrl = (mentorId: string,
+    params?: GetAvailableSlotsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0
-    ? `/api/mentors/${mentorId}/available-slots?${stringifiedParams}`
-    : `/api/mentors/${mentorId}/available-slots`;
-};
+  return stringifiedParams.length > 0 ? `/api/mentors/${mentorId}/available-slots?${stringifiedParams}` : `/api/mentors/${mentorId}/available-slots`
+}
 
 /**
  * @summary Start times (HH:MM, viewer's zone) a mentor offers on a viewer-local date.
  */
-export const getAvailableSlots = async (
-  mentorId: string,
-  params?: GetAvailableSlotsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<string[]> => {
-  return apiFetch<string[]>(getGetAvailableSlotsUrl(mentorId, params), {
+export const getAvailableSlots = async (mentorId: string,
+    params?: GetAvailableSlotsParams, options?: Parameters<typeof apiFetch>[1]): Promise<string[]> => {
+
+  return apiFetch<string[]>(getGetAvailableSlotsUrl(mentorId,params),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getCreateReservationUrl = () => {
-  return `/api/reservations`;
-};
+
+
+
+
+  return `/api/reservations`
+}
 
 /**
  * @summary Books a free service at once, or holds a paid one for 60 minutes while the seeker pays.
  */
-export const createReservation = async (
-  reservationRequest: ReservationRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ReservationResult> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const createReservation = async (reservationRequest: ReservationRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReservationResult> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -75,74 +79,99 @@ export const createReservation = async (
     }
     return headers;
   };
-  return apiFetch<ReservationResult>(getCreateReservationUrl(), {
+return apiFetch<ReservationResult>(getCreateReservationUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(reservationRequest),
-  });
-};
+    body: JSON.stringify(reservationRequest)
+  }
+);}
 
-export const getGetReservationUrl = (id: string) => {
-  return `/api/reservations/${id}`;
-};
+
+export const getGetReservationUrl = (id: string,) => {
+
+
+
+
+  return `/api/reservations/${id}`
+}
 
 /**
  * @summary The signed-in seeker's live hold.
  */
-export const getReservation = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ReservationView> => {
-  return apiFetch<ReservationView>(getGetReservationUrl(id), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const getReservation = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<ReservationView> => {
 
-export const getReleaseReservationUrl = (id: string) => {
-  return `/api/reservations/${id}`;
-};
+  return apiFetch<ReservationView>(getGetReservationUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getReleaseReservationUrl = (id: string,) => {
+
+
+
+
+  return `/api/reservations/${id}`
+}
 
 /**
  * @summary Releases the signed-in seeker's live hold at once, freeing its time for others.
  */
-export const releaseReservation = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  return apiFetch<MessageResponse>(getReleaseReservationUrl(id), {
+export const releaseReservation = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getReleaseReservationUrl(id),
+  {
     ...options,
-    method: 'DELETE',
-  });
-};
+    method: 'DELETE'
+
+
+  }
+);}
+
 
 export const getGetMyReservationsUrl = () => {
-  return `/api/user/reservations`;
-};
+
+
+
+
+  return `/api/user/reservations`
+}
 
 /**
  * @summary The signed-in seeker's live holds (checkouts left unfinished), soonest expiry first.
  */
-export const getMyReservations = async (options?: Parameters<typeof apiFetch>[1]): Promise<ReservationView[]> => {
-  return apiFetch<ReservationView[]>(getGetMyReservationsUrl(), {
+export const getMyReservations = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ReservationView[]> => {
+
+  return apiFetch<ReservationView[]>(getGetMyReservationsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getProcessPaymentUrl = () => {
-  return `/api/process-payment-v2`;
-};
+
+
+
+
+  return `/api/process-payment-v2`
+}
 
 /**
  * @summary Pays a held reservation by card through the payment gateway; a repeated payment charges once.
  */
-export const processPayment = async (
-  paymentRequest: PaymentRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<PaymentResult> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const processPayment = async (paymentRequest: PaymentRequest, options?: Parameters<typeof apiFetch>[1]): Promise<PaymentResult> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -156,55 +185,62 @@ export const processPayment = async (
     }
     return headers;
   };
-  return apiFetch<PaymentResult>(getProcessPaymentUrl(), {
+return apiFetch<PaymentResult>(getProcessPaymentUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(paymentRequest),
-  });
-};
+    body: JSON.stringify(paymentRequest)
+  }
+);}
 
-export const getListGroupSessionsUrl = (params?: ListGroupSessionsParams) => {
+
+export const getListGroupSessionsUrl = (params?: ListGroupSessionsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/group-sessions?${stringifiedParams}` : `/api/group-sessions`;
-};
+  return stringifiedParams.length > 0 ? `/api/group-sessions?${stringifiedParams}` : `/api/group-sessions`
+}
 
 /**
  * @summary Group sessions still ahead or live, soonest first; `mentor` (a mentor profile id) or
 `serviceId` narrows the list.
  */
-export const listGroupSessions = async (
-  params?: ListGroupSessionsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<GroupSessionView[]> => {
-  return apiFetch<GroupSessionView[]>(getListGroupSessionsUrl(params), {
+export const listGroupSessions = async (params?: ListGroupSessionsParams, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView[]> => {
+
+  return apiFetch<GroupSessionView[]>(getListGroupSessionsUrl(params),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getCreateGroupSessionUrl = () => {
-  return `/api/group-sessions`;
-};
+
+
+
+
+  return `/api/group-sessions`
+}
 
 /**
  * @summary Schedules a session of the mentor's own active group service (its duration; 2 to 20
 participants, 4 by default; in the future; not overlapping the mentor's bookings or sessions).
  */
-export const createGroupSession = async (
-  createGroupSessionRequest: CreateGroupSessionRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<GroupSessionView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const createGroupSession = async (createGroupSessionRequest: CreateGroupSessionRequest, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -218,46 +254,56 @@ export const createGroupSession = async (
     }
     return headers;
   };
-  return apiFetch<GroupSessionView>(getCreateGroupSessionUrl(), {
+return apiFetch<GroupSessionView>(getCreateGroupSessionUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(createGroupSessionRequest),
-  });
-};
+    body: JSON.stringify(createGroupSessionRequest)
+  }
+);}
 
-export const getGetGroupSessionUrl = (id: string) => {
-  return `/api/group-sessions/${id}`;
-};
+
+export const getGetGroupSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/group-sessions/${id}`
+}
 
 /**
  * @summary One group session (any state).
  */
-export const getGroupSession = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<GroupSessionView> => {
-  return apiFetch<GroupSessionView>(getGetGroupSessionUrl(id), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const getGroupSession = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView> => {
 
-export const getUpdateGroupSessionUrl = (id: string) => {
-  return `/api/group-sessions/${id}`;
-};
+  return apiFetch<GroupSessionView>(getGetGroupSessionUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getUpdateGroupSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/group-sessions/${id}`
+}
 
 /**
  * @summary The mentor moves the session: scheduled -> active (in its live window), active ->
 completed, scheduled -> cancelled (outside its live window; every paid seat is refunded in
 full and every participant told). Anything else is 409.
  */
-export const updateGroupSession = async (
-  id: string,
-  groupStatusRequest: GroupStatusRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<GroupSessionView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const updateGroupSession = async (id: string,
+    groupStatusRequest: GroupStatusRequest, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -271,26 +317,36 @@ export const updateGroupSession = async (
     }
     return headers;
   };
-  return apiFetch<GroupSessionView>(getUpdateGroupSessionUrl(id), {
+return apiFetch<GroupSessionView>(getUpdateGroupSessionUrl(id),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(groupStatusRequest),
-  });
-};
+    body: JSON.stringify(groupStatusRequest)
+  }
+);}
+
 
 export const getListMentorGroupSessionsUrl = () => {
-  return `/api/mentor/group-sessions`;
-};
+
+
+
+
+  return `/api/mentor/group-sessions`
+}
 
 /**
  * @summary The signed-in mentor's group sessions, the latest start first.
  */
-export const listMentorGroupSessions = async (
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<GroupSessionView[]> => {
-  return apiFetch<GroupSessionView[]>(getListMentorGroupSessionsUrl(), {
+export const listMentorGroupSessions = async ( options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView[]> => {
+
+  return apiFetch<GroupSessionView[]>(getListMentorGroupSessionsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

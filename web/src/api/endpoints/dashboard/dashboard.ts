@@ -18,55 +18,72 @@ import type {
   Rescheduled,
   ReviewRequest,
   ReviewView,
-  StatusRequest,
+  StatusRequest
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getGetUserDashboardUrl = () => {
-  return `/api/user/dashboard`;
-};
+
+
+
+
+  return `/api/user/dashboard`
+}
 
 /**
  * @summary The seeker's bookings and figures.
  */
-export const getUserDashboard = async (options?: Parameters<typeof apiFetch>[1]): Promise<ClientDashboard> => {
-  return apiFetch<ClientDashboard>(getGetUserDashboardUrl(), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const getUserDashboard = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ClientDashboard> => {
 
-export const getGetRefundPreviewUrl = (id: string) => {
-  return `/api/user/bookings/${id}/refund-preview`;
-};
+  return apiFetch<ClientDashboard>(getGetUserDashboardUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getGetRefundPreviewUrl = (id: string,) => {
+
+
+
+
+  return `/api/user/bookings/${id}/refund-preview`
+}
 
 /**
  * @summary What cancelling now would refund.
  */
-export const getRefundPreview = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<RefundPolicyView> => {
-  return apiFetch<RefundPolicyView>(getGetRefundPreviewUrl(id), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const getRefundPreview = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<RefundPolicyView> => {
 
-export const getRescheduleBookingUrl = (id: string) => {
-  return `/api/user/bookings/${id}/reschedule`;
-};
+  return apiFetch<RefundPolicyView>(getGetRefundPreviewUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getRescheduleBookingUrl = (id: string,) => {
+
+
+
+
+  return `/api/user/bookings/${id}/reschedule`
+}
 
 /**
  * @summary Moves a booking to another offered slot, up to 2 hours before its start.
  */
-export const rescheduleBooking = async (
-  id: string,
-  rescheduleRequest: RescheduleRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<Rescheduled> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const rescheduleBooking = async (id: string,
+    rescheduleRequest: RescheduleRequest, options?: Parameters<typeof apiFetch>[1]): Promise<Rescheduled> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -80,27 +97,31 @@ export const rescheduleBooking = async (
     }
     return headers;
   };
-  return apiFetch<Rescheduled>(getRescheduleBookingUrl(id), {
+return apiFetch<Rescheduled>(getRescheduleBookingUrl(id),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(rescheduleRequest),
-  });
-};
+    body: JSON.stringify(rescheduleRequest)
+  }
+);}
 
-export const getCancelBookingUrl = (id: string) => {
-  return `/api/user/bookings/${id}/cancel`;
-};
+
+export const getCancelBookingUrl = (id: string,) => {
+
+
+
+
+  return `/api/user/bookings/${id}/cancel`
+}
 
 /**
  * @summary Cancels a booking with the refund the policy gives.
  */
-export const cancelBooking = async (
-  id: string,
-  cancelRequest: CancelRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<CancelledView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const cancelBooking = async (id: string,
+    cancelRequest: CancelRequest, options?: Parameters<typeof apiFetch>[1]): Promise<CancelledView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -114,37 +135,50 @@ export const cancelBooking = async (
     }
     return headers;
   };
-  return apiFetch<CancelledView>(getCancelBookingUrl(id), {
+return apiFetch<CancelledView>(getCancelBookingUrl(id),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(cancelRequest),
-  });
-};
+    body: JSON.stringify(cancelRequest)
+  }
+);}
+
 
 export const getGetEmailPreferencesUrl = () => {
-  return `/api/user/email-preferences`;
-};
 
-export const getEmailPreferences = async (options?: Parameters<typeof apiFetch>[1]): Promise<EmailPreferencesView> => {
-  return apiFetch<EmailPreferencesView>(getGetEmailPreferencesUrl(), {
+
+
+
+  return `/api/user/email-preferences`
+}
+
+export const getEmailPreferences = async ( options?: Parameters<typeof apiFetch>[1]): Promise<EmailPreferencesView> => {
+
+  return apiFetch<EmailPreferencesView>(getGetEmailPreferencesUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getUpdateEmailPreferencesUrl = () => {
-  return `/api/user/email-preferences`;
-};
+
+
+
+
+  return `/api/user/email-preferences`
+}
 
 /**
  * @summary Changes the preferences sent; the answer has all four.
  */
-export const updateEmailPreferences = async (
-  emailPreferencesChange: EmailPreferencesChange,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<EmailPreferencesView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const updateEmailPreferences = async (emailPreferencesChange: EmailPreferencesChange, options?: Parameters<typeof apiFetch>[1]): Promise<EmailPreferencesView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -158,27 +192,31 @@ export const updateEmailPreferences = async (
     }
     return headers;
   };
-  return apiFetch<EmailPreferencesView>(getUpdateEmailPreferencesUrl(), {
+return apiFetch<EmailPreferencesView>(getUpdateEmailPreferencesUrl(),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(emailPreferencesChange),
-  });
-};
+    body: JSON.stringify(emailPreferencesChange)
+  }
+);}
 
-export const getReviewBookingUrl = (id: string) => {
-  return `/api/bookings/${id}/review`;
-};
+
+export const getReviewBookingUrl = (id: string,) => {
+
+
+
+
+  return `/api/bookings/${id}/review`
+}
 
 /**
  * @summary Reviews a completed session, once.
  */
-export const reviewBooking = async (
-  id: string,
-  reviewRequest: ReviewRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ReviewView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const reviewBooking = async (id: string,
+    reviewRequest: ReviewRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReviewView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -192,41 +230,54 @@ export const reviewBooking = async (
     }
     return headers;
   };
-  return apiFetch<ReviewView>(getReviewBookingUrl(id), {
+return apiFetch<ReviewView>(getReviewBookingUrl(id),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(reviewRequest),
-  });
-};
+    body: JSON.stringify(reviewRequest)
+  }
+);}
+
 
 export const getListMentorBookingsUrl = () => {
-  return `/api/mentor/bookings`;
-};
+
+
+
+
+  return `/api/mentor/bookings`
+}
 
 /**
  * @summary The signed-in mentor's bookings, newest start first.
  */
-export const listMentorBookings = async (options?: Parameters<typeof apiFetch>[1]): Promise<BookingView[]> => {
-  return apiFetch<BookingView[]>(getListMentorBookingsUrl(), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listMentorBookings = async ( options?: Parameters<typeof apiFetch>[1]): Promise<BookingView[]> => {
 
-export const getUpdateMentorBookingUrl = (id: string) => {
-  return `/api/mentor/bookings/${id}`;
-};
+  return apiFetch<BookingView[]>(getListMentorBookingsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getUpdateMentorBookingUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/bookings/${id}`
+}
 
 /**
  * @summary pending -> confirmed or cancelled (full refund), confirmed -> completed.
  */
-export const updateMentorBooking = async (
-  id: string,
-  statusRequest: StatusRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<BookingView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const updateMentorBooking = async (id: string,
+    statusRequest: StatusRequest, options?: Parameters<typeof apiFetch>[1]): Promise<BookingView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -240,28 +291,32 @@ export const updateMentorBooking = async (
     }
     return headers;
   };
-  return apiFetch<BookingView>(getUpdateMentorBookingUrl(id), {
+return apiFetch<BookingView>(getUpdateMentorBookingUrl(id),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(statusRequest),
-  });
-};
+    body: JSON.stringify(statusRequest)
+  }
+);}
 
-export const getCancelMentorBookingUrl = (id: string) => {
-  return `/api/mentor/bookings/${id}/cancel`;
-};
+
+export const getCancelMentorBookingUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/bookings/${id}/cancel`
+}
 
 /**
  * @summary The mentor cancels a pending or confirmed booking that has not started: the seeker is
 refunded in full (by the refund job), notified and e-mailed the calendar cancellation.
  */
-export const cancelMentorBooking = async (
-  id: string,
-  mentorCancelRequest: MentorCancelRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<BookingView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const cancelMentorBooking = async (id: string,
+    mentorCancelRequest: MentorCancelRequest, options?: Parameters<typeof apiFetch>[1]): Promise<BookingView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -275,24 +330,36 @@ export const cancelMentorBooking = async (
     }
     return headers;
   };
-  return apiFetch<BookingView>(getCancelMentorBookingUrl(id), {
+return apiFetch<BookingView>(getCancelMentorBookingUrl(id),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(mentorCancelRequest),
-  });
-};
+    body: JSON.stringify(mentorCancelRequest)
+  }
+);}
+
 
 export const getGetMentorStatsUrl = () => {
-  return `/api/mentor/stats`;
-};
+
+
+
+
+  return `/api/mentor/stats`
+}
 
 /**
  * @summary The figures of the mentor dashboard, with the platform's fee and the mentor's net earnings.
  */
-export const getMentorStats = async (options?: Parameters<typeof apiFetch>[1]): Promise<MentorStatsView> => {
-  return apiFetch<MentorStatsView>(getGetMentorStatsUrl(), {
+export const getMentorStats = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorStatsView> => {
+
+  return apiFetch<MentorStatsView>(getGetMentorStatsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

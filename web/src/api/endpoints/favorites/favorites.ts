@@ -4,71 +4,103 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import type { FavoriteChange, FavoriteStatus, MentorView } from '../../model';
+import type {
+  FavoriteChange,
+  FavoriteStatus,
+  MentorView
+} from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getListFavoritesUrl = () => {
-  return `/api/user/favorites`;
-};
+
+
+
+
+  return `/api/user/favorites`
+}
 
 /**
  * @summary The signed-in user's favourite mentors, most recently added first.
  */
-export const listFavorites = async (options?: Parameters<typeof apiFetch>[1]): Promise<MentorView[]> => {
-  return apiFetch<MentorView[]>(getListFavoritesUrl(), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listFavorites = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorView[]> => {
 
-export const getCheckFavoriteUrl = (mentorId: string) => {
-  return `/api/user/favorites/check/${mentorId}`;
-};
+  return apiFetch<MentorView[]>(getListFavoritesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getCheckFavoriteUrl = (mentorId: string,) => {
+
+
+
+
+  return `/api/user/favorites/check/${mentorId}`
+}
 
 /**
  * @summary Whether a mentor is among the user's favourites.
  */
-export const checkFavorite = async (
-  mentorId: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<FavoriteStatus> => {
-  return apiFetch<FavoriteStatus>(getCheckFavoriteUrl(mentorId), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const checkFavorite = async (mentorId: string, options?: Parameters<typeof apiFetch>[1]): Promise<FavoriteStatus> => {
 
-export const getAddFavoriteUrl = (mentorId: string) => {
-  return `/api/user/favorites/${mentorId}`;
-};
+  return apiFetch<FavoriteStatus>(getCheckFavoriteUrl(mentorId),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getAddFavoriteUrl = (mentorId: string,) => {
+
+
+
+
+  return `/api/user/favorites/${mentorId}`
+}
 
 /**
  * @summary Adds a mentor to the favourites (no change when already there).
  */
-export const addFavorite = async (
-  mentorId: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<FavoriteChange> => {
-  return apiFetch<FavoriteChange>(getAddFavoriteUrl(mentorId), {
-    ...options,
-    method: 'POST',
-  });
-};
+export const addFavorite = async (mentorId: string, options?: Parameters<typeof apiFetch>[1]): Promise<FavoriteChange> => {
 
-export const getRemoveFavoriteUrl = (mentorId: string) => {
-  return `/api/user/favorites/${mentorId}`;
-};
+  return apiFetch<FavoriteChange>(getAddFavoriteUrl(mentorId),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getRemoveFavoriteUrl = (mentorId: string,) => {
+
+
+
+
+  return `/api/user/favorites/${mentorId}`
+}
 
 /**
  * @summary Removes a mentor from the favourites (no change when not there).
  */
-export const removeFavorite = async (
-  mentorId: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<FavoriteChange> => {
-  return apiFetch<FavoriteChange>(getRemoveFavoriteUrl(mentorId), {
+export const removeFavorite = async (mentorId: string, options?: Parameters<typeof apiFetch>[1]): Promise<FavoriteChange> => {
+
+  return apiFetch<FavoriteChange>(getRemoveFavoriteUrl(mentorId),
+  {
     ...options,
-    method: 'DELETE',
-  });
-};
+    method: 'DELETE'
+
+
+  }
+);}
+
+

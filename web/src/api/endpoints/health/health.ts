@@ -4,34 +4,56 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import type { HealthStatus, SiteInfo } from '../../model';
+import type {
+  HealthStatus,
+  SiteInfo
+} from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getGetHealthUrl = () => {
-  return `/api/health`;
-};
+
+
+
+
+  return `/api/health`
+}
 
 /**
  * @summary Whether the api and its database answer, with the state of each job queue.
  */
-export const getHealth = async (options?: Parameters<typeof apiFetch>[1]): Promise<HealthStatus> => {
-  return apiFetch<HealthStatus>(getGetHealthUrl(), {
+export const getHealth = async ( options?: Parameters<typeof apiFetch>[1]): Promise<HealthStatus> => {
+
+  return apiFetch<HealthStatus>(getGetHealthUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getGetSiteInfoUrl = () => {
-  return `/api/site-info`;
-};
+
+
+
+
+  return `/api/site-info`
+}
 
 /**
  * @summary The platform's contact addresses and fee, for the public pages.
  */
-export const getSiteInfo = async (options?: Parameters<typeof apiFetch>[1]): Promise<SiteInfo> => {
-  return apiFetch<SiteInfo>(getGetSiteInfoUrl(), {
+export const getSiteInfo = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SiteInfo> => {
+
+  return apiFetch<SiteInfo>(getGetSiteInfoUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

@@ -4,22 +4,30 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import type { ListMentorsParams, MentorProfileRequest, MentorView, MentorsPage, ReviewView } from '../../model';
+import type {
+  ListMentorsParams,
+  MentorProfileRequest,
+  MentorView,
+  MentorsPage,
+  ReviewView
+} from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getCreateMentorUrl = () => {
-  return `/api/mentors`;
-};
+
+
+
+
+  return `/api/mentors`
+}
 
 /**
  * @summary Creates the signed-in user's mentor profile (onboarding step 1).
  */
-export const createMentor = async (
-  mentorProfileRequest: MentorProfileRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MentorView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const createMentor = async (mentorProfileRequest: MentorProfileRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -33,67 +41,83 @@ export const createMentor = async (
     }
     return headers;
   };
-  return apiFetch<MentorView>(getCreateMentorUrl(), {
+return apiFetch<MentorView>(getCreateMentorUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(mentorProfileRequest),
-  });
-};
+    body: JSON.stringify(mentorProfileRequest)
+  }
+);}
 
-export const getListMentorsUrl = (params?: ListMentorsParams) => {
+
+export const getListMentorsUrl = (params?: ListMentorsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/mentors?${stringifiedParams}` : `/api/mentors`;
-};
+  return stringifiedParams.length > 0 ? `/api/mentors?${stringifiedParams}` : `/api/mentors`
+}
 
 /**
  * @summary Active, approved mentors, filtered, searched (full text with typo tolerance), sorted and paged.
  */
-export const listMentors = async (
-  params?: ListMentorsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MentorsPage> => {
-  return apiFetch<MentorsPage>(getListMentorsUrl(params), {
+export const listMentors = async (params?: ListMentorsParams, options?: Parameters<typeof apiFetch>[1]): Promise<MentorsPage> => {
+
+  return apiFetch<MentorsPage>(getListMentorsUrl(params),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getGetMentorProfileUrl = () => {
-  return `/api/mentor/profile`;
-};
+
+
+
+
+  return `/api/mentor/profile`
+}
 
 /**
  * @summary The signed-in user's mentor profile with all its services; 404 when not a mentor.
  */
-export const getMentorProfile = async (options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
-  return apiFetch<MentorView>(getGetMentorProfileUrl(), {
+export const getMentorProfile = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
+
+  return apiFetch<MentorView>(getGetMentorProfileUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getUpdateMentorProfileUrl = () => {
-  return `/api/mentor/profile`;
-};
+
+
+
+
+  return `/api/mentor/profile`
+}
 
 /**
  * @summary Changes the fields sent; specialties are trimmed and duplicates dropped.
  */
-export const updateMentorProfile = async (
-  mentorProfileRequest: MentorProfileRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MentorView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const updateMentorProfile = async (mentorProfileRequest: MentorProfileRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -107,54 +131,84 @@ export const updateMentorProfile = async (
     }
     return headers;
   };
-  return apiFetch<MentorView>(getUpdateMentorProfileUrl(), {
+return apiFetch<MentorView>(getUpdateMentorProfileUrl(),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(mentorProfileRequest),
-  });
-};
+    body: JSON.stringify(mentorProfileRequest)
+  }
+);}
+
 
 export const getResubmitMentorProfileUrl = () => {
-  return `/api/mentor/profile/resubmit`;
-};
+
+
+
+
+  return `/api/mentor/profile/resubmit`
+}
 
 /**
  * @summary A rejected mentor sends their (edited) profile for review again: pending until an
 administrator decides. 409 unless the profile is rejected.
  */
-export const resubmitMentorProfile = async (options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
-  return apiFetch<MentorView>(getResubmitMentorProfileUrl(), {
-    ...options,
-    method: 'POST',
-  });
-};
+export const resubmitMentorProfile = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
 
-export const getGetMentorUrl = (id: string) => {
-  return `/api/mentors/${id}`;
-};
+  return apiFetch<MentorView>(getResubmitMentorProfileUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getGetMentorUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentors/${id}`
+}
 
 /**
  * @summary An active, approved mentor with its active services. A mentor awaiting review (or
 rejected) is 404 for everyone but themself and the administrators.
  */
 export const getMentor = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
-  return apiFetch<MentorView>(getGetMentorUrl(id), {
-    ...options,
-    method: 'GET',
-  });
-};
 
-export const getGetMentorReviewsUrl = (id: string) => {
-  return `/api/mentors/${id}/reviews`;
-};
+  return apiFetch<MentorView>(getGetMentorUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getGetMentorReviewsUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentors/${id}/reviews`
+}
 
 /**
  * @summary A mentor's reviews, newest first.
  */
 export const getMentorReviews = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<ReviewView[]> => {
-  return apiFetch<ReviewView[]>(getGetMentorReviewsUrl(id), {
+
+  return apiFetch<ReviewView[]>(getGetMentorReviewsUrl(id),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

@@ -12,37 +12,48 @@ import type {
   MessageView,
   RtcConfig,
   SendMessageRequest,
-  StartConversationRequest,
+  StartConversationRequest
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getListConversationsUrl = () => {
-  return `/api/conversations`;
-};
+
+
+
+
+  return `/api/conversations`
+}
 
 /**
  * @summary The signed-in user's conversations, the most recent activity first.
  */
-export const listConversations = async (options?: Parameters<typeof apiFetch>[1]): Promise<ConversationView[]> => {
-  return apiFetch<ConversationView[]>(getListConversationsUrl(), {
+export const listConversations = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ConversationView[]> => {
+
+  return apiFetch<ConversationView[]>(getListConversationsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getStartConversationUrl = () => {
-  return `/api/conversations`;
-};
+
+
+
+
+  return `/api/conversations`
+}
 
 /**
  * @summary Finds or starts the conversation of a mentor and a client.
  */
-export const startConversation = async (
-  startConversationRequest: StartConversationRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ConversationView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const startConversation = async (startConversationRequest: StartConversationRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ConversationView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -56,71 +67,83 @@ export const startConversation = async (
     }
     return headers;
   };
-  return apiFetch<ConversationView>(getStartConversationUrl(), {
+return apiFetch<ConversationView>(getStartConversationUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(startConversationRequest),
-  });
-};
+    body: JSON.stringify(startConversationRequest)
+  }
+);}
 
-export const getGetConversationUrl = (id: string) => {
-  return `/api/conversations/${id}`;
-};
 
-export const getConversation = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ConversationView> => {
-  return apiFetch<ConversationView>(getGetConversationUrl(id), {
+export const getGetConversationUrl = (id: string,) => {
+
+
+
+
+  return `/api/conversations/${id}`
+}
+
+export const getConversation = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<ConversationView> => {
+
+  return apiFetch<ConversationView>(getGetConversationUrl(id),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
 
-export const getListMessagesUrl = (id: string, params?: ListMessagesParams) => {
+
+  }
+);}
+
+
+export const getListMessagesUrl = (id: string,
+    params?: ListMessagesParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0
-    ? `/api/conversations/${id}/messages?${stringifiedParams}`
-    : `/api/conversations/${id}/messages`;
-};
+  return stringifiedParams.length > 0 ? `/api/conversations/${id}/messages?${stringifiedParams}` : `/api/conversations/${id}/messages`
+}
 
 /**
  * @summary A page of the thread counted from the newest message, returned oldest first.
  */
-export const listMessages = async (
-  id: string,
-  params?: ListMessagesParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageView[]> => {
-  return apiFetch<MessageView[]>(getListMessagesUrl(id, params), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const listMessages = async (id: string,
+    params?: ListMessagesParams, options?: Parameters<typeof apiFetch>[1]): Promise<MessageView[]> => {
 
-export const getSendMessageUrl = (id: string) => {
-  return `/api/conversations/${id}/messages`;
-};
+  return apiFetch<MessageView[]>(getListMessagesUrl(id,params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getSendMessageUrl = (id: string,) => {
+
+
+
+
+  return `/api/conversations/${id}/messages`
+}
 
 /**
  * @summary Sends a message (the REST fallback of the socket's sendMessage).
  */
-export const sendMessage = async (
-  id: string,
-  sendMessageRequest: SendMessageRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const sendMessage = async (id: string,
+    sendMessageRequest: SendMessageRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -134,59 +157,92 @@ export const sendMessage = async (
     }
     return headers;
   };
-  return apiFetch<MessageView>(getSendMessageUrl(id), {
+return apiFetch<MessageView>(getSendMessageUrl(id),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(sendMessageRequest),
-  });
-};
+    body: JSON.stringify(sendMessageRequest)
+  }
+);}
 
-export const getMarkConversationReadUrl = (id: string) => {
-  return `/api/conversations/${id}/read`;
-};
+
+export const getMarkConversationReadUrl = (id: string,) => {
+
+
+
+
+  return `/api/conversations/${id}/read`
+}
 
 /**
  * @summary Marks the other party's messages read.
  */
 export const markConversationRead = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<Count> => {
-  return apiFetch<Count>(getMarkConversationReadUrl(id), {
+
+  return apiFetch<Count>(getMarkConversationReadUrl(id),
+  {
     ...options,
-    method: 'PUT',
-  });
-};
+    method: 'PUT'
+
+
+  }
+);}
+
 
 export const getGetUnreadMessageCountUrl = () => {
-  return `/api/messages/unread-count`;
-};
+
+
+
+
+  return `/api/messages/unread-count`
+}
 
 /**
  * @summary Messages to the signed-in user not read yet, in every conversation.
  */
-export const getUnreadMessageCount = async (options?: Parameters<typeof apiFetch>[1]): Promise<Count> => {
-  return apiFetch<Count>(getGetUnreadMessageCountUrl(), {
+export const getUnreadMessageCount = async ( options?: Parameters<typeof apiFetch>[1]): Promise<Count> => {
+
+  return apiFetch<Count>(getGetUnreadMessageCountUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getGetRtcConfigUrl = () => {
-  return `/api/rtc/config`;
-};
+
+
+
+
+  return `/api/rtc/config`
+}
 
 /**
  * @summary The ICE servers for a one-to-one call, with TURN credentials that expire.
  */
-export const getRtcConfig = async (options?: Parameters<typeof apiFetch>[1]): Promise<RtcConfig> => {
-  return apiFetch<RtcConfig>(getGetRtcConfigUrl(), {
-    ...options,
-    method: 'GET',
-  });
-};
+export const getRtcConfig = async ( options?: Parameters<typeof apiFetch>[1]): Promise<RtcConfig> => {
 
-export const getGetGroupCallUrl = (id: string) => {
-  return `/api/group-sessions/${id}/call`;
-};
+  return apiFetch<RtcConfig>(getGetRtcConfigUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getGetGroupCallUrl = (id: string,) => {
+
+
+
+
+  return `/api/group-sessions/${id}/call`
+}
 
 /**
  * @summary What a page needs to enter a live group session's call over `/api/ws` (no Janus token: only
@@ -194,8 +250,14 @@ the api talks to Janus) (mentor and seated participants only; 403 for
 anyone else or a removed participant; 409 when the session is not live; 503 without Janus).
  */
 export const getGroupCall = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<GroupCallView> => {
-  return apiFetch<GroupCallView>(getGetGroupCallUrl(id), {
+
+  return apiFetch<GroupCallView>(getGetGroupCallUrl(id),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

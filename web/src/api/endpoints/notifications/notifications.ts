@@ -9,84 +9,118 @@ import type {
   MarkedAllRead,
   MessageResponse,
   NotificationView,
-  UnreadCount,
+  UnreadCount
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
-export const getListNotificationsUrl = (params?: ListNotificationsParams) => {
+export const getListNotificationsUrl = (params?: ListNotificationsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/notifications?${stringifiedParams}` : `/api/notifications`;
-};
+  return stringifiedParams.length > 0 ? `/api/notifications?${stringifiedParams}` : `/api/notifications`
+}
 
 /**
  * @summary The user's latest notifications, newest first.
  */
-export const listNotifications = async (
-  params?: ListNotificationsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<NotificationView[]> => {
-  return apiFetch<NotificationView[]>(getListNotificationsUrl(params), {
+export const listNotifications = async (params?: ListNotificationsParams, options?: Parameters<typeof apiFetch>[1]): Promise<NotificationView[]> => {
+
+  return apiFetch<NotificationView[]>(getListNotificationsUrl(params),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getGetUnreadNotificationCountUrl = () => {
-  return `/api/notifications/unread-count`;
-};
 
-export const getUnreadNotificationCount = async (options?: Parameters<typeof apiFetch>[1]): Promise<UnreadCount> => {
-  return apiFetch<UnreadCount>(getGetUnreadNotificationCountUrl(), {
+
+
+
+  return `/api/notifications/unread-count`
+}
+
+export const getUnreadNotificationCount = async ( options?: Parameters<typeof apiFetch>[1]): Promise<UnreadCount> => {
+
+  return apiFetch<UnreadCount>(getGetUnreadNotificationCountUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getMarkAllNotificationsReadUrl = () => {
-  return `/api/notifications/read-all`;
-};
 
-export const markAllNotificationsRead = async (options?: Parameters<typeof apiFetch>[1]): Promise<MarkedAllRead> => {
-  return apiFetch<MarkedAllRead>(getMarkAllNotificationsReadUrl(), {
+
+
+
+  return `/api/notifications/read-all`
+}
+
+export const markAllNotificationsRead = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MarkedAllRead> => {
+
+  return apiFetch<MarkedAllRead>(getMarkAllNotificationsReadUrl(),
+  {
     ...options,
-    method: 'PUT',
-  });
-};
+    method: 'PUT'
 
-export const getMarkNotificationReadUrl = (id: string) => {
-  return `/api/notifications/${id}/read`;
-};
 
-export const markNotificationRead = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<NotificationView> => {
-  return apiFetch<NotificationView>(getMarkNotificationReadUrl(id), {
+  }
+);}
+
+
+export const getMarkNotificationReadUrl = (id: string,) => {
+
+
+
+
+  return `/api/notifications/${id}/read`
+}
+
+export const markNotificationRead = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<NotificationView> => {
+
+  return apiFetch<NotificationView>(getMarkNotificationReadUrl(id),
+  {
     ...options,
-    method: 'PUT',
-  });
-};
+    method: 'PUT'
 
-export const getDeleteNotificationUrl = (id: string) => {
-  return `/api/notifications/${id}`;
-};
 
-export const deleteNotification = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  return apiFetch<MessageResponse>(getDeleteNotificationUrl(id), {
+  }
+);}
+
+
+export const getDeleteNotificationUrl = (id: string,) => {
+
+
+
+
+  return `/api/notifications/${id}`
+}
+
+export const deleteNotification = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getDeleteNotificationUrl(id),
+  {
     ...options,
-    method: 'DELETE',
-  });
-};
+    method: 'DELETE'
+
+
+  }
+);}
+
+

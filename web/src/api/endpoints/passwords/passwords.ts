@@ -4,22 +4,29 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import type { ChangePasswordRequest, EmailRequest, MessageResponse, ResetPasswordRequest } from '../../model';
+import type {
+  ChangePasswordRequest,
+  EmailRequest,
+  MessageResponse,
+  ResetPasswordRequest
+} from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getForgotPasswordUrl = () => {
-  return `/api/forgot-password`;
-};
+
+
+
+
+  return `/api/forgot-password`
+}
 
 /**
  * @summary E-mails a reset link to an existing account; the answer is the same for every address.
  */
-export const forgotPassword = async (
-  emailRequest: EmailRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const forgotPassword = async (emailRequest: EmailRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -33,26 +40,30 @@ export const forgotPassword = async (
     }
     return headers;
   };
-  return apiFetch<MessageResponse>(getForgotPasswordUrl(), {
+return apiFetch<MessageResponse>(getForgotPasswordUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(emailRequest),
-  });
-};
+    body: JSON.stringify(emailRequest)
+  }
+);}
+
 
 export const getResetPasswordUrl = () => {
-  return `/api/reset-password`;
-};
+
+
+
+
+  return `/api/reset-password`
+}
 
 /**
  * @summary Sets a new password with the token from a reset link; every session of the user ends.
  */
-export const resetPassword = async (
-  resetPasswordRequest: ResetPasswordRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const resetPassword = async (resetPasswordRequest: ResetPasswordRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -66,26 +77,30 @@ export const resetPassword = async (
     }
     return headers;
   };
-  return apiFetch<MessageResponse>(getResetPasswordUrl(), {
+return apiFetch<MessageResponse>(getResetPasswordUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(resetPasswordRequest),
-  });
-};
+    body: JSON.stringify(resetPasswordRequest)
+  }
+);}
+
 
 export const getChangePasswordUrl = () => {
-  return `/api/user/change-password`;
-};
+
+
+
+
+  return `/api/user/change-password`
+}
 
 /**
  * @summary Changes the signed-in user's password; their other sessions end.
  */
-export const changePassword = async (
-  changePasswordRequest: ChangePasswordRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const changePassword = async (changePasswordRequest: ChangePasswordRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -99,10 +114,13 @@ export const changePassword = async (
     }
     return headers;
   };
-  return apiFetch<MessageResponse>(getChangePasswordUrl(), {
+return apiFetch<MessageResponse>(getChangePasswordUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(changePasswordRequest),
-  });
-};
+    body: JSON.stringify(changePasswordRequest)
+  }
+);}
+
+

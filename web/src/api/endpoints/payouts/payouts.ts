@@ -13,39 +13,48 @@ import type {
   PayoutHistoryItem,
   PayoutPreferencesRequest,
   PayoutPreferencesView,
-  PendingPayoutView,
+  PendingPayoutView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getGetPayoutPreferencesUrl = () => {
-  return `/api/mentor/payout-preferences`;
-};
+
+
+
+
+  return `/api/mentor/payout-preferences`
+}
 
 /**
  * @summary The signed-in mentor's payout preferences (no method and the default minimum until saved).
  */
-export const getPayoutPreferences = async (
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<PayoutPreferencesView> => {
-  return apiFetch<PayoutPreferencesView>(getGetPayoutPreferencesUrl(), {
+export const getPayoutPreferences = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PayoutPreferencesView> => {
+
+  return apiFetch<PayoutPreferencesView>(getGetPayoutPreferencesUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getSavePayoutPreferencesUrl = () => {
-  return `/api/mentor/payout-preferences`;
-};
+
+
+
+
+  return `/api/mentor/payout-preferences`
+}
 
 /**
  * @summary Saves the payout preferences; only the chosen method's field is kept.
  */
-export const savePayoutPreferences = async (
-  payoutPreferencesRequest: PayoutPreferencesRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<PayoutPreferencesView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const savePayoutPreferences = async (payoutPreferencesRequest: PayoutPreferencesRequest, options?: Parameters<typeof apiFetch>[1]): Promise<PayoutPreferencesView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -59,83 +68,123 @@ export const savePayoutPreferences = async (
     }
     return headers;
   };
-  return apiFetch<PayoutPreferencesView>(getSavePayoutPreferencesUrl(), {
+return apiFetch<PayoutPreferencesView>(getSavePayoutPreferencesUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(payoutPreferencesRequest),
-  });
-};
+    body: JSON.stringify(payoutPreferencesRequest)
+  }
+);}
+
 
 export const getGetMentorEarningsUrl = () => {
-  return `/api/mentor/earnings`;
-};
+
+
+
+
+  return `/api/mentor/earnings`
+}
 
 /**
  * @summary Pending payouts, what accrues for the next batch, the minimum and the payouts sent.
  */
-export const getMentorEarnings = async (options?: Parameters<typeof apiFetch>[1]): Promise<EarningsView> => {
-  return apiFetch<EarningsView>(getGetMentorEarningsUrl(), {
+export const getMentorEarnings = async ( options?: Parameters<typeof apiFetch>[1]): Promise<EarningsView> => {
+
+  return apiFetch<EarningsView>(getGetMentorEarningsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getListPendingPayoutsUrl = () => {
-  return `/api/admin/payouts/pending`;
-};
+
+
+
+
+  return `/api/admin/payouts/pending`
+}
 
 /**
  * @summary Pending payouts, newest first, with each mentor's current payout preferences.
  */
-export const listPendingPayouts = async (options?: Parameters<typeof apiFetch>[1]): Promise<PendingPayoutView[]> => {
-  return apiFetch<PendingPayoutView[]>(getListPendingPayoutsUrl(), {
+export const listPendingPayouts = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PendingPayoutView[]> => {
+
+  return apiFetch<PendingPayoutView[]>(getListPendingPayoutsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getListHeldPayoutsUrl = () => {
-  return `/api/admin/payouts/held`;
-};
+
+
+
+
+  return `/api/admin/payouts/held`
+}
 
 /**
  * @summary Mentors whose payout the next batch holds back because their payout destination changed less
 than 72 hours ago, soonest released first.
  */
-export const listHeldPayouts = async (options?: Parameters<typeof apiFetch>[1]): Promise<HeldPayoutView[]> => {
-  return apiFetch<HeldPayoutView[]>(getListHeldPayoutsUrl(), {
+export const listHeldPayouts = async ( options?: Parameters<typeof apiFetch>[1]): Promise<HeldPayoutView[]> => {
+
+  return apiFetch<HeldPayoutView[]>(getListHeldPayoutsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getListPayoutHistoryUrl = () => {
-  return `/api/admin/payouts/history`;
-};
+
+
+
+
+  return `/api/admin/payouts/history`
+}
 
 /**
  * @summary Sent payouts, newest first.
  */
-export const listPayoutHistory = async (options?: Parameters<typeof apiFetch>[1]): Promise<PayoutHistoryItem[]> => {
-  return apiFetch<PayoutHistoryItem[]>(getListPayoutHistoryUrl(), {
+export const listPayoutHistory = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PayoutHistoryItem[]> => {
+
+  return apiFetch<PayoutHistoryItem[]>(getListPayoutHistoryUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getMarkPayoutPaidUrl = () => {
-  return `/api/admin/payouts/mark-paid`;
-};
+
+
+
+
+  return `/api/admin/payouts/mark-paid`
+}
 
 /**
  * @summary Marks the pending payout holding exactly these bookings as paid (one transaction, audited).
  */
-export const markPayoutPaid = async (
-  markPaidRequest: MarkPaidRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const markPayoutPaid = async (markPaidRequest: MarkPaidRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -149,51 +198,66 @@ export const markPayoutPaid = async (
     }
     return headers;
   };
-  return apiFetch<MessageResponse>(getMarkPayoutPaidUrl(), {
+return apiFetch<MessageResponse>(getMarkPayoutPaidUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(markPaidRequest),
-  });
-};
+    body: JSON.stringify(markPaidRequest)
+  }
+);}
+
 
 export const getRunPayoutBatchUrl = () => {
-  return `/api/admin/payouts/run`;
-};
+
+
+
+
+  return `/api/admin/payouts/run`
+}
 
 /**
  * @summary Queues the payout batch now (the weekly job); a booking is never taken twice.
  */
-export const runPayoutBatch = async (options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
-  return apiFetch<MessageResponse>(getRunPayoutBatchUrl(), {
-    ...options,
-    method: 'POST',
-  });
-};
+export const runPayoutBatch = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
 
-export const getExportPayoutsUrl = (params?: ExportPayoutsParams) => {
+  return apiFetch<MessageResponse>(getRunPayoutBatchUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getExportPayoutsUrl = (params?: ExportPayoutsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
+
     if (value !== undefined) {
-      normalizedParams.append(key, value === null ? 'null' : String(value));
+      normalizedParams.append(key, value === null ? 'null' : String(value))
     }
   });
 
   const stringifiedParams = normalizedParams.toString();
 
-  return stringifiedParams.length > 0 ? `/api/admin/payouts/export?${stringifiedParams}` : `/api/admin/payouts/export`;
-};
+  return stringifiedParams.length > 0 ? `/api/admin/payouts/export?${stringifiedParams}` : `/api/admin/payouts/export`
+}
 
 /**
  * @summary The pending payouts as CSV (mentor,method,recipient,amount) for a bulk-payment tool.
  */
-export const exportPayouts = async (
-  params?: ExportPayoutsParams,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<string> => {
-  return apiFetch<string>(getExportPayoutsUrl(params), {
+export const exportPayouts = async (params?: ExportPayoutsParams, options?: Parameters<typeof apiFetch>[1]): Promise<string> => {
+
+  return apiFetch<string>(getExportPayoutsUrl(params),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

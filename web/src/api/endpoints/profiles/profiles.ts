@@ -11,24 +11,26 @@ import type {
   ProfileChangesRequest,
   PublicUserView,
   TimeZoneRequest,
-  UploadProfileImageBody,
+  UploadProfileImageBody
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getSetTimeZoneUrl = () => {
-  return `/api/user/time-zone`;
-};
+
+
+
+
+  return `/api/user/time-zone`
+}
 
 /**
  * @summary The signed-in user's own profile, with the bio.
 The zone the user's browser is in (IANA): e-mails and notifications state times in it.
  */
-export const setTimeZone = async (
-  timeZoneRequest: TimeZoneRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<TimeZoneRequest> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const setTimeZone = async (timeZoneRequest: TimeZoneRequest, options?: Parameters<typeof apiFetch>[1]): Promise<TimeZoneRequest> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -42,37 +44,50 @@ export const setTimeZone = async (
     }
     return headers;
   };
-  return apiFetch<TimeZoneRequest>(getSetTimeZoneUrl(), {
+return apiFetch<TimeZoneRequest>(getSetTimeZoneUrl(),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(timeZoneRequest),
-  });
-};
+    body: JSON.stringify(timeZoneRequest)
+  }
+);}
+
 
 export const getGetOwnProfileUrl = () => {
-  return `/api/user/profile`;
-};
 
-export const getOwnProfile = async (options?: Parameters<typeof apiFetch>[1]): Promise<OwnProfileView> => {
-  return apiFetch<OwnProfileView>(getGetOwnProfileUrl(), {
+
+
+
+  return `/api/user/profile`
+}
+
+export const getOwnProfile = async ( options?: Parameters<typeof apiFetch>[1]): Promise<OwnProfileView> => {
+
+  return apiFetch<OwnProfileView>(getGetOwnProfileUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getUpdateProfileUrl = () => {
-  return `/api/user/profile`;
-};
+
+
+
+
+  return `/api/user/profile`
+}
 
 /**
  * @summary Edits the signed-in user's profile; a changed e-mail gets a verification link.
  */
-export const updateProfile = async (
-  profileChangesRequest: ProfileChangesRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<OwnProfileView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const updateProfile = async (profileChangesRequest: ProfileChangesRequest, options?: Parameters<typeof apiFetch>[1]): Promise<OwnProfileView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -86,61 +101,86 @@ export const updateProfile = async (
     }
     return headers;
   };
-  return apiFetch<OwnProfileView>(getUpdateProfileUrl(), {
+return apiFetch<OwnProfileView>(getUpdateProfileUrl(),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(profileChangesRequest),
-  });
-};
+    body: JSON.stringify(profileChangesRequest)
+  }
+);}
+
 
 export const getUploadProfileImageUrl = () => {
-  return `/api/user/profile-image`;
-};
+
+
+
+
+  return `/api/user/profile-image`
+}
 
 /**
  * @summary Uploads a profile image (checked by content) and makes it the user's picture.
  */
-export const uploadProfileImage = async (
-  uploadProfileImageBody: UploadProfileImageBody,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ImageUploaded> => {
-  const formData = new FormData();
-  if (uploadProfileImageBody.profileImage !== undefined) {
-    formData.append(`profileImage`, uploadProfileImageBody.profileImage);
-  }
+export const uploadProfileImage = async (uploadProfileImageBody: UploadProfileImageBody, options?: Parameters<typeof apiFetch>[1]): Promise<ImageUploaded> => {
+    const formData = new FormData();
+if(uploadProfileImageBody.profileImage !== undefined) {
+ formData.append(`profileImage`, uploadProfileImageBody.profileImage);
+ }
 
-  return apiFetch<ImageUploaded>(getUploadProfileImageUrl(), {
+  return apiFetch<ImageUploaded>(getUploadProfileImageUrl(),
+  {
     ...options,
-    method: 'POST',
-    body: formData,
-  });
-};
+    method: 'POST'
+    ,
+    body: formData
+  }
+);}
 
-export const getGetUserUrl = (id: string) => {
-  return `/api/users/${id}`;
-};
+
+export const getGetUserUrl = (id: string,) => {
+
+
+
+
+  return `/api/users/${id}`
+}
 
 /**
  * @summary A user's public profile.
  */
 export const getUser = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<PublicUserView> => {
-  return apiFetch<PublicUserView>(getGetUserUrl(id), {
-    ...options,
-    method: 'GET',
-  });
-};
 
-export const getGetUserMentorUrl = (id: string) => {
-  return `/api/users/${id}/mentor`;
-};
+  return apiFetch<PublicUserView>(getGetUserUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getGetUserMentorUrl = (id: string,) => {
+
+
+
+
+  return `/api/users/${id}/mentor`
+}
 
 /**
  * @summary The mentor profile of a user; 404 when the user is not a mentor.
  */
 export const getUserMentor = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MentorView> => {
-  return apiFetch<MentorView>(getGetUserMentorUrl(id), {
+
+  return apiFetch<MentorView>(getGetUserMentorUrl(id),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

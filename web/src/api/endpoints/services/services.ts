@@ -10,23 +10,25 @@ import type {
   ServiceChangesRequest,
   ServiceStatView,
   ServiceView,
-  ServiceWithMentorView,
+  ServiceWithMentorView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getCreateServiceUrl = () => {
-  return `/api/services`;
-};
+
+
+
+
+  return `/api/services`
+}
 
 /**
  * @summary Adds a service to the signed-in mentor's profile.
  */
-export const createService = async (
-  newServiceRequest: NewServiceRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ServiceView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const createService = async (newServiceRequest: NewServiceRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ServiceView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -40,27 +42,31 @@ export const createService = async (
     }
     return headers;
   };
-  return apiFetch<ServiceView>(getCreateServiceUrl(), {
+return apiFetch<ServiceView>(getCreateServiceUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(newServiceRequest),
-  });
-};
+    body: JSON.stringify(newServiceRequest)
+  }
+);}
 
-export const getUpdateServiceUrl = (id: string) => {
-  return `/api/mentor/services/${id}`;
-};
+
+export const getUpdateServiceUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/services/${id}`
+}
 
 /**
  * @summary Changes the signed-in mentor's own service (including activating or deactivating it).
  */
-export const updateService = async (
-  id: string,
-  serviceChangesRequest: ServiceChangesRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ServiceView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const updateService = async (id: string,
+    serviceChangesRequest: ServiceChangesRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ServiceView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -74,56 +80,83 @@ export const updateService = async (
     }
     return headers;
   };
-  return apiFetch<ServiceView>(getUpdateServiceUrl(id), {
+return apiFetch<ServiceView>(getUpdateServiceUrl(id),
+  {
     ...options,
     method: 'PUT',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(serviceChangesRequest),
-  });
-};
+    body: JSON.stringify(serviceChangesRequest)
+  }
+);}
 
-export const getGetServiceUrl = (id: string) => {
-  return `/api/services/${id}`;
-};
+
+export const getGetServiceUrl = (id: string,) => {
+
+
+
+
+  return `/api/services/${id}`
+}
 
 /**
  * @summary A bookable service with its mentor.
  */
-export const getService = async (
-  id: string,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ServiceWithMentorView> => {
-  return apiFetch<ServiceWithMentorView>(getGetServiceUrl(id), {
+export const getService = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<ServiceWithMentorView> => {
+
+  return apiFetch<ServiceWithMentorView>(getGetServiceUrl(id),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getGetServiceStatsUrl = () => {
-  return `/api/service-stats`;
-};
+
+
+
+
+  return `/api/service-stats`
+}
 
 /**
  * @summary One row per service type: mentors offering it and the lowest non-free price.
  */
-export const getServiceStats = async (options?: Parameters<typeof apiFetch>[1]): Promise<ServiceStatView[]> => {
-  return apiFetch<ServiceStatView[]>(getGetServiceStatsUrl(), {
+export const getServiceStats = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ServiceStatView[]> => {
+
+  return apiFetch<ServiceStatView[]>(getGetServiceStatsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
 
 export const getGetHighlightsUrl = () => {
-  return `/api/highlights`;
-};
+
+
+
+
+  return `/api/highlights`
+}
 
 /**
  * @summary The landing page's figures (mentors, average hourly rate, average rating) and testimonials
 from real reviews; a figure with no data behind it is null.
  */
-export const getHighlights = async (options?: Parameters<typeof apiFetch>[1]): Promise<HighlightsView> => {
-  return apiFetch<HighlightsView>(getGetHighlightsUrl(), {
+export const getHighlights = async ( options?: Parameters<typeof apiFetch>[1]): Promise<HighlightsView> => {
+
+  return apiFetch<HighlightsView>(getGetHighlightsUrl(),
+  {
     ...options,
-    method: 'GET',
-  });
-};
+    method: 'GET'
+
+
+  }
+);}
+
+

@@ -4,22 +4,29 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import type { ContactRequest, MessageResponse, ReportRequest, ReportView } from '../../model';
+import type {
+  ContactRequest,
+  MessageResponse,
+  ReportRequest,
+  ReportView
+} from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
 
 export const getSendContactMessageUrl = () => {
-  return `/api/contact`;
-};
+
+
+
+
+  return `/api/contact`
+}
 
 /**
  * @summary Sends a message to support (stored, then e-mailed to the support address).
  */
-export const sendContactMessage = async (
-  contactRequest: ContactRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<MessageResponse> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const sendContactMessage = async (contactRequest: ContactRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -33,26 +40,30 @@ export const sendContactMessage = async (
     }
     return headers;
   };
-  return apiFetch<MessageResponse>(getSendContactMessageUrl(), {
+return apiFetch<MessageResponse>(getSendContactMessageUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(contactRequest),
-  });
-};
+    body: JSON.stringify(contactRequest)
+  }
+);}
+
 
 export const getCreateReportUrl = () => {
-  return `/api/reports`;
-};
+
+
+
+
+  return `/api/reports`
+}
 
 /**
  * @summary Reports a mentor, user, message, review or group session the signed-in user can see.
  */
-export const createReport = async (
-  reportRequest: ReportRequest,
-  options?: Parameters<typeof apiFetch>[1],
-): Promise<ReportView> => {
-  const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+export const createReport = async (reportRequest: ReportRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReportView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
     if (h instanceof Headers) return Object.fromEntries(h.entries());
     if (Symbol.iterator in h) {
@@ -66,10 +77,13 @@ export const createReport = async (
     }
     return headers;
   };
-  return apiFetch<ReportView>(getCreateReportUrl(), {
+return apiFetch<ReportView>(getCreateReportUrl(),
+  {
     ...options,
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
-    body: JSON.stringify(reportRequest),
-  });
-};
+    body: JSON.stringify(reportRequest)
+  }
+);}
+
+
