@@ -8,6 +8,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { apiPathArray, onePatternForQueries } from './eslint-query-pattern.js';
 
 /** The feature folders under src/features/. Each may import only shared code and its own files. */
 const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
@@ -38,6 +39,7 @@ const boundaries = [
   },
 ];
 const TESTS = ['src/**/*.test.{ts,tsx}', 'src/testing/**'];
+
 const testHelpersOnlyInTests = {
   target: './src',
   from: './src/testing',
@@ -63,6 +65,7 @@ export default defineConfig([
       'import-x/no-cycle': 'error',
       'import-x/no-self-import': 'error',
       'import-x/no-restricted-paths': ['error', { zones: [...boundaries, testHelpersOnlyInTests] }],
+      'no-restricted-syntax': ['error', ...onePatternForQueries],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Off: the code keeps the latest props and state in a ref during render (`ref.current = value`) so
       // socket handlers and timers registered once read current values; this rule (written for the React
@@ -73,7 +76,11 @@ export default defineConfig([
   {
     name: 'web/tests',
     files: TESTS,
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaries }] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      // Tests compare the request paths a screen fetched, so lists of '/api/...' strings are theirs to write.
+      'no-restricted-syntax': ['error', ...onePatternForQueries.filter((rule) => rule !== apiPathArray)],
+    },
   },
   {
     name: 'web/config-files',

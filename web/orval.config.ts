@@ -12,7 +12,7 @@ export default defineConfig({
       mode: 'tags-split',
       target: 'src/api/endpoints',
       schemas: 'src/api/model',
-      client: 'react-query',
+      client: 'fetch',
       httpClient: 'fetch',
       clean: true,
       override: {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Heart } from 'lucide-react';
 import { toast } from 'sonner';
-import { catalogueApi, catalogueKeys, type FavoriteStatus, type Mentor } from '@/lib/catalogue';
+import { catalogueApi, catalogueKeys, catalogueQueries, type FavoriteStatus, type Mentor } from '@/lib/catalogue';
 import { cn } from '@/lib/utils';
 import { useLocation, useNavigate } from 'react-router';
 import { useUser } from '@/lib/auth';
@@ -17,19 +17,14 @@ export const FAVORITE_TEXTS = {
 
 /** The ids of the signed-in user's favourite mentors (GET /api/user/favorites), for list pages. */
 export function useFavoriteIds(enabled = true) {
-  const query = useQuery({
-    queryKey: catalogueKeys.favorites(),
-    queryFn: ({ signal }) => catalogueApi.favorites({ signal }),
-    enabled,
-  });
+  const query = useQuery({ ...catalogueQueries.favorites(), enabled });
   return { ids: new Set((query.data ?? []).map((m: Mentor) => m.id)), isLoading: query.isLoading };
 }
 
 /** GET /api/user/favorites/check/{mentorId}: one mentor's state (the profile page). */
 export function useFavoriteStatus(mentorId: string, enabled = true) {
   return useQuery({
-    queryKey: catalogueKeys.favoriteCheck(mentorId),
-    queryFn: ({ signal }) => catalogueApi.favoriteCheck(mentorId, { signal }),
+    ...catalogueQueries.favoriteCheck(mentorId),
     enabled: enabled && !!mentorId,
   });
 }

@@ -2,14 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { FEATURED_MENTORS_COUNT } from '@/config/constants';
-import { catalogueApi, catalogueKeys } from '@/lib/catalogue';
+import { catalogueQueries } from '@/lib/catalogue';
 import { MentorCard, MentorCardSkeleton } from './mentor-card';
 
 /** Featured mentors are the first 3 of GET /api/mentors (public). */
 export function useFeaturedMentors() {
   return useQuery({
-    queryKey: catalogueKeys.mentors(),
-    queryFn: ({ signal }) => catalogueApi.mentors({}, { signal }),
+    ...catalogueQueries.mentors(),
     select: (list) => list.mentors.slice(0, FEATURED_MENTORS_COUNT),
   });
 }

@@ -1,6 +1,7 @@
 import { Camera } from 'lucide-react';
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { useUploadProfileImage } from '@/api/endpoints/profiles/profiles';
+import { useMutation } from '@tanstack/react-query';
+import { uploadProfileImage } from '@/api/endpoints/profiles/profiles';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-fetch';
 import { validateImageFile } from '@/lib/images';
@@ -23,7 +24,7 @@ export function ImageUploadField({ label, value, onChange, error }: Props) {
   const inputRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
   const [problem, setProblem] = useState<string | null>(null);
-  const upload = useUploadProfileImage();
+  const upload = useMutation({ mutationFn: (file: File) => uploadProfileImage({ profileImage: file }) });
 
   const choose = (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -33,13 +34,10 @@ export function ImageUploadField({ label, value, onChange, error }: Props) {
     const invalid = validateImageFile(file);
     setProblem(invalid);
     if (invalid) return;
-    upload.mutate(
-      { data: { profileImage: file } },
-      {
-        onSuccess: ({ imageUrl }) => onChange(imageUrl),
-        onError: (err) => setProblem(errorMessage(err, IMAGE_UPLOAD_FAILED)),
-      },
-    );
+    upload.mutate(file, {
+      onSuccess: ({ imageUrl }) => onChange(imageUrl),
+      onError: (err) => setProblem(errorMessage(err, IMAGE_UPLOAD_FAILED)),
+    });
   };
 
   const shown = problem ?? error;

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Flower2, Gem, HeartHandshake, Leaf, Moon, Sparkles, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Skeleton } from '@/components/ui/skeleton';
-import { catalogueApi, catalogueKeys, type ServiceStat } from '@/lib/catalogue';
+import { catalogueQueries, type ServiceStat } from '@/lib/catalogue';
 import { minPriceText } from '@/lib/money';
 import { SERVICE_DESCRIPTIONS, SERVICE_LABELS, SERVICE_TYPES, type ServiceType } from '@/lib/services';
 
@@ -26,10 +26,7 @@ export function mentorCountText(count: number | undefined): string {
 
 /** GET /api/service-stats: one row per service type (public). */
 export function useServiceStats() {
-  return useQuery({
-    queryKey: catalogueKeys.serviceStats(),
-    queryFn: ({ signal }) => catalogueApi.serviceStats({ signal }),
-  });
+  return useQuery(catalogueQueries.serviceStats());
 }
 
 /** Each card leads to the mentor list filtered by its type (visitors browse it signed out too). */

@@ -1,16 +1,17 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { getAuthUser, getGetAuthUserQueryKey, login, logout, register } from '@/api/endpoints/accounts/accounts';
-import { getGetMentorProfileQueryKey, getMentorProfile } from '@/api/endpoints/mentors/mentors';
-import type { LoginRequest, MessageResponse, RegisterRequest, UserView } from '@/api/model';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { getAuthUser, login, logout, register } from '@/api/endpoints/accounts/accounts';
+import { getMentorProfile } from '@/api/endpoints/mentors/mentors';
+import type { LoginRequest, MentorView, MessageResponse, RegisterRequest, UserView } from '@/api/model';
 import { errorStatus } from './api-fetch';
 import { hardNavigate, safeNext } from './navigation';
+import { accountKeys } from './query-keys';
 
 /** The signed-in user as GET /api/auth/user returns it. */
 export type User = UserView;
 export type { MessageResponse };
 
-export const AUTH_USER_KEY = getGetAuthUserQueryKey();
-export const MENTOR_PROFILE_KEY = getGetMentorProfileQueryKey();
+export const AUTH_USER_KEY = accountKeys.user();
+export const MENTOR_PROFILE_KEY = accountKeys.mentorProfile();
 
 /** Runs `load`; a response with status `status` yields null instead of an error. */
 async function nullOn<T>(status: number, load: () => Promise<T>): Promise<T | null> {
@@ -34,12 +35,20 @@ export function hasSignedInCookie(cookies: string = typeof document === 'undefin
   return cookies.split(';').some((c) => c.trim() === `${SIGNED_IN_COOKIE}=1`);
 }
 
-const userQuery = {
-  queryKey: AUTH_USER_KEY,
-  queryFn: ({ signal }: { signal: AbortSignal }) => nullOn(401, () => getAuthUser({ signal })),
-  retry: false,
-  refetchInterval: false,
-} as const;
+export const accountQueries = {
+  /** GET /api/auth/user; a 401 means signed out (null). */
+  user: () =>
+    queryOptions<User | null>({
+      queryKey: AUTH_USER_KEY,
+      queryFn: ({ signal }) => nullOn(401, () => getAuthUser({ signal })),
+    }),
+  /** GET /api/mentor/profile (with every service, active or not); a 404 means not a mentor (null). */
+  mentorProfile: () =>
+    queryOptions<MentorView | null>({
+      queryKey: MENTOR_PROFILE_KEY,
+      queryFn: ({ signal }) => nullOn(404, () => getMentorProfile({ signal })),
+    }),
+};
 
 /**
  * Loads the signed-in user into `client` before anything renders (main.tsx); null when signed out.
@@ -47,7 +56,7 @@ const userQuery = {
  */
 export function fetchUser(client: QueryClient): Promise<User | null> {
   if (!hasSignedInCookie()) return Promise.resolve(null);
-  return client.fetchQuery<User | null>(userQuery);
+  return client.fetchQuery({ ...accountQueries.user(), retry: false });
 }
 
 /**
@@ -55,7 +64,12 @@ export function fetchUser(client: QueryClient): Promise<User | null> {
  * there. No retry, no polling.
  */
 export function useUser() {
-  const query = useQuery<User | null>({ ...userQuery, enabled: hasSignedInCookie() });
+  const query = useQuery({
+    ...accountQueries.user(),
+    enabled: hasSignedInCookie(),
+    retry: false,
+    refetchInterval: false,
+  });
   return {
     user: query.data ?? null,
     isLoading: query.isLoading,
@@ -70,11 +84,7 @@ export function useUser() {
  * Pass `enabled` only when the user is a mentor (`user.isMentor`): nobody else has one to load.
  */
 export function useMentorProfile(enabled: boolean) {
-  const query = useQuery<unknown>({
-    queryKey: MENTOR_PROFILE_KEY,
-    queryFn: ({ signal }) => nullOn(404, () => getMentorProfile({ signal })),
-    enabled,
-  });
+  const query = useQuery({ ...accountQueries.mentorProfile(), enabled });
   return {
     mentorProfile: query.data ?? null,
     isMentor: enabled && query.data !== undefined && query.data !== null,

@@ -4,23 +4,23 @@
  * Several features use them (landing, home, mentors, favourites, the onboarding wizard and the
  * mentor dashboard), so they are gathered here rather than in one feature.
  *
- * The query keys are the generated ones (the request path, plus the query parameters as one
- * object), so the generated hooks and these share one cache.
+ * The keys are {@link catalogueKeys} (lib/query-keys' apiKey over the generated paths) and each
+ * read is one `queryOptions` in {@link catalogueQueries}.
  */
+import { queryOptions } from '@tanstack/react-query';
 import {
   addFavorite,
   checkFavorite,
-  getCheckFavoriteQueryKey,
-  getListFavoritesQueryKey,
+  getCheckFavoriteUrl,
+  getListFavoritesUrl,
   listFavorites,
   removeFavorite,
 } from '@/api/endpoints/favorites/favorites';
 import {
   createMentor,
-  getGetMentorProfileQueryKey,
-  getGetMentorQueryKey,
-  getGetMentorReviewsQueryKey,
-  getListMentorsQueryKey,
+  getGetMentorReviewsUrl,
+  getGetMentorUrl,
+  getListMentorsUrl,
   getMentor,
   getMentorProfile,
   getMentorReviews,
@@ -29,8 +29,8 @@ import {
 } from '@/api/endpoints/mentors/mentors';
 import {
   createService,
-  getGetHighlightsQueryKey,
-  getGetServiceStatsQueryKey,
+  getGetHighlightsUrl,
+  getGetServiceStatsUrl,
   getHighlights,
   getServiceStats,
   updateService,
@@ -48,6 +48,7 @@ import type {
   ServiceStatView,
   ServiceView,
 } from '@/api/model';
+import { accountKeys, apiKey } from './query-keys';
 import type { ServiceType } from './services';
 
 export type { ServiceType };
@@ -98,16 +99,16 @@ export function listMentorsParams(search: MentorSearch = {}): ListMentorsParams 
 }
 
 export const catalogueKeys = {
-  serviceStats: () => getGetServiceStatsQueryKey(),
-  highlights: () => getGetHighlightsQueryKey(),
+  serviceStats: () => apiKey(getGetServiceStatsUrl()),
+  highlights: () => apiKey(getGetHighlightsUrl()),
   /** Without parameters: the prefix of every mentor search (for invalidation) and the featured list. */
-  mentors: (search?: MentorSearch) => getListMentorsQueryKey(search ? listMentorsParams(search) : undefined),
-  mentor: (id: string) => getGetMentorQueryKey(id),
-  reviews: (id: string) => getGetMentorReviewsQueryKey(id),
-  favorites: () => getListFavoritesQueryKey(),
-  favoriteCheck: (mentorId: string) => getCheckFavoriteQueryKey(mentorId),
+  mentors: (search?: MentorSearch) => apiKey(getListMentorsUrl(), search ? listMentorsParams(search) : undefined),
+  mentor: (id: string) => apiKey(getGetMentorUrl(id)),
+  reviews: (id: string) => apiKey(getGetMentorReviewsUrl(id)),
+  favorites: () => apiKey(getListFavoritesUrl()),
+  favoriteCheck: (mentorId: string) => apiKey(getCheckFavoriteUrl(mentorId)),
   /** The same key as lib/auth's MENTOR_PROFILE_KEY: one cache entry for "am I a mentor" and the profile. */
-  mentorProfile: () => getGetMentorProfileQueryKey(),
+  mentorProfile: accountKeys.mentorProfile,
 };
 
 type Opts = { signal?: AbortSignal };
@@ -127,4 +128,37 @@ export const catalogueApi = {
   updateMentorProfile: (input: UpdateMentorInput) => updateMentorProfile(input),
   createService: (input: CreateServiceInput) => createService(input),
   updateService: (id: string, input: UpdateServiceInput) => updateService(id, input),
+};
+
+/** One `queryOptions` per catalogue read; screens add their own `enabled`, `staleTime` or `select`. */
+export const catalogueQueries = {
+  serviceStats: () =>
+    queryOptions({
+      queryKey: catalogueKeys.serviceStats(),
+      queryFn: ({ signal }) => catalogueApi.serviceStats({ signal }),
+    }),
+  highlights: () =>
+    queryOptions({
+      queryKey: catalogueKeys.highlights(),
+      queryFn: ({ signal }) => catalogueApi.highlights({ signal }),
+    }),
+  mentors: (search?: MentorSearch) =>
+    queryOptions({
+      queryKey: catalogueKeys.mentors(search),
+      queryFn: ({ signal }) => catalogueApi.mentors(search, { signal }),
+    }),
+  mentor: (id: string) =>
+    queryOptions({ queryKey: catalogueKeys.mentor(id), queryFn: ({ signal }) => catalogueApi.mentor(id, { signal }) }),
+  reviews: (id: string) =>
+    queryOptions({
+      queryKey: catalogueKeys.reviews(id),
+      queryFn: ({ signal }) => catalogueApi.reviews(id, { signal }),
+    }),
+  favorites: () =>
+    queryOptions({ queryKey: catalogueKeys.favorites(), queryFn: ({ signal }) => catalogueApi.favorites({ signal }) }),
+  favoriteCheck: (mentorId: string) =>
+    queryOptions({
+      queryKey: catalogueKeys.favoriteCheck(mentorId),
+      queryFn: ({ signal }) => catalogueApi.favoriteCheck(mentorId, { signal }),
+    }),
 };

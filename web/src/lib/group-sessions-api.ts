@@ -3,48 +3,54 @@
  * session, the mentor's sessions, creating and moving them, and taking a seat (POST
  * /api/reservations with groupSessionId).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createGroupSession,
   createReservation,
-  getGetGroupSessionQueryKey,
+  getGetGroupSessionUrl,
   getGroupSession,
-  getListGroupSessionsQueryKey,
-  getListMentorGroupSessionsQueryKey,
+  getListGroupSessionsUrl,
+  getListMentorGroupSessionsUrl,
   listGroupSessions,
   listMentorGroupSessions,
   updateGroupSession,
 } from '@/api/endpoints/booking/booking';
 import type { CreateGroupSessionRequest, ListGroupSessionsParams } from '@/api/model';
-import { holdKeys } from '@/lib/holds';
+import { apiKey, clientDashboardKey, holdKeys } from './query-keys';
 
 export const groupSessionKeys = {
-  all: () => ['/api/group-sessions'] as const,
-  list: (params?: ListGroupSessionsParams) => getListGroupSessionsQueryKey(params),
-  one: (id: string) => getGetGroupSessionQueryKey(id),
-  mine: () => getListMentorGroupSessionsQueryKey(),
+  /** Without params: every list query (for invalidation). */
+  all: () => apiKey(getListGroupSessionsUrl()),
+  list: (params?: ListGroupSessionsParams) => apiKey(getListGroupSessionsUrl(), params),
+  one: (id: string) => apiKey(getGetGroupSessionUrl(id)),
+  mine: () => apiKey(getListMentorGroupSessionsUrl()),
 };
 
-/** GET /api/group-sessions (optionally one mentor's). */
+export const groupSessionQueries = {
+  /** GET /api/group-sessions (optionally one mentor's). */
+  list: (params?: ListGroupSessionsParams) =>
+    queryOptions({
+      queryKey: groupSessionKeys.list(params),
+      queryFn: ({ signal }) => listGroupSessions(params, { signal }),
+    }),
+  /** GET /api/mentor/group-sessions. */
+  mine: () =>
+    queryOptions({ queryKey: groupSessionKeys.mine(), queryFn: ({ signal }) => listMentorGroupSessions({ signal }) }),
+  /** GET /api/group-sessions/{id}. */
+  one: (id: string) =>
+    queryOptions({ queryKey: groupSessionKeys.one(id), queryFn: ({ signal }) => getGroupSession(id, { signal }) }),
+};
+
 export function useGroupSessions(params?: ListGroupSessionsParams) {
-  return useQuery({
-    queryKey: groupSessionKeys.list(params),
-    queryFn: ({ signal }) => listGroupSessions(params, { signal }),
-    staleTime: 0,
-  });
+  return useQuery({ ...groupSessionQueries.list(params), staleTime: 0 });
 }
 
-/** GET /api/mentor/group-sessions. */
 export function useMentorGroupSessions() {
-  return useQuery({ queryKey: groupSessionKeys.mine(), queryFn: ({ signal }) => listMentorGroupSessions({ signal }) });
+  return useQuery(groupSessionQueries.mine());
 }
 
 export function useGroupSession(id: string) {
-  return useQuery({
-    queryKey: groupSessionKeys.one(id),
-    queryFn: ({ signal }) => getGroupSession(id, { signal }),
-    enabled: Boolean(id),
-  });
+  return useQuery({ ...groupSessionQueries.one(id), enabled: Boolean(id) });
 }
 
 function useRefresh() {
@@ -52,7 +58,7 @@ function useRefresh() {
   return () => {
     void queryClient.invalidateQueries({ queryKey: groupSessionKeys.all() });
     void queryClient.invalidateQueries({ queryKey: groupSessionKeys.mine() });
-    void queryClient.invalidateQueries({ queryKey: ['/api/user/dashboard'] });
+    void queryClient.invalidateQueries({ queryKey: clientDashboardKey() });
     void queryClient.invalidateQueries({ queryKey: holdKeys.mine() });
   };
 }

@@ -3,19 +3,13 @@
  * one, and releasing one. The dashboard lists them and the booking page picks up where the
  * seeker left; both share these calls, so they live here rather than in one feature.
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import {
-  getGetMyReservationsQueryKey,
-  getGetReservationQueryKey,
-  getMyReservations,
-  getReservation,
-  releaseReservation,
-} from '@/api/endpoints/booking/booking';
+import { getMyReservations, getReservation, releaseReservation } from '@/api/endpoints/booking/booking';
 import type { ReservationView } from '@/api/model';
-import { availableSlotsKey } from '@/components/slot-picker';
 import { errorMessage } from './api-fetch';
 import { formatDate, formatTime } from './format';
+import { availableSlotsKey, holdKeys } from './query-keys';
 
 export type Hold = ReservationView;
 
@@ -30,9 +24,14 @@ export const HOLD_TEXT = {
   expired: 'This reservation has expired or was already paid. Please choose a time again.',
 } as const;
 
-export const holdKeys = {
-  mine: () => getGetMyReservationsQueryKey(),
-  one: (id: string) => getGetReservationQueryKey(id),
+export { holdKeys };
+
+export const holdQueries = {
+  /** GET /api/user/reservations: the seeker's live holds, soonest expiry first. */
+  mine: () => queryOptions({ queryKey: holdKeys.mine(), queryFn: ({ signal }) => getMyReservations({ signal }) }),
+  /** GET /api/reservations/{id}: one live hold of the seeker (404 once paid, released or expired). */
+  one: (id: string) =>
+    queryOptions({ queryKey: holdKeys.one(id), queryFn: ({ signal }) => getReservation(id, { signal }) }),
 };
 
 /**
@@ -64,22 +63,18 @@ export function heldTimeText(scheduledAt: string): string {
   return `${formatDate(scheduledAt)} at ${formatTime(scheduledAt)}`;
 }
 
-/** GET /api/user/reservations: the seeker's live holds, soonest expiry first. */
 export function useMyHolds(enabled = true) {
   return useQuery({
-    queryKey: holdKeys.mine(),
-    queryFn: ({ signal }) => getMyReservations({ signal }),
+    ...holdQueries.mine(),
     enabled,
     // A hold runs out by itself: read afresh on each visit.
     staleTime: 0,
   });
 }
 
-/** GET /api/reservations/{id}: one live hold of the seeker (404 once paid, released or expired). */
 export function useHold(id: string | null) {
   return useQuery({
-    queryKey: holdKeys.one(id ?? ''),
-    queryFn: ({ signal }) => getReservation(id!, { signal }),
+    ...holdQueries.one(id ?? ''),
     enabled: Boolean(id),
     staleTime: 0,
     retry: false,

@@ -2,15 +2,13 @@
  * The notification calls (docs/booking.md 'Notifications'): the list, the unread count,
  * mark one or all read, delete. The header's bell and the /notifications page both use them, so
  * they live here rather than in one feature. They go through the client orval generates from
- * openapi.yaml (src/api), so the query keys are the generated ones.
+ * openapi.yaml (src/api); the keys are lib/query-keys' notificationKeys.
  *
  * The list and the count are polled every 30 s. Every change refreshes both.
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   deleteNotification,
-  getGetUnreadNotificationCountQueryKey,
-  getListNotificationsQueryKey,
   getUnreadNotificationCount,
   listNotifications,
   markAllNotificationsRead,
@@ -19,6 +17,7 @@ import {
 import type { ListNotificationsParams, NotificationView } from '@/api/model';
 import { NOTIFICATIONS_LIST_LIMIT, NOTIFICATIONS_POLL_MS } from '@/config/constants';
 import { hardNavigate } from './navigation';
+import { notificationKeys } from './query-keys';
 import { useRealtimeEvent } from './realtime/provider';
 
 export const NOTIFICATION_TYPES = [
@@ -44,12 +43,7 @@ export type Notification = Omit<NotificationView, 'actionUrl'> & { actionUrl?: s
 
 export type { ListNotificationsParams };
 
-export const notificationKeys = {
-  /** Without params: every list query (for invalidation). */
-  all: () => getListNotificationsQueryKey(),
-  list: (params: ListNotificationsParams) => getListNotificationsQueryKey(params),
-  unreadCount: () => getGetUnreadNotificationCountQueryKey(),
-};
+export { notificationKeys };
 
 type Opts = { signal?: AbortSignal };
 
@@ -62,6 +56,19 @@ export const notificationsApi = {
   remove: (id: string) => deleteNotification(id),
 };
 
+export const notificationQueries = {
+  list: (params: ListNotificationsParams) =>
+    queryOptions({
+      queryKey: notificationKeys.list(params),
+      queryFn: ({ signal }) => notificationsApi.list(params, { signal }),
+    }),
+  unreadCount: () =>
+    queryOptions({
+      queryKey: notificationKeys.unreadCount(),
+      queryFn: ({ signal }) => notificationsApi.unreadCount({ signal }),
+    }),
+};
+
 /** GET /api/notifications?limit=n, newest first, polled every 30 s. */
 export function useNotifications(
   limit: number = NOTIFICATIONS_LIST_LIMIT,
@@ -69,8 +76,7 @@ export function useNotifications(
 ) {
   const params = { limit };
   return useQuery({
-    queryKey: notificationKeys.list(params),
-    queryFn: ({ signal }) => notificationsApi.list(params, { signal }),
+    ...notificationQueries.list(params),
     refetchInterval: NOTIFICATIONS_POLL_MS,
     enabled,
   });
@@ -79,8 +85,7 @@ export function useNotifications(
 /** GET /api/notifications/unread-count, polled every 30 s; the number itself. */
 export function useUnreadNotificationCount({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
-    queryKey: notificationKeys.unreadCount(),
-    queryFn: ({ signal }) => notificationsApi.unreadCount({ signal }),
+    ...notificationQueries.unreadCount(),
     select: (data) => data.count,
     refetchInterval: NOTIFICATIONS_POLL_MS,
     enabled,

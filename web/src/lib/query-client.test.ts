@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from 'sonner';
 import { LOGGED_OUT_REDIRECT_DELAY_MS } from '@/config/constants';
-import { jsonResponse, mockFetch } from '@/testing/test-utils';
 import { ApiError } from './api-fetch';
 import * as navigation from './navigation';
-import { createQueryClient, getQueryFn, LOGGED_OUT_MESSAGE, sessionExpiryHandler } from './query-client';
+import { createQueryClient, LOGGED_OUT_MESSAGE, sessionExpiryHandler } from './query-client';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -18,21 +17,6 @@ describe('query defaults', () => {
     expect(defaults.refetchInterval).toBe(false);
     expect(defaults.staleTime).toBe(Infinity);
     expect(defaults.retry).toBe(false);
-  });
-});
-
-describe('getQueryFn', () => {
-  it('GETs the key parts joined with / and can turn a 401 into null', async () => {
-    const fetchMock = mockFetch({
-      'GET /api/mentors/42': () => jsonResponse(200, { id: '42' }),
-      'GET /api/auth/user': () => jsonResponse(401, { message: 'Unauthorized' }),
-    });
-    const signal = new AbortController().signal;
-    const ctx = (queryKey: unknown[]) => ({ queryKey, signal, meta: undefined }) as never;
-    await expect(getQueryFn({ on401: 'throw' })(ctx(['/api/mentors', '42']))).resolves.toEqual({ id: '42' });
-    expect(fetchMock.mock.calls[0][0]).toBe('/api/mentors/42');
-    await expect(getQueryFn({ on401: 'returnNull' })(ctx(['/api/auth/user']))).resolves.toBeNull();
-    await expect(getQueryFn({ on401: 'throw' })(ctx(['/api/auth/user']))).rejects.toThrow(/^401: /);
   });
 });
 

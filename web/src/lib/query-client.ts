@@ -1,27 +1,12 @@
-import { QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { LOGGED_OUT_REDIRECT_DELAY_MS } from '@/config/constants';
-import { apiFetch, errorStatus } from './api-fetch';
+import { errorStatus } from './api-fetch';
 import { hardNavigate, LOGIN_URL } from './navigation';
 
-export type UnauthorizedBehavior = 'throw' | 'returnNull';
-
-/**
- * Default data loading is a GET to the query key's parts joined with '/'.
- * A 401 raises (default) or yields null. orval's generated keys are the request path,
- * so hand-written and generated queries share one cache.
- */
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const url = queryKey.filter((part) => typeof part === 'string' || typeof part === 'number').join('/');
-    try {
-      return await apiFetch<T>(url, { signal });
-    } catch (error) {
-      if (on401 === 'returnNull' && errorStatus(error) === 401) return null;
-      throw error;
-    }
-  };
-}
+// There is no default query function: every read is one `queryOptions` (its key from a key factory,
+// lib/query-keys, and its function a call of the generated client) in the api.ts of the feature or
+// shared module that owns it.
 
 export const LOGGED_OUT_MESSAGE = 'You are logged out. Logging in again...';
 
@@ -46,7 +31,6 @@ export function createQueryClient(): QueryClient {
     queryCache: new QueryCache({ onError: sessionExpiryHandler() }),
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: 'throw' }),
         refetchInterval: false,
         refetchOnWindowFocus: false,
         staleTime: Infinity,

@@ -2,12 +2,16 @@
  * The header's unread-messages badge: GET /api/messages/unread-count, polled every 30 s and fresh for
  * 25 s, and reloaded at once when a message arrives or is read.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { getGetUnreadMessageCountQueryKey, getUnreadMessageCount } from '@/api/endpoints/messaging/messaging';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getUnreadMessageCount } from '@/api/endpoints/messaging/messaging';
 import { UNREAD_MESSAGES_POLL_MS, UNREAD_MESSAGES_STALE_MS } from '@/config/constants';
+import { messageKeys } from './query-keys';
 import { useRealtimeEvent } from './realtime/provider';
 
-export const UNREAD_MESSAGES_KEY = getGetUnreadMessageCountQueryKey();
+export const UNREAD_MESSAGES_KEY = messageKeys.unreadCount();
+
+export const unreadMessagesQuery = () =>
+  queryOptions({ queryKey: UNREAD_MESSAGES_KEY, queryFn: ({ signal }) => getUnreadMessageCount({ signal }) });
 
 export function useUnreadMessageCount({ enabled = true }: { enabled?: boolean } = {}) {
   const queryClient = useQueryClient();
@@ -16,8 +20,7 @@ export function useUnreadMessageCount({ enabled = true }: { enabled?: boolean } 
   useRealtimeEvent('messageRead', refresh);
   useRealtimeEvent('conversationRead', refresh);
   return useQuery({
-    queryKey: UNREAD_MESSAGES_KEY,
-    queryFn: ({ signal }) => getUnreadMessageCount({ signal }),
+    ...unreadMessagesQuery(),
     select: (data) => data.count,
     refetchInterval: UNREAD_MESSAGES_POLL_MS,
     staleTime: UNREAD_MESSAGES_STALE_MS,

@@ -1,10 +1,11 @@
 /**
  * GET /api/mentors/{mentorId}/available-slots (docs/booking.md 'Slots') for the slot picker,
- * through the generated client, so the query key is the generated one (the path, then the
+ * through the generated client; the key is lib/query-keys' availableSlotsKey (the path, then the
  * query parameters as one object). Booking and rescheduling both pick times with it.
  */
-import { useQuery } from '@tanstack/react-query';
-import { getAvailableSlots, getGetAvailableSlotsQueryKey } from '@/api/endpoints/booking/booking';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getAvailableSlots } from '@/api/endpoints/booking/booking';
+import { availableSlotsKey } from '@/lib/query-keys';
 
 export type AvailableSlotsParams = {
   /** The viewer-local date, YYYY-MM-DD. */
@@ -17,10 +18,13 @@ export type AvailableSlotsParams = {
   excludeBooking?: string;
 };
 
-/** Without params: every slot query of that mentor (for invalidation after a booking or a move). */
-export function availableSlotsKey(mentorId: string, params?: AvailableSlotsParams) {
-  return getGetAvailableSlotsQueryKey(mentorId, params);
-}
+export { availableSlotsKey };
+
+export const availableSlotsQuery = (mentorId: string, params: AvailableSlotsParams) =>
+  queryOptions({
+    queryKey: availableSlotsKey(mentorId, params),
+    queryFn: ({ signal }) => getAvailableSlots(mentorId, params, { signal }),
+  });
 
 /**
  * One day's free start times; off until a date is chosen.
@@ -28,8 +32,7 @@ export function availableSlotsKey(mentorId: string, params?: AvailableSlotsParam
  */
 export function useAvailableSlots(mentorId: string, params: AvailableSlotsParams | undefined) {
   return useQuery({
-    queryKey: availableSlotsKey(mentorId, params),
-    queryFn: ({ signal }) => getAvailableSlots(mentorId, params!, { signal }),
+    ...availableSlotsQuery(mentorId, params!),
     enabled: !!params && !!mentorId,
     staleTime: 0,
   });

@@ -1,10 +1,11 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import { CircleAlert, Copy, Download, History, Play, ShieldAlert, TriangleAlert, Wallet } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Table, Td } from '@/components/ui/table';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { FullPageSpinner, Spinner } from '@/components/ui/spinner';
@@ -110,15 +111,12 @@ function Payouts() {
 
         <HeldPayouts />
 
-        <Tabs.Root value={tab} onValueChange={setTab} className="mt-8">
-          <Tabs.List
-            aria-label="Payouts"
-            className="flex gap-1 rounded-xl border border-slate-200 bg-white p-1 shadow-sm"
-          >
-            <TabTrigger value="pending">Pending Payouts ({list.length})</TabTrigger>
-            <TabTrigger value="history">Payout History</TabTrigger>
-          </Tabs.List>
-          <Tabs.Content value="pending" className="mt-6 outline-none">
+        <Tabs value={tab} onValueChange={setTab} className="mt-8">
+          <TabsList aria-label="Payouts">
+            <TabsTrigger value="pending">Pending Payouts ({list.length})</TabsTrigger>
+            <TabsTrigger value="history">Payout History</TabsTrigger>
+          </TabsList>
+          <TabsContent value="pending">
             {pending.isLoading ? (
               <Spinner />
             ) : pending.isError ? (
@@ -136,29 +134,14 @@ function Payouts() {
                 ))}
               </ul>
             )}
-          </Tabs.Content>
-          <Tabs.Content value="history" className="mt-6 outline-none">
+          </TabsContent>
+          <TabsContent value="history">
             <HistoryList items={history.data} loading={history.isLoading} failed={history.isError} />
-          </Tabs.Content>
-        </Tabs.Root>
+          </TabsContent>
+        </Tabs>
       </div>
       <ConfirmDialog payout={paying} onClose={() => setPaying(null)} />
     </div>
-  );
-}
-
-function TabTrigger({ value, children }: { value: string; children: React.ReactNode }) {
-  return (
-    <Tabs.Trigger
-      value={value}
-      className={cn(
-        'inline-flex items-center gap-1.5 rounded-lg px-4 py-2 text-sm font-medium transition-colors',
-        'data-[state=active]:bg-indigo-600 data-[state=active]:text-white data-[state=active]:shadow-sm',
-        'data-[state=inactive]:text-slate-600 data-[state=inactive]:hover:bg-slate-100',
-      )}
-    >
-      {children}
-    </Tabs.Trigger>
   );
 }
 
@@ -338,41 +321,20 @@ function HistoryList({
   }
   if (items.length === 0) return <StateCard as="h2" icon={History} title="No payout history yet" />;
   return (
-    <Card className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Payout history</caption>
-        <thead className="border-b border-slate-200 text-slate-600">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Mentor
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Method
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Recipient
-            </th>
-            <th scope="col" className="px-4 py-3 text-right font-medium">
-              Amount
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Paid
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {items.map((h) => (
-            <tr key={h.id}>
-              <td className="px-4 py-3 font-medium text-slate-900">{h.mentor.displayName}</td>
-              <td className="px-4 py-3">{methodLabel(h.method)}</td>
-              <td className="break-all px-4 py-3">{h.recipientInfo ?? '—'}</td>
-              <td className="px-4 py-3 text-right font-medium">{formatUsd(h.mentorAmount)}</td>
-              <td className="px-4 py-3">{dateText(h.paidAt ?? h.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Card>
+    <Table
+      label="Payout history"
+      columns={['Mentor', 'Method', 'Recipient', { label: 'Amount', className: 'text-right' }, 'Paid']}
+    >
+      {items.map((h) => (
+        <tr key={h.id}>
+          <Td className="font-medium text-slate-900">{h.mentor.displayName}</Td>
+          <Td>{methodLabel(h.method)}</Td>
+          <Td className="break-all">{h.recipientInfo ?? '—'}</Td>
+          <Td className="text-right font-medium">{formatUsd(h.mentorAmount)}</Td>
+          <Td>{dateText(h.paidAt ?? h.createdAt)}</Td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

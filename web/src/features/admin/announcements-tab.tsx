@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Megaphone } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { createAnnouncement, getListAnnouncementsQueryKey, listAnnouncements } from '@/api/endpoints/admin/admin';
+import { createAnnouncement } from '@/api/endpoints/admin/admin';
 import type { AnnouncementRequest } from '@/api/model';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
+import { adminKeys, adminQueries } from './api';
 
 export const MAX_TITLE = 100;
 export const MAX_MESSAGE = 1000;
@@ -29,9 +30,7 @@ export function AnnouncementsTab() {
   const [form, setForm] = useState<AnnouncementRequest>({ audience: 'all', title: '', message: '' });
   const [problem, setProblem] = useState<string | null>(null);
   const list = useQuery({
-    queryKey: getListAnnouncementsQueryKey(),
-    queryFn: ({ signal }) => listAnnouncements({ signal }),
-    staleTime: 0,
+    ...adminQueries.announcements(),
     refetchInterval: (q) => (q.state.data?.some((a) => !a.completedAt) ? DELIVERY_POLL_MS : false),
   });
   const send = useMutation({
@@ -41,7 +40,7 @@ export function AnnouncementsTab() {
       setForm({ audience: form.audience, title: '', message: '' });
     },
     onError: (error) => setProblem(errorMessage(error, 'Failed to send the announcement')),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: getListAnnouncementsQueryKey() }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.announcements() }),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -2,16 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Inbox } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import {
-  getListContactMessagesQueryKey,
-  listContactMessages,
-  markContactMessageAnswered,
-} from '@/api/endpoints/admin/admin';
+import { markContactMessageAnswered } from '@/api/endpoints/admin/admin';
 import type { ContactMessageView, ListContactMessagesParams } from '@/api/model';
 import { StatusFilteredList } from '@/components/status-filtered-list';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api-fetch';
+import { adminKeys, adminQueries } from './api';
 
 export const INBOX_EMPTY = 'No messages here';
 export const MARKED_ANSWERED = 'Marked as answered';
@@ -20,12 +17,7 @@ type Status = NonNullable<ListContactMessagesParams['status']>;
 
 /** GET /api/admin/contact-messages?status= (newest first). */
 function useContactMessages(status: Status) {
-  const params = { status };
-  return useQuery({
-    queryKey: getListContactMessagesQueryKey(params),
-    queryFn: ({ signal }) => listContactMessages(params, { signal }),
-    staleTime: 0,
-  });
+  return useQuery(adminQueries.contactMessages({ status }));
 }
 
 /** POST /api/admin/contact-messages/{id}/answered; both lists are read again. */
@@ -33,7 +25,7 @@ function useMarkAnswered() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => markContactMessageAnswered(id),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: getListContactMessagesQueryKey() }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.contactMessages() }),
   });
 }
 

@@ -1,18 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import {
-  approveMentor,
-  getGetAdminStatsQueryKey,
-  getListAdminMentorsQueryKey,
-  rejectMentor,
-} from '@/api/endpoints/admin/admin';
+import { approveMentor, rejectMentor } from '@/api/endpoints/admin/admin';
 import type { AdminMentorView } from '@/api/model';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage } from '@/lib/api-fetch';
 import { cn } from '@/lib/utils';
+import { adminKeys } from './api';
 
 // Vetting in the admin console's Mentors tab: each profile's approval status, a filter by it, and
 // Approve / Reject (with the reason the mentor reads) for those not decided on yet.
@@ -67,8 +63,8 @@ function useVettingDecision<T>(decide: (args: T) => Promise<AdminMentorView>) {
     mutationFn: decide,
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: getListAdminMentorsQueryKey() }),
-        queryClient.invalidateQueries({ queryKey: getGetAdminStatsQueryKey() }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.mentors() }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.stats() }),
       ]),
   });
 }

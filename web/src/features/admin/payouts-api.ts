@@ -1,9 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
-  getListHeldPayoutsQueryKey,
-  getListPayoutHistoryQueryKey,
-  getListPendingPayoutsQueryKey,
+  getListHeldPayoutsUrl,
+  getListPayoutHistoryUrl,
+  getListPendingPayoutsUrl,
   listHeldPayouts,
   listPayoutHistory,
   listPendingPayouts,
@@ -11,15 +11,41 @@ import {
   runPayoutBatch,
 } from '@/api/endpoints/payouts/payouts';
 import type { HeldPayoutView, MarkPaidRequest, PayoutHistoryItem, PendingPayoutView } from '@/api/model';
+import { apiKey } from '@/lib/query-keys';
 
 // The admin payouts page's calls (docs/payouts.md).
 
 export type { HeldPayoutView as HeldPayout, PayoutHistoryItem, PendingPayoutView as PendingPayout };
 
 export const adminPayoutKeys = {
-  pending: () => getListPendingPayoutsQueryKey(),
-  history: () => getListPayoutHistoryQueryKey(),
-  held: () => getListHeldPayoutsQueryKey(),
+  pending: () => apiKey(getListPendingPayoutsUrl()),
+  history: () => apiKey(getListPayoutHistoryUrl()),
+  held: () => apiKey(getListHeldPayoutsUrl()),
+};
+
+/** Each list is read afresh on each visit (staleTime 0). */
+export const adminPayoutQueries = {
+  /** GET /api/admin/payouts/pending (newest first). */
+  pending: () =>
+    queryOptions({
+      queryKey: adminPayoutKeys.pending(),
+      queryFn: ({ signal }) => listPendingPayouts({ signal }),
+      staleTime: 0,
+    }),
+  /** GET /api/admin/payouts/held: mentors the next batch holds back (destination changed within 72 hours). */
+  held: () =>
+    queryOptions({
+      queryKey: adminPayoutKeys.held(),
+      queryFn: ({ signal }) => listHeldPayouts({ signal }),
+      staleTime: 0,
+    }),
+  /** GET /api/admin/payouts/history (newest first). */
+  history: () =>
+    queryOptions({
+      queryKey: adminPayoutKeys.history(),
+      queryFn: ({ signal }) => listPayoutHistory({ signal }),
+      staleTime: 0,
+    }),
 };
 
 /** The CSV of pending payouts for a bulk-payment tool (a plain link: the browser downloads it). */
@@ -29,34 +55,21 @@ export const EXPORT_CSV_URL = '/api/admin/payouts/export?status=pending';
 export const BATCH_POLL_MS = 2_000;
 export const BATCH_POLL_FOR_MS = 30_000;
 
-/** GET /api/admin/payouts/pending (newest first); polled for a while after a batch was queued. */
+/** The pending payouts, polled for a while after a batch was queued. */
 export function usePendingPayouts(enabled: boolean, pollUntil: number) {
   return useQuery({
-    queryKey: adminPayoutKeys.pending(),
-    queryFn: ({ signal }) => listPendingPayouts({ signal }),
+    ...adminPayoutQueries.pending(),
     enabled,
-    staleTime: 0,
     refetchInterval: () => (Date.now() < pollUntil ? BATCH_POLL_MS : false),
   });
 }
 
-/** GET /api/admin/payouts/held: mentors the next batch holds back (destination changed within 72 hours). */
 export function useHeldPayouts() {
-  return useQuery({
-    queryKey: adminPayoutKeys.held(),
-    queryFn: ({ signal }) => listHeldPayouts({ signal }),
-    staleTime: 0,
-  });
+  return useQuery(adminPayoutQueries.held());
 }
 
-/** GET /api/admin/payouts/history (newest first). */
 export function usePayoutHistory(enabled: boolean) {
-  return useQuery({
-    queryKey: adminPayoutKeys.history(),
-    queryFn: ({ signal }) => listPayoutHistory({ signal }),
-    enabled,
-    staleTime: 0,
-  });
+  return useQuery({ ...adminPayoutQueries.history(), enabled });
 }
 
 /** POST /api/admin/payouts/mark-paid; on success (and on a refusal: the payout may have moved) both lists refresh. */

@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Flag } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { dismissReport, getListReportsQueryKey, listReports, resolveReport } from '@/api/endpoints/admin/admin';
+import { dismissReport, resolveReport } from '@/api/endpoints/admin/admin';
 import type { ListReportsParams, ReportView } from '@/api/model';
 import { REPORT_REASONS } from '@/components/report-button';
 import { StatusFilteredList } from '@/components/status-filtered-list';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api-fetch';
+import { adminKeys, adminQueries } from './api';
 
 export const REPORTS_EMPTY = 'No reports here';
 
@@ -48,12 +49,7 @@ const reasonLabel = (reason: string) => REPORT_REASONS.find((r) => r.value === r
 /** Reports of abuse: open ones wait for an admin to resolve (with an action) or dismiss them. */
 export function ReportsTab() {
   const [status, setStatus] = useState<Status>('open');
-  const params = { status };
-  const reports = useQuery({
-    queryKey: getListReportsQueryKey(params),
-    queryFn: ({ signal }) => listReports(params, { signal }),
-    staleTime: 0,
-  });
+  const reports = useQuery(adminQueries.reports({ status }));
   return (
     <StatusFilteredList
       status={status}
@@ -78,7 +74,7 @@ function ReportCard({ report: r }: { report: ReportView }) {
   const done = {
     onSuccess: () => toast.success('Report handled'),
     onError: (error: unknown) => toast.error('Error', { description: errorMessage(error, 'Please try again.') }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: getListReportsQueryKey() }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.reports() }),
   };
   const resolve = useMutation({
     mutationFn: (action: string) => resolveReport(r.id, { action, note: note.trim() || undefined }),

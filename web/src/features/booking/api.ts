@@ -4,9 +4,9 @@
  * are the generated ones (the path, then the query parameters as one object). The mentor's free
  * start times are the shared slot picker's own call (components/slot-picker).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createReservation, processPayment } from '@/api/endpoints/booking/booking';
-import { getGetServiceQueryKey, getService } from '@/api/endpoints/services/services';
+import { getGetServiceUrl, getService } from '@/api/endpoints/services/services';
 import type {
   BookingView,
   PaymentResult,
@@ -14,10 +14,8 @@ import type {
   ReservationResult,
   ServiceWithMentorView,
 } from '@/api/model';
-import { availableSlotsKey } from '@/components/slot-picker';
 import { ApiError, errorCode, errorStatus } from '@/lib/api-fetch';
-import { holdKeys } from '@/lib/holds';
-import { notificationKeys } from '@/lib/notifications';
+import { apiKey, availableSlotsKey, clientDashboardKey, holdKeys, notificationKeys } from '@/lib/query-keys';
 import type { PaymentRequest } from './card';
 
 /** A bookable service with its mentor card; price '0.00' means free, duration in minutes. */
@@ -39,11 +37,11 @@ export type { ReservationResult };
 export type { PaymentResult };
 
 export const bookingKeys = {
-  service: (id: string) => getGetServiceQueryKey(id),
+  service: (id: string) => apiKey(getGetServiceUrl(id)),
   /** Every slot query of that mentor (for invalidation); the slot picker reads them. */
   availableSlots: (mentorId: string) => availableSlotsKey(mentorId),
   /** The client dashboard's data, which a new booking changes. */
-  dashboard: () => ['/api/user/dashboard'] as const,
+  dashboard: clientDashboardKey,
 };
 
 type Opts = { signal?: AbortSignal };
@@ -61,15 +59,20 @@ export function isServiceId(id: string): boolean {
   return UUID.test(id);
 }
 
-/** GET /api/services/{id}; an id that is not a UUID is a 404 without a call. */
-export function useService(id: string) {
-  return useQuery({
+/**
+ * GET /api/services/{id}; an id that is not a UUID is a 404 without a call. A service's price or
+ * state may change between visits: read afresh each time the page opens.
+ */
+export const serviceQuery = (id: string) =>
+  queryOptions({
     queryKey: bookingKeys.service(id),
     queryFn: ({ signal }) =>
       isServiceId(id) ? bookingApi.service(id, { signal }) : Promise.reject(new ApiError(404, 'Not Found', '')),
-    // A service's price or state may change between visits: read it afresh each time the page opens.
     staleTime: 0,
   });
+
+export function useService(id: string) {
+  return useQuery(serviceQuery(id));
 }
 
 /** After a booking or hold the mentor's free times, the dashboard and the notifications change. */

@@ -1,12 +1,8 @@
-import { useSendContactMessage as useGeneratedSendContactMessage } from '@/api/endpoints/support/support';
+import { useMutation } from '@tanstack/react-query';
+import { sendContactMessage } from '@/api/endpoints/support/support';
 import type { ContactRequest } from './validation';
 
 /** POST /api/contact (docs/catalogue.md): 201 {message}; 400 or 429 with {message}. */
 export function useSendContactMessage() {
-  const mutation = useGeneratedSendContactMessage();
-  return {
-    ...mutation,
-    mutate: (body: ContactRequest, options?: Parameters<typeof mutation.mutate>[1]) =>
-      mutation.mutate({ data: body }, options),
-  };
+  return useMutation({ mutationFn: (body: ContactRequest) => sendContactMessage(body) });
 }

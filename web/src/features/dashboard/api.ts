@@ -6,13 +6,12 @@
  * Every change to a booking refreshes the dashboard data, the mentor's free times and the
  * notifications.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   cancelBooking,
   getEmailPreferences,
-  getGetEmailPreferencesQueryKey,
-  getGetRefundPreviewQueryKey,
-  getGetUserDashboardQueryKey,
+  getGetEmailPreferencesUrl,
+  getGetRefundPreviewUrl,
   getRefundPreview,
   getUserDashboard,
   rescheduleBooking,
@@ -26,9 +25,8 @@ import type {
   EmailPreferencesView,
   RefundPolicyView,
 } from '@/api/model';
-import { availableSlotsKey } from '@/components/slot-picker';
 import { catalogueKeys } from '@/lib/catalogue';
-import { notificationKeys } from '@/lib/notifications';
+import { apiKey, availableSlotsKey, clientDashboardKey, notificationKeys } from '@/lib/query-keys';
 
 /** status: pending, confirmed, completed or cancelled; duration in minutes; totalAmount '50.00'. */
 export type DashboardBooking = BookingView;
@@ -38,33 +36,48 @@ export type { ClientDashboard, EmailPreferencesView, RefundPolicyView };
 export type EmailPreference = keyof EmailPreferencesView;
 
 export const dashboardKeys = {
-  dashboard: () => getGetUserDashboardQueryKey(),
-  refundPreview: (bookingId: string) => getGetRefundPreviewQueryKey(bookingId),
-  emailPreferences: () => getGetEmailPreferencesQueryKey(),
+  dashboard: clientDashboardKey,
+  refundPreview: (bookingId: string) => apiKey(getGetRefundPreviewUrl(bookingId)),
+  emailPreferences: () => apiKey(getGetEmailPreferencesUrl()),
 };
 
-/** GET /api/user/dashboard: user, bookings (newest start first), stats. */
+export const dashboardQueries = {
+  /**
+   * GET /api/user/dashboard: user, bookings (newest start first), stats. Bookings move with time
+   * and with the mentor's actions: read afresh on each visit.
+   */
+  dashboard: () =>
+    queryOptions({
+      queryKey: dashboardKeys.dashboard(),
+      queryFn: ({ signal }) => getUserDashboard({ signal }),
+      staleTime: 0,
+    }),
+  /**
+   * GET /api/user/bookings/{id}/refund-preview: what cancelling now would refund; afresh each time
+   * (the tier depends on the current time).
+   */
+  refundPreview: (bookingId: string) =>
+    queryOptions({
+      queryKey: dashboardKeys.refundPreview(bookingId),
+      queryFn: ({ signal }) => getRefundPreview(bookingId, { signal }),
+      staleTime: 0,
+      gcTime: 0,
+    }),
+  /** GET /api/user/email-preferences: the four booleans (all true by default). */
+  emailPreferences: () =>
+    queryOptions({
+      queryKey: dashboardKeys.emailPreferences(),
+      queryFn: ({ signal }) => getEmailPreferences({ signal }),
+    }),
+};
+
 export function useClientDashboard() {
-  return useQuery({
-    queryKey: dashboardKeys.dashboard(),
-    queryFn: ({ signal }) => getUserDashboard({ signal }),
-    // Bookings move with time and with the mentor's actions: read afresh on each visit.
-    staleTime: 0,
-  });
+  return useQuery(dashboardQueries.dashboard());
 }
 
-/**
- * GET /api/user/bookings/{id}/refund-preview: what cancelling now would refund. Only while the
- * cancel dialog is open, and afresh each time (the tier depends on the current time).
- */
+/** The refund preview, only while the cancel dialog is open. */
 export function useRefundPreview(bookingId: string, enabled: boolean) {
-  return useQuery({
-    queryKey: dashboardKeys.refundPreview(bookingId),
-    queryFn: ({ signal }) => getRefundPreview(bookingId, { signal }),
-    enabled,
-    staleTime: 0,
-    gcTime: 0,
-  });
+  return useQuery({ ...dashboardQueries.refundPreview(bookingId), enabled });
 }
 
 function useRefreshAfterChange() {
@@ -119,12 +132,8 @@ export function useReviewBooking() {
   });
 }
 
-/** GET /api/user/email-preferences: the four booleans (all true by default). */
 export function useEmailPreferences() {
-  return useQuery({
-    queryKey: dashboardKeys.emailPreferences(),
-    queryFn: ({ signal }) => getEmailPreferences({ signal }),
-  });
+  return useQuery(dashboardQueries.emailPreferences());
 }
 
 /** PUT /api/user/email-preferences with the one changed boolean; the answer has all four. */

@@ -1,4 +1,3 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import {
   CalendarCheck,
   CalendarPlus,
@@ -18,6 +17,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { DASHBOARD_TEXT } from '@/config/constants';
@@ -25,7 +25,6 @@ import { splitBookings } from '@/lib/booking-rules';
 import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
-import { cn } from '@/lib/utils';
 import { useClientDashboard, type ClientDashboard, type DashboardBooking } from './api';
 import { BookingCard } from './components/booking-card';
 import { CancelDialog } from './components/cancel-dialog';
@@ -162,27 +161,16 @@ function Dashboard({ data }: { data: ClientDashboard }) {
           </ul>
         </nav>
 
-        <Tabs.Root value={tab} onValueChange={(v) => setTab(v as TabValue)}>
-          <Tabs.List
-            aria-label="My dashboard"
-            className="flex gap-1 overflow-x-auto rounded-xl border border-slate-200 bg-white p-1 shadow-sm"
-          >
+        <Tabs value={tab} onValueChange={(v) => setTab(v as TabValue)}>
+          <TabsList aria-label="My dashboard">
             {DASHBOARD_TABS.map((t) => (
-              <Tabs.Trigger
-                key={t.value}
-                value={t.value}
-                className={cn(
-                  'inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-lg px-4 py-2 text-sm font-medium transition-colors',
-                  'data-[state=active]:bg-indigo-600 data-[state=active]:text-white data-[state=active]:shadow-sm',
-                  'data-[state=inactive]:text-slate-600 data-[state=inactive]:hover:bg-slate-100',
-                )}
-              >
+              <TabsTrigger key={t.value} value={t.value}>
                 {t.label}
-              </Tabs.Trigger>
+              </TabsTrigger>
             ))}
-          </Tabs.List>
+          </TabsList>
 
-          <Tabs.Content value="upcoming" className="mt-6 outline-none">
+          <TabsContent value="upcoming">
             {upcoming.length === 0 ? (
               <StateCard
                 icon={CalendarPlus}
@@ -204,9 +192,9 @@ function Dashboard({ data }: { data: ClientDashboard }) {
                 ))}
               </ul>
             )}
-          </Tabs.Content>
+          </TabsContent>
 
-          <Tabs.Content value="history" className="mt-6 outline-none">
+          <TabsContent value="history">
             {history.length === 0 ? (
               <StateCard icon={History} title="No past sessions yet">
                 Completed and cancelled sessions will show here.
@@ -231,16 +219,16 @@ function Dashboard({ data }: { data: ClientDashboard }) {
                 ))}
               </ul>
             )}
-          </Tabs.Content>
+          </TabsContent>
 
-          <Tabs.Content value="profile" className="mt-6 outline-none">
+          <TabsContent value="profile">
             <ProfilePanel user={data.user} totalSessions={stats.totalSessions} />
-          </Tabs.Content>
+          </TabsContent>
 
-          <Tabs.Content value="email-preferences" className="mt-6 outline-none">
+          <TabsContent value="email-preferences">
             <EmailPreferencesPanel />
-          </Tabs.Content>
-        </Tabs.Root>
+          </TabsContent>
+        </Tabs>
       </div>
 
       <RescheduleDialog booking={rescheduling} onClose={() => setRescheduling(null)} />

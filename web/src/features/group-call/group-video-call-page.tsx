@@ -4,7 +4,6 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { getGroupSession } from '@/api/endpoints/booking/booking';
-import { getGetGroupCallQueryKey, getGroupCall } from '@/api/endpoints/messaging/messaging';
 import type { CallMemberView, GroupCallView } from '@/api/model';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
@@ -15,6 +14,7 @@ import { useRealtime, useRealtimeEvent } from '@/lib/realtime/provider';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
+import { groupCallQuery } from './api';
 import { GroupCallConnection, type RoomSnapshot } from './group-call-connection';
 import { MicButton } from './mic-button';
 import { useMutedByMentor } from './mute-state';
@@ -39,14 +39,7 @@ const BACK_TO = '/group-sessions';
 export function GroupVideoCallPage() {
   const { sessionId = '' } = useParams();
   useDocumentTitle('Group Video Call');
-  const call = useQuery({
-    queryKey: getGetGroupCallQueryKey(sessionId),
-    queryFn: ({ signal }) => getGroupCall(sessionId, { signal }),
-    enabled: Boolean(sessionId),
-    retry: false,
-    staleTime: Infinity,
-    gcTime: 0,
-  });
+  const call = useQuery({ ...groupCallQuery(sessionId), enabled: Boolean(sessionId) });
   if (!sessionId) return <SessionError message={GROUP_CALL_TEXT.noSessionId} />;
   if (call.isLoading) return <FullPageSpinner label="Joining the session" />;
   if (call.isError && isRemovedError(errorMessage(call.error, ''))) return <RemovedNotice />;

@@ -1,15 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   discardJob,
-  getListJobQueuesQueryKey,
-  getListJobSchedulesQueryKey,
-  getListJobsQueryKey,
+  getListJobQueuesUrl,
+  getListJobSchedulesUrl,
+  getListJobsUrl,
   listJobQueues,
   listJobSchedules,
   listJobs,
   retryJob,
 } from '@/api/endpoints/admin/admin';
 import type { ListJobsParams } from '@/api/model';
+import { apiKey } from '@/lib/query-keys';
 
 // The job console's calls (GET /api/admin/jobs/queues, /api/admin/jobs, /api/admin/jobs/schedules;
 // POST /api/admin/jobs/{id}/retry and /discard). Admin only; the figures refresh on their own.
@@ -34,29 +35,45 @@ export const STATE_LABELS: Record<JobState, string> = {
 export const canRetry = (state: string) => state === 'failed' || state === 'set_aside';
 export const canDiscard = (state: string) => ['pending', 'scheduled', 'failed', 'set_aside'].includes(state);
 
+export const jobKeys = {
+  queues: () => apiKey(getListJobQueuesUrl()),
+  /** Without params: every page of every filter (for invalidation). */
+  jobs: (params?: ListJobsParams) => apiKey(getListJobsUrl(), params),
+  schedules: () => apiKey(getListJobSchedulesUrl()),
+};
+
+/** The console's reads, each reloaded every {@link REFRESH_MS}. */
+export const jobQueries = {
+  queues: () =>
+    queryOptions({
+      queryKey: jobKeys.queues(),
+      queryFn: ({ signal }) => listJobQueues({ signal }),
+      refetchInterval: REFRESH_MS,
+    }),
+  jobs: (params: ListJobsParams) =>
+    queryOptions({
+      queryKey: jobKeys.jobs(params),
+      queryFn: ({ signal }) => listJobs(params, { signal }),
+      refetchInterval: REFRESH_MS,
+    }),
+  schedules: () =>
+    queryOptions({
+      queryKey: jobKeys.schedules(),
+      queryFn: ({ signal }) => listJobSchedules({ signal }),
+      refetchInterval: REFRESH_MS,
+    }),
+};
+
 export function useJobQueues() {
-  return useQuery({
-    queryKey: getListJobQueuesQueryKey(),
-    queryFn: ({ signal }) => listJobQueues({ signal }),
-    refetchInterval: REFRESH_MS,
-  });
+  return useQuery(jobQueries.queues());
 }
 
 export function useJobs(params: ListJobsParams) {
-  return useQuery({
-    queryKey: getListJobsQueryKey(params),
-    queryFn: ({ signal }) => listJobs(params, { signal }),
-    refetchInterval: REFRESH_MS,
-    placeholderData: (previous) => previous,
-  });
+  return useQuery({ ...jobQueries.jobs(params), placeholderData: (previous) => previous });
 }
 
 export function useJobSchedules() {
-  return useQuery({
-    queryKey: getListJobSchedulesQueryKey(),
-    queryFn: ({ signal }) => listJobSchedules({ signal }),
-    refetchInterval: REFRESH_MS,
-  });
+  return useQuery(jobQueries.schedules());
 }
 
 /** Retry or discard one task; the queues and the task list reload. */
@@ -66,8 +83,8 @@ export function useJobAction() {
     mutationFn: ({ id, action }: { id: string; action: 'retry' | 'discard' }) =>
       action === 'retry' ? retryJob(id) : discardJob(id),
     onSettled: () => {
-      void qc.invalidateQueries({ queryKey: getListJobQueuesQueryKey() });
-      void qc.invalidateQueries({ queryKey: ['/api/admin/jobs'] });
+      void qc.invalidateQueries({ queryKey: jobKeys.queues() });
+      void qc.invalidateQueries({ queryKey: jobKeys.jobs() });
     },
   });
 }

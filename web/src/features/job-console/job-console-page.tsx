@@ -6,6 +6,7 @@ import type { JobQueueView, JobView } from '@/api/model';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Table, Td } from '@/components/ui/table';
 import { Dialog } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
@@ -182,28 +183,16 @@ function Console() {
           <h2 id="schedules-heading" className="font-display text-xl font-semibold text-slate-900">
             Schedules
           </h2>
-          <Card className="mt-4 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-slate-50 text-slate-600">
-                <tr>
-                  <th className="px-4 py-2">Schedule</th>
-                  <th className="px-4 py-2">Expression</th>
-                  <th className="px-4 py-2">Last run</th>
-                  <th className="px-4 py-2">Next run</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(schedules.data ?? []).map((s) => (
-                  <tr key={s.name} className="border-t border-slate-100">
-                    <td className="px-4 py-2 font-medium">{s.name}</td>
-                    <td className="px-4 py-2 font-mono">{s.expression}</td>
-                    <td className="px-4 py-2">{when(s.lastRunAt)}</td>
-                    <td className="px-4 py-2">{when(s.nextRunAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Card>
+          <Table label="Schedules" className="mt-4" columns={['Schedule', 'Expression', 'Last run', 'Next run']}>
+            {(schedules.data ?? []).map((s) => (
+              <tr key={s.name}>
+                <Td className="font-medium">{s.name}</Td>
+                <Td className="font-mono">{s.expression}</Td>
+                <Td>{when(s.lastRunAt)}</Td>
+                <Td>{when(s.nextRunAt)}</Td>
+              </tr>
+            ))}
+          </Table>
         </section>
       </div>
 
@@ -226,45 +215,38 @@ const FIGURES: [keyof JobQueueView, string][] = [
 
 function QueueTable({ queues, onPick }: { queues: JobQueueView[]; onPick: (queue: string) => void }) {
   return (
-    <Card className="mt-4 overflow-x-auto">
-      <table className="w-full text-left text-sm" aria-label="Queues">
-        <thead className="bg-slate-50 text-slate-600">
-          <tr>
-            <th className="px-4 py-2">Queue</th>
-            {FIGURES.map(([, label]) => (
-              <th key={label} className="px-3 py-2 text-right">
-                {label}
-              </th>
-            ))}
-            <th className="px-3 py-2 text-right">Oldest due</th>
-          </tr>
-        </thead>
-        <tbody>
-          {queues.map((q) => (
-            <tr key={q.queue} className="border-t border-slate-100" data-queue={q.queue}>
-              <th scope="row" className="px-4 py-2 font-medium">
-                <button type="button" className="text-indigo-700 hover:underline" onClick={() => onPick(q.queue)}>
-                  {q.queue}
-                </button>
-              </th>
-              {FIGURES.map(([key, label]) => (
-                <td
-                  key={label}
-                  data-figure={key}
-                  className={cn(
-                    'px-3 py-2 text-right tabular-nums',
-                    (key === 'failed' || key === 'setAside') && Number(q[key]) > 0 && 'font-semibold text-rose-700',
-                  )}
-                >
-                  {q[key]}
-                </td>
-              ))}
-              <td className="px-3 py-2 text-right tabular-nums">{seconds(q.oldestDueSeconds)}</td>
-            </tr>
+    <Table
+      label="Queues"
+      className="mt-4"
+      columns={[
+        'Queue',
+        ...FIGURES.map(([, label]) => ({ label, className: 'text-right' })),
+        { label: 'Oldest due', className: 'text-right' },
+      ]}
+    >
+      {queues.map((q) => (
+        <tr key={q.queue} data-queue={q.queue}>
+          <th scope="row" className="px-4 py-3 font-medium">
+            <button type="button" className="text-indigo-700 hover:underline" onClick={() => onPick(q.queue)}>
+              {q.queue}
+            </button>
+          </th>
+          {FIGURES.map(([key, label]) => (
+            <Td
+              key={label}
+              data-figure={key}
+              className={cn(
+                'text-right tabular-nums',
+                (key === 'failed' || key === 'setAside') && Number(q[key]) > 0 && 'font-semibold text-rose-700',
+              )}
+            >
+              {q[key]}
+            </Td>
           ))}
-        </tbody>
-      </table>
-    </Card>
+          <Td className="text-right tabular-nums">{seconds(q.oldestDueSeconds)}</Td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

@@ -5,7 +5,7 @@ import { FeaturedMentors } from '@/components/featured-mentors';
 import { ServiceGrid } from '@/components/service-grid';
 import { Button } from '@/components/ui/button';
 import { APP_NAME } from '@/config/constants';
-import { catalogueApi, catalogueKeys } from '@/lib/catalogue';
+import { catalogueQueries } from '@/lib/catalogue';
 import { LOGIN_URL, REGISTER_URL } from '@/lib/navigation';
 import { PlatformFigures, Testimonials, highlightStats } from './highlights';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -40,10 +40,7 @@ function SectionHeading({ eyebrow, title, text }: { eyebrow: string; title: stri
 
 export function LandingPage() {
   useDocumentTitle(undefined);
-  const highlights = useQuery({
-    queryKey: catalogueKeys.highlights(),
-    queryFn: ({ signal }) => catalogueApi.highlights({ signal }),
-  });
+  const highlights = useQuery(catalogueQueries.highlights());
   return (
     <>
       {/* Hero */}

@@ -1,20 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   addAvailability,
   addAvailabilityBulk,
   addDateOverride,
   deleteAvailability,
   deleteDateOverride,
-  getListDateOverridesQueryKey,
-  listDateOverrides,
-  getListAvailabilityQueryKey,
+  getListAvailabilityUrl,
+  getListDateOverridesUrl,
   listAvailability,
+  listDateOverrides,
   setAvailabilityActive,
 } from '@/api/endpoints/availability/availability';
 import {
   cancelMentorBooking,
-  getGetMentorStatsQueryKey,
-  getListMentorBookingsQueryKey,
+  getGetMentorStatsUrl,
+  getListMentorBookingsUrl,
   getMentorStats,
   listMentorBookings,
   updateMentorBooking,
@@ -27,17 +27,15 @@ import type {
   NewAvailabilityRequest,
   NewDateOverrideRequest,
 } from '@/api/model';
-import { availableSlotsKey } from '@/components/slot-picker';
-import { errorStatus } from '@/lib/api-fetch';
-import { MENTOR_PROFILE_KEY } from '@/lib/auth';
+import { accountQueries, MENTOR_PROFILE_KEY } from '@/lib/auth';
 import {
   catalogueApi,
   catalogueKeys,
   type CreateServiceInput,
-  type Mentor,
   type UpdateMentorInput,
   type UpdateServiceInput,
 } from '@/lib/catalogue';
+import { apiKey, availableSlotsKey } from '@/lib/query-keys';
 
 // The mentor dashboard's calls (docs/booking.md, docs/after-booking.md): the
 // profile with all its services, creating and editing services, editing the profile, the four
@@ -45,17 +43,7 @@ import {
 
 /** GET /api/mentor/profile: the profile with every service (active or not); null when not a mentor (404). */
 export function useOwnMentorProfile() {
-  return useQuery<Mentor | null>({
-    queryKey: MENTOR_PROFILE_KEY,
-    queryFn: async ({ signal }) => {
-      try {
-        return await catalogueApi.mentorProfile({ signal });
-      } catch (error) {
-        if (errorStatus(error) === 404) return null;
-        throw error;
-      }
-    },
-  });
+  return useQuery(accountQueries.mentorProfile());
 }
 
 /** After a change: the profile reloads, and the public lists and statistics will too when next shown. */
@@ -106,29 +94,48 @@ export type {
 };
 
 export const mentorDashboardKeys = {
-  stats: () => getGetMentorStatsQueryKey(),
-  bookings: () => getListMentorBookingsQueryKey(),
-  availability: () => getListAvailabilityQueryKey(),
-  overrides: () => getListDateOverridesQueryKey(),
+  stats: () => apiKey(getGetMentorStatsUrl()),
+  bookings: () => apiKey(getListMentorBookingsUrl()),
+  availability: () => apiKey(getListAvailabilityUrl()),
+  overrides: () => apiKey(getListDateOverridesUrl()),
 };
 
-/** GET /api/mentor/stats: totalSessions, thisMonth, totalEarnings, platformFeePercent, platformFee, netEarnings ('0.00'), rating, reviewCount. */
+export const mentorDashboardQueries = {
+  /**
+   * GET /api/mentor/stats: totalSessions, thisMonth, totalEarnings, platformFeePercent, platformFee,
+   * netEarnings ('0.00'), rating, reviewCount. The figures move with bookings and with time (This
+   * Month): read afresh on each visit.
+   */
+  stats: () =>
+    queryOptions({
+      queryKey: mentorDashboardKeys.stats(),
+      queryFn: ({ signal }) => getMentorStats({ signal }),
+      staleTime: 0,
+    }),
+  /** GET /api/mentor/bookings: newest start first. */
+  bookings: () =>
+    queryOptions({
+      queryKey: mentorDashboardKeys.bookings(),
+      queryFn: ({ signal }) => listMentorBookings({ signal }),
+      staleTime: 0,
+    }),
+  /** GET /api/mentor/availability: by day, then start. */
+  availability: () =>
+    queryOptions({
+      queryKey: mentorDashboardKeys.availability(),
+      queryFn: ({ signal }) => listAvailability({ signal }),
+    }),
+  /** GET /api/mentor/availability/overrides: from today (in the mentor's zone) on, by date. */
+  overrides: () =>
+    queryOptions({ queryKey: mentorDashboardKeys.overrides(), queryFn: ({ signal }) => listDateOverrides({ signal }) }),
+};
+
 export function useMentorStats() {
-  return useQuery({
-    queryKey: mentorDashboardKeys.stats(),
-    queryFn: ({ signal }) => getMentorStats({ signal }),
-    // The figures move with bookings and with time (This Month): read afresh on each visit.
-    staleTime: 0,
-  });
+  return useQuery(mentorDashboardQueries.stats());
 }
 
-/** GET /api/mentor/bookings: newest start first. */
 export function useMentorBookings() {
-  return useQuery({
-    queryKey: mentorDashboardKeys.bookings(),
-    queryFn: ({ signal }) => listMentorBookings({ signal }),
-    staleTime: 0,
-  });
+  return useQuery(mentorDashboardQueries.bookings());
 }
 
 /**
@@ -167,12 +174,8 @@ export function useCancelMentorBooking() {
 
 // --- Availability ------------------------------------------------------------------------------
 
-/** GET /api/mentor/availability: by day, then start. */
 export function useAvailability() {
-  return useQuery({
-    queryKey: mentorDashboardKeys.availability(),
-    queryFn: ({ signal }) => listAvailability({ signal }),
-  });
+  return useQuery(mentorDashboardQueries.availability());
 }
 
 /** After a change: the list, and the free times seekers see for this mentor. */
@@ -224,12 +227,8 @@ export function useAddAvailabilityBulk(mentorId: string) {
 
 // --- Date overrides ----------------------------------------------------------------------------
 
-/** GET /api/mentor/availability/overrides: from today (in the mentor's zone) on, by date. */
 export function useDateOverrides() {
-  return useQuery({
-    queryKey: mentorDashboardKeys.overrides(),
-    queryFn: ({ signal }) => listDateOverrides({ signal }),
-  });
+  return useQuery(mentorDashboardQueries.overrides());
 }
 
 /** POST /api/mentor/availability/overrides {date, isDayOff, startTime?, endTime?}. */

@@ -1,4 +1,3 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import {
   CircleAlert,
   ExternalLink,
@@ -14,6 +13,7 @@ import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Card } from '@/components/ui/card';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import type { Mentor, Service } from '@/lib/catalogue';
@@ -125,45 +125,34 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
         <ApprovalBanner mentor={mentor} />
         <MentorSummary />
 
-        <Tabs.Root value={tab} onValueChange={setTab} className="mt-8">
-          <Tabs.List
-            aria-label="Mentor dashboard"
-            className="flex gap-1 overflow-x-auto rounded-xl border border-slate-200 bg-white p-1 shadow-sm"
-          >
+        <Tabs value={tab} onValueChange={setTab} className="mt-8">
+          <TabsList aria-label="Mentor dashboard">
             {DASHBOARD_TABS.map((t) => (
-              <Tabs.Trigger
-                key={t.value}
-                value={t.value}
-                className={cn(
-                  'inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-lg px-4 py-2 text-sm font-medium transition-colors',
-                  'data-[state=active]:bg-indigo-600 data-[state=active]:text-white data-[state=active]:shadow-sm',
-                  'data-[state=inactive]:text-slate-600 data-[state=inactive]:hover:bg-slate-100',
-                )}
-              >
+              <TabsTrigger key={t.value} value={t.value}>
                 {t.label}
-              </Tabs.Trigger>
+              </TabsTrigger>
             ))}
-          </Tabs.List>
+          </TabsList>
 
-          <Tabs.Content value="bookings" className="mt-6 outline-none">
+          <TabsContent value="bookings">
             <BookingsTab />
-          </Tabs.Content>
-          <Tabs.Content value="group-sessions" className="mt-6 outline-none">
+          </TabsContent>
+          <TabsContent value="group-sessions">
             <GroupSessionsTab mentor={mentor} />
-          </Tabs.Content>
-          <Tabs.Content value="availability" className="mt-6 outline-none">
+          </TabsContent>
+          <TabsContent value="availability">
             <AvailabilityTab mentor={mentor} />
-          </Tabs.Content>
-          <Tabs.Content value="services" className="mt-6 outline-none">
+          </TabsContent>
+          <TabsContent value="services">
             <ServicesTab mentor={mentor} />
-          </Tabs.Content>
-          <Tabs.Content value="payouts" className="mt-6 outline-none">
+          </TabsContent>
+          <TabsContent value="payouts">
             <PayoutsTab />
-          </Tabs.Content>
-          <Tabs.Content value="profile" className="mt-6 outline-none">
+          </TabsContent>
+          <TabsContent value="profile">
             <ProfileTab mentor={mentor} />
-          </Tabs.Content>
-        </Tabs.Root>
+          </TabsContent>
+        </Tabs>
       </div>
     </div>
   );

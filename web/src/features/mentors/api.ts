@@ -1,14 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-fetch';
-import { catalogueApi, catalogueKeys, type MentorSearch } from '@/lib/catalogue';
+import { catalogueApi, catalogueKeys, catalogueQueries, type MentorSearch } from '@/lib/catalogue';
 
-// The mentor directory and profile calls (docs/catalogue.md).
+// The mentor directory and profile calls (docs/catalogue.md); the keys are lib/catalogue's.
 
 /** GET /api/mentors with filters; the previous page stays on screen while the next loads. */
 export function useMentors(params: MentorSearch) {
   return useQuery({
-    queryKey: catalogueKeys.mentors(params),
-    queryFn: ({ signal }) => catalogueApi.mentors(params, { signal }),
+    ...catalogueQueries.mentors(params),
     placeholderData: keepPreviousData,
   });
 }
@@ -21,19 +20,21 @@ export function isMentorId(id: string): boolean {
 }
 
 /** GET /api/mentors/{id}: 404 'Mentor not found' (also for an id that is not a UUID, without a call). */
-export function useMentor(id: string) {
-  return useQuery({
+export const mentorQuery = (id: string) =>
+  queryOptions({
     queryKey: catalogueKeys.mentor(id),
     queryFn: ({ signal }) =>
       isMentorId(id) ? catalogueApi.mentor(id, { signal }) : Promise.reject(new ApiError(404, 'Not Found', '')),
   });
+
+export function useMentor(id: string) {
+  return useQuery(mentorQuery(id));
 }
 
 /** GET /api/mentors/{id}/reviews, newest first. */
 export function useMentorReviews(id: string, enabled = true) {
   return useQuery({
-    queryKey: catalogueKeys.reviews(id),
-    queryFn: ({ signal }) => catalogueApi.reviews(id, { signal }),
+    ...catalogueQueries.reviews(id),
     enabled: enabled && !!id,
   });
 }

@@ -1,8 +1,11 @@
 /**
  * The conversation calls: the list, one conversation, a thread's pages, find-or-create and mark-read.
- * Query keys are the request paths, as orval's generated keys are, so both share one cache.
+ * The keys are lib/query-keys' messageKeys (the real-time channel refreshes the same ones); each
+ * read is one `queryOptions` in {@link conversationQueries}.
  */
 import {
+  infiniteQueryOptions,
+  queryOptions,
   useInfiniteQuery,
   useMutation,
   useQuery,
@@ -13,9 +16,6 @@ import {
 import { getAuthUser } from '@/api/endpoints/accounts/accounts';
 import {
   getConversation,
-  getGetConversationQueryKey,
-  getListConversationsQueryKey,
-  getListMessagesQueryKey,
   listConversations,
   listMessages,
   markConversationRead,
@@ -24,7 +24,7 @@ import {
 } from '@/api/endpoints/messaging/messaging';
 import type { ConversationView, StartConversationRequest } from '@/api/model';
 import { MESSAGE_PAGE_SIZE } from '@/config/constants';
-import { AUTH_USER_KEY } from '@/lib/auth';
+import { accountKeys, messageKeys } from '@/lib/query-keys';
 import type { ChatMessage, Person } from '@/lib/realtime';
 
 export type { ChatMessage, Person };
@@ -32,43 +32,45 @@ export type { ChatMessage, Person };
 export type Conversation = ConversationView;
 
 export const conversationKeys = {
-  list: () => getListConversationsQueryKey(),
-  one: (id: string) => getGetConversationQueryKey(id),
-  thread: (id: string) => [...getListMessagesQueryKey(id), 'thread'] as const,
+  list: messageKeys.conversations,
+  one: messageKeys.conversation,
+  thread: messageKeys.thread,
 };
 
 export type ThreadData = InfiniteData<ChatMessage[], number>;
-
-export function useConversations() {
-  return useQuery({
-    queryKey: conversationKeys.list(),
-    queryFn: ({ signal }) => listConversations({ signal }),
-  });
-}
-
-export function useConversation(id: string | null, { enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: conversationKeys.one(id ?? ''),
-    queryFn: ({ signal }) => getConversation(id ?? '', { signal }),
-    enabled: enabled && !!id,
-  });
-}
 
 /** How many distinct messages a thread holds: the offset of the next older page. */
 export function loadedCount(pages: ChatMessage[][]): number {
   return new Set(pages.flat().map((m) => m.id)).size;
 }
 
-/** A thread: 50 messages per page, the newest first; older pages are loaded on demand. */
+export const conversationQueries = {
+  list: () =>
+    queryOptions({ queryKey: conversationKeys.list(), queryFn: ({ signal }) => listConversations({ signal }) }),
+  one: (id: string) =>
+    queryOptions({ queryKey: conversationKeys.one(id), queryFn: ({ signal }) => getConversation(id, { signal }) }),
+  /** A thread: 50 messages per page, the newest first; older pages are loaded on demand. */
+  thread: (conversationId: string) =>
+    infiniteQueryOptions({
+      queryKey: conversationKeys.thread(conversationId),
+      queryFn: ({ pageParam, signal }): Promise<ChatMessage[]> =>
+        listMessages(conversationId, { limit: MESSAGE_PAGE_SIZE, offset: pageParam }, { signal }),
+      initialPageParam: 0,
+      getNextPageParam: (lastPage, allPages) =>
+        lastPage.length < MESSAGE_PAGE_SIZE ? undefined : loadedCount(allPages),
+    }),
+};
+
+export function useConversations() {
+  return useQuery(conversationQueries.list());
+}
+
+export function useConversation(id: string | null, { enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...conversationQueries.one(id ?? ''), enabled: enabled && !!id });
+}
+
 export function useThread(conversationId: string | null) {
-  return useInfiniteQuery({
-    queryKey: conversationKeys.thread(conversationId ?? ''),
-    queryFn: ({ pageParam, signal }): Promise<ChatMessage[]> =>
-      listMessages(conversationId ?? '', { limit: MESSAGE_PAGE_SIZE, offset: pageParam }, { signal }),
-    initialPageParam: 0,
-    getNextPageParam: (lastPage, allPages) => (lastPage.length < MESSAGE_PAGE_SIZE ? undefined : loadedCount(allPages)),
-    enabled: !!conversationId,
-  });
+  return useInfiniteQuery({ ...conversationQueries.thread(conversationId ?? ''), enabled: !!conversationId });
 }
 
 /** The thread's messages, oldest first, each once. */
@@ -89,7 +91,7 @@ export function useStartConversation() {
   return useMutation({
     mutationFn: async (input: StartConversation) => {
       const user = await getAuthUser();
-      queryClient.setQueryData(AUTH_USER_KEY, user);
+      queryClient.setQueryData(accountKeys.user(), user);
       return startConversation(input);
     },
     onSuccess: (conversation) => {

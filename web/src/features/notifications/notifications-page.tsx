@@ -1,4 +1,3 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import { Bell, CheckCheck, CircleAlert, Inbox, MailOpen, RefreshCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -6,6 +5,7 @@ import { toast } from 'sonner';
 import { NotificationIcon } from '@/components/notification-icon';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { markAllReadLabel, NOTIFICATION_TEXT, NOTIFICATIONS_PAGE_LIMIT } from '@/config/constants';
@@ -116,25 +116,18 @@ export function NotificationsPage() {
             {errorMessage(list.error, NOTIFICATION_TEXT.fetchFailed)}
           </StateCard>
         ) : (
-          <Tabs.Root value={tab} onValueChange={(v) => setTab(v as Filter)}>
-            <Tabs.List
-              aria-label="Filter notifications"
-              className="flex gap-1 rounded-xl border border-slate-200 bg-white p-1 shadow-sm"
-            >
+          <Tabs value={tab} onValueChange={(v) => setTab(v as Filter)}>
+            <TabsList aria-label="Filter notifications" className="overflow-visible">
               {TABS.map((t) => (
-                <Tabs.Trigger
-                  key={t.value}
-                  value={t.value}
-                  className="flex-1 rounded-lg px-3 py-2 text-sm font-medium text-slate-600 transition-colors hover:text-slate-900 data-[state=active]:bg-indigo-50 data-[state=active]:text-indigo-700"
-                >
+                <TabsTrigger key={t.value} value={t.value} variant="segment">
                   {t.label} ({counts[t.value]})
-                </Tabs.Trigger>
+                </TabsTrigger>
               ))}
-            </Tabs.List>
+            </TabsList>
             {TABS.map((t) => {
               const shown = filterNotifications(notifications, t.value);
               return (
-                <Tabs.Content key={t.value} value={t.value} className="mt-6 outline-none">
+                <TabsContent key={t.value} value={t.value}>
                   {shown.length === 0 ? (
                     <StateCard icon={t.value === 'unread' ? MailOpen : Inbox} title={t.empty} as="h2">
                       {t.value === 'all'
@@ -150,10 +143,10 @@ export function NotificationsPage() {
                       ))}
                     </ul>
                   )}
-                </Tabs.Content>
+                </TabsContent>
               );
             })}
-          </Tabs.Root>
+          </Tabs>
         )}
       </div>
     </div>

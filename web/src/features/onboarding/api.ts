@@ -1,10 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   addAvailabilityBulk,
-  getListAvailabilityQueryKey,
+  getListAvailabilityUrl,
   listAvailability,
 } from '@/api/endpoints/availability/availability';
-import { availableSlotsKey } from '@/components/slot-picker';
 import { AUTH_USER_KEY, MENTOR_PROFILE_KEY } from '@/lib/auth';
 import {
   catalogueApi,
@@ -14,6 +13,7 @@ import {
   type Service,
   type UpdateMentorInput,
 } from '@/lib/catalogue';
+import { apiKey, availableSlotsKey } from '@/lib/query-keys';
 import type { ScheduleRow } from '@/lib/weekly-availability';
 
 // The onboarding wizard's calls: POST /api/mentors (or PUT /api/mentor/profile after Back), then
@@ -57,13 +57,17 @@ export function useCreateServices() {
   });
 }
 
+export const onboardingKeys = {
+  /** The same key as the mentor dashboard's weekly availability: one cache entry. */
+  availability: () => apiKey(getListAvailabilityUrl()),
+};
+
 /** GET /api/mentor/availability, once the user is a mentor: decides where the wizard resumes. */
+export const ownAvailabilityQuery = () =>
+  queryOptions({ queryKey: onboardingKeys.availability(), queryFn: ({ signal }) => listAvailability({ signal }) });
+
 export function useOwnAvailability(enabled: boolean) {
-  return useQuery({
-    queryKey: getListAvailabilityQueryKey(),
-    queryFn: ({ signal }) => listAvailability({ signal }),
-    enabled,
-  });
+  return useQuery({ ...ownAvailabilityQuery(), enabled });
 }
 
 /** PUT /api/mentor/profile: step 1 again, after Back from a later step. */
@@ -96,7 +100,7 @@ export function useSaveSchedule(mentorId: string) {
     },
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: getListAvailabilityQueryKey() }),
+        queryClient.invalidateQueries({ queryKey: onboardingKeys.availability() }),
         queryClient.invalidateQueries({ queryKey: availableSlotsKey(mentorId) }),
       ]),
   });

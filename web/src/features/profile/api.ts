@@ -1,18 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { changePassword } from '@/api/endpoints/passwords/passwords';
 import {
-  getGetOwnProfileQueryKey,
-  getGetUserQueryKey,
-  getGetUserMentorQueryKey,
+  getGetOwnProfileUrl,
+  getGetUserMentorUrl,
+  getGetUserUrl,
+  getOwnProfile,
+  getUser,
   getUserMentor,
-  useGetOwnProfile,
-  useGetUser,
-  useUpdateProfile as useGeneratedUpdateProfile,
-  useUploadProfileImage as useGeneratedUploadProfileImage,
+  updateProfile,
+  uploadProfileImage,
 } from '@/api/endpoints/profiles/profiles';
 import type { MentorView, OwnProfileView, ProfileChangesRequest, PublicUserView } from '@/api/model';
 import { errorStatus } from '@/lib/api-fetch';
 import { AUTH_USER_KEY, type User } from '@/lib/auth';
+import { apiKey } from '@/lib/query-keys';
 
 // The profile calls of docs/catalogue.md, through the generated client (src/api).
 
@@ -23,30 +24,43 @@ export type UserMentor = Pick<MentorView, 'id' | 'displayName' | 'specialties' |
   Partial<Pick<MentorView, 'reviewCount'>>;
 export type ProfileUpdate = ProfileChangesRequest;
 
-/** GET /api/user/profile: my own profile (the user and the bio). */
+export const profileKeys = {
+  own: () => apiKey(getGetOwnProfileUrl()),
+  user: (id: string) => apiKey(getGetUserUrl(id)),
+  userMentor: (id: string) => apiKey(getGetUserMentorUrl(id)),
+};
+
+export const profileQueries = {
+  /** GET /api/user/profile: my own profile (the user and the bio). */
+  own: () => queryOptions({ queryKey: profileKeys.own(), queryFn: ({ signal }) => getOwnProfile({ signal }) }),
+  /** GET /api/users/{id}: `email` only comes for the user themself and admins. */
+  user: (id: string) =>
+    queryOptions({ queryKey: profileKeys.user(id), queryFn: ({ signal }) => getUser(id, { signal }) }),
+  /** GET /api/users/{id}/mentor; a 404 means not a mentor (null), other failures are errors. */
+  userMentor: (id: string) =>
+    queryOptions<MentorView | null>({
+      queryKey: profileKeys.userMentor(id),
+      queryFn: async ({ signal }) => {
+        try {
+          return await getUserMentor(id, { signal });
+        } catch (error) {
+          if (errorStatus(error) === 404) return null;
+          throw error;
+        }
+      },
+    }),
+};
+
 export function useOwnProfile() {
-  return useGetOwnProfile();
+  return useQuery(profileQueries.own());
 }
 
-/** GET /api/users/{id}: `email` only comes for the user themself and admins. */
 export function usePublicUser(id: string) {
-  return useGetUser(id);
+  return useQuery(profileQueries.user(id));
 }
 
-/** GET /api/users/{id}/mentor; a 404 means not a mentor (null), other failures are errors. */
 export function useUserMentor(id: string, enabled = true) {
-  return useQuery<MentorView | null>({
-    queryKey: getGetUserMentorQueryKey(id),
-    queryFn: async ({ signal }) => {
-      try {
-        return await getUserMentor(id, { signal });
-      } catch (error) {
-        if (errorStatus(error) === 404) return null;
-        throw error;
-      }
-    },
-    enabled,
-  });
+  return useQuery({ ...profileQueries.userMentor(id), enabled });
 }
 
 /**
@@ -56,8 +70,8 @@ export function useUserMentor(id: string, enabled = true) {
 function useStoreUser() {
   const queryClient = useQueryClient();
   return (patch: Partial<ProfileUser>) => {
-    const profile = queryClient.getQueryData<ProfileUser>(getGetOwnProfileQueryKey());
-    if (profile) queryClient.setQueryData<ProfileUser>(getGetOwnProfileQueryKey(), { ...profile, ...patch });
+    const profile = queryClient.getQueryData<ProfileUser>(profileKeys.own());
+    if (profile) queryClient.setQueryData<ProfileUser>(profileKeys.own(), { ...profile, ...patch });
     const user = queryClient.getQueryData<User | null>(AUTH_USER_KEY);
     if (user) {
       const next = { ...user };
@@ -69,19 +83,17 @@ function useStoreUser() {
       queryClient.setQueryData<User>(AUTH_USER_KEY, next);
     }
     const id = profile?.id ?? user?.id;
-    if (id) void queryClient.invalidateQueries({ queryKey: getGetUserQueryKey(id) });
+    if (id) void queryClient.invalidateQueries({ queryKey: profileKeys.user(id) });
   };
 }
 
 /** PUT /api/user/profile with only the changed fields; the answer is the updated profile. */
 export function useUpdateProfile() {
   const store = useStoreUser();
-  const mutation = useGeneratedUpdateProfile({ mutation: { onSuccess: (user) => store(user) } });
-  return {
-    ...mutation,
-    mutate: (update: ProfileUpdate, options?: Parameters<typeof mutation.mutate>[1]) =>
-      mutation.mutate({ data: update }, options),
-  };
+  return useMutation({
+    mutationFn: (update: ProfileUpdate) => updateProfile(update),
+    onSuccess: (user) => store(user),
+  });
 }
 
 /**
@@ -90,14 +102,10 @@ export function useUpdateProfile() {
  */
 export function useUploadProfileImage() {
   const store = useStoreUser();
-  const mutation = useGeneratedUploadProfileImage({
-    mutation: { onSuccess: ({ imageUrl }) => store({ profileImageUrl: imageUrl }) },
+  return useMutation({
+    mutationFn: (file: File) => uploadProfileImage({ profileImage: file }),
+    onSuccess: ({ imageUrl }) => store({ profileImageUrl: imageUrl }),
   });
-  return {
-    ...mutation,
-    mutate: (file: File, options?: Parameters<typeof mutation.mutate>[1]) =>
-      mutation.mutate({ data: { profileImage: file } }, options),
-  };
 }
 
 /** POST /api/user/change-password. */

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getGetOwnProfileQueryKey } from '@/api/endpoints/profiles/profiles';
+import { profileKeys } from './api';
 import { AUTH_USER_KEY } from '@/lib/auth';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
 import { ProfilePage } from './profile-page';
@@ -26,7 +26,7 @@ const me = { ...testUser, bio: 'Stargazer.' };
 /** /profile with my profile (GET /api/user/profile) already loaded. */
 function renderProfile() {
   const client = clientWithUser(testUser);
-  client.setQueryData(getGetOwnProfileQueryKey(), me);
+  client.setQueryData(profileKeys.own(), me);
   return { ...renderWithProviders(<ProfilePage />, { client, path: '/profile' }), client };
 }
 

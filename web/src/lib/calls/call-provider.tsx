@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   useCallback,
@@ -13,8 +13,9 @@ import {
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { CALL_TEXT, MESSAGES_TEXT } from '@/config/constants';
-import { getGetRtcConfigQueryKey, getRtcConfig } from '@/api/endpoints/messaging/messaging';
+import { getGetRtcConfigUrl, getRtcConfig } from '@/api/endpoints/messaging/messaging';
 import { useUser } from '@/lib/auth';
+import { apiKey } from '@/lib/query-keys';
 import { useRealtime, useRealtimeEvent } from '@/lib/realtime';
 import { callReducer, initialCallState, type ActiveCall, type IncomingCall } from './call-state';
 import { IncomingCallOverlay } from './incoming-call-overlay';
@@ -93,7 +94,15 @@ const CallContext = createContext<CallContextValue>({
   toggleMic: () => {},
 });
 
-export const RTC_CONFIG_KEY = getGetRtcConfigQueryKey();
+export const RTC_CONFIG_KEY = apiKey(getGetRtcConfigUrl());
+
+/** GET /api/rtc/config: the ICE servers (TURN credentials are time-limited, so kept only a while). */
+export const rtcConfigQuery = () =>
+  queryOptions({
+    queryKey: RTC_CONFIG_KEY,
+    queryFn: (): Promise<RtcConfig> => getRtcConfig(),
+    staleTime: RTC_CONFIG_STALE_MS,
+  });
 
 type Session = {
   roomId: string;
@@ -156,13 +165,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
           navigator.mediaDevices?.getUserMedia
             ? navigator.mediaDevices.getUserMedia(CALL_MEDIA_CONSTRAINTS).catch(() => null)
             : Promise.resolve(null),
-          queryClient
-            .fetchQuery({
-              queryKey: RTC_CONFIG_KEY,
-              queryFn: (): Promise<RtcConfig> => getRtcConfig(),
-              staleTime: RTC_CONFIG_STALE_MS,
-            })
-            .catch((): RtcConfig => ({ iceServers: [] })),
+          queryClient.fetchQuery(rtcConfigQuery()).catch((): RtcConfig => ({ iceServers: [] })),
         ]);
         if (session.closed) {
           stopTracks(local);

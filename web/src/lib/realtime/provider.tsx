@@ -12,6 +12,7 @@ import {
 import { toast } from 'sonner';
 import { MESSAGES_TEXT } from '@/config/constants';
 import { useUser } from '@/lib/auth';
+import { messageKeys, notificationKeys } from '@/lib/query-keys';
 import { RealtimeClient, realtimeUrl, type OutboxEntry } from './client';
 import type { ServerEvents } from './events';
 
@@ -19,21 +20,17 @@ type RealtimeValue = { client: RealtimeClient | null; connected: boolean };
 
 const RealtimeContext = createContext<RealtimeValue>({ client: null, connected: false });
 
-/** Query keys whose data a dropped socket may have missed: conversations, threads, unread counts. */
-const CONVERSATIONS_KEY = ['/api/conversations'];
-const UNREAD_MESSAGES_KEY = ['/api/messages/unread-count'];
-const THREAD_KEY = /^\/api\/conversations\/[^/]+\/messages$/;
-
-/** After a reconnect: reload the open thread from its newest page, the conversation list and the unread counts. */
+/**
+ * After a reconnect: reload what a dropped socket may have missed: the open thread from its newest
+ * page, the conversation list, the unread counts and the notifications.
+ */
 export function refreshAfterReconnect(queryClient: QueryClient): Promise<unknown> {
   return Promise.all([
-    queryClient.resetQueries({
-      predicate: (query) => typeof query.queryKey[0] === 'string' && THREAD_KEY.test(query.queryKey[0]),
-    }),
-    queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY }),
-    queryClient.invalidateQueries({ queryKey: UNREAD_MESSAGES_KEY }),
-    queryClient.invalidateQueries({ queryKey: ['/api/notifications'] }),
-    queryClient.invalidateQueries({ queryKey: ['/api/notifications/unread-count'] }),
+    queryClient.resetQueries({ predicate: (query) => messageKeys.isThread(query.queryKey) }),
+    queryClient.invalidateQueries({ queryKey: messageKeys.conversations() }),
+    queryClient.invalidateQueries({ queryKey: messageKeys.unreadCount() }),
+    queryClient.invalidateQueries({ queryKey: notificationKeys.all() }),
+    queryClient.invalidateQueries({ queryKey: notificationKeys.unreadCount() }),
   ]);
 }
 

@@ -4,28 +4,8 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
-import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
 import type {
   EmailRequest,
-  ErrorBody,
   LoginRequest,
   MessageResponse,
   RegisterRequest,
@@ -37,26 +17,6 @@ import type {
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getRegisterUrl = () => {
 
@@ -96,58 +56,7 @@ return apiFetch<RegisterResponse>(getRegisterUrl(),
 );}
 
 
-
-
-
-export const getRegisterMutationKey = () => ['register'] as const;
-
-export const getRegisterMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,RegisterMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,RegisterMutationVariables, TContext> => {
-
-const mutationKey = getRegisterMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof register>>, RegisterMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  register(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type RegisterMutationResult = NonNullable<Awaited<ReturnType<typeof register>>>
-    export type RegisterMutationBody = RegisterRequest
-    export type RegisterMutationError = ErrorBody
-    export type RegisterMutationVariables = {data: RegisterRequest}
-
-    /**
- * @summary Creates an unverified account and e-mails a verification link. An address that already has
-an account gets the same answer; nothing is created and the mail goes to its owner.
- */
-export const useRegister = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,RegisterMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof register>>,
-        TError,
-        RegisterMutationVariables,
-        TContext
-      > => {
-      return useMutation(getRegisterMutationOptions(options), queryClient);
-    }
-    export const getVerifyEmailUrl = () => {
+export const getVerifyEmailUrl = () => {
 
 
 
@@ -184,57 +93,7 @@ return apiFetch<MessageResponse>(getVerifyEmailUrl(),
 );}
 
 
-
-
-
-export const getVerifyEmailMutationKey = () => ['verifyEmail'] as const;
-
-export const getVerifyEmailMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyEmail>>, TError,VerifyEmailMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof verifyEmail>>, TError,VerifyEmailMutationVariables, TContext> => {
-
-const mutationKey = getVerifyEmailMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyEmail>>, VerifyEmailMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  verifyEmail(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type VerifyEmailMutationResult = NonNullable<Awaited<ReturnType<typeof verifyEmail>>>
-    export type VerifyEmailMutationBody = TokenRequest
-    export type VerifyEmailMutationError = ErrorBody
-    export type VerifyEmailMutationVariables = {data: TokenRequest}
-
-    /**
- * @summary Confirms an e-mail address with the token from the verification link.
- */
-export const useVerifyEmail = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyEmail>>, TError,VerifyEmailMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof verifyEmail>>,
-        TError,
-        VerifyEmailMutationVariables,
-        TContext
-      > => {
-      return useMutation(getVerifyEmailMutationOptions(options), queryClient);
-    }
-    export const getResendVerificationUrl = () => {
+export const getResendVerificationUrl = () => {
 
 
 
@@ -271,57 +130,7 @@ return apiFetch<MessageResponse>(getResendVerificationUrl(),
 );}
 
 
-
-
-
-export const getResendVerificationMutationKey = () => ['resendVerification'] as const;
-
-export const getResendVerificationMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resendVerification>>, TError,ResendVerificationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof resendVerification>>, TError,ResendVerificationMutationVariables, TContext> => {
-
-const mutationKey = getResendVerificationMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resendVerification>>, ResendVerificationMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  resendVerification(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ResendVerificationMutationResult = NonNullable<Awaited<ReturnType<typeof resendVerification>>>
-    export type ResendVerificationMutationBody = EmailRequest
-    export type ResendVerificationMutationError = ErrorBody
-    export type ResendVerificationMutationVariables = {data: EmailRequest}
-
-    /**
- * @summary Sends a new verification link; the answer is the same for every address.
- */
-export const useResendVerification = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resendVerification>>, TError,ResendVerificationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof resendVerification>>,
-        TError,
-        ResendVerificationMutationVariables,
-        TContext
-      > => {
-      return useMutation(getResendVerificationMutationOptions(options), queryClient);
-    }
-    export const getLoginUrl = () => {
+export const getLoginUrl = () => {
 
 
 
@@ -358,57 +167,7 @@ return apiFetch<UserView>(getLoginUrl(),
 );}
 
 
-
-
-
-export const getLoginMutationKey = () => ['login'] as const;
-
-export const getLoginMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,LoginMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,LoginMutationVariables, TContext> => {
-
-const mutationKey = getLoginMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof login>>, LoginMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  login(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type LoginMutationResult = NonNullable<Awaited<ReturnType<typeof login>>>
-    export type LoginMutationBody = LoginRequest
-    export type LoginMutationError = ErrorBody
-    export type LoginMutationVariables = {data: LoginRequest}
-
-    /**
- * @summary Signs in and sets the session cookie.
- */
-export const useLogin = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,LoginMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof login>>,
-        TError,
-        LoginMutationVariables,
-        TContext
-      > => {
-      return useMutation(getLoginMutationOptions(options), queryClient);
-    }
-    export const getLoginPageUrl = () => {
+export const getLoginPageUrl = () => {
 
 
 
@@ -429,83 +188,6 @@ export const loginPage = async ( options?: Parameters<typeof apiFetch>[1]): Prom
 
   }
 );}
-
-
-
-
-
-export const getLoginPageQueryKey = () => {
-    return [
-    `/api/login`
-    ] as const;
-    }
-
-
-export const getLoginPageQueryOptions = <TData = Awaited<ReturnType<typeof loginPage>>, TError = void>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof loginPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getLoginPageQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof loginPage>>> = ({ signal }) => loginPage({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof loginPage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type LoginPageQueryResult = NonNullable<Awaited<ReturnType<typeof loginPage>>>
-export type LoginPageQueryError = void
-
-
-export function useLoginPage<TData = Awaited<ReturnType<typeof loginPage>>, TError = void>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof loginPage>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof loginPage>>,
-          TError,
-          Awaited<ReturnType<typeof loginPage>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLoginPage<TData = Awaited<ReturnType<typeof loginPage>>, TError = void>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof loginPage>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof loginPage>>,
-          TError,
-          Awaited<ReturnType<typeof loginPage>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useLoginPage<TData = Awaited<ReturnType<typeof loginPage>>, TError = void>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof loginPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Browser navigation to sign in: shows the sign-in screen.
- */
-
-export function useLoginPage<TData = Awaited<ReturnType<typeof loginPage>>, TError = void>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof loginPage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getLoginPageQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getLogoutUrl = () => {
@@ -531,57 +213,7 @@ export const logout = async ( options?: Parameters<typeof apiFetch>[1]): Promise
 );}
 
 
-
-
-
-export const getLogoutMutationKey = () => ['logout'] as const;
-
-export const getLogoutMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext> => {
-
-const mutationKey = getLogoutMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof logout>>, void> = () => {
-
-
-          return  logout(requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
-
-    export type LogoutMutationError = ErrorBody
-
-
-    /**
- * @summary Ends the current session. POST only: a GET (an image or link pointing here) changes nothing.
- */
-export const useLogout = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof logout>>,
-        TError,
-        void,
-        TContext
-      > => {
-      return useMutation(getLogoutMutationOptions(options), queryClient);
-    }
-    export const getGetAuthUserUrl = () => {
+export const getGetAuthUserUrl = () => {
 
 
 
@@ -602,83 +234,6 @@ export const getAuthUser = async ( options?: Parameters<typeof apiFetch>[1]): Pr
 
   }
 );}
-
-
-
-
-
-export const getGetAuthUserQueryKey = () => {
-    return [
-    `/api/auth/user`
-    ] as const;
-    }
-
-
-export const getGetAuthUserQueryOptions = <TData = Awaited<ReturnType<typeof getAuthUser>>, TError = unknown>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthUser>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetAuthUserQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAuthUser>>> = ({ signal }) => getAuthUser({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAuthUser>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetAuthUserQueryResult = NonNullable<Awaited<ReturnType<typeof getAuthUser>>>
-export type GetAuthUserQueryError = unknown
-
-
-export function useGetAuthUser<TData = Awaited<ReturnType<typeof getAuthUser>>, TError = unknown>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthUser>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getAuthUser>>,
-          TError,
-          Awaited<ReturnType<typeof getAuthUser>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAuthUser<TData = Awaited<ReturnType<typeof getAuthUser>>, TError = unknown>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthUser>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getAuthUser>>,
-          TError,
-          Awaited<ReturnType<typeof getAuthUser>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAuthUser<TData = Awaited<ReturnType<typeof getAuthUser>>, TError = unknown>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthUser>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in user.
- */
-
-export function useGetAuthUser<TData = Awaited<ReturnType<typeof getAuthUser>>, TError = unknown>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAuthUser>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetAuthUserQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getUnsubscribePageUrl = (params?: UnsubscribePageParams,) => {
@@ -712,84 +267,6 @@ export const unsubscribePage = async (params?: UnsubscribePageParams, options?: 
 );}
 
 
-
-
-
-export const getUnsubscribePageQueryKey = (params?: UnsubscribePageParams,) => {
-    return [
-    `/api/email/unsubscribe`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getUnsubscribePageQueryOptions = <TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(params?: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getUnsubscribePageQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof unsubscribePage>>> = ({ signal }) => unsubscribePage(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type UnsubscribePageQueryResult = NonNullable<Awaited<ReturnType<typeof unsubscribePage>>>
-export type UnsubscribePageQueryError = string
-
-
-export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(
- params: undefined |  UnsubscribePageParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof unsubscribePage>>,
-          TError,
-          Awaited<ReturnType<typeof unsubscribePage>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(
- params?: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof unsubscribePage>>,
-          TError,
-          Awaited<ReturnType<typeof unsubscribePage>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(
- params?: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The page of an e-mail's unsubscribe link: says which e-mails it stops and shows a button
-that does it. Changes nothing by itself (mail scanners follow links).
- */
-
-export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = string>(
- params?: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getUnsubscribePageQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getUnsubscribeUrl = (params?: UnsubscribeParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -821,54 +298,3 @@ export const unsubscribe = async (params?: UnsubscribeParams, options?: Paramete
 );}
 
 
-
-
-
-export const getUnsubscribeMutationKey = () => ['unsubscribe'] as const;
-
-export const getUnsubscribeMutationOptions = <TError = string,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unsubscribe>>, TError,UnsubscribeMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof unsubscribe>>, TError,UnsubscribeMutationVariables, TContext> => {
-
-const mutationKey = getUnsubscribeMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unsubscribe>>, UnsubscribeMutationVariables> = (props) => {
-          const {params} = props ?? {};
-
-          return  unsubscribe(params,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type UnsubscribeMutationResult = NonNullable<Awaited<ReturnType<typeof unsubscribe>>>
-
-    export type UnsubscribeMutationError = string
-    export type UnsubscribeMutationVariables = {params?: UnsubscribeParams}
-
-    /**
- * @summary One-click unsubscribe (RFC 8058, body `List-Unsubscribe=One-Click`): turns off the one
-e-mail preference the token names, without signing in. Doing it again changes nothing.
- */
-export const useUnsubscribe = <TError = string,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unsubscribe>>, TError,UnsubscribeMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof unsubscribe>>,
-        TError,
-        UnsubscribeMutationVariables,
-        TContext
-      > => {
-      return useMutation(getUnsubscribeMutationOptions(options), queryClient);
-    }

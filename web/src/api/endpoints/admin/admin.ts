@@ -4,25 +4,6 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
-import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
 import type {
   AdminBookingsPage,
   AdminMentorView,
@@ -31,7 +12,6 @@ import type {
   AnnouncementView,
   ContactMessageView,
   DismissReportRequest,
-  ErrorBody,
   JobQueueView,
   JobScheduleView,
   JobView,
@@ -50,26 +30,6 @@ import type {
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getGetAdminStatsUrl = () => {
 
@@ -92,83 +52,6 @@ export const getAdminStats = async ( options?: Parameters<typeof apiFetch>[1]): 
 
   }
 );}
-
-
-
-
-
-export const getGetAdminStatsQueryKey = () => {
-    return [
-    `/api/admin/stats`
-    ] as const;
-    }
-
-
-export const getGetAdminStatsQueryOptions = <TData = Awaited<ReturnType<typeof getAdminStats>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStats>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetAdminStatsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAdminStats>>> = ({ signal }) => getAdminStats({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAdminStats>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetAdminStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminStats>>>
-export type GetAdminStatsQueryError = ErrorBody
-
-
-export function useGetAdminStats<TData = Awaited<ReturnType<typeof getAdminStats>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStats>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getAdminStats>>,
-          TError,
-          Awaited<ReturnType<typeof getAdminStats>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAdminStats<TData = Awaited<ReturnType<typeof getAdminStats>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStats>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getAdminStats>>,
-          TError,
-          Awaited<ReturnType<typeof getAdminStats>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAdminStats<TData = Awaited<ReturnType<typeof getAdminStats>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStats>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Platform figures: users, mentors, bookings and revenue (approved payments less refunds paid).
- */
-
-export function useGetAdminStats<TData = Awaited<ReturnType<typeof getAdminStats>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStats>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetAdminStatsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getListAdminUsersUrl = (params?: ListAdminUsersParams,) => {
@@ -199,83 +82,6 @@ export const listAdminUsers = async (params?: ListAdminUsersParams, options?: Pa
 
   }
 );}
-
-
-
-
-
-export const getListAdminUsersQueryKey = (params?: ListAdminUsersParams,) => {
-    return [
-    `/api/admin/users`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getListAdminUsersQueryOptions = <TData = Awaited<ReturnType<typeof listAdminUsers>>, TError = ErrorBody>(params?: ListAdminUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminUsers>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListAdminUsersQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminUsers>>> = ({ signal }) => listAdminUsers(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAdminUsers>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListAdminUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminUsers>>>
-export type ListAdminUsersQueryError = ErrorBody
-
-
-export function useListAdminUsers<TData = Awaited<ReturnType<typeof listAdminUsers>>, TError = ErrorBody>(
- params: undefined |  ListAdminUsersParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminUsers>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAdminUsers>>,
-          TError,
-          Awaited<ReturnType<typeof listAdminUsers>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAdminUsers<TData = Awaited<ReturnType<typeof listAdminUsers>>, TError = ErrorBody>(
- params?: ListAdminUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminUsers>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAdminUsers>>,
-          TError,
-          Awaited<ReturnType<typeof listAdminUsers>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAdminUsers<TData = Awaited<ReturnType<typeof listAdminUsers>>, TError = ErrorBody>(
- params?: ListAdminUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminUsers>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Users, newest first, optionally by role and active flag.
- */
-
-export function useListAdminUsers<TData = Awaited<ReturnType<typeof listAdminUsers>>, TError = ErrorBody>(
- params?: ListAdminUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminUsers>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListAdminUsersQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getSetAdminUserStatusUrl = (id: string,) => {
@@ -317,58 +123,7 @@ return apiFetch<UserView>(getSetAdminUserStatusUrl(id),
 );}
 
 
-
-
-
-export const getSetAdminUserStatusMutationKey = () => ['setAdminUserStatus'] as const;
-
-export const getSetAdminUserStatusMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setAdminUserStatus>>, TError,SetAdminUserStatusMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof setAdminUserStatus>>, TError,SetAdminUserStatusMutationVariables, TContext> => {
-
-const mutationKey = getSetAdminUserStatusMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setAdminUserStatus>>, SetAdminUserStatusMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  setAdminUserStatus(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type SetAdminUserStatusMutationResult = NonNullable<Awaited<ReturnType<typeof setAdminUserStatus>>>
-    export type SetAdminUserStatusMutationBody = UserStatusRequest
-    export type SetAdminUserStatusMutationError = ErrorBody
-    export type SetAdminUserStatusMutationVariables = {id: string;data: UserStatusRequest}
-
-    /**
- * @summary Activates or deactivates a user. Deactivating ends all of their sessions at once; an
-admin cannot deactivate themself (409). Audited.
- */
-export const useSetAdminUserStatus = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setAdminUserStatus>>, TError,SetAdminUserStatusMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof setAdminUserStatus>>,
-        TError,
-        SetAdminUserStatusMutationVariables,
-        TContext
-      > => {
-      return useMutation(getSetAdminUserStatusMutationOptions(options), queryClient);
-    }
-    export const getListAdminMentorsUrl = (params?: ListAdminMentorsParams,) => {
+export const getListAdminMentorsUrl = (params?: ListAdminMentorsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -399,84 +154,6 @@ export const listAdminMentors = async (params?: ListAdminMentorsParams, options?
 );}
 
 
-
-
-
-export const getListAdminMentorsQueryKey = (params?: ListAdminMentorsParams,) => {
-    return [
-    `/api/admin/mentors`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getListAdminMentorsQueryOptions = <TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(params?: ListAdminMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListAdminMentorsQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminMentors>>> = ({ signal }) => listAdminMentors(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListAdminMentorsQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminMentors>>>
-export type ListAdminMentorsQueryError = ErrorBody
-
-
-export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(
- params: undefined |  ListAdminMentorsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAdminMentors>>,
-          TError,
-          Awaited<ReturnType<typeof listAdminMentors>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(
- params?: ListAdminMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAdminMentors>>,
-          TError,
-          Awaited<ReturnType<typeof listAdminMentors>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(
- params?: ListAdminMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Every mentor with rating, sessions, services, status, approval status and earnings,
-newest first; `approvalStatus` (pending, approved or rejected) narrows the list.
- */
-
-export function useListAdminMentors<TData = Awaited<ReturnType<typeof listAdminMentors>>, TError = ErrorBody>(
- params?: ListAdminMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListAdminMentorsQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getApproveMentorUrl = (id: string,) => {
 
 
@@ -501,58 +178,7 @@ export const approveMentor = async (id: string, options?: Parameters<typeof apiF
 );}
 
 
-
-
-
-export const getApproveMentorMutationKey = () => ['approveMentor'] as const;
-
-export const getApproveMentorMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof approveMentor>>, TError,ApproveMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof approveMentor>>, TError,ApproveMentorMutationVariables, TContext> => {
-
-const mutationKey = getApproveMentorMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof approveMentor>>, ApproveMentorMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  approveMentor(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ApproveMentorMutationResult = NonNullable<Awaited<ReturnType<typeof approveMentor>>>
-
-    export type ApproveMentorMutationError = ErrorBody
-    export type ApproveMentorMutationVariables = {id: string}
-
-    /**
- * @summary Approves a mentor profile: listed and bookable from now on; the mentor is notified and
-e-mailed. Approving an approved mentor changes nothing. Audited.
- */
-export const useApproveMentor = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof approveMentor>>, TError,ApproveMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof approveMentor>>,
-        TError,
-        ApproveMentorMutationVariables,
-        TContext
-      > => {
-      return useMutation(getApproveMentorMutationOptions(options), queryClient);
-    }
-    export const getRejectMentorUrl = (id: string,) => {
+export const getRejectMentorUrl = (id: string,) => {
 
 
 
@@ -592,59 +218,7 @@ return apiFetch<AdminMentorView>(getRejectMentorUrl(id),
 );}
 
 
-
-
-
-export const getRejectMentorMutationKey = () => ['rejectMentor'] as const;
-
-export const getRejectMentorMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rejectMentor>>, TError,RejectMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof rejectMentor>>, TError,RejectMentorMutationVariables, TContext> => {
-
-const mutationKey = getRejectMentorMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof rejectMentor>>, RejectMentorMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  rejectMentor(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type RejectMentorMutationResult = NonNullable<Awaited<ReturnType<typeof rejectMentor>>>
-    export type RejectMentorMutationBody = RejectMentorRequest
-    export type RejectMentorMutationError = ErrorBody
-    export type RejectMentorMutationVariables = {id: string;data: RejectMentorRequest}
-
-    /**
- * @summary Rejects a mentor profile with a reason (1 to 1000 characters) the mentor is notified and
-e-mailed; it is not listed, and the mentor may edit it and resubmit. 409 when already
-rejected. Audited.
- */
-export const useRejectMentor = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rejectMentor>>, TError,RejectMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof rejectMentor>>,
-        TError,
-        RejectMentorMutationVariables,
-        TContext
-      > => {
-      return useMutation(getRejectMentorMutationOptions(options), queryClient);
-    }
-    export const getListAdminBookingsUrl = (params?: ListAdminBookingsParams,) => {
+export const getListAdminBookingsUrl = (params?: ListAdminBookingsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -672,83 +246,6 @@ export const listAdminBookings = async (params?: ListAdminBookingsParams, option
 
   }
 );}
-
-
-
-
-
-export const getListAdminBookingsQueryKey = (params?: ListAdminBookingsParams,) => {
-    return [
-    `/api/admin/bookings`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getListAdminBookingsQueryOptions = <TData = Awaited<ReturnType<typeof listAdminBookings>>, TError = ErrorBody>(params?: ListAdminBookingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminBookings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListAdminBookingsQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAdminBookings>>> = ({ signal }) => listAdminBookings(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAdminBookings>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListAdminBookingsQueryResult = NonNullable<Awaited<ReturnType<typeof listAdminBookings>>>
-export type ListAdminBookingsQueryError = ErrorBody
-
-
-export function useListAdminBookings<TData = Awaited<ReturnType<typeof listAdminBookings>>, TError = ErrorBody>(
- params: undefined |  ListAdminBookingsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminBookings>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAdminBookings>>,
-          TError,
-          Awaited<ReturnType<typeof listAdminBookings>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAdminBookings<TData = Awaited<ReturnType<typeof listAdminBookings>>, TError = ErrorBody>(
- params?: ListAdminBookingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminBookings>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAdminBookings>>,
-          TError,
-          Awaited<ReturnType<typeof listAdminBookings>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAdminBookings<TData = Awaited<ReturnType<typeof listAdminBookings>>, TError = ErrorBody>(
- params?: ListAdminBookingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminBookings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Bookings, newest first, by status and by the session's day (UTC, inclusive), a page at a time.
- */
-
-export function useListAdminBookings<TData = Awaited<ReturnType<typeof listAdminBookings>>, TError = ErrorBody>(
- params?: ListAdminBookingsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAdminBookings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListAdminBookingsQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getListContactMessagesUrl = (params?: ListContactMessagesParams,) => {
@@ -781,83 +278,6 @@ export const listContactMessages = async (params?: ListContactMessagesParams, op
 );}
 
 
-
-
-
-export const getListContactMessagesQueryKey = (params?: ListContactMessagesParams,) => {
-    return [
-    `/api/admin/contact-messages`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getListContactMessagesQueryOptions = <TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(params?: ListContactMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListContactMessagesQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listContactMessages>>> = ({ signal }) => listContactMessages(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListContactMessagesQueryResult = NonNullable<Awaited<ReturnType<typeof listContactMessages>>>
-export type ListContactMessagesQueryError = ErrorBody
-
-
-export function useListContactMessages<TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(
- params: undefined |  ListContactMessagesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listContactMessages>>,
-          TError,
-          Awaited<ReturnType<typeof listContactMessages>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListContactMessages<TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(
- params?: ListContactMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listContactMessages>>,
-          TError,
-          Awaited<ReturnType<typeof listContactMessages>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListContactMessages<TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(
- params?: ListContactMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Contact messages, newest first, optionally only open or answered ones.
- */
-
-export function useListContactMessages<TData = Awaited<ReturnType<typeof listContactMessages>>, TError = ErrorBody>(
- params?: ListContactMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listContactMessages>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListContactMessagesQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getMarkContactMessageAnsweredUrl = (id: string,) => {
 
 
@@ -881,57 +301,7 @@ export const markContactMessageAnswered = async (id: string, options?: Parameter
 );}
 
 
-
-
-
-export const getMarkContactMessageAnsweredMutationKey = () => ['markContactMessageAnswered'] as const;
-
-export const getMarkContactMessageAnsweredMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markContactMessageAnswered>>, TError,MarkContactMessageAnsweredMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof markContactMessageAnswered>>, TError,MarkContactMessageAnsweredMutationVariables, TContext> => {
-
-const mutationKey = getMarkContactMessageAnsweredMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof markContactMessageAnswered>>, MarkContactMessageAnsweredMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  markContactMessageAnswered(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type MarkContactMessageAnsweredMutationResult = NonNullable<Awaited<ReturnType<typeof markContactMessageAnswered>>>
-
-    export type MarkContactMessageAnsweredMutationError = ErrorBody
-    export type MarkContactMessageAnsweredMutationVariables = {id: string}
-
-    /**
- * @summary Marks a message answered (409 when it already is).
- */
-export const useMarkContactMessageAnswered = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markContactMessageAnswered>>, TError,MarkContactMessageAnsweredMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof markContactMessageAnswered>>,
-        TError,
-        MarkContactMessageAnsweredMutationVariables,
-        TContext
-      > => {
-      return useMutation(getMarkContactMessageAnsweredMutationOptions(options), queryClient);
-    }
-    export const getCreateAnnouncementUrl = () => {
+export const getCreateAnnouncementUrl = () => {
 
 
 
@@ -968,57 +338,7 @@ return apiFetch<AnnouncementView>(getCreateAnnouncementUrl(),
 );}
 
 
-
-
-
-export const getCreateAnnouncementMutationKey = () => ['createAnnouncement'] as const;
-
-export const getCreateAnnouncementMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAnnouncement>>, TError,CreateAnnouncementMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createAnnouncement>>, TError,CreateAnnouncementMutationVariables, TContext> => {
-
-const mutationKey = getCreateAnnouncementMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createAnnouncement>>, CreateAnnouncementMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  createAnnouncement(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CreateAnnouncementMutationResult = NonNullable<Awaited<ReturnType<typeof createAnnouncement>>>
-    export type CreateAnnouncementMutationBody = AnnouncementRequest
-    export type CreateAnnouncementMutationError = ErrorBody
-    export type CreateAnnouncementMutationVariables = {data: AnnouncementRequest}
-
-    /**
- * @summary Sends a system announcement to every active user of the audience (delivered by the worker).
- */
-export const useCreateAnnouncement = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createAnnouncement>>, TError,CreateAnnouncementMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof createAnnouncement>>,
-        TError,
-        CreateAnnouncementMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCreateAnnouncementMutationOptions(options), queryClient);
-    }
-    export const getListAnnouncementsUrl = () => {
+export const getListAnnouncementsUrl = () => {
 
 
 
@@ -1039,83 +359,6 @@ export const listAnnouncements = async ( options?: Parameters<typeof apiFetch>[1
 
   }
 );}
-
-
-
-
-
-export const getListAnnouncementsQueryKey = () => {
-    return [
-    `/api/admin/announcements`
-    ] as const;
-    }
-
-
-export const getListAnnouncementsQueryOptions = <TData = Awaited<ReturnType<typeof listAnnouncements>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAnnouncements>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListAnnouncementsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAnnouncements>>> = ({ signal }) => listAnnouncements({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAnnouncements>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListAnnouncementsQueryResult = NonNullable<Awaited<ReturnType<typeof listAnnouncements>>>
-export type ListAnnouncementsQueryError = ErrorBody
-
-
-export function useListAnnouncements<TData = Awaited<ReturnType<typeof listAnnouncements>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAnnouncements>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAnnouncements>>,
-          TError,
-          Awaited<ReturnType<typeof listAnnouncements>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAnnouncements<TData = Awaited<ReturnType<typeof listAnnouncements>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAnnouncements>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAnnouncements>>,
-          TError,
-          Awaited<ReturnType<typeof listAnnouncements>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAnnouncements<TData = Awaited<ReturnType<typeof listAnnouncements>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAnnouncements>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Every announcement, newest first, with how many users have it so far.
- */
-
-export function useListAnnouncements<TData = Awaited<ReturnType<typeof listAnnouncements>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAnnouncements>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListAnnouncementsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getListReportsUrl = (params?: ListReportsParams,) => {
@@ -1146,83 +389,6 @@ export const listReports = async (params?: ListReportsParams, options?: Paramete
 
   }
 );}
-
-
-
-
-
-export const getListReportsQueryKey = (params?: ListReportsParams,) => {
-    return [
-    `/api/admin/reports`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getListReportsQueryOptions = <TData = Awaited<ReturnType<typeof listReports>>, TError = ErrorBody>(params?: ListReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listReports>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListReportsQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listReports>>> = ({ signal }) => listReports(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listReports>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListReportsQueryResult = NonNullable<Awaited<ReturnType<typeof listReports>>>
-export type ListReportsQueryError = ErrorBody
-
-
-export function useListReports<TData = Awaited<ReturnType<typeof listReports>>, TError = ErrorBody>(
- params: undefined |  ListReportsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listReports>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listReports>>,
-          TError,
-          Awaited<ReturnType<typeof listReports>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListReports<TData = Awaited<ReturnType<typeof listReports>>, TError = ErrorBody>(
- params?: ListReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listReports>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listReports>>,
-          TError,
-          Awaited<ReturnType<typeof listReports>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListReports<TData = Awaited<ReturnType<typeof listReports>>, TError = ErrorBody>(
- params?: ListReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listReports>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Reports, newest first, optionally of one status.
- */
-
-export function useListReports<TData = Awaited<ReturnType<typeof listReports>>, TError = ErrorBody>(
- params?: ListReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listReports>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListReportsQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getResolveReportUrl = (id: string,) => {
@@ -1263,57 +429,7 @@ return apiFetch<ReportView>(getResolveReportUrl(id),
 );}
 
 
-
-
-
-export const getResolveReportMutationKey = () => ['resolveReport'] as const;
-
-export const getResolveReportMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resolveReport>>, TError,ResolveReportMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof resolveReport>>, TError,ResolveReportMutationVariables, TContext> => {
-
-const mutationKey = getResolveReportMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resolveReport>>, ResolveReportMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  resolveReport(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ResolveReportMutationResult = NonNullable<Awaited<ReturnType<typeof resolveReport>>>
-    export type ResolveReportMutationBody = ResolveReportRequest
-    export type ResolveReportMutationError = ErrorBody
-    export type ResolveReportMutationVariables = {id: string;data: ResolveReportRequest}
-
-    /**
- * @summary Resolves an open report with an action (a hidden review or message disappears for everyone).
- */
-export const useResolveReport = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resolveReport>>, TError,ResolveReportMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof resolveReport>>,
-        TError,
-        ResolveReportMutationVariables,
-        TContext
-      > => {
-      return useMutation(getResolveReportMutationOptions(options), queryClient);
-    }
-    export const getDismissReportUrl = (id: string,) => {
+export const getDismissReportUrl = (id: string,) => {
 
 
 
@@ -1351,57 +467,7 @@ return apiFetch<ReportView>(getDismissReportUrl(id),
 );}
 
 
-
-
-
-export const getDismissReportMutationKey = () => ['dismissReport'] as const;
-
-export const getDismissReportMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof dismissReport>>, TError,DismissReportMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof dismissReport>>, TError,DismissReportMutationVariables, TContext> => {
-
-const mutationKey = getDismissReportMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof dismissReport>>, DismissReportMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  dismissReport(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type DismissReportMutationResult = NonNullable<Awaited<ReturnType<typeof dismissReport>>>
-    export type DismissReportMutationBody = DismissReportRequest
-    export type DismissReportMutationError = ErrorBody
-    export type DismissReportMutationVariables = {id: string;data: DismissReportRequest}
-
-    /**
- * @summary Dismisses an open report.
- */
-export const useDismissReport = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof dismissReport>>, TError,DismissReportMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof dismissReport>>,
-        TError,
-        DismissReportMutationVariables,
-        TContext
-      > => {
-      return useMutation(getDismissReportMutationOptions(options), queryClient);
-    }
-    export const getListJobQueuesUrl = () => {
+export const getListJobQueuesUrl = () => {
 
 
 
@@ -1422,83 +488,6 @@ export const listJobQueues = async ( options?: Parameters<typeof apiFetch>[1]): 
 
   }
 );}
-
-
-
-
-
-export const getListJobQueuesQueryKey = () => {
-    return [
-    `/api/admin/jobs/queues`
-    ] as const;
-    }
-
-
-export const getListJobQueuesQueryOptions = <TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListJobQueuesQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listJobQueues>>> = ({ signal }) => listJobQueues({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListJobQueuesQueryResult = NonNullable<Awaited<ReturnType<typeof listJobQueues>>>
-export type ListJobQueuesQueryError = ErrorBody
-
-
-export function useListJobQueues<TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listJobQueues>>,
-          TError,
-          Awaited<ReturnType<typeof listJobQueues>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListJobQueues<TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listJobQueues>>,
-          TError,
-          Awaited<ReturnType<typeof listJobQueues>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListJobQueues<TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Every queue with its tasks by state, its oldest due task's wait and its live workers.
- */
-
-export function useListJobQueues<TData = Awaited<ReturnType<typeof listJobQueues>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobQueues>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListJobQueuesQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getListJobsUrl = (params?: ListJobsParams,) => {
@@ -1531,83 +520,6 @@ export const listJobs = async (params?: ListJobsParams, options?: Parameters<typ
 );}
 
 
-
-
-
-export const getListJobsQueryKey = (params?: ListJobsParams,) => {
-    return [
-    `/api/admin/jobs`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getListJobsQueryOptions = <TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(params?: ListJobsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListJobsQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listJobs>>> = ({ signal }) => listJobs(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListJobsQueryResult = NonNullable<Awaited<ReturnType<typeof listJobs>>>
-export type ListJobsQueryError = ErrorBody
-
-
-export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(
- params: undefined |  ListJobsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listJobs>>,
-          TError,
-          Awaited<ReturnType<typeof listJobs>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(
- params?: ListJobsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listJobs>>,
-          TError,
-          Awaited<ReturnType<typeof listJobs>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(
- params?: ListJobsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Tasks, optionally of one queue and one state, a page at a time.
- */
-
-export function useListJobs<TData = Awaited<ReturnType<typeof listJobs>>, TError = ErrorBody>(
- params?: ListJobsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobs>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListJobsQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getRetryJobUrl = (id: string,) => {
 
 
@@ -1631,57 +543,7 @@ export const retryJob = async (id: string, options?: Parameters<typeof apiFetch>
 );}
 
 
-
-
-
-export const getRetryJobMutationKey = () => ['retryJob'] as const;
-
-export const getRetryJobMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryJob>>, TError,RetryJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof retryJob>>, TError,RetryJobMutationVariables, TContext> => {
-
-const mutationKey = getRetryJobMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof retryJob>>, RetryJobMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  retryJob(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type RetryJobMutationResult = NonNullable<Awaited<ReturnType<typeof retryJob>>>
-
-    export type RetryJobMutationError = ErrorBody
-    export type RetryJobMutationVariables = {id: string}
-
-    /**
- * @summary Runs a failed or set-aside task again at once, its attempts reset (409 in any other state).
- */
-export const useRetryJob = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryJob>>, TError,RetryJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof retryJob>>,
-        TError,
-        RetryJobMutationVariables,
-        TContext
-      > => {
-      return useMutation(getRetryJobMutationOptions(options), queryClient);
-    }
-    export const getDiscardJobUrl = (id: string,) => {
+export const getDiscardJobUrl = (id: string,) => {
 
 
 
@@ -1705,58 +567,7 @@ export const discardJob = async (id: string, options?: Parameters<typeof apiFetc
 );}
 
 
-
-
-
-export const getDiscardJobMutationKey = () => ['discardJob'] as const;
-
-export const getDiscardJobMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof discardJob>>, TError,DiscardJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof discardJob>>, TError,DiscardJobMutationVariables, TContext> => {
-
-const mutationKey = getDiscardJobMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof discardJob>>, DiscardJobMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  discardJob(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type DiscardJobMutationResult = NonNullable<Awaited<ReturnType<typeof discardJob>>>
-
-    export type DiscardJobMutationError = ErrorBody
-    export type DiscardJobMutationVariables = {id: string}
-
-    /**
- * @summary Removes a pending, scheduled, failed or set-aside task from work, kept as discarded (409 for
-a running one).
- */
-export const useDiscardJob = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof discardJob>>, TError,DiscardJobMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof discardJob>>,
-        TError,
-        DiscardJobMutationVariables,
-        TContext
-      > => {
-      return useMutation(getDiscardJobMutationOptions(options), queryClient);
-    }
-    export const getListJobSchedulesUrl = () => {
+export const getListJobSchedulesUrl = () => {
 
 
 
@@ -1777,82 +588,5 @@ export const listJobSchedules = async ( options?: Parameters<typeof apiFetch>[1]
 
   }
 );}
-
-
-
-
-
-export const getListJobSchedulesQueryKey = () => {
-    return [
-    `/api/admin/jobs/schedules`
-    ] as const;
-    }
-
-
-export const getListJobSchedulesQueryOptions = <TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListJobSchedulesQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listJobSchedules>>> = ({ signal }) => listJobSchedules({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListJobSchedulesQueryResult = NonNullable<Awaited<ReturnType<typeof listJobSchedules>>>
-export type ListJobSchedulesQueryError = ErrorBody
-
-
-export function useListJobSchedules<TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listJobSchedules>>,
-          TError,
-          Awaited<ReturnType<typeof listJobSchedules>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListJobSchedules<TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listJobSchedules>>,
-          TError,
-          Awaited<ReturnType<typeof listJobSchedules>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListJobSchedules<TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Every cron schedule, named by its queue, with its last and next run.
- */
-
-export function useListJobSchedules<TData = Awaited<ReturnType<typeof listJobSchedules>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listJobSchedules>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListJobSchedulesQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 

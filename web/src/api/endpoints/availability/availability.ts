@@ -4,57 +4,17 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
-import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
 import type {
   AvailabilitySlotView,
   AvailabilityStatusRequest,
   BulkAvailabilityRequest,
   DateOverrideView,
-  ErrorBody,
   MessageResponse,
   NewAvailabilityRequest,
   NewDateOverrideRequest
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getListAvailabilityUrl = () => {
 
@@ -77,83 +37,6 @@ export const listAvailability = async ( options?: Parameters<typeof apiFetch>[1]
 
   }
 );}
-
-
-
-
-
-export const getListAvailabilityQueryKey = () => {
-    return [
-    `/api/mentor/availability`
-    ] as const;
-    }
-
-
-export const getListAvailabilityQueryOptions = <TData = Awaited<ReturnType<typeof listAvailability>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailability>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListAvailabilityQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAvailability>>> = ({ signal }) => listAvailability({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAvailability>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListAvailabilityQueryResult = NonNullable<Awaited<ReturnType<typeof listAvailability>>>
-export type ListAvailabilityQueryError = ErrorBody
-
-
-export function useListAvailability<TData = Awaited<ReturnType<typeof listAvailability>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailability>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAvailability>>,
-          TError,
-          Awaited<ReturnType<typeof listAvailability>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAvailability<TData = Awaited<ReturnType<typeof listAvailability>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailability>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listAvailability>>,
-          TError,
-          Awaited<ReturnType<typeof listAvailability>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListAvailability<TData = Awaited<ReturnType<typeof listAvailability>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailability>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in mentor's weekly windows, by day then start.
- */
-
-export function useListAvailability<TData = Awaited<ReturnType<typeof listAvailability>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAvailability>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListAvailabilityQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getAddAvailabilityUrl = () => {
@@ -193,57 +76,7 @@ return apiFetch<AvailabilitySlotView>(getAddAvailabilityUrl(),
 );}
 
 
-
-
-
-export const getAddAvailabilityMutationKey = () => ['addAvailability'] as const;
-
-export const getAddAvailabilityMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAvailability>>, TError,AddAvailabilityMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof addAvailability>>, TError,AddAvailabilityMutationVariables, TContext> => {
-
-const mutationKey = getAddAvailabilityMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addAvailability>>, AddAvailabilityMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  addAvailability(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type AddAvailabilityMutationResult = NonNullable<Awaited<ReturnType<typeof addAvailability>>>
-    export type AddAvailabilityMutationBody = NewAvailabilityRequest
-    export type AddAvailabilityMutationError = ErrorBody
-    export type AddAvailabilityMutationVariables = {data: NewAvailabilityRequest}
-
-    /**
- * @summary Adds a weekly window; overlapping windows of one day are refused.
- */
-export const useAddAvailability = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAvailability>>, TError,AddAvailabilityMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof addAvailability>>,
-        TError,
-        AddAvailabilityMutationVariables,
-        TContext
-      > => {
-      return useMutation(getAddAvailabilityMutationOptions(options), queryClient);
-    }
-    export const getAddAvailabilityBulkUrl = () => {
+export const getAddAvailabilityBulkUrl = () => {
 
 
 
@@ -280,57 +113,7 @@ return apiFetch<AvailabilitySlotView[]>(getAddAvailabilityBulkUrl(),
 );}
 
 
-
-
-
-export const getAddAvailabilityBulkMutationKey = () => ['addAvailabilityBulk'] as const;
-
-export const getAddAvailabilityBulkMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAvailabilityBulk>>, TError,AddAvailabilityBulkMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof addAvailabilityBulk>>, TError,AddAvailabilityBulkMutationVariables, TContext> => {
-
-const mutationKey = getAddAvailabilityBulkMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addAvailabilityBulk>>, AddAvailabilityBulkMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  addAvailabilityBulk(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type AddAvailabilityBulkMutationResult = NonNullable<Awaited<ReturnType<typeof addAvailabilityBulk>>>
-    export type AddAvailabilityBulkMutationBody = BulkAvailabilityRequest
-    export type AddAvailabilityBulkMutationError = ErrorBody
-    export type AddAvailabilityBulkMutationVariables = {data: BulkAvailabilityRequest}
-
-    /**
- * @summary Adds the same window on several days at once, all or none (an overlap refuses them all).
- */
-export const useAddAvailabilityBulk = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addAvailabilityBulk>>, TError,AddAvailabilityBulkMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof addAvailabilityBulk>>,
-        TError,
-        AddAvailabilityBulkMutationVariables,
-        TContext
-      > => {
-      return useMutation(getAddAvailabilityBulkMutationOptions(options), queryClient);
-    }
-    export const getSetAvailabilityActiveUrl = (id: string,) => {
+export const getSetAvailabilityActiveUrl = (id: string,) => {
 
 
 
@@ -368,57 +151,7 @@ return apiFetch<AvailabilitySlotView>(getSetAvailabilityActiveUrl(id),
 );}
 
 
-
-
-
-export const getSetAvailabilityActiveMutationKey = () => ['setAvailabilityActive'] as const;
-
-export const getSetAvailabilityActiveMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setAvailabilityActive>>, TError,SetAvailabilityActiveMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof setAvailabilityActive>>, TError,SetAvailabilityActiveMutationVariables, TContext> => {
-
-const mutationKey = getSetAvailabilityActiveMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setAvailabilityActive>>, SetAvailabilityActiveMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  setAvailabilityActive(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type SetAvailabilityActiveMutationResult = NonNullable<Awaited<ReturnType<typeof setAvailabilityActive>>>
-    export type SetAvailabilityActiveMutationBody = AvailabilityStatusRequest
-    export type SetAvailabilityActiveMutationError = ErrorBody
-    export type SetAvailabilityActiveMutationVariables = {id: string;data: AvailabilityStatusRequest}
-
-    /**
- * @summary Switches a window Active or Inactive.
- */
-export const useSetAvailabilityActive = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setAvailabilityActive>>, TError,SetAvailabilityActiveMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof setAvailabilityActive>>,
-        TError,
-        SetAvailabilityActiveMutationVariables,
-        TContext
-      > => {
-      return useMutation(getSetAvailabilityActiveMutationOptions(options), queryClient);
-    }
-    export const getDeleteAvailabilityUrl = (id: string,) => {
+export const getDeleteAvailabilityUrl = (id: string,) => {
 
 
 
@@ -438,54 +171,7 @@ export const deleteAvailability = async (id: string, options?: Parameters<typeof
 );}
 
 
-
-
-
-export const getDeleteAvailabilityMutationKey = () => ['deleteAvailability'] as const;
-
-export const getDeleteAvailabilityMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAvailability>>, TError,DeleteAvailabilityMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteAvailability>>, TError,DeleteAvailabilityMutationVariables, TContext> => {
-
-const mutationKey = getDeleteAvailabilityMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteAvailability>>, DeleteAvailabilityMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  deleteAvailability(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type DeleteAvailabilityMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAvailability>>>
-
-    export type DeleteAvailabilityMutationError = ErrorBody
-    export type DeleteAvailabilityMutationVariables = {id: string}
-
-    export const useDeleteAvailability = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAvailability>>, TError,DeleteAvailabilityMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof deleteAvailability>>,
-        TError,
-        DeleteAvailabilityMutationVariables,
-        TContext
-      > => {
-      return useMutation(getDeleteAvailabilityMutationOptions(options), queryClient);
-    }
-    export const getListDateOverridesUrl = () => {
+export const getListDateOverridesUrl = () => {
 
 
 
@@ -506,83 +192,6 @@ export const listDateOverrides = async ( options?: Parameters<typeof apiFetch>[1
 
   }
 );}
-
-
-
-
-
-export const getListDateOverridesQueryKey = () => {
-    return [
-    `/api/mentor/availability/overrides`
-    ] as const;
-    }
-
-
-export const getListDateOverridesQueryOptions = <TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListDateOverridesQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listDateOverrides>>> = ({ signal }) => listDateOverrides({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListDateOverridesQueryResult = NonNullable<Awaited<ReturnType<typeof listDateOverrides>>>
-export type ListDateOverridesQueryError = ErrorBody
-
-
-export function useListDateOverrides<TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listDateOverrides>>,
-          TError,
-          Awaited<ReturnType<typeof listDateOverrides>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListDateOverrides<TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listDateOverrides>>,
-          TError,
-          Awaited<ReturnType<typeof listDateOverrides>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListDateOverrides<TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in mentor's date overrides from today (in their zone) on, by date.
- */
-
-export function useListDateOverrides<TData = Awaited<ReturnType<typeof listDateOverrides>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDateOverrides>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListDateOverridesQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getAddDateOverrideUrl = () => {
@@ -622,57 +231,7 @@ return apiFetch<DateOverrideView>(getAddDateOverrideUrl(),
 );}
 
 
-
-
-
-export const getAddDateOverrideMutationKey = () => ['addDateOverride'] as const;
-
-export const getAddDateOverrideMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDateOverride>>, TError,AddDateOverrideMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof addDateOverride>>, TError,AddDateOverrideMutationVariables, TContext> => {
-
-const mutationKey = getAddDateOverrideMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addDateOverride>>, AddDateOverrideMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  addDateOverride(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type AddDateOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof addDateOverride>>>
-    export type AddDateOverrideMutationBody = NewDateOverrideRequest
-    export type AddDateOverrideMutationError = ErrorBody
-    export type AddDateOverrideMutationVariables = {data: NewDateOverrideRequest}
-
-    /**
- * @summary Adds a day off, extra hours, or both on a date; existing bookings on it are kept.
- */
-export const useAddDateOverride = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDateOverride>>, TError,AddDateOverrideMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof addDateOverride>>,
-        TError,
-        AddDateOverrideMutationVariables,
-        TContext
-      > => {
-      return useMutation(getAddDateOverrideMutationOptions(options), queryClient);
-    }
-    export const getDeleteDateOverrideUrl = (id: string,) => {
+export const getDeleteDateOverrideUrl = (id: string,) => {
 
 
 
@@ -692,50 +251,3 @@ export const deleteDateOverride = async (id: string, options?: Parameters<typeof
 );}
 
 
-
-
-
-export const getDeleteDateOverrideMutationKey = () => ['deleteDateOverride'] as const;
-
-export const getDeleteDateOverrideMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDateOverride>>, TError,DeleteDateOverrideMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof deleteDateOverride>>, TError,DeleteDateOverrideMutationVariables, TContext> => {
-
-const mutationKey = getDeleteDateOverrideMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteDateOverride>>, DeleteDateOverrideMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  deleteDateOverride(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type DeleteDateOverrideMutationResult = NonNullable<Awaited<ReturnType<typeof deleteDateOverride>>>
-
-    export type DeleteDateOverrideMutationError = ErrorBody
-    export type DeleteDateOverrideMutationVariables = {id: string}
-
-    export const useDeleteDateOverride = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteDateOverride>>, TError,DeleteDateOverrideMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof deleteDateOverride>>,
-        TError,
-        DeleteDateOverrideMutationVariables,
-        TContext
-      > => {
-      return useMutation(getDeleteDateOverrideMutationOptions(options), queryClient);
-    }

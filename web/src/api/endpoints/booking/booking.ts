@@ -4,28 +4,8 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
-import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
 import type {
   CreateGroupSessionRequest,
-  ErrorBody,
   GetAvailableSlotsParams,
   GroupSessionView,
   GroupStatusRequest,
@@ -39,26 +19,6 @@ import type {
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getGetAvailableSlotsUrl = (mentorId: string,
     params?: GetAvailableSlotsParams,) => {
@@ -90,89 +50,6 @@ export const getAvailableSlots = async (mentorId: string,
 
   }
 );}
-
-
-
-
-
-export const getGetAvailableSlotsQueryKey = (mentorId: string,
-    params?: GetAvailableSlotsParams,) => {
-    return [
-    `/api/mentors/${mentorId}/available-slots`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getGetAvailableSlotsQueryOptions = <TData = Awaited<ReturnType<typeof getAvailableSlots>>, TError = ErrorBody>(mentorId: string,
-    params?: GetAvailableSlotsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAvailableSlots>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetAvailableSlotsQueryKey(mentorId,params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getAvailableSlots>>> = ({ signal }) => getAvailableSlots(mentorId,params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: mentorId !== null && mentorId !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getAvailableSlots>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetAvailableSlotsQueryResult = NonNullable<Awaited<ReturnType<typeof getAvailableSlots>>>
-export type GetAvailableSlotsQueryError = ErrorBody
-
-
-export function useGetAvailableSlots<TData = Awaited<ReturnType<typeof getAvailableSlots>>, TError = ErrorBody>(
- mentorId: string,
-    params: undefined |  GetAvailableSlotsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAvailableSlots>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getAvailableSlots>>,
-          TError,
-          Awaited<ReturnType<typeof getAvailableSlots>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAvailableSlots<TData = Awaited<ReturnType<typeof getAvailableSlots>>, TError = ErrorBody>(
- mentorId: string,
-    params?: GetAvailableSlotsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAvailableSlots>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getAvailableSlots>>,
-          TError,
-          Awaited<ReturnType<typeof getAvailableSlots>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAvailableSlots<TData = Awaited<ReturnType<typeof getAvailableSlots>>, TError = ErrorBody>(
- mentorId: string,
-    params?: GetAvailableSlotsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAvailableSlots>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Start times (HH:MM, viewer's zone) a mentor offers on a viewer-local date.
- */
-
-export function useGetAvailableSlots<TData = Awaited<ReturnType<typeof getAvailableSlots>>, TError = ErrorBody>(
- mentorId: string,
-    params?: GetAvailableSlotsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAvailableSlots>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetAvailableSlotsQueryOptions(mentorId,params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getCreateReservationUrl = () => {
@@ -212,57 +89,7 @@ return apiFetch<ReservationResult>(getCreateReservationUrl(),
 );}
 
 
-
-
-
-export const getCreateReservationMutationKey = () => ['createReservation'] as const;
-
-export const getCreateReservationMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createReservation>>, TError,CreateReservationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createReservation>>, TError,CreateReservationMutationVariables, TContext> => {
-
-const mutationKey = getCreateReservationMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createReservation>>, CreateReservationMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  createReservation(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CreateReservationMutationResult = NonNullable<Awaited<ReturnType<typeof createReservation>>>
-    export type CreateReservationMutationBody = ReservationRequest
-    export type CreateReservationMutationError = ErrorBody
-    export type CreateReservationMutationVariables = {data: ReservationRequest}
-
-    /**
- * @summary Books a free service at once, or holds a paid one for 60 minutes while the seeker pays.
- */
-export const useCreateReservation = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createReservation>>, TError,CreateReservationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof createReservation>>,
-        TError,
-        CreateReservationMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCreateReservationMutationOptions(options), queryClient);
-    }
-    export const getGetReservationUrl = (id: string,) => {
+export const getGetReservationUrl = (id: string,) => {
 
 
 
@@ -283,83 +110,6 @@ export const getReservation = async (id: string, options?: Parameters<typeof api
 
   }
 );}
-
-
-
-
-
-export const getGetReservationQueryKey = (id: string,) => {
-    return [
-    `/api/reservations/${id}`
-    ] as const;
-    }
-
-
-export const getGetReservationQueryOptions = <TData = Awaited<ReturnType<typeof getReservation>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReservation>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetReservationQueryKey(id);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getReservation>>> = ({ signal }) => getReservation(id, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getReservation>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetReservationQueryResult = NonNullable<Awaited<ReturnType<typeof getReservation>>>
-export type GetReservationQueryError = ErrorBody
-
-
-export function useGetReservation<TData = Awaited<ReturnType<typeof getReservation>>, TError = ErrorBody>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReservation>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getReservation>>,
-          TError,
-          Awaited<ReturnType<typeof getReservation>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetReservation<TData = Awaited<ReturnType<typeof getReservation>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReservation>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getReservation>>,
-          TError,
-          Awaited<ReturnType<typeof getReservation>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetReservation<TData = Awaited<ReturnType<typeof getReservation>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReservation>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in seeker's live hold.
- */
-
-export function useGetReservation<TData = Awaited<ReturnType<typeof getReservation>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReservation>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetReservationQueryOptions(id,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getReleaseReservationUrl = (id: string,) => {
@@ -385,57 +135,7 @@ export const releaseReservation = async (id: string, options?: Parameters<typeof
 );}
 
 
-
-
-
-export const getReleaseReservationMutationKey = () => ['releaseReservation'] as const;
-
-export const getReleaseReservationMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof releaseReservation>>, TError,ReleaseReservationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof releaseReservation>>, TError,ReleaseReservationMutationVariables, TContext> => {
-
-const mutationKey = getReleaseReservationMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof releaseReservation>>, ReleaseReservationMutationVariables> = (props) => {
-          const {id} = props ?? {};
-
-          return  releaseReservation(id,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ReleaseReservationMutationResult = NonNullable<Awaited<ReturnType<typeof releaseReservation>>>
-
-    export type ReleaseReservationMutationError = ErrorBody
-    export type ReleaseReservationMutationVariables = {id: string}
-
-    /**
- * @summary Releases the signed-in seeker's live hold at once, freeing its time for others.
- */
-export const useReleaseReservation = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof releaseReservation>>, TError,ReleaseReservationMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof releaseReservation>>,
-        TError,
-        ReleaseReservationMutationVariables,
-        TContext
-      > => {
-      return useMutation(getReleaseReservationMutationOptions(options), queryClient);
-    }
-    export const getGetMyReservationsUrl = () => {
+export const getGetMyReservationsUrl = () => {
 
 
 
@@ -456,83 +156,6 @@ export const getMyReservations = async ( options?: Parameters<typeof apiFetch>[1
 
   }
 );}
-
-
-
-
-
-export const getGetMyReservationsQueryKey = () => {
-    return [
-    `/api/user/reservations`
-    ] as const;
-    }
-
-
-export const getGetMyReservationsQueryOptions = <TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetMyReservationsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMyReservations>>> = ({ signal }) => getMyReservations({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetMyReservationsQueryResult = NonNullable<Awaited<ReturnType<typeof getMyReservations>>>
-export type GetMyReservationsQueryError = ErrorBody
-
-
-export function useGetMyReservations<TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMyReservations>>,
-          TError,
-          Awaited<ReturnType<typeof getMyReservations>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMyReservations<TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMyReservations>>,
-          TError,
-          Awaited<ReturnType<typeof getMyReservations>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMyReservations<TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in seeker's live holds (checkouts left unfinished), soonest expiry first.
- */
-
-export function useGetMyReservations<TData = Awaited<ReturnType<typeof getMyReservations>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMyReservations>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetMyReservationsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getProcessPaymentUrl = () => {
@@ -572,57 +195,7 @@ return apiFetch<PaymentResult>(getProcessPaymentUrl(),
 );}
 
 
-
-
-
-export const getProcessPaymentMutationKey = () => ['processPayment'] as const;
-
-export const getProcessPaymentMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof processPayment>>, TError,ProcessPaymentMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof processPayment>>, TError,ProcessPaymentMutationVariables, TContext> => {
-
-const mutationKey = getProcessPaymentMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof processPayment>>, ProcessPaymentMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  processPayment(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ProcessPaymentMutationResult = NonNullable<Awaited<ReturnType<typeof processPayment>>>
-    export type ProcessPaymentMutationBody = PaymentRequest
-    export type ProcessPaymentMutationError = ErrorBody
-    export type ProcessPaymentMutationVariables = {data: PaymentRequest}
-
-    /**
- * @summary Pays a held reservation by card through the payment gateway; a repeated payment charges once.
- */
-export const useProcessPayment = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof processPayment>>, TError,ProcessPaymentMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof processPayment>>,
-        TError,
-        ProcessPaymentMutationVariables,
-        TContext
-      > => {
-      return useMutation(getProcessPaymentMutationOptions(options), queryClient);
-    }
-    export const getListGroupSessionsUrl = (params?: ListGroupSessionsParams,) => {
+export const getListGroupSessionsUrl = (params?: ListGroupSessionsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -651,84 +224,6 @@ export const listGroupSessions = async (params?: ListGroupSessionsParams, option
 
   }
 );}
-
-
-
-
-
-export const getListGroupSessionsQueryKey = (params?: ListGroupSessionsParams,) => {
-    return [
-    `/api/group-sessions`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getListGroupSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(params?: ListGroupSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListGroupSessionsQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listGroupSessions>>> = ({ signal }) => listGroupSessions(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListGroupSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listGroupSessions>>>
-export type ListGroupSessionsQueryError = ErrorBody
-
-
-export function useListGroupSessions<TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(
- params: undefined |  ListGroupSessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listGroupSessions>>,
-          TError,
-          Awaited<ReturnType<typeof listGroupSessions>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListGroupSessions<TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(
- params?: ListGroupSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listGroupSessions>>,
-          TError,
-          Awaited<ReturnType<typeof listGroupSessions>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListGroupSessions<TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(
- params?: ListGroupSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Group sessions still ahead or live, soonest first; `mentor` (a mentor profile id) or
-`serviceId` narrows the list.
- */
-
-export function useListGroupSessions<TData = Awaited<ReturnType<typeof listGroupSessions>>, TError = ErrorBody>(
- params?: ListGroupSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListGroupSessionsQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getCreateGroupSessionUrl = () => {
@@ -769,58 +264,7 @@ return apiFetch<GroupSessionView>(getCreateGroupSessionUrl(),
 );}
 
 
-
-
-
-export const getCreateGroupSessionMutationKey = () => ['createGroupSession'] as const;
-
-export const getCreateGroupSessionMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createGroupSession>>, TError,CreateGroupSessionMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createGroupSession>>, TError,CreateGroupSessionMutationVariables, TContext> => {
-
-const mutationKey = getCreateGroupSessionMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createGroupSession>>, CreateGroupSessionMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  createGroupSession(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CreateGroupSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createGroupSession>>>
-    export type CreateGroupSessionMutationBody = CreateGroupSessionRequest
-    export type CreateGroupSessionMutationError = ErrorBody
-    export type CreateGroupSessionMutationVariables = {data: CreateGroupSessionRequest}
-
-    /**
- * @summary Schedules a session of the mentor's own active group service (its duration; 2 to 20
-participants, 4 by default; in the future; not overlapping the mentor's bookings or sessions).
- */
-export const useCreateGroupSession = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createGroupSession>>, TError,CreateGroupSessionMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof createGroupSession>>,
-        TError,
-        CreateGroupSessionMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCreateGroupSessionMutationOptions(options), queryClient);
-    }
-    export const getGetGroupSessionUrl = (id: string,) => {
+export const getGetGroupSessionUrl = (id: string,) => {
 
 
 
@@ -841,83 +285,6 @@ export const getGroupSession = async (id: string, options?: Parameters<typeof ap
 
   }
 );}
-
-
-
-
-
-export const getGetGroupSessionQueryKey = (id: string,) => {
-    return [
-    `/api/group-sessions/${id}`
-    ] as const;
-    }
-
-
-export const getGetGroupSessionQueryOptions = <TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetGroupSessionQueryKey(id);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getGroupSession>>> = ({ signal }) => getGroupSession(id, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetGroupSessionQueryResult = NonNullable<Awaited<ReturnType<typeof getGroupSession>>>
-export type GetGroupSessionQueryError = ErrorBody
-
-
-export function useGetGroupSession<TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getGroupSession>>,
-          TError,
-          Awaited<ReturnType<typeof getGroupSession>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetGroupSession<TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getGroupSession>>,
-          TError,
-          Awaited<ReturnType<typeof getGroupSession>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetGroupSession<TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary One group session (any state).
- */
-
-export function useGetGroupSession<TData = Awaited<ReturnType<typeof getGroupSession>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getGroupSession>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetGroupSessionQueryOptions(id,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getUpdateGroupSessionUrl = (id: string,) => {
@@ -960,59 +327,7 @@ return apiFetch<GroupSessionView>(getUpdateGroupSessionUrl(id),
 );}
 
 
-
-
-
-export const getUpdateGroupSessionMutationKey = () => ['updateGroupSession'] as const;
-
-export const getUpdateGroupSessionMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateGroupSession>>, TError,UpdateGroupSessionMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateGroupSession>>, TError,UpdateGroupSessionMutationVariables, TContext> => {
-
-const mutationKey = getUpdateGroupSessionMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateGroupSession>>, UpdateGroupSessionMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  updateGroupSession(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type UpdateGroupSessionMutationResult = NonNullable<Awaited<ReturnType<typeof updateGroupSession>>>
-    export type UpdateGroupSessionMutationBody = GroupStatusRequest
-    export type UpdateGroupSessionMutationError = ErrorBody
-    export type UpdateGroupSessionMutationVariables = {id: string;data: GroupStatusRequest}
-
-    /**
- * @summary The mentor moves the session: scheduled -> active (in its live window), active ->
-completed, scheduled -> cancelled (outside its live window; every paid seat is refunded in
-full and every participant told). Anything else is 409.
- */
-export const useUpdateGroupSession = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateGroupSession>>, TError,UpdateGroupSessionMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof updateGroupSession>>,
-        TError,
-        UpdateGroupSessionMutationVariables,
-        TContext
-      > => {
-      return useMutation(getUpdateGroupSessionMutationOptions(options), queryClient);
-    }
-    export const getListMentorGroupSessionsUrl = () => {
+export const getListMentorGroupSessionsUrl = () => {
 
 
 
@@ -1033,82 +348,5 @@ export const listMentorGroupSessions = async ( options?: Parameters<typeof apiFe
 
   }
 );}
-
-
-
-
-
-export const getListMentorGroupSessionsQueryKey = () => {
-    return [
-    `/api/mentor/group-sessions`
-    ] as const;
-    }
-
-
-export const getListMentorGroupSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListMentorGroupSessionsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMentorGroupSessions>>> = ({ signal }) => listMentorGroupSessions({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListMentorGroupSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listMentorGroupSessions>>>
-export type ListMentorGroupSessionsQueryError = ErrorBody
-
-
-export function useListMentorGroupSessions<TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listMentorGroupSessions>>,
-          TError,
-          Awaited<ReturnType<typeof listMentorGroupSessions>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMentorGroupSessions<TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listMentorGroupSessions>>,
-          TError,
-          Awaited<ReturnType<typeof listMentorGroupSessions>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMentorGroupSessions<TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in mentor's group sessions, the latest start first.
- */
-
-export function useListMentorGroupSessions<TData = Awaited<ReturnType<typeof listMentorGroupSessions>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorGroupSessions>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListMentorGroupSessionsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 

@@ -4,25 +4,6 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
-import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
 import type {
   BookingView,
   CancelRequest,
@@ -30,7 +11,6 @@ import type {
   ClientDashboard,
   EmailPreferencesChange,
   EmailPreferencesView,
-  ErrorBody,
   MentorCancelRequest,
   MentorStatsView,
   RefundPolicyView,
@@ -42,26 +22,6 @@ import type {
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getGetUserDashboardUrl = () => {
 
@@ -86,83 +46,6 @@ export const getUserDashboard = async ( options?: Parameters<typeof apiFetch>[1]
 );}
 
 
-
-
-
-export const getGetUserDashboardQueryKey = () => {
-    return [
-    `/api/user/dashboard`
-    ] as const;
-    }
-
-
-export const getGetUserDashboardQueryOptions = <TData = Awaited<ReturnType<typeof getUserDashboard>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserDashboard>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetUserDashboardQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserDashboard>>> = ({ signal }) => getUserDashboard({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUserDashboard>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetUserDashboardQueryResult = NonNullable<Awaited<ReturnType<typeof getUserDashboard>>>
-export type GetUserDashboardQueryError = ErrorBody
-
-
-export function useGetUserDashboard<TData = Awaited<ReturnType<typeof getUserDashboard>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserDashboard>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getUserDashboard>>,
-          TError,
-          Awaited<ReturnType<typeof getUserDashboard>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUserDashboard<TData = Awaited<ReturnType<typeof getUserDashboard>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserDashboard>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getUserDashboard>>,
-          TError,
-          Awaited<ReturnType<typeof getUserDashboard>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUserDashboard<TData = Awaited<ReturnType<typeof getUserDashboard>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserDashboard>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The seeker's bookings and figures.
- */
-
-export function useGetUserDashboard<TData = Awaited<ReturnType<typeof getUserDashboard>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserDashboard>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetUserDashboardQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getGetRefundPreviewUrl = (id: string,) => {
 
 
@@ -184,83 +67,6 @@ export const getRefundPreview = async (id: string, options?: Parameters<typeof a
 
   }
 );}
-
-
-
-
-
-export const getGetRefundPreviewQueryKey = (id: string,) => {
-    return [
-    `/api/user/bookings/${id}/refund-preview`
-    ] as const;
-    }
-
-
-export const getGetRefundPreviewQueryOptions = <TData = Awaited<ReturnType<typeof getRefundPreview>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRefundPreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetRefundPreviewQueryKey(id);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getRefundPreview>>> = ({ signal }) => getRefundPreview(id, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getRefundPreview>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetRefundPreviewQueryResult = NonNullable<Awaited<ReturnType<typeof getRefundPreview>>>
-export type GetRefundPreviewQueryError = ErrorBody
-
-
-export function useGetRefundPreview<TData = Awaited<ReturnType<typeof getRefundPreview>>, TError = ErrorBody>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRefundPreview>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getRefundPreview>>,
-          TError,
-          Awaited<ReturnType<typeof getRefundPreview>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetRefundPreview<TData = Awaited<ReturnType<typeof getRefundPreview>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRefundPreview>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getRefundPreview>>,
-          TError,
-          Awaited<ReturnType<typeof getRefundPreview>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetRefundPreview<TData = Awaited<ReturnType<typeof getRefundPreview>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRefundPreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary What cancelling now would refund.
- */
-
-export function useGetRefundPreview<TData = Awaited<ReturnType<typeof getRefundPreview>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getRefundPreview>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetRefundPreviewQueryOptions(id,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getRescheduleBookingUrl = (id: string,) => {
@@ -301,57 +107,7 @@ return apiFetch<Rescheduled>(getRescheduleBookingUrl(id),
 );}
 
 
-
-
-
-export const getRescheduleBookingMutationKey = () => ['rescheduleBooking'] as const;
-
-export const getRescheduleBookingMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rescheduleBooking>>, TError,RescheduleBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof rescheduleBooking>>, TError,RescheduleBookingMutationVariables, TContext> => {
-
-const mutationKey = getRescheduleBookingMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof rescheduleBooking>>, RescheduleBookingMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  rescheduleBooking(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type RescheduleBookingMutationResult = NonNullable<Awaited<ReturnType<typeof rescheduleBooking>>>
-    export type RescheduleBookingMutationBody = RescheduleRequest
-    export type RescheduleBookingMutationError = ErrorBody
-    export type RescheduleBookingMutationVariables = {id: string;data: RescheduleRequest}
-
-    /**
- * @summary Moves a booking to another offered slot, up to 2 hours before its start.
- */
-export const useRescheduleBooking = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rescheduleBooking>>, TError,RescheduleBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof rescheduleBooking>>,
-        TError,
-        RescheduleBookingMutationVariables,
-        TContext
-      > => {
-      return useMutation(getRescheduleBookingMutationOptions(options), queryClient);
-    }
-    export const getCancelBookingUrl = (id: string,) => {
+export const getCancelBookingUrl = (id: string,) => {
 
 
 
@@ -389,57 +145,7 @@ return apiFetch<CancelledView>(getCancelBookingUrl(id),
 );}
 
 
-
-
-
-export const getCancelBookingMutationKey = () => ['cancelBooking'] as const;
-
-export const getCancelBookingMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelBooking>>, TError,CancelBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof cancelBooking>>, TError,CancelBookingMutationVariables, TContext> => {
-
-const mutationKey = getCancelBookingMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelBooking>>, CancelBookingMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  cancelBooking(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CancelBookingMutationResult = NonNullable<Awaited<ReturnType<typeof cancelBooking>>>
-    export type CancelBookingMutationBody = CancelRequest
-    export type CancelBookingMutationError = ErrorBody
-    export type CancelBookingMutationVariables = {id: string;data: CancelRequest}
-
-    /**
- * @summary Cancels a booking with the refund the policy gives.
- */
-export const useCancelBooking = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelBooking>>, TError,CancelBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof cancelBooking>>,
-        TError,
-        CancelBookingMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCancelBookingMutationOptions(options), queryClient);
-    }
-    export const getGetEmailPreferencesUrl = () => {
+export const getGetEmailPreferencesUrl = () => {
 
 
 
@@ -457,80 +163,6 @@ export const getEmailPreferences = async ( options?: Parameters<typeof apiFetch>
 
   }
 );}
-
-
-
-
-
-export const getGetEmailPreferencesQueryKey = () => {
-    return [
-    `/api/user/email-preferences`
-    ] as const;
-    }
-
-
-export const getGetEmailPreferencesQueryOptions = <TData = Awaited<ReturnType<typeof getEmailPreferences>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailPreferences>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetEmailPreferencesQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailPreferences>>> = ({ signal }) => getEmailPreferences({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailPreferences>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetEmailPreferencesQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailPreferences>>>
-export type GetEmailPreferencesQueryError = ErrorBody
-
-
-export function useGetEmailPreferences<TData = Awaited<ReturnType<typeof getEmailPreferences>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailPreferences>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getEmailPreferences>>,
-          TError,
-          Awaited<ReturnType<typeof getEmailPreferences>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetEmailPreferences<TData = Awaited<ReturnType<typeof getEmailPreferences>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailPreferences>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getEmailPreferences>>,
-          TError,
-          Awaited<ReturnType<typeof getEmailPreferences>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetEmailPreferences<TData = Awaited<ReturnType<typeof getEmailPreferences>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailPreferences>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-
-export function useGetEmailPreferences<TData = Awaited<ReturnType<typeof getEmailPreferences>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailPreferences>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetEmailPreferencesQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getUpdateEmailPreferencesUrl = () => {
@@ -570,57 +202,7 @@ return apiFetch<EmailPreferencesView>(getUpdateEmailPreferencesUrl(),
 );}
 
 
-
-
-
-export const getUpdateEmailPreferencesMutationKey = () => ['updateEmailPreferences'] as const;
-
-export const getUpdateEmailPreferencesMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailPreferences>>, TError,UpdateEmailPreferencesMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateEmailPreferences>>, TError,UpdateEmailPreferencesMutationVariables, TContext> => {
-
-const mutationKey = getUpdateEmailPreferencesMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEmailPreferences>>, UpdateEmailPreferencesMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  updateEmailPreferences(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type UpdateEmailPreferencesMutationResult = NonNullable<Awaited<ReturnType<typeof updateEmailPreferences>>>
-    export type UpdateEmailPreferencesMutationBody = EmailPreferencesChange
-    export type UpdateEmailPreferencesMutationError = ErrorBody
-    export type UpdateEmailPreferencesMutationVariables = {data: EmailPreferencesChange}
-
-    /**
- * @summary Changes the preferences sent; the answer has all four.
- */
-export const useUpdateEmailPreferences = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEmailPreferences>>, TError,UpdateEmailPreferencesMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof updateEmailPreferences>>,
-        TError,
-        UpdateEmailPreferencesMutationVariables,
-        TContext
-      > => {
-      return useMutation(getUpdateEmailPreferencesMutationOptions(options), queryClient);
-    }
-    export const getReviewBookingUrl = (id: string,) => {
+export const getReviewBookingUrl = (id: string,) => {
 
 
 
@@ -658,57 +240,7 @@ return apiFetch<ReviewView>(getReviewBookingUrl(id),
 );}
 
 
-
-
-
-export const getReviewBookingMutationKey = () => ['reviewBooking'] as const;
-
-export const getReviewBookingMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reviewBooking>>, TError,ReviewBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof reviewBooking>>, TError,ReviewBookingMutationVariables, TContext> => {
-
-const mutationKey = getReviewBookingMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof reviewBooking>>, ReviewBookingMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  reviewBooking(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ReviewBookingMutationResult = NonNullable<Awaited<ReturnType<typeof reviewBooking>>>
-    export type ReviewBookingMutationBody = ReviewRequest
-    export type ReviewBookingMutationError = ErrorBody
-    export type ReviewBookingMutationVariables = {id: string;data: ReviewRequest}
-
-    /**
- * @summary Reviews a completed session, once.
- */
-export const useReviewBooking = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reviewBooking>>, TError,ReviewBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof reviewBooking>>,
-        TError,
-        ReviewBookingMutationVariables,
-        TContext
-      > => {
-      return useMutation(getReviewBookingMutationOptions(options), queryClient);
-    }
-    export const getListMentorBookingsUrl = () => {
+export const getListMentorBookingsUrl = () => {
 
 
 
@@ -729,83 +261,6 @@ export const listMentorBookings = async ( options?: Parameters<typeof apiFetch>[
 
   }
 );}
-
-
-
-
-
-export const getListMentorBookingsQueryKey = () => {
-    return [
-    `/api/mentor/bookings`
-    ] as const;
-    }
-
-
-export const getListMentorBookingsQueryOptions = <TData = Awaited<ReturnType<typeof listMentorBookings>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorBookings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListMentorBookingsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMentorBookings>>> = ({ signal }) => listMentorBookings({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMentorBookings>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListMentorBookingsQueryResult = NonNullable<Awaited<ReturnType<typeof listMentorBookings>>>
-export type ListMentorBookingsQueryError = ErrorBody
-
-
-export function useListMentorBookings<TData = Awaited<ReturnType<typeof listMentorBookings>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorBookings>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listMentorBookings>>,
-          TError,
-          Awaited<ReturnType<typeof listMentorBookings>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMentorBookings<TData = Awaited<ReturnType<typeof listMentorBookings>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorBookings>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listMentorBookings>>,
-          TError,
-          Awaited<ReturnType<typeof listMentorBookings>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMentorBookings<TData = Awaited<ReturnType<typeof listMentorBookings>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorBookings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in mentor's bookings, newest start first.
- */
-
-export function useListMentorBookings<TData = Awaited<ReturnType<typeof listMentorBookings>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentorBookings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListMentorBookingsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getUpdateMentorBookingUrl = (id: string,) => {
@@ -846,57 +301,7 @@ return apiFetch<BookingView>(getUpdateMentorBookingUrl(id),
 );}
 
 
-
-
-
-export const getUpdateMentorBookingMutationKey = () => ['updateMentorBooking'] as const;
-
-export const getUpdateMentorBookingMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateMentorBooking>>, TError,UpdateMentorBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateMentorBooking>>, TError,UpdateMentorBookingMutationVariables, TContext> => {
-
-const mutationKey = getUpdateMentorBookingMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateMentorBooking>>, UpdateMentorBookingMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  updateMentorBooking(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type UpdateMentorBookingMutationResult = NonNullable<Awaited<ReturnType<typeof updateMentorBooking>>>
-    export type UpdateMentorBookingMutationBody = StatusRequest
-    export type UpdateMentorBookingMutationError = ErrorBody
-    export type UpdateMentorBookingMutationVariables = {id: string;data: StatusRequest}
-
-    /**
- * @summary pending -> confirmed or cancelled (full refund), confirmed -> completed.
- */
-export const useUpdateMentorBooking = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateMentorBooking>>, TError,UpdateMentorBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof updateMentorBooking>>,
-        TError,
-        UpdateMentorBookingMutationVariables,
-        TContext
-      > => {
-      return useMutation(getUpdateMentorBookingMutationOptions(options), queryClient);
-    }
-    export const getCancelMentorBookingUrl = (id: string,) => {
+export const getCancelMentorBookingUrl = (id: string,) => {
 
 
 
@@ -935,58 +340,7 @@ return apiFetch<BookingView>(getCancelMentorBookingUrl(id),
 );}
 
 
-
-
-
-export const getCancelMentorBookingMutationKey = () => ['cancelMentorBooking'] as const;
-
-export const getCancelMentorBookingMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelMentorBooking>>, TError,CancelMentorBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof cancelMentorBooking>>, TError,CancelMentorBookingMutationVariables, TContext> => {
-
-const mutationKey = getCancelMentorBookingMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelMentorBooking>>, CancelMentorBookingMutationVariables> = (props) => {
-          const {id,data} = props ?? {};
-
-          return  cancelMentorBooking(id,data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CancelMentorBookingMutationResult = NonNullable<Awaited<ReturnType<typeof cancelMentorBooking>>>
-    export type CancelMentorBookingMutationBody = MentorCancelRequest
-    export type CancelMentorBookingMutationError = ErrorBody
-    export type CancelMentorBookingMutationVariables = {id: string;data: MentorCancelRequest}
-
-    /**
- * @summary The mentor cancels a pending or confirmed booking that has not started: the seeker is
-refunded in full (by the refund job), notified and e-mailed the calendar cancellation.
- */
-export const useCancelMentorBooking = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelMentorBooking>>, TError,CancelMentorBookingMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof cancelMentorBooking>>,
-        TError,
-        CancelMentorBookingMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCancelMentorBookingMutationOptions(options), queryClient);
-    }
-    export const getGetMentorStatsUrl = () => {
+export const getGetMentorStatsUrl = () => {
 
 
 
@@ -1007,82 +361,5 @@ export const getMentorStats = async ( options?: Parameters<typeof apiFetch>[1]):
 
   }
 );}
-
-
-
-
-
-export const getGetMentorStatsQueryKey = () => {
-    return [
-    `/api/mentor/stats`
-    ] as const;
-    }
-
-
-export const getGetMentorStatsQueryOptions = <TData = Awaited<ReturnType<typeof getMentorStats>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorStats>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetMentorStatsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMentorStats>>> = ({ signal }) => getMentorStats({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMentorStats>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetMentorStatsQueryResult = NonNullable<Awaited<ReturnType<typeof getMentorStats>>>
-export type GetMentorStatsQueryError = ErrorBody
-
-
-export function useGetMentorStats<TData = Awaited<ReturnType<typeof getMentorStats>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorStats>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentorStats>>,
-          TError,
-          Awaited<ReturnType<typeof getMentorStats>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentorStats<TData = Awaited<ReturnType<typeof getMentorStats>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorStats>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentorStats>>,
-          TError,
-          Awaited<ReturnType<typeof getMentorStats>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentorStats<TData = Awaited<ReturnType<typeof getMentorStats>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorStats>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The figures of the mentor dashboard, with the platform's fee and the mentor's net earnings.
- */
-
-export function useGetMentorStats<TData = Awaited<ReturnType<typeof getMentorStats>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorStats>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetMentorStatsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 

@@ -4,53 +4,13 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
 import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
-import type {
-  ErrorBody,
   FavoriteChange,
   FavoriteStatus,
   MentorView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getListFavoritesUrl = () => {
 
@@ -73,83 +33,6 @@ export const listFavorites = async ( options?: Parameters<typeof apiFetch>[1]): 
 
   }
 );}
-
-
-
-
-
-export const getListFavoritesQueryKey = () => {
-    return [
-    `/api/user/favorites`
-    ] as const;
-    }
-
-
-export const getListFavoritesQueryOptions = <TData = Awaited<ReturnType<typeof listFavorites>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFavorites>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListFavoritesQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listFavorites>>> = ({ signal }) => listFavorites({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listFavorites>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListFavoritesQueryResult = NonNullable<Awaited<ReturnType<typeof listFavorites>>>
-export type ListFavoritesQueryError = ErrorBody
-
-
-export function useListFavorites<TData = Awaited<ReturnType<typeof listFavorites>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFavorites>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listFavorites>>,
-          TError,
-          Awaited<ReturnType<typeof listFavorites>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListFavorites<TData = Awaited<ReturnType<typeof listFavorites>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFavorites>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listFavorites>>,
-          TError,
-          Awaited<ReturnType<typeof listFavorites>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListFavorites<TData = Awaited<ReturnType<typeof listFavorites>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFavorites>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in user's favourite mentors, most recently added first.
- */
-
-export function useListFavorites<TData = Awaited<ReturnType<typeof listFavorites>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listFavorites>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListFavoritesQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getCheckFavoriteUrl = (mentorId: string,) => {
@@ -175,83 +58,6 @@ export const checkFavorite = async (mentorId: string, options?: Parameters<typeo
 );}
 
 
-
-
-
-export const getCheckFavoriteQueryKey = (mentorId: string,) => {
-    return [
-    `/api/user/favorites/check/${mentorId}`
-    ] as const;
-    }
-
-
-export const getCheckFavoriteQueryOptions = <TData = Awaited<ReturnType<typeof checkFavorite>>, TError = ErrorBody>(mentorId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkFavorite>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getCheckFavoriteQueryKey(mentorId);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof checkFavorite>>> = ({ signal }) => checkFavorite(mentorId, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: mentorId !== null && mentorId !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof checkFavorite>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type CheckFavoriteQueryResult = NonNullable<Awaited<ReturnType<typeof checkFavorite>>>
-export type CheckFavoriteQueryError = ErrorBody
-
-
-export function useCheckFavorite<TData = Awaited<ReturnType<typeof checkFavorite>>, TError = ErrorBody>(
- mentorId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkFavorite>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof checkFavorite>>,
-          TError,
-          Awaited<ReturnType<typeof checkFavorite>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useCheckFavorite<TData = Awaited<ReturnType<typeof checkFavorite>>, TError = ErrorBody>(
- mentorId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkFavorite>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof checkFavorite>>,
-          TError,
-          Awaited<ReturnType<typeof checkFavorite>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useCheckFavorite<TData = Awaited<ReturnType<typeof checkFavorite>>, TError = ErrorBody>(
- mentorId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkFavorite>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Whether a mentor is among the user's favourites.
- */
-
-export function useCheckFavorite<TData = Awaited<ReturnType<typeof checkFavorite>>, TError = ErrorBody>(
- mentorId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof checkFavorite>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getCheckFavoriteQueryOptions(mentorId,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getAddFavoriteUrl = (mentorId: string,) => {
 
 
@@ -275,57 +81,7 @@ export const addFavorite = async (mentorId: string, options?: Parameters<typeof 
 );}
 
 
-
-
-
-export const getAddFavoriteMutationKey = () => ['addFavorite'] as const;
-
-export const getAddFavoriteMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addFavorite>>, TError,AddFavoriteMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof addFavorite>>, TError,AddFavoriteMutationVariables, TContext> => {
-
-const mutationKey = getAddFavoriteMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addFavorite>>, AddFavoriteMutationVariables> = (props) => {
-          const {mentorId} = props ?? {};
-
-          return  addFavorite(mentorId,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type AddFavoriteMutationResult = NonNullable<Awaited<ReturnType<typeof addFavorite>>>
-
-    export type AddFavoriteMutationError = ErrorBody
-    export type AddFavoriteMutationVariables = {mentorId: string}
-
-    /**
- * @summary Adds a mentor to the favourites (no change when already there).
- */
-export const useAddFavorite = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addFavorite>>, TError,AddFavoriteMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof addFavorite>>,
-        TError,
-        AddFavoriteMutationVariables,
-        TContext
-      > => {
-      return useMutation(getAddFavoriteMutationOptions(options), queryClient);
-    }
-    export const getRemoveFavoriteUrl = (mentorId: string,) => {
+export const getRemoveFavoriteUrl = (mentorId: string,) => {
 
 
 
@@ -348,53 +104,3 @@ export const removeFavorite = async (mentorId: string, options?: Parameters<type
 );}
 
 
-
-
-
-export const getRemoveFavoriteMutationKey = () => ['removeFavorite'] as const;
-
-export const getRemoveFavoriteMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeFavorite>>, TError,RemoveFavoriteMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof removeFavorite>>, TError,RemoveFavoriteMutationVariables, TContext> => {
-
-const mutationKey = getRemoveFavoriteMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof removeFavorite>>, RemoveFavoriteMutationVariables> = (props) => {
-          const {mentorId} = props ?? {};
-
-          return  removeFavorite(mentorId,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type RemoveFavoriteMutationResult = NonNullable<Awaited<ReturnType<typeof removeFavorite>>>
-
-    export type RemoveFavoriteMutationError = ErrorBody
-    export type RemoveFavoriteMutationVariables = {mentorId: string}
-
-    /**
- * @summary Removes a mentor from the favourites (no change when not there).
- */
-export const useRemoveFavorite = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeFavorite>>, TError,RemoveFavoriteMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof removeFavorite>>,
-        TError,
-        RemoveFavoriteMutationVariables,
-        TContext
-      > => {
-      return useMutation(getRemoveFavoriteMutationOptions(options), queryClient);
-    }

@@ -4,27 +4,7 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
 import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
-import type {
-  ErrorBody,
   ListMentorsParams,
   MentorProfileRequest,
   MentorView,
@@ -33,26 +13,6 @@ import type {
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getCreateMentorUrl = () => {
 
@@ -91,57 +51,7 @@ return apiFetch<MentorView>(getCreateMentorUrl(),
 );}
 
 
-
-
-
-export const getCreateMentorMutationKey = () => ['createMentor'] as const;
-
-export const getCreateMentorMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createMentor>>, TError,CreateMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createMentor>>, TError,CreateMentorMutationVariables, TContext> => {
-
-const mutationKey = getCreateMentorMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createMentor>>, CreateMentorMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  createMentor(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CreateMentorMutationResult = NonNullable<Awaited<ReturnType<typeof createMentor>>>
-    export type CreateMentorMutationBody = MentorProfileRequest
-    export type CreateMentorMutationError = ErrorBody
-    export type CreateMentorMutationVariables = {data: MentorProfileRequest}
-
-    /**
- * @summary Creates the signed-in user's mentor profile (onboarding step 1).
- */
-export const useCreateMentor = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createMentor>>, TError,CreateMentorMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof createMentor>>,
-        TError,
-        CreateMentorMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCreateMentorMutationOptions(options), queryClient);
-    }
-    export const getListMentorsUrl = (params?: ListMentorsParams,) => {
+export const getListMentorsUrl = (params?: ListMentorsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -171,83 +81,6 @@ export const listMentors = async (params?: ListMentorsParams, options?: Paramete
 );}
 
 
-
-
-
-export const getListMentorsQueryKey = (params?: ListMentorsParams,) => {
-    return [
-    `/api/mentors`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getListMentorsQueryOptions = <TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(params?: ListMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListMentorsQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMentors>>> = ({ signal }) => listMentors(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListMentorsQueryResult = NonNullable<Awaited<ReturnType<typeof listMentors>>>
-export type ListMentorsQueryError = ErrorBody
-
-
-export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
- params: undefined |  ListMentorsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listMentors>>,
-          TError,
-          Awaited<ReturnType<typeof listMentors>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
- params?: ListMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listMentors>>,
-          TError,
-          Awaited<ReturnType<typeof listMentors>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
- params?: ListMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Active, approved mentors, filtered, searched (full text with typo tolerance), sorted and paged.
- */
-
-export function useListMentors<TData = Awaited<ReturnType<typeof listMentors>>, TError = ErrorBody>(
- params?: ListMentorsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMentors>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListMentorsQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getGetMentorProfileUrl = () => {
 
 
@@ -269,83 +102,6 @@ export const getMentorProfile = async ( options?: Parameters<typeof apiFetch>[1]
 
   }
 );}
-
-
-
-
-
-export const getGetMentorProfileQueryKey = () => {
-    return [
-    `/api/mentor/profile`
-    ] as const;
-    }
-
-
-export const getGetMentorProfileQueryOptions = <TData = Awaited<ReturnType<typeof getMentorProfile>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetMentorProfileQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMentorProfile>>> = ({ signal }) => getMentorProfile({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMentorProfile>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetMentorProfileQueryResult = NonNullable<Awaited<ReturnType<typeof getMentorProfile>>>
-export type GetMentorProfileQueryError = ErrorBody
-
-
-export function useGetMentorProfile<TData = Awaited<ReturnType<typeof getMentorProfile>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorProfile>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentorProfile>>,
-          TError,
-          Awaited<ReturnType<typeof getMentorProfile>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentorProfile<TData = Awaited<ReturnType<typeof getMentorProfile>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorProfile>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentorProfile>>,
-          TError,
-          Awaited<ReturnType<typeof getMentorProfile>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentorProfile<TData = Awaited<ReturnType<typeof getMentorProfile>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in user's mentor profile with all its services; 404 when not a mentor.
- */
-
-export function useGetMentorProfile<TData = Awaited<ReturnType<typeof getMentorProfile>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetMentorProfileQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getUpdateMentorProfileUrl = () => {
@@ -385,57 +141,7 @@ return apiFetch<MentorView>(getUpdateMentorProfileUrl(),
 );}
 
 
-
-
-
-export const getUpdateMentorProfileMutationKey = () => ['updateMentorProfile'] as const;
-
-export const getUpdateMentorProfileMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateMentorProfile>>, TError,UpdateMentorProfileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateMentorProfile>>, TError,UpdateMentorProfileMutationVariables, TContext> => {
-
-const mutationKey = getUpdateMentorProfileMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateMentorProfile>>, UpdateMentorProfileMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  updateMentorProfile(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type UpdateMentorProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateMentorProfile>>>
-    export type UpdateMentorProfileMutationBody = MentorProfileRequest
-    export type UpdateMentorProfileMutationError = ErrorBody
-    export type UpdateMentorProfileMutationVariables = {data: MentorProfileRequest}
-
-    /**
- * @summary Changes the fields sent; specialties are trimmed and duplicates dropped.
- */
-export const useUpdateMentorProfile = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateMentorProfile>>, TError,UpdateMentorProfileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof updateMentorProfile>>,
-        TError,
-        UpdateMentorProfileMutationVariables,
-        TContext
-      > => {
-      return useMutation(getUpdateMentorProfileMutationOptions(options), queryClient);
-    }
-    export const getResubmitMentorProfileUrl = () => {
+export const getResubmitMentorProfileUrl = () => {
 
 
 
@@ -459,58 +165,7 @@ export const resubmitMentorProfile = async ( options?: Parameters<typeof apiFetc
 );}
 
 
-
-
-
-export const getResubmitMentorProfileMutationKey = () => ['resubmitMentorProfile'] as const;
-
-export const getResubmitMentorProfileMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resubmitMentorProfile>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof resubmitMentorProfile>>, TError,void, TContext> => {
-
-const mutationKey = getResubmitMentorProfileMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resubmitMentorProfile>>, void> = () => {
-
-
-          return  resubmitMentorProfile(requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ResubmitMentorProfileMutationResult = NonNullable<Awaited<ReturnType<typeof resubmitMentorProfile>>>
-
-    export type ResubmitMentorProfileMutationError = ErrorBody
-
-
-    /**
- * @summary A rejected mentor sends their (edited) profile for review again: pending until an
-administrator decides. 409 unless the profile is rejected.
- */
-export const useResubmitMentorProfile = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resubmitMentorProfile>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof resubmitMentorProfile>>,
-        TError,
-        void,
-        TContext
-      > => {
-      return useMutation(getResubmitMentorProfileMutationOptions(options), queryClient);
-    }
-    export const getGetMentorUrl = (id: string,) => {
+export const getGetMentorUrl = (id: string,) => {
 
 
 
@@ -534,84 +189,6 @@ export const getMentor = async (id: string, options?: Parameters<typeof apiFetch
 );}
 
 
-
-
-
-export const getGetMentorQueryKey = (id: string,) => {
-    return [
-    `/api/mentors/${id}`
-    ] as const;
-    }
-
-
-export const getGetMentorQueryOptions = <TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetMentorQueryKey(id);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMentor>>> = ({ signal }) => getMentor(id, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetMentorQueryResult = NonNullable<Awaited<ReturnType<typeof getMentor>>>
-export type GetMentorQueryError = ErrorBody
-
-
-export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentor>>,
-          TError,
-          Awaited<ReturnType<typeof getMentor>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentor>>,
-          TError,
-          Awaited<ReturnType<typeof getMentor>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary An active, approved mentor with its active services. A mentor awaiting review (or
-rejected) is 404 for everyone but themself and the administrators.
- */
-
-export function useGetMentor<TData = Awaited<ReturnType<typeof getMentor>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetMentorQueryOptions(id,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getGetMentorReviewsUrl = (id: string,) => {
 
 
@@ -633,82 +210,5 @@ export const getMentorReviews = async (id: string, options?: Parameters<typeof a
 
   }
 );}
-
-
-
-
-
-export const getGetMentorReviewsQueryKey = (id: string,) => {
-    return [
-    `/api/mentors/${id}/reviews`
-    ] as const;
-    }
-
-
-export const getGetMentorReviewsQueryOptions = <TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetMentorReviewsQueryKey(id);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMentorReviews>>> = ({ signal }) => getMentorReviews(id, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetMentorReviewsQueryResult = NonNullable<Awaited<ReturnType<typeof getMentorReviews>>>
-export type GetMentorReviewsQueryError = ErrorBody
-
-
-export function useGetMentorReviews<TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentorReviews>>,
-          TError,
-          Awaited<ReturnType<typeof getMentorReviews>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentorReviews<TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentorReviews>>,
-          TError,
-          Awaited<ReturnType<typeof getMentorReviews>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentorReviews<TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary A mentor's reviews, newest first.
- */
-
-export function useGetMentorReviews<TData = Awaited<ReturnType<typeof getMentorReviews>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorReviews>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetMentorReviewsQueryOptions(id,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 

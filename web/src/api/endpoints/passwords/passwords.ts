@@ -4,30 +4,14 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation
-} from '@tanstack/react-query';
-import type {
-  MutationFunction,
-  QueryClient,
-  UseMutationOptions,
-  UseMutationResult
-} from '@tanstack/react-query';
-
 import type {
   ChangePasswordRequest,
   EmailRequest,
-  ErrorBody,
   MessageResponse,
   ResetPasswordRequest
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
 
 export const getForgotPasswordUrl = () => {
 
@@ -66,57 +50,7 @@ return apiFetch<MessageResponse>(getForgotPasswordUrl(),
 );}
 
 
-
-
-
-export const getForgotPasswordMutationKey = () => ['forgotPassword'] as const;
-
-export const getForgotPasswordMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPassword>>, TError,ForgotPasswordMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof forgotPassword>>, TError,ForgotPasswordMutationVariables, TContext> => {
-
-const mutationKey = getForgotPasswordMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof forgotPassword>>, ForgotPasswordMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  forgotPassword(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ForgotPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof forgotPassword>>>
-    export type ForgotPasswordMutationBody = EmailRequest
-    export type ForgotPasswordMutationError = ErrorBody
-    export type ForgotPasswordMutationVariables = {data: EmailRequest}
-
-    /**
- * @summary E-mails a reset link to an existing account; the answer is the same for every address.
- */
-export const useForgotPassword = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forgotPassword>>, TError,ForgotPasswordMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof forgotPassword>>,
-        TError,
-        ForgotPasswordMutationVariables,
-        TContext
-      > => {
-      return useMutation(getForgotPasswordMutationOptions(options), queryClient);
-    }
-    export const getResetPasswordUrl = () => {
+export const getResetPasswordUrl = () => {
 
 
 
@@ -153,57 +87,7 @@ return apiFetch<MessageResponse>(getResetPasswordUrl(),
 );}
 
 
-
-
-
-export const getResetPasswordMutationKey = () => ['resetPassword'] as const;
-
-export const getResetPasswordMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,ResetPasswordMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,ResetPasswordMutationVariables, TContext> => {
-
-const mutationKey = getResetPasswordMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetPassword>>, ResetPasswordMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  resetPassword(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
-    export type ResetPasswordMutationBody = ResetPasswordRequest
-    export type ResetPasswordMutationError = ErrorBody
-    export type ResetPasswordMutationVariables = {data: ResetPasswordRequest}
-
-    /**
- * @summary Sets a new password with the token from a reset link; every session of the user ends.
- */
-export const useResetPassword = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,ResetPasswordMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof resetPassword>>,
-        TError,
-        ResetPasswordMutationVariables,
-        TContext
-      > => {
-      return useMutation(getResetPasswordMutationOptions(options), queryClient);
-    }
-    export const getChangePasswordUrl = () => {
+export const getChangePasswordUrl = () => {
 
 
 
@@ -240,53 +124,3 @@ return apiFetch<MessageResponse>(getChangePasswordUrl(),
 );}
 
 
-
-
-
-export const getChangePasswordMutationKey = () => ['changePassword'] as const;
-
-export const getChangePasswordMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,ChangePasswordMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,ChangePasswordMutationVariables, TContext> => {
-
-const mutationKey = getChangePasswordMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof changePassword>>, ChangePasswordMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  changePassword(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type ChangePasswordMutationResult = NonNullable<Awaited<ReturnType<typeof changePassword>>>
-    export type ChangePasswordMutationBody = ChangePasswordRequest
-    export type ChangePasswordMutationError = ErrorBody
-    export type ChangePasswordMutationVariables = {data: ChangePasswordRequest}
-
-    /**
- * @summary Changes the signed-in user's password; their other sessions end.
- */
-export const useChangePassword = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,ChangePasswordMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof changePassword>>,
-        TError,
-        ChangePasswordMutationVariables,
-        TContext
-      > => {
-      return useMutation(getChangePasswordMutationOptions(options), queryClient);
-    }

@@ -4,28 +4,8 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
-import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
 import type {
   EarningsView,
-  ErrorBody,
   ExportPayoutsParams,
   HeldPayoutView,
   MarkPaidRequest,
@@ -37,26 +17,6 @@ import type {
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getGetPayoutPreferencesUrl = () => {
 
@@ -79,83 +39,6 @@ export const getPayoutPreferences = async ( options?: Parameters<typeof apiFetch
 
   }
 );}
-
-
-
-
-
-export const getGetPayoutPreferencesQueryKey = () => {
-    return [
-    `/api/mentor/payout-preferences`
-    ] as const;
-    }
-
-
-export const getGetPayoutPreferencesQueryOptions = <TData = Awaited<ReturnType<typeof getPayoutPreferences>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPayoutPreferences>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetPayoutPreferencesQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPayoutPreferences>>> = ({ signal }) => getPayoutPreferences({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPayoutPreferences>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetPayoutPreferencesQueryResult = NonNullable<Awaited<ReturnType<typeof getPayoutPreferences>>>
-export type GetPayoutPreferencesQueryError = ErrorBody
-
-
-export function useGetPayoutPreferences<TData = Awaited<ReturnType<typeof getPayoutPreferences>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPayoutPreferences>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getPayoutPreferences>>,
-          TError,
-          Awaited<ReturnType<typeof getPayoutPreferences>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetPayoutPreferences<TData = Awaited<ReturnType<typeof getPayoutPreferences>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPayoutPreferences>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getPayoutPreferences>>,
-          TError,
-          Awaited<ReturnType<typeof getPayoutPreferences>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetPayoutPreferences<TData = Awaited<ReturnType<typeof getPayoutPreferences>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPayoutPreferences>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The signed-in mentor's payout preferences (no method and the default minimum until saved).
- */
-
-export function useGetPayoutPreferences<TData = Awaited<ReturnType<typeof getPayoutPreferences>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPayoutPreferences>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetPayoutPreferencesQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getSavePayoutPreferencesUrl = () => {
@@ -195,57 +78,7 @@ return apiFetch<PayoutPreferencesView>(getSavePayoutPreferencesUrl(),
 );}
 
 
-
-
-
-export const getSavePayoutPreferencesMutationKey = () => ['savePayoutPreferences'] as const;
-
-export const getSavePayoutPreferencesMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof savePayoutPreferences>>, TError,SavePayoutPreferencesMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof savePayoutPreferences>>, TError,SavePayoutPreferencesMutationVariables, TContext> => {
-
-const mutationKey = getSavePayoutPreferencesMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof savePayoutPreferences>>, SavePayoutPreferencesMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  savePayoutPreferences(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type SavePayoutPreferencesMutationResult = NonNullable<Awaited<ReturnType<typeof savePayoutPreferences>>>
-    export type SavePayoutPreferencesMutationBody = PayoutPreferencesRequest
-    export type SavePayoutPreferencesMutationError = ErrorBody
-    export type SavePayoutPreferencesMutationVariables = {data: PayoutPreferencesRequest}
-
-    /**
- * @summary Saves the payout preferences; only the chosen method's field is kept.
- */
-export const useSavePayoutPreferences = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof savePayoutPreferences>>, TError,SavePayoutPreferencesMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof savePayoutPreferences>>,
-        TError,
-        SavePayoutPreferencesMutationVariables,
-        TContext
-      > => {
-      return useMutation(getSavePayoutPreferencesMutationOptions(options), queryClient);
-    }
-    export const getGetMentorEarningsUrl = () => {
+export const getGetMentorEarningsUrl = () => {
 
 
 
@@ -266,83 +99,6 @@ export const getMentorEarnings = async ( options?: Parameters<typeof apiFetch>[1
 
   }
 );}
-
-
-
-
-
-export const getGetMentorEarningsQueryKey = () => {
-    return [
-    `/api/mentor/earnings`
-    ] as const;
-    }
-
-
-export const getGetMentorEarningsQueryOptions = <TData = Awaited<ReturnType<typeof getMentorEarnings>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorEarnings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetMentorEarningsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMentorEarnings>>> = ({ signal }) => getMentorEarnings({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMentorEarnings>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetMentorEarningsQueryResult = NonNullable<Awaited<ReturnType<typeof getMentorEarnings>>>
-export type GetMentorEarningsQueryError = ErrorBody
-
-
-export function useGetMentorEarnings<TData = Awaited<ReturnType<typeof getMentorEarnings>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorEarnings>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentorEarnings>>,
-          TError,
-          Awaited<ReturnType<typeof getMentorEarnings>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentorEarnings<TData = Awaited<ReturnType<typeof getMentorEarnings>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorEarnings>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getMentorEarnings>>,
-          TError,
-          Awaited<ReturnType<typeof getMentorEarnings>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMentorEarnings<TData = Awaited<ReturnType<typeof getMentorEarnings>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorEarnings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Pending payouts, what accrues for the next batch, the minimum and the payouts sent.
- */
-
-export function useGetMentorEarnings<TData = Awaited<ReturnType<typeof getMentorEarnings>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMentorEarnings>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetMentorEarningsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getListPendingPayoutsUrl = () => {
@@ -366,83 +122,6 @@ export const listPendingPayouts = async ( options?: Parameters<typeof apiFetch>[
 
   }
 );}
-
-
-
-
-
-export const getListPendingPayoutsQueryKey = () => {
-    return [
-    `/api/admin/payouts/pending`
-    ] as const;
-    }
-
-
-export const getListPendingPayoutsQueryOptions = <TData = Awaited<ReturnType<typeof listPendingPayouts>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPendingPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListPendingPayoutsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPendingPayouts>>> = ({ signal }) => listPendingPayouts({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPendingPayouts>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListPendingPayoutsQueryResult = NonNullable<Awaited<ReturnType<typeof listPendingPayouts>>>
-export type ListPendingPayoutsQueryError = ErrorBody
-
-
-export function useListPendingPayouts<TData = Awaited<ReturnType<typeof listPendingPayouts>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPendingPayouts>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listPendingPayouts>>,
-          TError,
-          Awaited<ReturnType<typeof listPendingPayouts>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListPendingPayouts<TData = Awaited<ReturnType<typeof listPendingPayouts>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPendingPayouts>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listPendingPayouts>>,
-          TError,
-          Awaited<ReturnType<typeof listPendingPayouts>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListPendingPayouts<TData = Awaited<ReturnType<typeof listPendingPayouts>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPendingPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Pending payouts, newest first, with each mentor's current payout preferences.
- */
-
-export function useListPendingPayouts<TData = Awaited<ReturnType<typeof listPendingPayouts>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPendingPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListPendingPayoutsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getListHeldPayoutsUrl = () => {
@@ -469,84 +148,6 @@ export const listHeldPayouts = async ( options?: Parameters<typeof apiFetch>[1])
 );}
 
 
-
-
-
-export const getListHeldPayoutsQueryKey = () => {
-    return [
-    `/api/admin/payouts/held`
-    ] as const;
-    }
-
-
-export const getListHeldPayoutsQueryOptions = <TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListHeldPayoutsQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listHeldPayouts>>> = ({ signal }) => listHeldPayouts({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListHeldPayoutsQueryResult = NonNullable<Awaited<ReturnType<typeof listHeldPayouts>>>
-export type ListHeldPayoutsQueryError = ErrorBody
-
-
-export function useListHeldPayouts<TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listHeldPayouts>>,
-          TError,
-          Awaited<ReturnType<typeof listHeldPayouts>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListHeldPayouts<TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listHeldPayouts>>,
-          TError,
-          Awaited<ReturnType<typeof listHeldPayouts>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListHeldPayouts<TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Mentors whose payout the next batch holds back because their payout destination changed less
-than 72 hours ago, soonest released first.
- */
-
-export function useListHeldPayouts<TData = Awaited<ReturnType<typeof listHeldPayouts>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listHeldPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListHeldPayoutsQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
-
-
 export const getListPayoutHistoryUrl = () => {
 
 
@@ -568,83 +169,6 @@ export const listPayoutHistory = async ( options?: Parameters<typeof apiFetch>[1
 
   }
 );}
-
-
-
-
-
-export const getListPayoutHistoryQueryKey = () => {
-    return [
-    `/api/admin/payouts/history`
-    ] as const;
-    }
-
-
-export const getListPayoutHistoryQueryOptions = <TData = Awaited<ReturnType<typeof listPayoutHistory>>, TError = ErrorBody>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPayoutHistory>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getListPayoutHistoryQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPayoutHistory>>> = ({ signal }) => listPayoutHistory({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPayoutHistory>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ListPayoutHistoryQueryResult = NonNullable<Awaited<ReturnType<typeof listPayoutHistory>>>
-export type ListPayoutHistoryQueryError = ErrorBody
-
-
-export function useListPayoutHistory<TData = Awaited<ReturnType<typeof listPayoutHistory>>, TError = ErrorBody>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPayoutHistory>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listPayoutHistory>>,
-          TError,
-          Awaited<ReturnType<typeof listPayoutHistory>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListPayoutHistory<TData = Awaited<ReturnType<typeof listPayoutHistory>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPayoutHistory>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof listPayoutHistory>>,
-          TError,
-          Awaited<ReturnType<typeof listPayoutHistory>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListPayoutHistory<TData = Awaited<ReturnType<typeof listPayoutHistory>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPayoutHistory>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary Sent payouts, newest first.
- */
-
-export function useListPayoutHistory<TData = Awaited<ReturnType<typeof listPayoutHistory>>, TError = ErrorBody>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPayoutHistory>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getListPayoutHistoryQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getMarkPayoutPaidUrl = () => {
@@ -684,57 +208,7 @@ return apiFetch<MessageResponse>(getMarkPayoutPaidUrl(),
 );}
 
 
-
-
-
-export const getMarkPayoutPaidMutationKey = () => ['markPayoutPaid'] as const;
-
-export const getMarkPayoutPaidMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markPayoutPaid>>, TError,MarkPayoutPaidMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof markPayoutPaid>>, TError,MarkPayoutPaidMutationVariables, TContext> => {
-
-const mutationKey = getMarkPayoutPaidMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof markPayoutPaid>>, MarkPayoutPaidMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  markPayoutPaid(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type MarkPayoutPaidMutationResult = NonNullable<Awaited<ReturnType<typeof markPayoutPaid>>>
-    export type MarkPayoutPaidMutationBody = MarkPaidRequest
-    export type MarkPayoutPaidMutationError = ErrorBody
-    export type MarkPayoutPaidMutationVariables = {data: MarkPaidRequest}
-
-    /**
- * @summary Marks the pending payout holding exactly these bookings as paid (one transaction, audited).
- */
-export const useMarkPayoutPaid = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markPayoutPaid>>, TError,MarkPayoutPaidMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof markPayoutPaid>>,
-        TError,
-        MarkPayoutPaidMutationVariables,
-        TContext
-      > => {
-      return useMutation(getMarkPayoutPaidMutationOptions(options), queryClient);
-    }
-    export const getRunPayoutBatchUrl = () => {
+export const getRunPayoutBatchUrl = () => {
 
 
 
@@ -757,57 +231,7 @@ export const runPayoutBatch = async ( options?: Parameters<typeof apiFetch>[1]):
 );}
 
 
-
-
-
-export const getRunPayoutBatchMutationKey = () => ['runPayoutBatch'] as const;
-
-export const getRunPayoutBatchMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runPayoutBatch>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof runPayoutBatch>>, TError,void, TContext> => {
-
-const mutationKey = getRunPayoutBatchMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof runPayoutBatch>>, void> = () => {
-
-
-          return  runPayoutBatch(requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type RunPayoutBatchMutationResult = NonNullable<Awaited<ReturnType<typeof runPayoutBatch>>>
-
-    export type RunPayoutBatchMutationError = ErrorBody
-
-
-    /**
- * @summary Queues the payout batch now (the weekly job); a booking is never taken twice.
- */
-export const useRunPayoutBatch = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof runPayoutBatch>>, TError,void, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof runPayoutBatch>>,
-        TError,
-        void,
-        TContext
-      > => {
-      return useMutation(getRunPayoutBatchMutationOptions(options), queryClient);
-    }
-    export const getExportPayoutsUrl = (params?: ExportPayoutsParams,) => {
+export const getExportPayoutsUrl = (params?: ExportPayoutsParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -835,82 +259,5 @@ export const exportPayouts = async (params?: ExportPayoutsParams, options?: Para
 
   }
 );}
-
-
-
-
-
-export const getExportPayoutsQueryKey = (params?: ExportPayoutsParams,) => {
-    return [
-    `/api/admin/payouts/export`, ...(params ? [params] : [])
-    ] as const;
-    }
-
-
-export const getExportPayoutsQueryOptions = <TData = Awaited<ReturnType<typeof exportPayouts>>, TError = ErrorBody>(params?: ExportPayoutsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getExportPayoutsQueryKey(params);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof exportPayouts>>> = ({ signal }) => exportPayouts(params, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof exportPayouts>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type ExportPayoutsQueryResult = NonNullable<Awaited<ReturnType<typeof exportPayouts>>>
-export type ExportPayoutsQueryError = ErrorBody
-
-
-export function useExportPayouts<TData = Awaited<ReturnType<typeof exportPayouts>>, TError = ErrorBody>(
- params: undefined |  ExportPayoutsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportPayouts>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof exportPayouts>>,
-          TError,
-          Awaited<ReturnType<typeof exportPayouts>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useExportPayouts<TData = Awaited<ReturnType<typeof exportPayouts>>, TError = ErrorBody>(
- params?: ExportPayoutsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportPayouts>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof exportPayouts>>,
-          TError,
-          Awaited<ReturnType<typeof exportPayouts>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useExportPayouts<TData = Awaited<ReturnType<typeof exportPayouts>>, TError = ErrorBody>(
- params?: ExportPayoutsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The pending payouts as CSV (mentor,method,recipient,amount) for a bulk-payment tool.
- */
-
-export function useExportPayouts<TData = Awaited<ReturnType<typeof exportPayouts>>, TError = ErrorBody>(
- params?: ExportPayoutsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportPayouts>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getExportPayoutsQueryOptions(params,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 

@@ -4,27 +4,7 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation,
-  useQuery
-} from '@tanstack/react-query';
 import type {
-  DataTag,
-  DefinedInitialDataOptions,
-  DefinedUseQueryResult,
-  MutationFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  UndefinedInitialDataOptions,
-  UseMutationOptions,
-  UseMutationResult,
-  UseQueryOptions,
-  UseQueryResult
-} from '@tanstack/react-query';
-
-import type {
-  ErrorBody,
   ImageUploaded,
   MentorView,
   OwnProfileView,
@@ -35,26 +15,6 @@ import type {
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
-
-const withQueryKey = <T extends object, K>(query: T, queryKey: K): T & { queryKey: K } => {
-  const result = { queryKey } as T & { queryKey: K };
-  for (const key of Object.keys(query)) {
-    // The explicit queryKey always wins, matching the previous
-    // `{ ...query, queryKey }` spread where it was set last.
-    if (key === 'queryKey') continue;
-    Object.defineProperty(result, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (query as Record<string, unknown>)[key],
-    });
-  }
-  return result;
-};
 
 export const getSetTimeZoneUrl = () => {
 
@@ -94,58 +54,7 @@ return apiFetch<TimeZoneRequest>(getSetTimeZoneUrl(),
 );}
 
 
-
-
-
-export const getSetTimeZoneMutationKey = () => ['setTimeZone'] as const;
-
-export const getSetTimeZoneMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setTimeZone>>, TError,SetTimeZoneMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof setTimeZone>>, TError,SetTimeZoneMutationVariables, TContext> => {
-
-const mutationKey = getSetTimeZoneMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setTimeZone>>, SetTimeZoneMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  setTimeZone(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type SetTimeZoneMutationResult = NonNullable<Awaited<ReturnType<typeof setTimeZone>>>
-    export type SetTimeZoneMutationBody = TimeZoneRequest
-    export type SetTimeZoneMutationError = ErrorBody
-    export type SetTimeZoneMutationVariables = {data: TimeZoneRequest}
-
-    /**
- * @summary The signed-in user's own profile, with the bio.
-The zone the user's browser is in (IANA): e-mails and notifications state times in it.
- */
-export const useSetTimeZone = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setTimeZone>>, TError,SetTimeZoneMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof setTimeZone>>,
-        TError,
-        SetTimeZoneMutationVariables,
-        TContext
-      > => {
-      return useMutation(getSetTimeZoneMutationOptions(options), queryClient);
-    }
-    export const getGetOwnProfileUrl = () => {
+export const getGetOwnProfileUrl = () => {
 
 
 
@@ -163,80 +72,6 @@ export const getOwnProfile = async ( options?: Parameters<typeof apiFetch>[1]): 
 
   }
 );}
-
-
-
-
-
-export const getGetOwnProfileQueryKey = () => {
-    return [
-    `/api/user/profile`
-    ] as const;
-    }
-
-
-export const getGetOwnProfileQueryOptions = <TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetOwnProfileQueryKey();
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getOwnProfile>>> = ({ signal }) => getOwnProfile({ signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetOwnProfileQueryResult = NonNullable<Awaited<ReturnType<typeof getOwnProfile>>>
-export type GetOwnProfileQueryError = unknown
-
-
-export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getOwnProfile>>,
-          TError,
-          Awaited<ReturnType<typeof getOwnProfile>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getOwnProfile>>,
-          TError,
-          Awaited<ReturnType<typeof getOwnProfile>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-
-export function useGetOwnProfile<TData = Awaited<ReturnType<typeof getOwnProfile>>, TError = unknown>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getOwnProfile>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetOwnProfileQueryOptions(options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getUpdateProfileUrl = () => {
@@ -276,57 +111,7 @@ return apiFetch<OwnProfileView>(getUpdateProfileUrl(),
 );}
 
 
-
-
-
-export const getUpdateProfileMutationKey = () => ['updateProfile'] as const;
-
-export const getUpdateProfileMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,UpdateProfileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,UpdateProfileMutationVariables, TContext> => {
-
-const mutationKey = getUpdateProfileMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateProfile>>, UpdateProfileMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  updateProfile(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type UpdateProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateProfile>>>
-    export type UpdateProfileMutationBody = ProfileChangesRequest
-    export type UpdateProfileMutationError = ErrorBody
-    export type UpdateProfileMutationVariables = {data: ProfileChangesRequest}
-
-    /**
- * @summary Edits the signed-in user's profile; a changed e-mail gets a verification link.
- */
-export const useUpdateProfile = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,UpdateProfileMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof updateProfile>>,
-        TError,
-        UpdateProfileMutationVariables,
-        TContext
-      > => {
-      return useMutation(getUpdateProfileMutationOptions(options), queryClient);
-    }
-    export const getUploadProfileImageUrl = () => {
+export const getUploadProfileImageUrl = () => {
 
 
 
@@ -353,57 +138,7 @@ if(uploadProfileImageBody.profileImage !== undefined) {
 );}
 
 
-
-
-
-export const getUploadProfileImageMutationKey = () => ['uploadProfileImage'] as const;
-
-export const getUploadProfileImageMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadProfileImage>>, TError,UploadProfileImageMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof uploadProfileImage>>, TError,UploadProfileImageMutationVariables, TContext> => {
-
-const mutationKey = getUploadProfileImageMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadProfileImage>>, UploadProfileImageMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  uploadProfileImage(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type UploadProfileImageMutationResult = NonNullable<Awaited<ReturnType<typeof uploadProfileImage>>>
-    export type UploadProfileImageMutationBody = UploadProfileImageBody
-    export type UploadProfileImageMutationError = ErrorBody
-    export type UploadProfileImageMutationVariables = {data: UploadProfileImageBody}
-
-    /**
- * @summary Uploads a profile image (checked by content) and makes it the user's picture.
- */
-export const useUploadProfileImage = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadProfileImage>>, TError,UploadProfileImageMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof uploadProfileImage>>,
-        TError,
-        UploadProfileImageMutationVariables,
-        TContext
-      > => {
-      return useMutation(getUploadProfileImageMutationOptions(options), queryClient);
-    }
-    export const getGetUserUrl = (id: string,) => {
+export const getGetUserUrl = (id: string,) => {
 
 
 
@@ -424,83 +159,6 @@ export const getUser = async (id: string, options?: Parameters<typeof apiFetch>[
 
   }
 );}
-
-
-
-
-
-export const getGetUserQueryKey = (id: string,) => {
-    return [
-    `/api/users/${id}`
-    ] as const;
-    }
-
-
-export const getGetUserQueryOptions = <TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetUserQueryKey(id);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUser>>> = ({ signal }) => getUser(id, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetUserQueryResult = NonNullable<Awaited<ReturnType<typeof getUser>>>
-export type GetUserQueryError = ErrorBody
-
-
-export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorBody>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getUser>>,
-          TError,
-          Awaited<ReturnType<typeof getUser>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getUser>>,
-          TError,
-          Awaited<ReturnType<typeof getUser>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary A user's public profile.
- */
-
-export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUser>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetUserQueryOptions(id,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 
 export const getGetUserMentorUrl = (id: string,) => {
@@ -524,82 +182,5 @@ export const getUserMentor = async (id: string, options?: Parameters<typeof apiF
 
   }
 );}
-
-
-
-
-
-export const getGetUserMentorQueryKey = (id: string,) => {
-    return [
-    `/api/users/${id}/mentor`
-    ] as const;
-    }
-
-
-export const getGetUserMentorQueryOptions = <TData = Awaited<ReturnType<typeof getUserMentor>>, TError = ErrorBody>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
-) => {
-
-const {query: queryOptions, request: requestOptions} = options ?? {};
-
-  const queryKey =  queryOptions?.queryKey ?? getGetUserMentorQueryKey(id);
-
-
-
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getUserMentor>>> = ({ signal }) => getUserMentor(id, { signal, ...requestOptions });
-
-
-
-
-
-   return  { queryKey, queryFn, enabled: id !== null && id !== undefined, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getUserMentor>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
-}
-
-export type GetUserMentorQueryResult = NonNullable<Awaited<ReturnType<typeof getUserMentor>>>
-export type GetUserMentorQueryError = ErrorBody
-
-
-export function useGetUserMentor<TData = Awaited<ReturnType<typeof getUserMentor>>, TError = ErrorBody>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserMentor>>, TError, TData>> & Pick<
-        DefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getUserMentor>>,
-          TError,
-          Awaited<ReturnType<typeof getUserMentor>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUserMentor<TData = Awaited<ReturnType<typeof getUserMentor>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserMentor>>, TError, TData>> & Pick<
-        UndefinedInitialDataOptions<
-          Awaited<ReturnType<typeof getUserMentor>>,
-          TError,
-          Awaited<ReturnType<typeof getUserMentor>>
-        > , 'initialData'
-      >, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUserMentor<TData = Awaited<ReturnType<typeof getUserMentor>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
-  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-/**
- * @summary The mentor profile of a user; 404 when the user is not a mentor.
- */
-
-export function useGetUserMentor<TData = Awaited<ReturnType<typeof getUserMentor>>, TError = ErrorBody>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUserMentor>>, TError, TData>>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient
- ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
-
-  const queryOptions = getGetUserMentorQueryOptions(id,options)
-
-  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
-
-  return withQueryKey(query, queryOptions.queryKey);
-}
-
-
-
-
 
 

@@ -4,30 +4,14 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import {
-  useMutation
-} from '@tanstack/react-query';
-import type {
-  MutationFunction,
-  QueryClient,
-  UseMutationOptions,
-  UseMutationResult
-} from '@tanstack/react-query';
-
 import type {
   ContactRequest,
-  ErrorBody,
   MessageResponse,
   ReportRequest,
   ReportView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
-
-
-type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
-
-
 
 export const getSendContactMessageUrl = () => {
 
@@ -66,57 +50,7 @@ return apiFetch<MessageResponse>(getSendContactMessageUrl(),
 );}
 
 
-
-
-
-export const getSendContactMessageMutationKey = () => ['sendContactMessage'] as const;
-
-export const getSendContactMessageMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,SendContactMessageMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,SendContactMessageMutationVariables, TContext> => {
-
-const mutationKey = getSendContactMessageMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendContactMessage>>, SendContactMessageMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  sendContactMessage(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type SendContactMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendContactMessage>>>
-    export type SendContactMessageMutationBody = ContactRequest
-    export type SendContactMessageMutationError = ErrorBody
-    export type SendContactMessageMutationVariables = {data: ContactRequest}
-
-    /**
- * @summary Sends a message to support (stored, then e-mailed to the support address).
- */
-export const useSendContactMessage = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,SendContactMessageMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof sendContactMessage>>,
-        TError,
-        SendContactMessageMutationVariables,
-        TContext
-      > => {
-      return useMutation(getSendContactMessageMutationOptions(options), queryClient);
-    }
-    export const getCreateReportUrl = () => {
+export const getCreateReportUrl = () => {
 
 
 
@@ -153,53 +87,3 @@ return apiFetch<ReportView>(getCreateReportUrl(),
 );}
 
 
-
-
-
-export const getCreateReportMutationKey = () => ['createReport'] as const;
-
-export const getCreateReportMutationOptions = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createReport>>, TError,CreateReportMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof createReport>>, TError,CreateReportMutationVariables, TContext> => {
-
-const mutationKey = getCreateReportMutationKey();
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createReport>>, CreateReportMutationVariables> = (props) => {
-          const {data} = props ?? {};
-
-          return  createReport(data,requestOptions)
-        }
-
-
-
-
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type CreateReportMutationResult = NonNullable<Awaited<ReturnType<typeof createReport>>>
-    export type CreateReportMutationBody = ReportRequest
-    export type CreateReportMutationError = ErrorBody
-    export type CreateReportMutationVariables = {data: ReportRequest}
-
-    /**
- * @summary Reports a mentor, user, message, review or group session the signed-in user can see.
- */
-export const useCreateReport = <TError = ErrorBody,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createReport>>, TError,CreateReportMutationVariables, TContext>, request?: SecondParameter<typeof apiFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof createReport>>,
-        TError,
-        CreateReportMutationVariables,
-        TContext
-      > => {
-      return useMutation(getCreateReportMutationOptions(options), queryClient);
-    }
