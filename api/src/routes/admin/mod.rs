@@ -168,7 +168,7 @@ impl From<bookings::AdminBooking> for AdminBookingView {
     fn from(b: bookings::AdminBooking) -> Self {
         Self {
             id: b.id,
-            status: b.status.into(),
+            status: b.status,
             scheduled_at: b.scheduled_at,
             duration: b.duration_minutes,
             total_amount: money::format(b.total_cents),

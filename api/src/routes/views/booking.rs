@@ -86,7 +86,7 @@ impl From<Booking> for BookingView {
     fn from(b: Booking) -> Self {
         Self {
             id: b.id,
-            status: b.status.into(),
+            status: b.status,
             scheduled_at: b.scheduled_at,
             duration: b.duration_minutes,
             total_amount: money::format(b.total_cents),
