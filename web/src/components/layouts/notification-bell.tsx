@@ -118,7 +118,7 @@ export function NotificationBell() {
                       {notification.title}
                     </p>
                     <p className="line-clamp-2 text-xs text-slate-600">{notification.message}</p>
-                    <p className="mt-0.5 text-[11px] text-slate-400">{formatDateTime(notification.createdAt)}</p>
+                    <p className="mt-0.5 text-[11px] text-slate-500">{formatDateTime(notification.createdAt)}</p>
                   </div>
                   {!notification.isRead && (
                     <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-indigo-600" />
