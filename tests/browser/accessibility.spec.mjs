@@ -27,8 +27,6 @@ const roles = [
   { role: 'an admin', client: () => world.admin.c },
 ];
 
-test.describe.configure({ mode: 'serial' });
-
 test.beforeAll(async ({ stack }) => {
   test.setTimeout(300_000);
   world = await seedPages(stack);

@@ -11,7 +11,8 @@ test.use({ locale: 'en-US', timezoneId: 'UTC', viewport: { width: 1024, height: 
 // No control is further than this many Tab presses from the one before it.
 const MAX_TABS = 120;
 
-const isFocused = (locator) => locator.evaluate((el) => el === document.activeElement || el.contains(document.activeElement));
+const isFocused = (locator) =>
+  locator.evaluate((el) => el === document.activeElement || el.contains(document.activeElement));
 
 /** Presses Tab until `locator` has the focus; fails after MAX_TABS presses. */
 async function tabTo(page, locator, what) {

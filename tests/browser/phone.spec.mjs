@@ -71,7 +71,14 @@ for (const { name: size, viewport } of SIZES) {
 
       await usePageAs(page, stack, world.seeker.c);
       await page.goto('/mentors');
-      await walkStep(page, 'mentors', page.getByRole('main').getByRole('link', { name: /Orla Ops/ }).first());
+      await walkStep(
+        page,
+        'mentors',
+        page
+          .getByRole('main')
+          .getByRole('link', { name: /Orla Ops/ })
+          .first(),
+      );
       // TODO(issue 24, filters fold): once the mentor filters fold away behind a button (another
       // helper's work, not in main when this was written), assert at phone size that the filters are
       // hidden until that button is pressed and that pressing it shows them.
@@ -84,7 +91,11 @@ for (const { name: size, viewport } of SIZES) {
       await walkStep(page, 'booking', page.getByRole('button', { name: 'Continue to Payment' }));
 
       await page.goto('/dashboard');
-      await walkStep(page, 'dashboard', page.getByRole('list', { name: 'Upcoming sessions' }).getByRole('article').first());
+      await walkStep(
+        page,
+        'dashboard',
+        page.getByRole('list', { name: 'Upcoming sessions' }).getByRole('article').first(),
+      );
 
       await page.goto(`/messages?mentor=${world.mentor.mentor.id}`);
       await expect(page.getByText('Hello, looking forward to our reading.')).toBeVisible();

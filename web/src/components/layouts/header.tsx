@@ -106,8 +106,9 @@ export function Header() {
                 </Button>
               )}
               <Button asChild variant="ghost" size="icon" className="relative hidden sm:inline-flex xl:hidden">
-                <Link to="/messages" aria-label="Messages">
+                <Link to="/messages">
                   <MessageCircle aria-hidden="true" className="h-5 w-5" />
+                  <span className="sr-only">Messages</span>
                   <UnreadMessagesBadge floating />
                 </Link>
               </Button>
@@ -140,7 +141,8 @@ function AccountMenu({ user, onLogout, loggingOut }: { user: User; onLogout: () 
       <DropdownMenu.Trigger asChild>
         <button
           type="button"
-          aria-label="Account menu"
+          // With no photo the initials show, so they are part of the name (WCAG 2.5.3, label in name).
+          aria-label={user.profileImageUrl ? 'Account menu' : `Account menu, ${initials(user)}`}
           className="hidden rounded-full ring-offset-2 transition hover:ring-2 hover:ring-indigo-200 sm:inline-flex"
         >
           <Avatar user={user} />

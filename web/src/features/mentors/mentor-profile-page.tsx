@@ -287,7 +287,7 @@ function ServiceCard({ service, bookable }: { service: Service; bookable: boolea
           <Button asChild size="sm">
             {/* The visible word starts the accessible name (WCAG 2.5.3, label in name). */}
             <Link to={bookPath(service, service.mentorId)}>
-              Book<span className="sr-only"> {service.title}</span>
+              Book <span className="sr-only">{service.title}</span>
             </Link>
           </Button>
         )}
