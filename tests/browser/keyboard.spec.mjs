@@ -70,7 +70,7 @@ test('a seeker books and pays with the keyboard alone; focus is visible and retu
   // The calendar: Tab into it, the arrow moves to tomorrow, Enter picks it.
   const calendar = page.locator('[data-day] button');
   await expect(calendar.first()).toBeVisible();
-  await tabTo(page, page.locator('.rdp-root, [role="grid"]').first(), 'the calendar');
+  await tabTo(page, page.getByRole('grid').first(), 'the days of the calendar');
   await expectVisibleFocus(page, 'a calendar day');
   await page.keyboard.press('ArrowRight');
   await expectVisibleFocus(page, 'tomorrow in the calendar');

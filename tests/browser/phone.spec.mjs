@@ -98,7 +98,7 @@ for (const { name: size, viewport } of SIZES) {
       );
 
       await page.goto(`/messages?mentor=${world.mentor.mentor.id}`);
-      await expect(page.getByText('Hello, looking forward to our reading.')).toBeVisible();
+      await expect(page.getByTestId('message').getByText('Hello, looking forward to our reading.')).toBeVisible();
       await walkStep(page, 'messages', page.getByRole('button', { name: 'Send' }));
 
       await page.goto(`/group-video-call/${world.ids['group-video-call:sessionId']}`);

@@ -95,6 +95,7 @@ export async function usePageAs(page, stack, c) {
 /** Waits until the page shows its content: a heading, no loading spinner or skeleton, quiet network. */
 export async function pageSettled(page) {
   await page.waitForLoadState('networkidle');
-  await expect(page.locator('h1').first()).toBeVisible();
+  // A heading on screen (on a phone, an open conversation hides the list and its h1).
+  await expect(page.locator('h1:visible, h2:visible').first()).toBeVisible();
   await expect(page.locator('[role="status"][aria-label^="Loading"], .animate-pulse')).toHaveCount(0);
 }
