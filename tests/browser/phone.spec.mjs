@@ -57,6 +57,7 @@ for (const { name: size, viewport } of SIZES) {
         await primary.scrollIntoViewIfNeeded();
         await expect(primary).toBeInViewport();
       }
+      await page.evaluate(() => window.scrollTo(0, 0));
       fs.mkdirSync(SCREENS, { recursive: true });
       const file = path.join(SCREENS, `${size}-${name}.png`);
       await page.screenshot({ path: file, fullPage: true });
