@@ -2,7 +2,7 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { LogOut, User as UserIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import type { User } from '@/lib/auth';
-import { Avatar, fullName } from './avatar';
+import { Avatar, fullName, initials } from './avatar';
 
 /** The signed-in header's account menu: who is signed in, Profile, Log out. */
 export function AccountMenu({ user, onLogout, loggingOut }: { user: User; onLogout: () => void; loggingOut: boolean }) {
@@ -11,7 +11,8 @@ export function AccountMenu({ user, onLogout, loggingOut }: { user: User; onLogo
       <DropdownMenu.Trigger asChild>
         <button
           type="button"
-          aria-label="Account menu"
+          // With no photo the initials show, so they are part of the name (WCAG 2.5.3, label in name).
+          aria-label={user.profileImageUrl ? 'Account menu' : `Account menu, ${initials(user)}`}
           className="hidden rounded-full ring-offset-2 transition hover:ring-2 hover:ring-indigo-200 sm:inline-flex"
         >
           <Avatar user={user} />

@@ -1,7 +1,7 @@
 import type { User } from '@/lib/auth';
 import { cn } from '@/lib/utils';
 
-function initials(user: User): string {
+export function initials(user: User): string {
   const letters = `${user.firstName?.[0] ?? ''}${user.lastName?.[0] ?? ''}`.toUpperCase();
   return letters || user.email[0]?.toUpperCase() || '?';
 }

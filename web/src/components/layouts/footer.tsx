@@ -37,7 +37,7 @@ export function Footer() {
             Trusted spiritual mentors for astrology, tarot, energy healing and meditation, one to one or in small
             groups.
           </p>
-          <p className="text-xs text-slate-500">Support replies within {SUPPORT_RESPONSE_HOURS} hours.</p>
+          <p className="text-xs text-slate-400">Support replies within {SUPPORT_RESPONSE_HOURS} hours.</p>
         </div>
         <FooterColumn title="Services">
           {SERVICE_TYPES.map((type) => (
@@ -68,7 +68,7 @@ export function Footer() {
         </FooterColumn>
       </div>
       <div className="border-t border-slate-800">
-        <p className="mx-auto max-w-7xl px-4 py-6 text-xs text-slate-500 sm:px-6 lg:px-8">
+        <p className="mx-auto max-w-7xl px-4 py-6 text-xs text-slate-400 sm:px-6 lg:px-8">
           © {new Date().getFullYear()} {APP_NAME}. Mentors offer spiritual guidance, not medical or mental health
           treatment.
         </p>

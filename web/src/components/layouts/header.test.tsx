@@ -101,7 +101,7 @@ describe('Header', () => {
     });
     const { client } = renderWithProviders(<Header />, { client: clientWithUser(testUser) });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('button', { name: /^Account menu/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'Log out' }));
     await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/auth'));
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/logout' && init?.method === 'POST')).toBe(true);

@@ -144,8 +144,9 @@ export function Header() {
                 </Button>
               )}
               <Button asChild variant="ghost" size="icon" className="relative hidden sm:inline-flex xl:hidden">
-                <Link to="/messages" aria-label="Messages">
+                <Link to="/messages">
                   <MessageCircle aria-hidden="true" className="h-5 w-5" />
+                  <span className="sr-only">Messages</span>
                   <UnreadMessagesBadge floating />
                 </Link>
               </Button>

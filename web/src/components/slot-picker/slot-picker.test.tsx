@@ -36,7 +36,7 @@ function Harness({ onTime }: { onTime?: (t: string | undefined) => void }) {
 }
 
 function dayButton(date: Date) {
-  return screen.getByRole('button', { name: new RegExp(format(date, 'PPPP')) });
+  return screen.getByRole('button', { name: new RegExp(format(date, 'EEEE, MMMM d, yyyy')) });
 }
 
 describe('slot times', () => {
@@ -66,7 +66,9 @@ describe('SlotPicker', () => {
     expect(screen.getByText('Choose a date to see the times your mentor is free.')).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
     // Yesterday is not selectable (when it is shown in this month's grid at all).
-    const yesterday = screen.queryByRole('button', { name: new RegExp(format(subDays(today, 1), 'PPPP')) });
+    const yesterday = screen.queryByRole('button', {
+      name: new RegExp(format(subDays(today, 1), 'EEEE, MMMM d, yyyy')),
+    });
     if (yesterday) expect(yesterday).toBeDisabled();
 
     await user.click(dayButton(today));
@@ -124,7 +126,7 @@ describe('SlotPicker', () => {
       expect(screen.getByRole('button', { name: /next month/i })).toHaveAttribute('aria-disabled', 'true'),
     );
     expect(dayButton(last)).toBeEnabled();
-    const after = screen.queryByRole('button', { name: new RegExp(format(addDays(last, 1), 'PPPP')) });
+    const after = screen.queryByRole('button', { name: new RegExp(format(addDays(last, 1), 'EEEE, MMMM d, yyyy')) });
     if (after) expect(after).toBeDisabled();
   });
 });

@@ -27,6 +27,15 @@ export type SlotPickerProps = {
   excludeBooking?: string;
 };
 
+/**
+ * A day's accessible name, e.g. 'Today, Friday, November 13, 2026, selected'. It holds the number
+ * shown on the button as a word of its own (WCAG 2.5.3, label in name; the default says '13th').
+ */
+function dayButtonLabel(date: Date, modifiers: { today?: boolean; selected?: boolean }) {
+  const day = date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+  return `${modifiers.today ? 'Today, ' : ''}${day}${modifiers.selected ? ', selected' : ''}`;
+}
+
 const calendarStyle = {
   '--rdp-accent-color': 'var(--color-indigo-600)',
   '--rdp-accent-background-color': 'var(--color-indigo-50)',
@@ -75,6 +84,7 @@ export function SlotPicker({
             endMonth={last}
             today={first}
             weekStartsOn={0}
+            labels={{ labelDayButton: dayButtonLabel }}
             style={calendarStyle}
           />
         </div>

@@ -278,7 +278,7 @@ describe('DashboardPage: reschedule', () => {
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Please select a new time');
     expect(calls(fetchMock, 'PUT', url)).toBe(0);
 
-    await user.click(within(dialog).getByRole('button', { name: new RegExp(format(today, 'PPPP')) }));
+    await user.click(within(dialog).getByRole('button', { name: new RegExp(format(today, 'EEEE, MMMM d, yyyy')) }));
     await user.click(await within(dialog).findByRole('button', { name: '11:30 PM' }));
     await user.type(within(dialog).getByLabelText('Reason for rescheduling (optional)'), '  Work trip  ');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm Reschedule' }));
@@ -300,7 +300,7 @@ describe('DashboardPage: reschedule', () => {
       [`PUT ${url}`]: () => answer(),
     });
     const { user, dialog } = await openDialog();
-    await user.click(within(dialog).getByRole('button', { name: new RegExp(format(today, 'PPPP')) }));
+    await user.click(within(dialog).getByRole('button', { name: new RegExp(format(today, 'EEEE, MMMM d, yyyy')) }));
     await user.click(await within(dialog).findByRole('button', { name: '11:30 PM' }));
     await user.click(within(dialog).getByRole('button', { name: 'Confirm Reschedule' }));
     await waitFor(() =>

@@ -285,8 +285,9 @@ function ServiceCard({ service, bookable }: { service: Service; bookable: boolea
         </div>
         {bookable && (
           <Button asChild size="sm">
-            <Link to={bookPath(service, service.mentorId)} aria-label={`Book ${service.title}`}>
-              Book Now
+            {/* The visible word starts the accessible name (WCAG 2.5.3, label in name). */}
+            <Link to={bookPath(service, service.mentorId)}>
+              Book <span className="sr-only">{service.title}</span>
             </Link>
           </Button>
         )}

@@ -59,7 +59,7 @@ export function ConversationList({
                   >
                     {party.name}
                   </span>
-                  <span className="shrink-0 text-[11px] text-slate-400">{when(conversation.lastMessageAt)}</span>
+                  <span className="shrink-0 text-[11px] text-slate-500">{when(conversation.lastMessageAt)}</span>
                 </span>
                 <span className="flex items-center justify-between gap-2">
                   <span className="truncate text-xs text-slate-500">

@@ -205,7 +205,7 @@ function NotificationRow({ notification }: { notification: Notification }) {
             )}
           </span>
           <span className="mt-0.5 block text-sm text-slate-600">{notification.message}</span>
-          <span className="mt-1 block text-xs text-slate-400">{formatDateTime(notification.createdAt)}</span>
+          <span className="mt-1 block text-xs text-slate-600">{formatDateTime(notification.createdAt)}</span>
         </span>
       </button>
       <Button

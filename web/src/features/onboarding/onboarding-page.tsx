@@ -199,7 +199,7 @@ function Progress({ step }: { step: number }) {
               aria-current={n === step ? 'step' : undefined}
               className={cn(
                 'flex flex-col items-center gap-1',
-                n < step ? 'text-indigo-700' : n === step ? 'font-semibold text-slate-900' : 'text-slate-400',
+                n < step ? 'text-indigo-700' : n === step ? 'font-semibold text-slate-900' : 'text-slate-500',
               )}
             >
               <span

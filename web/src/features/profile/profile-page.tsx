@@ -15,9 +15,10 @@ import { ProfileImageUpload } from './profile-image-upload';
 import { UserAvatar } from './user-avatar';
 import { draftFrom } from './validation';
 
-function Detail({ label, children }: { label: string; children: ReactNode }) {
+// A <dl> holds <dt>/<dd> groups directly or each in one <div>; nothing deeper (axe: definition-list).
+function Detail({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
-    <div>
+    <div className={className}>
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
       <dd className="mt-1 text-sm text-slate-900">{children}</dd>
     </div>
@@ -25,7 +26,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function NotSet() {
-  return <span className="text-slate-400">Not set</span>;
+  return <span className="text-slate-500">Not set</span>;
 }
 
 /** /profile, my profile with edit mode, photo upload and the change-password form. */
@@ -134,11 +135,9 @@ export function ProfilePage() {
                     </span>
                   </Detail>
                   <Detail label="Member Since">{memberSince(user.createdAt)}</Detail>
-                  <div className="sm:col-span-2">
-                    <Detail label="Bio">
-                      {user.bio ? <span className="whitespace-pre-line">{user.bio}</span> : <NotSet />}
-                    </Detail>
-                  </div>
+                  <Detail label="Bio" className="sm:col-span-2">
+                    {user.bio ? <span className="whitespace-pre-line">{user.bio}</span> : <NotSet />}
+                  </Detail>
                 </dl>
               )}
             </CardContent>

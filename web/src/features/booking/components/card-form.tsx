@@ -22,7 +22,7 @@ type CardFormProps = {
   processing: boolean;
 };
 
-const optional = <span className="text-xs text-slate-400">Optional</span>;
+const optional = <span className="text-xs text-slate-500">Optional</span>;
 
 /**
  * Card form: the card number is grouped by four as it is typed, the expiry becomes MM/YY,
