@@ -122,12 +122,15 @@ async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
             "id",
             "isActive",
             "isAdmin",
+            // Beside the spec's fields (issue 24): whether the user has a mentor profile, so the web
+            // asks for one only then.
+            "isMentor",
             "lastName",
             "profileImageUrl",
             "role",
             "stripeSubscriptionId"
         ],
-        "exactly the spec's user fields"
+        "exactly the spec's user fields and isMentor"
     );
     assert_eq!(me["role"], "user");
     assert_eq!(me["emailVerified"], true);
