@@ -4,7 +4,6 @@ import { Toaster } from 'sonner';
 import { queryClient as defaultQueryClient } from '@/lib/query-client';
 
 const TOAST_LIMIT = 1;
-
 const TOAST_DURATION_MS = 5_000;
 
 /** Where toasts appear: away from the header and its controls. */

@@ -19,8 +19,8 @@ import { hardNavigate } from './navigation';
 import { notificationKeys } from './query-keys';
 import { useRealtimeEvent } from './realtime/provider';
 
+/** The bell polls the unread count every 30 s and lists the 10 newest notifications. */
 export const NOTIFICATIONS_POLL_MS = 30_000;
-
 export const NOTIFICATIONS_LIST_LIMIT = 10;
 
 /** The fixed texts of the notification bell and the /notifications page. */

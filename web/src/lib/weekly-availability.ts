@@ -10,7 +10,6 @@
 
 /** Availability times are offered every 30 minutes (48 options a day). */
 export const AVAILABILITY_STEP_MINUTES = 30;
-
 export const AVAILABILITY_TIME_OPTION_COUNT = (24 * 60) / AVAILABILITY_STEP_MINUTES;
 
 /** 0 Sunday .. 6 Saturday, as the api numbers them. */

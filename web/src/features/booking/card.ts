@@ -5,12 +5,10 @@
 
 /** A card number has at most 16 digits and can be submitted from 13. */
 export const CARD_NUMBER_MAX_DIGITS = 16;
-
 export const CARD_NUMBER_MIN_DIGITS = 13;
 
 /** The card's security code has 3 or 4 digits. */
 export const CARD_CODE_MIN_DIGITS = 3;
-
 export const CARD_CODE_MAX_DIGITS = 4;
 
 /** The expiry is typed as MM/YY, five characters. */

@@ -15,7 +15,6 @@ export const TERMS_CHANGE_NOTICE_DAYS = 30;
 
 /** How long transaction records and communication logs are kept. */
 export const TRANSACTION_RECORDS_RETENTION_YEARS = 7;
-
 export const COMMUNICATION_LOGS_RETENTION_YEARS = 3;
 
 /** Group sessions take 2 to 20 participants. */
