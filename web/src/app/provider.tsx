@@ -1,8 +1,13 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
-import { TOAST_DURATION_MS, TOAST_LIMIT, TOAST_POSITION } from '@/config/constants';
 import { queryClient as defaultQueryClient } from '@/lib/query-client';
+
+const TOAST_LIMIT = 1;
+const TOAST_DURATION_MS = 5_000;
+
+/** Where toasts appear: away from the header and its controls. */
+const TOAST_POSITION = 'bottom-right' as const;
 
 export function AppProvider({
   children,

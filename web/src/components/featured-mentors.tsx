@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
-import { FEATURED_MENTORS_COUNT } from '@/config/constants';
 import { catalogueQueries } from '@/lib/catalogue';
 import { MentorCard, MentorCardSkeleton } from './mentor-card';
+
+const FEATURED_MENTORS_COUNT = 3;
 
 /** Featured mentors are the first 3 of GET /api/mentors (public). */
 export function useFeaturedMentors() {

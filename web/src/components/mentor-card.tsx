@@ -3,11 +3,12 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { MAX_CARD_SPECIALTIES } from '@/config/constants';
 import type { Mentor } from '@/lib/catalogue';
 import { fromPriceText } from '@/lib/money';
 import { MentorAvatar } from './mentor-avatar';
 import { RatingStars } from './rating-stars';
+
+const MAX_CARD_SPECIALTIES = 2;
 
 /** Cards show at most two specialties. */
 export function cardSpecialties(specialties: string[] | null | undefined): { shown: string[]; more: number } {

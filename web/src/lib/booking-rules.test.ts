@@ -6,6 +6,8 @@ import {
   isPast,
   isRescheduleClosed,
   isUpcoming,
+  refundPercentAt,
+  refundPercentForHours,
   splitBookings,
   videoSessionWindow,
   type TimedBooking,
@@ -104,5 +106,25 @@ describe('isRescheduleClosed', () => {
     expect(isRescheduleClosed(b, at('2025-06-01T13:00:00.000Z'))).toBe(false);
     expect(isRescheduleClosed(b, at('2025-06-01T13:00:00.001Z'))).toBe(true);
     expect(isRescheduleClosed(b, at(START))).toBe(true);
+  });
+});
+
+describe('refund tiers', () => {
+  it('refund 100% from 24 hours before the start, 50% from 2 hours, 0% under 2 hours', () => {
+    expect(refundPercentForHours(72)).toBe(100);
+    expect(refundPercentForHours(24)).toBe(100);
+    expect(refundPercentForHours(23.999)).toBe(50);
+    expect(refundPercentForHours(2)).toBe(50);
+    expect(refundPercentForHours(1.999)).toBe(0);
+    expect(refundPercentForHours(0)).toBe(0);
+    expect(refundPercentForHours(-1)).toBe(0);
+  });
+
+  it('measure the hours from now to the start', () => {
+    const now = new Date('2025-06-01T12:00:00Z');
+    expect(refundPercentAt('2025-06-02T12:00:00Z', now)).toBe(100);
+    expect(refundPercentAt('2025-06-02T11:59:59Z', now)).toBe(50);
+    expect(refundPercentAt('2025-06-01T14:00:00Z', now)).toBe(50);
+    expect(refundPercentAt('2025-06-01T13:59:59Z', now)).toBe(0);
   });
 });

@@ -11,7 +11,7 @@
  * - Start Video Session: only a confirmed booking, from 15 minutes before the start until the
  *   start plus the duration (the end itself is outside).
  */
-import { RESCHEDULE_CUTOFF_HOURS, VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
+import { REFUND_POLICY, RESCHEDULE_CUTOFF_HOURS, VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -93,4 +93,21 @@ export function splitBookings<T extends TimedBooking>(
   const upcoming = bookings.filter((b) => isUpcoming(b, now)).sort(byStart);
   const history = bookings.filter((b) => !isUpcoming(b, now)).sort((a, b) => byStart(b, a));
   return { upcoming, history };
+}
+
+/**
+ * The share of the price refunded when a seeker cancels `hoursBefore` hours before the
+ * start: 24 hours or more 100%, 2 to 24 hours 50%, under 2 hours (or after the start) 0%.
+ * The api computes the exact amount (GET /api/user/bookings/{id}/refund-preview); this names the
+ * tier that applies, for the policy the cancel dialog shows.
+ */
+export function refundPercentForHours(hoursBefore: number): number {
+  if (hoursBefore >= REFUND_POLICY.fullRefundHours) return 100;
+  if (hoursBefore >= REFUND_POLICY.partialRefundHours) return REFUND_POLICY.partialRefundPercent;
+  return 0;
+}
+
+/** {@link refundPercentForHours} for a session starting at `start`, cancelled at `now`. */
+export function refundPercentAt(start: Date | string, now: Date = new Date()): number {
+  return refundPercentForHours((new Date(start).getTime() - now.getTime()) / HOUR_MS);
 }

@@ -1,4 +1,5 @@
-import { MAX_PROFILE_IMAGE_BYTES } from '@/config/constants';
+/** Profile images are at most 5 MB. */
+export const MAX_PROFILE_IMAGE_BYTES = 5 * 1024 * 1024;
 
 // The client-side checks of an image chosen for upload (profile and mentor profile alike).
 

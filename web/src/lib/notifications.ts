@@ -15,10 +15,28 @@ import {
   markNotificationRead,
 } from '@/api/endpoints/notifications/notifications';
 import type { ListNotificationsParams, NotificationView } from '@/api/model';
-import { NOTIFICATIONS_LIST_LIMIT, NOTIFICATIONS_POLL_MS } from '@/config/constants';
 import { hardNavigate } from './navigation';
 import { notificationKeys } from './query-keys';
 import { useRealtimeEvent } from './realtime/provider';
+
+/** The bell polls the unread count every 30 s and lists the 10 newest notifications. */
+export const NOTIFICATIONS_POLL_MS = 30_000;
+export const NOTIFICATIONS_LIST_LIMIT = 10;
+
+/** The fixed texts of the notification bell and the /notifications page. */
+export const NOTIFICATION_TEXT = {
+  loadFailedTitle: 'Unable to Load Notifications',
+  fetchFailed: 'Failed to fetch notifications',
+  countFailed: 'Failed to fetch unread count',
+  markReadFailed: 'Failed to mark notification as read',
+  markAllReadFailed: 'Failed to mark all notifications as read',
+  deleteFailed: 'Failed to delete notification',
+  allMarkedRead: 'All notifications marked as read',
+  deleted: 'Notification deleted',
+  emptyAll: 'No notifications yet',
+  emptyUnread: 'No unread notifications',
+  emptyRead: 'No read notifications',
+} as const;
 
 export const NOTIFICATION_TYPES = [
   'booking_confirmed',

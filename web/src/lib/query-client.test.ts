@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from 'sonner';
-import { LOGGED_OUT_REDIRECT_DELAY_MS } from '@/config/constants';
+import { LOGGED_OUT_REDIRECT_DELAY_MS } from './query-client';
 import { ApiError } from './api-fetch';
 import * as navigation from './navigation';
 import { createQueryClient, LOGGED_OUT_MESSAGE, sessionExpiryHandler } from './query-client';

@@ -1,8 +1,10 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { LOGGED_OUT_REDIRECT_DELAY_MS } from '@/config/constants';
 import { errorStatus } from './api-fetch';
 import { hardNavigate, LOGIN_URL } from './navigation';
+
+/** A logged-out user on the home screen is sent to /api/login after 500 ms. */
+export const LOGGED_OUT_REDIRECT_DELAY_MS = 500;
 
 // There is no default query function: every read is one `queryOptions` (its key from a key factory,
 // lib/query-keys, and its function a call of the generated client) in the api.ts of the feature or

@@ -4,9 +4,12 @@
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getUnreadMessageCount } from '@/api/endpoints/messaging/messaging';
-import { UNREAD_MESSAGES_POLL_MS, UNREAD_MESSAGES_STALE_MS } from '@/config/constants';
 import { messageKeys } from './query-keys';
 import { useRealtimeEvent } from './realtime/provider';
+
+/** The unread message count is polled every 30 s and kept fresh for 25 s, so each poll refetches. */
+export const UNREAD_MESSAGES_POLL_MS = 30_000;
+export const UNREAD_MESSAGES_STALE_MS = 25_000;
 
 export const UNREAD_MESSAGES_KEY = messageKeys.unreadCount();
 

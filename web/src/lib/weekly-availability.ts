@@ -7,7 +7,10 @@
  * Times are 'HH:MM' 24-hour strings on the mentor's wall clock; an end may be '24:00' (midnight at
  * the end of the day), shown as '12:00 AM (midnight)'.
  */
-import { AVAILABILITY_STEP_MINUTES, AVAILABILITY_TIME_OPTION_COUNT } from '@/config/constants';
+
+/** Availability times are offered every 30 minutes (48 options a day). */
+export const AVAILABILITY_STEP_MINUTES = 30;
+export const AVAILABILITY_TIME_OPTION_COUNT = (24 * 60) / AVAILABILITY_STEP_MINUTES;
 
 /** 0 Sunday .. 6 Saturday, as the api numbers them. */
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;

@@ -5,7 +5,8 @@ import { toast } from 'sonner';
 import { NotificationIcon } from '@/components/notification-icon';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { badgeCount, NOTIFICATION_TEXT, NOTIFICATIONS_LIST_LIMIT } from '@/config/constants';
+import { badgeCount } from '@/config/constants';
+import { NOTIFICATION_TEXT, NOTIFICATIONS_LIST_LIMIT } from '@/lib/notifications';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatDateTime } from '@/lib/format';
 import {

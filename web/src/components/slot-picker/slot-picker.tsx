@@ -4,12 +4,12 @@ import { DayPicker } from 'react-day-picker';
 import 'react-day-picker/style.css';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { BOOKING_TEXT } from '@/config/constants';
 import { formatDate } from '@/lib/format';
 import { browserTimeZone } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
 import { useAvailableSlots } from './use-available-slots';
 import { bookingWindow, isoDate, slotLabel } from './slot-time';
+import { SLOT_PICKER_TEXT } from './texts';
 
 export type SlotPickerProps = {
   mentorId: string;
@@ -111,7 +111,7 @@ export function SlotPicker({
             <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-4 py-4 text-sm text-rose-800">
               <p className="flex items-center gap-2 font-medium">
                 <CircleAlert aria-hidden="true" className="h-4 w-4 shrink-0" />
-                {BOOKING_TEXT.slotsLoadFailed}
+                {SLOT_PICKER_TEXT.slotsLoadFailed}
               </p>
               <Button
                 variant="outline"
@@ -127,8 +127,8 @@ export function SlotPicker({
           ) : !slots.data || slots.data.length === 0 ? (
             <div className="rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center">
               <CalendarX aria-hidden="true" className="mx-auto h-6 w-6 text-slate-400" />
-              <p className="mt-2 text-sm font-medium text-slate-800">{BOOKING_TEXT.noAvailableTimes}</p>
-              <p className="mt-1 text-sm text-slate-500">{BOOKING_TEXT.noAvailableTimesHint}</p>
+              <p className="mt-2 text-sm font-medium text-slate-800">{SLOT_PICKER_TEXT.noAvailableTimes}</p>
+              <p className="mt-1 text-sm text-slate-500">{SLOT_PICKER_TEXT.noAvailableTimesHint}</p>
             </div>
           ) : (
             <div role="group" aria-label="Available times" className="grid grid-cols-3 gap-2 sm:grid-cols-4">

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AUTH_REDIRECT_DELAY_MS } from '@/config/constants';
+import { AUTH_REDIRECT_DELAY_MS } from './constants';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/testing/test-utils';
 import { ForgotPasswordPage } from './forgot-password-page';
 import {

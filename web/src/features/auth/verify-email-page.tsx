@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
-import { AUTH_REDIRECT_DELAY_MS } from '@/config/constants';
+import { AUTH_REDIRECT_DELAY_MS } from './constants';
 import { errorMessage } from '@/lib/api-fetch';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useResendVerification, useVerifyEmail } from './api';

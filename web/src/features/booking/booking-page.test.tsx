@@ -11,7 +11,8 @@ import { browserTimeZone } from '@/lib/time-zones';
 import { wallTimeToIso } from '@/lib/wall-time';
 import { mentor, MENTOR_ID, service, SERVICE_ID } from '@/testing/catalogue-fixtures';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
-import BookingPage, { DECLINED_NEXT_STEP } from './booking-page';
+import BookingPage from './booking-page';
+import { DECLINED_NEXT_STEP } from './payment-step';
 
 let success: ReturnType<typeof vi.spyOn>;
 let error: ReturnType<typeof vi.spyOn>;

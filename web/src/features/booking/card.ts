@@ -2,13 +2,17 @@
  * The card form's rules: what each field keeps of what is typed, when the form may be
  * submitted, and the payload POST /api/process-payment-v2 receives (docs/booking.md).
  */
-import {
-  CARD_CODE_MAX_DIGITS,
-  CARD_CODE_MIN_DIGITS,
-  CARD_EXPIRY_LENGTH,
-  CARD_NUMBER_MAX_DIGITS,
-  CARD_NUMBER_MIN_DIGITS,
-} from '@/config/constants';
+
+/** A card number has at most 16 digits and can be submitted from 13. */
+export const CARD_NUMBER_MAX_DIGITS = 16;
+export const CARD_NUMBER_MIN_DIGITS = 13;
+
+/** The card's security code has 3 or 4 digits. */
+export const CARD_CODE_MIN_DIGITS = 3;
+export const CARD_CODE_MAX_DIGITS = 4;
+
+/** The expiry is typed as MM/YY, five characters. */
+export const CARD_EXPIRY_LENGTH = 5;
 
 export type CardForm = {
   /** As shown: digits grouped by four ('4111 1111 1111 1111'). */

@@ -8,7 +8,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FullPageSpinner } from '@/components/ui/spinner';
-import { BOOKING_TEXT } from '@/config/constants';
+import { BOOKING_TEXT } from './texts';
 import { errorMessage, errorStatus } from '@/lib/api-fetch';
 import { formatDate, formatTime } from '@/lib/format';
 import { useHold } from '@/lib/holds';

@@ -1,39 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { CircleAlert, LogOut, MonitorUp, PhoneOff, Play, UserX, Video, VideoOff, Volume2, VolumeX } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { toast } from 'sonner';
-import { getGroupSession } from '@/api/endpoints/booking/booking';
-import type { CallMemberView, GroupCallView } from '@/api/model';
+import { useEffect, useRef } from 'react';
+import { Link, useParams } from 'react-router';
+import type { GroupCallView } from '@/api/model';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatCallDuration } from '@/lib/calls/call-timer';
-import { useRealtime, useRealtimeEvent } from '@/lib/realtime/provider';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { groupCallQuery } from './api';
-import { GroupCallConnection, type RoomSnapshot } from './group-call-connection';
 import { MicButton } from './mic-button';
-import { useMutedByMentor } from './mute-state';
 import { isRemovedError, RemovedNotice } from './removed-notice';
-
-export const GROUP_CALL_TEXT = {
-  sessionError: 'Session Error',
-  noSessionId: 'No session ID provided',
-  loadFailed: 'Failed to load group session',
-  backToSessions: 'Back to Sessions',
-  started: 'Group Session Started',
-  ended: 'Group Session Ended',
-  removedParticipant: 'Participant Removed',
-  youWereRemoved: 'You were removed from this session',
-  waiting: 'Waiting for the mentor to start the session',
-} as const;
+import { GROUP_CALL_TEXT } from './texts';
+import { BACK_TO, useGroupCall } from './use-group-call';
 
 const SECOND_MS = 1_000;
-const BACK_TO = '/group-sessions';
 
 /** /group-video-call/{sessionId}: the group session's call through the SFU. */
 export function GroupVideoCallPage() {
@@ -68,177 +52,30 @@ function SessionError({ message }: { message: string }) {
   );
 }
 
-const NO_ROOM: RoomSnapshot = {
-  status: 'connecting',
-  error: null,
-  local: null,
-  screen: null,
-  remote: new Map(),
-};
-
 function CallRoom({ call }: { call: GroupCallView }) {
-  const navigate = useNavigate();
-  const { client, connected: listening } = useRealtime();
-  const isMentor = call.role === 'mentor';
-  const id = call.groupSessionId;
-  const [room, setRoom] = useState<RoomSnapshot>(NO_ROOM);
-  const roomRef = useRef<GroupCallConnection | null>(null);
-  const [active, setActive] = useState(call.status === 'active');
-  const [startedAt, setStartedAt] = useState<number>(() => Date.parse(call.scheduledAt));
-  const [members, setMembers] = useState<CallMemberView[]>(call.members);
-  // Who the mentor keeps muted, from the call (a reload keeps the mute) and then the events.
-  const [muted, setMuted] = useState<ReadonlySet<string>>(
-    () => new Set(call.members.filter((m) => m.isMutedByMentor).map((m) => m.id)),
-  );
-  const mutedOnArrival = call.members.some((m) => m.janusId === call.participantId && m.isMutedByMentor);
-  const [cameraOff, setCameraOff] = useState<ReadonlySet<string>>(new Set());
-  const [micOn, setMicOn] = useState(!mutedOnArrival);
-  const [camOn, setCamOn] = useState(true);
-  const [sharing, setSharing] = useState(false);
-  const me = members.find((m) => m.janusId === call.participantId);
-  // Removed by the mentor: this page says so, with no way back into the call.
-  const [removed, setRemoved] = useState(false);
-  // Muted by the mentor: the microphone goes off and stays off until they unmute.
-  const mutedByMentor = useMutedByMentor(
-    id,
-    isMentor ? undefined : me?.id,
-    () => {
-      roomRef.current?.setAudio(false);
-      setMicOn(false);
-    },
-    mutedOnArrival,
-  );
-
-  // Take the seat (again each time the socket is ready); leave it when the page goes.
-  useEffect(() => {
-    if (!client) return;
-    const connection = new GroupCallConnection({
-      client,
-      groupSessionId: id,
-      iceServers: call.iceServers.map((s) => ({ urls: s.urls, username: s.username, credential: s.credential })),
-      onChange: setRoom,
-    });
-    roomRef.current = connection;
-    void connection.start();
-    return () => {
-      connection.leave();
-      roomRef.current = null;
-    };
-    // The call view is fetched once per visit (staleTime Infinity): this runs once per client.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, id]);
-
-  const leaveTo = (path: string) => {
-    roomRef.current?.leave();
-    navigate(path);
-  };
-
-  const activeRef = useRef(active);
-  const started = (at: number) => {
-    if (activeRef.current) return;
-    activeRef.current = true;
-    setActive(true);
-    setStartedAt(at);
-    toast.success(GROUP_CALL_TEXT.started);
-  };
-  const ended = () => {
-    toast.info(GROUP_CALL_TEXT.ended);
-    leaveTo(BACK_TO);
-  };
-  useRealtimeEvent('group-session-started', (d) => {
-    if (d.groupSessionId !== id) return;
-    started(Date.parse(d.startedAt) || Date.now());
-  });
-  useRealtimeEvent('group-session-ended', (d) => {
-    if (d.groupSessionId !== id) return;
-    ended();
-  });
-  // A start or end announced before this page's socket was ready (or while it reconnected) never
-  // reaches it: each time the socket is ready, the session's state is read once.
-  useEffect(() => {
-    if (!listening) return;
-    const controller = new AbortController();
-    getGroupSession(id, { signal: controller.signal })
-      .then((session) => {
-        if (session.status === 'active') started(Date.parse(call.scheduledAt));
-        else if (session.status === 'completed' || session.status === 'cancelled') ended();
-      })
-      .catch(() => {
-        // Aborted or offline: the events, or the next connection, bring the state.
-      });
-    return () => controller.abort();
-    // Runs per connection; `started` and `ended` read refs and setters only.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [listening, id]);
-  useRealtimeEvent('participant-joined', (d) => {
-    const p = d.participant;
-    if (d.groupSessionId !== id || !p) return;
-    setMembers((list) =>
-      list.some((m) => m.id === p.id)
-        ? list
-        : [
-            ...list,
-            {
-              id: p.id,
-              firstName: p.firstName ?? '',
-              lastName: p.lastName ?? '',
-              profileImageUrl: p.profileImageUrl ?? null,
-              janusId: p.janusId,
-              isMentor: p.isMentor,
-              // A newcomer's mute shows in `muted` once the mentor mutes them.
-              isMutedByMentor: false,
-            },
-          ],
-    );
-  });
-  useRealtimeEvent('participant-left', (d) => {
-    if (d.groupSessionId !== id || d.reason !== 'removed') return;
-    if (me && d.participantId === me.id) {
-      toast.error(GROUP_CALL_TEXT.youWereRemoved);
-      roomRef.current?.leave();
-      setRemoved(true);
-      return;
-    }
-    setMembers((list) => list.filter((m) => m.id !== d.participantId));
-    if (isMentor) toast.success(GROUP_CALL_TEXT.removedParticipant);
-  });
-  useRealtimeEvent('participant-muted', (d) => {
-    if (d.groupSessionId !== id) return;
-    setMuted((s) => new Set(s).add(d.participantId));
-  });
-  useRealtimeEvent('participant-unmuted', (d) => {
-    if (d.groupSessionId !== id) return;
-    setMuted((s) => {
-      const next = new Set(s);
-      next.delete(d.participantId);
-      return next;
-    });
-  });
-  useRealtimeEvent('toggle-video', (d) => {
-    if (d.groupSessionId !== id) return;
-    setCameraOff((s) => {
-      const next = new Set(s);
-      if (d.isVideoEnabled) next.delete(d.participantId);
-      else next.add(d.participantId);
-      return next;
-    });
-  });
-
-  const toggleMic = () => {
-    if (mutedByMentor) return;
-    roomRef.current?.setAudio(!micOn);
-    client?.send('toggle-audio', { groupSessionId: id, isAudioEnabled: !micOn });
-    setMicOn(!micOn);
-  };
-  const toggleCam = () => {
-    roomRef.current?.setVideo(!camOn);
-    client?.send('toggle-video', { groupSessionId: id, isVideoEnabled: !camOn });
-    setCamOn(!camOn);
-  };
-  const toggleScreen = () => {
-    void roomRef.current?.shareScreen(!sharing);
-    setSharing(!sharing);
-  };
+  const {
+    room,
+    isMentor,
+    active,
+    startedAt,
+    members,
+    muted,
+    cameraOff,
+    micOn,
+    camOn,
+    sharing,
+    removed,
+    mutedByMentor,
+    toggleMic,
+    toggleCam,
+    toggleScreen,
+    muteMember,
+    unmuteMember,
+    removeMember,
+    startSession,
+    endSession,
+    leave,
+  } = useGroupCall(call);
 
   const byJanusId = new Map(members.map((m) => [m.janusId, m]));
   const remote = [...room.remote.entries()];
@@ -316,9 +153,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
                           size="sm"
                           variant="outline"
                           aria-label={`Unmute ${name}`}
-                          onClick={() =>
-                            client?.send('unmute-participant', { groupSessionId: id, participantId: member.id })
-                          }
+                          onClick={() => unmuteMember(member.id)}
                         >
                           <Volume2 aria-hidden="true" className="h-4 w-4" />
                         </Button>
@@ -327,9 +162,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
                           size="sm"
                           variant="outline"
                           aria-label={`Mute ${name}`}
-                          onClick={() =>
-                            client?.send('mute-participant', { groupSessionId: id, participantId: member.id })
-                          }
+                          onClick={() => muteMember(member.id)}
                         >
                           <VolumeX aria-hidden="true" className="h-4 w-4" />
                         </Button>
@@ -338,9 +171,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
                         size="sm"
                         variant="outline"
                         aria-label={`Remove ${name}`}
-                        onClick={() =>
-                          client?.send('remove-participant', { groupSessionId: id, participantId: member.id })
-                        }
+                        onClick={() => removeMember(member.id)}
                       >
                         <UserX aria-hidden="true" className="h-4 w-4" />
                       </Button>
@@ -377,19 +208,19 @@ function CallRoom({ call }: { call: GroupCallView }) {
             </Button>
           )}
           {isMentor && !active && (
-            <Button variant="gradient" onClick={() => client?.send('start-group-session', { groupSessionId: id })}>
+            <Button variant="gradient" onClick={startSession}>
               <Play aria-hidden="true" className="h-4 w-4" />
               Start Session
             </Button>
           )}
           {isMentor && active && (
-            <Button variant="destructive" onClick={() => client?.send('end-group-session', { groupSessionId: id })}>
+            <Button variant="destructive" onClick={endSession}>
               <PhoneOff aria-hidden="true" className="h-4 w-4" />
               End Session
             </Button>
           )}
           {!isMentor && (
-            <Button variant="destructive" onClick={() => leaveTo(BACK_TO)}>
+            <Button variant="destructive" onClick={leave}>
               <LogOut aria-hidden="true" className="h-4 w-4" />
               Leave Session
             </Button>

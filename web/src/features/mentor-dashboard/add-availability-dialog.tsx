@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Select } from '@/components/ui/select';
-import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
+import { MENTOR_DASHBOARD_TEXT as TEXT } from './texts';
 import { errorMessage } from '@/lib/api-fetch';
 import { timeZoneLabel } from '@/lib/time-zones';
 import { useAddAvailability } from './api';

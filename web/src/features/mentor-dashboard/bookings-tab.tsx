@@ -22,7 +22,7 @@ import { Card } from '@/components/ui/card';
 import { Dialog } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
-import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
+import { MENTOR_DASHBOARD_TEXT as TEXT } from './texts';
 import { errorMessage } from '@/lib/api-fetch';
 import { isInProgress } from '@/lib/booking-rules';
 import { formatDate, formatTime } from '@/lib/format';

@@ -5,7 +5,7 @@ import { TimeSelect } from '@/components/availability/time-select';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { MENTOR_DASHBOARD_TEXT as TEXT } from '@/config/constants';
+import { MENTOR_DASHBOARD_TEXT as TEXT } from './texts';
 import { errorMessage } from '@/lib/api-fetch';
 import { timeZoneLabel } from '@/lib/time-zones';
 import { daysLabel, isEndAfterStart, NO_DAY_CHOSEN, windowLabel } from '@/lib/weekly-availability';

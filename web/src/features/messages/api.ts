@@ -23,7 +23,7 @@ import {
   startConversation,
 } from '@/api/endpoints/messaging/messaging';
 import type { ConversationView, StartConversationRequest } from '@/api/model';
-import { MESSAGE_PAGE_SIZE } from '@/config/constants';
+import { MESSAGE_PAGE_SIZE } from './constants';
 import { accountKeys, messageKeys } from '@/lib/query-keys';
 import type { ChatMessage, Person } from '@/lib/realtime';
 

@@ -1,7 +1,7 @@
 import { SendHorizontal } from 'lucide-react';
 import { useEffect, useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { MESSAGE_COUNTER_FROM, MESSAGE_MAX_LENGTH, MESSAGES_TEXT } from '@/config/constants';
+import { MESSAGE_COUNTER_FROM, MESSAGE_MAX_LENGTH, MESSAGES_TEXT } from './constants';
 import { useRealtime } from '@/lib/realtime';
 import { cn } from '@/lib/utils';
 import { TypingNotifier } from './typing';

@@ -1,4 +1,4 @@
-import { MESSAGE_GROUP_WINDOW_MS } from '@/config/constants';
+import { MESSAGE_GROUP_WINDOW_MS } from './constants';
 
 type Groupable = { senderId: string; createdAt: string };
 

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { MESSAGES_TEXT, START_CALL_DELAY_MS } from '@/config/constants';
+import { MESSAGES_TEXT, START_CALL_DELAY_MS } from './constants';
 import { useCall } from '@/lib/calls/call-provider';
 import { useUser } from '@/lib/auth';
 import { useRealtime, useRealtimeEvent } from '@/lib/realtime';

@@ -5,7 +5,7 @@ import { PersonAvatar, personName } from '@/components/person-avatar';
 import { ReportButton } from '@/components/report-button';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { MESSAGES_TEXT } from '@/config/constants';
+import { MESSAGES_TEXT } from './constants';
 import { useCall } from '@/lib/calls/call-provider';
 import { VideoCall } from '@/lib/calls/video-call';
 import type { User } from '@/lib/auth';

@@ -1,4 +1,4 @@
-import { TYPING_IDLE_MS } from '@/config/constants';
+import { TYPING_IDLE_MS } from './constants';
 
 /**
  * This user's typing in one conversation: startTyping on the first keystroke, stopTyping 2 s after

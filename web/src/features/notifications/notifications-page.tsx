@@ -8,7 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { markAllReadLabel, NOTIFICATION_TEXT, NOTIFICATIONS_PAGE_LIMIT } from '@/config/constants';
+import { markAllReadLabel, NOTIFICATIONS_PAGE_LIMIT } from './constants';
+import { NOTIFICATION_TEXT } from '@/lib/notifications';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatDateTime } from '@/lib/format';
 import {

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as navigation from '@/lib/navigation';
 import { mentor, MENTOR_ID, service } from '@/testing/catalogue-fixtures';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
-import { OnboardingPage, progressPercent } from './onboarding-page';
+import { OnboardingPage } from './onboarding-page';
+import { progressPercent } from './steps';
 
 afterEach(() => vi.unstubAllGlobals());
 beforeEach(() => {

@@ -2,15 +2,13 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PlatformFeePercent } from '@/components/site-info';
 import {
-  COMPLAINT_WINDOW_HOURS,
-  GROUP_SIZE,
   REFUND_POLICY,
   RESCHEDULE_CUTOFF_HOURS,
   RESERVATION_HOLD_MINUTES,
-  SUPPORT_HOURS,
   SUPPORT_RESPONSE_HOURS,
   VIDEO_JOIN_EARLY_MINUTES,
 } from '@/config/constants';
+import { COMPLAINT_WINDOW_HOURS, GROUP_SIZE, SUPPORT_HOURS } from './policy-facts';
 
 export type Faq = { id: string; question: string; answer: ReactNode };
 

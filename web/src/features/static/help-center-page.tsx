@@ -4,7 +4,8 @@ import { Link } from 'react-router';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { SUPPORT_HOURS, SUPPORT_RESPONSE_HOURS } from '@/config/constants';
+import { SUPPORT_RESPONSE_HOURS } from '@/config/constants';
+import { SUPPORT_HOURS } from './policy-facts';
 import { FAQS } from './faq';
 import { StaticPage } from './static-page';
 

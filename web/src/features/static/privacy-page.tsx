@@ -1,12 +1,12 @@
 import { Lock } from 'lucide-react';
 import { Link } from 'react-router';
+import { APP_NAME } from '@/config/constants';
 import {
-  APP_NAME,
   COMMUNICATION_LOGS_RETENTION_YEARS,
   MINIMUM_AGE,
   POLICIES_LAST_UPDATED,
   TRANSACTION_RECORDS_RETENTION_YEARS,
-} from '@/config/constants';
+} from './policy-facts';
 import { PrivacyEmailLink } from '@/components/site-info';
 import { BackToHome, LegalSection, StaticPage } from './static-page';
 

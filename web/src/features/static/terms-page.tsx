@@ -1,15 +1,7 @@
 import { FileText } from 'lucide-react';
 import { Link } from 'react-router';
-import {
-  APP_NAME,
-  COMPLAINT_WINDOW_HOURS,
-  MINIMUM_AGE,
-  REFUND_POLICY,
-  RESCHEDULE_CUTOFF_HOURS,
-  RESERVATION_HOLD_MINUTES,
-  POLICIES_LAST_UPDATED,
-  TERMS_CHANGE_NOTICE_DAYS,
-} from '@/config/constants';
+import { APP_NAME, REFUND_POLICY, RESCHEDULE_CUTOFF_HOURS, RESERVATION_HOLD_MINUTES } from '@/config/constants';
+import { COMPLAINT_WINDOW_HOURS, MINIMUM_AGE, POLICIES_LAST_UPDATED, TERMS_CHANGE_NOTICE_DAYS } from './policy-facts';
 import { PlatformFeePercent, SupportEmailLink } from '@/components/site-info';
 import { BackToHome, LegalSection, StaticPage } from './static-page';
 

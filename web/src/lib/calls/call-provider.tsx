@@ -12,7 +12,8 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { CALL_TEXT, MESSAGES_TEXT } from '@/config/constants';
+import { CALL_TEXT } from './texts';
+import { CONNECTION_ERROR_TITLE } from '@/lib/realtime/texts';
 import { getGetRtcConfigUrl, getRtcConfig } from '@/api/endpoints/messaging/messaging';
 import { useUser } from '@/lib/auth';
 import { apiKey } from '@/lib/query-keys';
@@ -327,7 +328,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
       if (current.activeCall || current.outgoing) return;
       const sent = send('initiateCall', bookingId ? { conversationId, bookingId } : { conversationId });
       if (!sent) {
-        toast.error(MESSAGES_TEXT.connectionError, { description: 'You are offline. Try again in a moment.' });
+        toast.error(CONNECTION_ERROR_TITLE, { description: 'You are offline. Try again in a moment.' });
         return;
       }
       dispatch({ type: 'initiate', conversationId, bookingId: bookingId ?? null });

@@ -2,7 +2,7 @@ import { Phone, PhoneOff } from 'lucide-react';
 import { useEffect } from 'react';
 import { PersonAvatar, personName } from '@/components/person-avatar';
 import { Button } from '@/components/ui/button';
-import { CALL_TEXT, INCOMING_CALL_SOUND } from '@/config/constants';
+import { CALL_TEXT, INCOMING_CALL_SOUND } from './texts';
 import type { IncomingCall } from './call-state';
 
 /** Plays the ring; a browser that refuses to play (no user gesture yet, say) is simply silent. */

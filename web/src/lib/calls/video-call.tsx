@@ -1,7 +1,7 @@
 import { Mic, MicOff, PhoneOff, Video, VideoOff } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
-import { CALL_TEXT } from '@/config/constants';
+import { CALL_TEXT } from './texts';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { useCall } from './call-provider';

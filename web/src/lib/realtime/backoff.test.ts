@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECONNECT_MAX_DELAY_MS } from '@/config/constants';
+import { RECONNECT_MAX_DELAY_MS } from './timing';
 import { reconnectDelay } from './backoff';
 
 describe('reconnectDelay', () => {

@@ -1,4 +1,4 @@
-import { RECONNECT_INITIAL_DELAY_MS, RECONNECT_JITTER, RECONNECT_MAX_DELAY_MS } from '@/config/constants';
+import { RECONNECT_INITIAL_DELAY_MS, RECONNECT_JITTER, RECONNECT_MAX_DELAY_MS } from './timing';
 
 /**
  * The wait before reconnection attempt `attempt` (0 for the first): 1 s doubling per attempt up to

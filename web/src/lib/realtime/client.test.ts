@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CONNECT_TIMEOUT_MS } from '@/config/constants';
+import { CONNECT_TIMEOUT_MS } from './timing';
 import { FakeSocket } from '@/testing/fake-socket';
 import { RealtimeClient, realtimeUrl } from './client';
 

@@ -1,4 +1,4 @@
-import { CONNECT_TIMEOUT_MS, RECONNECT_MAX_ATTEMPTS, REALTIME_PING_INTERVAL_MS } from '@/config/constants';
+import { CONNECT_TIMEOUT_MS, RECONNECT_MAX_ATTEMPTS, REALTIME_PING_INTERVAL_MS } from './timing';
 import { reconnectDelay } from './backoff';
 import { parseFrame, type ClientEvents, type ServerEvents } from './events';
 

@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { toast } from 'sonner';
-import { MESSAGES_TEXT } from '@/config/constants';
+import { CONNECTION_ERROR_TITLE } from './texts';
 import { useUser } from '@/lib/auth';
 import { messageKeys, notificationKeys } from '@/lib/query-keys';
 import { RealtimeClient, realtimeUrl, type OutboxEntry } from './client';
@@ -59,7 +59,7 @@ export function RealtimeProvider({
     const offReconnect = client.onReconnect(() => void refreshAfterReconnect(queryClient));
     const offError = client.on('error', ({ message }) => {
       console.warn('realtime error', message);
-      toast.error(MESSAGES_TEXT.connectionError, { description: message });
+      toast.error(CONNECTION_ERROR_TITLE, { description: message });
     });
     client.start();
     return () => {

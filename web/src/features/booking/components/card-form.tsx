@@ -2,7 +2,7 @@ import { CreditCard, Lock } from 'lucide-react';
 import type { FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
-import { CARD_CODE_MAX_DIGITS, CARD_EXPIRY_LENGTH } from '@/config/constants';
+import { CARD_CODE_MAX_DIGITS, CARD_EXPIRY_LENGTH } from '@/features/booking/card';
 import { formatUsd } from '@/lib/money';
 import {
   expiryProblem,

@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
-import { DASHBOARD_TEXT } from '@/config/constants';
+import { DASHBOARD_TEXT } from '@/features/dashboard/texts';
 import { useEmailPreferences, useUpdateEmailPreferences, type EmailPreference } from '../api';
 
 /** The four toggles, in this order. */

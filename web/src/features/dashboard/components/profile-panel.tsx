@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { initialsOf } from '@/components/mentor-avatar';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { DASHBOARD_TEXT } from '@/config/constants';
+import { DASHBOARD_TEXT } from '@/features/dashboard/texts';
 import type { ClientDashboard } from '../api';
 
 /** 'Active member' after the first session, else 'New member'. */

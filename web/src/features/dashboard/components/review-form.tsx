@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/textarea';
-import { DASHBOARD_TEXT } from '@/config/constants';
+import { DASHBOARD_TEXT } from '@/features/dashboard/texts';
 import { errorCode, errorMessage, errorStatus } from '@/lib/api-fetch';
 import { cn } from '@/lib/utils';
 import { useReviewBooking, type DashboardBooking } from '../api';
