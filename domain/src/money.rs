@@ -1,6 +1,36 @@
-//! Money is integer cents inside and a decimal string with two places at the edges ("50.00").
+//! Money is integer cents inside and a decimal string with two places at the edges ("50.00"); the
+//! states a payment and a refund move through are here too, so every area can bind them.
 
 use crate::{Error, Result};
+
+closed_set! {
+    /// A payment attempt is 'processing' until the gateway's answer settles it, once.
+    pub enum PaymentStatus ("payment status") {
+        Processing = "processing",
+        Approved = "approved",
+        Declined = "declined",
+        Error = "error",
+    }
+}
+
+closed_set! {
+    /// A refund is 'pending' until the gateway pays it back (or it fails); a booking that was
+    /// never charged records 'not_needed'.
+    pub enum RefundStatus ("refund status") {
+        Pending = "pending",
+        Succeeded = "succeeded",
+        Failed = "failed",
+        NotNeeded = "not_needed",
+    }
+}
+
+closed_set! {
+    /// Why a refund is owed: a cancelled booking, or a charge that settled after its hold had gone.
+    pub enum RefundReason ("refund reason") {
+        Cancellation = "cancellation",
+        Reversal = "reversal",
+    }
+}
 
 /// The highest price any service or profile may ask: $100,000.00.
 pub const MAX_PRICE_CENTS: i64 = 10_000_000;

@@ -45,7 +45,7 @@ pub struct Booking {
     /// failed, not_needed); `None` when the booking was never cancelled with one.
     pub refund_percentage: Option<i16>,
     pub refund_cents: Option<i64>,
-    pub refund_status: Option<crate::payments::RefundStatus>,
+    pub refund_status: Option<crate::money::RefundStatus>,
     /// Why it was cancelled, when whoever cancelled said so.
     pub cancellation_reason: Option<String>,
     /// The group session this booking is a seat of (none for a one-to-one booking).

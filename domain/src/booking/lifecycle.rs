@@ -12,7 +12,7 @@ use super::{
     bookings::{self, Booking},
     date_overrides, notices, refunds, reservations, weekly_windows,
 };
-use crate::{Error, Result, catalogue::mentors, error::OnConstraint, payments::PaymentStatus};
+use crate::{Error, Result, catalogue::mentors, error::OnConstraint, money::PaymentStatus};
 
 /// Rescheduling closes this long before the start.
 pub const RESCHEDULE_CLOSES_BEFORE: Duration = Duration::hours(2);

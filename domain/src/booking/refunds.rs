@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::{
     Result,
-    payments::{PaymentStatus, RefundStatus},
+    money::{PaymentStatus, RefundStatus},
 };
 
 /// Cancelling this long or longer before the start refunds everything.

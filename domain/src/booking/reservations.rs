@@ -18,7 +18,7 @@ use crate::{
     catalogue::{mentors, services},
     error::OnConstraint,
     money,
-    payments::PaymentStatus,
+    money::PaymentStatus,
 };
 
 /// A paid reservation is held this long for payment.

@@ -11,34 +11,9 @@ pub mod test_gateway;
 
 pub use gateway::{ChargeOutcome, PaymentGateway, RefundOutcome};
 
-closed_set! {
-    /// A payment attempt is 'processing' until the gateway's answer settles it, once.
-    pub enum PaymentStatus ("payment status") {
-        Processing = "processing",
-        Approved = "approved",
-        Declined = "declined",
-        Error = "error",
-    }
-}
-
-closed_set! {
-    /// A refund is 'pending' until the gateway pays it back (or it fails); a booking that was
-    /// never charged records 'not_needed'.
-    pub enum RefundStatus ("refund status") {
-        Pending = "pending",
-        Succeeded = "succeeded",
-        Failed = "failed",
-        NotNeeded = "not_needed",
-    }
-}
-
-closed_set! {
-    /// Why a refund is owed: a cancelled booking, or a charge that settled after its hold had gone.
-    pub enum RefundReason ("refund reason") {
-        Cancellation = "cancellation",
-        Reversal = "reversal",
-    }
-}
+/// The states money moves through live in `money` (a leaf), so booking can bind them without
+/// importing payments.
+pub use crate::money::{PaymentStatus, RefundReason, RefundStatus};
 
 use std::sync::Arc;
 
