@@ -173,7 +173,7 @@ pub async fn create(pool: &PgPool, reporter: Uuid, input: NewReport<'_>) -> Resu
         return Err(Error::not_found(TARGET_NOT_FOUND));
     }
     // One reporter's reports take turns, so parallel ones cannot all pass the count.
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::text))")
+    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::uuid::text))")
         .bind(LOCK_SPACE)
         .bind(reporter)
         .execute(&mut *tx)

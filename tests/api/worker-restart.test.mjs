@@ -123,12 +123,17 @@ describe('a worker restarted during a backlog', () => {
       assert.ok(started[0].length >= STOP_AFTER, 'the first worker ran what it had done before SIGTERM');
       assert.ok(started[1].length + started[2].length > 0, 'the workers after it took over the rest');
       assert.deepEqual(await statuses(), { Done: BACKLOG });
-      // Handing a task back is not a try: every task was tried once, however often it was handed back.
+      // Handing a task back is not a try (jobs' storage test pins the trigger). A fetch cut short by the
+      // SIGTERM as it commits leaves its tasks locked to the stopped worker; the silent-heartbeat rule
+      // re-queues them as a try, since such a task may have run. So at most one try more, never used up.
       const { rows } = await db.query(
-        'SELECT attempts, count(*)::int AS n FROM apalis.jobs WHERE job_type = $1 GROUP BY attempts',
+        'SELECT attempts, count(*)::int AS n FROM apalis.jobs WHERE job_type = $1 GROUP BY attempts ORDER BY attempts',
         [QUEUE],
       );
-      assert.deepEqual(rows, [{ attempts: 1, n: BACKLOG }]);
+      assert.ok(
+        rows.every((r) => r.attempts >= 1 && r.attempts <= 2),
+        `attempts: ${JSON.stringify(rows)}`,
+      );
     },
   );
 });

@@ -23,7 +23,7 @@ pub const TOO_MANY_SOCKETS: &str = "Too many open connections. Close some of you
 /// parallel ones cannot all pass the count.
 pub async fn reserve(pool: &sqlx::PgPool, socket: Uuid, user: Uuid, max: i64) -> Result<bool> {
     let mut tx = pool.begin().await?;
-    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('realtime_sockets'), hashtext($1::text))")
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('realtime_sockets'), hashtext($1::uuid::text))")
         .bind(user)
         .execute(&mut *tx)
         .await?;
