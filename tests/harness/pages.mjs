@@ -86,10 +86,18 @@ export async function seedPages(stack) {
   };
 }
 
-/** Puts the session cookie of a signed-in harness client into the page's context. */
+/**
+ * Puts the session cookie of a signed-in harness client into the page's context, with the
+ * `signed_in=1` cookie the api sets beside it at sign-in (the web asks for the user only then).
+ */
 export async function usePageAs(page, stack, c) {
   await page.context().clearCookies();
-  if (c) await page.context().addCookies([{ name: 'sid', value: c.cookies.sid, url: stack.baseUrl }]);
+  if (c) {
+    await page.context().addCookies([
+      { name: 'sid', value: c.cookies.sid, url: stack.baseUrl },
+      { name: 'signed_in', value: '1', url: stack.baseUrl },
+    ]);
+  }
 }
 
 /** Waits until the page shows its content: a heading, no loading spinner or skeleton, quiet network. */
