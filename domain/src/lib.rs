@@ -2,6 +2,7 @@
 
 #[macro_use]
 mod closed_set;
+pub mod choice;
 
 pub mod accounts;
 pub mod admin;

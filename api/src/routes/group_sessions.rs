@@ -16,6 +16,7 @@ use super::{Tag, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     catalogue::{mentors, vocabulary::ServiceType},
+    choice::Choice,
     group_sessions::{self, GroupSession, GroupStatus, lifecycle, sessions},
     money,
 };
@@ -110,8 +111,7 @@ pub struct CreateGroupSessionRequest {
 pub struct GroupStatusRequest {
     /// active (start, in the live window), completed (end an active session) or cancelled
     /// (a scheduled session outside its live window; every paid seat is refunded in full)
-    #[oai(default)]
-    pub status: String,
+    pub status: Option<Choice<GroupStatus>>,
 }
 
 #[derive(ApiResponse)]
@@ -290,8 +290,9 @@ impl GroupSessionsApi {
         body: Json<GroupStatusRequest>,
     ) -> ApiResult<Json<GroupSessionView>> {
         let id = parse_id(&id, group_sessions::NOT_FOUND)?;
+        let to = Choice::required(body.status.as_ref(), lifecycle::BAD_STATUS)?;
         let mut tx = state.pool.begin().await?;
-        let moved = lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now()).await?;
+        let moved = lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, to, Utc::now()).await?;
         for seat in &moved.cancelled_seats {
             booking_events::cancelled(&mut tx, &seat.booking, seat.refund, seat.policy.amount_cents, true).await?;
         }

@@ -5,8 +5,9 @@ use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
 use super::{Tag, views::booking::BookingView, views::parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
-    booking::{dashboards, lifecycle},
+    booking::{BookingStatus, dashboards, lifecycle},
     catalogue::mentors,
+    choice::Choice,
     money,
     payments::fees,
 };
@@ -17,8 +18,7 @@ pub struct MentorBookingsApi;
 #[derive(Object)]
 pub struct StatusRequest {
     /// confirmed, completed or cancelled
-    #[oai(default)]
-    pub status: String,
+    pub status: Option<Choice<BookingStatus>>,
 }
 
 /// The mentor's cancellation: an optional reason the seeker reads.
@@ -72,7 +72,7 @@ impl MentorBookingsApi {
     ) -> ApiResult<Json<BookingView>> {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
-        let booking = match lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.trim(), Utc::now())
+        let booking = match lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, body.status.as_ref(), Utc::now())
             .await?
         {
             lifecycle::MentorMove::Confirmed(b) => {

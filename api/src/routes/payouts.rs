@@ -18,6 +18,7 @@ use crate::{
 };
 use domain::{
     catalogue::mentors,
+    choice::Choice,
     money,
     payouts::{
         PaidMethod, PayoutMethod,
@@ -70,8 +71,7 @@ pub struct PayoutPreferencesRequest {
     /// Ignored: preferences are always the signed-in mentor's
     pub mentor_id: Option<String>,
     /// paypal, venmo or zelle
-    #[oai(default)]
-    pub method: String,
+    pub method: Option<Choice<PayoutMethod>>,
     pub paypal_email: Option<String>,
     pub venmo_username: Option<String>,
     pub zelle_email: Option<String>,
@@ -239,7 +239,7 @@ pub struct MarkPaidRequest {
     #[oai(default)]
     pub booking_ids: Vec<String>,
     /// paypal, venmo, zelle or manual (the default)
-    pub method: Option<String>,
+    pub method: Option<Choice<PaidMethod>>,
     /// Default 'Manual payout'
     pub recipient_info: Option<String>,
     pub notes: Option<String>,

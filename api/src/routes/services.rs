@@ -16,7 +16,8 @@ use crate::{
 };
 use domain::{
     Error,
-    catalogue::{mentors, services, stats},
+    catalogue::{mentors, services, stats, vocabulary::ServiceType},
+    choice::Choice,
 };
 
 pub struct ServicesApi;
@@ -29,7 +30,7 @@ pub const NOT_YOUR_PROFILE: &str = "You can only add services to your own mentor
 pub struct NewServiceRequest {
     pub title: Option<String>,
     pub description: Option<String>,
-    pub service_type: Option<String>,
+    pub service_type: Option<Choice<ServiceType>>,
     pub price: Option<Amount>,
     /// Minutes; 60 when absent
     pub duration: Option<i64>,
@@ -46,7 +47,7 @@ pub struct NewServiceRequest {
 pub struct ServiceChangesRequest {
     pub title: Option<String>,
     pub description: Option<String>,
-    pub service_type: Option<String>,
+    pub service_type: Option<Choice<ServiceType>>,
     pub price: Option<Amount>,
     pub duration: Option<i64>,
     pub is_active: Option<bool>,
@@ -81,7 +82,7 @@ impl ServicesApi {
             services::NewService {
                 title: body.title.unwrap_or_default(),
                 description: body.description.unwrap_or_default(),
-                service_type: body.service_type.unwrap_or_default(),
+                service_type: body.service_type,
                 price: Amount::text(&body.price),
                 duration: body.duration,
                 is_group_session: body.is_group_session.unwrap_or(false),

@@ -31,7 +31,7 @@ pub async fn ensure(pool: &PgPool, admin_id: Uuid) -> anyhow::Result<()> {
         );
         let method = ["paypal", "venmo", "zelle"][i % 3];
         let input = preferences::Input {
-            method: method.into(),
+            method: method.parse().ok(),
             paypal_email: (method == "paypal").then(|| email.clone()),
             venmo_username: (method == "venmo").then_some(handle),
             zelle_email: (method == "zelle").then(|| email.clone()),
@@ -52,7 +52,7 @@ pub async fn ensure(pool: &PgPool, admin_id: Uuid) -> anyhow::Result<()> {
         let (method, recipient) = {
             let p = preferences::get(pool, mentors[0].0).await?;
             (
-                p.method.map(|m| m.as_str().to_string()),
+                p.method.and_then(|m| m.as_str().parse().ok()),
                 p.recipient().map(str::to_string),
             )
         };

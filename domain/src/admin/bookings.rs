@@ -5,7 +5,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
-use crate::{Error, Result, booking::BookingStatus};
+use crate::{Error, Result, booking::BookingStatus, choice::Choice};
 
 /// The admin table shows this many bookings per page unless asked otherwise.
 pub const DEFAULT_PAGE_SIZE: i64 = 20;
@@ -21,6 +21,8 @@ pub const STATUSES: [BookingStatus; 4] = [
     BookingStatus::Cancelled,
 ];
 
+/// The status filter's value for every status (as no value).
+pub const ANY_STATUS: &str = "all";
 pub const INVALID_STATUS: &str = "Invalid status: use pending, confirmed, completed or cancelled";
 pub const INVALID_START_DATE: &str = "Invalid startDate: use a date as YYYY-MM-DD";
 pub const INVALID_END_DATE: &str = "Invalid endDate: use a date as YYYY-MM-DD";
@@ -57,20 +59,18 @@ fn midnight(d: NaiveDate) -> DateTime<Utc> {
 
 impl Query {
     pub fn parse(
-        status: Option<&str>,
+        status: Option<&Choice<BookingStatus>>,
         start_date: Option<&str>,
         end_date: Option<&str>,
         page: Option<i64>,
         page_size: Option<i64>,
     ) -> Result<Self> {
-        let status = match status.map(str::trim).filter(|s| !s.is_empty() && *s != "all") {
+        let status = match status.filter(|s| !s.is_blank() && s.sent() != ANY_STATUS) {
             None => None,
-            Some(s) => Some(
-                STATUSES
-                    .into_iter()
-                    .find(|k| k.as_str() == s)
-                    .ok_or_else(|| Error::validation(INVALID_STATUS))?,
-            ),
+            Some(s) => match s.value(INVALID_STATUS)? {
+                s if STATUSES.contains(&s) => Some(s),
+                _ => return Err(Error::validation(INVALID_STATUS)),
+            },
         };
         let start = date(start_date, INVALID_START_DATE)?;
         let end = date(end_date, INVALID_END_DATE)?;
@@ -253,7 +253,7 @@ mod tests {
     fn statuses_are_those_of_made_bookings() {
         for s in ["pending", "confirmed", "completed", "cancelled"] {
             assert_eq!(
-                Query::parse(Some(s), None, None, None, None)
+                Query::parse(Some(&s.parse().unwrap()), None, None, None, None)
                     .unwrap()
                     .status
                     .unwrap()
@@ -261,10 +261,17 @@ mod tests {
                 s
             );
         }
-        assert_eq!(Query::parse(Some("all"), None, None, None, None).unwrap().status, None);
+        assert_eq!(
+            Query::parse(Some(&"all".parse().unwrap()), None, None, None, None)
+                .unwrap()
+                .status,
+            None
+        );
         for bad in ["reserved", "expired", "Confirmed", "done"] {
             assert_eq!(
-                Query::parse(Some(bad), None, None, None, None).unwrap_err().to_string(),
+                Query::parse(Some(&bad.parse().unwrap()), None, None, None, None)
+                    .unwrap_err()
+                    .to_string(),
                 INVALID_STATUS,
                 "{bad}"
             );

@@ -8,6 +8,7 @@ use crate::{
     Error, Result,
     accounts::{Role, User, users},
     audit::{self, AuditEntry},
+    choice::Choice,
 };
 
 pub const USER_NOT_FOUND: &str = "User not found";
@@ -24,10 +25,10 @@ pub struct Filter {
 
 impl Filter {
     /// Reads the query's `role` and `isActive`; an empty value means no filter.
-    pub fn parse(role: Option<&str>, is_active: Option<&str>) -> Result<Self> {
-        let role = match role.map(str::trim).filter(|r| !r.is_empty()) {
+    pub fn parse(role: Option<&Choice<Role>>, is_active: Option<&str>) -> Result<Self> {
+        let role = match role.filter(|r| !r.is_blank()) {
             None => None,
-            Some(r) => Some(r.parse::<Role>().map_err(|_| Error::validation(INVALID_ROLE))?),
+            Some(r) => Some(r.value(INVALID_ROLE)?),
         };
         let is_active = match is_active.map(str::trim).filter(|v| !v.is_empty()) {
             None => None,
@@ -94,12 +95,19 @@ pub async fn set_active(tx: &mut PgConnection, admin_id: Uuid, user_id: Uuid, is
 mod tests {
     use super::*;
 
+    fn choice(sent: &str) -> Choice<Role> {
+        sent.parse().unwrap()
+    }
+
     #[test]
     fn filters_accept_the_three_roles_and_booleans() {
         assert_eq!(Filter::parse(None, None).unwrap(), Filter::default());
-        assert_eq!(Filter::parse(Some(""), Some(" ")).unwrap(), Filter::default());
+        assert_eq!(Filter::parse(Some(&choice("")), Some(" ")).unwrap(), Filter::default());
         for &role in Role::ALL {
-            assert_eq!(Filter::parse(Some(role.as_str()), None).unwrap().role, Some(role));
+            assert_eq!(
+                Filter::parse(Some(&choice(role.as_str())), None).unwrap().role,
+                Some(role)
+            );
         }
         assert_eq!(Filter::parse(None, Some("true")).unwrap().is_active, Some(true));
         assert_eq!(Filter::parse(None, Some("false")).unwrap().is_active, Some(false));
@@ -108,7 +116,10 @@ mod tests {
     #[test]
     fn filters_refuse_anything_else_with_a_clear_message() {
         for bad in ["Admin", "seeker", "users"] {
-            assert_eq!(Filter::parse(Some(bad), None).unwrap_err().to_string(), INVALID_ROLE);
+            assert_eq!(
+                Filter::parse(Some(&choice(bad)), None).unwrap_err().to_string(),
+                INVALID_ROLE
+            );
         }
         for bad in ["yes", "1", "TRUE"] {
             assert_eq!(

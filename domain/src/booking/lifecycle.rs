@@ -12,7 +12,7 @@ use super::{
     bookings::{self, Booking},
     date_overrides, notices, refunds, reservations, weekly_windows,
 };
-use crate::{Error, Result, catalogue::mentors, error::OnConstraint, money::PaymentStatus};
+use crate::{Error, Result, catalogue::mentors, choice::Choice, error::OnConstraint, money::PaymentStatus};
 
 /// Rescheduling closes this long before the start.
 pub const RESCHEDULE_CLOSES_BEFORE: Duration = Duration::hours(2);
@@ -23,6 +23,8 @@ pub const TOO_LATE_TO_RESCHEDULE: &str = "Bookings can be rescheduled up to 2 ho
 pub const ALREADY_STARTED: &str = "This session has already started";
 pub const ALREADY_AT_THIS_TIME: &str = "The session is already at this time.";
 pub const GROUP_SEAT_FIXED: &str = "A seat in a group session cannot be rescheduled: it follows the session's time";
+/// A mentor's move names a status other than these (or none).
+pub const INVALID_MOVE: &str = "Status must be confirmed, completed or cancelled";
 pub const NOT_ENDED: &str = "A session can be marked completed only after it has ended";
 /// A mentor's reason for cancelling is at most this many characters.
 pub const MAX_CANCELLATION_REASON_CHARS: usize = 500;
@@ -271,7 +273,7 @@ pub async fn move_by_mentor(
     tx: &mut PgConnection,
     mentor_user_id: Uuid,
     id: Uuid,
-    to: &str,
+    to: Option<&Choice<BookingStatus>>,
     now: DateTime<Utc>,
 ) -> Result<MentorMove> {
     let b = locked(tx, id).await?;
@@ -279,9 +281,9 @@ pub async fn move_by_mentor(
         return Err(Error::not_found(NOT_FOUND));
     }
     use BookingStatus::{Cancelled, Completed, Confirmed, Pending};
-    let to: BookingStatus = match to.parse() {
-        Ok(to @ (Pending | Confirmed | Completed | Cancelled)) => to,
-        _ => return Err(Error::validation("Status must be confirmed, completed or cancelled")),
+    let to = match Choice::required(to, INVALID_MOVE)? {
+        to @ (Pending | Confirmed | Completed | Cancelled) => to,
+        _ => return Err(Error::validation(INVALID_MOVE)),
     };
     match (b.status, to) {
         (Pending, Confirmed) => {

@@ -5,7 +5,7 @@ use sqlx::{FromRow, PgExecutor, PgPool};
 use uuid::Uuid;
 
 use super::vocabulary::ServiceType;
-use crate::{Error, Result, money, text};
+use crate::{Error, Result, choice::Choice, money, text};
 
 pub const MIN_TITLE_CHARS: usize = 3;
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -52,7 +52,7 @@ const COLUMNS: &str = "id, mentor_id, title, description, service_type, price_ce
 pub struct NewService {
     pub title: String,
     pub description: String,
-    pub service_type: String,
+    pub service_type: Option<Choice<ServiceType>>,
     pub price: Option<String>,
     pub duration: Option<i64>,
     pub is_group_session: bool,
@@ -64,7 +64,7 @@ pub struct NewService {
 pub struct ServiceChanges {
     pub title: Option<String>,
     pub description: Option<String>,
-    pub service_type: Option<String>,
+    pub service_type: Option<Choice<ServiceType>>,
     pub price: Option<String>,
     pub duration: Option<i64>,
     pub is_active: Option<bool>,
@@ -98,8 +98,8 @@ pub fn description(raw: &str) -> Result<String> {
     Ok(d.to_string())
 }
 
-pub fn service_type(raw: &str) -> Result<ServiceType> {
-    raw.trim().parse().map_err(|_| Error::validation(INVALID_TYPE))
+pub fn service_type(sent: &Choice<ServiceType>) -> Result<ServiceType> {
+    sent.value(INVALID_TYPE)
 }
 
 pub fn price(raw: Option<&str>) -> Result<i64> {
@@ -131,7 +131,7 @@ pub fn group_size(is_group: bool, raw: Option<i64>) -> Result<Option<i32>> {
 pub async fn create(db: &PgPool, mentor_id: Uuid, input: NewService) -> Result<Service> {
     let title = title(&input.title)?;
     let description = description(&input.description)?;
-    let service_type = service_type(&input.service_type)?;
+    let service_type = Choice::required(input.service_type.as_ref(), INVALID_TYPE)?;
     let price_cents = price(input.price.as_deref())?;
     let duration = duration(input.duration.unwrap_or(DEFAULT_DURATION_MINUTES as i64))?;
     let max_participants = group_size(input.is_group_session, input.max_participants)?;
@@ -172,7 +172,7 @@ pub async fn update(db: &PgPool, owner_mentor_id: Uuid, id: Uuid, changes: Servi
         .unwrap_or(current.description);
     let service_type = changes
         .service_type
-        .as_deref()
+        .as_ref()
         .map(service_type)
         .transpose()?
         .unwrap_or(current.service_type);
@@ -244,7 +244,8 @@ mod tests {
         assert!(title("abc").is_ok());
         assert_eq!(msg(description(&"x".repeat(19))), DESCRIPTION_TOO_SHORT);
         assert!(description(&"x".repeat(20)).is_ok());
-        assert_eq!(msg(service_type("palmistry")), INVALID_TYPE);
+        assert_eq!(msg(service_type(&"palmistry".parse().unwrap())), INVALID_TYPE);
+        assert_eq!(service_type(&" tarot ".parse().unwrap()).unwrap(), ServiceType::Tarot);
         assert_eq!(msg(price(None)), PRICE_REQUIRED);
         assert_eq!(msg(price(Some(" "))), PRICE_REQUIRED);
         assert_eq!(msg(price(Some("-5"))), INVALID_PRICE);

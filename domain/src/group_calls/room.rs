@@ -119,7 +119,7 @@ pub async fn start(
     }
     ensure_room(janus(client)?, &session).await?;
     if session.status == GroupStatus::Scheduled {
-        lifecycle::move_by_mentor(&mut *conn, user, id, "active", now).await?;
+        lifecycle::move_by_mentor(&mut *conn, user, id, GroupStatus::Active, now).await?;
     }
     announce(conn, None, id, GroupStatus::Active, now).await
 }
@@ -134,7 +134,7 @@ pub async fn end(
     now: DateTime<Utc>,
 ) -> Result<()> {
     access::as_mentor(&mut *conn, id, user).await?;
-    lifecycle::move_by_mentor(&mut *conn, user, id, "completed", now).await?;
+    lifecycle::move_by_mentor(&mut *conn, user, id, GroupStatus::Completed, now).await?;
     announce(conn, client, id, GroupStatus::Completed, now).await
 }
 

@@ -34,10 +34,9 @@ pub async fn move_by_mentor(
     tx: &mut PgConnection,
     mentor_user_id: Uuid,
     id: Uuid,
-    to: &str,
+    to: GroupStatus,
     now: DateTime<Utc>,
 ) -> Result<Moved> {
-    let to: GroupStatus = to.parse().map_err(|_| Error::validation(BAD_STATUS))?;
     if to == GroupStatus::Scheduled {
         return Err(Error::validation(BAD_STATUS));
     }

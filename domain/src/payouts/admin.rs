@@ -7,7 +7,7 @@ use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
 use super::{DESTINATION_HOLD, MANUAL_METHOD, MANUAL_RECIPIENT, PaidMethod, PayoutMethod, PayoutStatus, announce_paid};
-use crate::{Error, Result, audit, booking::BookingStatus, money, payments::PaymentStatus, text};
+use crate::{Error, Result, audit, booking::BookingStatus, choice::Choice, money, payments::PaymentStatus, text};
 
 pub const NOT_ONE_PENDING_PAYOUT: &str = "These bookings are not one pending payout of this mentor";
 pub const ALREADY_PAID: &str = "This payout has already been marked as paid";
@@ -106,7 +106,7 @@ pub async fn history(pool: &PgPool) -> Result<Vec<PaidPayout>> {
 pub struct MarkPaid {
     pub mentor_id: Uuid,
     pub booking_ids: Vec<Uuid>,
-    pub method: Option<String>,
+    pub method: Option<Choice<PaidMethod>>,
     pub recipient_info: Option<String>,
     pub notes: Option<String>,
 }
@@ -121,10 +121,12 @@ fn trimmed(v: &Option<String>) -> Option<String> {
 /// Moves the pending payout that holds exactly `booking_ids` to paid, in one transaction with its
 /// audit row, the mentor's notification and e-mail. A 409 changes nothing.
 pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateTime<Utc>) -> Result<Uuid> {
-    let named_method = trimmed(&req.method)
-        .map(|m| m.to_ascii_lowercase().parse::<PaidMethod>())
-        .transpose()
-        .map_err(|_| Error::validation(INVALID_METHOD))?;
+    let named_method = req
+        .method
+        .as_ref()
+        .filter(|sent| !sent.is_blank())
+        .map(|sent| sent.value_ignoring_case(INVALID_METHOD))
+        .transpose()?;
     let named_recipient = trimmed(&req.recipient_info);
     let notes = trimmed(&req.notes);
     if named_recipient

@@ -4,7 +4,7 @@ use sqlx::{FromRow, PgExecutor, PgPool};
 use uuid::Uuid;
 
 use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, PayoutMethod};
-use crate::{Error, Result, accounts::validation, money, text};
+use crate::{Error, Result, accounts::validation, choice::Choice, money, text};
 
 pub const PAYPAL_REQUIRED: &str = "Please enter your PayPal email address";
 pub const VENMO_REQUIRED: &str = "Please enter your Venmo username";
@@ -56,7 +56,7 @@ impl Preferences {
 /// What the form sends.
 #[derive(Clone, Debug, Default)]
 pub struct Input {
-    pub method: String,
+    pub method: Option<Choice<PayoutMethod>>,
     pub paypal_email: Option<String>,
     pub venmo_username: Option<String>,
     pub zelle_email: Option<String>,
@@ -100,12 +100,10 @@ fn email(value: &Option<String>, message: &str) -> Result<String> {
 
 /// Checks the form: the chosen method's field (only that one is kept), the minimum, the notes.
 pub fn validate(mentor_id: Uuid, input: &Input) -> Result<Preferences> {
-    let method: PayoutMethod = input
-        .method
-        .trim()
-        .to_ascii_lowercase()
-        .parse()
-        .map_err(|_| Error::validation(INVALID_METHOD))?;
+    let method: PayoutMethod = match &input.method {
+        Some(sent) => sent.value_ignoring_case(INVALID_METHOD)?,
+        None => return Err(Error::validation(INVALID_METHOD)),
+    };
     let mut p = Preferences::defaults(mentor_id);
     match method {
         PayoutMethod::Paypal => p.paypal_email = Some(email(&input.paypal_email, PAYPAL_REQUIRED)?),
@@ -234,7 +232,7 @@ mod tests {
 
     fn input(method: &str) -> Input {
         Input {
-            method: method.into(),
+            method: Some(method.parse().unwrap()),
             ..Default::default()
         }
     }

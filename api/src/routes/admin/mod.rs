@@ -21,8 +21,11 @@ use crate::{
     state::AppState,
 };
 use domain::{
+    accounts::Role,
     admin::{bookings, mentors, stats, users},
+    booking::BookingStatus,
     catalogue::{mentors as catalogue_mentors, vetting},
+    choice::Choice,
     money,
     payments::PaymentStatus,
 };
@@ -235,13 +238,13 @@ impl AdminApi {
         state: Data<&AppState>,
         auth: SessionAuth,
         /// user, mentor or admin
-        role: Query<Option<String>>,
+        role: Query<Option<Choice<Role>>>,
         /// true or false
         #[oai(name = "isActive")]
         is_active: Query<Option<String>>,
     ) -> ApiResult<Json<Vec<UserView>>> {
         auth.admin()?;
-        let filter = users::Filter::parse(role.0.as_deref(), is_active.0.as_deref())?;
+        let filter = users::Filter::parse(role.0.as_ref(), is_active.0.as_deref())?;
         Ok(Json(
             users::list(&state.pool, &filter)
                 .await?
@@ -337,8 +340,8 @@ impl AdminApi {
         &self,
         state: Data<&AppState>,
         auth: SessionAuth,
-        /// pending, confirmed, completed or cancelled
-        status: Query<Option<String>>,
+        /// pending, confirmed, completed or cancelled; "all" or none for every status
+        status: Query<Option<Choice<BookingStatus>>>,
         /// YYYY-MM-DD: sessions on or after this day (UTC)
         #[oai(name = "startDate")]
         start_date: Query<Option<String>>,
@@ -353,7 +356,7 @@ impl AdminApi {
     ) -> ApiResult<Json<AdminBookingsPage>> {
         auth.admin()?;
         let q = bookings::Query::parse(
-            status.0.as_deref(),
+            status.0.as_ref(),
             start_date.0.as_deref(),
             end_date.0.as_deref(),
             page.0,

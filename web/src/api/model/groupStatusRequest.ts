@@ -4,11 +4,12 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { GroupStatus } from './groupStatus';
 
 export interface GroupStatusRequest {
   /**
      * active (start, in the live window), completed (end an active session) or cancelled
      * (a scheduled session outside its live window; every paid seat is refunded in full)
      */
-  status?: string;
+  status?: GroupStatus & unknown;
 }

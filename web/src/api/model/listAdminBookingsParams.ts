@@ -4,12 +4,13 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { BookingStatusView } from './bookingStatusView';
 
 export type ListAdminBookingsParams = {
 /**
- * pending, confirmed, completed or cancelled
+ * pending, confirmed, completed or cancelled; "all" or none for every status
  */
-status?: string;
+status?: BookingStatusView;
 /**
  * YYYY-MM-DD: sessions on or after this day (UTC)
  */

@@ -4,12 +4,13 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { Role } from './role';
 
 export type ListAdminUsersParams = {
 /**
  * user, mentor or admin
  */
-role?: string;
+role?: Role;
 /**
  * true or false
  */

@@ -4,12 +4,13 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { PaidMethod } from './paidMethod';
 
 export interface MarkPaidRequest {
   mentorId?: string;
   bookingIds?: string[];
   /** paypal, venmo, zelle or manual (the default) */
-  method?: string;
+  method?: PaidMethod & unknown;
   /** Default 'Manual payout' */
   recipientInfo?: string;
   notes?: string;

@@ -4,11 +4,12 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ServiceType } from './serviceType';
 
 export interface NewServiceRequest {
   title?: string;
   description?: string;
-  serviceType?: string;
+  serviceType?: ServiceType;
   /** A non-negative amount in USD with at most two decimals, e.g. "50.00" */
   price?: string;
   /** Minutes; 60 when absent */

@@ -4,12 +4,13 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { PayoutMethod } from './payoutMethod';
 
 export interface PayoutPreferencesRequest {
   /** Ignored: preferences are always the signed-in mentor's */
   mentorId?: string;
   /** paypal, venmo or zelle */
-  method?: string;
+  method?: PayoutMethod & unknown;
   paypalEmail?: string;
   venmoUsername?: string;
   zelleEmail?: string;

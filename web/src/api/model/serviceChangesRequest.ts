@@ -4,6 +4,7 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ServiceType } from './serviceType';
 
 /**
  * Only the fields sent change.
@@ -11,7 +12,7 @@
 export interface ServiceChangesRequest {
   title?: string;
   description?: string;
-  serviceType?: string;
+  serviceType?: ServiceType;
   /** A non-negative amount in USD with at most two decimals, e.g. "50.00" */
   price?: string;
   duration?: number;

@@ -4,8 +4,9 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { BookingStatusView } from './bookingStatusView';
 
 export interface StatusRequest {
   /** confirmed, completed or cancelled */
-  status?: string;
+  status?: BookingStatusView & unknown;
 }

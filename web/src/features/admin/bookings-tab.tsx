@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AdminBookingView } from '@/api/model';
+import type { AdminBookingView, BookingStatusView } from '@/api/model';
 import { StatusBadge } from '@/components/booking/status-badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -11,9 +11,19 @@ import { ADMIN_BOOKINGS_PAGE_SIZE, ADMIN_TEXT as TEXT, pageCount } from './admin
 import { Loading, useFailureToast } from './admin-ui';
 import { useAdminBookings } from './api';
 
+/** The statuses of made bookings the filter offers (holds are not listed), with their labels. */
+const STATUS_FILTERS: Partial<Record<BookingStatusView, string>> = {
+  pending: 'Pending',
+  confirmed: 'Confirmed',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+const isStatusFilter = (v: string): v is BookingStatusView => v in STATUS_FILTERS;
+
 /** Every booking, filtered by status and dates, a page at a time. */
 export function BookingsTab() {
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<BookingStatusView | ''>('');
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
   const [page, setPage] = useState(1);
@@ -28,22 +38,29 @@ export function BookingsTab() {
   useFailureToast(bookings.isError, bookings.error, TEXT.bookingsFailed);
   const pages = pageCount(bookings.data?.total ?? 0);
   // A filter change starts again at page 1.
-  const filter = (set: (v: string) => void) => (v: string) => {
-    set(v);
-    setPage(1);
-  };
+  const filter =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
 
   return (
     <section aria-label="Bookings" className="space-y-4">
       <div className="flex flex-wrap gap-4">
         <label className="w-48 text-sm font-medium text-slate-700">
           Status
-          <Select className="mt-1" value={status} onChange={(e) => filter(setStatus)(e.target.value)}>
+          <Select
+            className="mt-1"
+            value={status}
+            onChange={(e) => filter(setStatus)(isStatusFilter(e.target.value) ? e.target.value : '')}
+          >
             <option value="">All statuses</option>
-            <option value="pending">Pending</option>
-            <option value="confirmed">Confirmed</option>
-            <option value="completed">Completed</option>
-            <option value="cancelled">Cancelled</option>
+            {Object.entries(STATUS_FILTERS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </Select>
         </label>
         <label className="w-48 text-sm font-medium text-slate-700">

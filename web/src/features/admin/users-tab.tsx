@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import type { UserView } from '@/api/model';
+import type { Role, UserView } from '@/api/model';
 import { Button } from '@/components/ui/button';
 import { Select } from '@/components/ui/select';
 import { Table, Td } from '@/components/ui/table';
@@ -10,11 +10,13 @@ import { ADMIN_TEXT as TEXT } from './admin-text';
 import { ActiveBadge, Loading, useFailureToast } from './admin-ui';
 import { useAdminUsers, useSetUserStatus } from './api';
 
-const ROLE_LABELS: Record<string, string> = { user: 'Member', mentor: 'Mentor', admin: 'Administrator' };
+const ROLE_LABELS: Record<Role, string> = { user: 'Member', mentor: 'Mentor', admin: 'Administrator' };
+const ROLE_FILTERS: Record<Role, string> = { user: 'Members', mentor: 'Mentors', admin: 'Administrators' };
+const isRole = (v: string): v is Role => v in ROLE_FILTERS;
 
 /** Users by role and status; an admin activates or deactivates them (never themself). */
 export function UsersTab({ me }: { me: UserView }) {
-  const [role, setRole] = useState('');
+  const [role, setRole] = useState<Role | ''>('');
   const [active, setActive] = useState('');
   const users = useAdminUsers({ ...(role ? { role } : {}), ...(active ? { isActive: active } : {}) }, true);
   useFailureToast(users.isError, users.error, TEXT.usersFailed);
@@ -38,11 +40,13 @@ export function UsersTab({ me }: { me: UserView }) {
       <div className="flex flex-wrap gap-4">
         <label className="w-48 text-sm font-medium text-slate-700">
           Role
-          <Select className="mt-1" value={role} onChange={(e) => setRole(e.target.value)}>
+          <Select className="mt-1" value={role} onChange={(e) => setRole(isRole(e.target.value) ? e.target.value : '')}>
             <option value="">All roles</option>
-            <option value="user">Members</option>
-            <option value="mentor">Mentors</option>
-            <option value="admin">Administrators</option>
+            {Object.entries(ROLE_FILTERS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
           </Select>
         </label>
         <label className="w-48 text-sm font-medium text-slate-700">
