@@ -102,19 +102,12 @@ pub mod inbox {
     pub const ALREADY_ANSWERED: &str = "This message has already been marked as answered";
     pub const INVALID_STATUS: &str = "Status must be open or answered";
 
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Status {
-        Open,
-        Answered,
-    }
-
-    impl Status {
-        pub fn parse(raw: &str) -> Result<Self> {
-            match raw.trim() {
-                "open" => Ok(Self::Open),
-                "answered" => Ok(Self::Answered),
-                _ => Err(Error::validation(INVALID_STATUS)),
-            }
+    closed_set! {
+        /// Where a message stands (derived from `answered_at`, not stored).
+        #[cfg_attr(feature = "openapi", oai(rename = "ContactStatus"))]
+        pub enum Status ("contact message status") {
+            Open = "open",
+            Answered = "answered",
         }
     }
 
@@ -129,6 +122,16 @@ pub mod inbox {
         pub message: String,
         pub created_at: DateTime<Utc>,
         pub answered_at: Option<DateTime<Utc>>,
+    }
+
+    impl InboxMessage {
+        pub fn status(&self) -> Status {
+            if self.answered_at.is_some() {
+                Status::Answered
+            } else {
+                Status::Open
+            }
+        }
     }
 
     /// Messages of one status (every one without), newest first.
@@ -172,8 +175,8 @@ pub mod inbox {
                 action: "contact_message.answered",
                 object_type: "contact_message",
                 object_id: id.to_string(),
-                before: Some(json!({"status": "open"})),
-                after: Some(json!({"status": "answered"})),
+                before: Some(json!({"status": Status::Open})),
+                after: Some(json!({"status": Status::Answered})),
             },
         )
         .await?;

@@ -7,7 +7,7 @@ use serde_json::json;
 use sqlx::{FromRow, PgConnection, PgPool};
 use uuid::Uuid;
 
-use crate::{Error, Result, admin::users as admin_users, audit};
+use crate::{Error, Result, admin::users as admin_users, audit, choice::Choice};
 
 pub const TARGET_NOT_FOUND: &str = "We could not find what you are reporting";
 pub const INVALID_TARGET_TYPE: &str =
@@ -34,72 +34,61 @@ pub const REPORT_WINDOW: Duration = Duration::hours(24);
 /// The advisory lock space of a reporter's count (first key of `pg_advisory_xact_lock(int, int)`).
 const LOCK_SPACE: i32 = 0x5245_5054; // "REPT"
 
-macro_rules! closed_set {
-    ($name:ident, $err:ident, [$($variant:ident = $text:literal),+ $(,)?]) => {
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum $name { $($variant),+ }
-        impl $name {
-            pub fn parse(raw: &str) -> Result<Self> {
-                match raw.trim() {
-                    $($text => Ok(Self::$variant),)+
-                    _ => Err(Error::validation($err)),
-                }
-            }
-            pub fn as_str(self) -> &'static str {
-                match self { $(Self::$variant => $text),+ }
-            }
-        }
-    };
-}
-
-closed_set!(
-    TargetType,
-    INVALID_TARGET_TYPE,
-    [
+closed_set! {
+    /// What a report is about.
+    #[cfg_attr(feature = "openapi", oai(rename = "ReportTargetType"))]
+    pub enum TargetType ("report target") {
         Mentor = "mentor",
         User = "user",
         Message = "message",
         Review = "review",
         GroupSession = "group_session",
-    ]
-);
-closed_set!(
-    Reason,
-    INVALID_REASON,
-    [
+    }
+}
+
+closed_set! {
+    /// Why something was reported.
+    #[cfg_attr(feature = "openapi", oai(rename = "ReportReason"))]
+    pub enum Reason ("report reason") {
         Harassment = "harassment",
         ScamOrFraud = "scam_or_fraud",
         InappropriateContent = "inappropriate_content",
         NoShow = "no_show",
         Other = "other",
-    ]
-);
-closed_set!(
-    Status,
-    INVALID_STATUS,
-    [Open = "open", Resolved = "resolved", Dismissed = "dismissed"]
-);
-closed_set!(
-    Action,
-    INVALID_ACTION,
-    [
+    }
+}
+
+closed_set! {
+    /// Where a report stands.
+    #[cfg_attr(feature = "openapi", oai(rename = "ReportStatus"))]
+    pub enum Status ("report status") {
+        Open = "open",
+        Resolved = "resolved",
+        Dismissed = "dismissed",
+    }
+}
+
+closed_set! {
+    /// What the admin did when resolving a report.
+    #[cfg_attr(feature = "openapi", oai(rename = "ReportAction"))]
+    pub enum Action ("report action") {
         None = "none",
         HideReview = "hide_review",
         HideMessage = "hide_message",
         DeactivateUser = "deactivate_user",
-    ]
-);
+    }
+}
 
 #[derive(Clone, Debug, FromRow)]
 pub struct Report {
     pub id: Uuid,
     pub reporter_id: Uuid,
-    pub target_type: String,
+    pub target_type: TargetType,
     pub target_id: Uuid,
-    pub reason: String,
+    pub reason: Reason,
     pub details: Option<String>,
-    pub status: String,
-    pub action: Option<String>,
+    pub status: Status,
+    pub action: Option<Action>,
     pub note: Option<String>,
     pub handled_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
@@ -109,9 +98,9 @@ const COLUMNS: &str =
     "id, reporter_id, target_type, target_id, reason, details, status, action, note, handled_at, created_at";
 
 pub struct NewReport<'a> {
-    pub target_type: &'a str,
+    pub target_type: Option<&'a Choice<TargetType>>,
     pub target_id: &'a str,
-    pub reason: &'a str,
+    pub reason: Option<&'a Choice<Reason>>,
     pub details: Option<&'a str>,
 }
 
@@ -154,8 +143,8 @@ async fn can_see(conn: &mut PgConnection, reporter: Uuid, target: TargetType, id
 /// Files a report: 404 for what the reporter cannot see, 409 for a second report of the same
 /// thing, 429 past [`MAX_REPORTS_PER_WINDOW`] in [`REPORT_WINDOW`].
 pub async fn create(pool: &PgPool, reporter: Uuid, input: NewReport<'_>) -> Result<Report> {
-    let target = TargetType::parse(input.target_type)?;
-    let reason = Reason::parse(input.reason)?;
+    let target = Choice::required(input.target_type, INVALID_TARGET_TYPE)?;
+    let reason = Choice::required(input.reason, INVALID_REASON)?;
     let details = input.details.map(str::trim).filter(|d| !d.is_empty());
     if reason == Reason::Other && details.is_none() {
         return Err(Error::validation(DETAILS_REQUIRED));
@@ -208,7 +197,7 @@ pub async fn list(pool: &PgPool, status: Option<Status>) -> Result<Vec<Report>> 
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM reports WHERE $1::text IS NULL OR status = $1 ORDER BY created_at DESC, id"
     )))
-    .bind(status.map(Status::as_str))
+    .bind(status)
     .fetch_all(pool)
     .await?)
 }
@@ -229,7 +218,7 @@ async fn open_report(tx: &mut PgConnection, id: Uuid) -> Result<Report> {
     .fetch_optional(&mut *tx)
     .await?
     .ok_or_else(|| Error::not_found(NOT_FOUND))?;
-    if report.status != Status::Open.as_str() {
+    if report.status != Status::Open {
         return Err(Error::conflict(ALREADY_HANDLED));
     }
     Ok(report)
@@ -251,12 +240,18 @@ async fn user_behind(tx: &mut PgConnection, target: TargetType, id: Uuid) -> Res
 }
 
 /// Resolves an open report with `action`, applied in the same transaction (audited).
-pub async fn resolve(pool: &PgPool, admin_id: Uuid, id: Uuid, action: &str, raw_note: Option<&str>) -> Result<Report> {
-    let action = Action::parse(action)?;
+pub async fn resolve(
+    pool: &PgPool,
+    admin_id: Uuid,
+    id: Uuid,
+    action: Option<&Choice<Action>>,
+    raw_note: Option<&str>,
+) -> Result<Report> {
+    let action = Choice::required(action, INVALID_ACTION)?;
     let note = note(raw_note)?;
     let mut tx = pool.begin().await?;
     let report = open_report(&mut tx, id).await?;
-    let target = TargetType::parse(&report.target_type)?;
+    let target = report.target_type;
     match action {
         Action::None => {}
         Action::HideReview | Action::HideMessage => {
@@ -310,8 +305,8 @@ async fn handle(
          WHERE id = $1 RETURNING {COLUMNS}"
     )))
     .bind(report.id)
-    .bind(status.as_str())
-    .bind(action.map(Action::as_str))
+    .bind(status)
+    .bind(action)
     .bind(&note)
     .bind(admin_id)
     .fetch_one(&mut *tx)
@@ -327,8 +322,8 @@ async fn handle(
             },
             object_type: "report",
             object_id: report.id.to_string(),
-            before: Some(json!({"status": "open"})),
-            after: Some(json!({"status": status.as_str(), "action": action.map(Action::as_str), "note": note})),
+            before: Some(json!({"status": Status::Open})),
+            after: Some(json!({"status": status, "action": action, "note": note})),
         },
     )
     .await?;
@@ -339,15 +334,43 @@ async fn handle(
 mod tests {
     use super::*;
 
+    fn sent<T: std::str::FromStr>(text: &str) -> Choice<T> {
+        text.parse().unwrap()
+    }
+
     #[test]
-    fn closed_sets_parse_their_words_only() {
-        assert_eq!(TargetType::parse(" group_session ").unwrap(), TargetType::GroupSession);
-        assert_eq!(Reason::parse("scam_or_fraud").unwrap().as_str(), "scam_or_fraud");
+    fn closed_sets_take_their_words_only_with_the_fields_messages() {
+        let target = sent::<TargetType>(" group_session ");
         assert_eq!(
-            TargetType::parse("booking").unwrap_err().to_string(),
+            Choice::required(Some(&target), INVALID_TARGET_TYPE).unwrap(),
+            TargetType::GroupSession
+        );
+        let reason = sent::<Reason>("scam_or_fraud");
+        assert_eq!(
+            Choice::required(Some(&reason), INVALID_REASON).unwrap(),
+            Reason::ScamOrFraud
+        );
+        let booking = sent::<TargetType>("booking");
+        assert_eq!(
+            Choice::required(Some(&booking), INVALID_TARGET_TYPE)
+                .unwrap_err()
+                .to_string(),
             INVALID_TARGET_TYPE
         );
-        assert_eq!(Action::parse("ban").unwrap_err().to_string(), INVALID_ACTION);
-        assert_eq!(Status::parse("closed").unwrap_err().to_string(), INVALID_STATUS);
+        let ban = sent::<Action>("ban");
+        assert_eq!(
+            Choice::required(Some(&ban), INVALID_ACTION).unwrap_err().to_string(),
+            INVALID_ACTION
+        );
+        assert_eq!(
+            Choice::<Action>::required(None, INVALID_ACTION)
+                .unwrap_err()
+                .to_string(),
+            INVALID_ACTION
+        );
+        assert_eq!(
+            sent::<Status>("closed").value(INVALID_STATUS).unwrap_err().to_string(),
+            INVALID_STATUS
+        );
     }
 }

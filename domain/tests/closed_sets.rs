@@ -13,6 +13,7 @@ use domain::{
     notifications::Kind,
     payments::{PaymentStatus, RefundReason, RefundStatus},
     payouts::{PaidMethod, PayoutMethod, PayoutStatus},
+    reports,
 };
 use sqlx::{PgPool, Postgres};
 
@@ -78,6 +79,26 @@ async fn every_stored_set_matches_its_check_constraint(pool: PgPool) {
         ),
         ("notifications", "type", names(Kind::ALL, Kind::as_str)),
         ("services", "service_type", names(ServiceType::ALL, ServiceType::as_str)),
+        (
+            "reports",
+            "target_type",
+            names(reports::TargetType::ALL, reports::TargetType::as_str),
+        ),
+        (
+            "reports",
+            "reason",
+            names(reports::Reason::ALL, reports::Reason::as_str),
+        ),
+        (
+            "reports",
+            "status",
+            names(reports::Status::ALL, reports::Status::as_str),
+        ),
+        (
+            "reports",
+            "action",
+            names(reports::Action::ALL, reports::Action::as_str),
+        ),
     ];
     for (table, column, rust) in cases {
         assert_eq!(allowed(&pool, table, column).await, rust, "{table}.{column}");
@@ -98,6 +119,10 @@ async fn every_value_travels_to_postgres_and_back(pool: PgPool) {
     round_trip(&pool, Kind::ALL).await;
     round_trip(&pool, ServiceType::ALL).await;
     round_trip(&pool, Role::ALL).await;
+    round_trip(&pool, reports::TargetType::ALL).await;
+    round_trip(&pool, reports::Reason::ALL).await;
+    round_trip(&pool, reports::Status::ALL).await;
+    round_trip(&pool, reports::Action::ALL).await;
     // A value no variant names is an error, never a default.
     let bad = sqlx::query_scalar::<_, PayoutStatus>("SELECT 'lost'::text")
         .fetch_one(&pool)

@@ -15,7 +15,10 @@ use crate::{
     routes::{Tag, views::parse_id},
     state::AppState,
 };
-use domain::reports::{self, NewReport, Report, Status};
+use domain::{
+    choice::Choice,
+    reports::{self, Action, NewReport, Reason, Report, Status, TargetType},
+};
 
 pub struct ReportsApi;
 pub struct AdminReportsApi;
@@ -24,13 +27,11 @@ pub struct AdminReportsApi;
 #[oai(rename_all = "camelCase")]
 pub struct ReportRequest {
     /// mentor (the mentor's id), user, message, review or group_session
-    #[oai(default)]
-    pub target_type: String,
+    pub target_type: Option<Choice<TargetType>>,
     #[oai(default)]
     pub target_id: String,
     /// harassment, scam_or_fraud, inappropriate_content, no_show or other
-    #[oai(default)]
-    pub reason: String,
+    pub reason: Option<Choice<Reason>>,
     /// Up to 2000 characters; required when the reason is other
     pub details: Option<String>,
 }
@@ -39,16 +40,15 @@ pub struct ReportRequest {
 #[oai(rename_all = "camelCase")]
 pub struct ReportView {
     pub id: String,
-    pub target_type: String,
+    pub target_type: TargetType,
     pub target_id: String,
-    pub reason: String,
+    pub reason: Reason,
     #[oai(nullable)]
     pub details: Option<String>,
-    /// open, resolved or dismissed
-    pub status: String,
-    /// What the admin did when resolving: none, hide_review, hide_message or deactivate_user
+    pub status: Status,
+    /// What the admin did when resolving
     #[oai(nullable)]
-    pub action: Option<String>,
+    pub action: Option<Action>,
     #[oai(nullable)]
     pub note: Option<String>,
     pub reporter_id: String,
@@ -85,9 +85,7 @@ pub enum ReportCreated {
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct ResolveReportRequest {
-    /// none, hide_review, hide_message or deactivate_user
-    #[oai(default)]
-    pub action: String,
+    pub action: Option<Choice<Action>>,
     /// Up to 1000 characters
     pub note: Option<String>,
 }
@@ -110,9 +108,9 @@ impl ReportsApi {
         body: Json<ReportRequest>,
     ) -> ApiResult<ReportCreated> {
         let input = NewReport {
-            target_type: &body.target_type,
+            target_type: body.target_type.as_ref(),
             target_id: &body.target_id,
-            reason: &body.reason,
+            reason: body.reason.as_ref(),
             details: body.details.as_deref(),
         };
         let report = reports::create(&state.pool, auth.0.user.id, input).await?;
@@ -128,11 +126,10 @@ impl AdminReportsApi {
         &self,
         state: Data<&AppState>,
         auth: SessionAuth,
-        /// open, resolved or dismissed
-        status: Query<Option<String>>,
+        status: Query<Option<Choice<Status>>>,
     ) -> ApiResult<Json<Vec<ReportView>>> {
         auth.admin()?;
-        let status = status.0.as_deref().map(Status::parse).transpose()?;
+        let status = status.0.map(|s| s.value(reports::INVALID_STATUS)).transpose()?;
         Ok(Json(
             reports::list(&state.pool, status)
                 .await?
@@ -153,7 +150,14 @@ impl AdminReportsApi {
     ) -> ApiResult<Json<ReportView>> {
         let admin = auth.admin()?;
         let id = parse_id(&id, reports::NOT_FOUND)?;
-        let r = reports::resolve(&state.pool, admin.user.id, id, &body.action, body.note.as_deref()).await?;
+        let r = reports::resolve(
+            &state.pool,
+            admin.user.id,
+            id,
+            body.action.as_ref(),
+            body.note.as_deref(),
+        )
+        .await?;
         Ok(Json(r.into()))
     }
 

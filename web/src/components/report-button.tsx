@@ -3,21 +3,23 @@ import { Flag } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { createReport } from '@/api/endpoints/support/support';
-import type { ReportRequest } from '@/api/model';
+import type { ReportReason, ReportRequest, ReportTargetType } from '@/api/model';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { errorMessage, errorStatus } from '@/lib/api-fetch';
 import { cn } from '@/lib/utils';
 
-export type ReportTarget = 'mentor' | 'user' | 'message' | 'review' | 'group_session';
+export type ReportTarget = ReportTargetType;
 
-export const REPORT_REASONS = [
+export const REPORT_REASONS: readonly { value: ReportReason; label: string }[] = [
   { value: 'harassment', label: 'Harassment' },
   { value: 'scam_or_fraud', label: 'Scam or fraud' },
   { value: 'inappropriate_content', label: 'Inappropriate content' },
   { value: 'no_show', label: 'No-show' },
   { value: 'other', label: 'Something else' },
-] as const;
+];
+
+const asReason = (v: string): ReportReason | '' => REPORT_REASONS.find((r) => r.value === v)?.value ?? '';
 
 export const REPORT_SENT = 'Report sent';
 export const REPORT_SENT_TEXT = 'Thank you. An administrator will look at it.';
@@ -44,7 +46,7 @@ type Props = {
 /** 'Report' with a dialog asking why: anyone signed in can report what they see (POST /api/reports). */
 export function ReportButton({ targetType, targetId, compact = false, className }: Props) {
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
+  const [reason, setReason] = useState<ReportReason | ''>('');
   const [details, setDetails] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const ids = { reason: useId(), details: useId() };
@@ -100,7 +102,7 @@ export function ReportButton({ targetType, targetId, compact = false, className 
               id={ids.reason}
               className="w-full rounded-md border border-slate-300 bg-white px-3 py-2"
               value={reason}
-              onChange={(e) => setReason(e.target.value)}
+              onChange={(e) => setReason(asReason(e.target.value))}
             >
               <option value="">Choose a reason</option>
               {REPORT_REASONS.map((r) => (

@@ -15,6 +15,7 @@ use crate::{
     routes::{Tag, views::parse_id},
     state::AppState,
 };
+use domain::choice::Choice;
 use domain::contact::{
     self,
     inbox::{self, InboxMessage, Status},
@@ -37,8 +38,7 @@ pub struct ContactMessageView {
     /// The category as the form shows it ('Report an Issue')
     pub category_label: String,
     pub message: String,
-    /// open or answered
-    pub status: String,
+    pub status: Status,
     pub created_at: DateTime<Utc>,
     #[oai(nullable)]
     pub answered_at: Option<DateTime<Utc>>,
@@ -47,6 +47,7 @@ pub struct ContactMessageView {
 impl From<InboxMessage> for ContactMessageView {
     fn from(m: InboxMessage) -> Self {
         Self {
+            status: m.status(),
             id: m.id.to_string(),
             user_id: m.user_id.map(|u| u.to_string()),
             category_label: contact::category_label(&m.category).to_string(),
@@ -55,7 +56,6 @@ impl From<InboxMessage> for ContactMessageView {
             subject: m.subject,
             category: m.category,
             message: m.message,
-            status: if m.answered_at.is_some() { "answered" } else { "open" }.to_string(),
             created_at: m.created_at,
             answered_at: m.answered_at,
         }
@@ -70,11 +70,10 @@ impl AdminContactApi {
         &self,
         state: Data<&AppState>,
         auth: SessionAuth,
-        /// open or answered
-        status: Query<Option<String>>,
+        status: Query<Option<Choice<Status>>>,
     ) -> ApiResult<Json<Vec<ContactMessageView>>> {
         auth.admin()?;
-        let status = status.0.as_deref().map(Status::parse).transpose()?;
+        let status = status.0.map(|s| s.value(inbox::INVALID_STATUS)).transpose()?;
         Ok(Json(
             inbox::list(&state.pool, status)
                 .await?

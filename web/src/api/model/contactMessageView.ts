@@ -4,6 +4,7 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ContactStatus } from './contactStatus';
 
 export interface ContactMessageView {
   id: string;
@@ -20,8 +21,7 @@ export interface ContactMessageView {
   /** The category as the form shows it ('Report an Issue') */
   categoryLabel: string;
   message: string;
-  /** open or answered */
-  status: string;
+  status: ContactStatus;
   createdAt: string;
   /** @nullable */
   answeredAt?: string | null;

@@ -4,10 +4,8 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ContactStatus } from './contactStatus';
 
 export type ListContactMessagesParams = {
-/**
- * open or answered
- */
-status?: string;
+status?: ContactStatus;
 };

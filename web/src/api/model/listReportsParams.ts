@@ -4,10 +4,8 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ReportStatus } from './reportStatus';
 
 export type ListReportsParams = {
-/**
- * open, resolved or dismissed
- */
-status?: string;
+status?: ReportStatus;
 };

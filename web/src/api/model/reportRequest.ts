@@ -4,13 +4,15 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ReportReason } from './reportReason';
+import type { ReportTargetType } from './reportTargetType';
 
 export interface ReportRequest {
   /** mentor (the mentor's id), user, message, review or group_session */
-  targetType?: string;
+  targetType?: ReportTargetType & unknown;
   targetId?: string;
   /** harassment, scam_or_fraud, inappropriate_content, no_show or other */
-  reason?: string;
+  reason?: ReportReason & unknown;
   /** Up to 2000 characters; required when the reason is other */
   details?: string;
 }

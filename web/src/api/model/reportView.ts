@@ -4,21 +4,21 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ReportAction } from './reportAction';
+import type { ReportReason } from './reportReason';
+import type { ReportStatus } from './reportStatus';
+import type { ReportTargetType } from './reportTargetType';
 
 export interface ReportView {
   id: string;
-  targetType: string;
+  targetType: ReportTargetType;
   targetId: string;
-  reason: string;
+  reason: ReportReason;
   /** @nullable */
   details?: string | null;
-  /** open, resolved or dismissed */
-  status: string;
-  /**
-     * What the admin did when resolving: none, hide_review, hide_message or deactivate_user
-     * @nullable
-     */
-  action?: string | null;
+  status: ReportStatus;
+  /** What the admin did when resolving */
+  action?: ReportAction & unknown | null;
   /** @nullable */
   note?: string | null;
   reporterId: string;

@@ -4,10 +4,10 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ReportAction } from './reportAction';
 
 export interface ResolveReportRequest {
-  /** none, hide_review, hide_message or deactivate_user */
-  action?: string;
+  action?: ReportAction;
   /** Up to 1000 characters */
   note?: string;
 }

@@ -3,7 +3,7 @@ import { Flag } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { dismissReport, resolveReport } from '@/api/endpoints/admin/admin';
-import type { ListReportsParams, ReportView } from '@/api/model';
+import type { ListReportsParams, ReportAction, ReportView } from '@/api/model';
 import { REPORT_REASONS } from '@/components/report-button';
 import { StatusFilteredList } from '@/components/status-filtered-list';
 import { Button } from '@/components/ui/button';
@@ -36,8 +36,8 @@ function targetLink(r: ReportView): string | null {
 }
 
 /** The actions that fit what was reported (the api refuses the others). */
-function actionsFor(r: ReportView): { action: string; label: string }[] {
-  const fitting = [{ action: 'none', label: 'Resolve (no action)' }];
+function actionsFor(r: ReportView): { action: ReportAction; label: string }[] {
+  const fitting: { action: ReportAction; label: string }[] = [{ action: 'none', label: 'Resolve (no action)' }];
   if (r.targetType === 'review') fitting.push({ action: 'hide_review', label: 'Hide review' });
   if (r.targetType === 'message') fitting.push({ action: 'hide_message', label: 'Hide message' });
   fitting.push({ action: 'deactivate_user', label: 'Deactivate user' });
@@ -77,7 +77,7 @@ function ReportCard({ report: r }: { report: ReportView }) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.reports() }),
   };
   const resolve = useMutation({
-    mutationFn: (action: string) => resolveReport(r.id, { action, note: note.trim() || undefined }),
+    mutationFn: (action: ReportAction) => resolveReport(r.id, { action, note: note.trim() || undefined }),
     ...done,
   });
   const dismiss = useMutation({ mutationFn: () => dismissReport(r.id, { note: note.trim() || undefined }), ...done });
