@@ -196,7 +196,7 @@ mod tests {
         let user = Uuid::new_v4();
         let event = Envelope::to_users(vec![user], ServerEvent::Pong(protocol::Empty {}));
         let wire: Wire = serde_json::from_str(&serde_json::to_string(&event).unwrap()).unwrap();
-        assert_eq!(wire, Wire::Event(event));
+        assert_eq!(wire, Wire::Event(event.clone()));
 
         let id = Uuid::new_v4();
         let wire: Wire = serde_json::from_str(&format!(r#"{{"reference":"{id}"}}"#)).unwrap();

@@ -445,6 +445,7 @@ try {
       .map((l) => l.toFixed(1))
       .join(' ')} (1, 5, 15 min)`,
   );
+  console.log(`  GET /api/health on api 1 just before sending: ${healthCell}`);
   console.log(`  connected in ${connectSeconds.toFixed(1)} s (${(CLIENTS / connectSeconds).toFixed(0)} connections/s)`);
   console.log(
     `  sent ${sent.size} messages in ${sendSeconds.toFixed(1)} s (${(sent.size / sendSeconds).toFixed(0)}/s)`,
