@@ -53,6 +53,10 @@ pub enum Wire {
     Reference {
         reference: Uuid,
     },
+    /// Several events in one notification (a batch of chat messages committed together), in order.
+    Events {
+        events: Vec<Envelope>,
+    },
     /// Sessions that ended: hex SHA-256 digests of their tokens. Their sockets close.
     SessionsEnded {
         #[serde(rename = "sessionsEnded")]
@@ -97,11 +101,7 @@ pub async fn publish(conn: &mut PgConnection, envelope: &Envelope) -> Result<()>
     let payload = if payload.len() <= NOTIFY_LIMIT_BYTES {
         payload
     } else {
-        let id: Uuid = sqlx::query_scalar("INSERT INTO realtime_events (payload) VALUES ($1::jsonb) RETURNING id")
-            .bind(&payload)
-            .fetch_one(&mut *conn)
-            .await?;
-        serde_json::json!({ "reference": id }).to_string()
+        by_reference(conn, &payload).await?
     };
     sqlx::query("SELECT pg_notify($1, $2)")
         .bind(CHANNEL)
@@ -109,6 +109,59 @@ pub async fn publish(conn: &mut PgConnection, envelope: &Envelope) -> Result<()>
         .execute(&mut *conn)
         .await?;
     Ok(())
+}
+
+/// Queues `envelopes` for delivery when the caller's transaction commits, in order, packing as
+/// many as fit into each notification (`{"events": [...]}`) and sending every notification in
+/// one statement; an envelope too large for a notification on its own travels by reference.
+pub async fn publish_many(conn: &mut PgConnection, envelopes: &[Envelope]) -> Result<()> {
+    let mut payloads = Vec::new();
+    let mut packed = String::new();
+    for envelope in envelopes.iter().filter(|e| !e.to.is_empty()) {
+        let one = serde_json::to_string(envelope).map_err(anyhow::Error::from)?;
+        if one.len() + EVENTS_WRAPPING_BYTES > NOTIFY_LIMIT_BYTES {
+            if !packed.is_empty() {
+                payloads.push(close_events(&mut packed));
+            }
+            payloads.push(by_reference(conn, &one).await?);
+            continue;
+        }
+        if !packed.is_empty() && packed.len() + 1 + one.len() + EVENTS_WRAPPING_BYTES > NOTIFY_LIMIT_BYTES {
+            payloads.push(close_events(&mut packed));
+        }
+        packed.push(if packed.is_empty() { '[' } else { ',' });
+        packed.push_str(&one);
+    }
+    if !packed.is_empty() {
+        payloads.push(close_events(&mut packed));
+    }
+    if payloads.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t (p, n) ORDER BY n")
+        .bind(CHANNEL)
+        .bind(&payloads)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// `{"events":` and `}` around a packed list.
+const EVENTS_WRAPPING_BYTES: usize = r#"{"events":]}"#.len();
+
+fn close_events(packed: &mut String) -> String {
+    packed.push(']');
+    let payload = format!(r#"{{"events":{packed}}}"#);
+    packed.clear();
+    payload
+}
+
+async fn by_reference(conn: &mut PgConnection, payload: &str) -> Result<String> {
+    let id: Uuid = sqlx::query_scalar("INSERT INTO realtime_events (payload) VALUES ($1::jsonb) RETURNING id")
+        .bind(payload)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(serde_json::json!({ "reference": id }).to_string())
 }
 
 /// Loads an event that travelled by reference.
@@ -143,11 +196,24 @@ mod tests {
         let user = Uuid::new_v4();
         let event = Envelope::to_users(vec![user], ServerEvent::Pong(protocol::Empty {}));
         let wire: Wire = serde_json::from_str(&serde_json::to_string(&event).unwrap()).unwrap();
-        assert_eq!(wire, Wire::Event(event));
+        assert_eq!(wire, Wire::Event(event.clone()));
 
         let id = Uuid::new_v4();
         let wire: Wire = serde_json::from_str(&format!(r#"{{"reference":"{id}"}}"#)).unwrap();
         assert_eq!(wire, Wire::Reference { reference: id });
+
+        let two = vec![
+            event.clone(),
+            Envelope::to_users(vec![id], ServerEvent::Pong(protocol::Empty {})),
+        ];
+        let mut packed = String::new();
+        for e in &two {
+            packed.push(if packed.is_empty() { '[' } else { ',' });
+            packed.push_str(&serde_json::to_string(e).unwrap());
+        }
+        let wire: Wire = serde_json::from_str(&close_events(&mut packed)).unwrap();
+        assert_eq!(wire, Wire::Events { events: two });
+        assert!(packed.is_empty());
 
         let wire: Wire = serde_json::from_str(r#"{"sessionsEnded":["ab","cd"]}"#).unwrap();
         assert_eq!(

@@ -10,16 +10,20 @@
 //
 //   node tests/bench/realtime-bench.mjs [--clients 2000] [--idle 10000] [--seconds 30]
 //   node tests/bench/realtime-bench.mjs --clients 20 --idle 100 --seconds 3     # smoke run
+//   node tests/bench/realtime-bench.mjs --clients 2000 --rate 2 --idle 0          # 4,000 messages/s
+//   The backlog line tells a sustained rate from one the machine falls behind at: messages sent but
+//   not yet delivered when sending stopped, and delivery p95 of the first and last third of the run.
 //   more: --connect-concurrency 100, --drain-seconds 15, --synchronous-commit off (see parseArgs)
 //
 // Binaries as for the black-box tests (API_BIN / WORKER_BIN, else $CARGO_TARGET_DIR/debug/...);
 // DATABASE_URL names the server. 10,000 idle sockets need `ulimit -n` above ~10,500 (this process
 // and the api each hold one descriptor per socket; the api inherits this process's limit).
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { startStack } from '../harness/stack.mjs';
@@ -29,6 +33,8 @@ const { values: opts } = parseArgs({
     clients: { type: 'string', default: '2000' },
     idle: { type: 'string', default: '10000' },
     seconds: { type: 'string', default: '30' },
+    // Messages per second each client sends (2,000 clients at 2 offer 4,000 messages a second).
+    rate: { type: 'string', default: '1' },
     // Connections opened at once while connecting (each one is a session lookup on the api).
     'connect-concurrency': { type: 'string', default: '100' },
     // How long to wait for messages still in flight once sending stops.
@@ -41,6 +47,9 @@ const { values: opts } = parseArgs({
 const CLIENTS = Number(opts.clients) - (Number(opts.clients) % 2);
 const IDLE = Number(opts.idle);
 const SECONDS = Number(opts.seconds);
+const RATE = Number(opts.rate);
+const INTERVAL_MS = 1000 / RATE;
+const PER_CLIENT = Math.max(1, Math.round(SECONDS * RATE));
 const CONNECT_CONCURRENCY = Number(opts['connect-concurrency']);
 const DRAIN_MS = Number(opts['drain-seconds']) * 1000;
 const PAIRS = CLIENTS / 2;
@@ -48,6 +57,24 @@ const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s
 const SESSION_DAYS = 1;
 
 const log = (...a) => console.error(...a);
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+/** A row of the README's figures table (scripts/bench sets BENCH_RESULTS). */
+function record(figure, measured, target, health, met) {
+  const row = { figure, measured, target, health, met };
+  if (process.env.BENCH_RESULTS) appendFileSync(process.env.BENCH_RESULTS, JSON.stringify(row) + '\n');
+  console.log(`${met === null ? 'info' : met ? 'met ' : 'MISS'}  ${figure}: ${measured} (target ${target})`);
+}
+
+/** GET /api/health's rate on one api process for 3 s at 64 connections (wrk): the HTTP layer alone, this run. */
+async function healthRate(baseUrl) {
+  try {
+    const { stdout } = await promisify(execFile)('wrk', ['-t', '2', '-c', '64', '-d', '3s', `${baseUrl}/api/health`]);
+    return Number(stdout.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN);
+  } catch {
+    return NaN; // no wrk on this machine
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // /proc figures
@@ -292,6 +319,7 @@ try {
           if (entry.delivered) duplicates += 1;
           else delivery.push(latency);
           entry.delivered = true;
+          entry.deliveredAfter = latency;
         }
       } else if (frame.event === 'error') {
         const message = frame.data?.message ?? JSON.stringify(frame.data);
@@ -348,7 +376,10 @@ try {
   };
   const sessionsBefore = await dbSessions();
 
-  log(`sending: ${CLIENTS} clients x 1 message/s for ${SECONDS} s`);
+  const health = await healthRate(stack.baseUrls[0]);
+  const load = os.loadavg()[0];
+  const healthCell = `${fmt(health)} req/s (load ${load.toFixed(1)})`;
+  log(`sending: ${CLIENTS} clients x ${RATE} message/s for ${SECONDS} s`);
   for (const m of meters) await m.cpu.start();
   const waitBefore = meters.map((m) => (m.pid ? runQueueWaitNs(m.pid) : 0));
   t = performance.now();
@@ -366,21 +397,23 @@ try {
         if (ws.readyState !== WebSocket.OPEN) return done();
         const clientId = `b${n}-${seq}`;
         seq += 1;
-        sent.set(clientId, { at: performance.now(), acked: false, delivered: false });
+        sent.set(clientId, { at: performance.now(), acked: false, delivered: false, deliveredAfter: null });
         ws.send(
           JSON.stringify({
             event: 'sendMessage',
             data: { conversationId, content: `bench message ${clientId}`, messageType: 'text', clientId },
           }),
         );
-        if (seq >= SECONDS) return done();
-        timers[i] = setTimeout(tick, 1000);
+        if (seq >= PER_CLIENT) return done();
+        timers[i] = setTimeout(tick, INTERVAL_MS);
       };
-      // Spread over the second so the load is even rather than in bursts.
-      timers[i] = setTimeout(tick, (1000 * i) / active.length);
+      // Spread over the interval so the load is even rather than in bursts.
+      timers[i] = setTimeout(tick, (INTERVAL_MS * i) / active.length);
     });
   });
   const sendSeconds = (performance.now() - t) / 1000;
+  const sendStart = t;
+  const backlogAtStop = sent.size - delivery.length;
   const drainUntil = performance.now() + DRAIN_MS;
   while (performance.now() < drainUntil && (delivery.length < sent.size || ack.length < sent.size)) {
     await new Promise((r) => setTimeout(r, 100));
@@ -394,9 +427,16 @@ try {
   const runSeconds = (performance.now() - t) / 1000;
 
   const d = percentiles(delivery);
+  // Delivery latency by when the message was sent: a backlog that grows shows as a later third slower.
+  const thirds = [[], [], []];
+  for (const entry of sent.values()) {
+    const third = Math.min(2, Math.floor(((entry.at - sendStart) / 1000 / sendSeconds) * 3));
+    thirds[third].push(entry.deliveredAfter ?? Infinity);
+  }
+  const [first, , last] = thirds.map(percentiles);
   const a = percentiles(ack);
   console.log(
-    `\nReal-time: ${CLIENTS} clients in ${PAIRS} conversations, 2 api processes, 1 message/s each for ${SECONDS} s`,
+    `\nReal-time: ${CLIENTS} clients in ${PAIRS} conversations, 2 api processes, ${RATE} message/s each for ${SECONDS} s (${CLIENTS * RATE} messages/s offered)`,
   );
   if (opts['synchronous-commit'] === 'off') console.log('  synchronous_commit = off on the database');
   console.log(
@@ -405,6 +445,7 @@ try {
       .map((l) => l.toFixed(1))
       .join(' ')} (1, 5, 15 min)`,
   );
+  console.log(`  GET /api/health on api 1 just before sending: ${healthCell}`);
   console.log(`  connected in ${connectSeconds.toFixed(1)} s (${(CLIENTS / connectSeconds).toFixed(0)} connections/s)`);
   console.log(
     `  sent ${sent.size} messages in ${sendSeconds.toFixed(1)} s (${(sent.size / sendSeconds).toFixed(0)}/s)`,
@@ -418,7 +459,32 @@ try {
   console.log(
     `  acknowledged (sender)  ${a.n}/${sent.size}   p50 ${ms(a.p50)}  p95 ${ms(a.p95)}  p99 ${ms(a.p99)}  max ${ms(a.max)}`,
   );
+  console.log(
+    `  backlog when sending stopped: ${backlogAtStop} messages (${((backlogAtStop / (CLIENTS * RATE)) * 1000).toFixed(0)} ms of the offered load); delivery p95 first third ${ms(first.p95)}, last third ${ms(last.p95)}: ${
+      backlogAtStop <= CLIENTS * RATE && last.p95 <= Math.max(2 * first.p95, 200) ? 'sustained' : 'falling behind'
+    }`,
+  );
   if (duplicates) console.log(`  duplicate deliveries: ${duplicates}`);
+  const sustained = backlogAtStop <= CLIENTS * RATE && last.p95 <= Math.max(2 * first.p95, 200) && d.n === sent.size;
+  const offered = CLIENTS * RATE;
+  if (RATE === 1) {
+    record(
+      `Chat: ${fmt(CLIENTS)} clients at 1 message/s, pairs split over two api processes`,
+      `${fmt(d.n)} of ${fmt(sent.size)} delivered, p95 ${ms(d.p95)}, p99 ${ms(d.p99)} (acknowledged p99 ${ms(a.p99)})`,
+      'every message delivered, p95 ≤ 50 ms, p99 ≤ 200 ms',
+      healthCell,
+      d.n === sent.size && d.p95 <= 50 && d.p99 <= 200,
+    );
+  }
+  // The rate row comes from a run at more than one message a second per client (scripts/bench's second pass).
+  if (RATE !== 1)
+    record(
+      `Chat: ${fmt(offered)} messages/s offered (${fmt(CLIENTS)} clients at ${RATE}/s) without a growing backlog`,
+      `${sustained ? 'sustained' : 'falling behind'}: ${fmt(d.n / runSeconds)} deliveries/s, backlog at the end ${fmt(backlogAtStop)}, p95 ${ms(first.p95)} → ${ms(last.p95)}, p99 ${ms(d.p99)}`,
+      '≥ 4,000 messages/s sustained',
+      healthCell,
+      sustained && offered >= 4000,
+    );
   console.log(`  database connections opened during the run: ${sessionsOpened}`);
   for (const [message, count] of errors) console.log(`  error frames: ${count} x '${message}'`);
   console.log(
@@ -469,6 +535,16 @@ try {
   console.log(
     `  api 1 RSS before ${mb(before.rss)}, with them ${mb(withIdle.rss)} (${perConnection} kB per connection)`,
   );
+  if (IDLE) {
+    const above = (withIdle.rss - before.rss) / 1024;
+    record(
+      `Memory: ${fmt(IDLE)} idle authenticated sockets on one api process`,
+      `${above.toFixed(1)} MB above its idle ${mb(before.rss)} (${perConnection} kB each)`,
+      `≤ ${((IDLE * 12) / 1000).toFixed(0)} MB (≤ 12 kB each)`,
+      '-',
+      above * 1024 <= IDLE * 12,
+    );
+  }
   await closeAll(idleSockets);
 } finally {
   await stack.stop();

@@ -35,14 +35,17 @@ const _: () = assert!(
 
 pub struct Hub {
     users: RwLock<HashMap<Uuid, Vec<Entry>>>,
-    database_turns: tokio::sync::Semaphore,
+    database_turns: Arc<tokio::sync::Semaphore>,
+    /// Chat messages from this process's sockets on their way to the database, in batches.
+    pub(crate) batcher: super::batch::Batcher,
 }
 
 impl Default for Hub {
     fn default() -> Self {
         Self {
             users: RwLock::default(),
-            database_turns: tokio::sync::Semaphore::new(DATABASE_FRAMES_AT_ONCE),
+            database_turns: Arc::new(tokio::sync::Semaphore::new(DATABASE_FRAMES_AT_ONCE)),
+            batcher: Default::default(),
         }
     }
 }
@@ -56,6 +59,15 @@ impl Hub {
     pub async fn database_turn(&self) -> tokio::sync::SemaphorePermit<'_> {
         self.database_turns
             .acquire()
+            .await
+            .expect("the semaphore is never closed")
+    }
+
+    /// A turn at the database that can move to another task (a batch of chat messages).
+    pub async fn owned_database_turn(&self) -> tokio::sync::OwnedSemaphorePermit {
+        self.database_turns
+            .clone()
+            .acquire_owned()
             .await
             .expect("the semaphore is never closed")
     }

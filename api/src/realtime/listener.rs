@@ -79,6 +79,11 @@ async fn dispatch(pool: &PgPool, hub: &Hub, payload: &str) {
         Ok(Wire::Event(envelope)) => {
             hub.deliver(&envelope);
         }
+        Ok(Wire::Events { events }) => {
+            for envelope in &events {
+                hub.deliver(envelope);
+            }
+        }
         Ok(Wire::Reference { reference }) => match realtime::load_reference(pool, reference).await {
             Ok(Some(envelope)) => {
                 hub.deliver(&envelope);

@@ -5,6 +5,7 @@
 //! inside the transaction that stores their cause. The frames both ways are
 //! `domain::realtime::protocol`'s `ServerEvent` and `ClientEvent`.
 
+pub mod batch;
 mod handlers;
 pub mod hub;
 pub mod listener;

@@ -19,6 +19,7 @@ use tokio::{
 use uuid::Uuid;
 
 use super::{
+    batch,
     handlers::{self, SocketCtx},
     hub::{Entry, OUTBOX_FRAMES},
     throttle::{TOO_MANY, TokenBucket},
@@ -32,6 +33,7 @@ use crate::{
 use domain::{
     accounts::sessions,
     calls::sockets,
+    messaging::messages,
     realtime::{
         ClientEvent, ServerEvent,
         protocol::{self, Ready},
@@ -50,12 +52,16 @@ const _: () = assert!(
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 /// tungstenite reads into a 128 KiB buffer per socket by default: thousands of idle sockets
 /// would hold gigabytes.
-pub const READ_BUFFER_BYTES: usize = 4 * 1024;
+pub const READ_BUFFER_BYTES: usize = 1024;
+/// Frames written before one flush; they gather in tungstenite's write buffer until then.
+pub const WRITES_PER_FLUSH: usize = 32;
+/// Written frames gather up to this size before reaching the network (a flush writes them anyway).
+pub const WRITE_BUFFER_BYTES: usize = 16 * 1024;
 
 fn config() -> WebSocketConfig {
     WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER_BYTES)
-        .write_buffer_size(0)
+        .write_buffer_size(WRITE_BUFFER_BYTES)
         .max_write_buffer_size(MAX_FRAME_BYTES * 4)
         .max_message_size(Some(MAX_FRAME_BYTES))
         .max_frame_size(Some(MAX_FRAME_BYTES))
@@ -127,7 +133,7 @@ fn error_text(err: domain::Error) -> String {
 }
 
 async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream: WebSocketStream) {
-    if let Err(err) = handlers::socket_opened(&state, user, socket).await {
+    if let Err(err) = Box::pin(handlers::socket_opened(&state, user, socket)).await {
         tracing::warn!(error = %err, "cannot record an opened socket; closing it");
         return;
     }
@@ -164,7 +170,7 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
                 open = false;
             }
             out = inbox.recv() => match out {
-                Some(text) => open = sink.send(Message::text(text)).await.is_ok(),
+                Some(text) => open = write_out(&mut sink, &mut inbox, text).await,
                 None => open = false,
             },
             _ = pings.tick() => {
@@ -180,7 +186,7 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
                 Some(Ok(message)) => {
                     heard = Instant::now();
                     let reply = match message {
-                        Message::Text(text) => on_text(&ctx, &mut bucket, &text).await,
+                        Message::Text(text) => Box::pin(on_text(&ctx, &mut bucket, &text)).await,
                         Message::Binary(_) => Some(error_frame(protocol::NOT_A_FRAME, None)),
                         Message::Close(_) => {
                             open = false;
@@ -197,9 +203,31 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
     }
     state.hub.unregister(user, socket);
     let _turn = state.hub.database_turn().await;
-    if let Err(err) = handlers::socket_closed(&state, socket).await {
+    if let Err(err) = Box::pin(handlers::socket_closed(&state, socket)).await {
         tracing::warn!(%socket, error = %err, "clean-up of a closed socket failed");
     }
+}
+
+/// Writes `first` and whatever else is already waiting for this socket (up to
+/// [`WRITES_PER_FLUSH`] frames), then flushes once: one write to the network for a burst.
+async fn write_out<S>(sink: &mut S, inbox: &mut mpsc::Receiver<String>, first: String) -> bool
+where
+    S: futures::Sink<Message> + Unpin,
+{
+    if sink.feed(Message::text(first)).await.is_err() {
+        return false;
+    }
+    for _ in 1..WRITES_PER_FLUSH {
+        match inbox.try_recv() {
+            Ok(text) => {
+                if sink.feed(Message::text(text)).await.is_err() {
+                    return false;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    sink.flush().await.is_ok()
 }
 
 /// Handles one text frame; returns what only this socket gets back (pong, error).
@@ -211,12 +239,29 @@ async fn on_text(ctx: &SocketCtx, bucket: &mut TokenBucket, text: &str) -> Optio
         Ok(event) => event,
         Err(bad) => return Some(error_frame(&bad.message, bad.event.as_deref())),
     };
-    let name = event_name(text);
-    let _turn = ctx.state.hub.database_turn().await;
-    match handlers::handle(ctx, event).await {
+    let outcome = match event {
+        // Stored in the next batch of this process's messages (it takes its own turn).
+        ClientEvent::SendMessage(m) => {
+            let outgoing = messages::Outgoing {
+                content: m.content,
+                message_type: m.message_type,
+                client_id: m.client_id,
+            };
+            batch::send(&ctx.state, ctx.user, ctx.socket, m.conversation_id, outgoing)
+                .await
+                .map(|()| None)
+        }
+        event => {
+            let _turn = ctx.state.hub.database_turn().await;
+            // Boxed: the largest handler's state lives only while a frame is handled, not in
+            // every idle socket's task.
+            Box::pin(handlers::handle(ctx, event)).await
+        }
+    };
+    match outcome {
         Ok(Some(reply)) => Some(reply.to_frame()),
         Ok(None) => None,
-        Err(err) => Some(error_frame(&error_text(err), name.as_deref())),
+        Err(err) => Some(error_frame(&error_text(err), event_name(text).as_deref())),
     }
 }
 
@@ -235,7 +280,7 @@ mod tests {
     #[test]
     fn buffers_stay_small() {
         let c = config();
-        assert_eq!(c.read_buffer_size, 4 * 1024);
+        assert_eq!(c.read_buffer_size, 1024);
         assert_eq!(c.max_message_size, Some(64 * 1024));
     }
 

@@ -12,7 +12,7 @@ use crate::{
     Error, Result,
     notifications::{self, Kind},
     realtime::{
-        ServerEvent,
+        self, Envelope, ServerEvent,
         protocol::{ConversationRead, MessageRead, MessageView},
     },
 };
@@ -229,24 +229,162 @@ pub async fn send(
     )
     .await?;
     if !recipient_viewing {
-        let text = format!(
-            "{} {}: {}",
-            message.sender_first_name,
-            message.sender_last_name,
-            preview(&message.content)
-        );
-        let link = format!("/messages?conversation={conversation}");
-        notifications::notify(
-            &mut *conn,
-            recipient,
-            Kind::NewMessage,
-            "New message",
-            &text,
-            Some(&link),
-        )
-        .await?;
+        new_message_notice(conn, recipient, &message).await?;
     }
     Ok(Sent { message, created: true })
+}
+
+/// One message of a batch, checked as [`send`] checks it (content, type, client id).
+#[derive(Clone, Debug)]
+pub struct Batched {
+    pub sender: Uuid,
+    pub conversation: Uuid,
+    /// The sending socket: it alone gets the stored message again when the client id was used.
+    pub socket: Option<Uuid>,
+    pub content: String,
+    pub message_type: &'static str,
+    pub client_id: Option<String>,
+}
+
+impl Batched {
+    pub fn new(sender: Uuid, conversation: Uuid, outgoing: &Outgoing, socket: Option<Uuid>) -> Result<Self> {
+        Ok(Self {
+            sender,
+            conversation,
+            socket,
+            content: content(&outgoing.content)?,
+            message_type: message_type(outgoing.message_type.as_deref())?,
+            client_id: client_id(outgoing.client_id.as_deref())?,
+        })
+    }
+}
+
+/// What the batch statement says of one message it was given (absent: the sender is not a party).
+#[derive(FromRow)]
+struct BatchRow {
+    n: i64,
+    /// None when the sender's client id was already used.
+    id: Option<Uuid>,
+    created_at: Option<DateTime<Utc>>,
+    user_id: Uuid,
+    mentor_user_id: Uuid,
+    sender_first_name: String,
+    sender_last_name: String,
+    sender_profile_image_url: Option<String>,
+    recipient_viewing: bool,
+}
+
+/// Stores several messages in one statement and delivers each as [`send`] does, all in the
+/// caller's transaction (so nobody hears of any before it commits). The statement checks that
+/// each sender is a party of its conversation: a message that is not is refused alone, with
+/// [`send`]'s error, and the others are stored. A used client id answers as in [`send`].
+/// Returns each message's outcome, in order.
+pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Vec<Result<()>>> {
+    // Ids are chosen here so that each row the statement returns finds its message.
+    let ids: Vec<Uuid> = batch.iter().map(|_| Uuid::new_v4()).collect();
+    let rows: Vec<BatchRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "WITH input AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) \
+           WITH ORDINALITY AS t (id, sender_id, conversation_id, content, message_type, client_id, n)), \
+         allowed AS (SELECT i.*, c.user_id, m.user_id AS mentor_user_id, \
+           CASE WHEN i.sender_id = c.user_id THEN m.user_id ELSE c.user_id END AS recipient_id \
+           FROM input i JOIN conversations c ON c.id = i.conversation_id JOIN mentors m ON m.id = c.mentor_id \
+           WHERE i.sender_id IN (c.user_id, m.user_id)), \
+         x AS (INSERT INTO messages (id, conversation_id, sender_id, content, message_type, client_id) \
+           SELECT id, conversation_id, sender_id, content, message_type, client_id FROM allowed ORDER BY n \
+           ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at), \
+         touched AS (UPDATE conversations c SET last_message_at = greatest(c.last_message_at, l.at) \
+           FROM (SELECT conversation_id, max(created_at) AS at FROM x GROUP BY conversation_id) l WHERE c.id = l.conversation_id) \
+         SELECT a.n, x.id, x.created_at, a.user_id, a.mentor_user_id, u.first_name AS sender_first_name, \
+           u.last_name AS sender_last_name, u.profile_image_url AS sender_profile_image_url, {} AS recipient_viewing \
+         FROM allowed a JOIN users u ON u.id = a.sender_id LEFT JOIN x ON x.id = a.id ORDER BY a.n",
+        viewers::viewing_condition("a.conversation_id", "a.recipient_id", "$7")
+    )))
+    .bind(&ids)
+    .bind(batch.iter().map(|b| b.sender).collect::<Vec<_>>())
+    .bind(batch.iter().map(|b| b.conversation).collect::<Vec<_>>())
+    .bind(batch.iter().map(|b| b.content.as_str()).collect::<Vec<_>>())
+    .bind(batch.iter().map(|b| b.message_type).collect::<Vec<_>>())
+    .bind(batch.iter().map(|b| b.client_id.as_deref()).collect::<Vec<_>>())
+    .bind(viewers::STALE_AFTER)
+    .fetch_all(&mut *conn)
+    .await?;
+
+    let mut outcomes: Vec<Result<()>> = batch
+        .iter()
+        .map(|_| Err(Error::not_found(conversations::NOT_FOUND)))
+        .collect();
+    let mut events = Vec::with_capacity(rows.len());
+    let mut unseen = Vec::new();
+    let mut repeats = Vec::new();
+    for row in rows {
+        let i = usize::try_from(row.n - 1).map_err(anyhow::Error::from)?;
+        let b = batch
+            .get(i)
+            .ok_or_else(|| anyhow::anyhow!("batch row {} out of range", row.n))?;
+        outcomes[i] = Ok(());
+        let (Some(id), Some(created_at)) = (row.id, row.created_at) else {
+            repeats.push(i);
+            continue;
+        };
+        let message = Message {
+            id,
+            conversation_id: b.conversation,
+            sender_id: b.sender,
+            sender_first_name: row.sender_first_name,
+            sender_last_name: row.sender_last_name,
+            sender_profile_image_url: row.sender_profile_image_url,
+            content: b.content.clone(),
+            message_type: b.message_type.to_owned(),
+            client_id: b.client_id.clone(),
+            is_read: false,
+            created_at,
+        };
+        let both = vec![row.user_id, row.mentor_user_id];
+        let recipient = if row.user_id == b.sender {
+            row.mentor_user_id
+        } else {
+            row.user_id
+        };
+        events.push(Envelope::to_users(
+            both,
+            ServerEvent::MessageReceived(MessageView(message.to_json())),
+        ));
+        if !row.recipient_viewing {
+            unseen.push((recipient, message));
+        }
+    }
+    realtime::publish_many(conn, &events).await?;
+    for (recipient, message) in unseen {
+        new_message_notice(conn, recipient, &message).await?;
+    }
+    for i in repeats {
+        let b = &batch[i];
+        let stored = by_client_id(&mut *conn, b.sender, b.client_id.as_deref().unwrap_or_default())
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
+        repeated(conn, b.sender, stored, b.socket).await?;
+    }
+    Ok(outcomes)
+}
+
+/// The new_message notification of a recipient not viewing the conversation.
+async fn new_message_notice(conn: &mut PgConnection, recipient: Uuid, message: &Message) -> Result<()> {
+    let text = format!(
+        "{} {}: {}",
+        message.sender_first_name,
+        message.sender_last_name,
+        preview(&message.content)
+    );
+    let link = format!("/messages?conversation={}", message.conversation_id);
+    notifications::notify(
+        &mut *conn,
+        recipient,
+        Kind::NewMessage,
+        "New message",
+        &text,
+        Some(&link),
+    )
+    .await
 }
 
 async fn repeated(conn: &mut PgConnection, me: Uuid, stored: Message, repeat_to: Option<Uuid>) -> Result<Sent> {
