@@ -4,6 +4,23 @@ import { App } from './app/app';
 import { preloadPage } from './app/routes';
 import { fetchUser } from './lib/auth';
 import { queryClient } from './lib/query-client';
+import { apiKey } from './lib/query-keys';
+
+/**
+ * Answers the api wrote into the page (`<script type="application/json" data-api-path>`, the body
+ * of a GET of that path, api/src/web.rs), put in the query cache under that path's key, so the
+ * first render has them without asking again.
+ */
+function adoptServedData() {
+  for (const el of document.querySelectorAll<HTMLScriptElement>('script[type="application/json"][data-api-path]')) {
+    try {
+      queryClient.setQueryData(apiKey(el.dataset.apiPath!), JSON.parse(el.textContent ?? ''));
+    } catch {
+      // Not usable: the page asks for it as usual.
+    }
+    el.remove();
+  }
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -18,6 +35,7 @@ if (!root) throw new Error('index.html has no #root element');
  * in slices that leave the page responsive.
  */
 async function start(container: HTMLElement) {
+  adoptServedData();
   const app = (
     <StrictMode>
       <App />
