@@ -6,9 +6,18 @@
 //!   when the browser accepts that encoding, with `Vary: Accept-Encoding`;
 //! - a path that is a prerendered page (`dist/<path>/index.html`, see `web/scripts/prerender.mjs`) gets that
 //!   page, any other path the app's frame (`dist/shell.html`), which the client-side router fills in. A
-//!   missing file under `assets/` is a 404, never HTML under a script's name.
+//!   missing file under `assets/` is a 404, never HTML under a script's name;
+//! - a mentor's page (`/mentor/{id}`) of an approved mentor is the frame with the top of the profile
+//!   filled in (`dist/mentor-page.html`, its fields HTML-escaped) and the body of
+//!   `GET /api/mentors/{id}` beside it for the app to start from, both from the catalogue as it is
+//!   at that request (the same in-memory answers as the api's, never a stale copy): its largest
+//!   text is on the first paint. It is sent as it is (not compressed), `no-cache`, with an ETag of
+//!   its content.
 
-use std::path::{Component, Path, PathBuf};
+use std::{
+    hash::{DefaultHasher, Hash, Hasher},
+    path::{Component, Path, PathBuf},
+};
 
 use poem::{
     Body, Endpoint, FromRequest, IntoResponse, Request, Response, Result,
@@ -16,6 +25,9 @@ use poem::{
     http::{HeaderValue, Method, StatusCode, header},
     web::StaticFileRequest,
 };
+use uuid::Uuid;
+
+use crate::{routes::public_mentor, state::AppState};
 
 /// Where the web build puts its content-hashed files.
 pub const ASSETS_DIR: &str = "assets";
@@ -27,6 +39,13 @@ pub const NO_CACHE: &str = "no-cache";
 pub const INDEX_FILE: &str = "index.html";
 /// The app's frame (header and footer) for every client-side route without a prerendered page.
 pub const SHELL_FILE: &str = "shell.html";
+
+/// The frame with a mentor's profile card, whose fields are the markers below
+/// (`web/src/features/mentors/mentor-preview.tsx`, written by `web/scripts/prerender.mjs`).
+pub const MENTOR_PAGE_FILE: &str = "mentor-page.html";
+const MARK_NAME: &str = "%%MENTOR_NAME%%";
+const MARK_INITIALS: &str = "%%MENTOR_INITIALS%%";
+const MARK_BIO: &str = "%%MENTOR_BIO%%";
 
 /// A precompressed form of a file, in the server's order of preference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +153,73 @@ fn percent_decode(path: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// The mentor a `/mentor/{id}` path shows: `(id as written, id)` for a UUID in its usual form.
+fn mentor_page_id(path: &str) -> Option<(&str, Uuid)> {
+    let written = path.strip_prefix("/mentor/")?;
+    if written.len() != 36 {
+        return None;
+    }
+    Some((written, Uuid::try_parse(written).ok()?))
+}
+
+/// Text as HTML text or an attribute's value.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Up to two initials of a name, as the app's avatar shows them (`initialsOf` in
+/// `web/src/components/mentor-avatar.tsx`): 'Luna Starweaver' -> 'LS', 'Luna' -> 'LU', none -> '?'.
+pub fn initials_of(name: &str) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let letters: String = match words.as_slice() {
+        [] => String::new(),
+        [only] => only.chars().take(2).collect(),
+        [first, .., last] => first.chars().take(1).chain(last.chars().take(1)).collect(),
+    };
+    if letters.is_empty() {
+        "?".to_string()
+    } else {
+        letters.to_uppercase()
+    }
+}
+
+/// The mentor's page from the template: the fields in the card, and `GET {api_path}`'s body in a
+/// JSON script after `#root` (`<` written as `\u003c`, so nothing in it can close the script).
+pub fn fill_mentor_page(template: &str, api_path: &str, body: &str) -> Option<String> {
+    let mentor: serde_json::Value = serde_json::from_str(body).ok()?;
+    let name = mentor.get("displayName")?.as_str()?;
+    let bio = mentor.get("bio").and_then(|b| b.as_str()).unwrap_or("");
+    let data = format!(
+        r#"<script type="application/json" data-api-path="{}">{}</script>"#,
+        escape_html(api_path),
+        body.replace('<', "\\u003c")
+    );
+    let html = template
+        .replace(MARK_NAME, &escape_html(name))
+        .replace(MARK_INITIALS, &escape_html(&initials_of(name)))
+        .replace(MARK_BIO, &escape_html(bio));
+    let end = html.rfind("</body>")?;
+    Some(format!("{}{data}{}", &html[..end], &html[end..]))
+}
+
+/// A strong validator for a body made per request.
+fn etag_of(body: &[u8]) -> String {
+    let mut hasher = DefaultHasher::new();
+    body.hash(&mut hasher);
+    format!("\"m{:016x}{:x}\"", hasher.finish(), body.len())
+}
+
 /// The app under `dist`: see the module's comment.
 pub struct WebApp {
     dist: PathBuf,
@@ -165,12 +251,57 @@ impl WebApp {
     }
 }
 
+impl WebApp {
+    /// A mentor's page with the mentor in it (see the module's comment); `None` when there is no
+    /// template or no approved mentor of that id (the frame alone then, and the app asks the api).
+    async fn mentor_page(&self, req: &Request, written: &str, id: Uuid) -> Option<Response> {
+        let state = req.data::<AppState>()?;
+        let template = tokio::fs::read_to_string(self.dist.join(MENTOR_PAGE_FILE)).await.ok()?;
+        let mentor = match public_mentor(state, id).await {
+            Ok(mentor) => mentor,
+            Err(crate::error::ApiError::NotFound(_)) => return None,
+            Err(err) => {
+                tracing::warn!(%id, error = ?err, "mentor page without its mentor");
+                return None;
+            }
+        };
+        let body = mentor.bytes();
+        let html = fill_mentor_page(
+            &template,
+            &format!("/api/mentors/{written}"),
+            std::str::from_utf8(&body).ok()?,
+        )?;
+        let etag = etag_of(html.as_bytes());
+        let unchanged = req
+            .headers()
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+        let resp = if unchanged {
+            Response::builder().status(StatusCode::NOT_MODIFIED).finish()
+        } else {
+            Response::builder().content_type("text/html; charset=utf-8").body(html)
+        };
+        let mut resp = resp;
+        let headers = resp.headers_mut();
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_CACHE));
+        headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        headers.insert(header::ETAG, HeaderValue::from_str(&etag).ok()?);
+        Some(resp)
+    }
+}
+
 impl Endpoint for WebApp {
     type Output = Response;
 
     async fn call(&self, req: Request) -> Result<Self::Output> {
         if req.method() != Method::GET {
             return Err(StaticFileError::MethodNotAllowed(req.method().clone()).into());
+        }
+        if let Some((written, id)) = mentor_page_id(req.uri().path())
+            && let Some(resp) = self.mentor_page(&req, written, id).await
+        {
+            return Ok(resp);
         }
         let file = self.file_for(req.uri().path())?;
         let cache = if file.starts_with(self.dist.join(ASSETS_DIR)) {
@@ -270,6 +401,47 @@ mod tests {
         assert_eq!(compressible_type(Path::new("notification.mp3")), None);
         assert_eq!(compressible_type(Path::new("logo.png")), None);
         assert_eq!(compressible_type(Path::new("README")), None);
+    }
+
+    #[test]
+    fn mentor_pages_are_named_by_a_uuid() {
+        let id = "0b5a8f5e-6f0c-4a1e-9d55-0e7c2a1b3c4d";
+        assert_eq!(
+            mentor_page_id(&format!("/mentor/{id}")),
+            Some((id, Uuid::parse_str(id).unwrap()))
+        );
+        assert_eq!(mentor_page_id("/mentor/123"), None);
+        assert_eq!(mentor_page_id(&format!("/mentor/{id}/x")), None);
+        assert_eq!(mentor_page_id(&format!("/mentors/{id}")), None);
+        assert_eq!(mentor_page_id("/mentor/0b5a8f5e6f0c4a1e9d550e7c2a1b3c4d----"), None);
+    }
+
+    #[test]
+    fn initials_as_the_app_shows_them() {
+        assert_eq!(initials_of("Luna Starweaver"), "LS");
+        assert_eq!(initials_of("  luna  de la  Star "), "LS");
+        assert_eq!(initials_of("Luna"), "LU");
+        assert_eq!(initials_of("Ö"), "Ö");
+        assert_eq!(initials_of("   "), "?");
+    }
+
+    #[test]
+    fn the_mentor_page_escapes_what_it_writes() {
+        let template = "<html><body><div id=\"root\"><h1>%%MENTOR_NAME%%</h1><span>%%MENTOR_INITIALS%%</span>\
+                        <p>%%MENTOR_BIO%%</p></div></body></html>";
+        let body = r#"{"displayName":"Ann <b>\"O'Neil\"</b>","bio":"a & b </script><script>x()</script>"}"#;
+        let html = fill_mentor_page(template, "/api/mentors/1", body).unwrap();
+        assert!(html.contains("<h1>Ann &lt;b&gt;&quot;O&#39;Neil&quot;&lt;/b&gt;</h1><span>A&lt;</span>"));
+        assert!(html.contains("<p>a &amp; b &lt;/script&gt;&lt;script&gt;x()&lt;/script&gt;</p>"));
+        let data = html
+            .split(r#"<script type="application/json" data-api-path="/api/mentors/1">"#)
+            .nth(1)
+            .unwrap();
+        let data = data.strip_suffix("</script></body></html>").unwrap();
+        assert!(!data.contains('<'));
+        let parsed: serde_json::Value = serde_json::from_str(data).unwrap();
+        assert_eq!(parsed, serde_json::from_str::<serde_json::Value>(body).unwrap());
+        assert_eq!(fill_mentor_page(template, "/x", "not json"), None);
     }
 
     #[test]

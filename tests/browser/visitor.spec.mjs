@@ -1,6 +1,6 @@
 // A visitor who is not signed in browses a mentor's page, sees the honest 'From' price (the
 // cheapest service, not the base price), is asked to sign in on 'Book Now' and lands back on that
-// service's booking page after signing in.
+// service's booking page after signing in. The mentor's page comes with the mentor in it.
 import { test, expect, createVerifiedUser } from '../harness/fixtures.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
@@ -20,9 +20,15 @@ test('a signed-out visitor browses, is asked to sign in to book, and comes back 
   });
   expect(cheaper.status, show(cheaper)).toBe(201);
 
+  // The api writes the mentor into the page, and the app starts from it without asking again.
+  const asked = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === `/api/mentors/${mentor.id}`) asked.push(r.url());
+  });
   await page.goto(`/mentor/${mentor.id}`);
   await expect(page.getByRole('heading', { level: 1, name: mentor.displayName })).toBeVisible();
   await expect(page.getByText('From $12.00').first()).toBeVisible();
+  expect(asked).toEqual([]);
   await expect(page.getByText('Usually responds within 2 hours')).toHaveCount(0);
 
   await page.getByRole('link', { name: `Book ${service.title}` }).click();

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const web = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(web, 'dist');
 const ssrDir = path.join(web, 'dist-prerender');
-const { PAGES, SHELL_FILE, renderPage, renderShell } = await import(
+const { PAGES, SHELL_FILE, MENTOR_PAGE_FILE, renderPage, renderShell, renderMentorPage } = await import(
   pathToFileURL(path.join(ssrDir, 'prerender.js')).href
 );
 
@@ -28,4 +28,5 @@ function write(file, attr, markup) {
 // data-prerendered: the page this HTML shows, which main.tsx hydrates; none for the frame alone.
 for (const { path: route, file } of PAGES) write(file, ` data-prerendered="${route}"`, await renderPage(route));
 write(SHELL_FILE, '', renderShell());
+write(MENTOR_PAGE_FILE, '', renderMentorPage());
 rmSync(ssrDir, { recursive: true, force: true });

@@ -1,45 +1,31 @@
-import { startTransition, StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app';
-import { preloadPage } from './app/routes';
-import { fetchUser } from './lib/auth';
-import { queryClient } from './lib/query-client';
 import './styles/index.css';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
-
 /**
- * The served HTML already shows the page's frame (web/scripts/prerender.mjs). It stays on screen
- * until the app's first render can show the page itself: the signed-in state and the page's chunk
- * load first, so the frame is never swapped for a spinner. Failures are the app's to show.
- * A signed-out visitor of a prerendered page (`data-prerendered` names it) gets that HTML hydrated,
- * not rebuilt; otherwise the app renders afresh. Either way the first render is a transition, done
- * in slices that leave the page responsive.
+ * The entry: only the stylesheet and this loader. The served HTML already shows the page (the
+ * build prerenders the public pages, web/scripts/prerender.mjs, and the api fills in a mentor's),
+ * so the app's code (boot.tsx and what it imports) is fetched and run once that HTML is on the
+ * screen: evaluating it never holds back the first paint, which on a slow or busy phone would
+ * otherwise wait for all of it.
+ * "On the screen" is the browser's first-contentful-paint entry (reported once the frame is
+ * presented, not merely started); a browser without paint timing waits for the next frame
+ * instead, a page that is not shown (a background tab, where no frame comes) loads at once, and
+ * five seconds without a paint load it anyway.
  */
-async function start(container: HTMLElement) {
-  const app = (
-    <StrictMode>
-      <App />
-    </StrictMode>
-  );
-  let user = null;
-  if (container.hasChildNodes()) {
-    const path = window.location.pathname;
-    // The signed-out page's chunk loads beside the user (the public pages are the same for both).
-    [user] = await Promise.all([
-      fetchUser(queryClient).catch(() => null),
-      preloadPage(path, false).catch(() => undefined),
-    ]);
-    if (user) await preloadPage(path, true).catch(() => undefined);
-  }
-  const page = window.location.pathname + window.location.search;
-  if (!user && container.dataset.prerendered === page) {
-    startTransition(() => void hydrateRoot(container, app));
-  } else {
-    const root = createRoot(container);
-    startTransition(() => root.render(app));
-  }
+function afterFirstPaint(): Promise<void> {
+  if (document.visibilityState !== 'visible') return Promise.resolve();
+  return new Promise((resolve) => {
+    setTimeout(resolve, 5000);
+    if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+      const observer = new PerformanceObserver((list) => {
+        if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+        observer.disconnect();
+        resolve();
+      });
+      observer.observe({ type: 'paint', buffered: true });
+    } else {
+      requestAnimationFrame(() => setTimeout(resolve, 0));
+    }
+  });
 }
 
-void start(root);
+void afterFirstPaint().then(() => import('./boot'));

@@ -26,6 +26,17 @@ use jobs::upload_cleanup;
 
 pub struct MentorsApi;
 
+/// `GET /api/mentors/{id}` as anyone sees it (404 for a mentor not approved), from the catalogue's
+/// memory; also what the api writes into a mentor's page (`web`).
+pub async fn public_mentor(state: &AppState, id: uuid::Uuid) -> ApiResult<CachedJson<MentorView>> {
+    state
+        .catalogue
+        .respond(Key::Mentor(id), async {
+            Ok(mentors::public(&state.pool, id).await?.into())
+        })
+        .await
+}
+
 /// Onboarding step 1. Absent fields are validated as missing.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
@@ -209,13 +220,7 @@ impl MentorsApi {
     #[oai(path = "/mentors/:id", method = "get", operation_id = "getMentor")]
     async fn get(&self, state: Data<&AppState>, id: Path<String>, req: &Request) -> ApiResult<CachedJson<MentorView>> {
         let id = parse_id(&id, mentors::NOT_FOUND)?;
-        let public = state
-            .catalogue
-            .respond(Key::Mentor(id), async {
-                Ok(mentors::public(&state.pool, id).await?.into())
-            })
-            .await;
-        match public {
+        match public_mentor(&state, id).await {
             Err(e @ ApiError::NotFound(_)) => match own_preview(&state, id, req).await? {
                 Some(view) => Ok(CachedJson::new(&view)),
                 None => Err(e),

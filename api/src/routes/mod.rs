@@ -27,6 +27,8 @@ mod site_info;
 mod unsubscribe;
 pub mod views;
 
+pub use mentors::public_mentor;
+
 use poem_openapi::{OpenApiService, Tags};
 
 #[derive(Tags)]

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/testing/test-utils';
-import { Testimonials, highlightStats } from './highlights';
+import { PlatformFigures, Testimonials, highlightStats } from './highlights';
 
 const base = {
   mentorCount: 26,
@@ -46,5 +46,17 @@ describe('landing highlights', () => {
     );
     expect(screen.getByText('“Clear and kind.”')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Luna Starling' })).toHaveAttribute('href', '/mentor/m1');
+  });
+
+  it("keeps the figures' box while they load, hidden, so the hero does not grow when they arrive", () => {
+    const { container, unmount } = renderWithProviders(<PlatformFigures stats={undefined} />);
+    const box = container.querySelector('dl');
+    expect(box).toHaveClass('invisible');
+    expect(box).toHaveAttribute('aria-hidden', 'true');
+    expect(box?.querySelectorAll('dt')).toHaveLength(3);
+    unmount();
+    renderWithProviders(<PlatformFigures stats={highlightStats(base)} />);
+    expect(screen.getByText('Average hourly rate')).toBeVisible();
+    expect(screen.getByText('$64.50')).toBeInTheDocument();
   });
 });

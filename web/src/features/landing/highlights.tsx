@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { HighlightsView, TestimonialView } from '@/api/model';
 import { RatingStars } from '@/components/rating-stars';
 import { formatUsd } from '@/lib/money';
+import { cn } from '@/lib/utils';
 
 export type Figure = { label: string; value: string };
 
@@ -26,11 +27,26 @@ export function highlightStats(h: HighlightsView | undefined): Figure[] {
   return figures;
 }
 
-export function PlatformFigures({ stats }: { stats: Figure[] }) {
-  if (stats.length === 0) return null;
+/** Stands in while the figures load: the box they usually fill, kept empty. */
+const LOADING_FIGURES: Figure[] = [
+  { label: 'Mentors', value: '0' },
+  { label: 'Average hourly rate', value: '$0.00' },
+  { label: 'Average rating (0 reviews)', value: '0.0' },
+];
+
+/**
+ * The figures; `undefined` while they load, when the box they usually fill is kept (invisible),
+ * so the hero does not grow under the reader when they arrive.
+ */
+export function PlatformFigures({ stats }: { stats: Figure[] | undefined }) {
+  if (stats?.length === 0) return null;
+  const loading = !stats;
   return (
-    <dl className="mt-16 grid max-w-3xl grid-cols-3 gap-4 sm:gap-8">
-      {stats.map((stat) => (
+    <dl
+      aria-hidden={loading || undefined}
+      className={cn('mt-16 grid max-w-3xl grid-cols-3 gap-4 sm:gap-8', loading && 'invisible')}
+    >
+      {(stats ?? LOADING_FIGURES).map((stat) => (
         <div key={stat.label} className="rounded-2xl bg-white/5 p-4 ring-1 ring-white/10 sm:p-6">
           <dt className="text-xs text-indigo-200 sm:text-sm">{stat.label}</dt>
           <dd className="mt-1 font-display text-2xl font-semibold sm:text-4xl">{stat.value}</dd>

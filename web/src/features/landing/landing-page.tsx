@@ -80,7 +80,7 @@ export function LandingPage() {
               </Button>
             </div>
           </div>
-          <PlatformFigures stats={highlightStats(highlights.data)} />
+          <PlatformFigures stats={highlights.isPending ? undefined : highlightStats(highlights.data)} />
         </div>
       </section>
 
