@@ -181,9 +181,9 @@ pub async fn create(pool: &PgPool, reporter: Uuid, input: NewReport<'_>) -> Resu
          ON CONFLICT ON CONSTRAINT reports_once_per_reporter DO NOTHING RETURNING {COLUMNS}"
     )))
     .bind(reporter)
-    .bind(target.as_str())
+    .bind(target)
     .bind(target_id)
-    .bind(reason.as_str())
+    .bind(reason)
     .bind(details)
     .fetch_optional(&mut *tx)
     .await?;

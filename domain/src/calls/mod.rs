@@ -60,15 +60,6 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EndReason::Ended => "ended",
-            EndReason::Missed => "missed",
-            EndReason::Rejected => "rejected",
-            EndReason::Disconnected => "disconnected",
-        }
-    }
-
     /// What `callEnded.reason` says.
     pub fn event_reason(self) -> CallEndReason {
         match self {
@@ -557,12 +548,12 @@ mod tests {
                 EndReason::Rejected,
                 EndReason::Disconnected
             ]
-            .map(|r| (r.as_str(), r.status().as_str())),
+            .map(|r| (r.event_reason(), r.status())),
             [
-                ("ended", "ended"),
-                ("missed", "missed"),
-                ("rejected", "rejected"),
-                ("disconnected", "ended")
+                (CallEndReason::Ended, CallStatus::Ended),
+                (CallEndReason::Missed, CallStatus::Missed),
+                (CallEndReason::Rejected, CallStatus::Rejected),
+                (CallEndReason::Disconnected, CallStatus::Ended)
             ]
         );
     }
