@@ -59,8 +59,9 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
     let changes = changes_state(req.method()) && may_change_catalogue(req.uri().path());
     let response = next.call(req).await?.into_response();
     if changes && response.status().is_success() {
-        // Committed by now; other processes hear of it through `catalogue_changed`.
-        state.catalogue.forget_all();
+        // Committed by now; other processes hear of it through `catalogue_changed`, and this
+        // one has applied it before the response leaves.
+        state.catalogue.changed_here(&state.pool).await;
     }
     Ok(response)
 }

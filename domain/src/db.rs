@@ -2,7 +2,10 @@
 
 use std::time::Duration;
 
-use sqlx::{PgPool, postgres::PgPoolOptions};
+use sqlx::{
+    PgPool,
+    postgres::{PgConnectOptions, PgPoolOptions},
+};
 
 /// How long a request waits for a database connection before it gives up with 503: short, so an
 /// outage answers quickly instead of holding every request open.
@@ -11,10 +14,19 @@ pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
 pub async fn connect(database_url: &str, max_connections: u32) -> anyhow::Result<PgPool> {
+    let options: PgConnectOptions = database_url
+        .parse()
+        .map_err(|e| anyhow::anyhow!("DATABASE_URL is not a PostgreSQL URL: {e}"))?;
+    // Searches match misspelt words with pg_trgm's `%` at this similarity on every connection,
+    // without a round trip to set it (catalogue::search).
+    let options = options.options([(
+        "pg_trgm.similarity_threshold",
+        crate::catalogue::search::TYPO_SIMILARITY,
+    )]);
     let pool = PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(ACQUIRE_TIMEOUT)
-        .connect(database_url)
+        .connect_with(options)
         .await
         .map_err(|e| anyhow::anyhow!("cannot connect to the database at DATABASE_URL: {e}"))?;
     Ok(pool)

@@ -146,6 +146,14 @@ describe('catalogue listings from memory', () => {
       async () => (await viaB.get(`/api/mentors/${id}`)).body.displayName === 'Cache Tester Renamed',
     );
 
+    // A listing without a search, in memory before the change (and answered from the snapshot of
+    // listed mentors when not): the process that made the change shows it on the very next request.
+    const cheap = async () =>
+      (await client(stack.baseUrl).get('/api/mentors?maxPrice=25&sort=price&pageSize=50')).body.mentors.map(
+        (m) => m.id,
+      );
+    assert.ok(!(await cheap()).includes(id));
+    assert.ok(!(await cheap()).includes(id));
     const repriced = await owner.put(`/api/mentor/services/${service.body.id}`, { price: '25.00' });
     assert.equal(repriced.status, 200, show(repriced));
     await until(
@@ -153,6 +161,89 @@ describe('catalogue listings from memory', () => {
       async () => (await viaB.get(`/api/services/${service.body.id}`)).body.price === '25.00',
     );
     assert.equal((await findIn(viaA))?.fromPrice, '25.00');
+    assert.ok((await cheap()).includes(id), 'the new price moved the mentor into the filter at once');
+  });
+
+  it('a change to one mentor refreshes, in both processes, every cached listing it can alter and no stale page stays', async () => {
+    const DEFAULT_ORDER = 'm.rating DESC, m.review_count DESC, m.total_sessions DESC, m.created_at, m.id';
+    const [first] = await plain('', DEFAULT_ORDER);
+    const word = `zebrafish${Date.now()}`;
+    const warm = async () => {
+      for (const baseUrl of stack.baseUrls) {
+        for (const { query } of CASES) await allPages(baseUrl, query);
+        await client(baseUrl).get(`/api/mentors?search=${word}`);
+        await client(baseUrl).get('/api/mentors');
+      }
+    };
+    const everyCaseAgrees = async (what) => {
+      for (const { query, where, order } of CASES) {
+        const expected = await plain(where, order);
+        for (const baseUrl of stack.baseUrls) {
+          await until(`${what}: "${query}" from ${baseUrl}`, async () => {
+            const { total, ids } = await allPages(baseUrl, query);
+            return total === expected.length && JSON.stringify(ids) === JSON.stringify(expected);
+          });
+        }
+      }
+    };
+
+    // Only what its card shows (the time zone): the default listing's first page shows it anew.
+    await warm();
+    await db.query(`UPDATE mentors SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [first]);
+    for (const baseUrl of stack.baseUrls) {
+      await until('the new time zone on the first page', async () => {
+        const res = await client(baseUrl).get('/api/mentors');
+        return res.body.mentors.find((m) => m.id === first)?.timeZone === 'Asia/Tokyo';
+      });
+    }
+
+    // Its search text: a search that did not list it before lists it now.
+    await warm();
+    await db.query(`UPDATE mentors SET bio = bio || ' ' || $2 WHERE id = $1`, [first, word]);
+    for (const baseUrl of stack.baseUrls) {
+      await until('the new word found', async () => {
+        const res = await client(baseUrl).get(`/api/mentors?search=${word}`);
+        return res.body.total === 1 && res.body.mentors[0].id === first;
+      });
+    }
+
+    // Its price, moving it into and out of the price filter and along the price order; then its
+    // rating, moving it along every order; then its user's active flag, out of every listing.
+    const { rows: others } = await db.query(`SELECT id FROM mentors WHERE id <> $1 ORDER BY id LIMIT 1`, [first]);
+    for (const [what, sql, id] of [
+      ['a price into the filter', 'UPDATE services SET price_cents = 4500 WHERE mentor_id = $1', first],
+      ['a price out of the filter, first by price', 'UPDATE services SET price_cents = 1 WHERE mentor_id = $1', first],
+      ['a rating', 'UPDATE mentors SET rating = 4.51, review_count = review_count + 3 WHERE id = $1', others[0].id],
+      ['sessions', 'UPDATE mentors SET total_sessions = total_sessions + 500 WHERE id = $1', others[0].id],
+      [
+        'a deactivated user',
+        'UPDATE users SET is_active = false WHERE id = (SELECT user_id FROM mentors WHERE id = $1)',
+        first,
+      ],
+    ]) {
+      await warm();
+      await db.query(sql, [id]);
+      await everyCaseAgrees(what);
+    }
+  });
+
+  it('a change to a mentor a cached page does not show leaves that page in memory', async () => {
+    const listed = await plain('', 'm.rating DESC, m.review_count DESC, m.total_sessions DESC, m.created_at, m.id');
+    const last = listed.at(-1); // far from the first page
+    const word = `quokka${Date.now()}`;
+    const counter = async (name) => {
+      const text = await (await fetch(`${stack.baseUrl}/metrics`)).text();
+      return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    };
+    const viaA = client(stack.baseUrl);
+    await viaA.get('/api/mentors');
+    await db.query(`UPDATE mentors SET bio = bio || ' ' || $2 WHERE id = $1`, [last, word]);
+    // Heard: every search was forgotten, the new word is found.
+    await until('the change heard', async () => (await viaA.get(`/api/mentors?search=${word}`)).body.total === 1);
+    const [hits, misses] = [await counter('catalogue_cache_hits_total'), await counter('catalogue_cache_misses_total')];
+    assert.equal((await viaA.get('/api/mentors')).status, 200);
+    assert.equal(await counter('catalogue_cache_hits_total'), hits + 1, 'the first page came from memory');
+    assert.equal(await counter('catalogue_cache_misses_total'), misses);
   });
 
   it('a change written straight into the database (as the worker does) reaches both processes', async () => {

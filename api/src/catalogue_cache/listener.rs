@@ -1,5 +1,5 @@
-//! Hears every process's catalogue changes (`LISTEN catalogue_changed`) and empties this
-//! process's cache on each. Without a connection nothing is cached until it is back.
+//! Hears every process's catalogue changes (`LISTEN catalogue_changed`) and forgets what each
+//! can have altered in this process's cache. Without a connection nothing is cached until it is back.
 
 use std::{sync::Arc, time::Duration};
 
@@ -24,6 +24,7 @@ async fn listen(pool: &PgPool) -> sqlx::Result<PgListener> {
 pub async fn start(pool: PgPool, cache: Arc<CatalogueCache>) -> anyhow::Result<()> {
     let listener = listen(&pool).await?;
     cache.set_listening(true);
+    tokio::spawn(super::listed::keep(pool.clone(), cache.clone()));
     tokio::spawn(run(pool, cache, listener));
     Ok(())
 }
@@ -31,8 +32,8 @@ pub async fn start(pool: PgPool, cache: Arc<CatalogueCache>) -> anyhow::Result<(
 async fn run(pool: PgPool, cache: Arc<CatalogueCache>, mut listener: PgListener) {
     loop {
         match listener.try_recv().await {
-            Ok(Some(_)) => {
-                cache.forget_all();
+            Ok(Some(notification)) => {
+                cache.heard(notification.payload());
                 continue;
             }
             Ok(None) => {

@@ -32,7 +32,8 @@ pub async fn public_mentor(state: &AppState, id: uuid::Uuid) -> ApiResult<Cached
     state
         .catalogue
         .respond(Key::Mentor(id), async {
-            Ok(mentors::public(&state.pool, id).await?.into())
+            let view: MentorView = mentors::public(&state.pool, id).await?.into();
+            Ok((CachedJson::new(&view), vec![id]))
         })
         .await
 }
@@ -204,13 +205,18 @@ impl MentorsApi {
         state
             .catalogue
             .respond(Key::Listing(listing.clone()), async {
+                if let Some(page) = state.catalogue.listed_page(&listing) {
+                    return Ok(page);
+                }
                 let found = search::listing(&state.pool, &listing).await?;
-                Ok(MentorsPage {
+                let shows = found.mentors.iter().map(|m| m.mentor.id).collect();
+                let page = MentorsPage {
                     mentors: found.mentors.into_iter().map(Into::into).collect(),
                     total: found.total,
                     page: found.page,
                     page_size: found.page_size,
-                })
+                };
+                Ok((CachedJson::new(&page), shows))
             })
             .await
     }

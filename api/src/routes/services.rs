@@ -134,10 +134,12 @@ impl ServicesApi {
                     .await?
                     .filter(|m| m.is_public())
                     .ok_or_else(not_found)?;
-                Ok(ServiceWithMentorView {
+                let shows = vec![mentor.id];
+                let view = ServiceWithMentorView {
                     service: service.into(),
                     mentor: mentor.into(),
-                })
+                };
+                Ok((CachedJson::new(&view), shows))
             })
             .await
     }

@@ -97,6 +97,41 @@ pub struct Listing {
 }
 
 impl Listing {
+    /// Whether the listing searches words: only then can a change of a mentor's search text
+    /// (name, specialties, service titles, bio) alter which mentors it lists or their order.
+    pub fn is_search(&self) -> bool {
+        self.search.is_some()
+    }
+
+    pub fn service(&self) -> Option<&str> {
+        self.service.as_deref()
+    }
+
+    pub fn min_price(&self) -> Option<i64> {
+        self.min_price
+    }
+
+    pub fn max_price(&self) -> Option<i64> {
+        self.max_price
+    }
+
+    /// As sent (trimmed), compared as a numeric.
+    pub fn min_rating(&self) -> Option<&str> {
+        self.min_rating.as_deref()
+    }
+
+    pub fn sort(&self) -> Sort {
+        self.sort
+    }
+
+    pub fn page(&self) -> i64 {
+        self.page
+    }
+
+    pub fn page_size(&self) -> i64 {
+        self.page_size
+    }
+
     pub fn new(q: Query) -> Result<Self> {
         let (page, page_size) = paging(q.page, q.page_size)?;
         if let Some(s) = q.search.as_deref() {
@@ -198,18 +233,17 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         .push_bind((page - 1) * page_size)
         .push(")");
 
-    let (total, ids): (i64, Vec<uuid::Uuid>) = if search.is_some() {
-        let mut tx = db.begin().await?;
-        sqlx::query("SELECT set_config('pg_trgm.similarity_threshold', $1, true)")
-            .bind(TYPO_SIMILARITY)
-            .execute(&mut *tx)
-            .await?;
-        let found = query.build_query_as().fetch_one(&mut *tx).await?;
-        tx.commit().await?;
-        found
-    } else {
-        query.build_query_as().fetch_one(db).await?
-    };
+    // The typo threshold (`%`) is TYPO_SIMILARITY on every connection of the pool (`db::connect`
+    // sets it when connecting; it is also PostgreSQL's default), so no transaction sets it here.
+    let (total, ids): (i64, Vec<uuid::Uuid>) = query.build_query_as().fetch_one(db).await?;
+    if ids.is_empty() {
+        return Ok(Page {
+            mentors: Vec::new(),
+            total,
+            page,
+            page_size,
+        });
+    }
 
     let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)"))
         .bind(&ids)
