@@ -138,9 +138,11 @@ pub async fn grace_period() {
 /// that one worker works through a backlog at 13,000 to 16,000 no-op tasks a second on the 2-core
 /// machine (measured by `worker bench`; 4,200 with 500).
 pub const FETCH_BATCH: usize = 2000;
-/// Tasks of one queue that run at once in one worker process: a fetched batch is worked through
-/// this many at a time, below the worker's database pool (a batch of 2,000 handlers at once would
-/// wait for its 11 connections past their acquire timeout).
+/// Tasks of one queue that run at once in one worker process unless its job says otherwise
+/// (`Job::CONCURRENCY`): a fetched batch is worked through this many at a time, below the worker's
+/// database pool (a batch of 2,000 handlers at once, each with a connection of its own, would wait
+/// for its 11 connections past their acquire timeout). Batched queues (`batch`) run a whole fetch
+/// at once: their tasks wait on one statement per batch, not on a connection each.
 pub const MAX_RUNNING_PER_QUEUE: usize = 8;
 
 impl Settings {
@@ -230,7 +232,7 @@ pub type QueueWorker<J> = WorkerBuilder<
 pub fn worker<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, restarts: usize) -> QueueWorker<J> {
     WorkerBuilder::new(worker_name(J::QUEUE))
         .backend(storage::<J>(pool, settings, wakeups, restarts))
-        .concurrency(MAX_RUNNING_PER_QUEUE)
+        .concurrency(J::CONCURRENCY)
         .retry(RecordedRetries::new(retries(settings, J::MAX_ATTEMPTS), pool.clone()))
         .layer(SkipDiscardedLayer)
         // Inside the retries: every attempt is counted and timed.
