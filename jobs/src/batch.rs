@@ -37,6 +37,9 @@ impl<I: Send + 'static, O: Send + 'static> Batcher<I, O> {
         let (sender, mut receiver) = mpsc::unbounded_channel::<(I, Reply<O>)>();
         tokio::spawn(async move {
             while let Some(first) = receiver.recv().await {
+                // Tasks of one fetch are submitted one after the other: let the rest arrive
+                // rather than run the first alone.
+                tokio::task::yield_now().await;
                 let mut items = Vec::new();
                 let mut replies = Vec::new();
                 let mut next = Some(first);
@@ -133,8 +136,8 @@ impl Batches {
     }
 }
 
-/// Tasks in one batch at most (one statement's array, one transaction).
-pub const MAX_BATCH: usize = 1000;
+/// Tasks in one batch at most (one statement's array, one transaction): a whole fetch.
+pub const MAX_BATCH: usize = crate::runtime::FETCH_BATCH;
 /// Tasks of a batched queue that run at once in one worker process: they wait on their batch,
 /// not on a connection of their own, so all of a fetch may.
 pub const BATCHED_CONCURRENCY: usize = crate::runtime::FETCH_BATCH;

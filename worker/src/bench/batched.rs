@@ -49,10 +49,10 @@ async fn parties(pool: &PgPool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// [`TASKS`] bookings in `status`, spread over the mentors an hour apart from `first_hour`
-/// hours after two days ahead (whole seconds); a reserved one's hold ran out a minute ago.
-async fn bookings(pool: &PgPool, status: &str, first_hour: i64, paid: bool) -> anyhow::Result<Vec<Uuid>> {
-    let per_mentor = TASKS / MENTORS;
+/// `n` bookings in `status`, spread over the mentors an hour apart from `first_hour` hours after
+/// two days ahead (whole seconds); a reserved one's hold ran out a minute ago.
+async fn bookings(pool: &PgPool, n: i64, status: &str, first_hour: i64, paid: bool) -> anyhow::Result<Vec<Uuid>> {
+    let per_mentor = n / MENTORS;
     let ids: Vec<Uuid> = sqlx::query_scalar(
         "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, hold_expires_at, confirmed_at)
          SELECT (SELECT id FROM users WHERE email = 'bench.seeker@mystic-mentors.test'), s.mentor_id, s.id, $1, t, t + interval '30 minutes', 2000,
@@ -123,15 +123,26 @@ async fn drain(url: &str, pool: &PgPool, queue: &str) -> anyhow::Result<(f64, i6
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let (span, not_done): (f64, i64) = sqlx::query_as(
-        "SELECT extract(epoch FROM max(done_at) - min(lock_at))::float8, count(*) FILTER (WHERE status <> 'Done') \
+    let (span, tasks, not_done): (f64, i64, i64) = sqlx::query_as(
+        "SELECT extract(epoch FROM max(done_at) - min(lock_at))::float8, count(*), count(*) FILTER (WHERE status <> 'Done') \
          FROM apalis.jobs WHERE job_type = $1",
     )
     .bind(queue)
     .fetch_one(pool)
     .await?;
     worker.stop().await?;
-    Ok((TASKS as f64 / span, not_done))
+    anyhow::ensure!(tasks == TASKS, "{tasks} {queue} tasks queued, not {TASKS}");
+    Ok((tasks as f64 / span, not_done))
+}
+
+/// Waits, when the minute is late, for the next one to begin: the hold sweep (every minute on
+/// the minute) would otherwise release some holds before their tasks do.
+async fn clear_of_the_sweep() {
+    use chrono::Timelike;
+    let second = chrono::Utc::now().second();
+    if second >= 40 {
+        tokio::time::sleep(Duration::from_secs(u64::from(62 - second))).await;
+    }
 }
 
 fn load_average() -> f64 {
@@ -145,8 +156,8 @@ fn load_average() -> f64 {
 pub async fn holds(url: &str) -> anyhow::Result<Drained> {
     let pool = connect(url).await?;
     parties(&pool).await?;
-    let lapsed = bookings(&pool, "reserved", 0, false).await?;
-    let paid = bookings(&pool, "confirmed", 1_000, true).await?;
+    let lapsed = bookings(&pool, TASKS / 2, "reserved", 0, false).await?;
+    let paid = bookings(&pool, TASKS / 2, "confirmed", 1_000, true).await?;
     let (half_lapsed, half_paid) = (&lapsed[..lapsed.len() / 2], &paid[..paid.len() / 2]);
     let tasks: Vec<ExpireHold> = half_lapsed
         .iter()
@@ -156,6 +167,7 @@ pub async fn holds(url: &str) -> anyhow::Result<Drained> {
         .map(|&booking_id| ExpireHold { booking_id })
         .collect();
     push(&pool, &tasks).await?;
+    clear_of_the_sweep().await;
     println!(
         "queued {} hold-expiry tasks ({} lapsed holds, {} paid); starting a worker",
         tasks.len(),
@@ -187,7 +199,7 @@ pub async fn holds(url: &str) -> anyhow::Result<Drained> {
 /// 20,000 reminder tasks, one for each of 20,000 confirmed bookings.
 pub async fn reminders(url: &str) -> anyhow::Result<Drained> {
     let pool = connect(url).await?;
-    let ids = bookings(&pool, "confirmed", 2_000, true).await?;
+    let ids = bookings(&pool, TASKS, "confirmed", 2_000, true).await?;
     let starts: Vec<(Uuid, chrono::DateTime<chrono::Utc>)> =
         sqlx::query_as("SELECT id, scheduled_at FROM bookings WHERE id = ANY($1)")
             .bind(&ids)
