@@ -37,20 +37,28 @@ impl<I: Send + 'static, O: Send + 'static> Batcher<I, O> {
         let (sender, mut receiver) = mpsc::unbounded_channel::<(I, Reply<O>)>();
         tokio::spawn(async move {
             while let Some(first) = receiver.recv().await {
-                // Tasks of one fetch are submitted one after the other: let the rest arrive
-                // rather than run the first alone.
-                tokio::task::yield_now().await;
-                let mut items = Vec::new();
-                let mut replies = Vec::new();
+                let (mut items, mut replies) = (Vec::new(), Vec::new());
                 let mut next = Some(first);
-                while let Some((item, reply)) = next {
-                    items.push(item);
-                    replies.push(reply);
-                    next = if items.len() < max.max(1) {
-                        receiver.try_recv().ok()
-                    } else {
-                        None
-                    };
+                loop {
+                    while let Some((item, reply)) = next {
+                        items.push(item);
+                        replies.push(reply);
+                        next = if items.len() < max.max(1) {
+                            receiver.try_recv().ok()
+                        } else {
+                            None
+                        };
+                    }
+                    // Tasks of one fetch are submitted one after the other: while more keep
+                    // arriving, let them, rather than run the first ones alone.
+                    if items.len() >= max.max(1) {
+                        break;
+                    }
+                    tokio::task::yield_now().await;
+                    next = receiver.try_recv().ok();
+                    if next.is_none() {
+                        break;
+                    }
                 }
                 let n = items.len();
                 // A panicking batch fails its tasks; the batcher goes on with the next.
