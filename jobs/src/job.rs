@@ -15,6 +15,10 @@ pub trait Job: Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
     const QUEUE: &'static str;
     /// Tries in all (the first and its retries with backoff) before the task is marked failed.
     const MAX_ATTEMPTS: usize;
+    /// Tasks of this queue that run at once in one worker process. A handler holding a
+    /// connection of its own stays at the default; one that waits on its batch
+    /// (`crate::batch`) may run all of a fetch at once.
+    const CONCURRENCY: usize = crate::runtime::MAX_RUNNING_PER_QUEUE;
 
     /// At most one task with this key ever exists in the queue. `run_at` is the time it is
     /// queued for, for the jobs whose identity includes it.

@@ -3,6 +3,7 @@
 //! registered with one line in `runtime.rs` (see docs/adding-a-job.md).
 
 pub mod announcement_fanout;
+pub mod batch;
 pub mod booking_completion;
 pub mod booking_events;
 pub mod booking_reminders;

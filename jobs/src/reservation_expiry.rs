@@ -4,12 +4,16 @@
 //! early) in the same transaction that creates the hold; a worker that was down runs it on start.
 //! A sweep every minute ([`SWEEP_SCHEDULE`]) releases any overdue hold whose task was lost.
 //! Safe to run twice: only a hold that is still held and past its expiry changes.
+//! Batched (`crate::batch`): the tasks a worker holds at once release their holds in one
+//! statement, and each completes once that statement has committed.
 
 use apalis::prelude::{BoxDynError, Data};
 use chrono::{DateTime, Utc};
 use domain::booking::reservations;
 use serde::{Deserialize, Serialize};
-use sqlx::PgConnection;
+use std::collections::HashSet;
+
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use crate::{context::JobContext, job::Job};
@@ -28,6 +32,7 @@ pub struct ExpireHold {
 impl Job for ExpireHold {
     const QUEUE: &'static str = QUEUE;
     const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+    const CONCURRENCY: usize = crate::batch::BATCHED_CONCURRENCY;
 
     fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
         Some(format!("expire:{}", self.booking_id))
@@ -41,9 +46,21 @@ pub async fn schedule(conn: &mut PgConnection, booking_id: Uuid, expires_at: Dat
 }
 
 pub async fn handle(job: ExpireHold, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
-    let released = reservations::expire_hold(&ctx.pool, job.booking_id).await?;
-    tracing::info!(booking = %job.booking_id, released, "reservation hold checked");
+    let released = ctx.batches.hold_expiry().submit(job.booking_id).await?;
+    tracing::debug!(booking = %job.booking_id, released, "reservation hold checked");
     Ok(())
+}
+
+/// Runs a batch of expiry tasks (booking ids, maybe repeated) as one statement; whether each
+/// task released its hold (a hold named twice is released by the first).
+pub async fn expire_batch(pool: &PgPool, ids: &[Uuid]) -> anyhow::Result<Vec<bool>> {
+    let mut released: HashSet<Uuid> = reservations::expire_holds(pool, ids).await?.into_iter().collect();
+    tracing::info!(
+        tasks = ids.len(),
+        released = released.len(),
+        "reservation holds checked"
+    );
+    Ok(ids.iter().map(|id| released.remove(id)).collect())
 }
 
 pub async fn sweep(job: SweepHolds, ctx: Data<JobContext>) -> Result<(), BoxDynError> {

@@ -138,9 +138,11 @@ pub async fn grace_period() {
 /// that one worker works through a backlog at 13,000 to 16,000 no-op tasks a second on the 2-core
 /// machine (measured by `worker bench`; 4,200 with 500).
 pub const FETCH_BATCH: usize = 2000;
-/// Tasks of one queue that run at once in one worker process: a fetched batch is worked through
-/// this many at a time, below the worker's database pool (a batch of 2,000 handlers at once would
-/// wait for its 11 connections past their acquire timeout).
+/// Tasks of one queue that run at once in one worker process unless its job says otherwise
+/// (`Job::CONCURRENCY`): a fetched batch is worked through this many at a time, below the worker's
+/// database pool (a batch of 2,000 handlers at once, each with a connection of its own, would wait
+/// for its 11 connections past their acquire timeout). Batched queues (`batch`) run a whole fetch
+/// at once: their tasks wait on one statement per batch, not on a connection each.
 pub const MAX_RUNNING_PER_QUEUE: usize = 8;
 
 impl Settings {
@@ -189,8 +191,37 @@ CREATE OR REPLACE TRIGGER keep_tries_of_handed_back BEFORE UPDATE ON apalis.jobs
     EXECUTE FUNCTION apalis.keep_tries_of_handed_back();
 "#;
 
-/// Creates apalis' own schema (`apalis.*`), separate from ours, without its redundant indexes and
-/// with handing a task back not counted as a try; idempotent, also when workers start together.
+/// Announces the tasks an insert queued due now once per queue and statement, not once per task:
+/// apalis' own trigger sends one NOTIFY per row, so a batch that queues 6,000 follow-up tasks sent
+/// 6,000 notifications for every listening worker to read, where the wake-ups (`wakeups`) only
+/// need the queue's name. The payload keeps apalis' shape (`job_type`, an `id`, the earliest
+/// `run_at`).
+const NOTIFY_PER_STATEMENT: &str = r#"
+CREATE OR REPLACE FUNCTION apalis.notify_new_jobs_per_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('apalis::job::insert',
+                      json_build_object('job_type', job_type, 'id', min(id), 'run_at', min(run_at))::text)
+    FROM inserted WHERE run_at <= now() GROUP BY job_type;
+    RETURN NULL;
+END
+$$;
+DO $$
+BEGIN
+    -- Replaced once: later starts find the statement-level trigger and leave the table alone.
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'notify_workers_per_statement'
+                   AND tgrelid = 'apalis.jobs'::regclass) THEN
+        DROP TRIGGER IF EXISTS notify_workers ON apalis.jobs;
+        CREATE TRIGGER notify_workers_per_statement AFTER INSERT ON apalis.jobs
+            REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT
+            EXECUTE FUNCTION apalis.notify_new_jobs_per_statement();
+    END IF;
+END
+$$;
+"#;
+
+/// Creates apalis' own schema (`apalis.*`), separate from ours, without its redundant indexes,
+/// with handing a task back not counted as a try and one announcement per insert statement and
+/// queue; idempotent, also when workers start together.
 pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
     PostgresStorage::<()>::setup(pool)
         .await
@@ -211,6 +242,7 @@ pub async fn setup_storage(pool: &PgPool) -> anyhow::Result<()> {
     ))
     .execute(&mut *tx)
     .await?;
+    sqlx::raw_sql(NOTIFY_PER_STATEMENT).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -230,7 +262,7 @@ pub type QueueWorker<J> = WorkerBuilder<
 pub fn worker<J: Job>(pool: &PgPool, settings: &Settings, wakeups: &Wakeups, restarts: usize) -> QueueWorker<J> {
     WorkerBuilder::new(worker_name(J::QUEUE))
         .backend(storage::<J>(pool, settings, wakeups, restarts))
-        .concurrency(MAX_RUNNING_PER_QUEUE)
+        .concurrency(J::CONCURRENCY)
         .retry(RecordedRetries::new(retries(settings, J::MAX_ATTEMPTS), pool.clone()))
         .layer(SkipDiscardedLayer)
         // Inside the retries: every attempt is counted and timed.

@@ -80,3 +80,49 @@ async fn a_task_handed_back_by_a_stopping_worker_keeps_its_tries(pool: PgPool) {
     let silent = r#"{"Err": "Re-enqueued due to worker heartbeat timeout."}"#;
     assert_eq!(requeue(&pool, id, silent).await, (3, silent.to_string()));
 }
+
+/// An insert announces its tasks due now once per queue, not once per task, and tasks queued for
+/// later not at all; starting twice leaves one announcing trigger.
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_insert_announces_each_queue_once(pool: PgPool) {
+    jobs::runtime::setup_storage(&pool).await.unwrap();
+    jobs::runtime::setup_storage(&pool).await.unwrap();
+    let triggers: Vec<String> = sqlx::query_scalar(
+        "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'apalis.jobs'::regclass AND NOT tgisinternal \
+         AND tgname LIKE 'notify%' ORDER BY 1",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(triggers, ["notify_workers_per_statement"]);
+
+    let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await.unwrap();
+    listener.listen(jobs::wakeups::NOTIFY_CHANNEL).await.unwrap();
+    let mut tx = pool.begin().await.unwrap();
+    jobs::queue::push_all(&mut tx, "queue_a", &[1, 2, 3], 1).await.unwrap();
+    jobs::queue::push_all(&mut tx, "queue_b", &[4], 1).await.unwrap();
+    let later = jobs::queue::PushOptions {
+        run_at: Some(chrono::Utc::now() + chrono::Duration::hours(1)),
+        ..Default::default()
+    };
+    jobs::queue::push(&mut tx, "queue_c", &5, later).await.unwrap();
+    tx.commit().await.unwrap();
+    // Notifications arrive in commit order: everything before the marker came from the inserts.
+    sqlx::query("SELECT pg_notify($1, 'marker')")
+        .bind(jobs::wakeups::NOTIFY_CHANNEL)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let mut queues = Vec::new();
+    loop {
+        let n = listener.recv().await.unwrap();
+        if n.payload() == "marker" {
+            break;
+        }
+        let payload: serde_json::Value = serde_json::from_str(n.payload()).unwrap();
+        assert!(payload["id"].is_string() && payload["run_at"].is_string(), "{payload}");
+        queues.push(payload["job_type"].as_str().unwrap().to_string());
+    }
+    queues.sort();
+    assert_eq!(queues, ["queue_a", "queue_b"]);
+}

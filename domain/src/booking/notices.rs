@@ -54,6 +54,11 @@ impl Notice {
         }
     }
 
+    /// The notice for `user_id` as queued for the worker (what [`Notice::send`] queues).
+    pub fn fan_out(&self, user_id: uuid::Uuid) -> notifications::FanOut {
+        notifications::FanOut::new(&[user_id], self.kind, self.title, &self.message, Some(self.link))
+    }
+
     pub async fn send(&self, tx: &mut PgConnection, user_id: uuid::Uuid) -> Result<()> {
         notifications::notify(&mut *tx, user_id, self.kind, self.title, &self.message, Some(self.link)).await
     }

@@ -2,12 +2,17 @@
 //! `booking_reminders` so each is sent once per start. The caller queues the e-mail in the same
 //! transaction.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Duration, Utc};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{bookings, notices};
-use crate::Result;
+use super::{bookings::Booking, notices};
+use crate::{
+    Result, job_queue,
+    notifications::{FAN_OUT_MAX_ATTEMPTS, FAN_OUT_QUEUE},
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reminder {
@@ -76,6 +81,15 @@ pub async fn overdue(db: &PgPool) -> Result<Vec<Due>> {
     Ok(out)
 }
 
+/// One reminder asked for: a booking's `kind` reminder for the start it was scheduled for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Asked {
+    pub booking_id: Uuid,
+    pub kind: String,
+    /// Compared in whole seconds with the booking's current start.
+    pub start: DateTime<Utc>,
+}
+
 /// Sends the `kind` reminder of a booking that still starts at `start` (whole seconds), unless
 /// it was cancelled or the reminder was sent already. The reminder's lead when it was sent now.
 pub async fn remind(
@@ -84,33 +98,77 @@ pub async fn remind(
     kind: &str,
     start: DateTime<Utc>,
 ) -> Result<Option<&'static str>> {
-    let Some(reminder) = find(kind) else { return Ok(None) };
-    let Some(b) = bookings::find(&mut *tx, booking_id).await? else {
-        return Ok(None);
+    let asked = Asked {
+        booking_id,
+        kind: kind.to_string(),
+        start,
     };
-    if b.scheduled_at.timestamp() != start.timestamp() || !b.status.is_live() {
-        return Ok(None);
+    Ok(remind_many(tx, std::slice::from_ref(&asked)).await?.remove(0))
+}
+
+/// [`remind`] for many reminders at once, in the caller's transaction and a fixed number of
+/// statements: the bookings read in one, the reminders recorded in one (`ON CONFLICT DO NOTHING`,
+/// so each is sent once whoever else sends it at the same time), every notification queued in one.
+/// Each asked reminder's lead when it was sent now; one asked twice in `asked` is sent for the
+/// first only.
+pub async fn remind_many(tx: &mut PgConnection, asked: &[Asked]) -> Result<Vec<Option<&'static str>>> {
+    let mut out = vec![None; asked.len()];
+    if asked.is_empty() {
+        return Ok(out);
     }
-    let recorded = sqlx::query(
-        "INSERT INTO booking_reminders (booking_id, kind, scheduled_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    let mut ids: Vec<Uuid> = asked.iter().map(|a| a.booking_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let found: Vec<Booking> = sqlx::query_as(crate::select_bookings!("WHERE b.id = ANY($1)"))
+        .bind(&ids)
+        .fetch_all(&mut *tx)
+        .await?;
+    let bookings: HashMap<Uuid, Booking> = found.into_iter().map(|b| (b.id, b)).collect();
+    // Each reminder still due to its booking's current start, once.
+    let mut wanted: HashMap<(Uuid, &'static str), usize> = HashMap::new();
+    for (i, a) in asked.iter().enumerate() {
+        let Some(reminder) = find(&a.kind) else { continue };
+        let Some(b) = bookings.get(&a.booking_id) else { continue };
+        if b.scheduled_at.timestamp() != a.start.timestamp() || !b.status.is_live() {
+            continue;
+        }
+        wanted.entry((b.id, reminder.kind)).or_insert(i);
+    }
+    if wanted.is_empty() {
+        return Ok(out);
+    }
+    let (mut booking_ids, mut kinds, mut starts) = (Vec::new(), Vec::new(), Vec::new());
+    for &(booking_id, kind) in wanted.keys() {
+        booking_ids.push(booking_id);
+        kinds.push(kind);
+        starts.push(bookings[&booking_id].scheduled_at);
+    }
+    let recorded: Vec<(Uuid, String)> = sqlx::query_as(
+        "INSERT INTO booking_reminders (booking_id, kind, scheduled_at) \
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) ON CONFLICT DO NOTHING RETURNING booking_id, kind",
     )
-    .bind(b.id)
-    .bind(kind)
-    .bind(b.scheduled_at)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if recorded == 0 {
-        return Ok(None);
-    }
-    let notices = notices::reminder(&b, reminder.lead);
-    if b.group_session_id.is_some() {
+    .bind(&booking_ids)
+    .bind(&kinds)
+    .bind(&starts)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut fan_outs = Vec::with_capacity(recorded.len() * 2);
+    for (booking_id, kind) in recorded {
+        let Some(reminder) = find(&kind) else { continue };
+        let Some(&i) = wanted.get(&(booking_id, reminder.kind)) else {
+            continue;
+        };
+        let b = &bookings[&booking_id];
+        let notices = notices::reminder(b, reminder.lead);
+        fan_outs.push(notices.seeker.fan_out(b.user_id));
         // A group seat reminds its seeker only: the mentor is not reminded once per seat.
-        notices.seeker.send(tx, b.user_id).await?;
-    } else {
-        notices.send(tx, &b).await?;
+        if b.group_session_id.is_none() {
+            fan_outs.push(notices.mentor.fan_out(b.mentor_user_id));
+        }
+        out[i] = Some(reminder.lead);
     }
-    Ok(Some(reminder.lead))
+    job_queue::push_all(&mut *tx, FAN_OUT_QUEUE, &fan_outs, FAN_OUT_MAX_ATTEMPTS).await?;
+    Ok(out)
 }
 
 #[cfg(test)]

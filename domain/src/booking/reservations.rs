@@ -338,6 +338,25 @@ pub async fn expire_hold(db: &PgPool, id: Uuid) -> Result<bool> {
     Ok(done.rows_affected() == 1)
 }
 
+/// [`expire_hold`] for many holds in one statement: the ids this call released. Each hold is
+/// released at most once whatever runs at the same time (the statement only changes a hold that
+/// is still held), never early, never with a charge in flight.
+pub async fn expire_holds(db: impl sqlx::PgExecutor<'_>, ids: &[Uuid]) -> Result<Vec<Uuid>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(sqlx::query_scalar(
+        "UPDATE bookings SET status = $2, updated_at = now() WHERE id = ANY($1) AND status = $3 AND hold_expires_at <= now() \
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = $4) RETURNING id",
+    )
+    .bind(ids)
+    .bind(BookingStatus::Expired)
+    .bind(BookingStatus::Reserved)
+    .bind(PaymentStatus::Processing)
+    .fetch_all(db)
+    .await?)
+}
+
 /// Releases every hold that has run out (the safety net for lost jobs); returns how many.
 pub async fn expire_overdue_holds(db: &PgPool) -> Result<u64> {
     Ok(sqlx::query!(

@@ -5,7 +5,9 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::{
-    IDLE_QUERIES_TARGET, LATENESS_P99_TARGET, START_P95_TARGET, THROUGHPUT_TARGET, percentile,
+    IDLE_QUERIES_TARGET, LATENESS_P99_TARGET, START_P95_TARGET, THROUGHPUT_TARGET,
+    batched::Drained,
+    percentile,
     phases::{Backlog, Lateness, StartLatency},
 };
 
@@ -108,6 +110,26 @@ impl Figures {
                 thousands(one.jobs_per_second)
             ),
             two.duplicates == 0 && two.missing == 0 && two.jobs_per_second > one.jobs_per_second,
+        );
+    }
+
+    /// A batched queue's drain: its rate against `target`, what it changed, the load average.
+    pub fn batched(&mut self, figure: &str, run: &Drained, target: f64) {
+        let failed = if run.not_done > 0 {
+            format!(", {} failed", run.not_done)
+        } else {
+            String::new()
+        };
+        self.add(
+            figure,
+            format!(
+                "{} tasks/s ({}{failed}; load average {:.1})",
+                thousands(run.tasks_per_second),
+                run.outcome,
+                run.load
+            ),
+            format!("≥ {} tasks/s, each settled once", thousands(target)),
+            run.tasks_per_second >= target && run.not_done == 0 && run.correct,
         );
     }
 

@@ -6,6 +6,7 @@
 //! rest. It prints each figure against its target and, when `BENCH_RESULTS` names a file,
 //! appends one JSON line per figure. It never fails on a missed target.
 
+mod batched;
 pub mod child;
 mod figures;
 mod phases;
@@ -42,6 +43,7 @@ pub const IDLE_WINDOW: Duration = Duration::from_secs(20);
 pub const IDLE_QUERIES_TARGET: f64 = 10.0;
 
 pub async fn run() -> anyhow::Result<()> {
+    let only_batched = std::env::var("BENCH_JOBS").is_ok_and(|v| v == "batched");
     let server = std::env::var("DATABASE_URL").context("DATABASE_URL names the PostgreSQL server to use")?;
     let database = std::env::var("BENCH_DATABASE").unwrap_or_else(|_| BENCH_DATABASE.to_string());
     let url = recreate(&server, &database).await?;
@@ -55,16 +57,50 @@ pub async fn run() -> anyhow::Result<()> {
     );
 
     let mut figures = Figures::default();
+    if only_batched {
+        return batched_only(&url, figures).await;
+    }
     let idle = phases::idle_load(&url, &database).await?;
     let (lateness, start) = phases::scheduled_then_steady(&url).await?;
     let one = phases::backlog(&url, 1).await?;
     let two = phases::backlog(&url, 2).await?;
+    let holds = batched::holds(&url).await?;
+    let reminders = batched::reminders(&url).await?;
+    let _ = std::fs::remove_dir_all(phases::mail_dir());
 
     figures.throughput_one(&one);
     figures.start_latency(&start);
     figures.lateness(&lateness);
     figures.idle(idle);
     figures.two_workers(&two, &one);
+    figures.batched(
+        "Jobs: 20,000 due hold-expiry tasks (half the holds paid), one worker",
+        &holds,
+        batched::HOLDS_TARGET,
+    );
+    figures.batched(
+        "Jobs: 20,000 reminder tasks, one worker",
+        &reminders,
+        batched::REMINDERS_TARGET,
+    );
+    figures.finish()
+}
+
+/// `BENCH_JOBS=batched worker bench`: the batched queues' figures alone.
+async fn batched_only(url: &str, mut figures: Figures) -> anyhow::Result<()> {
+    let holds = batched::holds(url).await?;
+    let reminders = batched::reminders(url).await?;
+    let _ = std::fs::remove_dir_all(phases::mail_dir());
+    figures.batched(
+        "Jobs: 20,000 due hold-expiry tasks (half the holds paid), one worker",
+        &holds,
+        batched::HOLDS_TARGET,
+    );
+    figures.batched(
+        "Jobs: 20,000 reminder tasks, one worker",
+        &reminders,
+        batched::REMINDERS_TARGET,
+    );
     figures.finish()
 }
 

@@ -17,14 +17,14 @@ use super::{
 };
 
 /// A worker process of this binary.
-struct Worker {
+pub(super) struct Worker {
     process: Child,
     runs_file: Option<PathBuf>,
 }
 
 impl Worker {
     /// The production worker, as deployed.
-    fn production(url: &str) -> anyhow::Result<Self> {
+    pub(super) fn production(url: &str) -> anyhow::Result<Self> {
         Ok(Self {
             process: command(url).spawn()?,
             runs_file: None,
@@ -69,7 +69,7 @@ impl Worker {
     }
 
     /// SIGTERM, then waits; returns the tasks it ran: (seq, started at, unix µs).
-    async fn stop(mut self) -> anyhow::Result<Vec<(u64, i64)>> {
+    pub(super) async fn stop(mut self) -> anyhow::Result<Vec<(u64, i64)>> {
         let status = Command::new("kill")
             .arg("-TERM")
             .arg(self.pid().to_string())
@@ -100,8 +100,15 @@ fn command(url: &str) -> Command {
             "RUST_LOG",
             std::env::var("BENCH_WORKER_LOG").unwrap_or_else(|_| "warn".into()),
         )
+        // The e-mails the benchmark's tasks queue are written here, not into the checkout.
+        .env("MAIL_DIR", mail_dir())
         .kill_on_drop(true);
     command
+}
+
+/// Where the benchmark's workers write their e-mails (removed when the benchmark ends).
+pub(super) fn mail_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("job-bench-mail-{}", std::process::id()))
 }
 
 /// Transactions per second of the production worker with every queue idle.
@@ -262,7 +269,7 @@ pub async fn backlog(url: &str, workers: usize) -> anyhow::Result<Backlog> {
     })
 }
 
-async fn connect(url: &str) -> sqlx::Result<PgPool> {
+pub(super) async fn connect(url: &str) -> sqlx::Result<PgPool> {
     sqlx::postgres::PgPoolOptions::new()
         .max_connections(4)
         .connect(url)
