@@ -76,7 +76,11 @@ describe('a worker restarted during a backlog', () => {
     'stops within its grace and, with the workers after it, runs every task exactly once',
     { timeout: 170_000 },
     async () => {
-      await until('the job storage', async () => (await db.query("SELECT to_regclass('apalis.jobs') AS t")).rows[0].t);
+      // The storage exists before the worker runs (`api migrate` makes it): wait for the worker itself,
+      // or the SIGTERM can arrive before its process has a handler and kill it by signal.
+      await until('the worker to start', async () =>
+        (await readFile(stack.logs.worker, 'utf8').catch(() => '')).includes('worker started'),
+      );
       const idle = await stack.stopWorker(0);
       assert.deepEqual(idle, { code: 0, signal: null }, 'an idle worker stops at once and cleanly');
 
