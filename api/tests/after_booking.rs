@@ -55,6 +55,17 @@ fn at_minutes(minutes: i64) -> String {
         .to_rfc3339()
 }
 
+/// Noon (UTC) two days from now: a start whose session, and one half an hour later, stay inside one
+/// day's availability whatever the time the test runs (a start `at(40)` is 23:00 when the test runs
+/// between 07:00 and 08:00, and half an hour later crosses midnight, where no slot is offered).
+fn noon_in_two_days() -> String {
+    (Utc::now().date_naive() + chrono::Days::new(2))
+        .and_hms_opt(12, 0, 0)
+        .unwrap()
+        .and_utc()
+        .to_rfc3339()
+}
+
 /// A paid, confirmed booking `hours` ahead; returns its id.
 async fn paid_booking(app: &TestApp, f: &Fixture, hours: i64) -> String {
     paid_booking_at(app, f, &at(hours)).await
@@ -203,15 +214,15 @@ async fn rescheduling_moves_the_booking_and_its_reminders(pool: sqlx::PgPool) {
     r.assert_status(StatusCode::BAD_REQUEST);
     assert_eq!(body(r).await["message"], "Please select a new time");
     let (_, stranger) = app.signed_in("stranger@example.com").await;
-    app.put(&path, json!({"scheduledAt": at(40)}), Some(&stranger))
+    app.put(&path, json!({"scheduledAt": noon_in_two_days()}), Some(&stranger))
         .await
         .assert_status(StatusCode::NOT_FOUND);
-    let odd = (chrono::DateTime::parse_from_rfc3339(&at(40)).unwrap() + Duration::minutes(7)).to_rfc3339();
+    let odd = (chrono::DateTime::parse_from_rfc3339(&noon_in_two_days()).unwrap() + Duration::minutes(7)).to_rfc3339();
     app.put(&path, json!({"scheduledAt": odd}), Some(&f.seeker))
         .await
         .assert_status(StatusCode::CONFLICT);
 
-    let new_time = at(40);
+    let new_time = noon_in_two_days();
     let r = app
         .put(
             &path,
