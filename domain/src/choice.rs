@@ -128,16 +128,28 @@ mod openapi {
 
 #[cfg(all(test, feature = "openapi"))]
 mod tests {
-    use crate::catalogue::vocabulary::ServiceType;
     use poem_openapi::types::{ParseFromJSON, ParseFromParameter};
     use serde_json::json;
 
     use super::Choice;
 
+    closed_set! {
+        /// A closed set of this module's own (a module's tests import no other area of the domain).
+        enum ServiceType ("service type") {
+            Tarot = "tarot",
+            Astrology = "astrology",
+        }
+    }
+
     const INVALID: &str = "Please choose a service type";
 
     fn from_json(v: serde_json::Value) -> Choice<ServiceType> {
         Choice::parse_from_json(Some(v)).unwrap()
+    }
+
+    #[test]
+    fn a_set_as_sql_literals_is_its_stored_texts() {
+        assert_eq!(ServiceType::sql_list(ServiceType::ALL), "'tarot', 'astrology'");
     }
 
     #[test]

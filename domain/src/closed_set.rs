@@ -33,6 +33,13 @@ macro_rules! closed_set {
             /// Every value, in declaration order.
             pub const ALL: &'static [$name] = &[$(Self::$variant),+];
 
+            /// `'a', 'b'`: these values as SQL literals, for a statement put together in code (the
+            /// values come from the enum, never from input); a statement with fixed parameters binds
+            /// them instead.
+            pub fn sql_list(values: &[$name]) -> String {
+                values.iter().map(|v| format!("'{}'", v.as_str())).collect::<Vec<_>>().join(", ")
+            }
+
             /// The stored (and wire) text.
             pub fn as_str(self) -> &'static str {
                 match self {

@@ -15,11 +15,14 @@ fn titles(service_title: &str, mentor_name: &str) -> [String; 2] {
 }
 
 pub async fn ensure_group_sessions(pool: &PgPool, mentor_id: Uuid, i: usize, now: DateTime<Utc>) -> anyhow::Result<()> {
-    let ahead: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM group_sessions WHERE mentor_id = $1 AND status = 'scheduled' AND scheduled_at > $2)")
-        .bind(mentor_id)
-        .bind(now)
-        .fetch_one(pool)
-        .await?;
+    let ahead: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM group_sessions WHERE mentor_id = $1 AND status = $3 AND scheduled_at > $2)",
+    )
+    .bind(mentor_id)
+    .bind(now)
+    .bind(domain::group_sessions::GroupStatus::Scheduled)
+    .fetch_one(pool)
+    .await?;
     if ahead {
         return Ok(());
     }

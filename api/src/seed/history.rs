@@ -3,7 +3,7 @@
 //! are alive right after seeding. Every figure on screen then follows from these rows.
 
 use chrono::{DateTime, Duration, Utc};
-use domain::booking::{slot_arithmetic, to_chrono, to_jiff};
+use domain::booking::{BookingStatus, slot_arithmetic, to_chrono, to_jiff};
 use jiff::tz::TimeZone;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -100,8 +100,9 @@ pub async fn past_sessions(
             .execute(&mut *tx)
             .await?;
     }
-    sqlx::query("UPDATE mentors SET total_sessions = (SELECT count(*) FROM bookings WHERE mentor_id = $1 AND status = 'completed') WHERE id = $1")
+    sqlx::query("UPDATE mentors SET total_sessions = (SELECT count(*) FROM bookings WHERE mentor_id = $1 AND status = $2) WHERE id = $1")
         .bind(mentor_id)
+        .bind(BookingStatus::Completed)
         .execute(&mut *tx)
         .await?;
     Ok(())

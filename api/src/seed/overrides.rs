@@ -70,12 +70,13 @@ async fn has_booking_on(pool: &PgPool, mentor_id: Uuid, tz: &TimeZone, date: Dat
         .timestamp();
     let (start, end) = (domain::booking::to_chrono(start), domain::booking::to_chrono(end));
     Ok(sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM bookings WHERE mentor_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
+        "SELECT EXISTS (SELECT 1 FROM bookings WHERE mentor_id = $1 AND status = ANY($4) \
          AND scheduled_at < $3 AND ends_at > $2)",
     )
     .bind(mentor_id)
     .bind(start)
     .bind(end)
+    .bind(domain::booking::BookingStatus::HOLDING_TIME)
     .fetch_one(pool)
     .await?)
 }

@@ -5,7 +5,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
-use crate::{Error, Result, booking::BookingStatus, choice::Choice};
+use crate::{Error, Result, booking::BookingStatus, choice::Choice, money::PaymentStatus};
 
 /// The admin table shows this many bookings per page unless asked otherwise.
 pub const DEFAULT_PAGE_SIZE: i64 = 20;
@@ -14,12 +14,7 @@ pub const MAX_PAGE_SIZE: i64 = 100;
 /// Pages beyond this are refused before any arithmetic.
 pub const MAX_PAGE: i64 = 100_000;
 /// The states of a made booking (holds are not listed).
-pub const STATUSES: [BookingStatus; 4] = [
-    BookingStatus::Pending,
-    BookingStatus::Confirmed,
-    BookingStatus::Completed,
-    BookingStatus::Cancelled,
-];
+pub const STATUSES: &[BookingStatus] = BookingStatus::MADE;
 
 /// The status filter's value for every status (as no value).
 pub const ANY_STATUS: &str = "all";
@@ -125,14 +120,19 @@ pub struct Page {
     pub page_size: i64,
 }
 
-const FILTER: &str = "b.status IN ('pending', 'confirmed', 'completed', 'cancelled') \
-     AND ($1::text IS NULL OR b.status = $1) AND ($2::timestamptz IS NULL OR b.scheduled_at >= $2) \
-     AND ($3::timestamptz IS NULL OR b.scheduled_at < $3)";
+fn filter() -> String {
+    format!(
+        "b.status IN ({}) AND ($1::text IS NULL OR b.status = $1) AND ($2::timestamptz IS NULL OR b.scheduled_at >= $2) \
+         AND ($3::timestamptz IS NULL OR b.scheduled_at < $3)",
+        BookingStatus::sql_list(STATUSES)
+    )
+}
 
 pub async fn list(db: &PgPool, q: &Query) -> Result<Page> {
-    let status = q.status.map(BookingStatus::as_str);
+    let status = q.status;
+    let filter = filter();
     let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM bookings b WHERE {FILTER}"
+        "SELECT count(*) FROM bookings b WHERE {filter}"
     )))
     .bind(status)
     .bind(q.from)
@@ -143,11 +143,12 @@ pub async fn list(db: &PgPool, q: &Query) -> Result<Page> {
         "SELECT b.id, b.status, b.scheduled_at, (extract(epoch FROM b.ends_at - b.scheduled_at) / 60)::int AS duration_minutes, \
                 b.total_cents, \
                 (SELECT p.status FROM payments p WHERE p.booking_id = b.id \
-                  ORDER BY (p.status = 'approved') DESC, p.created_at DESC, p.id LIMIT 1) AS payment_status, \
+                  ORDER BY (p.status = '{approved}') DESC, p.created_at DESC, p.id LIMIT 1) AS payment_status, \
                 b.created_at, u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email, \
                 m.id AS mentor_id, m.display_name AS mentor_display_name, s.id AS service_id, s.title AS service_title \
          FROM bookings b JOIN users u ON u.id = b.user_id JOIN mentors m ON m.id = b.mentor_id JOIN services s ON s.id = b.service_id \
-         WHERE {FILTER} ORDER BY b.created_at DESC, b.id DESC LIMIT $4 OFFSET $5"
+         WHERE {filter} ORDER BY b.created_at DESC, b.id DESC LIMIT $4 OFFSET $5",
+        approved = PaymentStatus::Approved,
     )))
     .bind(status)
     .bind(q.from)

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgExecutor};
 use uuid::Uuid;
 
-use crate::Result;
+use crate::{Result, booking::BookingStatus};
 
 #[derive(Clone, Debug, FromRow)]
 pub struct AdminMentor {
@@ -57,9 +57,10 @@ fn select(rest: &str) -> String {
                 (m.is_active AND u.is_active) AS is_active, \
                 m.approval_status, m.rejection_reason, m.submitted_at, m.reviewed_at, \
                 (SELECT count(*) FROM services s WHERE s.mentor_id = m.id) AS services_count, \
-                (SELECT count(*) FROM bookings b WHERE b.mentor_id = m.id AND b.status IN ('pending', 'confirmed', 'completed', 'cancelled')) AS total_bookings, \
+                (SELECT count(*) FROM bookings b WHERE b.mentor_id = m.id AND b.status IN ({})) AS total_bookings, \
                 {} AS total_revenue_cents \
          FROM mentors m JOIN users u ON u.id = m.user_id {rest}",
+        BookingStatus::sql_list(BookingStatus::MADE),
         super::revenue_sql("mentor_id = m.id")
     )
 }

@@ -8,12 +8,17 @@ pub mod mentors;
 pub mod stats;
 pub mod users;
 
+use crate::money::{PaymentStatus, RefundStatus};
+
 /// Revenue: what seekers paid (approved payments) less what went back to them (refunds the
 /// gateway has paid). Used for the platform figure and per mentor, so both always agree.
-pub(crate) const REVENUE_CENTS: &str = "(coalesce((SELECT sum(p.amount_cents) FROM payments p WHERE p.status = 'approved' AND p.booking_id IN (SELECT id FROM bookings WHERE {SCOPE})), 0) \
-     - coalesce((SELECT sum(r.amount_cents) FROM refunds r WHERE r.status = 'succeeded' AND r.booking_id IN (SELECT id FROM bookings WHERE {SCOPE})), 0))::bigint";
+const REVENUE_CENTS: &str = "(coalesce((SELECT sum(p.amount_cents) FROM payments p WHERE p.status = '{APPROVED}' AND p.booking_id IN (SELECT id FROM bookings WHERE {SCOPE})), 0) \
+     - coalesce((SELECT sum(r.amount_cents) FROM refunds r WHERE r.status = '{SUCCEEDED}' AND r.booking_id IN (SELECT id FROM bookings WHERE {SCOPE})), 0))::bigint";
 
 /// [`REVENUE_CENTS`] over the bookings matching `scope` (SQL over the `bookings` table).
 pub(crate) fn revenue_sql(scope: &str) -> String {
-    REVENUE_CENTS.replace("{SCOPE}", scope)
+    REVENUE_CENTS
+        .replace("{SCOPE}", scope)
+        .replace("{APPROVED}", PaymentStatus::Approved.as_str())
+        .replace("{SUCCEEDED}", RefundStatus::Succeeded.as_str())
 }

@@ -2,7 +2,7 @@
 
 use sqlx::PgExecutor;
 
-use crate::Result;
+use crate::{Result, booking::BookingStatus};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlatformStats {
@@ -17,11 +17,14 @@ pub struct PlatformStats {
 pub async fn platform(db: impl PgExecutor<'_>) -> Result<PlatformStats> {
     let sql = format!(
         "SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM mentors), \
-                (SELECT count(*) FROM bookings WHERE status IN ('pending', 'confirmed', 'completed', 'cancelled')), {}",
+                (SELECT count(*) FROM bookings WHERE status = ANY($1)), {}",
         super::revenue_sql("true")
     );
     let (total_users, total_mentors, total_bookings, total_revenue_cents): (i64, i64, i64, i64) =
-        sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_one(db).await?;
+        sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(BookingStatus::MADE)
+            .fetch_one(db)
+            .await?;
     Ok(PlatformStats {
         total_users,
         total_mentors,

@@ -6,7 +6,7 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{bookings::Booking, lifecycle, notices};
+use super::{BookingStatus, bookings::Booking, lifecycle, notices};
 use crate::Result;
 
 /// Complaints are possible within 24 hours of the session (help policy).
@@ -29,8 +29,9 @@ pub async fn complete(tx: &mut PgConnection, booking_id: Uuid) -> Result<Option<
 /// Confirmed bookings past their window (the sweep's list).
 pub async fn overdue(db: &PgPool) -> Result<Vec<Uuid>> {
     Ok(
-        sqlx::query_scalar("SELECT id FROM bookings WHERE status = 'confirmed' AND ends_at + $1::interval <= now()")
+        sqlx::query_scalar("SELECT id FROM bookings WHERE status = $2 AND ends_at + $1::interval <= now()")
             .bind(COMPLAINT_WINDOW)
+            .bind(BookingStatus::Confirmed)
             .fetch_all(db)
             .await?,
     )

@@ -6,7 +6,7 @@ use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
 
 use super::{
-    reservations,
+    BookingStatus, reservations,
     slot_arithmetic::{self, DateOverride, Window},
     to_chrono, to_jiff,
 };
@@ -120,9 +120,9 @@ impl Calendar {
              CROSS JOIN LATERAL (SELECT array_agg(date) AS dates, array_agg(is_day_off) AS days_off, array_agg(start_minute) AS starts, \
                array_agg(end_minute) AS ends FROM availability_overrides WHERE mentor_id = m.id AND date >= current_date - 2) o \
              CROSS JOIN LATERAL (SELECT array_agg(t.scheduled_at) AS starts, array_agg(t.ends_at) AS ends FROM ( \
-               SELECT scheduled_at, ends_at FROM bookings WHERE mentor_id = m.id AND status IN ('reserved', 'pending', 'confirmed') \
+               SELECT scheduled_at, ends_at FROM bookings WHERE mentor_id = m.id AND status = ANY($7) \
                  AND group_session_id IS NULL AND scheduled_at < $3 AND scheduled_at > $2 - make_interval(mins => $6) AND ends_at > $2 \
-                 AND id IS DISTINCT FROM $4 AND NOT (status = 'reserved' AND user_id IS NOT DISTINCT FROM $5) \
+                 AND id IS DISTINCT FROM $4 AND NOT (status = $8 AND user_id IS NOT DISTINCT FROM $5) \
                UNION ALL SELECT scheduled_at, ends_at FROM group_sessions WHERE mentor_id = m.id AND status IN ('scheduled', 'active') \
                  AND scheduled_at < $3 AND ends_at > $2) t) b \
              WHERE m.id = $1 AND m.is_active AND m.approval_status = 'approved' AND u.is_active",
@@ -133,6 +133,8 @@ impl Calendar {
         .bind(except)
         .bind(holder)
         .bind(services::MAX_DURATION_MINUTES)
+        .bind(BookingStatus::HOLDING_TIME)
+        .bind(BookingStatus::Reserved)
         .fetch_optional(db)
         .await?
         .ok_or_else(|| Error::not_found(mentors::NOT_FOUND))

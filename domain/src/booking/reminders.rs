@@ -8,7 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{bookings::Booking, notices};
+use super::{BookingStatus, bookings::Booking, notices};
 use crate::{
     Result, job_queue,
     notifications::{FAN_OUT_MAX_ATTEMPTS, FAN_OUT_QUEUE},
@@ -64,12 +64,13 @@ pub async fn overdue(db: &PgPool) -> Result<Vec<Due>> {
     let mut out = Vec::new();
     for reminder in &REMINDERS {
         let rows: Vec<(Uuid, DateTime<Utc>)> = sqlx::query_as(
-            "SELECT b.id, b.scheduled_at FROM bookings b WHERE b.status IN ('pending', 'confirmed') AND b.scheduled_at > now() \
+            "SELECT b.id, b.scheduled_at FROM bookings b WHERE b.status = ANY($3) AND b.scheduled_at > now() \
              AND b.scheduled_at - $1::interval <= now() AND b.updated_at < b.scheduled_at - $1::interval \
              AND NOT EXISTS (SELECT 1 FROM booking_reminders r WHERE r.booking_id = b.id AND r.kind = $2 AND r.scheduled_at = b.scheduled_at)",
         )
         .bind(reminder.before)
         .bind(reminder.kind)
+        .bind(BookingStatus::LIVE)
         .fetch_all(db)
         .await?;
         out.extend(rows.into_iter().map(|(booking_id, start)| Due {

@@ -16,6 +16,17 @@ closed_set! {
 }
 
 impl BookingStatus {
+    /// Made bookings: what lists, counts and totals show (holds, paid or lapsed, are not yet bookings).
+    pub const MADE: &'static [Self] = &[Self::Pending, Self::Confirmed, Self::Completed, Self::Cancelled];
+    /// Still to take place.
+    pub const LIVE: &'static [Self] = &[Self::Pending, Self::Confirmed];
+    /// Made and not cancelled: a session that is, or was, going ahead.
+    pub const GOING_AHEAD: &'static [Self] = &[Self::Pending, Self::Confirmed, Self::Completed];
+    /// Holding its time: no other booking may overlap one of these.
+    pub const HOLDING_TIME: &'static [Self] = &[Self::Reserved, Self::Pending, Self::Confirmed];
+    /// A paid seat that admits its holder to a group call.
+    pub const ADMITTED: &'static [Self] = &[Self::Confirmed, Self::Completed];
+
     /// Pending or confirmed: the session is still to take place.
     pub fn is_live(self) -> bool {
         matches!(self, Self::Pending | Self::Confirmed)

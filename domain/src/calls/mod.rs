@@ -50,6 +50,11 @@ closed_set! {
     }
 }
 
+impl CallStatus {
+    /// Ringing or answered: the call holds its conversation (one live call each).
+    pub const LIVE: &'static [Self] = &[Self::Ringing, Self::Active];
+}
+
 /// Why a call ended, as `callEnded.reason` says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
@@ -163,12 +168,12 @@ pub async fn initiate(
         }
     }
     end_stale(conn, conversation).await?;
-    let busy: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM calls WHERE conversation_id = $1 AND status IN ('ringing', 'active'))",
-    )
-    .bind(conversation)
-    .fetch_one(&mut *conn)
-    .await?;
+    let busy: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM calls WHERE conversation_id = $1 AND status = ANY($2))")
+            .bind(conversation)
+            .bind(CallStatus::LIVE)
+            .fetch_one(&mut *conn)
+            .await?;
     if busy {
         return Err(Error::conflict(BUSY));
     }
@@ -218,14 +223,16 @@ pub async fn initiate(
 async fn end_stale(conn: &mut PgConnection, conversation: Uuid) -> Result<()> {
     let stale: Vec<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM calls c WHERE conversation_id = $1 AND ( \
-           (status = 'ringing' AND NOT EXISTS \
+           (status = $3 AND NOT EXISTS \
                (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = c.caller_socket AND s.seen_at > now() - $2::interval)) \
-           OR (status = 'active' AND EXISTS (SELECT 1 FROM realtime_sockets s \
+           OR (status = $4 AND EXISTS (SELECT 1 FROM realtime_sockets s \
                WHERE s.socket_id IN (c.caller_socket, c.callee_socket) AND s.seen_at <= now() - $2::interval))) \
          FOR UPDATE"
     )))
     .bind(conversation)
     .bind(sockets::STALE_AFTER)
+    .bind(CallStatus::Ringing)
+    .bind(CallStatus::Active)
     .fetch_all(&mut *conn)
     .await?;
     for call in &stale {
@@ -356,9 +363,10 @@ pub async fn socket_gone(conn: &mut PgConnection, socket: Uuid) -> Result<usize>
 
 async fn on_socket(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Call>> {
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE status IN ('ringing', 'active') AND (caller_socket = $1 OR callee_socket = $1) FOR UPDATE"
+        "SELECT {COLUMNS} FROM calls WHERE status = ANY($2) AND (caller_socket = $1 OR callee_socket = $1) FOR UPDATE"
     )))
     .bind(socket)
+    .bind(CallStatus::LIVE)
     .fetch_all(&mut *conn)
     .await?)
 }
@@ -367,11 +375,12 @@ async fn on_socket(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Call>> {
 /// party came back on another socket meanwhile or it ended already. Returns whether it ended.
 pub async fn drop_grace_over(conn: &mut PgConnection, id: Uuid, socket: Uuid) -> Result<bool> {
     let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls c WHERE id = $1 AND status = 'active' AND (caller_socket = $2 OR callee_socket = $2) \
+        "SELECT {COLUMNS} FROM calls c WHERE id = $1 AND status = $3 AND (caller_socket = $2 OR callee_socket = $2) \
            AND NOT EXISTS (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = $2) FOR UPDATE"
     )))
     .bind(id)
     .bind(socket)
+    .bind(CallStatus::Active)
     .fetch_optional(&mut *conn)
     .await?;
     match call {
@@ -459,9 +468,10 @@ pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
 /// A call still ringing at its timeout is missed; returns whether it was.
 pub async fn time_out(conn: &mut PgConnection, id: Uuid) -> Result<bool> {
     let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE id = $1 AND status = 'ringing' FOR UPDATE"
+        "SELECT {COLUMNS} FROM calls WHERE id = $1 AND status = $2 FOR UPDATE"
     )))
     .bind(id)
+    .bind(CallStatus::Ringing)
     .fetch_optional(&mut *conn)
     .await?;
     match call {
@@ -507,9 +517,10 @@ impl Signal {
 /// Relays `payload` from `me` to the other party's call socket of the live call in `room`.
 pub async fn relay(conn: &mut PgConnection, me: Uuid, room: Uuid, signal: Signal, payload: Value) -> Result<()> {
     let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE room_id = $1 AND status IN ('ringing', 'active')"
+        "SELECT {COLUMNS} FROM calls WHERE room_id = $1 AND status = ANY($2)"
     )))
     .bind(room)
+    .bind(CallStatus::LIVE)
     .fetch_optional(&mut *conn)
     .await?;
     let call = call

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
-use crate::{Error, Result, group_sessions::GroupStatus};
+use crate::{Error, Result, booking::BookingStatus, group_sessions::GroupStatus};
 
 pub const NOT_FOUND: &str = "Group session not found";
 pub const NOT_A_PARTICIPANT: &str = "Only the mentor and the participants of this session can join its call";
@@ -76,11 +76,12 @@ pub async fn role_of(conn: &mut PgConnection, s: &CallSession, user: Uuid) -> Re
         return Ok(Role::Mentor);
     }
     let (seated, removed): (bool, bool) = sqlx::query_as(
-        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status IN ('confirmed', 'completed')), \
+        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3)), \
          EXISTS (SELECT 1 FROM group_call_removals WHERE group_session_id = $1 AND user_id = $2)",
     )
     .bind(s.id)
     .bind(user)
+    .bind(BookingStatus::ADMITTED)
     .fetch_one(conn)
     .await?;
     match (seated, removed) {
@@ -118,11 +119,12 @@ pub async fn members(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Member>> {
          SELECT u.id, u.first_name, u.last_name, u.profile_image_url, false, \
                 EXISTS (SELECT 1 FROM group_call_mutes x WHERE x.group_session_id = $1 AND x.user_id = b.user_id) \
          FROM bookings b JOIN users u ON u.id = b.user_id \
-         WHERE b.group_session_id = $1 AND b.status IN ('confirmed', 'completed') \
+         WHERE b.group_session_id = $1 AND b.status = ANY($2) \
          AND NOT EXISTS (SELECT 1 FROM group_call_removals r WHERE r.group_session_id = $1 AND r.user_id = b.user_id) \
          ORDER BY is_mentor DESC, first_name, last_name",
     )
     .bind(id)
+    .bind(BookingStatus::ADMITTED)
     .fetch_all(conn)
     .await?)
 }
@@ -130,10 +132,11 @@ pub async fn members(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Member>> {
 /// Records that the mentor removed `user`; false when they were not a participant.
 pub async fn remove(conn: &mut PgConnection, id: Uuid, user: Uuid, by: Uuid) -> Result<bool> {
     let seated: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status IN ('confirmed', 'completed'))",
+        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3))",
     )
     .bind(id)
     .bind(user)
+    .bind(BookingStatus::ADMITTED)
     .fetch_one(&mut *conn)
     .await?;
     if !seated {

@@ -147,8 +147,9 @@ pub async fn finish(tx: &mut PgConnection, id: Uuid, start: i64, now: DateTime<U
 pub async fn due_to_go_live(db: &PgPool) -> Result<Vec<(Uuid, i64)>> {
     Ok(sqlx::query_as(
         "SELECT id, floor(extract(epoch FROM scheduled_at))::bigint FROM group_sessions \
-         WHERE status = 'scheduled' AND scheduled_at <= now() AND ends_at > now() ORDER BY scheduled_at LIMIT 500",
+         WHERE status = $1 AND scheduled_at <= now() AND ends_at > now() ORDER BY scheduled_at LIMIT 500",
     )
+    .bind(GroupStatus::Scheduled)
     .fetch_all(db)
     .await?)
 }
@@ -157,8 +158,9 @@ pub async fn due_to_go_live(db: &PgPool) -> Result<Vec<(Uuid, i64)>> {
 pub async fn due_to_finish(db: &PgPool) -> Result<Vec<(Uuid, i64)>> {
     Ok(sqlx::query_as(
         "SELECT id, floor(extract(epoch FROM scheduled_at))::bigint FROM group_sessions \
-         WHERE status IN ('scheduled', 'active') AND ends_at <= now() ORDER BY ends_at LIMIT 500",
+         WHERE status = ANY($1) AND ends_at <= now() ORDER BY ends_at LIMIT 500",
     )
+    .bind(GroupStatus::HOLDING_TIME)
     .fetch_all(db)
     .await?)
 }

@@ -15,11 +15,12 @@ use super::{
 use crate::{
     Error, Result,
     booking::{
+        BookingStatus,
         bookings::{self, Booking},
         reservations,
     },
     error::OnConstraint,
-    money,
+    money::{self, PaymentStatus},
 };
 
 pub enum Joined {
@@ -34,14 +35,23 @@ pub enum Joined {
     Existing(Booking),
 }
 
+/// A seeker's seat in a session, held or booked: the statuses of the partial unique index
+/// `bookings (group_session_id, user_id)` (migrations; an ON CONFLICT below names them as the index does).
+const SEAT_STATUSES: &[BookingStatus] = &[
+    BookingStatus::Reserved,
+    BookingStatus::Pending,
+    BookingStatus::Confirmed,
+    BookingStatus::Completed,
+];
+
 async fn existing_seat(tx: &mut PgConnection, session_id: Uuid, user_id: Uuid) -> Result<Option<Booking>> {
-    let id: Option<Uuid> = sqlx::query_scalar(
-        "SELECT id FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status IN ('reserved', 'pending', 'confirmed', 'completed')",
-    )
-    .bind(session_id)
-    .bind(user_id)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let id: Option<Uuid> =
+        sqlx::query_scalar("SELECT id FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3)")
+            .bind(session_id)
+            .bind(user_id)
+            .bind(SEAT_STATUSES)
+            .fetch_optional(&mut *tx)
+            .await?;
     match id {
         Some(id) => bookings::find(&mut *tx, id).await,
         None => Ok(None),
@@ -66,13 +76,16 @@ pub async fn join(
     }
     // The seeker's own lapsed hold (not swept yet) gives its seat back first.
     sqlx::query(
-        "UPDATE bookings SET status = 'expired', updated_at = now() WHERE group_session_id = $1 AND user_id = $2 \
-         AND status = 'reserved' AND hold_expires_at <= $3 \
-         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = 'processing')",
+        "UPDATE bookings SET status = $4, updated_at = now() WHERE group_session_id = $1 AND user_id = $2 \
+         AND status = $5 AND hold_expires_at <= $3 \
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = $6)",
     )
     .bind(session_id)
     .bind(user_id)
     .bind(now)
+    .bind(BookingStatus::Expired)
+    .bind(BookingStatus::Reserved)
+    .bind(PaymentStatus::Processing)
     .execute(&mut *tx)
     .await?;
     if let Some(seat) = existing_seat(tx, session_id, user_id).await? {
@@ -110,7 +123,11 @@ pub async fn join(
     .bind(user_id)
     .bind(g.mentor_id)
     .bind(g.service_id)
-    .bind(if free { "confirmed" } else { "reserved" })
+    .bind(if free {
+        BookingStatus::Confirmed
+    } else {
+        BookingStatus::Reserved
+    })
     .bind(g.scheduled_at)
     .bind(g.ends_at)
     .bind(g.service_price_cents)
@@ -152,12 +169,12 @@ fn is_constraint(err: &anyhow::Error, name: &str) -> bool {
 }
 
 /// The seats of a session to cancel with it, locked: live ones (refunded) and holds (released).
-pub async fn lock_seats(tx: &mut PgConnection, session_id: Uuid) -> Result<Vec<(Uuid, String)>> {
+pub async fn lock_seats(tx: &mut PgConnection, session_id: Uuid) -> Result<Vec<(Uuid, BookingStatus)>> {
     Ok(sqlx::query_as(
-        "SELECT id, status FROM bookings WHERE group_session_id = $1 AND status IN ('reserved', 'pending', 'confirmed') \
-         ORDER BY id FOR UPDATE",
+        "SELECT id, status FROM bookings WHERE group_session_id = $1 AND status = ANY($2) ORDER BY id FOR UPDATE",
     )
     .bind(session_id)
+    .bind(BookingStatus::HOLDING_TIME)
     .fetch_all(&mut *tx)
     .await?)
 }
@@ -165,9 +182,13 @@ pub async fn lock_seats(tx: &mut PgConnection, session_id: Uuid) -> Result<Vec<(
 /// Releases every hold of a cancelled session, even one with a charge in flight: that charge then
 /// settles after its hold had gone and is refunded in full.
 pub async fn release_holds(tx: &mut PgConnection, session_id: Uuid) -> Result<u64> {
-    Ok(sqlx::query("UPDATE bookings SET status = 'expired', updated_at = now() WHERE group_session_id = $1 AND status = 'reserved'")
-        .bind(session_id)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected())
+    Ok(
+        sqlx::query("UPDATE bookings SET status = $2, updated_at = now() WHERE group_session_id = $1 AND status = $3")
+            .bind(session_id)
+            .bind(BookingStatus::Expired)
+            .bind(BookingStatus::Reserved)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected(),
+    )
 }

@@ -7,7 +7,7 @@ use uuid::Uuid;
 use super::{GroupStatus, *};
 use crate::{
     Error, Result,
-    booking::slot_arithmetic::BOOKING_WINDOW_DAYS,
+    booking::{BookingStatus, slot_arithmetic::BOOKING_WINDOW_DAYS},
     catalogue::{mentors, services},
     error::OnConstraint,
 };
@@ -163,12 +163,13 @@ pub async fn upcoming(
     now: DateTime<Utc>,
 ) -> Result<Vec<GroupSession>> {
     Ok(sqlx::query_as(select_group_sessions!(
-        "WHERE g.status IN ('scheduled', 'active') AND g.ends_at > $1 AND ($2::uuid IS NULL OR g.mentor_id = $2) \
+        "WHERE g.status = ANY($4) AND g.ends_at > $1 AND ($2::uuid IS NULL OR g.mentor_id = $2) \
          AND ($3::uuid IS NULL OR g.service_id = $3) AND m.is_active AND m.approval_status = 'approved' AND u.is_active ORDER BY g.scheduled_at, g.id LIMIT 200"
     ))
     .bind(now)
     .bind(mentor_id)
     .bind(service_id)
+    .bind(GroupStatus::HOLDING_TIME)
     .fetch_all(db)
     .await?)
 }
@@ -198,9 +199,10 @@ pub async fn participants(db: impl PgExecutor<'_>, session_ids: &[Uuid]) -> Resu
     Ok(sqlx::query_as(
         "SELECT b.group_session_id, b.id AS booking_id, u.id AS user_id, u.first_name, u.last_name, u.profile_image_url \
          FROM bookings b JOIN users u ON u.id = b.user_id \
-         WHERE b.group_session_id = ANY($1) AND b.status IN ('pending', 'confirmed', 'completed') ORDER BY b.created_at, b.id",
+         WHERE b.group_session_id = ANY($1) AND b.status = ANY($2) ORDER BY b.created_at, b.id",
     )
     .bind(session_ids)
+    .bind(BookingStatus::GOING_AHEAD)
     .fetch_all(db)
     .await?)
 }

@@ -18,6 +18,9 @@ closed_set! {
 }
 
 impl GroupStatus {
+    /// Scheduled or active ([`is_open`](Self::is_open)), as a set for SQL to bind.
+    pub const HOLDING_TIME: &'static [Self] = &[Self::Scheduled, Self::Active];
+
     /// Scheduled or active: seats can be taken and the mentor's time is busy.
     pub fn is_open(self) -> bool {
         matches!(self, Self::Scheduled | Self::Active)

@@ -4,7 +4,7 @@
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::Result;
+use crate::{Result, booking::BookingStatus};
 
 /// The platform keeps this share (in percent) of each booking's total.
 pub const PLATFORM_FEE_PERCENT: i64 = 15;
@@ -41,9 +41,10 @@ impl Earnings {
 pub async fn mentor_earnings(db: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
     // One row per distinct price keeps the answer small however many sessions a mentor has had.
     let rows: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT total_cents, count(*) FROM bookings WHERE mentor_id = $1 AND status = 'completed' GROUP BY total_cents",
+        "SELECT total_cents, count(*) FROM bookings WHERE mentor_id = $1 AND status = $2 GROUP BY total_cents",
     )
     .bind(mentor_id)
+    .bind(BookingStatus::Completed)
     .fetch_all(db)
     .await?;
     Ok(Earnings::of_totals(
