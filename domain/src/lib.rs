@@ -28,6 +28,7 @@ pub mod payouts;
 pub mod rate_limit;
 pub mod realtime;
 pub mod reports;
+pub mod statuses;
 pub mod text;
 pub mod time_zones;
 pub mod tokens;

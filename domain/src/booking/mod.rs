@@ -12,11 +12,10 @@ pub mod reminders;
 pub mod reservations;
 pub mod reviews;
 pub mod slot_arithmetic;
-pub mod status;
 pub mod video;
 pub mod weekly_windows;
 
-pub use status::BookingStatus;
+pub use crate::statuses::BookingStatus;
 
 /// chrono at the database edge, jiff for time-zone arithmetic.
 pub fn to_jiff(t: chrono::DateTime<chrono::Utc>) -> jiff::Timestamp {

@@ -13,6 +13,7 @@ use super::{
 use crate::{
     Error, Result,
     catalogue::{mentors, services},
+    statuses::GroupStatus,
     time_zones,
 };
 
@@ -123,7 +124,7 @@ impl Calendar {
                SELECT scheduled_at, ends_at FROM bookings WHERE mentor_id = m.id AND status = ANY($7) \
                  AND group_session_id IS NULL AND scheduled_at < $3 AND scheduled_at > $2 - make_interval(mins => $6) AND ends_at > $2 \
                  AND id IS DISTINCT FROM $4 AND NOT (status = $8 AND user_id IS NOT DISTINCT FROM $5) \
-               UNION ALL SELECT scheduled_at, ends_at FROM group_sessions WHERE mentor_id = m.id AND status IN ('scheduled', 'active') \
+               UNION ALL SELECT scheduled_at, ends_at FROM group_sessions WHERE mentor_id = m.id AND status = ANY($9) \
                  AND scheduled_at < $3 AND ends_at > $2) t) b \
              WHERE m.id = $1 AND m.is_active AND m.approval_status = 'approved' AND u.is_active",
         )
@@ -135,6 +136,7 @@ impl Calendar {
         .bind(services::MAX_DURATION_MINUTES)
         .bind(BookingStatus::HOLDING_TIME)
         .bind(BookingStatus::Reserved)
+        .bind(GroupStatus::HOLDING_TIME)
         .fetch_optional(db)
         .await?
         .ok_or_else(|| Error::not_found(mentors::NOT_FOUND))

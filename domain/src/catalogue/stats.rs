@@ -3,7 +3,7 @@
 use sqlx::PgPool;
 
 use super::vocabulary::ServiceType;
-use crate::Result;
+use crate::{Result, statuses::BookingStatus};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct ServiceStat {
@@ -68,8 +68,9 @@ pub async fn highlights(db: &PgPool) -> Result<Highlights> {
                       WHERE s.is_active AND s.price_cents > 0 AND NOT s.is_group_session), \
                     (SELECT round(avg(r.rating), 2)::text FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
                     (SELECT count(*) FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
-                    (SELECT count(*) FROM bookings WHERE status = 'completed')",
+                    (SELECT count(*) FROM bookings WHERE status = $1)",
         )
+        .bind(BookingStatus::Completed)
         .fetch_one(db)
         .await?;
     let testimonials = sqlx::query_as(

@@ -7,25 +7,7 @@
 
 use chrono::{DateTime, Utc};
 
-closed_set! {
-    /// The state of a group session.
-    pub enum GroupStatus ("group session status") {
-        Scheduled = "scheduled",
-        Active = "active",
-        Completed = "completed",
-        Cancelled = "cancelled",
-    }
-}
-
-impl GroupStatus {
-    /// Scheduled or active ([`is_open`](Self::is_open)), as a set for SQL to bind.
-    pub const HOLDING_TIME: &'static [Self] = &[Self::Scheduled, Self::Active];
-
-    /// Scheduled or active: seats can be taken and the mentor's time is busy.
-    pub fn is_open(self) -> bool {
-        matches!(self, Self::Scheduled | Self::Active)
-    }
-}
+pub use crate::statuses::GroupStatus;
 
 /// The live window: the start reached, start + duration not.
 pub fn in_live_window(start: DateTime<Utc>, end: DateTime<Utc>, now: DateTime<Utc>) -> bool {

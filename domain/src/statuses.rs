@@ -1,6 +1,11 @@
-//! The states of a booking. A paid service is first held ('reserved', until the hold expires,
-//! then 'expired'); a booking is 'pending' or 'confirmed' while it is live, then 'completed' or
-//! 'cancelled'. Stored as text; a new state added here makes the compiler find every `match`.
+//! The states of bookings and group sessions, in a module of their own that imports nothing of the
+//! domain, so that every area (the catalogue's figures, booking's slots, the admin's lists) can bind
+//! them in SQL without reaching into `booking` or `group_sessions`, which depend on each other's
+//! users. `booking::BookingStatus` and `group_sessions::GroupStatus` are these.
+//!
+//! A paid service is first held ('reserved', until the hold expires, then 'expired'); a booking is
+//! 'pending' or 'confirmed' while it is live, then 'completed' or 'cancelled'. Stored as text; a new
+//! state added here makes the compiler find every `match`.
 
 closed_set! {
     /// The state of a booking (a hold is 'reserved' until paid or 'expired').
@@ -35,6 +40,26 @@ impl BookingStatus {
     /// A hold, paid or lapsed: not yet (or never) a booking.
     pub fn is_hold(self) -> bool {
         matches!(self, Self::Reserved | Self::Expired)
+    }
+}
+
+closed_set! {
+    /// The state of a group session.
+    pub enum GroupStatus ("group session status") {
+        Scheduled = "scheduled",
+        Active = "active",
+        Completed = "completed",
+        Cancelled = "cancelled",
+    }
+}
+
+impl GroupStatus {
+    /// Scheduled or active ([`is_open`](Self::is_open)), as a set for SQL to bind.
+    pub const HOLDING_TIME: &'static [Self] = &[Self::Scheduled, Self::Active];
+
+    /// Scheduled or active: seats can be taken and the mentor's time is busy.
+    pub fn is_open(self) -> bool {
+        matches!(self, Self::Scheduled | Self::Active)
     }
 }
 
