@@ -64,29 +64,15 @@ pub async fn run() -> anyhow::Result<()> {
     let (lateness, start) = phases::scheduled_then_steady(&url).await?;
     let one = phases::backlog(&url, 1).await?;
     let two = phases::backlog(&url, 2).await?;
-    let holds = batched::holds(&url).await?;
-    let reminders = batched::reminders(&url).await?;
-    let _ = std::fs::remove_dir_all(phases::mail_dir());
-
     figures.throughput_one(&one);
     figures.start_latency(&start);
     figures.lateness(&lateness);
     figures.idle(idle);
     figures.two_workers(&two, &one);
-    figures.batched(
-        "Jobs: 20,000 due hold-expiry tasks (half the holds paid), one worker",
-        &holds,
-        batched::HOLDS_TARGET,
-    );
-    figures.batched(
-        "Jobs: 20,000 reminder tasks, one worker",
-        &reminders,
-        batched::REMINDERS_TARGET,
-    );
-    figures.finish()
+    batched_only(&url, figures).await
 }
 
-/// `BENCH_JOBS=batched worker bench`: the batched queues' figures alone.
+/// The batched queues' figures (alone with `BENCH_JOBS=batched worker bench`), then the table.
 async fn batched_only(url: &str, mut figures: Figures) -> anyhow::Result<()> {
     let holds = batched::holds(url).await?;
     let reminders = batched::reminders(url).await?;
