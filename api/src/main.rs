@@ -3,10 +3,7 @@
 use std::process::ExitCode;
 
 use domain::{Config, db};
-use poem::{
-    Server,
-    listener::{Listener, TcpListener},
-};
+use poem::Server;
 
 use api::{app, routes, seed, state::AppState};
 
@@ -90,22 +87,20 @@ async fn serve() -> anyhow::Result<()> {
         state.group_calls.start(janus)?;
     }
     let hub = state.hub.clone();
-    let (stop_accepting, stop) = tokio::sync::watch::channel(false);
-    let acceptor = TcpListener::bind(("0.0.0.0", port))
-        .into_acceptor()
+    let (acceptor, accepting) = api::shutdown::Draining::bind(port)
         .await
         .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
-    // On SIGTERM: stop accepting (new connections go to another process), close the sockets with
-    // 1012 (they would hold the graceful shutdown open), let accepted connections' requests be
-    // read, then finish the requests in flight.
+    // On SIGTERM: stop accepting (new connections go to another process, none queued is reset),
+    // close the sockets with 1012 (they would hold the graceful shutdown open), let accepted
+    // connections' requests be read, then finish the requests in flight.
     let shutdown = async move {
         signal.await;
-        let _ = stop_accepting.send(true);
+        accepting.stop().await;
         api::shutdown::close_sockets(&hub).await;
         tokio::time::sleep(api::shutdown::READ_GRACE).await;
     };
     tracing::info!(port, base_url = %state.config.app_base_url, "api listening");
-    Server::new_with_acceptor(api::shutdown::Draining::new(acceptor, stop))
+    Server::new_with_acceptor(acceptor)
         .run_with_graceful_shutdown(app::build(state), shutdown, Some(api::shutdown::DRAIN_TIMEOUT))
         .await
         .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;

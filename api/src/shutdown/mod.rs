@@ -11,6 +11,9 @@ use poem::web::websocket::CloseCode;
 
 use crate::realtime::hub::Hub;
 
+mod draining;
+pub use draining::{Draining, READ_GRACE};
+
 /// How long requests in flight may take to finish after SIGTERM.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(20);
 /// The close frame's reason when the process restarts.
@@ -47,72 +50,6 @@ pub fn close_frame() -> (CloseCode, &'static str) {
         (CloseCode::Restart, RESTART_REASON)
     } else {
         (CloseCode::Policy, SESSION_ENDED_REASON)
-    }
-}
-
-/// After the listener is closed, accepted connections get this long to have their request read
-/// before the server's graceful shutdown closes every connection with no request in flight.
-pub const READ_GRACE: Duration = Duration::from_millis(500);
-
-/// An acceptor that, once told to stop, accepts what the kernel has already queued, then closes
-/// its listening socket (new connections are refused, so a load balancer tries another process)
-/// instead of letting queued connections be reset.
-pub struct Draining<A> {
-    inner: Option<A>,
-    local: Vec<poem::web::LocalAddr>,
-    stop: tokio::sync::watch::Receiver<bool>,
-}
-
-impl<A: poem::listener::Acceptor> Draining<A> {
-    pub fn new(inner: A, stop: tokio::sync::watch::Receiver<bool>) -> Self {
-        Self {
-            local: inner.local_addr(),
-            inner: Some(inner),
-            stop,
-        }
-    }
-}
-
-impl<A: poem::listener::Acceptor> poem::listener::Acceptor for Draining<A> {
-    type Io = A::Io;
-
-    fn local_addr(&self) -> Vec<poem::web::LocalAddr> {
-        self.local.clone()
-    }
-
-    async fn accept(
-        &mut self,
-    ) -> std::io::Result<(
-        Self::Io,
-        poem::web::LocalAddr,
-        poem::web::RemoteAddr,
-        poem::http::uri::Scheme,
-    )> {
-        use futures::FutureExt;
-        loop {
-            let Some(inner) = self.inner.as_mut() else {
-                return std::future::pending().await;
-            };
-            if *self.stop.borrow() {
-                match inner.accept().now_or_never() {
-                    Some(accepted) => return accepted,
-                    None => {
-                        self.inner = None;
-                        tracing::info!("stopped accepting connections");
-                        continue;
-                    }
-                }
-            }
-            tokio::select! {
-                accepted = inner.accept() => return accepted,
-                changed = self.stop.changed() => {
-                    if changed.is_err() {
-                        // The sender is gone: stop as if told to.
-                        self.stop = tokio::sync::watch::channel(true).1;
-                    }
-                }
-            }
-        }
     }
 }
 
