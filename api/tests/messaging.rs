@@ -671,3 +671,51 @@ async fn a_booking_call_only_inside_its_video_window(pool: sqlx::PgPool) {
     .unwrap();
     assert_eq!(call.booking_id, Some(booking));
 }
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_batch_queues_each_recipients_notice_once(pool: sqlx::PgPool) {
+    use domain::messaging::messages::{self, Batched, Outgoing};
+    let app = app(pool).await;
+    let p = pair(&app).await;
+    let id = start(&app, &p).await;
+    let (conversation, seeker, mentor): (uuid::Uuid, uuid::Uuid, uuid::Uuid) = (
+        id.parse().unwrap(),
+        p.seeker_user.parse().unwrap(),
+        p.mentor_user.parse().unwrap(),
+    );
+    let message = |sender, content: &str| {
+        let outgoing = Outgoing {
+            content: content.into(),
+            message_type: None,
+            client_id: None,
+        };
+        Batched::new(sender, conversation, &outgoing, Some(uuid::Uuid::new_v4())).unwrap()
+    };
+
+    // Neither has the thread open: each message queues its recipient's notice, all in one insert.
+    let batch = [message(seeker, "one"), message(mentor, "two"), message(seeker, "three")];
+    let mut tx = app.pool.begin().await.unwrap();
+    let outcomes = messages::send_batch(&mut tx, &batch).await.unwrap();
+    assert!(outcomes.iter().all(Result::is_ok));
+    tx.commit().await.unwrap();
+
+    let queued = app.queued(jobs::notification_fanout::QUEUE).await;
+    assert_eq!(queued.len(), 3);
+    assert_eq!(app.deliver_notifications().await, 3);
+    let texts = |sid: String| {
+        let app = &app;
+        async move {
+            let notes = body(app.get("/api/notifications", Some(&sid)).await).await;
+            let mut texts: Vec<String> = notes
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n["message"].as_str().unwrap().to_string())
+                .collect();
+            texts.sort();
+            texts
+        }
+    };
+    assert_eq!(texts(p.mentor_sid.clone()).await, ["Ann Lee: one", "Ann Lee: three"]);
+    assert_eq!(texts(p.seeker_sid.clone()).await, ["Ann Lee: two"]);
+}

@@ -201,3 +201,102 @@ async fn nothing_is_announced_when_the_batch_rolls_back(pool: PgPool) {
         .unwrap();
     assert_eq!(count, 0);
 }
+
+/// Whether another transaction could lock `conversation` at once.
+async fn is_free(pool: &PgPool, conversation: Uuid) -> bool {
+    let mut probe = pool.begin().await.unwrap();
+    let free = sqlx::query("SELECT 1 FROM conversations WHERE id = $1 FOR NO KEY UPDATE NOWAIT")
+        .bind(conversation)
+        .execute(&mut *probe)
+        .await
+        .is_ok();
+    probe.rollback().await.unwrap();
+    free
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn batches_lock_their_conversations_in_one_order(pool: PgPool) {
+    // Two batches on two api processes touching the same conversations deadlocked (a second's
+    // wait, then one failed) when each locked them in its own order: now each locks them by id.
+    let mentor_user = user(&pool, "mentor").await;
+    let mentor: Uuid = sqlx::query_scalar(
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) \
+         VALUES ($1, 'Batch Mentor', repeat('A mentor of the batch test. ', 3), '{Astrology}', 1000) RETURNING id",
+    )
+    .bind(mentor_user)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let mut conversations = Vec::new();
+    for n in 0..5 {
+        let seeker = user(&pool, &format!("seeker{n}")).await;
+        let conversation: Uuid =
+            sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
+                .bind(mentor)
+                .bind(seeker)
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+        // The seeker reads along, so no notice is queued (the worker's job storage is not here).
+        sqlx::query("INSERT INTO conversation_viewers (socket_id, conversation_id, user_id) VALUES ($1, $2, $3)")
+            .bind(Uuid::new_v4())
+            .bind(conversation)
+            .bind(seeker)
+            .execute(&pool)
+            .await
+            .unwrap();
+        conversations.push(conversation);
+    }
+    conversations.sort();
+
+    for (k, &held) in conversations.iter().enumerate() {
+        // As another batch would hold it (its inserts' foreign-key checks do not wait for this).
+        let mut holder = pool.begin().await.unwrap();
+        sqlx::query("SELECT 1 FROM conversations WHERE id = $1 FOR NO KEY UPDATE")
+            .bind(held)
+            .execute(&mut *holder)
+            .await
+            .unwrap();
+        let batch: Vec<Batched> = conversations
+            .iter()
+            .rev()
+            .map(|&c| message(mentor_user, c, "hello", None, Uuid::new_v4()))
+            .collect();
+        let sending = tokio::spawn({
+            let pool = pool.clone();
+            async move {
+                let mut tx = pool.begin().await.unwrap();
+                let outcomes = messages::send_batch(&mut tx, &batch).await.unwrap();
+                tx.commit().await.unwrap();
+                outcomes
+            }
+        });
+        // Until the batch waits for the held row.
+        loop {
+            let waiting: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+            )
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            if waiting > 0 {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        let mut free = Vec::new();
+        for &c in &conversations {
+            if c != held {
+                free.push(is_free(&pool, c).await);
+            }
+        }
+        let expected: Vec<bool> = (0..conversations.len()).filter(|&j| j != k).map(|j| j > k).collect();
+        assert_eq!(
+            free, expected,
+            "waiting for row {k}: it holds every earlier row and no later one"
+        );
+        holder.rollback().await.unwrap();
+        let outcomes = sending.await.unwrap();
+        assert!(outcomes.iter().all(Result::is_ok));
+    }
+}

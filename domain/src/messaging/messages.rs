@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::{conversations, viewers};
 use crate::{
     Error, Result,
-    notifications::{self, Kind},
+    notifications::{FanOut, Kind},
     realtime::{
         self, Envelope, ServerEvent,
         protocol::{ConversationRead, MessageRead, MessageView},
@@ -229,7 +229,7 @@ pub async fn send(
     )
     .await?;
     if !recipient_viewing {
-        new_message_notice(conn, recipient, &message).await?;
+        new_message_notice(recipient, &message).enqueue(conn).await?;
     }
     Ok(Sent { message, created: true })
 }
@@ -291,9 +291,7 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
            WHERE i.sender_id IN (c.user_id, m.user_id)), \
          x AS (INSERT INTO messages (id, conversation_id, sender_id, content, message_type, client_id) \
            SELECT id, conversation_id, sender_id, content, message_type, client_id FROM allowed ORDER BY n \
-           ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at), \
-         touched AS (UPDATE conversations c SET last_message_at = greatest(c.last_message_at, l.at) \
-           FROM (SELECT conversation_id, max(created_at) AS at FROM x GROUP BY conversation_id) l WHERE c.id = l.conversation_id) \
+           ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at) \
          SELECT a.n, x.id, x.created_at, a.user_id, a.mentor_user_id, u.first_name AS sender_first_name, \
            u.last_name AS sender_last_name, u.profile_image_url AS sender_profile_image_url, {} AS recipient_viewing \
          FROM allowed a JOIN users u ON u.id = a.sender_id LEFT JOIN x ON x.id = a.id ORDER BY a.n",
@@ -316,6 +314,7 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
     let mut events = Vec::with_capacity(rows.len());
     let mut unseen = Vec::new();
     let mut repeats = Vec::new();
+    let mut latest: std::collections::BTreeMap<Uuid, DateTime<Utc>> = Default::default();
     for row in rows {
         let i = usize::try_from(row.n - 1).map_err(anyhow::Error::from)?;
         let b = batch
@@ -339,6 +338,8 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
             is_read: false,
             created_at,
         };
+        let at = latest.entry(b.conversation).or_insert(created_at);
+        *at = (*at).max(created_at);
         let both = vec![row.user_id, row.mentor_user_id];
         let recipient = if row.user_id == b.sender {
             row.mentor_user_id
@@ -354,9 +355,11 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
         }
     }
     realtime::publish_many(conn, &events).await?;
-    for (recipient, message) in unseen {
-        new_message_notice(conn, recipient, &message).await?;
-    }
+    let notices: Vec<FanOut> = unseen
+        .iter()
+        .map(|(recipient, message)| new_message_notice(*recipient, message))
+        .collect();
+    FanOut::enqueue_all(conn, &notices).await?;
     for i in repeats {
         let b = &batch[i];
         let stored = by_client_id(&mut *conn, b.sender, b.client_id.as_deref().unwrap_or_default())
@@ -364,11 +367,36 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
             .ok_or_else(|| anyhow::anyhow!("message with client id vanished"))?;
         repeated(conn, b.sender, stored, b.socket).await?;
     }
+    move_last_message_at(conn, &latest).await?;
     Ok(outcomes)
 }
 
+/// Moves each conversation's `last_message_at` to its newest message of the batch, as the last
+/// statement before the commit: the rows stay locked only for the commit, and they are locked in
+/// id order, so two batches touching the same conversations (their parties on two api processes)
+/// wait for each other briefly instead of deadlocking.
+async fn move_last_message_at(
+    conn: &mut PgConnection,
+    latest: &std::collections::BTreeMap<Uuid, DateTime<Utc>>,
+) -> Result<()> {
+    if latest.is_empty() {
+        return Ok(());
+    }
+    let (ids, times): (Vec<Uuid>, Vec<DateTime<Utc>>) = latest.iter().map(|(id, at)| (*id, *at)).unzip();
+    sqlx::query(
+        "WITH locked AS MATERIALIZED (SELECT id FROM conversations WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE) \
+         UPDATE conversations c SET last_message_at = greatest(c.last_message_at, v.at) \
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS v (id, at), locked WHERE c.id = v.id AND locked.id = v.id",
+    )
+    .bind(&ids)
+    .bind(&times)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 /// The new_message notification of a recipient not viewing the conversation.
-async fn new_message_notice(conn: &mut PgConnection, recipient: Uuid, message: &Message) -> Result<()> {
+fn new_message_notice(recipient: Uuid, message: &Message) -> FanOut {
     let text = format!(
         "{} {}: {}",
         message.sender_first_name,
@@ -376,15 +404,7 @@ async fn new_message_notice(conn: &mut PgConnection, recipient: Uuid, message: &
         preview(&message.content)
     );
     let link = format!("/messages?conversation={}", message.conversation_id);
-    notifications::notify(
-        &mut *conn,
-        recipient,
-        Kind::NewMessage,
-        "New message",
-        &text,
-        Some(&link),
-    )
-    .await
+    FanOut::new(&[recipient], Kind::NewMessage, "New message", &text, Some(&link))
 }
 
 async fn repeated(conn: &mut PgConnection, me: Uuid, stored: Message, repeat_to: Option<Uuid>) -> Result<Sent> {

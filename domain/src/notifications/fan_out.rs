@@ -78,6 +78,13 @@ impl FanOut {
         };
         Ok(job_queue::push(conn, FAN_OUT_QUEUE, self, options).await?)
     }
+
+    /// Queues every fan-out of `fan_outs` that has recipients in one statement, in the caller's
+    /// transaction.
+    pub async fn enqueue_all(conn: &mut PgConnection, fan_outs: &[FanOut]) -> Result<()> {
+        let addressed: Vec<&FanOut> = fan_outs.iter().filter(|f| !f.recipients.is_empty()).collect();
+        Ok(job_queue::push_all(conn, FAN_OUT_QUEUE, &addressed, FAN_OUT_MAX_ATTEMPTS).await?)
+    }
 }
 
 /// Sends a notification to one user, once the caller's transaction commits.
