@@ -56,11 +56,14 @@ pub struct Accepting {
 }
 
 impl Accepting {
-    /// Holds off new connections, accepts the ones under way and resolves once the socket is closed.
-    pub async fn stop(mut self) {
+    /// Tells the acceptor to hold off new connections and accept the ones under way (at once, not
+    /// when first polled); the future resolves once the socket is closed.
+    pub fn stop(mut self) -> impl Future<Output = ()> {
         let _ = self.stop.send(true);
-        // An error means the acceptor is gone, and with it the socket.
-        let _ = self.closed.wait_for(|closed| *closed).await;
+        async move {
+            // An error means the acceptor is gone, and with it the socket.
+            let _ = self.closed.wait_for(|closed| *closed).await;
+        }
     }
 }
 
@@ -182,7 +185,10 @@ mod tests {
         let late = tokio::spawn(tokio::net::TcpStream::connect(addr));
         tokio::select! {
             _ = &mut stopped => {}
-            _ = acceptor.accept() => panic!("accepted a connection that arrived after the stop"),
+            accepted = acceptor.accept() => match accepted {
+                Ok((_, _, remote, _)) => panic!("accepted {remote:?}, which arrived after the stop"),
+                Err(e) => panic!("accept failed: {e}"),
+            },
         }
 
         // Without the filter its handshake completes: accepted while settling or, a moment later, reset.
