@@ -1,11 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as navigation from '@/lib/navigation';
 import { mentor, MENTOR_ID } from '@/testing/catalogue-fixtures';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
+import { SEARCH_DEBOUNCE_MS } from './filters';
 import { MentorsPage } from './mentors-page';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
@@ -35,7 +39,11 @@ const page = (mentors = [mentor()], total = mentors.length) =>
   jsonResponse(200, { mentors, total, page: 1, pageSize: 12 });
 
 beforeEach(() => vi.mocked(toast.success).mockClear());
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  // The test with a browser router leaves its entry behind.
+  window.history.replaceState(null, '', '/');
+});
 
 // Generous: these render whole pages, and the machine may be busy (2 cores).
 describe('/mentors', { timeout: 20_000 }, () => {
@@ -110,6 +118,37 @@ describe('/mentors', { timeout: 20_000 }, () => {
     );
     // One search call for the whole word, not one per letter.
     expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('search=')).length).toBe(1);
+  });
+
+  it("a search still pausing when a card is clicked does not bring the visitor back from the mentor's page", async () => {
+    mockFetch({
+      'GET /api/mentors?page=1&pageSize=12': () => page(),
+      'GET /api/user/favorites': () => jsonResponse(200, []),
+    });
+    // The mentor's page code never arrives: the router keeps showing this page meanwhile, as a
+    // browser does while the chunk loads.
+    const MentorPage = lazy(() => new Promise<never>(() => {}));
+    window.history.replaceState(null, '', '/mentors');
+    render(
+      <QueryClientProvider client={clientWithUser(testUser)}>
+        <BrowserRouter>
+          <Suspense fallback="Loading">
+            <Routes>
+              <Route path="/mentors" element={<MentorsPage />} />
+              <Route path="/mentor/:id" element={<MentorPage />} />
+            </Routes>
+          </Suspense>
+        </BrowserRouter>
+      </QueryClientProvider>,
+    );
+    const card = await screen.findByRole('link', { name: 'Luna Starweaver' });
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search mentors' }), 'luna');
+    await userEvent.click(card);
+    expect(window.location.pathname).toBe(`/mentor/${MENTOR_ID}`);
+    // Past the search's pause: still at the mentor's address.
+    await new Promise((resolve) => setTimeout(resolve, SEARCH_DEBOUNCE_MS * 2));
+    expect(window.location.pathname).toBe(`/mentor/${MENTOR_ID}`);
+    expect(window.location.search).toBe('');
   });
 
   it("shows 'Unable to Load Mentors' with a Retry that reloads the page", async () => {

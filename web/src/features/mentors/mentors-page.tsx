@@ -1,6 +1,6 @@
 import { ChevronLeft, ChevronRight, CircleAlert, RefreshCw, Search, SearchX, SlidersHorizontal } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { FavoriteButton, useFavoriteIds } from '@/components/favorite-button';
 import { useUser } from '@/lib/auth';
 import { MentorCard, MentorCardSkeleton } from '@/components/mentor-card';
@@ -37,8 +37,14 @@ export function MentorsPage() {
   const { user } = useUser();
   const favorites = useFavoriteIds(!!user);
 
-  const update = (patch: Partial<MentorFilters>, { replace = false } = {}) =>
+  const location = useLocation();
+  const update = (patch: Partial<MentorFilters>, { replace = false } = {}) => {
+    // A search or price typed just before a card was clicked fires after its pause. The browser is
+    // then at the mentor's address while this page still shows (the router renders the next page
+    // in a transition, once its code has loaded); applying it would bring the visitor back here.
+    if (leftFor(location.key)) return;
     setParams((current) => withFilters(current, patch), { replace });
+  };
 
   const data = query.data;
   const pages = data ? pageCount(data.total, data.pageSize) : 1;
@@ -172,6 +178,12 @@ export function MentorsPage() {
       </div>
     </div>
   );
+}
+
+/** Whether the browser has moved on from the history entry `key` (the router's, in history.state). */
+function leftFor(key: string): boolean {
+  const current = (window.history.state as { key?: unknown } | null)?.key;
+  return typeof current === 'string' && current !== key;
 }
 
 /** The search box: typing updates ?search= after a short pause; Enter applies at once. */
