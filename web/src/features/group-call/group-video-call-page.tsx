@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { CircleAlert, LogOut, MonitorUp, PhoneOff, Play, UserX, Video, VideoOff, Volume2, VolumeX } from 'lucide-react';
+import { CircleAlert, LogOut, MonitorUp, UserX, Video, VideoOff, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import type { GroupCallView } from '@/api/model';
@@ -14,6 +14,7 @@ import { cn } from '@/lib/utils';
 import { groupCallQuery } from './api';
 import { MicButton } from './mic-button';
 import { isRemovedError, RemovedNotice } from './removed-notice';
+import { SessionButton } from './session-button';
 import { GROUP_CALL_TEXT } from './texts';
 import { BACK_TO, useGroupCall } from './use-group-call';
 
@@ -207,18 +208,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
               {sharing ? 'Stop Sharing' : 'Share Screen'}
             </Button>
           )}
-          {isMentor && !active && (
-            <Button variant="gradient" onClick={startSession}>
-              <Play aria-hidden="true" className="h-4 w-4" />
-              Start Session
-            </Button>
-          )}
-          {isMentor && active && (
-            <Button variant="destructive" onClick={endSession}>
-              <PhoneOff aria-hidden="true" className="h-4 w-4" />
-              End Session
-            </Button>
-          )}
+          {isMentor && <SessionButton active={active} onStart={startSession} onEnd={endSession} />}
           {!isMentor && (
             <Button variant="destructive" onClick={leave}>
               <LogOut aria-hidden="true" className="h-4 w-4" />
