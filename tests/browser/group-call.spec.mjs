@@ -100,6 +100,10 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     await expect(annPage.getByRole('button', { name: 'Start Session' })).toHaveCount(0);
     await expect(annPage.getByRole('button', { name: /Share Screen/ })).toHaveCount(0);
 
+    // Everyone is seated (a seat is taken over the socket), so every page hears the start itself.
+    for (const person of [ann, ben]) {
+      await expect(mentorPage.getByRole('figure', { name: person.name })).toBeVisible();
+    }
     await mentorPage.getByRole('button', { name: 'Start Session' }).click();
     // The toast is brief: every page is watched for it at once; the badges stay.
     await Promise.all(
