@@ -20,6 +20,38 @@ async fn user(pool: &PgPool, name: &str) -> Uuid {
     .unwrap()
 }
 
+/// A mentor profile for `user`.
+async fn mentor_of(pool: &PgPool, user: Uuid) -> Uuid {
+    sqlx::query_scalar(
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) \
+         VALUES ($1, 'Batch Mentor', repeat('A mentor of the batch test. ', 3), '{Astrology}', 1000) RETURNING id",
+    )
+    .bind(user)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+async fn conversation(pool: &PgPool, mentor: Uuid, seeker: Uuid) -> Uuid {
+    sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
+        .bind(mentor)
+        .bind(seeker)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+/// `user`'s `socket` has `conversation` open (so no new_message notice is queued for them).
+async fn viewing(pool: &PgPool, socket: Uuid, conversation: Uuid, user: Uuid) {
+    sqlx::query("INSERT INTO conversation_viewers (socket_id, conversation_id, user_id) VALUES ($1, $2, $3)")
+        .bind(socket)
+        .bind(conversation)
+        .bind(user)
+        .execute(pool)
+        .await
+        .unwrap();
+}
+
 fn message(sender: Uuid, conversation: Uuid, content: &str, client_id: Option<&str>, socket: Uuid) -> Batched {
     let outgoing = Outgoing {
         content: content.into(),
@@ -47,31 +79,12 @@ async fn a_batch_checks_each_sender_and_refuses_only_the_outsider(pool: PgPool) 
         user(&pool, "seeker").await,
         user(&pool, "outsider").await,
     );
-    let mentor: Uuid = sqlx::query_scalar(
-        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) \
-         VALUES ($1, 'Batch Mentor', repeat('A mentor of the batch test. ', 3), '{Astrology}', 1000) RETURNING id",
-    )
-    .bind(mentor_user)
-    .fetch_one(&pool)
-    .await
-    .unwrap();
-    let conversation: Uuid =
-        sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
-            .bind(mentor)
-            .bind(seeker)
-            .fetch_one(&pool)
-            .await
-            .unwrap();
+    let mentor = mentor_of(&pool, mentor_user).await;
+    let conversation = conversation(&pool, mentor, seeker).await;
     // Both have the thread open, so nobody gets a new_message notification (a job of the worker's).
     let (mentor_socket, seeker_socket, outsider_socket) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
     for (socket, who) in [(mentor_socket, mentor_user), (seeker_socket, seeker)] {
-        sqlx::query("INSERT INTO conversation_viewers (socket_id, conversation_id, user_id) VALUES ($1, $2, $3)")
-            .bind(socket)
-            .bind(conversation)
-            .bind(who)
-            .execute(&pool)
-            .await
-            .unwrap();
+        viewing(&pool, socket, conversation, who).await;
     }
     let mut listener = PgListener::connect_with(&pool).await.unwrap();
     listener.listen(realtime::CHANNEL).await.unwrap();
@@ -157,28 +170,9 @@ async fn a_batch_checks_each_sender_and_refuses_only_the_outsider(pool: PgPool) 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn nothing_is_announced_when_the_batch_rolls_back(pool: PgPool) {
     let (mentor_user, seeker) = (user(&pool, "mentor").await, user(&pool, "seeker").await);
-    let mentor: Uuid = sqlx::query_scalar(
-        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) \
-         VALUES ($1, 'Batch Mentor', repeat('A mentor of the batch test. ', 3), '{Astrology}', 1000) RETURNING id",
-    )
-    .bind(mentor_user)
-    .fetch_one(&pool)
-    .await
-    .unwrap();
-    let conversation: Uuid =
-        sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
-            .bind(mentor)
-            .bind(seeker)
-            .fetch_one(&pool)
-            .await
-            .unwrap();
-    sqlx::query("INSERT INTO conversation_viewers (socket_id, conversation_id, user_id) VALUES ($1, $2, $3)")
-        .bind(Uuid::new_v4())
-        .bind(conversation)
-        .bind(mentor_user)
-        .execute(&pool)
-        .await
-        .unwrap();
+    let mentor = mentor_of(&pool, mentor_user).await;
+    let conversation = conversation(&pool, mentor, seeker).await;
+    viewing(&pool, Uuid::new_v4(), conversation, mentor_user).await;
     let mut listener = PgListener::connect_with(&pool).await.unwrap();
     listener.listen(realtime::CHANNEL).await.unwrap();
 
@@ -219,32 +213,13 @@ async fn batches_lock_their_conversations_in_one_order(pool: PgPool) {
     // Two batches on two api processes touching the same conversations deadlocked (a second's
     // wait, then one failed) when each locked them in its own order: now each locks them by id.
     let mentor_user = user(&pool, "mentor").await;
-    let mentor: Uuid = sqlx::query_scalar(
-        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents) \
-         VALUES ($1, 'Batch Mentor', repeat('A mentor of the batch test. ', 3), '{Astrology}', 1000) RETURNING id",
-    )
-    .bind(mentor_user)
-    .fetch_one(&pool)
-    .await
-    .unwrap();
+    let mentor = mentor_of(&pool, mentor_user).await;
     let mut conversations = Vec::new();
     for n in 0..5 {
         let seeker = user(&pool, &format!("seeker{n}")).await;
-        let conversation: Uuid =
-            sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
-                .bind(mentor)
-                .bind(seeker)
-                .fetch_one(&pool)
-                .await
-                .unwrap();
+        let conversation = conversation(&pool, mentor, seeker).await;
         // The seeker reads along, so no notice is queued (the worker's job storage is not here).
-        sqlx::query("INSERT INTO conversation_viewers (socket_id, conversation_id, user_id) VALUES ($1, $2, $3)")
-            .bind(Uuid::new_v4())
-            .bind(conversation)
-            .bind(seeker)
-            .execute(&pool)
-            .await
-            .unwrap();
+        viewing(&pool, Uuid::new_v4(), conversation, seeker).await;
         conversations.push(conversation);
     }
     conversations.sort();
