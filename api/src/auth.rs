@@ -10,12 +10,14 @@ use poem::{
 use poem_openapi::{SecurityScheme, auth::ApiKey};
 
 use crate::{error::ApiError, state::AppState};
-use domain::accounts::{User, sessions};
+use domain::accounts::{User, sessions, two_factor};
 
 /// The signed-in user and the token of the session making the request.
 pub struct CurrentUser {
     pub user: User,
     pub session_token: String,
+    /// `ADMIN_TWO_FACTOR=required`: admin endpoints need the administrator to have two factors on.
+    pub admin_two_factor_required: bool,
 }
 
 /// Session cookie set by `POST /api/login`.
@@ -30,11 +32,14 @@ impl SessionAuth {
     /// The signed-in administrator, or 403. The role comes from the database with the session
     /// (a signed-out caller never gets here: the security scheme answers 401 first).
     pub fn admin(&self) -> Result<&CurrentUser, ApiError> {
-        if self.0.user.is_admin && self.0.user.is_active {
-            Ok(&self.0)
-        } else {
-            Err(ApiError::forbidden(ADMIN_ONLY))
+        let me = &self.0;
+        if !(me.user.is_admin && me.user.is_active) {
+            return Err(ApiError::forbidden(ADMIN_ONLY));
         }
+        if me.admin_two_factor_required && !me.user.two_factor_enabled {
+            return Err(domain::Error::TwoFactorRequired(two_factor::REQUIRED_FOR_ADMINS.into()).into());
+        }
+        Ok(me)
     }
 }
 
@@ -44,6 +49,7 @@ async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> 
         Ok(Some(user)) => Ok(CurrentUser {
             user,
             session_token: key.key,
+            admin_two_factor_required: state.config.admin_two_factor_required,
         }),
         Ok(None) => Err(ApiError::unauthorized().into()),
         Err(err) => Err(ApiError::from(err).into()),
@@ -53,16 +59,32 @@ async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> 
 /// `Secure` when the app's own address is https, or when a trusted proxy in front
 /// (`TRUST_PROXY`) says the browser reached it over https (`X-Forwarded-Proto`).
 pub fn secure_cookie(req: &Request, state: &AppState) -> bool {
-    state.config.secure_cookies() || (state.config.trust_proxy && forwarded_https(req))
+    state.config.secure_cookies() || forwarded_https(req, state)
 }
 
-/// The scheme the browser used says https, per the first `X-Forwarded-Proto` entry.
-pub fn forwarded_https(req: &Request) -> bool {
-    req.headers()
-        .get("x-forwarded-proto")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"))
+/// With `TRUST_PROXY`, the scheme the browser used says https, per the `X-Forwarded-Proto` entry the
+/// trusted proxy wrote ([`trusted_entry`]).
+pub fn forwarded_https(req: &Request, state: &AppState) -> bool {
+    state.config.trust_proxy
+        && trusted_entry(req, "x-forwarded-proto", state.config.trusted_proxy_hops)
+            .is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
+}
+
+/// The entry of a comma-separated forwarding header (`X-Forwarded-For`, `X-Forwarded-Proto`, every
+/// line of it in order) that our own proxies wrote: `hops` from the right, since each proxy appends
+/// and whatever stands left of that the client may have written itself. With fewer entries than
+/// `hops`, the leftmost (every entry came from a proxy). `None` when that entry is empty or absent.
+pub fn trusted_entry(req: &Request, name: &str, hops: usize) -> Option<String> {
+    let entries: Vec<&str> = req
+        .headers()
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let at = entries.len().saturating_sub(hops.max(1));
+    entries.get(at).filter(|e| !e.is_empty()).map(|e| e.to_string())
 }
 
 /// A cookie scripts may read, set and cleared with the session cookie: it tells the web app

@@ -12,9 +12,13 @@ use poem_openapi::{ApiResponse, Enum, Object, payload::Json, types::ToJSON};
 /// - `forbidden`: signed in but not allowed, or a cross-site request (403).
 /// - `email_not_verified`: sign-in refused until the e-mail address is verified; a new link helps (403).
 /// - `account_deactivated`: sign-in refused because an admin deactivated the account (403).
+/// - `invalid_two_factor_code`: sign-in's second step got a wrong code; try again (401).
+/// - `two_factor_attempt_ended`: the pending sign-in is over (5 minutes passed, or the fifth wrong code); sign in again (401).
+/// - `two_factor_required`: an administrator must turn on two-factor sign-in first (403).
 /// - `not_found`: no such thing, or not yours to see; also an unknown path under /api (404).
 /// - `method_not_allowed`: the path exists but not with this method (405).
 /// - `conflict`: the request conflicts with the current state (409).
+/// - `gone`: it existed but is no longer available, e.g. a data export past its 7 days (410).
 /// - `slot_taken`: the time asked for is no longer free (409).
 /// - `hold_limit`: the seeker already holds as many unpaid reservations as allowed (409).
 /// - `already_reviewed`: the booking has this seeker's review already (409).
@@ -33,9 +37,13 @@ pub enum ErrorCode {
     Forbidden,
     EmailNotVerified,
     AccountDeactivated,
+    InvalidTwoFactorCode,
+    TwoFactorAttemptEnded,
+    TwoFactorRequired,
     NotFound,
     MethodNotAllowed,
     Conflict,
+    Gone,
     SlotTaken,
     HoldLimit,
     AlreadyReviewed,
@@ -57,6 +65,7 @@ impl ErrorCode {
             StatusCode::NOT_FOUND => Self::NotFound,
             StatusCode::METHOD_NOT_ALLOWED => Self::MethodNotAllowed,
             StatusCode::CONFLICT => Self::Conflict,
+            StatusCode::GONE => Self::Gone,
             StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge,
             StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType,
             StatusCode::TOO_MANY_REQUESTS => Self::RateLimited,
@@ -83,10 +92,10 @@ pub enum ApiError {
     /// Invalid input (`validation`)
     #[oai(status = 400)]
     BadRequest(Json<ErrorBody>),
-    /// Not signed in (`unauthorized`)
+    /// Not signed in (`unauthorized`, `invalid_two_factor_code`, `two_factor_attempt_ended`)
     #[oai(status = 401)]
     Unauthorized(Json<ErrorBody>),
-    /// Not allowed (`forbidden`, `email_not_verified`, `account_deactivated`)
+    /// Not allowed (`forbidden`, `email_not_verified`, `account_deactivated`, `two_factor_required`)
     #[oai(status = 403)]
     Forbidden(Json<ErrorBody>),
     /// No such thing (`not_found`)
@@ -95,6 +104,9 @@ pub enum ApiError {
     /// Conflicts with the current state (`conflict`, `slot_taken`, `hold_limit`, `already_reviewed`)
     #[oai(status = 409)]
     Conflict(Json<ErrorBody>),
+    /// No longer available (`gone`)
+    #[oai(status = 410)]
+    Gone(Json<ErrorBody>),
     /// Too many requests (`rate_limited`)
     #[oai(status = 429)]
     TooManyRequests(Json<ErrorBody>),
@@ -138,6 +150,7 @@ impl ApiError {
             | Self::Forbidden(b)
             | Self::NotFound(b)
             | Self::Conflict(b)
+            | Self::Gone(b)
             | Self::TooManyRequests(b)
             | Self::Internal(b)
             | Self::ServiceUnavailable(b) => b.0,
@@ -157,10 +170,14 @@ impl From<domain::Error> for ApiError {
             E::AccountDeactivated(m) => Self::Forbidden(body(C::AccountDeactivated, m)),
             E::NotFound(m) => Self::NotFound(body(C::NotFound, m)),
             E::Conflict(m) => Self::Conflict(body(C::Conflict, m)),
+            E::Gone(m) => Self::Gone(body(C::Gone, m)),
             E::SlotTaken(m) => Self::Conflict(body(C::SlotTaken, m)),
             E::HoldLimit(m) => Self::Conflict(body(C::HoldLimit, m)),
             E::AlreadyReviewed(m) => Self::Conflict(body(C::AlreadyReviewed, m)),
             E::TooManyRequests(m) => Self::TooManyRequests(body(C::RateLimited, m)),
+            E::InvalidTwoFactorCode(m) => Self::Unauthorized(body(C::InvalidTwoFactorCode, m)),
+            E::TwoFactorAttemptEnded(m) => Self::Unauthorized(body(C::TwoFactorAttemptEnded, m)),
+            E::TwoFactorRequired(m) => Self::Forbidden(body(C::TwoFactorRequired, m)),
             E::Unavailable(e) => Self::unavailable(&e),
             E::ServiceDown(m) => Self::ServiceUnavailable(body(C::Unavailable, m)),
             E::Internal(e) => match domain::error::is_outage_chain(&e) {
@@ -380,6 +397,7 @@ mod tests {
             (E::SlotTaken("s".into()), 409, ErrorCode::SlotTaken),
             (E::HoldLimit("h".into()), 409, ErrorCode::HoldLimit),
             (E::AlreadyReviewed("r".into()), 409, ErrorCode::AlreadyReviewed),
+            (E::Gone("g".into()), 410, ErrorCode::Gone),
             (E::TooManyRequests("t".into()), 429, ErrorCode::RateLimited),
             (E::ServiceDown("down".into()), 503, ErrorCode::Unavailable),
             (E::Internal(anyhow::anyhow!("boom")), 500, ErrorCode::Internal),
@@ -393,6 +411,7 @@ mod tests {
                 ApiError::Forbidden(_) => 403,
                 ApiError::NotFound(_) => 404,
                 ApiError::Conflict(_) => 409,
+                ApiError::Gone(_) => 410,
                 ApiError::TooManyRequests(_) => 429,
                 ApiError::Internal(_) => 500,
                 ApiError::ServiceUnavailable(_) => 503,
@@ -414,6 +433,7 @@ mod tests {
             (StatusCode::NOT_FOUND, ErrorCode::NotFound),
             (StatusCode::METHOD_NOT_ALLOWED, ErrorCode::MethodNotAllowed),
             (StatusCode::CONFLICT, ErrorCode::Conflict),
+            (StatusCode::GONE, ErrorCode::Gone),
             (StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::PayloadTooLarge),
             (StatusCode::UNSUPPORTED_MEDIA_TYPE, ErrorCode::UnsupportedMediaType),
             (StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited),

@@ -9,7 +9,7 @@ use poem::{
 use url::{Origin, Url};
 
 use crate::{
-    auth::forwarded_https,
+    auth::{forwarded_https, trusted_entry},
     error::{ErrorCode, json_response},
     state::AppState,
 };
@@ -120,11 +120,7 @@ fn request_origin(req: &Request, state: &AppState) -> Option<Origin> {
     if host.is_empty() || host.contains(['/', '\\', '@', '?', '#']) {
         return None;
     }
-    let scheme = if state.config.trust_proxy && forwarded_https(req) {
-        "https"
-    } else {
-        "http"
-    };
+    let scheme = if forwarded_https(req, state) { "https" } else { "http" };
     Url::parse(&format!("{scheme}://{host}")).ok().map(|u| u.origin())
 }
 
@@ -135,14 +131,14 @@ fn declared_length(req: &Request) -> Option<u64> {
         .and_then(|v| v.parse::<u64>().ok())
 }
 
-/// The client's address for rate limits: the socket peer, or the first `X-Forwarded-For`
-/// entry when `TRUST_PROXY` says a proxy in front sets it.
+/// The client's address for rate limits: the socket peer, or, when `TRUST_PROXY` says proxies in
+/// front append to `X-Forwarded-For`, the entry `TRUSTED_PROXY_HOPS` from its right (the address the
+/// trusted proxy saw; entries left of it are the client's own writing).
 pub fn client_address(req: &Request, state: &AppState) -> String {
     if state.config.trust_proxy
-        && let Some(forwarded) = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok())
-        && let Some(first) = forwarded.split(',').next().map(str::trim).filter(|s| !s.is_empty())
+        && let Some(forwarded) = trusted_entry(req, "x-forwarded-for", state.config.trusted_proxy_hops)
     {
-        return first.to_string();
+        return forwarded;
     }
     req.remote_addr()
         .as_socket_addr()

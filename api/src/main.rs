@@ -1,13 +1,16 @@
-//! `api serve | migrate | openapi | realtime-schema | seed | payouts run`
+//! `api serve | migrate | openapi | realtime-schema | payouts run` (the demo data: `tools seed`)
+
+// A command-line entry point: `openapi` and `realtime-schema` print their documents.
+#![allow(clippy::print_stdout)]
 
 use std::process::ExitCode;
 
 use domain::{Config, db};
 use poem::Server;
 
-use api::{app, routes, seed, state::AppState};
+use api::{app, routes, state::AppState};
 
-const USAGE: &str = "usage: api <serve|migrate|openapi|realtime-schema|seed [--mentors N]|payouts run>";
+const USAGE: &str = "usage: api <serve|migrate|openapi|realtime-schema|payouts run>";
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -24,7 +27,6 @@ async fn main() -> ExitCode {
             print!("{}", domain::realtime::protocol::schema_text());
             Ok(())
         }
-        "seed" => seed().await,
         "payouts" if std::env::args().nth(2).as_deref() == Some("run") => payouts_run().await,
         _ => {
             eprintln!("{USAGE}");
@@ -44,22 +46,9 @@ async fn migrate() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let pool = db::connect(&config.database_url, 2).await?;
     db::migrate(&pool).await?;
-    jobs::runtime::setup_storage(&pool).await?;
+    domain::job_queue::storage::setup(&pool).await?;
     println!("migrations applied");
     Ok(())
-}
-
-/// `api seed [--mentors N]`
-async fn seed() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(2).collect();
-    let generated = match args.as_slice() {
-        [] => 0,
-        [flag, n] if flag == "--mentors" => n.parse().map_err(|_| anyhow::anyhow!("--mentors takes a number"))?,
-        _ => anyhow::bail!("usage: api seed [--mentors N]"),
-    };
-    let config = Config::from_env()?;
-    let pool = db::connect(&config.database_url, 2).await?;
-    seed::run(&pool, &config.upload_dir, generated).await
 }
 
 /// `api payouts run`: the payout batch at once, in this process (the same rules as the worker's).
@@ -78,8 +67,10 @@ async fn serve() -> anyhow::Result<()> {
     // Listening from the start: a SIGTERM while the api starts stops it, cleanly, once serving.
     let signal = shutdown_signal()?;
     let config = Config::from_env()?;
+    // Every metric described and at its starting value before the first scrape.
+    api::metrics::handle();
     let pool = db::connect(&config.database_url, api::POOL_SIZE).await?;
-    let port = config.port;
+    let (host, port) = (config.host, config.port);
     let state = AppState::new(pool.clone(), config)?;
     api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;
     api::realtime::listener::start(pool, state.hub.clone()).await?;
@@ -87,9 +78,9 @@ async fn serve() -> anyhow::Result<()> {
         state.group_calls.start(janus)?;
     }
     let hub = state.hub.clone();
-    let (acceptor, accepting) = api::shutdown::Draining::bind(port)
+    let (acceptor, accepting) = api::shutdown::Draining::bind_on(host, port)
         .await
-        .map_err(|e| anyhow::anyhow!("cannot serve on port {port}: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot serve on {host} port {port}: {e}"))?;
     // On SIGTERM: stop accepting (new connections go to another process, none queued is reset),
     // close the sockets with 1012 (they would hold the graceful shutdown open), let accepted
     // connections' requests be read, then finish the requests in flight.

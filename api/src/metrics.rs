@@ -1,18 +1,13 @@
-//! Prometheus metrics of the api, rendered by `metrics-exporter-prometheus` at `GET /metrics`:
+//! Prometheus metrics of the api at `GET /metrics` (the series and their alerts: docs/operations.md).
+//! Every metric is described, and the unlabelled ones start at zero, when the recorder is
+//! installed ([`handle`]), so a fresh process shows every series before any traffic.
 //!
-//! - `http_requests_total{method,route,status}` and `http_request_duration_seconds{method,route}`,
-//!   the route as `openapi.yaml` writes it (`/api/mentors/{id}`; `unmatched` for anything else);
-//! - `websocket_connections`, `catalogue_cache_hits_total`, `catalogue_cache_misses_total`;
-//! - read from the database at each scrape: `db_pool_connections{state}` (`idle`, `in_use`),
-//!   `job_queue_depth{queue,state}` and `job_oldest_due_seconds{queue}`.
-//!
-//! `/metrics` answers a connection whose own peer address is loopback (never judged by
-//! `X-Forwarded-For`), or a request with `Authorization: Bearer $METRICS_TOKEN` when that is set;
-//! anyone else gets 403.
+//! `/metrics` answers a loopback connection without forwarding headers, or a request with
+//! `Authorization: Bearer $METRICS_TOKEN` when that is set ([`domain::metrics_access`]): 403 otherwise.
 
 use std::{
     collections::HashMap,
-    sync::{LazyLock, OnceLock},
+    sync::{Arc, LazyLock, OnceLock},
     time::Instant,
 };
 
@@ -20,15 +15,15 @@ use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use poem::{
     Endpoint, IntoResponse, Request, Response,
     http::{Method, StatusCode},
-    web::Data,
 };
+use sqlx::PgPool;
 
-use crate::{routes, state::AppState};
+use domain::metrics_access;
 
 /// The environment variable whose value, sent as a bearer token, lets a remote scraper in.
-pub const METRICS_TOKEN_VAR: &str = "METRICS_TOKEN";
+pub const METRICS_TOKEN_VAR: &str = metrics_access::TOKEN_VAR;
 /// What `/metrics` answers a caller who may not read it.
-pub const METRICS_FORBIDDEN: &str = "Metrics are served to loopback or with the metrics token only";
+pub const METRICS_FORBIDDEN: &str = metrics_access::FORBIDDEN;
 /// The route label of a request no operation of `openapi.yaml` matches.
 pub const UNMATCHED_ROUTE: &str = "unmatched";
 /// The target of each API request's line (at `debug`: `RUST_LOG=info,http=debug` turns it on).
@@ -36,26 +31,70 @@ pub const ACCESS_LOG_TARGET: &str = "http";
 /// Seconds: the buckets of `http_request_duration_seconds`.
 pub const DURATION_BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0];
 
-/// The process's recorder, installed the first time anything asks for it.
+/// The process's recorder, installed the first time anything asks for it (`serve` asks at
+/// start-up), with every metric described and the unlabelled ones at zero.
 pub fn handle() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
-        PrometheusBuilder::new()
+        let handle = PrometheusBuilder::new()
             .set_buckets(&DURATION_BUCKETS)
             .expect("valid buckets")
             .install_recorder()
-            .expect("the api installs the only metrics recorder")
+            .expect("the api installs the only metrics recorder");
+        describe();
+        handle
     })
+}
+
+/// Every metric of the api, described, and each unlabelled one at its starting value.
+fn describe() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "http_requests_total",
+        "API requests answered, by method, route and status"
+    );
+    describe_histogram!(
+        "http_request_duration_seconds",
+        Unit::Seconds,
+        "Time to answer an API request, by method and route"
+    );
+    describe_gauge!("websocket_connections", "Open real-time WebSocket connections");
+    describe_counter!("catalogue_cache_hits_total", "Catalogue requests answered from memory");
+    describe_counter!(
+        "catalogue_cache_misses_total",
+        "Catalogue requests answered from the database"
+    );
+    describe_gauge!(
+        "db_pool_connections",
+        "Database pool connections, by state (idle, in_use)"
+    );
+    describe_gauge!("job_queue_depth", "Tasks of a job queue, by queue and state");
+    describe_gauge!(
+        "job_oldest_due_seconds",
+        "Seconds the oldest due task of a queue has waited"
+    );
+    metrics::gauge!("websocket_connections").set(0.0);
+    metrics::counter!("catalogue_cache_hits_total").absolute(0);
+    metrics::counter!("catalogue_cache_misses_total").absolute(0);
+    for state in ["idle", "in_use"] {
+        metrics::gauge!("db_pool_connections", "state" => state).set(0.0);
+    }
 }
 
 /// A path as written in `openapi.yaml` and its segments (`None` for a `{param}`, matching any one).
 type Route = (String, Vec<Option<String>>);
 
 /// The operations of `openapi.yaml`: per method, each path split into its segments, a `{param}`
-/// segment matching any one segment.
-struct RouteTable(HashMap<String, Vec<Route>>);
+/// segment matching any one segment. The app builds it from its route table and hands it to
+/// [`track`].
+pub struct RouteTable(HashMap<String, Vec<Route>>);
 
 impl RouteTable {
+    /// The table of an OpenAPI document given as JSON text (`OpenApiService::spec`).
+    pub fn from_openapi(spec: &str) -> Self {
+        Self::from_spec(&serde_json::from_str(spec).unwrap_or_default())
+    }
+
     fn from_spec(spec: &serde_json::Value) -> Self {
         let mut table: HashMap<String, Vec<Route>> = HashMap::new();
         if let Some(paths) = spec["paths"].as_object() {
@@ -78,7 +117,7 @@ impl RouteTable {
 
     /// The operation's path for `method` and `path`; the one with the most literal segments when
     /// several match (`/api/mentors/search` before `/api/mentors/{id}`).
-    fn route(&self, method: &Method, path: &str) -> Option<&str> {
+    pub fn route(&self, method: &Method, path: &str) -> Option<&str> {
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         self.0
             .get(method.as_str())?
@@ -93,23 +132,18 @@ impl RouteTable {
             .max_by_key(|(_, segments)| segments.iter().filter(|s| s.is_some()).count())
             .map(|(route, _)| route.as_str())
     }
+
+    /// The route label of a request: its operation's path, else [`UNMATCHED_ROUTE`].
+    pub fn label(&self, method: &Method, path: &str) -> &str {
+        self.route(method, path).unwrap_or(UNMATCHED_ROUTE)
+    }
 }
 
-static ROUTES: LazyLock<RouteTable> = LazyLock::new(|| {
-    let spec: serde_json::Value = serde_json::from_str(&routes::service().spec()).unwrap_or_default();
-    RouteTable::from_spec(&spec)
-});
-
-/// The route label of a request: its operation's path in `openapi.yaml`, else [`UNMATCHED_ROUTE`].
-pub fn route_of(method: &Method, path: &str) -> &'static str {
-    ROUTES.route(method, path).unwrap_or(UNMATCHED_ROUTE)
-}
-
-/// Counts and times every request to the API (poem `around`).
-pub async fn track<E: Endpoint>(ep: std::sync::Arc<E>, req: Request) -> poem::Result<Response> {
+/// Counts and times every request to the API (poem `around`), labelled by `routes`.
+pub async fn track<E: Endpoint>(ep: Arc<E>, req: Request, routes: Arc<RouteTable>) -> poem::Result<Response> {
     handle();
     let method = req.method().clone();
-    let route = route_of(&method, req.uri().path());
+    let route = routes.label(&method, req.uri().path());
     let started = Instant::now();
     let result = ep.call(req).await.map(IntoResponse::into_response);
     let status = match &result {
@@ -120,7 +154,7 @@ pub async fn track<E: Endpoint>(ep: std::sync::Arc<E>, req: Request) -> poem::Re
     tracing::debug!(target: ACCESS_LOG_TARGET, %method, route, status = status.as_u16(), seconds, "request finished");
     let labels = [("method", method.to_string()), ("route", route.to_string())];
     metrics::histogram!("http_request_duration_seconds", &labels).record(seconds);
-    metrics::counter!("http_requests_total", "method" => method.to_string(), "route" => route, "status" => status.as_u16().to_string())
+    metrics::counter!("http_requests_total", "method" => method.to_string(), "route" => route.to_owned(), "status" => status.as_u16().to_string())
         .increment(1);
     result
 }
@@ -152,27 +186,16 @@ pub fn catalogue_cache(hit: bool) {
     }
 }
 
-/// Whether the caller may read the metrics: a loopback peer, or the bearer token when one is set.
+/// Whether the caller may read the metrics ([`metrics_access::allowed`]).
 fn allowed(req: &Request, token: Option<&str>) -> bool {
-    let loopback = matches!(req.remote_addr().as_socket_addr(), Some(addr) if addr.ip().is_loopback());
-    let bearer = token.is_some_and(|token| {
-        req.header("authorization")
-            .and_then(|h| h.strip_prefix("Bearer "))
-            .is_some_and(|given| constant_time_eq(given.as_bytes(), token.as_bytes()))
-    });
-    loopback || bearer
+    let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
+    metrics_access::allowed(peer, |name| req.header(name), token)
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
+static TOKEN: LazyLock<Option<String>> = LazyLock::new(metrics_access::token_from_env);
 
-static TOKEN: LazyLock<Option<String>> =
-    LazyLock::new(|| std::env::var(METRICS_TOKEN_VAR).ok().filter(|t| !t.is_empty()));
-
-/// `GET /metrics`: the Prometheus text format.
-#[poem::handler]
-pub async fn scrape(req: &Request, state: Data<&AppState>) -> Response {
+/// `GET /metrics`: the Prometheus text format, with the pool and the queues of `pool` as they are now.
+pub async fn scrape(req: &Request, pool: &PgPool) -> Response {
     if !allowed(req, TOKEN.as_deref()) {
         return crate::error::json_response(
             StatusCode::FORBIDDEN,
@@ -181,20 +204,20 @@ pub async fn scrape(req: &Request, state: Data<&AppState>) -> Response {
         );
     }
     let handle = handle();
-    record_database(&state).await;
+    record_database(pool).await;
     Response::builder()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(handle.render())
 }
 
 /// The pool and the queues, as they are now.
-async fn record_database(state: &AppState) {
-    let size = state.pool.size() as f64;
-    let idle = state.pool.num_idle() as f64;
+async fn record_database(pool: &PgPool) {
+    let size = pool.size() as f64;
+    let idle = pool.num_idle() as f64;
     metrics::gauge!("db_pool_connections", "state" => "idle").set(idle);
     metrics::gauge!("db_pool_connections", "state" => "in_use").set((size - idle).max(0.0));
-    let silent_after = jobs::runtime::Settings::default().silent_after();
-    match domain::admin::jobs::queues(&state.pool, jobs::runtime::QUEUES, silent_after).await {
+    let silent_after = domain::job_queue::storage::default_silent_after();
+    match domain::admin::jobs::queues(pool, domain::jobs::QUEUES, silent_after).await {
         Ok(queues) => {
             for q in queues {
                 let depths = [
@@ -238,18 +261,5 @@ mod tests {
         assert_eq!(t.route(&Method::GET, "/api/admin/jobs/01J/retry"), None);
         assert_eq!(t.route(&Method::GET, "/api/mentors/"), None);
         assert_eq!(t.route(&Method::GET, "/api/mentors/1/2"), None);
-    }
-
-    #[test]
-    fn the_real_spec_knows_its_routes() {
-        assert_eq!(route_of(&Method::GET, "/api/health"), "/api/health");
-        assert_eq!(route_of(&Method::GET, "/api/nope/nope"), UNMATCHED_ROUTE);
-    }
-
-    #[test]
-    fn tokens_compare_whole() {
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"ab"));
     }
 }

@@ -11,12 +11,18 @@ pub const APP_CSP: &str = "default-src 'self'; img-src 'self' https: data: blob:
      base-uri 'self'; frame-ancestors 'none'";
 /// JSON answers and uploaded files are never documents that run or load anything.
 pub const API_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
+/// The one HTML page the API serves, an e-mail's unsubscribe page: its own inline style, the
+/// site's icon, and a form that posts back to itself; still no scripts.
+pub const UNSUBSCRIBE_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; \
+     form-action 'self'; frame-ancestors 'none'";
 pub const REFERRER_POLICY: &str = "strict-origin-when-cross-origin";
 
 /// The policy for a path: the app's for its pages, none at all for `/api` and `/uploads`.
 pub fn csp_for(path: &str) -> &'static str {
     let under = |prefix: &str| path == prefix || path.starts_with(&format!("{prefix}/"));
-    if under("/api") || under("/uploads") {
+    if path == domain::accounts::unsubscribe::PATH {
+        UNSUBSCRIBE_CSP
+    } else if under("/api") || under("/uploads") {
         API_CSP
     } else {
         APP_CSP
@@ -49,7 +55,10 @@ mod tests {
         assert_eq!(csp_for("/"), APP_CSP);
         assert_eq!(csp_for("/apis-of-the-app"), APP_CSP);
         assert_eq!(csp_for("/mentors/123"), APP_CSP);
-        for csp in [APP_CSP, API_CSP] {
+        assert_eq!(csp_for("/api/email/unsubscribe"), UNSUBSCRIBE_CSP);
+        assert_eq!(csp_for("/api/email/unsubscribe/x"), API_CSP);
+        assert!(UNSUBSCRIBE_CSP.contains("style-src 'unsafe-inline'") && !UNSUBSCRIBE_CSP.contains("script-src"));
+        for csp in [APP_CSP, API_CSP, UNSUBSCRIBE_CSP] {
             assert!(csp.contains("frame-ancestors 'none'"));
         }
         assert!(APP_CSP.contains("script-src 'self';") && !APP_CSP.contains("unsafe-eval"));

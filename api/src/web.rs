@@ -1,18 +1,7 @@
-//! The built React app (`web/dist`), served fast and never stale:
-//! - hashed build output under `assets/` is cached for a year (`immutable`): a change gives it a new name;
-//! - everything else (the HTML, `favicon.svg`) is `no-cache`: the browser revalidates it on every visit
-//!   (ETag), so a deployment shows at once;
-//! - text files go out as the `.br` or `.gz` file the web build wrote beside them (`web/scripts/compress.mjs`)
-//!   when the browser accepts that encoding, with `Vary: Accept-Encoding`;
-//! - a path that is a prerendered page (`dist/<path>/index.html`, see `web/scripts/prerender.mjs`) gets that
-//!   page, any other path the app's frame (`dist/shell.html`), which the client-side router fills in. A
-//!   missing file under `assets/` is a 404, never HTML under a script's name;
-//! - a mentor's page (`/mentor/{id}`) of an approved mentor is the frame with the top of the profile
-//!   filled in (`dist/mentor-page.html`, its fields HTML-escaped) and the body of
-//!   `GET /api/mentors/{id}` beside it for the app to start from, both from the catalogue as it is
-//!   at that request (the same in-memory answers as the api's, never a stale copy): its largest
-//!   text is on the first paint. It is sent as it is (not compressed), `no-cache`, with an ETag of
-//!   its content.
+//! The built React app (`web/dist`), served fast and never stale: hashed assets cached for a year,
+//! everything else revalidated, precompressed files when the browser takes them, prerendered pages
+//! and a mentor's page filled in from the catalogue. The rules: docs/architecture.md, "Serving the
+//! web app".
 
 use std::{
     hash::{DefaultHasher, Hash, Hasher},

@@ -116,6 +116,8 @@ async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
         keys,
         [
             "createdAt",
+            // Issue 35: when the account is to be removed (null when no deletion is scheduled).
+            "deletionScheduledAt",
             "email",
             "emailVerified",
             "firstName",
@@ -126,12 +128,17 @@ async fn verify_then_login_then_logout(pool: sqlx::PgPool) {
             // asks for one only then.
             "isMentor",
             "lastName",
+            // Issue 30: the sign-in before this session's (null at the first), for 'Welcome' or 'Welcome back'.
+            "previousSignInAt",
             "profileImageUrl",
             "role",
-            "stripeSubscriptionId"
+            "stripeSubscriptionId",
+            // Issue 35: whether they sign in with a second factor.
+            "twoFactorEnabled"
         ],
-        "exactly the spec's user fields and isMentor"
+        "exactly the spec's user fields, isMentor, previousSignInAt, twoFactorEnabled and deletionScheduledAt"
     );
+    assert_eq!(me["previousSignInAt"], serde_json::Value::Null, "the first sign-in");
     assert_eq!(me["role"], "user");
     assert_eq!(me["emailVerified"], true);
     assert!(me.to_string().find("password").is_none(), "no password data: {me}");
@@ -451,9 +458,11 @@ async fn browser_navigations_redirect_to_the_auth_screen(pool: sqlx::PgPool) {
     resp.assert_status(StatusCode::FOUND);
     resp.assert_header("location", "/auth");
 
-    // Signing out is POST only: a GET (an <img> pointing here) changes nothing.
+    // A GET that is not the browser's own navigation (an <img> on a foreign page, no Sec-Fetch-Site)
+    // only redirects: it signs nobody out.
     let resp = app.get("/api/logout", Some(&sid)).await;
-    resp.assert_status(StatusCode::METHOD_NOT_ALLOWED);
+    resp.assert_status(StatusCode::FOUND);
+    resp.assert_header("location", "/auth");
     assert!(!set_cookie_header(&resp).contains("Max-Age=0"));
     app.get("/api/auth/user", Some(&sid)).await.assert_status_is_ok();
 }
@@ -491,7 +500,7 @@ async fn health_answers_ok(pool: sqlx::PgPool) {
     assert_eq!(health["status"], "ok");
     // No worker runs in this test: every queue reports that nothing polls it.
     let queues = health["details"]["queues"].as_array().unwrap();
-    assert_eq!(queues.len(), jobs::runtime::QUEUES.len());
+    assert_eq!(queues.len(), domain::jobs::QUEUES.len());
     assert!(queues.iter().all(|q| q["state"] == "not_polling"), "{queues:?}");
 }
 

@@ -692,13 +692,13 @@ async fn completed_sessions_are_reviewed_once(pool: sqlx::PgPool) {
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
-async fn email_preferences_default_on_and_change_one_at_a_time(pool: sqlx::PgPool) {
+async fn email_preferences_default_on_but_marketing_and_change_one_at_a_time(pool: sqlx::PgPool) {
     let app = app(pool).await;
     let (_, sid) = app.signed_in("ann@example.com").await;
-    let all_on = json!({"bookingConfirmations": true, "bookingReminders": true, "marketingEmails": true, "reviewRequests": true});
+    let defaults = json!({"bookingConfirmations": true, "bookingReminders": true, "marketingEmails": false, "reviewRequests": true});
     assert_eq!(
         body(app.get("/api/user/email-preferences", Some(&sid)).await).await,
-        all_on
+        defaults
     );
     let r = body(
         app.put(
@@ -711,17 +711,18 @@ async fn email_preferences_default_on_and_change_one_at_a_time(pool: sqlx::PgPoo
     .await;
     assert_eq!(
         r,
-        json!({"bookingConfirmations": true, "bookingReminders": false, "marketingEmails": true, "reviewRequests": true})
+        json!({"bookingConfirmations": true, "bookingReminders": false, "marketingEmails": false, "reviewRequests": true})
     );
     let r = body(
         app.put(
             "/api/user/email-preferences",
-            json!({"marketingEmails": false}),
+            json!({"marketingEmails": true}),
             Some(&sid),
         )
         .await,
     )
     .await;
+    assert_eq!(r["marketingEmails"], true);
     assert_eq!(r["bookingReminders"], false, "other preferences stay");
     app.put("/api/user/email-preferences", json!({}), Some(&sid))
         .await

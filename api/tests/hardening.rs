@@ -31,10 +31,15 @@ async fn the_cookie_is_secure_when_a_trusted_proxy_saw_https(pool: sqlx::PgPool)
             .contains("Secure")
     );
     assert!(
-        login_with(&app, &[("x-forwarded-proto", "https, http")])
+        !login_with(&app, &[("x-forwarded-proto", "https, http")])
             .await
             .contains("Secure"),
-        "the first hop counts"
+        "the entry the trusted proxy appended (the rightmost) counts, not the client's own"
+    );
+    assert!(
+        login_with(&app, &[("x-forwarded-proto", "http, https")])
+            .await
+            .contains("Secure")
     );
     assert!(
         !login_with(&app, &[("x-forwarded-proto", "http")])

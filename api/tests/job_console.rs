@@ -145,7 +145,7 @@ async fn tasks_show_in_their_states_with_errors_and_masked_payloads(pool: sqlx::
         .await
         .unwrap();
     assert_eq!(
-        jobs::supervision::set_aside_undecodable(&app.pool, "upload_cleanup")
+        jobs::runner::supervision::set_aside_undecodable(&app.pool, "upload_cleanup")
             .await
             .unwrap(),
         1
@@ -338,7 +338,7 @@ async fn schedules_name_their_queue_with_last_and_next_runs(pool: sqlx::PgPool) 
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    let expected: Vec<&str> = jobs::runtime::sweeps().iter().map(|(q, _)| *q).collect();
+    let expected: Vec<&str> = domain::jobs::sweeps().iter().map(|(q, _)| *q).collect();
     assert_eq!(names, expected);
     let payouts = schedules
         .as_array()

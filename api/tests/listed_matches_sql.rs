@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use api::{
     catalogue_cache::{CachedJson, listed::Snapshot},
-    routes::views::catalogue::MentorsPage,
+    views::catalogue::MentorsPage,
 };
 use domain::catalogue::{listed, search};
 use uuid::Uuid;
@@ -85,9 +85,9 @@ async fn compare(pool: &sqlx::PgPool, snapshot: &Snapshot, rng: &mut Lcg, listin
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn listings_from_memory_are_the_pages_the_database_gives(pool: sqlx::PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let uploads = std::env::temp_dir().join(format!("listed-test-{}", Uuid::new_v4()));
-    api::seed::run(&pool, &uploads, 600).await.unwrap();
+    tools::seed::run(&pool, &uploads, 600).await.unwrap();
     // Ties on every key but the id, a pending mentor, a deactivated user, a mentor without an
     // active service, a free service.
     sqlx::query(

@@ -50,7 +50,7 @@ fn start_worker(pool: &PgPool, settings: TestGatewaySettings) -> Worker {
     gateway(settings)(&mut config);
     let ctx = JobContext::new(pool.clone(), config).unwrap();
     Worker(tokio::spawn(async move {
-        let _ = jobs::runtime::monitor(ctx, fast()).run().await;
+        let _ = jobs::monitor(ctx, fast()).run().await;
     }))
 }
 
@@ -240,7 +240,7 @@ async fn a_charge_that_settles_after_its_hold_has_gone_is_refunded(pool: PgPool)
         .execute(&pool)
         .await
         .unwrap();
-    let settled = jobs::payment_reconciliation::settle(
+    let settled = domain::payments::pay::settle(
         &pool,
         attempt.payment_id,
         &ChargeOutcome::Approved {

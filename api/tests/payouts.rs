@@ -561,7 +561,7 @@ async fn admin_payout_calls_refuse_others_and_export_csv(pool: PgPool) {
     let text = r.0.into_body().into_string().await.unwrap();
     assert_eq!(
         text,
-        "mentor,method,recipient,amount\n\"'=HYPERLINK(\"\"x\"\")\",venmo,\"cass,the\",85.00\n"
+        "mentor,method,recipient,amount,adjustments\n\"'=HYPERLINK(\"\"x\"\")\",venmo,\"cass,the\",85.00,0.00\n"
     );
     for bad in ["/api/admin/payouts/export", "/api/admin/payouts/export?status=paid"] {
         let r = app.get(bad, Some(&admin)).await;

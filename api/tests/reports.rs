@@ -114,7 +114,16 @@ async fn reports_are_checked_once_each_and_limited(pool: sqlx::PgPool) {
         r.assert_status(StatusCode::BAD_REQUEST);
         assert_eq!(body(r).await["message"], message);
     }
-    // What the reporter cannot see is 404: an unknown id, someone else's conversation.
+    // A user id is stored whether or not it names anyone (201, then 409), so the answer never tells
+    // whether a user exists.
+    let nobody = Uuid::new_v4();
+    app.post("/api/reports", report("user", nobody, "harassment"), Some(&sid))
+        .await
+        .assert_status(StatusCode::CREATED);
+    app.post("/api/reports", report("user", nobody, "harassment"), Some(&sid))
+        .await
+        .assert_status(StatusCode::CONFLICT);
+    // What the reporter cannot see is 404: someone else's conversation.
     let conversation: Uuid =
         sqlx::query_scalar("INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) RETURNING id")
             .bind(mentor)
@@ -130,10 +139,7 @@ async fn reports_are_checked_once_each_and_limited(pool: sqlx::PgPool) {
     .fetch_one(&app.pool)
     .await
     .unwrap();
-    for hidden in [
-        report("user", Uuid::new_v4(), "harassment"),
-        report("message", message, "harassment"),
-    ] {
+    for hidden in [report("message", message, "harassment")] {
         app.post("/api/reports", hidden, Some(&sid))
             .await
             .assert_status(StatusCode::NOT_FOUND);
@@ -141,7 +147,7 @@ async fn reports_are_checked_once_each_and_limited(pool: sqlx::PgPool) {
     let _ = seeker;
 
     // At most 20 in 24 hours: 2 made, 18 more, then 429.
-    for _ in 0..domain::reports::MAX_REPORTS_PER_WINDOW - 1 {
+    for _ in 0..domain::reports::MAX_REPORTS_PER_WINDOW - 2 {
         let (u, _) = app
             .signed_in(&format!("u{}@example.com", Uuid::new_v4().simple()))
             .await;

@@ -1,4 +1,4 @@
-//! `api seed`: the demo catalogue is bookable and its figures follow from its rows.
+//! `tools seed`: the demo catalogue is bookable and its figures follow from its rows.
 
 mod support;
 
@@ -7,10 +7,10 @@ use uuid::Uuid;
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(pool: sqlx::PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let uploads = std::env::temp_dir().join(format!("seed-test-{}", Uuid::new_v4()));
-    api::seed::run(&pool, &uploads, 0).await.unwrap();
-    api::seed::run(&pool, &uploads, 0).await.unwrap();
+    tools::seed::run(&pool, &uploads, 0).await.unwrap();
+    tools::seed::run(&pool, &uploads, 0).await.unwrap();
 
     let mentors: Vec<(Uuid, i32, i32)> =
         sqlx::query_as("SELECT id, total_sessions, review_count FROM mentors ORDER BY created_at")
@@ -78,6 +78,26 @@ async fn every_demo_mentor_can_be_booked_and_their_figures_follow_from_the_data(
     .await
     .unwrap();
     assert_eq!((mismatched, shared), (0, 0));
+    // Issue 30: every title reads '<service> with <mentor>', nothing after the name.
+    let odd: Vec<String> = sqlx::query_scalar(
+        "SELECT g.title FROM group_sessions g JOIN services s ON s.id = g.service_id JOIN mentors m ON m.id = g.mentor_id \
+         WHERE g.title <> s.title || ' with ' || m.display_name",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert!(odd.is_empty(), "{odd:?}");
+    // A database an earlier seed titled '…: the following week' is put right by the next seed.
+    sqlx::query("UPDATE group_sessions SET title = title || ': the following week' WHERE id = (SELECT min(id::text)::uuid FROM group_sessions)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    tools::seed::run(&pool, &uploads, 0).await.unwrap();
+    let old: i64 = sqlx::query_scalar("SELECT count(*) FROM group_sessions WHERE title LIKE '%: the following week'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(old, 0);
     let unpaid: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM bookings b WHERE b.total_cents > 0 AND NOT EXISTS \
          (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'approved')",
@@ -164,7 +184,7 @@ async fn the_landing_figures_are_computed_from_the_catalogue(pool: sqlx::PgPool)
     assert_eq!(empty["testimonials"], serde_json::json!([]));
 
     let uploads = std::env::temp_dir().join(format!("seed-test-{}", Uuid::new_v4()));
-    api::seed::run(&pool, &uploads, 0).await.unwrap();
+    tools::seed::run(&pool, &uploads, 0).await.unwrap();
     let h = support::body(app.get("/api/highlights", None).await).await;
     let listed: i64 =
         sqlx::query_scalar("SELECT count(*) FROM mentors WHERE is_active AND from_price_cents IS NOT NULL")

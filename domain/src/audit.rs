@@ -20,16 +20,16 @@ pub struct AuditEntry<'a> {
 }
 
 pub async fn record(conn: &mut PgConnection, entry: AuditEntry<'_>) -> Result<()> {
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO admin_audit (admin_id, action, object_type, object_id, before, after) \
          VALUES ($1, $2, $3, $4, $5, $6)",
+        entry.admin_id,
+        entry.action,
+        entry.object_type,
+        entry.object_id,
+        entry.before,
+        entry.after,
     )
-    .bind(entry.admin_id)
-    .bind(entry.action)
-    .bind(entry.object_type)
-    .bind(entry.object_id)
-    .bind(entry.before)
-    .bind(entry.after)
     .execute(conn)
     .await?;
     Ok(())

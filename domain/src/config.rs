@@ -73,8 +73,14 @@ pub const AUTHNET_PRODUCTION_ENDPOINT: &str = "https://api.authorize.net/xml/v1/
 
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// `ADMIN_TWO_FACTOR=required` (the default with the production profile): admin endpoints refuse
+    /// administrators without two-factor sign-in; `optional` (the default otherwise) lets them in.
+    pub admin_two_factor_required: bool,
     pub database_url: String,
     pub port: u16,
+    /// `HOST`: the address `api serve` listens on; every interface unless set (`scripts/run`
+    /// sets 127.0.0.1, as Janus and coturn bind there).
+    pub host: std::net::IpAddr,
     /// Public address of the app; every link in every e-mail starts with it.
     pub app_base_url: Url,
     pub mail_transport: MailTransport,
@@ -85,10 +91,20 @@ pub struct Config {
     pub support_email: String,
     /// Where privacy requests go (`PRIVACY_EMAIL`), shown on the privacy page.
     pub privacy_email: String,
+    /// The platform's name and postal address on receipts (`PLATFORM_NAME`, `PLATFORM_ADDRESS`).
+    pub platform: Platform,
     pub upload_dir: PathBuf,
+    /// Where archives of people's data are built (`EXPORT_DIR`): private, never under `upload_dir`
+    /// (whose files are served to anyone).
+    pub export_dir: PathBuf,
     pub web_dist: PathBuf,
-    /// Trust the first address of `X-Forwarded-For` (only behind a proxy that sets it).
+    /// Read the client's address and scheme from `X-Forwarded-For`/`X-Forwarded-Proto` (only behind
+    /// a proxy that appends to them).
     pub trust_proxy: bool,
+    /// How many trusted proxies stand in front (`TRUSTED_PROXY_HOPS`, read only with `TRUST_PROXY`):
+    /// the entry that many from the right of a forwarding header is the one our own proxies wrote;
+    /// anything left of it the client may have written itself.
+    pub trusted_proxy_hops: usize,
     pub limits: Limits,
     pub payment_gateway: GatewayKind,
     /// How long after a payment attempt starts the worker settles it when the api has not
@@ -98,6 +114,50 @@ pub struct Config {
     pub rtc: RtcSettings,
     /// The SFU of group calls; none configured: group calls are unavailable (503).
     pub janus: Option<crate::group_calls::JanusSettings>,
+    /// Web Push: `PUSH_ALLOW_LOCAL_ENDPOINTS` and `VAPID_SUBJECT`.
+    pub push: PushSettings,
+    /// `CALDAV_ALLOW_LOCAL_URLS=true`: mentors' CalDAV addresses may be `http` and on loopback
+    /// (tests and development; refused at start-up with the production profile).
+    pub caldav_allow_local_urls: bool,
+    /// `SECRETS_KEY`: seals secrets at rest (CalDAV passwords); required in production.
+    pub secrets_key: crate::secrets::SecretsKey,
+}
+
+pub const LOCAL_CALDAV_IN_PRODUCTION: &str =
+    "CALDAV_ALLOW_LOCAL_URLS=true is for tests and development only: unset it in production";
+
+/// Web Push settings (docs/push.md).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PushSettings {
+    /// `PUSH_ALLOW_LOCAL_ENDPOINTS=true`: push endpoints may be `http` and on loopback (tests and
+    /// development; refused at start-up with the production profile).
+    pub allow_local_endpoints: bool,
+    /// `VAPID_SUBJECT`, the VAPID JWT's `sub`: `mailto:` the support address unless set.
+    pub vapid_subject: String,
+}
+
+pub const LOCAL_PUSH_IN_PRODUCTION: &str =
+    "PUSH_ALLOW_LOCAL_ENDPOINTS=true is for tests and development only: unset it in production";
+
+fn push_settings(
+    get: &impl Fn(&str) -> Option<String>,
+    production: bool,
+    support_email: &str,
+) -> anyhow::Result<PushSettings> {
+    let allow_local_endpoints = parse(get, "PUSH_ALLOW_LOCAL_ENDPOINTS")?.unwrap_or(false);
+    if allow_local_endpoints && production {
+        bail!(LOCAL_PUSH_IN_PRODUCTION);
+    }
+    let vapid_subject = get("VAPID_SUBJECT")
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_else(|| format!("mailto:{support_email}"));
+    if !(vapid_subject.starts_with("mailto:") || vapid_subject.starts_with("https://")) || vapid_subject.len() < 8 {
+        bail!("VAPID_SUBJECT must be a mailto: or https: URL, not '{vapid_subject}'");
+    }
+    Ok(PushSettings {
+        allow_local_endpoints,
+        vapid_subject,
+    })
 }
 
 /// `RTC_STUN_URLS` (comma list), optional `RTC_TURN_URL` with `RTC_TURN_SECRET` (shared with the
@@ -195,8 +255,11 @@ pub struct Limits {
 }
 
 pub const DEFAULT_PORT: u16 = 8080;
+pub const DEFAULT_HOST: std::net::IpAddr = std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED);
 pub const DEFAULT_PAYMENT_RECONCILE_AFTER_SECONDS: i64 = 120;
 pub const DEFAULT_LOGIN_FAILURES_PER_ACCOUNT: i64 = 10;
+/// One proxy in front by default: the rightmost `X-Forwarded-For` entry is the one it added.
+pub const DEFAULT_TRUSTED_PROXY_HOPS: usize = 1;
 pub const DEFAULT_LOGIN_FAILURES_PER_ADDRESS: i64 = 100;
 pub const DEFAULT_LOGIN_SLOWDOWN_AFTER_ACCOUNT_FAILURES: i64 = 50;
 pub const DEFAULT_EMAIL_REQUESTS_PER_ADDRESS: i64 = 10;
@@ -205,6 +268,22 @@ pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/mento
 pub const DEFAULT_MAIL_FROM: &str = "Mystic Mentors <no-reply@mystic-mentors.test>";
 pub const DEFAULT_SUPPORT_EMAIL: &str = "support@mystic-mentors.test";
 pub const DEFAULT_PRIVACY_EMAIL: &str = "privacy@mystic-mentors.test";
+pub const DEFAULT_PLATFORM_NAME: &str = "Mystic Mentors";
+/// No address until an operator sets one (`PLATFORM_ADDRESS`, lines separated by `;`): receipts then
+/// show none rather than an invented one.
+pub const DEFAULT_PLATFORM_ADDRESS: &str = "";
+
+/// Where data exports are built unless `EXPORT_DIR` says otherwise (beside `var/uploads`, not in it).
+pub const DEFAULT_EXPORT_DIR: &str = "var/exports";
+pub const EXPORT_UNDER_UPLOADS: &str =
+    "EXPORT_DIR must not be inside UPLOAD_DIR: uploaded files are public, data exports are not";
+
+/// Who issues receipts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Platform {
+    pub name: String,
+    pub address: String,
+}
 
 impl Config {
     pub fn from_env() -> anyhow::Result<Self> {
@@ -214,6 +293,7 @@ impl Config {
     /// Reads settings through `get`, so tests can pass a map instead of the process environment.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<Self> {
         let port: u16 = parse(&get, "PORT")?.unwrap_or(DEFAULT_PORT);
+        let host: std::net::IpAddr = parse(&get, "HOST")?.unwrap_or(DEFAULT_HOST);
         let app_base_url = match get("APP_BASE_URL") {
             Some(raw) => {
                 let url = Url::parse(raw.trim_end_matches('/'))
@@ -231,6 +311,11 @@ impl Config {
             Some(other) => bail!("MAIL_TRANSPORT must be 'file' or 'smtp', not '{other}'"),
         };
         let smtp_url = get("SMTP_URL");
+        let upload_dir: PathBuf = get("UPLOAD_DIR").unwrap_or_else(|| "var/uploads".into()).into();
+        let export_dir: PathBuf = get("EXPORT_DIR").unwrap_or_else(|| DEFAULT_EXPORT_DIR.into()).into();
+        if export_dir.starts_with(&upload_dir) {
+            bail!("{EXPORT_UNDER_UPLOADS}");
+        }
         if mail_transport == MailTransport::Smtp && smtp_url.is_none() {
             bail!("SMTP_URL is required when MAIL_TRANSPORT=smtp (for example smtp://127.0.0.1:2525)");
         }
@@ -284,7 +369,32 @@ impl Config {
             }
             Some(other) => bail!("PAYMENT_GATEWAY must be 'test' or 'authorizenet', not '{other}'"),
         };
+        let trust_proxy = parse(&get, "TRUST_PROXY")?.unwrap_or(false);
+        let trusted_proxy_hops = if trust_proxy {
+            parse(&get, "TRUSTED_PROXY_HOPS")?.unwrap_or(DEFAULT_TRUSTED_PROXY_HOPS)
+        } else {
+            DEFAULT_TRUSTED_PROXY_HOPS
+        };
+        if trusted_proxy_hops == 0 {
+            bail!("TRUSTED_PROXY_HOPS must be at least 1");
+        }
+        let admin_two_factor_required = match get("ADMIN_TWO_FACTOR").as_deref() {
+            None => production,
+            Some("required") => true,
+            Some("optional") => false,
+            Some(other) => bail!("ADMIN_TWO_FACTOR must be 'required' or 'optional', not '{other}'"),
+        };
+        let push = push_settings(&get, production, &support_email)?;
+        let caldav_allow_local_urls = parse(&get, "CALDAV_ALLOW_LOCAL_URLS")?.unwrap_or(false);
+        if caldav_allow_local_urls && production {
+            bail!(LOCAL_CALDAV_IN_PRODUCTION);
+        }
+        let secrets_key = crate::secrets::SecretsKey::from_setting(get("SECRETS_KEY").as_deref(), production)?;
         Ok(Self {
+            caldav_allow_local_urls,
+            secrets_key,
+            admin_two_factor_required,
+            push,
             rtc: rtc_settings(&get)?,
             janus: janus_settings(&get)?,
             payment_gateway,
@@ -293,6 +403,7 @@ impl Config {
             ),
             database_url,
             port,
+            host,
             app_base_url,
             mail_transport,
             mail_dir: get("MAIL_DIR").unwrap_or_else(|| "var/mail".into()).into(),
@@ -300,9 +411,18 @@ impl Config {
             mail_from,
             support_email,
             privacy_email,
-            upload_dir: get("UPLOAD_DIR").unwrap_or_else(|| "var/uploads".into()).into(),
+            platform: Platform {
+                name: get("PLATFORM_NAME").unwrap_or_else(|| DEFAULT_PLATFORM_NAME.into()),
+                address: get("PLATFORM_ADDRESS")
+                    .unwrap_or_else(|| DEFAULT_PLATFORM_ADDRESS.into())
+                    .trim()
+                    .to_string(),
+            },
+            upload_dir,
+            export_dir,
             web_dist: get("WEB_DIST").unwrap_or_else(|| "web/dist".into()).into(),
-            trust_proxy: parse(&get, "TRUST_PROXY")?.unwrap_or(false),
+            trust_proxy,
+            trusted_proxy_hops,
             limits: Limits {
                 login_failures_per_account: parse(&get, "LOGIN_MAX_FAILURES_PER_ACCOUNT")?
                     .unwrap_or(DEFAULT_LOGIN_FAILURES_PER_ACCOUNT),
@@ -337,6 +457,20 @@ impl Config {
         url.to_string()
     }
 
+    /// The address rule of push endpoints.
+    pub fn push_policy(&self) -> crate::public_address::Policy {
+        crate::public_address::Policy {
+            allow_local: self.push.allow_local_endpoints,
+        }
+    }
+
+    /// The address rule of mentors' CalDAV servers.
+    pub fn caldav_policy(&self) -> crate::public_address::Policy {
+        crate::public_address::Policy {
+            allow_local: self.caldav_allow_local_urls,
+        }
+    }
+
     pub fn secure_cookies(&self) -> bool {
         self.app_base_url.scheme() == "https"
     }
@@ -361,9 +495,23 @@ mod tests {
 
     use super::*;
 
+    /// Settings from `pairs`, with a `SECRETS_KEY` unless they name one (an empty value: unset).
     fn config(pairs: &[(&str, &str)]) -> anyhow::Result<Config> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let mut map: HashMap<String, String> = HashMap::from([("SECRETS_KEY".to_string(), TEST_KEY.to_string())]);
+        map.extend(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        map.retain(|_, v| !v.is_empty());
         Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    const TEST_KEY: &str = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+
+    #[test]
+    fn data_exports_never_live_under_the_public_uploads() {
+        let err = config(&[("UPLOAD_DIR", "/srv/up"), ("EXPORT_DIR", "/srv/up/exports")]).unwrap_err();
+        assert_eq!(err.to_string(), EXPORT_UNDER_UPLOADS);
+        assert!(config(&[("EXPORT_DIR", "var/uploads")]).is_err());
+        let c = config(&[("UPLOAD_DIR", "/srv/up"), ("EXPORT_DIR", "/srv/exports")]).unwrap();
+        assert_eq!(c.export_dir, PathBuf::from("/srv/exports"));
     }
 
     #[test]
@@ -374,6 +522,7 @@ mod tests {
         assert_eq!(c.mail_transport, MailTransport::File);
         assert_eq!(c.mail_dir, PathBuf::from("var/mail"));
         assert_eq!(c.upload_dir, PathBuf::from("var/uploads"));
+        assert_eq!(c.export_dir, PathBuf::from("var/exports"));
         assert_eq!(c.web_dist, PathBuf::from("web/dist"));
         assert_eq!(c.limits.login_failures_per_account, 10);
         assert_eq!(c.limits.login_failures_per_address, 100);
@@ -381,6 +530,58 @@ mod tests {
         assert!(!c.secure_cookies());
         assert_eq!(c.payment_gateway, GatewayKind::Test(TestGatewaySettings::default()));
         assert_eq!(c.payment_reconcile_after, chrono::Duration::minutes(2));
+    }
+
+    #[test]
+    fn trusted_proxy_hops_default_to_one_and_are_read_only_behind_a_trusted_proxy() {
+        assert_eq!(config(&[]).unwrap().trusted_proxy_hops, DEFAULT_TRUSTED_PROXY_HOPS);
+        assert_eq!(DEFAULT_TRUSTED_PROXY_HOPS, 1);
+        let c = config(&[("TRUST_PROXY", "true"), ("TRUSTED_PROXY_HOPS", "2")]).unwrap();
+        assert_eq!((c.trust_proxy, c.trusted_proxy_hops), (true, 2));
+        let c = config(&[("TRUSTED_PROXY_HOPS", "2")]).unwrap();
+        assert_eq!(
+            c.trusted_proxy_hops, DEFAULT_TRUSTED_PROXY_HOPS,
+            "ignored without TRUST_PROXY"
+        );
+        assert!(config(&[("TRUST_PROXY", "true"), ("TRUSTED_PROXY_HOPS", "0")]).is_err());
+    }
+
+    #[test]
+    fn caldav_local_urls_and_a_missing_secrets_key_are_refused_in_production() {
+        let c = config(&[("SECRETS_KEY", "")]).unwrap();
+        assert!(!c.caldav_allow_local_urls);
+        assert_eq!(c.secrets_key, crate::secrets::SecretsKey::development());
+        assert!(
+            config(&[("CALDAV_ALLOW_LOCAL_URLS", "true")])
+                .unwrap()
+                .caldav_policy()
+                .allow_local
+        );
+        let key = TEST_KEY;
+        let prod = [("APP_ENV", "production"), ("PAYMENT_GATEWAY", "test")];
+        let err = config(&[prod[0], prod[1], ("SECRETS_KEY", "")])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, crate::secrets::MISSING_IN_PRODUCTION);
+        let with_key = [prod[0], prod[1], ("SECRETS_KEY", key)];
+        assert!(config(&with_key).is_ok());
+        let local = [
+            prod[0],
+            prod[1],
+            ("SECRETS_KEY", key),
+            ("CALDAV_ALLOW_LOCAL_URLS", "true"),
+        ];
+        assert_eq!(config(&local).unwrap_err().to_string(), LOCAL_CALDAV_IN_PRODUCTION);
+        assert!(!format!("{:?}", config(&with_key).unwrap()).contains(key));
+    }
+
+    #[test]
+    fn host_is_every_interface_unless_set() {
+        assert_eq!(config(&[]).unwrap().host.to_string(), "0.0.0.0");
+        assert_eq!(config(&[("HOST", "127.0.0.1")]).unwrap().host.to_string(), "127.0.0.1");
+        assert_eq!(config(&[("HOST", "::1")]).unwrap().host.to_string(), "::1");
+        let err = config(&[("HOST", "localhost")]).unwrap_err().to_string();
+        assert!(err.starts_with("HOST is malformed"), "{err}");
     }
 
     #[test]
@@ -509,6 +710,25 @@ mod tests {
     }
 
     #[test]
+    fn admins_need_two_factors_by_default_only_in_production() {
+        assert!(!config(&[]).unwrap().admin_two_factor_required);
+        let prod = [("APP_ENV", "production"), ("PAYMENT_GATEWAY", "test")];
+        assert!(config(&prod).unwrap().admin_two_factor_required);
+        let relaxed = [
+            ("APP_ENV", "production"),
+            ("PAYMENT_GATEWAY", "test"),
+            ("ADMIN_TWO_FACTOR", "optional"),
+        ];
+        assert!(!config(&relaxed).unwrap().admin_two_factor_required);
+        assert!(
+            config(&[("ADMIN_TWO_FACTOR", "required")])
+                .unwrap()
+                .admin_two_factor_required
+        );
+        assert!(config(&[("ADMIN_TWO_FACTOR", "maybe")]).is_err());
+    }
+
+    #[test]
     fn production_names_its_payment_gateway() {
         let err = config(&[("APP_ENV", "production")]).unwrap_err().to_string();
         assert_eq!(
@@ -527,6 +747,44 @@ mod tests {
                 .to_string()
                 .contains("APP_ENV")
         );
+    }
+
+    #[test]
+    fn push_endpoints_stay_public_in_production_and_sign_as_support() {
+        let c = config(&[]).unwrap();
+        assert!(!c.push.allow_local_endpoints);
+        assert_eq!(c.push.vapid_subject, "mailto:support@mystic-mentors.test");
+        let c = config(&[("PUSH_ALLOW_LOCAL_ENDPOINTS", "true"), ("APP_ENV", "test")]).unwrap();
+        assert!(c.push.allow_local_endpoints);
+        let err = config(&[
+            ("PUSH_ALLOW_LOCAL_ENDPOINTS", "true"),
+            ("APP_ENV", "production"),
+            ("PAYMENT_GATEWAY", "test"),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert_eq!(err, LOCAL_PUSH_IN_PRODUCTION);
+        // An https address is the production profile unless APP_ENV says otherwise.
+        assert!(
+            config(&[
+                ("PUSH_ALLOW_LOCAL_ENDPOINTS", "true"),
+                ("APP_BASE_URL", "https://mentors.example"),
+                ("PAYMENT_GATEWAY", "test"),
+            ])
+            .is_err()
+        );
+        assert!(
+            config(&[
+                ("PUSH_ALLOW_LOCAL_ENDPOINTS", "false"),
+                ("APP_ENV", "production"),
+                ("PAYMENT_GATEWAY", "test")
+            ])
+            .is_ok()
+        );
+        assert!(config(&[("PUSH_ALLOW_LOCAL_ENDPOINTS", "yes")]).is_err());
+        let c = config(&[("VAPID_SUBJECT", "https://mentors.example/contact")]).unwrap();
+        assert_eq!(c.push.vapid_subject, "https://mentors.example/contact");
+        assert!(config(&[("VAPID_SUBJECT", "support@example.com")]).is_err());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::{Error, Result, accounts::validation};
+use crate::{Error, Result, accounts::validation, choice::Choice};
 
 pub const MISSING_FIELDS: &str = "Please fill in all required fields.";
 pub const INVALID_CATEGORY: &str = "Please choose a valid category";
@@ -11,22 +11,40 @@ pub const SENT: &str = "Thank you for contacting us. We'll get back to you withi
 /// Support promises a reply within this many hours.
 pub const REPLY_WITHIN_HOURS: u32 = 24;
 
-/// The seven categories and their labels.
-pub const CATEGORIES: [(&str, &str); 7] = [
-    ("general", "General Inquiry"),
-    ("technical", "Technical Support"),
-    ("billing", "Billing & Payments"),
-    ("mentor", "Mentor Application"),
-    ("report", "Report an Issue"),
-    ("partnership", "Partnership Opportunity"),
-    ("feedback", "Feedback & Suggestions"),
-];
+closed_set! {
+    /// What a contact message is about (the form's seven categories).
+    pub enum ContactCategory ("contact category") {
+        General = "general",
+        Technical = "technical",
+        Billing = "billing",
+        Mentor = "mentor",
+        Report = "report",
+        Partnership = "partnership",
+        Feedback = "feedback",
+    }
+}
+
+impl ContactCategory {
+    /// How the form shows it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::General => "General Inquiry",
+            Self::Technical => "Technical Support",
+            Self::Billing => "Billing & Payments",
+            Self::Mentor => "Mentor Application",
+            Self::Report => "Report an Issue",
+            Self::Partnership => "Partnership Opportunity",
+            Self::Feedback => "Feedback & Suggestions",
+        }
+    }
+}
 
 pub struct NewMessage<'a> {
     pub name: &'a str,
     pub email: &'a str,
     pub subject: &'a str,
-    pub category: &'a str,
+    /// Blank or absent is `general`; a value outside the set is [`INVALID_CATEGORY`].
+    pub category: Option<&'a Choice<ContactCategory>>,
     pub message: &'a str,
     pub user_id: Option<Uuid>,
 }
@@ -37,16 +55,8 @@ pub struct ContactMessage {
     pub name: String,
     pub email: String,
     pub subject: String,
-    pub category: String,
+    pub category: ContactCategory,
     pub message: String,
-}
-
-pub fn category_label(category: &str) -> &'static str {
-    CATEGORIES
-        .iter()
-        .find(|(k, _)| *k == category)
-        .map(|(_, l)| *l)
-        .unwrap_or("General Inquiry")
 }
 
 pub async fn store(tx: &mut PgConnection, input: NewMessage<'_>) -> Result<Uuid> {
@@ -61,41 +71,44 @@ pub async fn store(tx: &mut PgConnection, input: NewMessage<'_>) -> Result<Uuid>
     if message.chars().count() > 5000 {
         return Err(Error::validation("Message must be at most 5000 characters"));
     }
-    let category = match input.category.trim() {
-        "" => "general",
-        c if CATEGORIES.iter().any(|(k, _)| *k == c) => c,
-        _ => return Err(Error::validation(INVALID_CATEGORY)),
+    let category = match input.category {
+        None => ContactCategory::General,
+        Some(c) if c.is_blank() => ContactCategory::General,
+        Some(c) => c.value(INVALID_CATEGORY)?,
     };
-    Ok(sqlx::query_scalar(
+    Ok(sqlx::query_scalar!(
         "INSERT INTO contact_messages (user_id, name, email, subject, category, message) \
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        input.user_id,
+        name,
+        email,
+        input.subject.trim(),
+        category as ContactCategory,
+        message,
     )
-    .bind(input.user_id)
-    .bind(name)
-    .bind(email)
-    .bind(input.subject.trim())
-    .bind(category)
-    .bind(message)
     .fetch_one(&mut *tx)
     .await?)
 }
 
 pub async fn find(db: &sqlx::PgPool, id: Uuid) -> Result<Option<ContactMessage>> {
-    Ok(
-        sqlx::query_as("SELECT id, name, email, subject, category, message FROM contact_messages WHERE id = $1")
-            .bind(id)
-            .fetch_optional(db)
-            .await?,
+    Ok(sqlx::query_as!(
+        ContactMessage,
+        r#"SELECT id, name, email, subject, category AS "category: ContactCategory", message
+           FROM contact_messages WHERE id = $1"#,
+        id
     )
+    .fetch_optional(db)
+    .await?)
 }
 
 /// The admins' inbox: open messages wait for an answer, answered ones are kept.
 pub mod inbox {
     use chrono::{DateTime, Utc};
     use serde_json::json;
-    use sqlx::{FromRow, PgPool};
+    use sqlx::PgPool;
     use uuid::Uuid;
 
+    use super::ContactCategory;
     use crate::{Error, Result, audit};
 
     pub const NOT_FOUND: &str = "Contact message not found";
@@ -111,14 +124,14 @@ pub mod inbox {
         }
     }
 
-    #[derive(Clone, Debug, FromRow)]
+    #[derive(Clone, Debug)]
     pub struct InboxMessage {
         pub id: Uuid,
         pub user_id: Option<Uuid>,
         pub name: String,
         pub email: String,
         pub subject: String,
-        pub category: String,
+        pub category: ContactCategory,
         pub message: String,
         pub created_at: DateTime<Utc>,
         pub answered_at: Option<DateTime<Utc>>,
@@ -136,13 +149,14 @@ pub mod inbox {
 
     /// Messages of one status (every one without), newest first.
     pub async fn list(pool: &PgPool, status: Option<Status>) -> Result<Vec<InboxMessage>> {
-        Ok(sqlx::query_as(
-            "SELECT id, user_id, name, email, subject, category, message, created_at, answered_at \
-             FROM contact_messages \
-             WHERE $1::boolean IS NULL OR (answered_at IS NOT NULL) = $1 \
-             ORDER BY created_at DESC, id",
+        Ok(sqlx::query_as!(
+            InboxMessage,
+            r#"SELECT id, user_id, name, email, subject, category AS "category: ContactCategory", message, created_at, answered_at
+               FROM contact_messages
+               WHERE $1::boolean IS NULL OR (answered_at IS NOT NULL) = $1
+               ORDER BY created_at DESC, id"#,
+            status.map(|s| s == Status::Answered),
         )
-        .bind(status.map(|s| s == Status::Answered))
         .fetch_all(pool)
         .await?)
     }
@@ -150,22 +164,21 @@ pub mod inbox {
     /// Marks an open message answered, audited; 404 for none, 409 when it already is.
     pub async fn mark_answered(pool: &PgPool, admin_id: Uuid, id: Uuid) -> Result<InboxMessage> {
         let mut tx = pool.begin().await?;
-        let answered: Option<Option<DateTime<Utc>>> =
-            sqlx::query_scalar("SELECT answered_at FROM contact_messages WHERE id = $1 FOR UPDATE")
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let answered = sqlx::query_scalar!("SELECT answered_at FROM contact_messages WHERE id = $1 FOR UPDATE", id)
+            .fetch_optional(&mut *tx)
+            .await?;
         match answered {
             None => return Err(Error::not_found(NOT_FOUND)),
             Some(Some(_)) => return Err(Error::conflict(ALREADY_ANSWERED)),
             Some(None) => {}
         }
-        let message: InboxMessage = sqlx::query_as(
-            "UPDATE contact_messages SET answered_at = now(), answered_by = $2 WHERE id = $1 \
-             RETURNING id, user_id, name, email, subject, category, message, created_at, answered_at",
+        let message = sqlx::query_as!(
+            InboxMessage,
+            r#"UPDATE contact_messages SET answered_at = now(), answered_by = $2 WHERE id = $1
+               RETURNING id, user_id, name, email, subject, category AS "category: ContactCategory", message, created_at, answered_at"#,
+            id,
+            admin_id,
         )
-        .bind(id)
-        .bind(admin_id)
         .fetch_one(&mut *tx)
         .await?;
         audit::record(

@@ -15,6 +15,9 @@ pub enum Error {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// It existed but is no longer available (an expired download).
+    #[error("{0}")]
+    Gone(String),
     /// A conflict of its own kind: the time asked for is taken (by a booking, a hold or a group session).
     #[error("{0}")]
     SlotTaken(String),
@@ -32,6 +35,15 @@ pub enum Error {
     AccountDeactivated(String),
     #[error("{0}")]
     TooManyRequests(String),
+    /// Sign-in's second step: a wrong code; the attempt goes on.
+    #[error("{0}")]
+    InvalidTwoFactorCode(String),
+    /// Sign-in's second step: the pending sign-in is over (expired, or its last code was wrong).
+    #[error("{0}")]
+    TwoFactorAttemptEnded(String),
+    /// An administrator without two factors where they are required.
+    #[error("{0}")]
+    TwoFactorRequired(String),
     /// The database does not answer (stopped, restarting, unreachable): worth retrying shortly.
     #[error("the database is unavailable: {0}")]
     Unavailable(#[source] sqlx::Error),

@@ -25,10 +25,16 @@ closed_set! {
 }
 
 closed_set! {
-    /// Why a refund is owed: a cancelled booking, or a charge that settled after its hold had gone.
+    /// Why a refund is owed: a cancelled booking (the 0/50/100 tiers, once per booking), a charge that
+    /// settled after its hold had gone, a complaint an admin decided, a mentor who did not turn up, an
+    /// admin's goodwill, or a group seat the mentor removed for a reason other than conduct.
     pub enum RefundReason ("refund reason") {
         Cancellation = "cancellation",
         Reversal = "reversal",
+        Complaint = "complaint",
+        NoShow = "no_show",
+        Goodwill = "goodwill",
+        RemovedByMentor = "removed_by_mentor",
     }
 }
 

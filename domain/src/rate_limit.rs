@@ -12,8 +12,11 @@ use crate::{Error, Result};
 /// The answer of every limit on e-mail-sending requests (forgot-password, resend-verification, contact).
 pub const TOO_MANY_EMAIL_REQUESTS: &str = "Too many requests. Please try again in 15 minutes.";
 
-/// Every limit counts events of the last 15 minutes.
+/// Every limit counts events of the last 15 minutes, except the per-recipient mail limits.
 pub const WINDOW: Duration = Duration::minutes(15);
+/// The per-recipient mail limits ([`Scope::ResetMailRecipient`], [`Scope::VerificationMailRecipient`])
+/// count the last hour.
+pub const RECIPIENT_WINDOW: Duration = Duration::hours(1);
 
 #[derive(Clone, Copy, Debug)]
 pub enum Scope {
@@ -26,6 +29,13 @@ pub enum Scope {
     ResendVerificationAddress,
     ContactAddress,
     RegistrationAddress,
+    /// Wrong second factors (sign-in codes) for one account (keyed by its id), from all addresses;
+    /// a right password does not forgive them.
+    TwoFactorFailureAccount,
+    /// Password-reset mails sent to one account (keyed by its id), whatever address asked.
+    ResetMailRecipient,
+    /// Verification mails re-sent to one account (keyed by its id), whatever address asked.
+    VerificationMailRecipient,
 }
 
 impl Scope {
@@ -38,8 +48,21 @@ impl Scope {
             Scope::ResendVerificationAddress => "resend_verification_address",
             Scope::ContactAddress => "contact_address",
             Scope::RegistrationAddress => "registration_address",
+            Scope::TwoFactorFailureAccount => "two_factor_failure_account",
+            Scope::ResetMailRecipient => "reset_mail_recipient",
+            Scope::VerificationMailRecipient => "verification_mail_recipient",
         }
     }
+
+    /// The stretch of time this scope's limit counts.
+    pub fn window(self) -> Duration {
+        match self {
+            Scope::ResetMailRecipient | Scope::VerificationMailRecipient => RECIPIENT_WINDOW,
+            _ => WINDOW,
+        }
+    }
+
+    const LONG: [Scope; 2] = [Scope::ResetMailRecipient, Scope::VerificationMailRecipient];
 }
 
 /// One limit: at most `limit` events of `scope` for `key` in the window.
@@ -51,12 +74,12 @@ pub struct Limit<'a> {
 }
 
 pub async fn count(db: impl PgExecutor<'_>, scope: Scope, key: &str) -> Result<i64> {
-    let n = sqlx::query_scalar(
-        "SELECT count(*) FROM rate_limit_events WHERE scope = $1 AND key = $2 AND created_at > now() - $3::interval",
+    let n = sqlx::query_scalar!(
+        "SELECT count(*) AS \"count!\" FROM rate_limit_events WHERE scope = $1 AND key = $2 AND created_at > now() - $3::interval",
+        scope.as_str(),
+        key,
+        crate::sql::interval(scope.window()),
     )
-    .bind(scope.as_str())
-    .bind(key)
-    .bind(WINDOW)
     .fetch_one(db)
     .await?;
     Ok(n)
@@ -68,26 +91,30 @@ pub async fn count(db: impl PgExecutor<'_>, scope: Scope, key: &str) -> Result<i
 pub async fn take(tx: &mut PgConnection, limits: &[Limit<'_>], message: &str) -> Result<Vec<i64>> {
     // Always in the callers' fixed order (e.g. account before address), so two requests never wait on each other in a cycle.
     for l in limits {
-        sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))")
-            .bind(l.scope.as_str())
-            .bind(l.key)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query!(
+            "SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",
+            l.scope.as_str(),
+            l.key,
+        )
+        .execute(&mut *tx)
+        .await?;
     }
-    let scopes: Vec<&str> = limits.iter().map(|l| l.scope.as_str()).collect();
-    let keys: Vec<&str> = limits.iter().map(|l| l.key).collect();
+    let scopes: Vec<String> = limits.iter().map(|l| l.scope.as_str().to_string()).collect();
+    let keys: Vec<String> = limits.iter().map(|l| l.key.to_string()).collect();
     let caps: Vec<i64> = limits.iter().map(|l| l.limit).collect();
-    let ids: Vec<i64> = sqlx::query_scalar(
-        "WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int8[]) AS w (scope, key, cap)), \
+    let windows: Vec<_> = limits.iter().map(|l| crate::sql::interval(l.scope.window())).collect();
+    let ids: Vec<i64> = sqlx::query_scalar!(
+        "WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::interval[]) \
+             AS w (scope, key, cap, window_length)), \
          full_limits AS (SELECT 1 FROM wanted w WHERE (SELECT count(*) FROM rate_limit_events e \
-             WHERE e.scope = w.scope AND e.key = w.key AND e.created_at > now() - $4::interval) >= w.cap) \
+             WHERE e.scope = w.scope AND e.key = w.key AND e.created_at > now() - w.window_length) >= w.cap) \
          INSERT INTO rate_limit_events (scope, key) \
          SELECT scope, key FROM wanted WHERE NOT EXISTS (SELECT 1 FROM full_limits) RETURNING id",
+        &scopes,
+        &keys,
+        &caps,
+        &windows,
     )
-    .bind(&scopes)
-    .bind(&keys)
-    .bind(&caps)
-    .bind(WINDOW)
     .fetch_all(&mut *tx)
     .await?;
     if ids.len() < limits.len() {
@@ -104,30 +131,52 @@ pub async fn hit(pool: &sqlx::PgPool, scope: Scope, key: &str, limit: i64, messa
     Ok(())
 }
 
+/// Counts one event against a limit whose refusal nobody sees (e.g. mails to one recipient, where
+/// a 429 would tell whether the account exists): `false` when the limit is reached and nothing was
+/// recorded, so the caller answers as usual and skips the work.
+pub async fn allow(pool: &sqlx::PgPool, scope: Scope, key: &str, limit: i64) -> Result<bool> {
+    let mut tx = pool.begin().await?;
+    match take(&mut tx, &[Limit { scope, key, limit }], "").await {
+        Ok(_) => {
+            tx.commit().await?;
+            Ok(true)
+        }
+        Err(Error::TooManyRequests(_)) => Ok(false),
+        Err(err) => Err(err),
+    }
+}
+
 /// Takes back events recorded by [`take`] (e.g. a reserved failure that turned out a success).
 pub async fn forget(db: impl PgExecutor<'_>, ids: &[i64]) -> Result<()> {
-    sqlx::query("DELETE FROM rate_limit_events WHERE id = ANY($1)")
-        .bind(ids)
+    sqlx::query!("DELETE FROM rate_limit_events WHERE id = ANY($1)", ids,)
         .execute(db)
         .await?;
     Ok(())
 }
 
 pub async fn clear(db: impl PgExecutor<'_>, scope: Scope, key: &str) -> Result<()> {
-    sqlx::query("DELETE FROM rate_limit_events WHERE scope = $1 AND key = $2")
-        .bind(scope.as_str())
-        .bind(key)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "DELETE FROM rate_limit_events WHERE scope = $1 AND key = $2",
+        scope.as_str(),
+        key,
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
-/// Deletes events older than the window.
+/// Deletes events older than their scope's window.
 pub async fn prune(db: impl PgExecutor<'_>) -> Result<u64> {
-    let done = sqlx::query("DELETE FROM rate_limit_events WHERE created_at < now() - $1::interval")
-        .bind(WINDOW)
-        .execute(db)
-        .await?;
+    let long: Vec<String> = Scope::LONG.iter().map(|s| s.as_str().to_string()).collect();
+    let done = sqlx::query!(
+        "DELETE FROM rate_limit_events WHERE (created_at < now() - $1::interval AND scope <> ALL($2)) \
+         OR created_at < now() - $3::interval",
+        crate::sql::interval(WINDOW),
+        &long,
+        crate::sql::interval(RECIPIENT_WINDOW),
+    )
+    .execute(db)
+    .await?;
     Ok(done.rows_affected())
 }
 

@@ -103,9 +103,7 @@ pub async fn publish(conn: &mut PgConnection, envelope: &Envelope) -> Result<()>
     } else {
         by_reference(conn, &payload).await?
     };
-    sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(CHANNEL)
-        .bind(payload)
+    sqlx::query!("SELECT pg_notify($1, $2)", CHANNEL, payload,)
         .execute(&mut *conn)
         .await?;
     Ok(())
@@ -138,11 +136,13 @@ pub async fn publish_many(conn: &mut PgConnection, envelopes: &[Envelope]) -> Re
     if payloads.is_empty() {
         return Ok(());
     }
-    sqlx::query("SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t (p, n) ORDER BY n")
-        .bind(CHANNEL)
-        .bind(&payloads)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query!(
+        "SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t (p, n) ORDER BY n",
+        CHANNEL,
+        &payloads,
+    )
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 
@@ -157,20 +157,23 @@ fn close_events(packed: &mut String) -> String {
 }
 
 async fn by_reference(conn: &mut PgConnection, payload: &str) -> Result<String> {
-    let id: Uuid = sqlx::query_scalar("INSERT INTO realtime_events (payload) VALUES ($1::jsonb) RETURNING id")
-        .bind(payload)
-        .fetch_one(&mut *conn)
-        .await?;
+    let id: Uuid = sqlx::query_scalar!(
+        "INSERT INTO realtime_events (payload) VALUES ($1::text::jsonb) RETURNING id",
+        payload,
+    )
+    .fetch_one(&mut *conn)
+    .await?;
     Ok(serde_json::json!({ "reference": id }).to_string())
 }
 
 /// Loads an event that travelled by reference.
 pub async fn load_reference(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> Result<Option<Envelope>> {
-    let payload: Option<sqlx::types::Json<Envelope>> =
-        sqlx::query_scalar("SELECT payload FROM realtime_events WHERE id = $1")
-            .bind(id)
-            .fetch_optional(db)
-            .await?;
+    let payload: Option<sqlx::types::Json<Envelope>> = sqlx::query_scalar!(
+        r#"SELECT payload AS "payload: sqlx::types::Json<Envelope>" FROM realtime_events WHERE id = $1"#,
+        id
+    )
+    .fetch_optional(db)
+    .await?;
     Ok(payload.map(|p| p.0))
 }
 
@@ -178,13 +181,13 @@ pub async fn load_reference(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> Result<O
 pub const STORED_EVENT_TTL: chrono::Duration = chrono::Duration::hours(1);
 
 pub async fn delete_old_events(db: impl sqlx::PgExecutor<'_>) -> Result<u64> {
-    Ok(
-        sqlx::query("DELETE FROM realtime_events WHERE created_at < now() - $1::interval")
-            .bind(STORED_EVENT_TTL)
-            .execute(db)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query!(
+        "DELETE FROM realtime_events WHERE created_at < now() - $1::interval",
+        crate::sql::interval(STORED_EVENT_TTL),
     )
+    .execute(db)
+    .await?
+    .rows_affected())
 }
 
 #[cfg(test)]

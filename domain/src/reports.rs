@@ -94,8 +94,19 @@ pub struct Report {
     pub created_at: DateTime<Utc>,
 }
 
-const COLUMNS: &str =
-    "id, reporter_id, target_type, target_id, reason, details, status, action, note, handled_at, created_at";
+/// `sqlx::query_as!(Report, …)` whose statement names a report's columns between `$head` and `$tail`.
+macro_rules! report_query {
+    ($head:literal, $tail:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            Report,
+            $head
+                + r#"id, reporter_id, target_type AS "target_type: TargetType", target_id, reason AS "reason: Reason",
+                     details, status AS "status: Status", action AS "action: Action", note, handled_at, created_at"#
+                + $tail
+            $(, $arg)*
+        )
+    };
+}
 
 pub struct NewReport<'a> {
     pub target_type: Option<&'a Choice<TargetType>>,
@@ -104,43 +115,60 @@ pub struct NewReport<'a> {
     pub details: Option<&'a str>,
 }
 
-/// A mentor the public may see (active, their user active).
-const VISIBLE_MENTOR: &str = "SELECT EXISTS (SELECT 1 FROM mentors m JOIN users u ON u.id = m.user_id \
-     WHERE m.id = $1 AND m.is_active AND m.approval_status = 'approved' AND u.is_active)";
-
-/// Whether `reporter` can see the target: a listed mentor, an existing user, a message of a
+/// Whether `reporter` can see the target: a listed mentor, any user id, a message of a
 /// conversation they are in, a review shown on a listed mentor's page, a listed mentor's group session.
+/// Every statement is compile-checked (`query_scalar!` counts its parameters), so no two callers can
+/// bind different numbers of values to one prepared statement of a connection.
 async fn can_see(conn: &mut PgConnection, reporter: Uuid, target: TargetType, id: Uuid) -> Result<bool> {
-    let sql = match target {
-        TargetType::Mentor => VISIBLE_MENTOR.to_string(),
-        TargetType::User => "SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)".to_string(),
-        TargetType::Message => {
-            "SELECT EXISTS (SELECT 1 FROM messages x JOIN conversations c ON c.id = x.conversation_id \
-             JOIN mentors m ON m.id = c.mentor_id WHERE x.id = $1 AND x.hidden_at IS NULL \
-             AND (c.user_id = $2 OR m.user_id = $2))"
-                .to_string()
+    let seen = match target {
+        TargetType::Mentor => {
+            sqlx::query_scalar!(
+                r#"SELECT EXISTS (SELECT 1 FROM mentors m JOIN users u ON u.id = m.user_id
+                   WHERE m.id = $1 AND m.is_active AND m.approval_status = 'approved' AND u.is_active) AS "seen!""#,
+                id
+            )
+            .fetch_one(conn)
+            .await?
         }
-        TargetType::Review => format!(
-            "SELECT EXISTS (SELECT 1 FROM reviews r WHERE r.id = $1 AND r.hidden_at IS NULL AND ({}))",
-            VISIBLE_MENTOR
-                .replace("m.id = $1", "m.id = r.mentor_id")
-                .replace("SELECT EXISTS ", "EXISTS ")
-        ),
-        TargetType::GroupSession => format!(
-            "SELECT EXISTS (SELECT 1 FROM group_sessions g WHERE g.id = $1 AND ({}))",
-            VISIBLE_MENTOR
-                .replace("m.id = $1", "m.id = g.mentor_id")
-                .replace("SELECT EXISTS ", "EXISTS ")
-        ),
+        // Any user id: a report of an unknown one is stored like any other, so the answer never
+        // tells whether a user exists.
+        TargetType::User => true,
+        TargetType::Message => {
+            sqlx::query_scalar!(
+                r#"SELECT EXISTS (SELECT 1 FROM messages x JOIN conversations c ON c.id = x.conversation_id
+                   JOIN mentors m ON m.id = c.mentor_id WHERE x.id = $1 AND x.hidden_at IS NULL
+                   AND (c.user_id = $2 OR m.user_id = $2)) AS "seen!""#,
+                id,
+                reporter
+            )
+            .fetch_one(conn)
+            .await?
+        }
+        TargetType::Review => {
+            sqlx::query_scalar!(
+                r#"SELECT EXISTS (SELECT 1 FROM reviews r JOIN mentors m ON m.id = r.mentor_id
+                   JOIN users u ON u.id = m.user_id WHERE r.id = $1 AND r.hidden_at IS NULL
+                   AND m.is_active AND m.approval_status = 'approved' AND u.is_active) AS "seen!""#,
+                id
+            )
+            .fetch_one(conn)
+            .await?
+        }
+        TargetType::GroupSession => {
+            sqlx::query_scalar!(
+                r#"SELECT EXISTS (SELECT 1 FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id
+                   JOIN users u ON u.id = m.user_id WHERE g.id = $1
+                   AND m.is_active AND m.approval_status = 'approved' AND u.is_active) AS "seen!""#,
+                id
+            )
+            .fetch_one(conn)
+            .await?
+        }
     };
-    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-        .bind(id)
-        .bind(reporter)
-        .fetch_one(conn)
-        .await?)
+    Ok(seen)
 }
 
-/// Files a report: 404 for what the reporter cannot see, 409 for a second report of the same
+/// Files a report: 404 for what the reporter cannot see (a user id is never refused), 409 for a second report of the same
 /// thing, 429 past [`MAX_REPORTS_PER_WINDOW`] in [`REPORT_WINDOW`].
 pub async fn create(pool: &PgPool, reporter: Uuid, input: NewReport<'_>) -> Result<Report> {
     let target = Choice::required(input.target_type, INVALID_TARGET_TYPE)?;
@@ -162,29 +190,33 @@ pub async fn create(pool: &PgPool, reporter: Uuid, input: NewReport<'_>) -> Resu
         return Err(Error::not_found(TARGET_NOT_FOUND));
     }
     // One reporter's reports take turns, so parallel ones cannot all pass the count.
-    sqlx::query("SELECT pg_advisory_xact_lock($1, hashtext($2::uuid::text))")
-        .bind(LOCK_SPACE)
-        .bind(reporter)
-        .execute(&mut *tx)
-        .await?;
-    let recent: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM reports WHERE reporter_id = $1 AND created_at > now() - $2::interval")
-            .bind(reporter)
-            .bind(REPORT_WINDOW)
-            .fetch_one(&mut *tx)
-            .await?;
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock($1, hashtext($2::uuid::text))",
+        LOCK_SPACE,
+        reporter,
+    )
+    .execute(&mut *tx)
+    .await?;
+    let recent: i64 = sqlx::query_scalar!(
+        "SELECT count(*) AS \"count!\" FROM reports WHERE reporter_id = $1 AND created_at > now() - $2::interval",
+        reporter,
+        crate::sql::interval(REPORT_WINDOW),
+    )
+    .fetch_one(&mut *tx)
+    .await?;
     if recent >= MAX_REPORTS_PER_WINDOW {
         return Err(Error::TooManyRequests(TOO_MANY_REPORTS.into()));
     }
-    let report: Option<Report> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let report: Option<Report> = report_query!(
         "INSERT INTO reports (reporter_id, target_type, target_id, reason, details) VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT ON CONSTRAINT reports_once_per_reporter DO NOTHING RETURNING {COLUMNS}"
-    )))
-    .bind(reporter)
-    .bind(target)
-    .bind(target_id)
-    .bind(reason)
-    .bind(details)
+         ON CONFLICT ON CONSTRAINT reports_once_per_reporter DO NOTHING RETURNING ",
+        "",
+        reporter,
+        target as TargetType,
+        target_id,
+        reason as Reason,
+        details,
+    )
     .fetch_optional(&mut *tx)
     .await?;
     let report = report.ok_or_else(|| Error::conflict(ALREADY_REPORTED))?;
@@ -194,10 +226,11 @@ pub async fn create(pool: &PgPool, reporter: Uuid, input: NewReport<'_>) -> Resu
 
 /// Reports of one status (every one without), newest first.
 pub async fn list(pool: &PgPool, status: Option<Status>) -> Result<Vec<Report>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM reports WHERE $1::text IS NULL OR status = $1 ORDER BY created_at DESC, id"
-    )))
-    .bind(status)
+    Ok(report_query!(
+        "SELECT ",
+        " FROM reports WHERE $1::text IS NULL OR status = $1 ORDER BY created_at DESC, id",
+        status as Option<Status>,
+    )
     .fetch_all(pool)
     .await?)
 }
@@ -211,13 +244,10 @@ fn note(raw: Option<&str>) -> Result<Option<String>> {
 }
 
 async fn open_report(tx: &mut PgConnection, id: Uuid) -> Result<Report> {
-    let report: Report = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM reports WHERE id = $1 FOR UPDATE"
-    )))
-    .bind(id)
-    .fetch_optional(&mut *tx)
-    .await?
-    .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    let report: Report = report_query!("SELECT ", " FROM reports WHERE id = $1 FOR UPDATE", id,)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
     if report.status != Status::Open {
         return Err(Error::conflict(ALREADY_HANDLED));
     }
@@ -227,16 +257,37 @@ async fn open_report(tx: &mut PgConnection, id: Uuid) -> Result<Report> {
 /// The user behind a reported thing (the mentor's user, a message's sender, a review's author, a
 /// group session's mentor).
 async fn user_behind(tx: &mut PgConnection, target: TargetType, id: Uuid) -> Result<Option<Uuid>> {
-    let sql = match target {
-        TargetType::User => "SELECT id FROM users WHERE id = $1",
-        TargetType::Mentor => "SELECT user_id FROM mentors WHERE id = $1",
-        TargetType::Message => "SELECT sender_id FROM messages WHERE id = $1",
-        TargetType::Review => "SELECT user_id FROM reviews WHERE id = $1",
-        TargetType::GroupSession => {
-            "SELECT m.user_id FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id WHERE g.id = $1"
+    let tx = &mut *tx;
+    Ok(match target {
+        TargetType::User => {
+            sqlx::query_scalar!("SELECT id FROM users WHERE id = $1", id)
+                .fetch_optional(tx)
+                .await?
         }
-    };
-    Ok(sqlx::query_scalar(sql).bind(id).fetch_optional(&mut *tx).await?)
+        TargetType::Mentor => {
+            sqlx::query_scalar!("SELECT user_id FROM mentors WHERE id = $1", id)
+                .fetch_optional(tx)
+                .await?
+        }
+        TargetType::Message => {
+            sqlx::query_scalar!("SELECT sender_id FROM messages WHERE id = $1", id)
+                .fetch_optional(tx)
+                .await?
+        }
+        TargetType::Review => {
+            sqlx::query_scalar!("SELECT user_id FROM reviews WHERE id = $1", id)
+                .fetch_optional(tx)
+                .await?
+        }
+        TargetType::GroupSession => {
+            sqlx::query_scalar!(
+                "SELECT m.user_id FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id WHERE g.id = $1",
+                id
+            )
+            .fetch_optional(tx)
+            .await?
+        }
+    })
 }
 
 /// Resolves an open report with `action`, applied in the same transaction (audited).
@@ -255,20 +306,31 @@ pub async fn resolve(
     match action {
         Action::None => {}
         Action::HideReview | Action::HideMessage => {
-            let (fits, table) = match action {
-                Action::HideReview => (target == TargetType::Review, "reviews"),
-                _ => (target == TargetType::Message, "messages"),
+            let review = action == Action::HideReview;
+            let fits = if review {
+                target == TargetType::Review
+            } else {
+                target == TargetType::Message
             };
             if !fits {
                 return Err(Error::validation(ACTION_DOES_NOT_FIT));
             }
-            // The review's trigger recomputes the mentor's rating without it.
-            sqlx::query(sqlx::AssertSqlSafe(format!(
-                "UPDATE {table} SET hidden_at = coalesce(hidden_at, now()) WHERE id = $1"
-            )))
-            .bind(report.target_id)
-            .execute(&mut *tx)
-            .await?;
+            if review {
+                // The review's trigger recomputes the mentor's rating without it.
+                sqlx::query!(
+                    "UPDATE reviews SET hidden_at = coalesce(hidden_at, now()) WHERE id = $1",
+                    report.target_id
+                )
+                .execute(&mut *tx)
+                .await?;
+            } else {
+                sqlx::query!(
+                    "UPDATE messages SET hidden_at = coalesce(hidden_at, now()) WHERE id = $1",
+                    report.target_id
+                )
+                .execute(&mut *tx)
+                .await?;
+            }
         }
         Action::DeactivateUser => {
             let user = user_behind(&mut tx, target, report.target_id)
@@ -300,15 +362,16 @@ async fn handle(
     action: Option<Action>,
     note: Option<String>,
 ) -> Result<Report> {
-    let updated: Report = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let updated: Report = report_query!(
         "UPDATE reports SET status = $2, action = $3, note = $4, handled_by = $5, handled_at = now() \
-         WHERE id = $1 RETURNING {COLUMNS}"
-    )))
-    .bind(report.id)
-    .bind(status)
-    .bind(action)
-    .bind(&note)
-    .bind(admin_id)
+         WHERE id = $1 RETURNING ",
+        "",
+        report.id,
+        status as Status,
+        action as Option<Action>,
+        note.as_deref(),
+        admin_id,
+    )
     .fetch_one(&mut *tx)
     .await?;
     audit::record(

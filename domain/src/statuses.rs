@@ -45,6 +45,7 @@ impl BookingStatus {
 
 closed_set! {
     /// The state of a group session.
+    #[derive(::schemars::JsonSchema)]
     pub enum GroupStatus ("group session status") {
         Scheduled = "scheduled",
         Active = "active",
@@ -60,6 +61,54 @@ impl GroupStatus {
     /// Scheduled or active: seats can be taken and the mentor's time is busy.
     pub fn is_open(self) -> bool {
         matches!(self, Self::Scheduled | Self::Active)
+    }
+}
+
+closed_set! {
+    /// The state of a complaint: open until decided; resolved with a refund, rejected without one.
+    pub enum ComplaintStatus ("complaint status") {
+        Open = "open",
+        Resolved = "resolved",
+        Rejected = "rejected",
+    }
+}
+
+closed_set! {
+    /// What went wrong, as the seeker says.
+    #[cfg_attr(feature = "openapi", oai(rename = "ComplaintReason"))]
+    pub enum ComplaintReason ("complaint reason") {
+        MentorNoShow = "mentor_no_show",
+        TechnicalProblem = "technical_problem",
+        NotAsDescribed = "not_as_described",
+        Other = "other",
+    }
+}
+
+closed_set! {
+    /// An admin's decision on a complaint.
+    #[cfg_attr(feature = "openapi", oai(rename = "ComplaintOutcome"))]
+    pub enum Outcome ("complaint outcome") {
+        FullRefund = "full_refund",
+        PartialRefund = "partial_refund",
+        NoRefund = "no_refund",
+    }
+}
+
+closed_set! {
+    /// Why a mentor removed a participant from a group session's call, which decides the money:
+    /// `conduct` keeps the seat paid (it completes with the session, and the mentor is paid);
+    /// `other` cancels the seat and refunds it in full (a `removed_by_mentor` refund).
+    #[derive(::schemars::JsonSchema)]
+    pub enum RemovalReason ("removal reason") {
+        Conduct = "conduct",
+        Other = "other",
+    }
+}
+
+impl RemovalReason {
+    /// Whether the seat is refunded in full.
+    pub fn refunds(self) -> bool {
+        self == Self::Other
     }
 }
 

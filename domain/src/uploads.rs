@@ -1,9 +1,11 @@
 //! Uploaded images: checked by their content, never by name, and stored under `UPLOAD_DIR`
-//! (shared by every api process) with a random name.
+//! (shared by every api process) with a random name. Each belongs to its uploader (the `uploads`
+//! table): only they may show it as a picture.
 
 use std::path::Path;
 
 use sqlx::PgExecutor;
+use uuid::Uuid;
 
 use crate::{Error, Result};
 
@@ -31,32 +33,65 @@ pub fn own_upload_name(url: &str) -> Option<&str> {
     canonical.then_some(name)
 }
 
-/// Whether any user or mentor still shows the image at `url`.
-pub async fn in_use(db: impl PgExecutor<'_>, url: &str) -> Result<bool> {
-    Ok(sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM users WHERE profile_image_url = $1) \
-             OR EXISTS (SELECT 1 FROM mentors WHERE profile_image_url = $1)",
+/// Records that `owner` uploaded the file at `url`.
+pub async fn record(db: impl PgExecutor<'_>, owner: Uuid, url: &str) -> Result<()> {
+    sqlx::query!(
+        "INSERT INTO uploads (owner, path) VALUES ($1, $2) ON CONFLICT (path) DO NOTHING",
+        owner,
+        url
     )
-    .bind(url)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Whether the file at `url` is an upload of `owner`.
+pub async fn owned_by(db: impl PgExecutor<'_>, url: &str, owner: Uuid) -> Result<bool> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM uploads WHERE path = $1 AND owner = $2) AS "owned!""#,
+        url,
+        owner
+    )
     .fetch_one(db)
     .await?)
 }
 
-/// Deletes the uploaded file behind `url` once nothing refers to it. Only our own uploads,
+/// Whether any user or mentor still shows the image at `url`.
+pub async fn in_use(db: impl PgExecutor<'_>, url: &str) -> Result<bool> {
+    Ok(sqlx::query_scalar!(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE profile_image_url = $1) \
+             OR EXISTS (SELECT 1 FROM mentors WHERE profile_image_url = $1) AS \"used!\"",
+        url,
+    )
+    .fetch_one(db)
+    .await?)
+}
+
+/// Deletes the uploaded file behind `url`, and its owner's record, once nothing refers to it. Only our own uploads,
 /// directly inside `dir`, are ever touched; a file already gone is fine. Returns whether a
 /// file was deleted.
-pub async fn delete_if_unused(db: impl PgExecutor<'_>, dir: &Path, url: &str) -> Result<bool> {
+pub async fn delete_if_unused(db: &sqlx::PgPool, dir: &Path, url: &str) -> Result<bool> {
     let Some(name) = own_upload_name(url) else {
         return Ok(false);
     };
     if in_use(db, url).await? {
         return Ok(false);
     }
-    match tokio::fs::remove_file(dir.join(name)).await {
-        Ok(()) => Ok(true),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(err) => Err(anyhow::Error::from(err).into()),
-    }
+    let deleted = match tokio::fs::remove_file(dir.join(name)).await {
+        Ok(()) => true,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => false,
+        Err(err) => return Err(anyhow::Error::from(err).into()),
+    };
+    forget(db, url).await?;
+    Ok(deleted)
+}
+
+/// Forgets the owner of a file that is gone.
+pub async fn forget(db: impl PgExecutor<'_>, url: &str) -> Result<()> {
+    sqlx::query!("DELETE FROM uploads WHERE path = $1", url)
+        .execute(db)
+        .await?;
+    Ok(())
 }
 
 /// The file extension for JPEG, PNG, GIF or WebP content, judged by the magic bytes.
@@ -82,6 +117,29 @@ pub async fn store_image(dir: &Path, bytes: &[u8]) -> Result<String> {
         .await
         .map_err(anyhow::Error::from)?;
     Ok(format!("{PUBLIC_PREFIX}{name}"))
+}
+
+/// Deleting an uploaded image that a user or mentor replaced or cleared, queued in the transaction
+/// of that change; the worker's `jobs::upload_cleanup` runs [`delete_if_unused`] for it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DeleteUpload {
+    /// The public URL the image had (`/uploads/<name>`).
+    pub url: String,
+}
+
+impl crate::job_queue::Job for DeleteUpload {
+    const QUEUE: &'static str = "upload_cleanup";
+    const MAX_ATTEMPTS: usize = 5;
+}
+
+/// Queues the deletion of `url` when it is one of our uploads; other values (seeded avatars,
+/// addresses accepted before uploads were the only images) are left alone.
+pub async fn queue_deletion(conn: &mut sqlx::PgConnection, url: &str) -> Result<()> {
+    use crate::job_queue::Job;
+    if own_upload_name(url).is_none() {
+        return Ok(());
+    }
+    DeleteUpload { url: url.to_string() }.enqueue(conn).await
 }
 
 #[cfg(test)]

@@ -5,15 +5,24 @@
 use std::{collections::BTreeSet, fmt::Debug};
 
 use domain::{
-    accounts::Role,
-    booking::BookingStatus,
+    accounts::{Role, email_links::Purpose},
+    admin::jobs::JobState,
+    announcements::Audience,
+    booking::{BookingStatus, reminders::ReminderKind},
+    calendars::connection::ConnectionState,
     calls::CallStatus,
-    catalogue::vocabulary::ServiceType,
+    catalogue::{mentors::ApprovalStatus, vocabulary::ServiceType},
+    complaints::{ComplaintReason, ComplaintStatus, Outcome},
+    contact::ContactCategory,
     group_sessions::GroupStatus,
+    messaging::messages::MessageType,
     notifications::Kind,
+    ownership::data_export::ExportStatus,
     payments::{PaymentStatus, RefundReason, RefundStatus},
-    payouts::{PaidMethod, PayoutMethod, PayoutStatus},
+    payouts::{PaidMethod, PayoutMethod, PayoutStatus, adjustments::AdjustmentReason},
+    receipts::ReceiptKind,
     reports,
+    statuses::RemovalReason,
 };
 use sqlx::{PgPool, Postgres};
 
@@ -57,8 +66,8 @@ fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> BTreeSet<String> {
     all.iter().map(|&v| name(v).to_string()).collect()
 }
 
-#[sqlx::test(migrator = "domain::db::MIGRATOR")]
-async fn every_stored_set_matches_its_check_constraint(pool: PgPool) {
+/// Every text column with a `CHECK (column IN (...))`, with the values of its enum.
+fn cases() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
     let cases: Vec<(&str, &str, BTreeSet<String>)> = vec![
         ("bookings", "status", names(BookingStatus::ALL, BookingStatus::as_str)),
         ("group_sessions", "status", names(GroupStatus::ALL, GroupStatus::as_str)),
@@ -66,6 +75,11 @@ async fn every_stored_set_matches_its_check_constraint(pool: PgPool) {
         ("payments", "status", names(PaymentStatus::ALL, PaymentStatus::as_str)),
         ("refunds", "status", names(RefundStatus::ALL, RefundStatus::as_str)),
         ("refunds", "reason", names(RefundReason::ALL, RefundReason::as_str)),
+        (
+            "group_call_removals",
+            "reason",
+            names(RemovalReason::ALL, RemovalReason::as_str),
+        ),
         ("payouts", "status", names(PayoutStatus::ALL, PayoutStatus::as_str)),
         (
             "payouts",
@@ -100,19 +114,112 @@ async fn every_stored_set_matches_its_check_constraint(pool: PgPool) {
             names(reports::Action::ALL, reports::Action::as_str),
         ),
     ];
-    for (table, column, rust) in cases {
+    let cases = cases.into_iter().chain([
+        (
+            "complaints",
+            "reason",
+            names(ComplaintReason::ALL, ComplaintReason::as_str),
+        ),
+        (
+            "complaints",
+            "status",
+            names(ComplaintStatus::ALL, ComplaintStatus::as_str),
+        ),
+        ("complaints", "outcome", names(Outcome::ALL, Outcome::as_str)),
+        (
+            "payout_adjustments",
+            "reason",
+            names(AdjustmentReason::ALL, AdjustmentReason::as_str),
+        ),
+        ("receipts", "kind", names(ReceiptKind::ALL, ReceiptKind::as_str)),
+        (
+            "calendar_connections",
+            "state",
+            names(ConnectionState::ALL, ConnectionState::as_str),
+        ),
+        ("data_exports", "status", names(ExportStatus::ALL, ExportStatus::as_str)),
+        (
+            "mentors",
+            "approval_status",
+            names(ApprovalStatus::ALL, ApprovalStatus::as_str),
+        ),
+        (
+            "contact_messages",
+            "category",
+            names(ContactCategory::ALL, ContactCategory::as_str),
+        ),
+        (
+            "booking_reminders",
+            "kind",
+            names(ReminderKind::ALL, ReminderKind::as_str),
+        ),
+        ("announcements", "audience", names(Audience::ALL, Audience::as_str)),
+        ("email_tokens", "purpose", names(Purpose::ALL, Purpose::as_str)),
+    ]);
+    cases.collect()
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn every_stored_set_matches_its_check_constraint(pool: PgPool) {
+    for (table, column, rust) in cases() {
         assert_eq!(allowed(&pool, table, column).await, rust, "{table}.{column}");
     }
+}
+
+/// A `CHECK (column IN ('a', 'b'))` on a text column as PostgreSQL prints it: the column's name.
+fn checked_column(def: &str) -> Option<&str> {
+    let rest = def.strip_prefix("CHECK ((")?;
+    let (column, values) = rest.split_once(" = ANY (ARRAY[")?;
+    let is_plain = column.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (is_plain && values.ends_with("::text])))") && values.starts_with('\'')).then_some(column)
+}
+
+#[test]
+fn a_check_constraint_names_its_column() {
+    let def = "CHECK ((kind = ANY (ARRAY['payment'::text, 'refund'::text])))";
+    assert_eq!(checked_column(def), Some("kind"));
+    // Numbers, and conditions over more than one column, are not closed sets of text.
+    assert_eq!(checked_column("CHECK ((percentage = ANY (ARRAY[0, 50, 100])))"), None);
+    assert_eq!(
+        checked_column("CHECK (((status <> 'resolved'::text) OR (outcome = ANY (ARRAY['full_refund'::text]))))"),
+        None
+    );
+}
+
+/// A closed set stored without its enum is text any code may get wrong: every text column the
+/// schema constrains to a list of values has a case above (and so an enum that matches it).
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn every_check_constrained_text_column_has_its_enum(pool: PgPool) {
+    let defs: Vec<(String, String)> = sqlx::query_as(
+        "SELECT c.conrelid::regclass::text, pg_get_constraintdef(c.oid) FROM pg_constraint c \
+         JOIN pg_namespace n ON n.oid = c.connamespace WHERE c.contype = 'c' AND n.nspname = 'public'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let covered: BTreeSet<(String, String)> = cases()
+        .into_iter()
+        .map(|(t, c, _)| (t.to_string(), c.to_string()))
+        .collect();
+    let constrained: BTreeSet<(String, String)> = defs
+        .iter()
+        .filter_map(|(table, def)| checked_column(def).map(|c| (table.clone(), c.to_string())))
+        .collect();
+    assert!(constrained.len() >= covered.len(), "{constrained:?}");
+    let missing: Vec<_> = constrained.difference(&covered).collect();
+    assert!(missing.is_empty(), "closed sets without their enum: {missing:?}");
 }
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn every_value_travels_to_postgres_and_back(pool: PgPool) {
     round_trip(&pool, BookingStatus::ALL).await;
+    round_trip(&pool, ConnectionState::ALL).await;
     round_trip(&pool, GroupStatus::ALL).await;
     round_trip(&pool, CallStatus::ALL).await;
     round_trip(&pool, PaymentStatus::ALL).await;
     round_trip(&pool, RefundStatus::ALL).await;
     round_trip(&pool, RefundReason::ALL).await;
+    round_trip(&pool, RemovalReason::ALL).await;
     round_trip(&pool, PayoutStatus::ALL).await;
     round_trip(&pool, PayoutMethod::ALL).await;
     round_trip(&pool, PaidMethod::ALL).await;
@@ -123,6 +230,19 @@ async fn every_value_travels_to_postgres_and_back(pool: PgPool) {
     round_trip(&pool, reports::Reason::ALL).await;
     round_trip(&pool, reports::Status::ALL).await;
     round_trip(&pool, reports::Action::ALL).await;
+    round_trip(&pool, ComplaintReason::ALL).await;
+    round_trip(&pool, ComplaintStatus::ALL).await;
+    round_trip(&pool, Outcome::ALL).await;
+    round_trip(&pool, AdjustmentReason::ALL).await;
+    round_trip(&pool, ReceiptKind::ALL).await;
+    round_trip(&pool, ExportStatus::ALL).await;
+    round_trip(&pool, ApprovalStatus::ALL).await;
+    round_trip(&pool, ContactCategory::ALL).await;
+    round_trip(&pool, ReminderKind::ALL).await;
+    round_trip(&pool, Audience::ALL).await;
+    round_trip(&pool, Purpose::ALL).await;
+    round_trip(&pool, MessageType::ALL).await;
+    round_trip(&pool, JobState::ALL).await;
     // A value no variant names is an error, never a default.
     let bad = sqlx::query_scalar::<_, PayoutStatus>("SELECT 'lost'::text")
         .fetch_one(&pool)

@@ -103,7 +103,10 @@ async fn rooms_are_created_moderated_and_destroyed() {
 
     // Moderating someone who is not there does nothing.
     let absent = ids::participant_id(Uuid::new_v4());
-    client.set_muted(room, &secret, absent, true).await.unwrap();
+    client
+        .set_muted(room, &secret, absent, &["0".to_owned()], true)
+        .await
+        .unwrap();
     client.kick(room, &secret, absent).await.unwrap();
 
     // The api's own long-lived session joins a member under their id; a second join under the

@@ -2,7 +2,8 @@
 //! user of its audience, pushed live to open sockets, and one e-mail (a durable e-mail task each)
 //! for those of them whose "Marketing emails" preference is on.
 //!
-//! When: queued by `POST /api/admin/announcements` in the transaction that stores it.
+//! When: `domain::announcements::Announce`, queued by `POST /api/admin/announcements` in the
+//! transaction that stores it.
 //! Writes: `domain::announcements::BATCH_SIZE` users per statement, each batch in its own
 //! transaction (with its live events and its share of `delivered_count`), so memory stays flat
 //! however many users there are, and progress shows on the admin page as it goes.
@@ -10,36 +11,15 @@
 //! twice; a retry starts from the first user and skips those already written. A user's e-mail is
 //! queued in the transaction that writes their notification, so it is queued once too.
 
-use apalis::prelude::{BoxDynError, Data};
-use domain::announcements;
-use serde::{Deserialize, Serialize};
+use apalis::prelude::{Attempt, BoxDynError, Data};
+use domain::{
+    announcements::{self, Announce},
+    job_queue::{self, email::EmailJob},
+};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::{
-    context::JobContext,
-    email::{self, EmailJob},
-    job::Job,
-    queue,
-};
-
-pub const QUEUE: &str = "announcement_fanout";
-pub const MAX_ATTEMPTS: usize = 10;
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Announce {
-    pub announcement_id: Uuid,
-}
-
-impl Job for Announce {
-    const QUEUE: &'static str = QUEUE;
-    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
-
-    fn idempotency_key(&self, _run_at: Option<chrono::DateTime<chrono::Utc>>) -> Option<String> {
-        Some(format!("announce:{}", self.announcement_id))
-    }
-}
+use crate::{context::JobContext, handler::Handler};
 
 /// Writes every missing notification of the announcement; returns how many this run wrote.
 pub async fn deliver(pool: &PgPool, announcement_id: Uuid) -> domain::Result<usize> {
@@ -55,7 +35,7 @@ pub async fn deliver(pool: &PgPool, announcement_id: Uuid) -> domain::Result<usi
                 user_id,
             })
             .collect();
-        queue::push_all(&mut tx, email::QUEUE, &mails, email::MAX_ATTEMPTS).await?;
+        job_queue::push_all(&mut tx, job_queue::email::QUEUE, &mails, job_queue::email::MAX_ATTEMPTS).await?;
         tx.commit().await?;
         written += batch.written;
         batches += 1;
@@ -72,8 +52,10 @@ pub async fn deliver(pool: &PgPool, announcement_id: Uuid) -> domain::Result<usi
     Ok(written)
 }
 
-pub async fn handle(job: Announce, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
-    let written = deliver(&ctx.pool, job.announcement_id).await?;
-    tracing::info!(announcement_id = %job.announcement_id, written, "announcement delivered");
-    Ok(())
+impl Handler for Announce {
+    async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
+        let written = deliver(&ctx.pool, self.announcement_id).await?;
+        tracing::info!(announcement_id = %self.announcement_id, written, "announcement delivered");
+        Ok(())
+    }
 }

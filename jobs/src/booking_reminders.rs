@@ -1,67 +1,27 @@
 //! Reminders 24 hours and 1 hour before a session (`domain::booking::reminders`): a
 //! booking_reminder notification to both sides and an e-mail where their preferences allow.
 //!
-//! When: scheduled for each due time when a booking is confirmed or moved; a sweep every five
-//! minutes ([`SWEEP_SCHEDULE`]) sends any due reminder whose task was lost.
+//! When: `domain::booking::jobs` queues a `Remind` for each due time when a booking is confirmed
+//! or moved; a sweep every five minutes sends any due reminder whose task was lost.
 //! Safe to run twice: a reminder names the start it was scheduled for and is recorded in
 //! `booking_reminders`; a booking that was cancelled or moved since, or a reminder already
 //! recorded, sends nothing.
-//! Batched (`crate::batch`): the tasks a worker holds at once are sent in one transaction (the
+//! Batched (`runner::batch`): the tasks a worker holds at once are sent in one transaction (the
 //! bookings read, the reminders recorded, the notifications and e-mails queued, one statement
 //! each), and each completes once it has committed.
 
-use apalis::prelude::{BoxDynError, Data};
-use chrono::{DateTime, Utc};
-use domain::booking::reminders;
-use serde::{Deserialize, Serialize};
-use sqlx::{PgConnection, PgPool};
-use uuid::Uuid;
+use apalis::prelude::{Attempt, BoxDynError, Data};
+use chrono::DateTime;
+use domain::{
+    booking::{
+        jobs::{Remind, SweepReminders},
+        reminders,
+    },
+    job_queue::{self, Job, email::EmailJob},
+};
+use sqlx::PgPool;
 
-use crate::{context::JobContext, email::EmailJob, job::Job};
-
-pub const QUEUE: &str = "booking_reminders";
-pub const SWEEP_QUEUE: &str = "booking_reminders_sweep";
-/// Every five minutes.
-pub const SWEEP_SCHEDULE: &str = "0 */5 * * * *";
-pub const MAX_ATTEMPTS: usize = 5;
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Remind {
-    pub booking_id: Uuid,
-    pub kind: String,
-    /// The start this reminder is for (unix seconds); a moved booking ignores it.
-    pub start: i64,
-}
-
-impl Job for Remind {
-    const QUEUE: &'static str = QUEUE;
-    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
-    const CONCURRENCY: usize = crate::batch::BATCHED_CONCURRENCY;
-
-    fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
-        Some(format!("reminder:{}:{}:{}", self.booking_id, self.kind, self.start))
-    }
-}
-
-crate::sweep!(SweepReminders, queue: SWEEP_QUEUE, schedule: SWEEP_SCHEDULE);
-
-/// Queues the reminders of a booking's current start that are still ahead.
-pub async fn schedule(
-    conn: &mut PgConnection,
-    booking_id: Uuid,
-    start: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> domain::Result<()> {
-    for (reminder, due) in reminders::ahead(start, now) {
-        let job = Remind {
-            booking_id,
-            kind: reminder.kind.to_string(),
-            start: start.timestamp(),
-        };
-        job.enqueue_at(conn, due).await?;
-    }
-    Ok(())
-}
+use crate::{context::JobContext, handler::Handler, runner::limits::MAX_BATCH};
 
 /// Sends the reminders asked for that are still due and not sent yet, and queues their e-mails,
 /// in one transaction; whether each was sent now (one asked twice is sent once).
@@ -78,16 +38,22 @@ async fn remind_all(pool: &PgPool, asked: &[reminders::Asked]) -> domain::Result
             })
         })
         .collect();
-    crate::queue::push_all(&mut tx, EmailJob::QUEUE, &emails, EmailJob::MAX_ATTEMPTS).await?;
+    job_queue::push_all(&mut tx, EmailJob::QUEUE, &emails, EmailJob::MAX_ATTEMPTS).await?;
     tx.commit().await?;
     Ok(leads.iter().map(Option::is_some).collect())
 }
 
-pub async fn handle(job: Remind, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
-    let (booking, kind) = (job.booking_id, job.kind.clone());
-    let sent = ctx.batches.reminders().submit(job).await?;
-    tracing::debug!(%booking, kind, sent, "reminder checked");
-    Ok(())
+impl Handler for Remind {
+    async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
+        let (booking, kind) = (self.booking_id, self.kind.clone());
+        let sent = ctx.batches.of(run_batch).submit(self).await?;
+        tracing::debug!(%booking, kind, sent, "reminder checked");
+        Ok(())
+    }
+}
+
+async fn run_batch(pool: PgPool, jobs: Vec<Remind>) -> anyhow::Result<Vec<bool>> {
+    remind_batch(&pool, &jobs).await
 }
 
 /// Runs a batch of reminder tasks in one transaction; whether each sent its reminder now.
@@ -123,8 +89,15 @@ pub async fn remind_batch(pool: &PgPool, jobs: &[Remind]) -> anyhow::Result<Vec<
     Ok(out)
 }
 
-/// Sends every reminder that is due, still ahead of its session, and not sent yet.
-pub async fn sweep(job: SweepReminders, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
+/// Every five minutes: sends every reminder that is due, still ahead of its session, and not
+/// sent yet (one whose task was lost).
+impl Handler for SweepReminders {
+    async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
+        sweep(self, ctx).await
+    }
+}
+
+async fn sweep(job: SweepReminders, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let mut sent = 0;
     let due: Vec<reminders::Asked> = reminders::overdue(&ctx.pool)
         .await?
@@ -135,7 +108,7 @@ pub async fn sweep(job: SweepReminders, ctx: Data<JobContext>) -> Result<(), Box
             start: due.start,
         })
         .collect();
-    for chunk in due.chunks(crate::batch::MAX_BATCH) {
+    for chunk in due.chunks(MAX_BATCH) {
         sent += remind_all(&ctx.pool, chunk).await?.iter().filter(|s| **s).count();
     }
     if sent > 0 {

@@ -1,30 +1,34 @@
-//! Daily cleanup of what has expired: sessions, e-mail links, rate-limit events, finished tasks,
-//! stale conversation viewers and sockets (ending their calls), and stored real-time events.
+//! Daily cleanup of what has expired: sessions, pending two-factor sign-ins, e-mail links, rate-limit events, finished tasks,
+//! stale conversation viewers and sockets (ending their calls), stored real-time events and the
+//! record of old pushes.
 //!
-//! When: every day at 03:30 UTC ([`SCHEDULE`]), one task per tick whatever the number of workers.
+//! When: every day at 03:30 UTC (`domain::job_queue::cleanup`), one task per tick whatever the
+//! number of workers.
 //! Safe to run twice: it only deletes rows that are already expired.
 
-use apalis::prelude::{BoxDynError, Data};
+use apalis::prelude::{Attempt, BoxDynError, Data};
 use domain::{
-    accounts::{email_links, sessions},
+    accounts::{email_links, sessions, two_factor},
     calls,
+    job_queue::cleanup::Cleanup,
     messaging::viewers,
     rate_limit, realtime,
 };
 
-use crate::context::JobContext;
-
-pub const QUEUE: &str = "cleanup";
-/// Every day at 03:30 UTC.
-pub const SCHEDULE: &str = "0 30 3 * * *";
+use crate::{context::JobContext, handler::Handler};
 /// Finished tasks are kept this many days for inspection.
 pub const KEEP_FINISHED_TASKS_DAYS: i32 = 14;
 
-crate::sweep!(Cleanup, queue: QUEUE, schedule: SCHEDULE);
+impl Handler for Cleanup {
+    async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
+        clean(self, ctx).await
+    }
+}
 
-pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
+async fn clean(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let pool = &ctx.pool;
     let sessions = sessions::prune_expired(pool).await?;
+    let pending_sign_ins = two_factor::prune_expired_challenges(pool).await?;
     let links = email_links::prune_expired(pool).await?;
     let events = rate_limit::prune(pool).await?;
     let viewers = viewers::delete_stale(pool).await?;
@@ -35,6 +39,7 @@ pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynErr
         n
     };
     let realtime_events = realtime::delete_old_events(pool).await?;
+    let push_deliveries = domain::push::send::prune_deliveries(pool).await?;
     let tasks =
         sqlx::query("DELETE FROM apalis.jobs WHERE status = 'Done' AND done_at < now() - make_interval(days => $1)")
             .bind(KEEP_FINISHED_TASKS_DAYS)
@@ -44,12 +49,14 @@ pub async fn handle(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynErr
     tracing::info!(
         tick = job.tick,
         sessions,
+        pending_sign_ins,
         links,
         events,
         tasks,
         viewers,
         sockets,
         realtime_events,
+        push_deliveries,
         "cleanup done"
     );
     Ok(())

@@ -8,7 +8,7 @@
 //! Safe to run twice: the recipient's state and e-mail preferences are read at run time (an
 //! address verified meanwhile gets no second verification mail; a link is fresh and single use).
 
-use apalis::prelude::{BoxDynError, Data};
+use apalis::prelude::{Attempt, BoxDynError, Data};
 use chrono::Utc;
 use domain::{
     accounts::{
@@ -16,30 +16,39 @@ use domain::{
         email_links::Purpose,
         email_preferences, unsubscribe,
         unsubscribe::Preference::{self, BookingConfirmations, BookingReminders, MarketingEmails, ReviewRequests},
-        users,
+        users, validation,
     },
     booking::BookingStatus,
     booking::bookings::{self, Booking},
+    complaints,
     mail::{Email, templates},
+    payments::refund_payout,
+    receipts,
 };
 use uuid::Uuid;
 
-use crate::{context::JobContext, job::Job};
+use crate::{context::JobContext, handler::Handler};
 
 /// The payload is defined once, in `domain` (business rules there queue it too).
 pub use domain::job_queue::email::{EmailJob, MAX_ATTEMPTS, QUEUE, enqueue};
 
-impl Job for EmailJob {
-    const QUEUE: &'static str = QUEUE;
-    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
+impl Handler for EmailJob {
+    async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
+        send(self, ctx).await
+    }
 }
 
-pub async fn handle(job: EmailJob, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
+async fn send(job: EmailJob, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let emails = render(&ctx, &job).await?;
     if emails.is_empty() {
         tracing::info!(?job, "nothing to send");
     }
     for email in &emails {
+        // A removed person's row keeps an address that cannot receive mail (issue 35): never try.
+        if domain::ownership::deletion::is_removed_address(&email.to) {
+            tracing::info!(?job, subject = %email.subject, "not sent: the recipient was removed");
+            continue;
+        }
         ctx.mailer.send(email).await?;
         tracing::info!(?job, subject = %email.subject, "mail sent");
     }
@@ -57,13 +66,14 @@ async fn allows(ctx: &JobContext, user_id: Uuid, what: Preference) -> domain::Re
     })
 }
 
-/// `email` to `user_id`, carrying the one-click link that turns `what` off (RFC 8058).
+/// `email` to `user_id`, carrying the one-click link that turns `what` off (RFC 8058) in its
+/// header and, with a link to the e-mail preferences, in a footer the reader sees.
 async fn governed(ctx: &JobContext, user_id: Uuid, what: Preference, email: Email) -> domain::Result<Email> {
     let link = unsubscribe::link(&ctx.pool, &ctx.config, user_id, what).await?;
-    Ok(Email {
-        unsubscribe: Some(link),
-        ..email
-    })
+    let preferences = ctx
+        .config
+        .link(domain::mail::PREFERENCES_PATH, &[domain::mail::PREFERENCES_TAB]);
+    Ok(email.governed_by(what.label(), &link, &preferences))
 }
 
 /// The seeker's and the mentor's copies, each only where its recipient allows it.
@@ -88,10 +98,18 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
     let config = &ctx.config;
     let booking = |id: Uuid| async move { bookings::find(pool, id).await };
     Ok(match job {
-        EmailJob::VerifyEmail { user_id } => match users::find(pool, *user_id).await? {
+        EmailJob::VerifyEmail { user_id, next } => match users::find(pool, *user_id).await? {
             Some(user) if !user.email_verified && user.is_active => {
                 let token = email_links::issue(pool, user.id, &user.email, Purpose::VerifyEmail).await?;
-                vec![templates::verification(config, &user.email, &user.first_name, &token)]
+                // Checked again here: a queued job is data, and only a path of this app may ride along.
+                let next = next.as_deref().and_then(|n| validation::return_path(n).ok());
+                vec![templates::verification(
+                    config,
+                    &user.email,
+                    &user.first_name,
+                    &token,
+                    next.as_deref(),
+                )]
             }
             _ => vec![],
         },
@@ -108,7 +126,49 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             }
             Some(user) if user.is_active => {
                 let token = email_links::issue(pool, user.id, &user.email, Purpose::VerifyEmail).await?;
-                vec![templates::verification(config, &user.email, &user.first_name, &token)]
+                vec![templates::verification(
+                    config,
+                    &user.email,
+                    &user.first_name,
+                    &token,
+                    None,
+                )]
+            }
+            _ => vec![],
+        },
+        EmailJob::NewSignIn {
+            user_id,
+            user_agent,
+            address,
+            at,
+        } => match users::find(pool, *user_id).await? {
+            Some(user) if user.is_active => vec![templates::new_sign_in(
+                config,
+                &user.email,
+                &user.first_name,
+                user_agent,
+                address,
+                *at,
+            )],
+            _ => vec![],
+        },
+        EmailJob::DataExportReady { export_id } => {
+            match domain::ownership::data_export::owner_for_mail(pool, *export_id).await? {
+                Some((email, first_name, expires_at)) => {
+                    vec![templates::data_export_ready(config, &email, &first_name, expires_at)]
+                }
+                None => vec![],
+            }
+        }
+        EmailJob::AccountDeletionScheduled { user_id, at } => match users::find(pool, *user_id).await? {
+            // Only while the deletion is still scheduled for that date (not kept meanwhile).
+            Some(user) if user.is_active && user.deletion_scheduled_at == Some(*at) => {
+                vec![templates::account_deletion_scheduled(
+                    config,
+                    &user.email,
+                    &user.first_name,
+                    *at,
+                )]
             }
             _ => vec![],
         },
@@ -122,15 +182,91 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
             .filter(|b| b.status == BookingStatus::Confirmed)
         {
             Some(b) => {
-                both_sides(ctx, &b, BookingConfirmations, |to_mentor| {
-                    if to_mentor {
-                        templates::new_booking(config, &b, Utc::now())
-                    } else {
-                        templates::booking_confirmed(config, &b, Utc::now())
+                // The seeker's confirmation carries the payment's receipt; without confirmations the
+                // receipt goes alone (receipts are transactional).
+                let receipt = receipts::of_booking_payment(pool, b.id).await?;
+                let mut out = Vec::new();
+                if allows(ctx, b.user_id, BookingConfirmations).await? {
+                    let mut email = templates::booking_confirmed(config, &b, Utc::now());
+                    if let Some(r) = &receipt {
+                        email.attachments.push(templates::receipt_attachment(config, r)?);
                     }
-                })
-                .await?
+                    out.push(governed(ctx, b.user_id, BookingConfirmations, email).await?);
+                } else if let Some(r) = &receipt {
+                    out.push(templates::payment_receipt(config, r, &b.user_first_name)?);
+                }
+                if allows(ctx, b.mentor_user_id, BookingConfirmations).await? {
+                    let email = templates::new_booking(config, &b, Utc::now());
+                    out.push(governed(ctx, b.mentor_user_id, BookingConfirmations, email).await?);
+                }
+                out
             }
+            None => vec![],
+        },
+        // Sent whatever the preferences: the money's receipt is transactional.
+        EmailJob::RefundIssued { refund_id } => {
+            let mut out = Vec::new();
+            if let Some(r) = receipts::of_refund(pool, *refund_id).await? {
+                let first_name = users::find(pool, r.user_id)
+                    .await?
+                    .map(|u| u.first_name)
+                    .unwrap_or_default();
+                out.push(templates::refund_issued(config, &r, &first_name)?);
+            }
+            if let Some(f) = domain::refunds::mail_facts(pool, *refund_id).await?
+                && refund_payout::mentor_hears_of(f.reason)
+            {
+                let client = format!("{} {}", f.seeker_first_name, f.seeker_last_name);
+                out.push(templates::refund_to_client(
+                    config,
+                    &f.mentor_email,
+                    &f.mentor_first_name,
+                    &client,
+                    &f.title,
+                    f.amount_cents,
+                ));
+            }
+            out
+        }
+        EmailJob::ComplaintOpened { complaint_id } => match complaints::mail_facts(pool, *complaint_id).await? {
+            Some(c) => vec![templates::complaint_opened(
+                config,
+                &c.mentor_email,
+                &c.mentor_first_name,
+                &format!("{} {}", c.seeker_first_name, c.seeker_last_name),
+                &c.title,
+                complaints::reason_label(c.reason),
+            )],
+            None => vec![],
+        },
+        EmailJob::ComplaintDecided { complaint_id } => match complaints::mail_facts(pool, *complaint_id).await? {
+            Some(c) => match c.outcome {
+                Some(outcome) => {
+                    let what = complaints::outcome_label(outcome, c.outcome_cents.unwrap_or(0));
+                    let note = c.note.clone().unwrap_or_default();
+                    vec![
+                        templates::complaint_decided(
+                            config,
+                            &c.seeker_email,
+                            &c.seeker_first_name,
+                            false,
+                            &c.title,
+                            &what,
+                            &note,
+                        ),
+                        templates::complaint_decided(
+                            config,
+                            &c.mentor_email,
+                            &c.mentor_first_name,
+                            true,
+                            &c.title,
+                            &what,
+                            &note,
+                        ),
+                    ]
+                }
+                None => vec![],
+            },
             None => vec![],
         },
         EmailJob::BookingRescheduled { booking_id } => match booking(*booking_id).await?.filter(|b| b.status.is_live())
@@ -158,6 +294,18 @@ async fn render(ctx: &JobContext, job: &EmailJob) -> domain::Result<Vec<Email>> 
                 .await?
             }
             None => vec![],
+        },
+        // The seeker alone: the mentor removed them and knows.
+        EmailJob::RemovedFromSession {
+            booking_id,
+            reason,
+            refund_cents,
+        } => match booking(*booking_id).await? {
+            Some(b) if allows(ctx, b.user_id, BookingConfirmations).await? => {
+                let email = templates::removed_from_session(config, &b, *reason, *refund_cents, Utc::now());
+                vec![governed(ctx, b.user_id, BookingConfirmations, email).await?]
+            }
+            _ => vec![],
         },
         EmailJob::BookingReminder { booking_id, lead } => {
             match booking(*booking_id).await?.filter(|b| b.status.is_live()) {

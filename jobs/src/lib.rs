@@ -1,33 +1,34 @@
-//! The workflow layer: one module per durable job (payload, handler, scheduling) and the
-//! enqueue API the api calls inside its transactions. The `worker` binary runs them; a job is
-//! registered with one line in `runtime.rs` (see docs/adding-a-job.md).
+//! Running durable jobs. Two halves: how jobs run, whatever they do (`runner/`: each queue's
+//! worker, wake-ups, supervision, batches, cron loops, limits), and what each job does (one
+//! module per job with its [`Handler`]). What a job is (its payload, queue, attempts, key and
+//! when it is queued) is declared in `domain` next to the code that queues it, and listed once in
+//! `domain::every_job!`; the registry makes the workers from that list (docs/adding-a-job.md).
 
+pub mod context;
+pub mod handler;
+mod registry;
+pub mod runner;
+
+pub mod account_removal;
 pub mod announcement_fanout;
-pub mod batch;
 pub mod booking_completion;
-pub mod booking_events;
 pub mod booking_reminders;
+pub mod calendar_sync;
+pub mod calendar_writeback;
 pub mod call_timeout;
 pub mod cleanup;
-pub mod context;
+pub mod data_export;
 pub mod email;
 pub mod group_sessions;
-pub mod job;
-pub mod metrics;
 pub mod notification_fanout;
 pub mod payment_reconciliation;
 pub mod payout_batch;
-mod poll;
-pub mod queue;
 pub mod refunds;
 pub mod reservation_expiry;
-pub mod retries;
-pub mod runtime;
-pub mod schedule;
-pub mod supervision;
 pub mod upload_cleanup;
-pub mod wakeups;
+pub mod web_push;
 
 pub use context::JobContext;
-pub use job::{Job, Sweep};
-pub use runtime::Settings;
+pub use handler::Handler;
+pub use registry::{QUEUES, monitor, monitor_with, schedules, set_aside_undecodable, spawn_schedules, sweeps};
+pub use runner::Settings;

@@ -7,21 +7,16 @@
 //! Safe to run twice: every notification's id was chosen when the task was queued, so a retry
 //! writes (and announces) only the ones still missing.
 
-use apalis::prelude::{BoxDynError, Data};
+use apalis::prelude::{Attempt, BoxDynError, Data};
 use domain::notifications::{self, FanOut};
 use sqlx::PgPool;
 
-use crate::{context::JobContext, job::Job};
+use crate::{context::JobContext, handler::Handler};
 
 pub use domain::notifications::{FAN_OUT_MAX_ATTEMPTS as MAX_ATTEMPTS, FAN_OUT_QUEUE as QUEUE};
 
 /// Recipients written by one INSERT (and one transaction).
 pub const BATCH_SIZE: usize = 500;
-
-impl Job for FanOut {
-    const QUEUE: &'static str = QUEUE;
-    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
-}
 
 /// What one run wrote.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,15 +39,17 @@ pub async fn deliver(pool: &PgPool, fan_out: &FanOut) -> domain::Result<Delivere
     Ok(delivered)
 }
 
-pub async fn handle(job: FanOut, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
-    let delivered = deliver(&ctx.pool, &job).await?;
-    tracing::debug!(
-        kind = job.kind.as_str(),
-        recipients = job.recipients.len(),
-        written = delivered.written,
-        "notifications written"
-    );
-    Ok(())
+impl Handler for FanOut {
+    async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
+        let delivered = deliver(&ctx.pool, &self).await?;
+        tracing::debug!(
+            kind = self.kind.as_str(),
+            recipients = self.recipients.len(),
+            written = delivered.written,
+            "notifications written"
+        );
+        Ok(())
+    }
 }
 
 #[cfg(test)]

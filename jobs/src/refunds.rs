@@ -1,37 +1,28 @@
 //! Paying refunds out through the payment gateway.
 //!
-//! When: enqueued with the cancellation (or the reversal of a late charge) that owes the refund.
+//! When: `domain::job_queue::refunds::PayRefund`, queued with the decision that owes the refund
+//! (a cancellation, the reversal of a late charge, a complaint's outcome, a no-show, an admin's
+//! goodwill), in that decision's transaction.
 //! A gateway refusal or an unknown outcome retries with backoff; after [`MAX_ATTEMPTS`] the
 //! refund is marked failed for an admin to see.
 //! Safe to run twice: a try whose answer was lost is looked up at the gateway by the refund's
 //! reference before another is sent, and a refund that succeeded is never paid again.
 
 use apalis::prelude::{Attempt, BoxDynError, Data};
-use chrono::{DateTime, Utc};
-use domain::payments::refund_payout::{self, Payout};
-use serde::{Deserialize, Serialize};
-use uuid::Uuid;
+use domain::{
+    job_queue::refunds::{MAX_ATTEMPTS, PayRefund},
+    payments::refund_payout::{self, Payout},
+};
 
-use crate::{context::JobContext, job::Job};
+use crate::{context::JobContext, handler::Handler};
 
-pub const QUEUE: &str = "refunds";
-pub const MAX_ATTEMPTS: usize = 8;
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PayRefund {
-    pub refund_id: Uuid,
-}
-
-impl Job for PayRefund {
-    const QUEUE: &'static str = QUEUE;
-    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
-
-    fn idempotency_key(&self, _run_at: Option<DateTime<Utc>>) -> Option<String> {
-        Some(format!("refund:{}", self.refund_id))
+impl Handler for PayRefund {
+    async fn handle(self, ctx: Data<JobContext>, attempt: Attempt) -> Result<(), BoxDynError> {
+        pay(self, attempt, ctx).await
     }
 }
 
-pub async fn handle(job: PayRefund, attempt: Attempt, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
+async fn pay(job: PayRefund, attempt: Attempt, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let last_try = attempt.current() + 1 >= MAX_ATTEMPTS;
     let reason = match refund_payout::pay_out(&ctx.pool, ctx.gateway.as_ref(), job.refund_id).await {
         Ok(Payout::Done) => return Ok(()),

@@ -1,4 +1,4 @@
-//! The batched queues (hold expiry, reminders, `jobs::batch`): tasks a worker holds at once run
+//! The batched queues (hold expiry, reminders, `jobs::runner::batch`): tasks a worker holds at once run
 //! as one statement, and still each hold is settled once, each reminder sent once, and a batch
 //! that fails is tried again task by task.
 
@@ -7,18 +7,18 @@ mod support;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use jobs::{
-    Job, Settings,
-    booking_reminders::{self, Remind},
-    reservation_expiry::{self, ExpireHold},
+use domain::{
+    booking::jobs::{ExpireHold, Remind},
+    job_queue::Job,
 };
+use jobs::{Settings, booking_reminders, reservation_expiry};
 use sqlx::PgPool;
 use support::{context, eventually, start_workers};
 use uuid::Uuid;
 
 /// A seeker, a mentor and a service; `(seeker, mentor id, service id)`.
 async fn parties(pool: &PgPool) -> (Uuid, Uuid, Uuid) {
-    jobs::runtime::setup_storage(pool).await.unwrap();
+    domain::job_queue::storage::setup(pool).await.unwrap();
     let user = |email: String| {
         sqlx::query_scalar::<_, Uuid>(
             "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'A', 'B') RETURNING id",
@@ -132,7 +132,7 @@ async fn expiry_tasks_run_in_batches_and_settle_each_hold_exactly_once(pool: PgP
     queue_expiries(&pool, &all).await;
 
     let workers = start_workers(context(&pool, &[]));
-    all_done(&pool, reservation_expiry::QUEUE, all.len() as i64).await;
+    all_done(&pool, ExpireHold::QUEUE, all.len() as i64).await;
     workers.abort();
 
     let changes = status_changes(&pool).await;
@@ -198,7 +198,7 @@ async fn a_failed_batch_fails_each_of_its_tasks_and_their_retries_settle_each_ho
     };
     let ctx = context(&pool, &[]);
     let workers = support::Workers::spawn(async move {
-        let _ = jobs::runtime::monitor(ctx, settings).run().await;
+        let _ = jobs::monitor(ctx, settings).run().await;
     });
     // Every task's failed try is recorded with the batch's error.
     eventually(30, || async {
@@ -214,7 +214,7 @@ async fn a_failed_batch_fails_each_of_its_tasks_and_their_retries_settle_each_ho
     assert!(status_changes(&pool).await.is_empty());
     sqlx::query("DELETE FROM refuse_updates").execute(&pool).await.unwrap();
 
-    all_done(&pool, reservation_expiry::QUEUE, holds.len() as i64).await;
+    all_done(&pool, ExpireHold::QUEUE, holds.len() as i64).await;
     workers.abort();
     let changes = status_changes(&pool).await;
     assert_eq!(changes.len(), holds.len(), "each hold released once: {changes:?}");
@@ -293,7 +293,7 @@ async fn reminder_tasks_run_by_the_worker_notify_both_sides_once(pool: PgPool) {
     tx.commit().await.unwrap();
     let mail_dir = tempdir();
     let workers = start_workers(context(&pool, &[("MAIL_DIR", mail_dir.clone())]));
-    all_done(&pool, booking_reminders::QUEUE, 50).await;
+    all_done(&pool, Remind::QUEUE, 50).await;
     // Each reminder's two notifications, written by the fan-outs the batches queued.
     eventually(30, || async {
         let n = count(

@@ -1,11 +1,13 @@
 mod support;
 
-use jobs::{cleanup, schedule};
+use apalis::prelude::{Attempt, Data};
+use domain::job_queue::cleanup::{self, Cleanup};
+use jobs::{Handler, runner::schedule};
 use sqlx::PgPool;
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn cleanup_deletes_only_what_expired(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let user: uuid::Uuid = sqlx::query_scalar(
         "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ('a@example.com', 'x', 'A', 'B') RETURNING id",
     )
@@ -31,7 +33,8 @@ async fn cleanup_deletes_only_what_expired(pool: PgPool) {
         .unwrap();
 
     let ctx = support::context(&pool, &[]);
-    cleanup::handle(cleanup::Cleanup { tick: 0 }, apalis::prelude::Data::new(ctx))
+    Cleanup { tick: 0 }
+        .handle(Data::new(ctx), Attempt::new())
         .await
         .unwrap();
 
@@ -49,7 +52,7 @@ async fn cleanup_deletes_only_what_expired(pool: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn cleanup_forgets_stale_viewers_and_old_stored_events(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let (mentor_user, seeker): (uuid::Uuid, uuid::Uuid) = sqlx::query_as(
         "WITH a AS (INSERT INTO users (email, password_hash, first_name, last_name) VALUES ('m@example.com', 'x', 'M', 'M') RETURNING id), \
          b AS (INSERT INTO users (email, password_hash, first_name, last_name) VALUES ('s@example.com', 'x', 'S', 'S') RETURNING id) \
@@ -93,7 +96,8 @@ async fn cleanup_forgets_stale_viewers_and_old_stored_events(pool: PgPool) {
     .unwrap();
 
     let ctx = support::context(&pool, &[]);
-    cleanup::handle(cleanup::Cleanup { tick: 0 }, apalis::prelude::Data::new(ctx))
+    Cleanup { tick: 0 }
+        .handle(Data::new(ctx), Attempt::new())
         .await
         .unwrap();
 
@@ -111,15 +115,11 @@ async fn cleanup_forgets_stale_viewers_and_old_stored_events(pool: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_cron_tick_is_queued_once_whatever_the_number_of_workers(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     for _ in 0..3 {
-        schedule::push_tick::<cleanup::Cleanup>(&pool, 1_800_000_000)
-            .await
-            .unwrap();
+        schedule::push_tick::<Cleanup>(&pool, 1_800_000_000).await.unwrap();
     }
-    schedule::push_tick::<cleanup::Cleanup>(&pool, 1_800_086_400)
-        .await
-        .unwrap();
+    schedule::push_tick::<Cleanup>(&pool, 1_800_086_400).await.unwrap();
     let n: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = 'cleanup'")
         .fetch_one(&pool)
         .await

@@ -9,7 +9,7 @@ use sqlx::PgPool;
 use support::{context, eventually, job_state, smtp::SmtpServer, start_workers};
 
 async fn new_user(pool: &PgPool, email: &str) -> uuid::Uuid {
-    jobs::runtime::setup_storage(pool).await.unwrap();
+    domain::job_queue::storage::setup(pool).await.unwrap();
     let mut tx = pool.begin().await.unwrap();
     let id = registration::register(
         &mut tx,
@@ -23,9 +23,15 @@ async fn new_user(pool: &PgPool, email: &str) -> uuid::Uuid {
     .await
     .unwrap()
     .user_id();
-    email::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id: id })
-        .await
-        .unwrap();
+    email::enqueue(
+        &mut tx,
+        &EmailJob::VerifyEmail {
+            user_id: id,
+            next: None,
+        },
+    )
+    .await
+    .unwrap();
     tx.commit().await.unwrap();
     id
 }
@@ -66,6 +72,9 @@ async fn verification_mail_goes_out_over_smtp_with_a_working_link(pool: PgPool) 
     assert!(message.data.contains("Content-Type: text/plain"));
     assert!(message.data.contains("Content-Type: text/html"));
     assert!(message.data.contains("https://mentors.example/verify-email?token="));
+    // A transactional mail: no preference governs it, so no unsubscribe footer.
+    assert!(!message.data.contains("List-Unsubscribe"));
+    assert!(!message.data.contains("Email preferences:"));
 
     email_links::verify_email(&pool, &link_token(&message.data))
         .await
@@ -136,7 +145,7 @@ async fn an_already_verified_user_gets_no_second_verification_mail(pool: PgPool)
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn contact_messages_reach_the_support_address_with_a_reply_to(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let smtp = SmtpServer::start(false).await;
     let mut tx = pool.begin().await.unwrap();
     let id = domain::contact::store(
@@ -145,7 +154,7 @@ async fn contact_messages_reach_the_support_address_with_a_reply_to(pool: PgPool
             name: "Ann",
             email: "ann@example.com",
             subject: "Refund",
-            category: "billing",
+            category: Some(&"billing".parse().unwrap()),
             message: "Where is it?",
             user_id: None,
         },
@@ -208,7 +217,7 @@ async fn mentor_with_paid_payout(pool: &PgPool, email: &str, confirmations: bool
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn payout_mails_reach_the_mentor_unless_they_turned_confirmations_off(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let smtp = SmtpServer::start(false).await;
     let wants = mentor_with_paid_payout(&pool, "mia@example.com", true).await;
     let declines = mentor_with_paid_payout(&pool, "quiet@example.com", false).await;
@@ -247,4 +256,57 @@ async fn payout_mails_reach_the_mentor_unless_they_turned_confirmations_off(pool
             .iter()
             .any(|m| m.data.contains("Subject: Your payout of $85.00 was sent"))
     );
+}
+
+/// The first line of `data` that starts with `prefix`, without the prefix.
+fn line_after<'a>(data: &'a str, prefix: &str) -> Option<&'a str> {
+    data.lines().find_map(|l| l.strip_prefix(prefix)).map(str::trim)
+}
+
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_preference_governed_mail_shows_its_unsubscribe_and_preferences_links_in_the_body(pool: PgPool) {
+    domain::job_queue::storage::setup(&pool).await.unwrap();
+    let smtp = SmtpServer::start(false).await;
+    let payout_id = mentor_with_paid_payout(&pool, "mia@example.com", true).await;
+    let mut tx = pool.begin().await.unwrap();
+    email::enqueue(&mut tx, &EmailJob::PayoutPaid { payout_id })
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let ctx = context(
+        &pool,
+        &[
+            ("MAIL_TRANSPORT", "smtp".into()),
+            ("SMTP_URL", smtp.url()),
+            ("APP_BASE_URL", "https://mentors.example".into()),
+            ("PAYMENT_GATEWAY", "test".into()),
+        ],
+    );
+    let workers = start_workers(ctx);
+    let message = eventually(15, || async { smtp.messages().into_iter().next() }).await;
+    workers.abort();
+    let data = message.data.replace("\r\n", "\n");
+    let header = line_after(&data, "List-Unsubscribe: ").expect("the one-click header");
+    let header = header.trim_start_matches('<').trim_end_matches('>');
+    assert!(
+        header.starts_with("https://mentors.example/api/email/unsubscribe?token="),
+        "{header}"
+    );
+    // The plain-text part: why, the same one-click address, and the preferences.
+    assert!(
+        data.contains("You receive this e-mail because \"Booking confirmations\" is on"),
+        "{data}"
+    );
+    assert_eq!(line_after(&data, "Unsubscribe: "), Some(header));
+    assert_eq!(
+        line_after(&data, "Email preferences: "),
+        Some("https://mentors.example/dashboard?tab=email-preferences")
+    );
+    // The HTML part: the same links as links.
+    assert!(
+        data.contains(&format!("<a href=\"{}\"", header.replace('&', "&amp;"))),
+        "{data}"
+    );
+    assert!(data.contains(">Unsubscribe</a>"));
+    assert!(data.contains("<a href=\"https://mentors.example/dashboard?tab=email-preferences\""));
 }

@@ -4,9 +4,11 @@
 mod support;
 
 use chrono::{DateTime, Duration, Utc};
-use jobs::{
-    Job, booking_completion, booking_reminders, call_timeout, email::EmailJob, payment_reconciliation,
-    refunds::PayRefund, reservation_expiry,
+use domain::{
+    booking::jobs as booking_jobs,
+    calls::jobs as call_jobs,
+    job_queue::{Job, email::EmailJob, refunds::PayRefund},
+    payments::jobs as payment_jobs,
 };
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -23,24 +25,24 @@ async fn queued(pool: &PgPool) -> Vec<(String, Option<String>, i64, i32)> {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn keys_run_times_and_attempts_stay_as_they_were(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let id = Uuid::nil();
     let start = DateTime::from_timestamp(4_000_000_000, 0).unwrap();
     let now = start - Duration::days(2);
     let mut tx = pool.begin().await.unwrap();
     for _ in 0..2 {
-        reservation_expiry::schedule(&mut tx, id, start + Duration::milliseconds(300))
+        booking_jobs::schedule_expiry(&mut tx, id, start + Duration::milliseconds(300))
             .await
             .unwrap();
-        booking_reminders::schedule(&mut tx, id, start, now).await.unwrap();
-        booking_completion::schedule(&mut tx, id, start + Duration::hours(1))
+        booking_jobs::schedule_reminders(&mut tx, id, start, now).await.unwrap();
+        booking_jobs::schedule_completion(&mut tx, id, start + Duration::hours(1))
             .await
             .unwrap();
-        payment_reconciliation::schedule(&mut tx, id, start + Duration::milliseconds(1))
+        payment_jobs::schedule(&mut tx, id, start + Duration::milliseconds(1))
             .await
             .unwrap();
         PayRefund { refund_id: id }.enqueue(&mut tx).await.unwrap();
-        call_timeout::schedule(&mut tx, id, start + Duration::milliseconds(45_100))
+        call_jobs::schedule_timeout(&mut tx, id, start + Duration::milliseconds(45_100))
             .await
             .unwrap();
     }
@@ -94,7 +96,7 @@ async fn keys_run_times_and_attempts_stay_as_they_were(pool: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn jobs_without_a_key_are_queued_every_time(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let mut conn = pool.acquire().await.unwrap();
     let before = Utc::now().timestamp();
     for _ in 0..2 {
@@ -111,4 +113,28 @@ async fn jobs_without_a_key_are_queued_every_time(pool: PgPool) {
         rows.iter()
             .all(|(queue, key, run_at, max)| queue == "emails" && key.is_none() && *run_at >= before && *max == 5)
     );
+}
+
+/// An admin's "run payouts" in the second of a run that already finished is a run of its own; two requests in
+/// one millisecond (a double click) stay one task.
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn an_admins_payout_run_is_not_swallowed_by_a_finished_one(pool: PgPool) {
+    domain::job_queue::storage::setup(&pool).await.unwrap();
+    let second = DateTime::from_timestamp(4_000_000_000, 0).unwrap();
+    let mut conn = pool.acquire().await.unwrap();
+    domain::payouts::jobs::queue_now(&mut conn, second).await.unwrap();
+    domain::payouts::jobs::queue_now(&mut conn, second).await.unwrap();
+    sqlx::query("UPDATE apalis.jobs SET status = 'Done', done_at = now()")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    domain::payouts::jobs::queue_now(&mut conn, second + Duration::milliseconds(400))
+        .await
+        .unwrap();
+    let runs: Vec<_> = queued(&pool)
+        .await
+        .into_iter()
+        .filter(|(q, ..)| q == <domain::payouts::jobs::RunPayouts as Job>::QUEUE)
+        .collect();
+    assert_eq!(runs.len(), 2, "{runs:?}");
 }

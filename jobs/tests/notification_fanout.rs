@@ -54,7 +54,7 @@ async fn next_event(listener: &mut PgListener) -> Envelope {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn twelve_hundred_recipients_are_written_in_three_batches_once_and_pushed_live(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let recipients = users(&pool, 1_200).await;
     let mut listener = PgListener::connect_with(&pool).await.unwrap();
     listener.listen(realtime::CHANNEL).await.unwrap();
@@ -178,7 +178,7 @@ async fn a_batch_holds_batch_size_recipients_and_one_more_starts_another(pool: P
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_recipient_gone_before_the_task_runs_is_skipped(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let people = users(&pool, 3).await;
     let mut conn = pool.acquire().await.unwrap();
     notifications::notify_many(
@@ -206,7 +206,7 @@ async fn a_recipient_gone_before_the_task_runs_is_skipped(pool: PgPool) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn the_worker_writes_what_a_cause_queued(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let user = users(&pool, 1).await[0];
     let mut tx = pool.begin().await.unwrap();
     notifications::notify(

@@ -4,14 +4,14 @@
 mod support;
 
 use chrono::{Duration, Utc};
-use jobs::reservation_expiry;
+use domain::booking::jobs as booking_jobs;
 use sqlx::PgPool;
 use support::{context, eventually, start_workers};
 use uuid::Uuid;
 
 /// A held booking expiring at `expires_at`, with its expiry job queued like the api does.
 async fn hold(pool: &PgPool, expires_at: chrono::DateTime<Utc>) -> Uuid {
-    jobs::runtime::setup_storage(pool).await.unwrap();
+    domain::job_queue::storage::setup(pool).await.unwrap();
     let user: Uuid = sqlx::query_scalar(
         "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'A', 'B') RETURNING id",
     )
@@ -45,7 +45,7 @@ async fn hold(pool: &PgPool, expires_at: chrono::DateTime<Utc>) -> Uuid {
     .fetch_one(&mut *tx)
     .await
     .unwrap();
-    reservation_expiry::schedule(&mut tx, id, expires_at).await.unwrap();
+    booking_jobs::schedule_expiry(&mut tx, id, expires_at).await.unwrap();
     tx.commit().await.unwrap();
     id
 }

@@ -2,8 +2,8 @@ use sqlx::PgPool;
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn the_job_table_keeps_no_index_twice(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
 
     let repeated: Vec<String> = sqlx::query_scalar(
         "SELECT string_agg(indexrelid::regclass::text, ' = ' ORDER BY indexrelid::regclass::text) \
@@ -61,8 +61,8 @@ async fn requeue(pool: &PgPool, id: &str, result: &str) -> (i32, String) {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_task_handed_back_by_a_stopping_worker_keeps_its_tries(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
-    let handed_back = jobs::runtime::HANDED_BACK_RESULT;
+    domain::job_queue::storage::setup(&pool).await.unwrap();
+    let handed_back = domain::job_queue::storage::HANDED_BACK_RESULT;
     for (id, status) in [
         ("01JQUEUED0000000000000000A", "Queued"),
         ("01JRUNNING000000000000000A", "Running"),
@@ -85,8 +85,8 @@ async fn a_task_handed_back_by_a_stopping_worker_keeps_its_tries(pool: PgPool) {
 /// later not at all; starting twice leaves one announcing trigger.
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn an_insert_announces_each_queue_once(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let triggers: Vec<String> = sqlx::query_scalar(
         "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'apalis.jobs'::regclass AND NOT tgisinternal \
          AND tgname LIKE 'notify%' ORDER BY 1",
@@ -97,19 +97,21 @@ async fn an_insert_announces_each_queue_once(pool: PgPool) {
     assert_eq!(triggers, ["notify_workers_per_statement"]);
 
     let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await.unwrap();
-    listener.listen(jobs::wakeups::NOTIFY_CHANNEL).await.unwrap();
+    listener.listen(jobs::runner::wakeups::NOTIFY_CHANNEL).await.unwrap();
     let mut tx = pool.begin().await.unwrap();
-    jobs::queue::push_all(&mut tx, "queue_a", &[1, 2, 3], 1).await.unwrap();
-    jobs::queue::push_all(&mut tx, "queue_b", &[4], 1).await.unwrap();
-    let later = jobs::queue::PushOptions {
+    domain::job_queue::push_all(&mut tx, "queue_a", &[1, 2, 3], 1)
+        .await
+        .unwrap();
+    domain::job_queue::push_all(&mut tx, "queue_b", &[4], 1).await.unwrap();
+    let later = domain::job_queue::PushOptions {
         run_at: Some(chrono::Utc::now() + chrono::Duration::hours(1)),
         ..Default::default()
     };
-    jobs::queue::push(&mut tx, "queue_c", &5, later).await.unwrap();
+    domain::job_queue::push(&mut tx, "queue_c", &5, later).await.unwrap();
     tx.commit().await.unwrap();
     // Notifications arrive in commit order: everything before the marker came from the inserts.
     sqlx::query("SELECT pg_notify($1, 'marker')")
-        .bind(jobs::wakeups::NOTIFY_CHANNEL)
+        .bind(jobs::runner::wakeups::NOTIFY_CHANNEL)
         .execute(&pool)
         .await
         .unwrap();

@@ -1,7 +1,12 @@
 mod support;
 
-use domain::{accounts::profile, uploads};
-use jobs::upload_cleanup;
+use apalis::prelude::{Attempt, Data};
+use domain::{
+    accounts::profile,
+    job_queue::Job,
+    uploads::{self, DeleteUpload},
+};
+use jobs::Handler;
 use sqlx::PgPool;
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
@@ -22,7 +27,7 @@ async fn upload(pool: &PgPool, dir: &std::path::Path, user_id: uuid::Uuid) -> St
     let url = uploads::store_image(dir, PNG).await.unwrap();
     let mut tx = pool.begin().await.unwrap();
     if let Some(old) = profile::set_image(&mut tx, user_id, &url).await.unwrap() {
-        upload_cleanup::enqueue(&mut tx, &old).await.unwrap();
+        uploads::queue_deletion(&mut tx, &old).await.unwrap();
     }
     tx.commit().await.unwrap();
     url
@@ -34,7 +39,7 @@ fn file(dir: &std::path::Path, url: &str) -> std::path::PathBuf {
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn the_worker_deletes_a_replaced_upload_and_keeps_the_current_one(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let dir = std::env::temp_dir().join(format!("uploads-{}", uuid::Uuid::new_v4()));
     let ann = user(&pool, "ann@example.com").await;
     let first = upload(&pool, &dir, ann).await;
@@ -46,7 +51,7 @@ async fn the_worker_deletes_a_replaced_upload_and_keeps_the_current_one(pool: Pg
     support::eventually(20, || async { (!file(&dir, &first).exists()).then_some(()) }).await;
     assert!(file(&dir, &second).exists(), "the image in use stays");
     support::eventually(10, || async {
-        support::job_state(&pool, upload_cleanup::QUEUE)
+        support::job_state(&pool, DeleteUpload::QUEUE)
             .await
             .filter(|(s, _)| s == "Done")
     })
@@ -56,7 +61,7 @@ async fn the_worker_deletes_a_replaced_upload_and_keeps_the_current_one(pool: Pg
 
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn a_file_still_shown_somewhere_or_not_ours_is_left_alone(pool: PgPool) {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let dir = std::env::temp_dir().join(format!("uploads-{}", uuid::Uuid::new_v4()));
     let ann = user(&pool, "ann@example.com").await;
     let bo = user(&pool, "bo@example.com").await;
@@ -68,12 +73,7 @@ async fn a_file_still_shown_somewhere_or_not_ours_is_left_alone(pool: PgPool) {
         .await
         .unwrap();
     let ctx = support::context(&pool, &[("UPLOAD_DIR", dir.display().to_string())]);
-    let run = |url: &str| {
-        upload_cleanup::handle(
-            upload_cleanup::DeleteUpload { url: url.into() },
-            apalis::prelude::Data::new(ctx.clone()),
-        )
-    };
+    let run = |url: &str| DeleteUpload { url: url.into() }.handle(Data::new(ctx.clone()), Attempt::new());
 
     run(&shared).await.unwrap();
     assert!(file(&dir, &shared).exists(), "Bo still shows it");
@@ -91,12 +91,12 @@ async fn a_file_still_shown_somewhere_or_not_ours_is_left_alone(pool: PgPool) {
     run(&sneaky).await.unwrap();
     assert!(outside.exists(), "never a file outside UPLOAD_DIR");
     let mut conn = pool.acquire().await.unwrap();
-    upload_cleanup::enqueue(&mut conn, &sneaky).await.unwrap();
-    upload_cleanup::enqueue(&mut conn, "/uploads/avatars/luna.svg")
+    uploads::queue_deletion(&mut conn, &sneaky).await.unwrap();
+    uploads::queue_deletion(&mut conn, "/uploads/avatars/luna.svg")
         .await
         .unwrap();
     let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM apalis.jobs WHERE job_type = $1")
-        .bind(upload_cleanup::QUEUE)
+        .bind(DeleteUpload::QUEUE)
         .fetch_one(&pool)
         .await
         .unwrap();

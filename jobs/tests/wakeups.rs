@@ -7,7 +7,11 @@ mod support;
 use std::time::Duration;
 
 use apalis::prelude::{BoxDynError, Data, Monitor, TaskBuilder};
-use jobs::{Job, Settings, runtime, wakeups::Wakeups};
+use domain::job_queue::Job;
+use jobs::{
+    Settings,
+    runner::{self, limits::FETCH_BATCH, wakeups::Wakeups},
+};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
 use support::eventually;
@@ -47,7 +51,7 @@ fn start_process(pool: &PgPool) -> support::Workers {
     let wakeups = Wakeups::start(&pool, &[Ping::QUEUE]);
     support::Workers::spawn(async move {
         let monitor = Monitor::new().register(move |restarts: usize| {
-            runtime::worker::<Ping>(&pool, &hourly(), &wakeups, restarts)
+            runner::worker::<Ping>(&pool, &hourly(), &wakeups, restarts)
                 .data(pool.clone())
                 .build(ping)
         });
@@ -56,7 +60,7 @@ fn start_process(pool: &PgPool) -> support::Workers {
 }
 
 async fn setup(pool: &PgPool) {
-    runtime::setup_storage(pool).await.unwrap();
+    domain::job_queue::storage::setup(pool).await.unwrap();
     sqlx::query("CREATE TABLE test_pings (id bigint NOT NULL, ran_at timestamptz NOT NULL)")
         .execute(pool)
         .await
@@ -98,7 +102,7 @@ async fn an_idle_queue_wakes_for_a_task_queued_now_and_one_falling_due(pool: PgP
         .await
         .unwrap();
     assert!(
-        ran_at >= jobs::queue::not_before(due),
+        ran_at >= domain::job_queue::not_before(due),
         "a scheduled task never starts early"
     );
 }
@@ -106,7 +110,7 @@ async fn an_idle_queue_wakes_for_a_task_queued_now_and_one_falling_due(pool: PgP
 #[sqlx::test(migrator = "domain::db::MIGRATOR")]
 async fn two_processes_run_each_task_once(pool: PgPool) {
     setup(&pool).await;
-    let tasks = 3 * runtime::FETCH_BATCH as i64;
+    let tasks = 3 * FETCH_BATCH as i64;
     let _first = start_process(&pool);
     let _second = start_process(&pool);
     let batch = (0..tasks)

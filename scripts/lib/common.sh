@@ -2,7 +2,8 @@
 #
 #   ROOT              the repository root
 #   CARGO_TARGET_DIR  exported; defaults to $ROOT/target
-#   API_BIN, WORKER_BIN  exported by build_rust (debug build, or release with PROFILE=release)
+#   API_BIN, WORKER_BIN, TOOLS_BIN  exported by build_rust (debug build, or release with PROFILE=release);
+#                     TOOLS_BIN is the developer commands (`tools seed`, `tools bench-jobs`)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
@@ -31,7 +32,7 @@ run_step() {
   echo "${_GREEN}    ok: $name ($((SECONDS - start)) s)${_RESET}" >&2
 }
 
-# Builds the workspace binaries and exports API_BIN and WORKER_BIN. With LOCKED=1 (scripts/test)
+# Builds the workspace binaries and exports API_BIN, WORKER_BIN and TOOLS_BIN. With LOCKED=1 (scripts/test)
 # the build refuses to change Cargo.lock.
 build_rust() {
   local profile="${PROFILE:-debug}" args=(build --workspace)
@@ -40,8 +41,9 @@ build_rust() {
   (cd "$ROOT" && cargo "${args[@]}") || return 1
   export API_BIN="$CARGO_TARGET_DIR/$profile/api"
   export WORKER_BIN="$CARGO_TARGET_DIR/$profile/worker"
+  export TOOLS_BIN="$CARGO_TARGET_DIR/$profile/tools"
   local bin
-  for bin in "$API_BIN" "$WORKER_BIN"; do
+  for bin in "$API_BIN" "$WORKER_BIN" "$TOOLS_BIN"; do
     [ -x "$bin" ] || { echo "the build produced no $bin" >&2; return 1; }
   done
 }

@@ -21,7 +21,9 @@ ensure_sqlx_cli() {
 
 # A scratch database on the test server, migrated by the api: its URL on stdout.
 _sqlx_database() {
-  local url admin name="sqlx_prepare"
+  local url admin name
+  # one scratch database per checkout, so worktrees can prepare at the same time
+  name="sqlx_prepare_$(basename "$ROOT" | tr -c "a-z0-9_\n" "_")"
   admin="$(_db_admin_url_of "$DATABASE_URL")"
   url="${DATABASE_URL%%\?*}"
   url="${url%/*}/$name"
@@ -34,6 +36,9 @@ _sqlx_prepare() {
   local url
   ensure_sqlx_cli || return 1
   url="$(_sqlx_database)" || return 1
+  # apalis-postgres's own query! macros land in the cache only when that crate compiles during the prepare:
+  # rebuild it every time, so the cache does not depend on what the target folder already held.
+  cargo clean -p apalis-postgres >&2 2>/dev/null || true
   (cd "$ROOT/domain" && DATABASE_URL="$url" SQLX_OFFLINE=false cargo sqlx prepare "$@")
 }
 

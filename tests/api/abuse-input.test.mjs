@@ -274,14 +274,43 @@ describe('profile images are our own uploads only', () => {
     }
   });
 
-  it('GET /api/logout changes nothing; POST signs out', async () => {
+  it("another user's upload is refused as a picture, in the user and the mentor profile", async () => {
+    const other = await signIn(stack, await createVerifiedUser(stack));
+    const theirs = await upload(other);
+    const res = await mentor.c.put('/api/user/profile', { profileImageUrl: theirs });
+    assertRefused(res, 'user image of another user');
+    assert.equal(res.body.message, 'Please enter a valid image URL');
+    assertRefused(
+      await mentor.c.put('/api/mentor/profile', { profileImageUrl: theirs }),
+      'mentor image of another user',
+    );
+    assert.equal((await other.get('/api/auth/user')).body.profileImageUrl, theirs, 'still only theirs');
+    // One's own upload is fine in both.
+    const mine = await upload(mentor.c);
+    assert.equal((await mentor.c.put('/api/mentor/profile', { profileImageUrl: mine })).status, 200);
+    assert.equal((await mentor.c.put('/api/user/profile', { profileImageUrl: mine })).status, 200);
+  });
+
+  it('GET /api/logout from another site (or no browser) only shows sign-in; POST signs out', async () => {
     const c = await signIn(stack, await createVerifiedUser(stack));
-    const get = await c.get('/api/logout');
-    assert.equal(get.status, 405, show(get));
-    assert.equal(get.body.message, 'Method not allowed');
-    assert.equal((await c.get('/api/auth/user')).status, 200, 'still signed in');
+    for (const site of [undefined, 'cross-site', 'same-site']) {
+      const get = await c.get('/api/logout', { headers: site ? { 'sec-fetch-site': site } : {} });
+      assert.equal(get.status, 302, show(get));
+      assert.equal(get.headers.get('location'), '/auth');
+      assert.equal((await c.get('/api/auth/user')).status, 200, `still signed in after ${site ?? 'no Sec-Fetch-Site'}`);
+    }
     assert.equal((await c.post('/api/logout')).status, 200);
     assert.equal((await c.get('/api/auth/user')).status, 401);
+  });
+
+  it("the browser's own navigation to /api/logout (same-origin, or typed) signs out and shows sign-in", async () => {
+    for (const site of ['same-origin', 'none']) {
+      const c = await signIn(stack, await createVerifiedUser(stack));
+      const get = await c.get('/api/logout', { headers: { 'sec-fetch-site': site } });
+      assert.equal(get.status, 302, show(get));
+      assert.equal(get.headers.get('location'), '/auth');
+      assert.equal((await c.get('/api/auth/user')).status, 401, site);
+    }
   });
 
   it('a replaced upload is deleted by the worker; the current one stays', async () => {

@@ -6,6 +6,7 @@
 // Each row creates its own object as its owner (`make`), then sends the same request as every
 // other role first (they must be refused and must not change the object) and as the owner last.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
@@ -26,6 +27,16 @@ const UNAUTHORIZED = { status: 401, message: 'Unauthorized' };
 // make(w) resolves to { path, body?, owner: 'seeker' | 'mentor' | a client } for a fresh object.
 const ROWS = {
   'GET /api/mentors/{id}': { access: 'public', ok: 200, make: (w) => ({ path: `/api/mentors/${w.mentor.mentor.id}` }) },
+  // The feed's address is its only secret (issue 33): whoever has it reads it, signed in or not.
+  'GET /api/calendar/{file}': {
+    access: 'public',
+    ok: 200,
+    make: async (w) => {
+      const r = await w.seeker.get('/api/user/calendar-feed');
+      assert.equal(r.status, 200, show(r));
+      return { path: new URL(r.body.url).pathname };
+    },
+  },
   'GET /api/mentors/{id}/reviews': {
     access: 'public',
     ok: 200,
@@ -41,6 +52,13 @@ const ROWS = {
     ok: 200,
     make: (w) => ({
       path: `/api/mentors/${w.mentor.mentor.id}/available-slots?date=${startIn(72).slice(0, 10)}&duration=60&timeZone=UTC`,
+    }),
+  },
+  'GET /api/mentors/{mentor_id}/available-days': {
+    access: 'public',
+    ok: 200,
+    make: (w) => ({
+      path: `/api/mentors/${w.mentor.mentor.id}/available-days?month=${startIn(72).slice(0, 7)}&duration=60&timeZone=UTC`,
     }),
   },
   'GET /api/user/favorites/check/{mentor_id}': {
@@ -72,6 +90,28 @@ const ROWS = {
     make: (w) => ({ path: `/api/users/${w.mentor.mentor.userId}/mentor` }),
   },
 
+  // The mentor's own calendar (issue 33): a connection written straight into the database (no
+  // CalDAV server needed to change a switch).
+  'PATCH /api/mentor/calendar-connection/calendars/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 404 },
+    make: async (w) => {
+      await db.query('DELETE FROM calendar_connections WHERE mentor_id = $1', [w.mentor.mentor.id]);
+      const { rows } = await db.query(
+        `WITH c AS (INSERT INTO calendar_connections (mentor_id, url, username, password_sealed)
+           VALUES ($1, 'https://caldav.example/', 'owner', '\\x00') RETURNING id)
+         INSERT INTO calendar_connection_calendars (connection_id, href, name, writable, position)
+           SELECT id, 'https://caldav.example/owner/work/', 'Work', true, 0 FROM c RETURNING id`,
+        [w.mentor.mentor.id],
+      );
+      return {
+        path: `/api/mentor/calendar-connection/calendars/${rows[0].id}`,
+        body: { blocksSlots: false },
+        owner: 'mentor',
+      };
+    },
+  },
   'PUT /api/mentor/services/{id}': {
     access: 'owner',
     ok: 200,
@@ -134,6 +174,25 @@ const ROWS = {
     refused: { otherSeeker: 404, otherMentor: 404 },
     make: async (w) => ({ path: `/api/notifications/${(await w.newNotification()).id}`, owner: 'seeker' }),
   },
+  'DELETE /api/user/sessions/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/user/sessions/${await w.newSession()}`, owner: 'seeker' }),
+  },
+  'GET /api/user/data-exports/{id}/download': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/user/data-exports/${await w.readyExport()}/download`, owner: 'seeker' }),
+    check: (_role, res) => assert.equal(res.headers.get('content-type'), 'application/zip'),
+  },
+  'DELETE /api/push/subscriptions/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/push/subscriptions/${(await w.newPushSubscription()).id}`, owner: 'seeker' }),
+  },
   'GET /api/user/bookings/{id}/refund-preview': {
     access: 'owner',
     ok: 200,
@@ -160,6 +219,13 @@ const ROWS = {
       owner: 'seeker',
     }),
   },
+  // The booking's two parties only: the seeker here (its mentor is allowed too; tests/api/call-window.test.mjs).
+  'GET /api/bookings/{id}/video-window': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/bookings/${(await w.newBooking()).id}/video-window`, owner: 'seeker' }),
+  },
   'POST /api/bookings/{id}/review': {
     access: 'owner',
     ok: 201,
@@ -168,6 +234,63 @@ const ROWS = {
       path: `/api/bookings/${(await w.newBooking({ completed: true })).id}/review`,
       body: { rating: 5, comment: 'Kind and clear' },
       owner: 'seeker',
+    }),
+  },
+  // When a session goes wrong (docs/payments.md).
+  'POST /api/bookings/{id}/complaint': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({
+      path: `/api/bookings/${(await w.newBooking({ completed: true })).id}/complaint`,
+      body: { reason: 'technical_problem', details: 'The sound kept dropping.' },
+      owner: 'seeker',
+    }),
+  },
+  'POST /api/mentor/complaints/{id}/response': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({
+      path: `/api/mentor/complaints/${await w.newComplaint()}/response`,
+      body: { message: 'I am sorry about the sound.' },
+      owner: 'mentor',
+    }),
+  },
+  'POST /api/mentor/reviews/{id}/reply': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({
+      path: `/api/mentor/reviews/${await w.newReview()}/reply`,
+      body: { message: 'Thank you for coming!' },
+      owner: 'mentor',
+    }),
+  },
+  'GET /api/receipts/{number}/pdf': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => ({ path: `/api/receipts/${await w.newReceipt()}/pdf`, owner: 'seeker' }),
+  },
+  'POST /api/admin/complaints/{id}/resolve': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/complaints/${await w.newComplaint()}/resolve`,
+      body: { outcome: 'no_refund', note: 'The session took place as described.' },
+      owner: w.admin,
+    }),
+  },
+  'POST /api/admin/bookings/{id}/refund': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/bookings/${(await w.newBooking()).id}/refund`,
+      body: { amount: '5.00', reason: 'Goodwill for a late start' },
+      owner: w.admin,
     }),
   },
   'PUT /api/mentor/bookings/{id}': {
@@ -319,6 +442,12 @@ const ROWS = {
 
 // Own-object calls without an id in the path: the object must not show up for anyone else.
 const OWN = {
+  'GET /api/user/data-exports': {
+    owner: 'seeker',
+    make: async (w) => ({ id: await w.readyExport() }),
+    path: () => '/api/user/data-exports',
+    contains: (res, e) => res.body.some((x) => x.id === e.id),
+  },
   'GET /api/user/dashboard': {
     owner: 'seeker',
     make: (w) => w.newBooking(),
@@ -373,11 +502,30 @@ const OWN = {
     path: () => '/api/mentor/earnings',
     contains: (res) => res.body.nextPayout.bookingCount > 0,
   },
+  'GET /api/push/subscriptions': {
+    owner: 'seeker',
+    make: (w) => w.newPushSubscription(),
+    path: () => '/api/push/subscriptions',
+    contains: (res, sub) => res.body.some((x) => x.id === sub.id),
+  },
   'GET /api/notifications': {
     owner: 'seeker',
     make: (w) => w.newNotification(),
     path: () => '/api/notifications?limit=100',
     contains: (res, n) => res.body.some((x) => x.id === n.id),
+  },
+  // Receipts and complaints are their parties' alone.
+  'GET /api/receipts': {
+    owner: 'seeker',
+    make: async (w) => ({ number: await w.newReceipt() }),
+    path: () => '/api/receipts',
+    contains: (res, r) => res.body.some((x) => x.number === r.number),
+  },
+  'GET /api/mentor/complaints': {
+    owner: 'mentor',
+    make: async (w) => ({ id: await w.newComplaint() }),
+    path: () => '/api/mentor/complaints',
+    contains: (res, c) => res.body.items.some((x) => x.id === c.id),
   },
 };
 
@@ -454,6 +602,27 @@ before(async () => {
   w.seeker = await signIn(stack, seekerUser);
   w.seekerUser = seekerUser;
   w.seekerUserId = (await w.seeker.get('/api/auth/user')).body.id;
+  // Another session of the seeker (signed in anew): its public id.
+  // The seeker's data export, built by the worker (one a day: made once, shared by the rows that need it).
+  let readyExport;
+  w.readyExport = () => {
+    readyExport ??= (async () => {
+      const r = await w.seeker.post('/api/user/data-export');
+      assert.equal(r.status, 202, show(r));
+      await until(
+        'the export is built',
+        async () =>
+          (await w.seeker.get('/api/user/data-exports')).body.some((e) => e.id === r.body.id && e.status === 'ready'),
+        60_000,
+      );
+      return r.body.id;
+    })();
+    return readyExport;
+  };
+  w.newSession = async () => {
+    const other = await signIn(stack, seekerUser);
+    return (await other.get('/api/user/sessions')).body.find((s) => s.current).id;
+  };
   w.clients = {
     seeker: w.seeker,
     mentor: mentor.c,
@@ -529,6 +698,31 @@ before(async () => {
     if (completed) await db.query("UPDATE bookings SET status = 'completed' WHERE id = $1", [booking.id]);
     return booking;
   };
+  // A complaint of the seeker about a session that ended two hours ago.
+  w.newComplaint = async () => {
+    const booking = await w.newBooking({ completed: true });
+    const r = await w.seeker.post(`/api/bookings/${booking.id}/complaint`, {
+      reason: 'not_as_described',
+      details: 'It was not what the service said.',
+    });
+    assert.equal(r.status, 201, show(r));
+    return r.body.id;
+  };
+  // The seeker's review of a completed session.
+  w.newReview = async () => {
+    const booking = await w.newBooking({ completed: true });
+    const r = await w.seeker.post(`/api/bookings/${booking.id}/review`, { rating: 5, comment: 'Clear and kind' });
+    assert.equal(r.status, 201, show(r));
+    return r.body.id;
+  };
+  // The number of the receipt of a new paid booking of the seeker.
+  w.newReceipt = async () => {
+    const booking = await w.newBooking();
+    const { rows } = await db.query("SELECT number FROM receipts WHERE booking_id = $1 AND kind = 'payment'", [
+      booking.id,
+    ]);
+    return rows[0].number;
+  };
   // A group session of the mentor, weeks ahead of the rows' one-to-one bookings.
   let groupSlot = 0;
   w.newGroupSession = async () => {
@@ -561,6 +755,24 @@ before(async () => {
     const r = await w.seeker.post('/api/conversations', { mentorId: mentor.mentor.id });
     assert.ok([200, 201].includes(r.status), show(r));
     return r.body;
+  };
+  // Written straight into the database: this stack takes only public https endpoints (which would
+  // need DNS to resolve here); tests/api/push.test.mjs covers subscribing through the API.
+  w.newPushSubscription = async () => {
+    const point = crypto.createECDH('prime256v1');
+    point.generateKeys();
+    const { rows } = await db.query(
+      `INSERT INTO push_subscriptions (user_id, session_token_hash, endpoint, p256dh, auth)
+       SELECT s.user_id, s.token_hash, $2, $3, $4 FROM sessions s WHERE s.token_hash = $1 RETURNING id`,
+      [
+        crypto.createHash('sha256').update(w.seeker.cookies.sid).digest(),
+        `https://push.example.com/send/${crypto.randomUUID()}`,
+        point.getPublicKey(),
+        crypto.randomBytes(16),
+      ],
+    );
+    assert.equal(rows.length, 1, 'the seeker has a session');
+    return rows[0];
   };
   w.newNotification = async () => {
     const before = new Set((await w.seeker.get('/api/notifications?limit=100')).body.map((n) => n.id));

@@ -124,6 +124,8 @@ describe('admin figures and lists', () => {
       'emailVerified',
       'createdAt',
       'stripeSubscriptionId',
+      // Issue 35: the users tab shows scheduled deletions.
+      'deletionScheduledAt',
     ]) {
       assert.ok(field in all[0], `${field} in ${JSON.stringify(all[0])}`);
     }

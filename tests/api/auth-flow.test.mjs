@@ -20,6 +20,8 @@ const UNAUTHORIZED = { code: 'unauthorized', message: 'Unauthorized' };
 function assertUser(body, expected) {
   const keys = [
     'createdAt',
+    // Issue 35: when the account is to be removed (null when no deletion is scheduled).
+    'deletionScheduledAt',
     'email',
     'emailVerified',
     'firstName',
@@ -28,9 +30,12 @@ function assertUser(body, expected) {
     'isAdmin',
     'isMentor',
     'lastName',
+    // Issue 30: the sign-in before this session's (null at the first), for 'Welcome' or 'Welcome back'.
+    'previousSignInAt',
     'profileImageUrl',
     'role',
     'stripeSubscriptionId',
+    'twoFactorEnabled',
   ];
   assert.deepEqual(Object.keys(body ?? {}).sort(), keys, `user fields: ${JSON.stringify(body)}`);
   assert.match(body.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
@@ -132,12 +137,15 @@ describe('register, verify, login, logout', () => {
     assert.equal(typeof res.body.message, 'string', show(res));
   });
 
-  it('GET /api/logout is refused (405) and the session stays: only POST signs out', async () => {
+  it('GET /api/logout from anywhere but the browser itself only redirects, and the session stays', async () => {
     const user = await createVerifiedUser(stack);
     const c = await signIn(stack, user);
     const sid = c.cookies.sid;
-    const res = await c.get('/api/logout');
-    assert.equal(res.status, 405, show(res));
+    // No Sec-Fetch-Site (not a browser's navigation), or another site's: the redirect only.
+    const res = await c.get('/api/logout', { headers: { 'sec-fetch-site': 'cross-site' } });
+    assert.equal(res.status, 302, show(res));
+    assert.equal(res.headers.get('location'), '/auth');
+    assert.equal((await c.get('/api/logout')).status, 302);
     const replay = await client(stack.baseUrl).get('/api/auth/user', { headers: { cookie: `sid=${sid}` } });
     assert.equal(replay.status, 200, `the session stays: ${show(replay)}`);
   });

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { client, show } from '../harness/client.mjs';
-import { apiBin, startStack } from '../harness/stack.mjs';
+import { startStack, toolsBin } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
 
 const GENERATED_MENTORS = 150;
@@ -17,7 +17,7 @@ let stack;
 let db;
 before(async () => {
   stack = await startStack({ apis: 2 });
-  await promisify(execFile)(apiBin, ['seed', '--mentors', String(GENERATED_MENTORS)], { env: stack.env });
+  await promisify(execFile)(toolsBin, ['seed', '--mentors', String(GENERATED_MENTORS)], { env: stack.env });
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
 });

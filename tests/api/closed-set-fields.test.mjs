@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { createAdmin } from '../harness/admin.mjs';
 import { bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
-import { show } from '../harness/client.mjs';
+import { client, show } from '../harness/client.mjs';
 import { repoRoot, startStack } from '../harness/stack.mjs';
 
 const SERVICE_TYPE = 'Please choose a service type';
@@ -19,6 +19,11 @@ const MENTOR_MOVE = 'Status must be confirmed, completed or cancelled';
 const GROUP_MOVE = 'Status must be active, completed or cancelled';
 const ROLE = 'Invalid role: use user, mentor or admin';
 const BOOKING_STATUS = 'Invalid status: use pending, confirmed, completed or cancelled';
+const CATEGORY = 'Please choose a valid category';
+const AUDIENCE = 'Audience must be all, seekers or mentors';
+const MESSAGE_TYPE = "Message type must be 'text'";
+const APPROVAL_STATUS = 'approvalStatus must be pending, approved or rejected';
+const JOB_STATE = 'Invalid state: use pending, scheduled, running, failed, set_aside, done or discarded';
 
 /** Values that are not one of any of these sets. */
 const OUTSIDE = ['palmistry', 5, ['tarot'], { value: 'tarot' }, ''];
@@ -62,6 +67,9 @@ describe('closed-set request fields in openapi.yaml', () => {
     ['MarkPaidRequest', 'method', 'PaidMethod'],
     ['StatusRequest', 'status', 'BookingStatusView'],
     ['GroupStatusRequest', 'status', 'GroupStatus'],
+    ['ContactRequest', 'category', 'ContactCategory'],
+    ['AnnouncementRequest', 'audience', 'Audience'],
+    ['SendMessageRequest', 'messageType', 'MessageType'],
   ];
   for (const [schema, field, set] of bodyFields) {
     it(`${schema}.${field} is a ${set}`, () => {
@@ -75,6 +83,8 @@ describe('closed-set request fields in openapi.yaml', () => {
   for (const [route, param, set] of [
     ['/api/admin/users', 'role', 'Role'],
     ['/api/admin/bookings', 'status', 'BookingStatusView'],
+    ['/api/admin/mentors', 'approvalStatus', 'ApprovalStatus'],
+    ['/api/admin/jobs', 'state', 'JobState'],
   ]) {
     it(`${route}?${param} is a ${set}`, () => {
       const op = block(yaml, `  ${route}:`);
@@ -174,6 +184,59 @@ describe('closed-set request fields keep the spec messages', () => {
     for (const ok of ['all', '', 'confirmed']) {
       const res = await admin.c.get(`/api/admin/bookings?status=${ok}`);
       assert.equal(res.status, 200, show(res));
+    }
+    for (const bad of ['', 'Approved', 'listed']) {
+      assertValidation(await admin.c.get(`/api/admin/mentors?approvalStatus=${bad}`), APPROVAL_STATUS);
+    }
+    assert.equal((await admin.c.get('/api/admin/mentors?approvalStatus=%20pending%20')).status, 200);
+    assertValidation(await admin.c.get('/api/admin/jobs?state=Failed'), JOB_STATE);
+    for (const ok of ['', 'set_aside']) {
+      const res = await admin.c.get(`/api/admin/jobs?state=${ok}`);
+      assert.equal(res.status, 200, show(res));
+    }
+  });
+
+  it("a contact message's category (none or blank is general)", async () => {
+    const message = (category) => ({
+      name: 'Ann',
+      email: 'ann@example.com',
+      message: 'A question about the closed sets.',
+      ...(category === undefined ? {} : { category }),
+    });
+    for (const bad of OUTSIDE.filter((v) => v !== '')) {
+      assertValidation(await client(stack.baseUrl).post('/api/contact', message(bad)), CATEGORY);
+    }
+    const sent = await client(stack.baseUrl).post('/api/contact', message(' billing '));
+    assert.equal(sent.status, 201, show(sent));
+  });
+
+  it("an announcement's audience", async () => {
+    for (const bad of [...OUTSIDE, undefined]) {
+      const body = {
+        title: 'Hello',
+        message: 'To the closed-set tests.',
+        ...(bad === undefined ? {} : { audience: bad }),
+      };
+      assertValidation(await admin.c.post('/api/admin/announcements', body), AUDIENCE);
+    }
+  });
+
+  it("a message's type (none or blank is text)", async () => {
+    const seeker = await signIn(stack, await createVerifiedUser(stack));
+    const conversation = await seeker.post('/api/conversations', { mentorId: mentor.mentor.id });
+    assert.ok([200, 201].includes(conversation.status), show(conversation));
+    const send = (messageType) =>
+      seeker.post(`/api/conversations/${conversation.body.id}/messages`, {
+        content: 'Hello',
+        ...(messageType === undefined ? {} : { messageType }),
+      });
+    for (const bad of OUTSIDE.filter((v) => v !== '')) {
+      assertValidation(await send(bad), MESSAGE_TYPE);
+    }
+    for (const ok of [undefined, '', ' text ']) {
+      const res = await send(ok);
+      assert.equal(res.status, 201, show(res));
+      assert.equal(res.body.messageType, 'text');
     }
   });
 });

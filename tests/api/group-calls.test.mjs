@@ -86,6 +86,18 @@ describe('group calls', () => {
     const early = await ann.c.get(`/api/group-sessions/${later}/call`);
     assert.equal(early.status, 409, show(early));
     assert.equal(early.body.message, NOT_LIVE);
+
+    // Issue 30: the call opens 15 minutes before the start (the waiting room), for the seated
+    // participants and the mentor; not a minute sooner. (Another mentor: this one's time is taken.)
+    const other = await bookableMentor(stack);
+    const soon = await groupSession(other, [ann], 14);
+    const waiting = await ann.c.get(`/api/group-sessions/${soon}/call`);
+    assert.equal(waiting.status, 200, show(waiting));
+    assert.equal(waiting.body.status, 'scheduled');
+    assert.equal((await other.c.get(`/api/group-sessions/${soon}/call`)).status, 200);
+    assert.equal((await outsider.c.get(`/api/group-sessions/${soon}/call`)).status, 403);
+    const notYet = await groupSession(await bookableMentor(stack), [ann], 16);
+    assert.equal((await ann.c.get(`/api/group-sessions/${notYet}/call`)).status, 409);
   });
 
   it("moderation is the mentor's, reaches every member, and a removed participant gets no token again", async () => {
@@ -126,7 +138,7 @@ describe('group calls', () => {
       await m.next('participant-joined', (d) => d.participant?.id === ben.id);
       const benJanusId = (await ben.c.get(`/api/group-sessions/${id}/call`)).body.participantId;
       assert.ok((await participants(stack.janus, token.roomId)).some((p) => p.id === benJanusId));
-      m.send('remove-participant', { groupSessionId: id, participantId: ben.id });
+      m.send('remove-participant', { groupSessionId: id, participantId: ben.id, reason: 'conduct' });
       for (const s of [m, a, b])
         await s.next('participant-left', (d) => d.participantId === ben.id && d.reason === 'removed');
       const again = await ben.c.get(`/api/group-sessions/${id}/call`);

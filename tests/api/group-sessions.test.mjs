@@ -283,6 +283,12 @@ describe('group sessions', () => {
         true,
         'listed while live',
       );
+      // The mentor was in the call (a session whose mentor never joined ends cancelled and refunded instead).
+      await db.query(
+        `INSERT INTO group_call_joins (group_session_id, user_id, joined_at)
+         SELECT gs.id, m.user_id, now() - interval '30 minutes' FROM group_sessions gs JOIN mentors m ON m.id = gs.mentor_id WHERE gs.id = $1`,
+        [session.id],
+      );
       await db.query(
         "UPDATE group_sessions SET scheduled_at = now() - interval '61 minutes', ends_at = now() - interval '1 minute' WHERE id = $1",
         [session.id],

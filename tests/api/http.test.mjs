@@ -111,8 +111,8 @@ describe('browser navigations', () => {
     assertRedirectTo(await client(stack.baseUrl).get('/api/login'), '/auth');
   });
 
-  it('GET /api/logout is not a way to sign out (405)', async () => {
-    assertErrorBody(await client(stack.baseUrl).get('/api/logout'), 405);
+  it("GET /api/logout redirects to /auth (signing out only on the browser's own navigation: abuse-input)", async () => {
+    assertRedirectTo(await client(stack.baseUrl).get('/api/logout'), '/auth');
   });
 });
 

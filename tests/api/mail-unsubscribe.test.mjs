@@ -4,6 +4,7 @@
 // every kind of mail the product sends parses with a standard MIME parser (mailparser), its
 // calendar part with a standard iCalendar parser (ical.js).
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -76,7 +77,7 @@ async function announcementMailTasks(announcementId, userId) {
 describe('announcements by e-mail', () => {
   it('e-mails users whose marketing preference is on, once each, and nobody with it off', async () => {
     const admin = await createAdmin(stack);
-    const keen = await createVerifiedUser(stack, { firstName: 'Keen' });
+    const keen = await createVerifiedUser(stack, { firstName: 'Keen', marketingEmails: true });
     const quiet = await createVerifiedUser(stack, { firstName: 'Quiet' });
     const keenClient = await signIn(stack, keen);
     const quietClient = await signIn(stack, quiet);
@@ -110,10 +111,26 @@ describe('announcements by e-mail', () => {
   });
 });
 
+/** A token signed with the server's key (read from the database), as `unsubscribe::sign_until`
+ * makes them; without `expires`, as mail sent before tokens had an expiry carries. */
+async function signed(userId, preference, expires) {
+  const { rows } = await db.query("SELECT secret FROM signing_keys WHERE name = 'unsubscribe'");
+  const mac = createHmac('sha256', rows[0].secret);
+  mac.update('unsubscribe:');
+  mac.update(Buffer.from(userId.replace(/-/g, ''), 'hex'));
+  mac.update(':');
+  mac.update(preference);
+  if (expires !== undefined) mac.update(`:expires:${expires}`);
+  const signature = mac.digest('base64url');
+  return expires === undefined
+    ? `${userId}.${preference}.${signature}`
+    : `${userId}.${preference}.${expires}.${signature}`;
+}
+
 describe('one-click unsubscribe', () => {
   it('GET shows a page and changes nothing; POST turns the one preference off without a session', async () => {
     const admin = await createAdmin(stack);
-    const user = await createVerifiedUser(stack, { firstName: 'Una' });
+    const user = await createVerifiedUser(stack, { firstName: 'Una', marketingEmails: true });
     const c = await signIn(stack, user);
     const { title } = await announce(admin);
     const mail = await stack.waitForMail((m) => m.to.includes(user.email) && m.subject === title);
@@ -128,11 +145,21 @@ describe('one-click unsubscribe', () => {
     assert.match(html, /Marketing emails/);
     assert.match(html, /<form method="post">/);
     assert.match(html, /<button type="submit">Unsubscribe<\/button>/);
+    // Styled like the site, with a policy that allows that style and still no script.
+    assert.match(html, /<style>[^<]*font-family:Inter/);
+    assert.match(html, /<a href="\/">Mystic Mentors<\/a>/);
+    const csp = page.headers.get('content-security-policy');
+    assert.match(csp, /style-src 'unsafe-inline'/);
+    assert.match(csp, /form-action 'self'/);
+    assert.doesNotMatch(csp, /script-src/);
     assert.equal((await preferences(c)).marketingEmails, true, 'a GET changes nothing');
 
     const done = await oneClick(url);
     assert.equal(done.status, 200, await done.clone().text());
-    assert.match(await done.text(), /You are unsubscribed/);
+    const doneHtml = await done.text();
+    assert.match(doneHtml, /You are unsubscribed/);
+    // Back to the e-mail preferences themselves, not the dashboard's first tab.
+    assert.ok(doneHtml.includes(`href="${stack.baseUrl}/dashboard?tab=email-preferences"`), doneHtml);
     assert.deepEqual(await preferences(c), {
       bookingConfirmations: true,
       bookingReminders: true,
@@ -146,21 +173,25 @@ describe('one-click unsubscribe', () => {
 
   it('refuses an altered or foreign token with 404 and changes nothing', async () => {
     const admin = await createAdmin(stack);
-    const user = await createVerifiedUser(stack, { firstName: 'Tam' });
+    const user = await createVerifiedUser(stack, { firstName: 'Tam', marketingEmails: true });
     const c = await signIn(stack, user);
     const { title } = await announce(admin);
     const mail = await stack.waitForMail((m) => m.to.includes(user.email) && m.subject === title);
     const url = new URL(unsubscribeUrl(mail));
     const token = url.searchParams.get('token');
-    const [userId, preference, signature] = token.split('.');
+    const [userId, preference, expires, signature] = token.split('.');
     const flipped = signature.slice(0, -1) + (signature.endsWith('A') ? 'B' : 'A');
     const bad = [
       '',
       'nonsense',
-      `${userId}.${preference}.${flipped}`,
-      // The same signature cannot turn off another preference.
-      `${userId}.booking_reminders.${signature}`,
-      `${'0'.repeat(32)}.${preference}.${signature}`,
+      `${userId}.${preference}.${expires}.${flipped}`,
+      // The same signature cannot turn off another preference, name another user or live longer.
+      `${userId}.booking_reminders.${expires}.${signature}`,
+      `${'0'.repeat(32)}.${preference}.${expires}.${signature}`,
+      `${userId}.${preference}.${Number(expires) + 1}.${signature}`,
+      `${userId}.${preference}.${signature}`,
+      // Signed with the server's key, but expired.
+      await signed(userId, preference, Math.floor(Date.now() / 1000) - 60),
     ];
     for (const t of bad) {
       const target = `${url.origin}${url.pathname}?token=${encodeURIComponent(t)}`;
@@ -171,12 +202,29 @@ describe('one-click unsubscribe', () => {
     }
     assert.deepEqual(Object.values(await preferences(c)), [true, true, true, true]);
   });
+
+  it('new links expire a year ahead; links of mail sent before expiries keep working, one click', async () => {
+    const admin = await createAdmin(stack);
+    const user = await createVerifiedUser(stack, { firstName: 'Old', marketingEmails: true });
+    const c = await signIn(stack, user);
+    const { title } = await announce(admin);
+    const mail = await stack.waitForMail((m) => m.to.includes(user.email) && m.subject === title);
+    const url = new URL(unsubscribeUrl(mail));
+    const [userId, , expires] = url.searchParams.get('token').split('.');
+    const yearAhead = Date.now() / 1000 + 365 * 24 * 3600;
+    assert.ok(Math.abs(Number(expires) - yearAhead) < 600, `expires ${expires}`);
+    const old = `${url.origin}${url.pathname}?token=${encodeURIComponent(await signed(userId, 'review_requests'))}`;
+    assert.equal((await fetch(old)).status, 200, 'the page of an old link');
+    const done = await oneClick(old);
+    assert.equal(done.status, 200, await done.clone().text());
+    assert.equal((await preferences(c)).reviewRequests, false);
+  });
 });
 
 describe('every kind of mail', () => {
   it('parses with mailparser and ical.js; governed mails carry List-Unsubscribe, account mails do not', async () => {
     // Account mails (verification comes with every user made here).
-    const seekerUser = await createVerifiedUser(stack, { firstName: 'Sage' });
+    const seekerUser = await createVerifiedUser(stack, { firstName: 'Sage', marketingEmails: true });
     const seeker = await signIn(stack, seekerUser);
     const anon = client(stack.baseUrl);
     assert.equal((await anon.post('/api/forgot-password', { email: seekerUser.email })).status, 200);
@@ -229,6 +277,7 @@ describe('every kind of mail', () => {
       30_000,
     );
     assert.ok(cancelled);
+    await stack.waitForMail((m) => m.to.includes(seekerUser.email) && m.subject.startsWith('Refund of $'), 30_000);
 
     // Every message in the outbox, parsed from its raw bytes by mailparser.
     const files = (await readdir(stack.mailDir)).filter((f) => f.endsWith('.eml'));
@@ -253,10 +302,33 @@ describe('every kind of mail', () => {
         const url = unsubscribe?.url;
         assert.ok(url?.startsWith(`${stack.baseUrl}/api/email/unsubscribe?token=`), `List-Unsubscribe: ${where}`);
         assert.equal(raw.toString('latin1').match(/^List-Unsubscribe-Post: (.*)\r$/m)?.[1], ONE_CLICK, where);
+        // The reader sees it too: a footer in both parts with the same address and the preferences.
+        const preferencesUrl = `${stack.baseUrl}/dashboard?tab=email-preferences`;
+        assert.ok(mail.text.includes(`Unsubscribe: ${url}\n`), `text footer: ${where}`);
+        assert.ok(mail.text.includes(`Email preferences: ${preferencesUrl}\n`), `text footer: ${where}`);
+        const links = [...mail.html.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map(([, href, label]) => [
+          href.replaceAll('&amp;', '&'),
+          label,
+        ]);
+        assert.ok(
+          links.some(([href, label]) => href === url && label === 'Unsubscribe'),
+          `HTML footer: ${where}`,
+        );
+        assert.ok(
+          links.some(([href, label]) => href === preferencesUrl && label === 'Email preferences'),
+          `HTML footer: ${where}`,
+        );
       } else {
         assert.equal(unsubscribe, undefined, `no List-Unsubscribe on ${where}`);
+        assert.ok(!mail.text.includes('Unsubscribe:'), `no unsubscribe footer on ${where}`);
       }
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      // A payment's confirmation and a refund's mail carry the receipt as a PDF (docs/payments.md).
+      if (kind === 'refund' || (kind === 'booking confirmed' && mail.to.value[0].address === seekerUser.email)) {
+        const pdf = mail.attachments.find((a) => a.contentType === 'application/pdf');
+        assert.ok(pdf?.filename?.match(/^receipt-MM-\d{4}-\d{6}\.pdf$/), `a receipt on ${where}`);
+        assert.equal(pdf.content.subarray(0, 5).toString(), '%PDF-', where);
+      }
 
       const ics = mail.attachments.filter((a) => a.contentType === 'text/calendar');
       for (const part of ics) {
@@ -281,6 +353,7 @@ describe('every kind of mail', () => {
       'rescheduled',
       'reminder',
       'cancelled',
+      'refund',
       'review request',
       'announcement',
     ])
@@ -308,6 +381,7 @@ function kindOf(subject, to) {
   if (subject.startsWith('Reminder:')) return 'reminder';
   if (subject.startsWith('How was your session')) return 'review request';
   if (/^News \d+ /.test(subject)) return 'announcement';
+  if (/^Refund of \$/.test(subject)) return 'refund';
   if (/cancel/i.test(subject)) return 'cancelled';
   if (/moved|rescheduled/i.test(subject)) return 'rescheduled';
   if (/^New booking/i.test(subject)) return 'new booking';

@@ -70,7 +70,12 @@ describe('two api and two worker processes', () => {
           });
           assert.equal(r.status, 200, show(r));
           const subject = `Booking cancelled: ${setup.service.title} on ${day}`;
-          expected.push([user.email, subject], [setup.user.email, subject]);
+          // A cancellation a day or more ahead is refunded in full, and the paid refund is receipted.
+          expected.push(
+            [user.email, subject],
+            [setup.user.email, subject],
+            [user.email, `Refund of $${setup.service.price} issued`],
+          );
           cancelled.push(booking.id);
         }
       }),

@@ -251,7 +251,7 @@ describe('the payout batch through two workers', () => {
       const csv = await admin.get('/api/admin/payouts/export?status=pending');
       assert.equal(csv.status, 200, show(csv));
       assert.match(csv.headers.get('content-type'), /^text\/csv/);
-      assert.equal(csv.text, 'mentor,method,recipient,amount\nBram,venmo,bram,67.96\n');
+      assert.equal(csv.text, 'mentor,method,recipient,amount,adjustments\nBram,venmo,bram,67.96,0.00\n');
       const bad = await admin.get('/api/admin/payouts/export?status=paid');
       assert.equal(bad.status, 400, show(bad));
 

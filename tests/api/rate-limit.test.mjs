@@ -145,3 +145,75 @@ describe('failed logins per address (LOGIN_MAX_FAILURES_PER_ADDRESS=5)', () => {
     assertTooMany(res, 'the right password from a blocked address');
   });
 });
+
+// Behind an appending proxy the client writes the left of X-Forwarded-For itself: the api reads the
+// entry the trusted proxy added (TRUSTED_PROXY_HOPS from the right, default 1), so forged left
+// entries never spread one client over many budgets.
+describe('forged X-Forwarded-For entries (TRUST_PROXY=true, one trusted proxy)', () => {
+  let stack;
+  before(async () => {
+    stack = await startStack({ env: { TRUST_PROXY: 'true' } });
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+  const forged = (i, proxySaw = '10.9.9.9') => ({ headers: { 'x-forwarded-for': `192.0.2.${i}, ${proxySaw}` } });
+
+  it('failed sign-ins with a new forged left entry each still reach 429 after 10', async () => {
+    const user = await createVerifiedUser(stack);
+    const c = client(stack.baseUrl);
+    for (let i = 1; i <= 10; i++) {
+      const res = await c.post('/api/login', { email: user.email, password: `wrong-${i}` }, forged(i));
+      assert.equal(res.status, 401, `failure ${i}: ${show(res)}`);
+    }
+    assertTooMany(
+      await c.post('/api/login', { email: user.email, password: user.password }, forged(11)),
+      'the 11th attempt from the same proxied client',
+    );
+    const elsewhere = await c.post(
+      '/api/login',
+      { email: user.email, password: user.password },
+      forged(12, '10.8.8.8'),
+    );
+    assert.equal(elsewhere.status, 200, `the owner behind another address: ${show(elsewhere)}`);
+  });
+
+  it('reset mails with a new forged left entry each still reach 429 after 10', async () => {
+    const c = client(stack.baseUrl);
+    const proxySaw = '10.7.7.7';
+    for (let i = 1; i <= 10; i++) {
+      // A new recipient each time, so only the per-address limit is in play.
+      const res = await c.post('/api/forgot-password', { email: `nobody-${i}@example.com` }, forged(i, proxySaw));
+      assert.equal(res.status, 200, `request ${i}: ${show(res)}`);
+    }
+    assertTooMany(
+      await c.post('/api/forgot-password', { email: 'nobody-11@example.com' }, forged(11, proxySaw)),
+      'the 11th request from the same proxied client',
+    );
+  });
+});
+
+describe('TRUSTED_PROXY_HOPS=2: the entry two from the right is the client', () => {
+  let stack;
+  before(async () => {
+    stack = await startStack({ env: { TRUST_PROXY: 'true', TRUSTED_PROXY_HOPS: '2' } });
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it('forged entries left of it and the inner proxy right of it do not move the budget', async () => {
+    const user = await createVerifiedUser(stack);
+    const c = client(stack.baseUrl);
+    const via = (i, client_ = '198.51.100.7') => ({
+      headers: { 'x-forwarded-for': `192.0.2.${i}, ${client_}, 10.0.0.${i}` },
+    });
+    for (let i = 1; i <= 10; i++) {
+      const res = await c.post('/api/login', { email: user.email, password: `wrong-${i}` }, via(i));
+      assert.equal(res.status, 401, `failure ${i}: ${show(res)}`);
+    }
+    assertTooMany(await c.post('/api/login', { email: user.email, password: user.password }, via(11)), 'the 11th');
+    const other = await c.post('/api/login', { email: user.email, password: user.password }, via(12, '198.51.100.8'));
+    assert.equal(other.status, 200, `another client: ${show(other)}`);
+  });
+});

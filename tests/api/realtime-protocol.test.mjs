@@ -118,9 +118,29 @@ describe('a live socket', () => {
     const s = await connect(stack, user);
     try {
       s.send('launchRockets', {});
-      assert.deepEqual(await s.next('error'), { message: 'Unknown event: launchRockets', event: 'launchRockets' });
+      // A refused frame carries the HTTP API's error code (issue 30: a refusal is no connection fault).
+      assert.deepEqual(await s.next('error'), {
+        message: 'Unknown event: launchRockets',
+        event: 'launchRockets',
+        code: 'validation',
+      });
       s.send('messageReceived', {});
-      assert.deepEqual(await s.next('error'), { message: 'Unknown event: messageReceived', event: 'messageReceived' });
+      assert.deepEqual(await s.next('error'), {
+        message: 'Unknown event: messageReceived',
+        event: 'messageReceived',
+        code: 'validation',
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("echoes a huge unknown event's name cut to 64 characters (MAX_ECHOED_EVENT_CHARS)", async () => {
+    const s = await connect(stack, user);
+    try {
+      s.send('x'.repeat(60_000), {});
+      const cut = `${'x'.repeat(64)}…`;
+      assert.deepEqual(await s.next('error'), { message: `Unknown event: ${cut}`, event: cut, code: 'validation' });
     } finally {
       await s.close();
     }

@@ -125,6 +125,25 @@ describe('caching', { skip }, () => {
     }
   });
 
+  it('the service worker, the manifest and the offline page are revalidated, with their types (issue 34)', async () => {
+    for (const [p, type] of [
+      ['/sw.js', /^text\/javascript/],
+      ['/manifest.webmanifest', /^application\/manifest\+json/],
+      ['/offline.html', /^text\/html/],
+      ['/icons/icon-512.png', /^image\/png/],
+    ]) {
+      for (const encoding of ['br', 'identity']) {
+        const res = await raw(p, { headers: { 'accept-encoding': encoding } });
+        assert.equal(res.status, 200, p);
+        assert.match(res.headers['content-type'] ?? '', type, p);
+        // A worker script cached for long would keep an old worker running for as long.
+        assert.equal(res.headers['cache-control'], 'no-cache', `${p} ${encoding}`);
+      }
+    }
+    const worker = await raw('/sw.js', { headers: { 'accept-encoding': 'br' } });
+    assert.deepEqual(brotliDecompressSync(worker.body), distFile('sw.js'));
+  });
+
   it('a missing asset is a 404, never HTML that a browser would keep for a year', async () => {
     const res = await raw('/assets/no-such-chunk.js', { headers: { 'accept-encoding': 'br' } });
     assert.equal(res.status, 404);
@@ -149,8 +168,8 @@ describe('HEAD wherever GET', { skip }, () => {
   }
 
   it('HEAD where GET is refused is refused the same way', async () => {
-    const get = await raw('/api/logout');
-    const head = await raw('/api/logout', { method: 'HEAD' });
+    const get = await raw('/api/verify-email');
+    const head = await raw('/api/verify-email', { method: 'HEAD' });
     assert.equal(get.status, 405);
     assert.equal(head.status, 405);
     assert.equal(head.body.length, 0);

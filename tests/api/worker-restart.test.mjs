@@ -3,7 +3,7 @@
 // its grace; the workers that take over (one started as it stops, one after) run the rest, and every
 // task runs exactly once.
 //
-// The tasks are the benchmark's no-op queue (`worker bench-worker <runs file>`: the production
+// The tasks are the benchmark's no-op queue (`tools bench-worker <runs file>`: the production
 // worker plus the queue `bench_noop`), whose process writes every task it started to its runs file
 // when it exits, so a task started twice, in one process or in two, is seen.
 import assert from 'node:assert/strict';
@@ -86,7 +86,7 @@ describe('a worker restarted during a backlog', () => {
 
       await queueBacklog();
       const runs = [1, 2, 3].map((i) => path.join(dir, `worker${i}.runs`));
-      await stack.startWorker(1, { args: ['bench-worker', runs[0]] });
+      await stack.startWorker(1, { args: ['bench-worker', runs[0]], tools: true });
       await until(
         'the first worker to be well into the backlog',
         async () => ((await statuses()).Done ?? 0) >= STOP_AFTER,
@@ -97,7 +97,7 @@ describe('a worker restarted during a backlog', () => {
       const stoppedAt = Date.now();
       const [first] = await Promise.all([
         stack.stopWorker(1, { timeoutMs: SHUTDOWN_GRACE_MS + EXIT_MARGIN_MS }),
-        stack.startWorker(2, { args: ['bench-worker', runs[1]] }),
+        stack.startWorker(2, { args: ['bench-worker', runs[1]], tools: true }),
       ]);
       const stopTookMs = Date.now() - stoppedAt;
       assert.deepEqual(first, { code: 0, signal: null }, `the first worker's exit after ${stopTookMs} ms`);
@@ -106,7 +106,7 @@ describe('a worker restarted during a backlog', () => {
         (left.Done ?? 0) < BACKLOG,
         `a backlog was left when the first worker stopped: ${JSON.stringify(left)}`,
       );
-      await stack.startWorker(3, { args: ['bench-worker', runs[2]] });
+      await stack.startWorker(3, { args: ['bench-worker', runs[2]], tools: true });
 
       await until('every task to be done', async () => ((await statuses()).Done ?? 0) === BACKLOG, 120_000, 250);
       for (const i of [2, 3]) {

@@ -59,7 +59,7 @@ const SESSION_DAYS = 1;
 const log = (...a) => console.error(...a);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
-/** A row of the README's figures table (scripts/bench sets BENCH_RESULTS). */
+/** A row of docs/figures.md's table (scripts/bench sets BENCH_RESULTS). */
 function record(figure, measured, target, health, met) {
   const row = { figure, measured, target, health, met };
   if (process.env.BENCH_RESULTS) appendFileSync(process.env.BENCH_RESULTS, JSON.stringify(row) + '\n');

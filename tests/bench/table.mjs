@@ -1,5 +1,5 @@
 // Prints the figures the benchmarks appended to a results file (one JSON object per line:
-// figure, measured, target, health, met) as one Markdown table, the README's figures table.
+// figure, measured, target, health, met) as one Markdown table, docs/figures.md's table.
 //
 //   node bench/table.mjs <results.jsonl>
 import { readFileSync } from 'node:fs';

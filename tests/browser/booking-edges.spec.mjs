@@ -26,7 +26,7 @@ async function pickDay(page, day) {
   const dayButton = page.locator(`[data-day="${day}"] button`);
   if ((await dayButton.count()) === 0) await page.getByRole('button', { name: /next month/i }).click();
   await dayButton.click();
-  return page.getByRole('group', { name: 'Available times' });
+  return page.getByRole('radiogroup', { name: 'Available times' });
 }
 
 async function fillCard(page) {
@@ -51,7 +51,7 @@ test('a hold left at the payment step waits on the dashboard, stays offered to i
   // Hold the first time of that day, then leave the payment step through the header.
   await page.goto(`/booking/${service.id}`);
   const times = await pickDay(page, day);
-  const first = times.getByRole('button').first();
+  const first = times.getByRole('radio').first();
   const label = (await first.textContent()).trim();
   await first.click();
   await page.getByRole('button', { name: /Continue to Payment/ }).click();
@@ -76,7 +76,7 @@ test('a hold left at the payment step waits on the dashboard, stays offered to i
   // Back on the booking page, the held time is still offered to its holder (and to nobody else).
   await page.goto(`/booking/${service.id}`);
   await expect(page.getByText(/You are holding/)).toBeVisible();
-  await expect((await pickDay(page, day)).getByRole('button', { name: label, exact: true })).toBeVisible();
+  await expect((await pickDay(page, day)).getByRole('radio', { name: label, exact: true })).toBeVisible();
   const others = await api.get(`/api/mentors/${mentor.id}/available-slots?date=${day}&duration=60&timeZone=${ZONE}`);
   expect(others.status, show(others)).toBe(200);
   const anonymous = await fetch(
@@ -117,9 +117,11 @@ test("minimum notice: no time inside the mentor's notice is offered, and the api
   await page.goto(`/booking/${service.id}`);
   const today = new Date().toISOString().slice(0, 10);
   const later = startIn(72).slice(0, 10);
-  await pickDay(page, today);
-  await expect(page.getByText('No available times')).toBeVisible();
-  await expect((await pickDay(page, later)).getByRole('button').first()).toBeVisible();
+  // Today has no time outside the notice: the calendar disables the day and says why.
+  const todayButton = page.locator(`[data-day="${today}"] button`);
+  await expect(todayButton).toBeDisabled();
+  await expect(todayButton).toHaveAccessibleName(/no free times/);
+  await expect((await pickDay(page, later)).getByRole('radio').first()).toBeVisible();
 
   const tooSoon = await api.post('/api/reservations', {
     serviceId: service.id,

@@ -80,7 +80,7 @@ async function signInPage(page, stack, user) {
     { name: 'signed_in', value: '1', url: stack.baseUrl },
   ]);
   await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: /Welcome back/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /^Welcome( back)?, / })).toBeVisible();
 }
 
 /** Opens the booking page, picks `day` (YYYY-MM-DD, the seeker's zone) and the first free time. */
@@ -90,13 +90,13 @@ async function chooseFirstTime(page, serviceId, day) {
   const dayButton = page.locator(`[data-day="${day}"] button`);
   if ((await dayButton.count()) === 0) await page.getByRole('button', { name: /next month/i }).click();
   await dayButton.click();
-  const times = page.getByRole('group', { name: 'Available times' });
-  await expect(times.getByRole('button').first()).toBeVisible();
-  const first = times.getByRole('button').first();
+  const times = page.getByRole('radiogroup', { name: 'Available times' });
+  await expect(times.getByRole('radio').first()).toBeVisible();
+  const first = times.getByRole('radio').first();
   const label = (await first.textContent()).trim();
   await first.click();
-  await expect(first).toHaveAttribute('aria-pressed', 'true');
-  return { label, labels: await times.getByRole('button').allTextContents() };
+  await expect(first).toHaveAttribute('aria-checked', 'true');
+  return { label, labels: await times.getByRole('radio').allTextContents() };
 }
 
 async function fillCard(page, cardNumber) {

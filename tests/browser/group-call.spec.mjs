@@ -153,11 +153,43 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     // Her video still flows.
     expect(await videoWidth(benPage, `remote-video-${ann.id}`)).toBeGreaterThan(0);
 
-    // Removing Ben sends him out, and he cannot come back.
+    // Issue 30: each seeker's dashboard, open in another tab, shows the seat live with its way in,
+    // and changes by itself (no reload) when the mentor removes them or ends the session.
+    const dashboardOf = async (page) => {
+      const tab = await page.context().newPage();
+      await tab.goto('/dashboard');
+      await expect(
+        tab.getByRole('list', { name: 'Upcoming sessions' }).getByRole('link', { name: /Join Video Call/ }),
+      ).toBeVisible();
+      return tab;
+    };
+    const annDashboard = await dashboardOf(annPage);
+    const benDashboard = await dashboardOf(benPage);
+
+    // Removing Ben asks first, and for the reason (which decides the money); he is sent out, and
+    // cannot come back.
     await mentorPage.getByRole('button', { name: `Remove ${ben.name}` }).click();
+    const removal = mentorPage.getByRole('dialog', { name: `Remove ${ben.name}?` });
+    await expect(removal).toBeVisible();
+    await expect(removal.getByRole('button', { name: 'Remove Participant' })).toBeDisabled();
+    await removal.getByRole('button', { name: 'Keep in Session' }).click();
+    await expect(removal).toBeHidden();
+    await expect(mentorPage.getByTestId(`remote-video-${ben.id}`)).toBeVisible();
+    await mentorPage.getByRole('button', { name: `Remove ${ben.name}` }).click();
+    await expect(removal.getByText(/No refund: the seat stays paid/)).toBeVisible();
+    await removal.getByRole('radio', { name: /Conduct/ }).check();
+    await removal.getByRole('button', { name: 'Remove Participant' }).click();
     await expect(mentorPage.getByText('Participant Removed')).toBeVisible();
     await expect(benPage.getByRole('heading', { name: 'Removed from session' })).toBeVisible();
     await expect(benPage.getByText('You were removed from this session by the mentor.')).toBeVisible();
+    // His screen says what happens to his seat's money.
+    await expect(benPage.getByText(/The mentor removed you for conduct, so your seat is not refunded/)).toBeVisible();
+    // His dashboard says so at once: no way in, no 'Happening now', no 'Confirmed'.
+    await expect(benDashboard.getByRole('link', { name: /Join Video Call/ })).toHaveCount(0);
+    await benDashboard.getByRole('tab', { name: 'Session History' }).click();
+    const benSeat = benDashboard.getByRole('list', { name: 'Session history' }).getByRole('article');
+    await expect(benSeat.getByText('Removed from session')).toBeVisible();
+    await expect(benSeat.getByText('Confirmed', { exact: true })).toHaveCount(0);
     await expect(mentorPage.getByTestId(`remote-video-${ben.id}`)).toHaveCount(0, { timeout: 30_000 });
     const again = await ben.c.get(`/api/group-sessions/${sessionId}/call`);
     expect(again.status, show(again)).toBe(403);
@@ -169,10 +201,31 @@ test('a mentor and two participants meet through the SFU; the mentor mutes, remo
     await expect(benPage.getByText('You were removed from this session by the mentor.')).toBeVisible();
     await expect(benPage.getByRole('link', { name: 'Join Video Call' })).toHaveCount(0);
 
-    // The mentor ends the session: everyone leaves the call.
-    await mentorPage.getByRole('button', { name: 'End Session' }).click();
+    // The mentor ends the session, once they confirm it: everyone leaves the call.
+    await mentorPage
+      .getByRole('toolbar', { name: 'Call controls' })
+      .getByRole('button', { name: 'End Session' })
+      .click();
+    const ending = mentorPage.getByRole('dialog', { name: 'End this session for everyone?' });
+    await ending.getByRole('button', { name: 'Keep Session' }).click();
+    await expect(ending).toBeHidden();
+    await expect(mentorPage.getByLabel('Live')).toBeVisible();
+    await mentorPage
+      .getByRole('toolbar', { name: 'Call controls' })
+      .getByRole('button', { name: 'End Session' })
+      .click();
+    await ending.getByRole('button', { name: 'End Session' }).click();
     await expect(annPage).toHaveURL(/\/group-sessions$/);
     await expect(mentorPage).toHaveURL(/\/group-sessions$/);
+    // Ann's dashboard shows the session ended at once, and after a reload.
+    for (const reload of [false, true]) {
+      if (reload) await annDashboard.reload();
+      await expect(annDashboard.getByRole('link', { name: /Join Video Call/ })).toHaveCount(0);
+      await expect(annDashboard.getByText('Happening now')).toHaveCount(0);
+      await annDashboard.getByRole('tab', { name: 'Session History' }).click();
+      const annSeat = annDashboard.getByRole('list', { name: 'Session history' }).getByRole('article');
+      await expect(annSeat.getByText('Session ended', { exact: true })).toBeVisible();
+    }
     expect((await db.query('SELECT status FROM group_sessions WHERE id = $1', [sessionId])).rows[0].status).toBe(
       'completed',
     );
@@ -306,6 +359,78 @@ test('a participant whose socket drops, or who reloads, is back in the call with
     await danPage.reload();
     await seeEachOther(BACK_WITHIN_MS);
     await expect(mentorPage.getByTestId('participant-count')).toHaveText('2 participants');
+  } finally {
+    for (const context of contexts) await context.close();
+    await db.end();
+    await stack.stop();
+  }
+});
+
+test('the call opens 15 minutes early: a waiting room says when it starts and who is there, and the mentor may start', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const stack = await startStack({ janus: true });
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  const contexts = [];
+  try {
+    const mentor = await bookableMentor(stack);
+    const service = await groupService(mentor);
+    const user = await createVerifiedUser(stack, { firstName: 'Cleo', lastName: 'Seeker' });
+    const cleo = await signIn(stack, user);
+    const cleoId = (await cleo.get('/api/auth/user')).body.id;
+    // The worker would start the session at its start: this test is about the minutes before.
+    await stack.stopWorker();
+    const sessionId = await groupSessionWithSeats(db, mentor, service, [cleoId], { startMinutes: 10 });
+    const open = async (client) => {
+      const context = await browser.newContext({
+        baseURL: stack.baseUrl,
+        permissions: ['camera', 'microphone'],
+        locale: 'en-US',
+        timezoneId: 'UTC',
+      });
+      contexts.push(context);
+      await context.addCookies([
+        { name: 'sid', value: client.cookies.sid, url: stack.baseUrl },
+        { name: 'signed_in', value: '1', url: stack.baseUrl },
+      ]);
+      return context.newPage();
+    };
+
+    // Cleo's dashboard leads into the call ten minutes before the start.
+    const cleoPage = await open(cleo);
+    await cleoPage.goto('/dashboard');
+    await cleoPage.getByRole('link', { name: /Join Video Call/ }).click();
+    await expect(cleoPage).toHaveURL(new RegExp(`/group-video-call/${sessionId}$`));
+    const waiting = cleoPage.getByRole('region', { name: 'Waiting room' });
+    await expect(waiting.getByText('Waiting for the mentor to start the session')).toBeVisible();
+    await expect(waiting.getByTestId('starts-at')).toHaveText(
+      /^Starts at \d{1,2}:\d{2} (AM|PM) \(in (9|10) minutes\)$/,
+    );
+    await expect(waiting.getByTestId('here-now')).toHaveText('You');
+
+    // The mentor's card on /group-sessions leads to the call as well.
+    const mentorPage = await open(mentor.c);
+    await mentorPage.goto('/group-sessions');
+    const start = mentorPage.getByRole('link', { name: 'Start Group Session' });
+    await expect(start).toHaveAttribute('href', `/group-video-call/${sessionId}`);
+    await start.click();
+    await expect(mentorPage.getByRole('figure', { name: 'You (Mentor)' })).toBeVisible();
+    await expect(waiting.getByTestId('here-now')).toHaveText(/^You, .+ \(Mentor\)$/, { timeout: 60_000 });
+    await expect(mentorPage.getByRole('region', { name: 'Waiting room' }).getByTestId('here-now')).toHaveText(
+      'You, Cleo Seeker',
+      { timeout: 60_000 },
+    );
+
+    // The mentor starts ten minutes early; Cleo's room goes live.
+    await mentorPage.getByRole('button', { name: 'Start Session' }).click();
+    await expect(cleoPage.getByText('Group Session Started')).toBeVisible();
+    await expect(cleoPage.getByLabel('Live')).toBeVisible();
+    await expect(waiting).toBeHidden();
+    expect((await db.query('SELECT status FROM group_sessions WHERE id = $1', [sessionId])).rows[0].status).toBe(
+      'active',
+    );
   } finally {
     for (const context of contexts) await context.close();
     await db.end();

@@ -71,8 +71,10 @@ test('a mentor creates a group session; a seeker joins it, pays, and is booked',
   const dialog = page.getByRole('dialog', { name: 'Create Group Session' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Max Participants')).toHaveValue('4');
+  // The mentor's only group service is chosen for them (issue 30).
+  await expect(dialog.getByLabel('Service')).toHaveValue(service.id);
   await dialog.getByRole('button', { name: 'Create Session' }).click();
-  await expect(dialog.getByText('Please select a service')).toBeVisible();
+  await expect(dialog.getByText('Please select a service')).toHaveCount(0);
   await expect(dialog.getByText('Title is required')).toBeVisible();
   await expect(dialog.getByText('Please select a date and time')).toBeVisible();
   await dialog.getByLabel('Service').selectOption({ label: 'Moon Circle (60 min)' });
@@ -150,4 +152,91 @@ test('a mentor creates a group session; a seeker joins it, pays, and is booked',
   await page.reload();
   await page.getByRole('tab', { name: 'Group Sessions' }).click();
   await expect(page.getByRole('list', { name: 'Your group sessions' }).getByText('1/3 participants')).toBeVisible();
+});
+
+test('/group-sessions pages and filters its cards, and a mentor is not offered to report their own', async ({
+  page,
+  browser,
+  stack,
+}) => {
+  test.setTimeout(120_000);
+  const { user: mentorUser, c, service, mentor } = await seedMentor(stack);
+  // This mentor's sessions only: other tests of this worker share the stack.
+  const listPath = `/group-sessions?mentor=${mentor.id}`;
+  const tarot = await c.post('/api/services', {
+    title: 'Tarot Circle',
+    description: 'We draw for the circle and read the cards together, a small group at a time.',
+    serviceType: 'tarot',
+    price: '10.00',
+    duration: 60,
+    isGroupSession: true,
+    maxParticipants: 8,
+  });
+  assert.equal(tarot.status, 201, show(tarot));
+  // 14 sessions a few hours apart from tomorrow; every fourth is a tarot circle.
+  const base = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 24 * 3_600_000;
+  for (let i = 0; i < 14; i += 1) {
+    const isTarot = i % 4 === 3;
+    const r = await c.post('/api/group-sessions', {
+      serviceId: isTarot ? tarot.body.id : service.id,
+      title: i === 5 ? 'Owl moon vigil' : `${isTarot ? 'Tarot' : 'Moon'} gathering ${i}`,
+      scheduledAt: new Date(base + i * 3 * 3_600_000).toISOString(),
+      maxParticipants: 4,
+    });
+    assert.equal(r.status, 201, show(r));
+  }
+
+  const seekerContext = await browser.newContext({ baseURL: stack.baseUrl, timezoneId: ZONE, locale: 'en-US' });
+  try {
+    const seekerPage = await seekerContext.newPage();
+    await signInPage(seekerPage, stack, await createVerifiedUser(stack));
+    await seekerPage.goto(listPath);
+    const cards = seekerPage.getByRole('list', { name: 'Group sessions' }).getByRole('listitem');
+    await expect(seekerPage.getByTestId('group-sessions-total')).toHaveText('14 sessions');
+    await expect(cards).toHaveCount(12);
+    // Every card of someone else's session can be reported.
+    await expect(cards.getByRole('button', { name: 'Report this group session' })).toHaveCount(12);
+    const pages = seekerPage.getByRole('navigation', { name: 'Pages' });
+    await expect(pages.getByText('Page 1 of 2')).toBeVisible();
+    await pages.getByRole('button', { name: /Next/ }).click();
+    await expect(seekerPage).toHaveURL(/[?&]page=2/);
+    await expect(cards).toHaveCount(2);
+    await expect(pages.getByText('Page 2 of 2')).toBeVisible();
+    await shot(seekerPage, 'group-sessions-05-second-page');
+
+    // Filters: one service type (and a price) applied together; the page goes back to the first.
+    const filters = seekerPage.getByRole('search', { name: 'Filter group sessions' });
+    await filters.getByLabel('Service type').selectOption({ label: 'Tarot' });
+    await filters.getByLabel('Max price ($)').fill('10');
+    await filters.getByRole('button', { name: /Apply Filters/ }).click();
+    await expect(seekerPage).toHaveURL(/service=tarot/);
+    await expect(seekerPage).not.toHaveURL(/page=2/);
+    await expect(seekerPage.getByTestId('group-sessions-total')).toHaveText('3 sessions');
+    await expect(cards).toHaveCount(3);
+    for (const title of await cards.getByRole('heading', { level: 3 }).allTextContents()) {
+      expect(title).toMatch(/^Tarot gathering \d+$/);
+    }
+    // A search, and a filter that matches nothing says so with a way back.
+    await filters.getByLabel('Service type').selectOption({ label: 'All types' });
+    await filters.getByLabel('Max price ($)').fill('');
+    await filters.getByLabel('Search').fill('owl vigil');
+    await filters.getByRole('button', { name: /Apply Filters/ }).click();
+    await expect(cards).toHaveCount(1);
+    await expect(cards.getByRole('heading', { name: 'Owl moon vigil' })).toBeVisible();
+    await filters.getByLabel('Search').fill('unicorns');
+    await filters.getByRole('button', { name: /Apply Filters/ }).click();
+    await expect(seekerPage.getByRole('heading', { name: 'No sessions match your filters' })).toBeVisible();
+    await seekerPage.getByRole('button', { name: 'Clear Filters' }).click();
+    await expect(seekerPage.getByTestId('group-sessions-total')).toHaveText('14 sessions');
+  } finally {
+    await seekerContext.close();
+  }
+
+  // The mentor sees their own sessions with no 'Report this group session'.
+  await signInPage(page, stack, mentorUser);
+  await page.goto(listPath);
+  const own = page.getByRole('list', { name: 'Group sessions' }).getByRole('listitem');
+  await expect(own).toHaveCount(12);
+  await expect(own.getByRole('button', { name: 'Report this group session' })).toHaveCount(0);
+  await expect(own.first().getByRole('link', { name: /manage it on your dashboard/ })).toBeVisible();
 });

@@ -78,6 +78,10 @@ test('an admin retries a failed e-mail task once the SMTP server is back', async
   await expect(page.getByRole('table', { name: 'Queues' }).getByRole('row', { name: /^emails/ })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'payout_batch' })).toBeVisible();
   await expect(page.getByRole('cell', { name: '0 0 6 * * Mon' })).toBeVisible();
+  // Times read as everywhere else ('MMM dd, yyyy h:mm a'), not the locale's '11/27/2026, 9:33:41 PM'.
+  const batchRow = page.getByRole('table', { name: 'Schedules' }).getByRole('row', { name: /payout_batch/ });
+  await expect(batchRow).toContainText(/[A-Z][a-z]{2} \d{2}, \d{4} \d{1,2}:\d{2} [AP]M/);
+  await expect(batchRow).not.toContainText(/\d{1,2}\/\d{1,2}\/\d{4}|:\d{2}:\d{2}/);
 
   // Failed e-mail tasks only.
   await page.getByLabel('Queue', { exact: true }).selectOption('emails');

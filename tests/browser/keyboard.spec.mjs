@@ -75,12 +75,12 @@ test('a seeker books and pays with the keyboard alone; focus is visible and retu
   await page.keyboard.press('ArrowRight');
   await expectVisibleFocus(page, 'tomorrow in the calendar');
   await page.keyboard.press('Enter');
-  const times = page.getByRole('group', { name: 'Available times' });
-  await expect(times.getByRole('button').first()).toBeVisible();
-  const first = times.getByRole('button').first();
+  const times = page.getByRole('radiogroup', { name: 'Available times' });
+  await expect(times.getByRole('radio').first()).toBeVisible();
+  const first = times.getByRole('radio').first();
   await tabAndCheck(page, first, 'the first free time');
   await page.keyboard.press('Space');
-  await expect(first).toHaveAttribute('aria-pressed', 'true');
+  await expect(first).toHaveAttribute('aria-checked', 'true');
 
   await tabAndCheck(page, page.getByRole('button', { name: 'Continue to Payment' }), 'Continue to Payment');
   await page.keyboard.press('Enter');

@@ -25,17 +25,29 @@ async function signInPage(page, stack, user) {
     { name: 'signed_in', value: '1', url: stack.baseUrl },
   ]);
   await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: /Welcome back/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /^Welcome( back)?, / })).toBeVisible();
 }
 
-/** The booking page's times on `day` (YYYY-MM-DD), or [] once it says there are none. */
+/**
+ * The booking page's times on `day` (YYYY-MM-DD), or [] when the calendar disables the day (it
+ * has no free time: issue 30) or once it says there are none.
+ */
 async function timesOn(page, serviceId, day) {
   await page.goto(`/booking/${serviceId}`);
   await expect(page.getByRole('heading', { name: 'Choose a time' })).toBeVisible();
+  // The month's free days are known once the calendar's legend shows.
+  await expect(page.getByText('Free times', { exact: true })).toBeVisible();
   const dayButton = page.locator(`[data-day="${day}"] button`);
-  if ((await dayButton.count()) === 0) await page.getByRole('button', { name: /next month/i }).click();
+  if ((await dayButton.count()) === 0) {
+    await page.getByRole('button', { name: /next month/i }).click();
+    await expect(page.getByText('Free times', { exact: true })).toBeVisible();
+  }
+  if (await dayButton.isDisabled()) {
+    await expect(dayButton).toHaveAccessibleName(/no free times/);
+    return [];
+  }
   await dayButton.click();
-  const times = page.getByRole('group', { name: 'Available times' }).getByRole('button');
+  const times = page.getByRole('radiogroup', { name: 'Available times' }).getByRole('radio');
   const none = page.getByText('No available times');
   await expect(times.first().or(none)).toBeVisible();
   return (await none.isVisible()) ? [] : times.allTextContents();
@@ -97,6 +109,13 @@ test('a new mentor onboards with weekly hours in one go, is bookable once approv
   const profile = await (await mentorApi.get('/api/mentor/profile')).json();
   const serviceId = profile.services[0].id;
   expect(profile.approvalStatus).toBe('pending');
+  // 'View Your Profile' opens their own page, which they may see while it awaits review (issue 30).
+  await page.getByRole('link', { name: 'View Your Profile' }).click();
+  await expect(page).toHaveURL(new RegExp(`/mentor/${profile.id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Selene Moonwhisper' })).toBeVisible();
+  await expect(
+    page.getByText('Only you can see this page: the profile awaits review and is not listed yet.'),
+  ).toBeVisible();
   // An administrator approves the profile (tests/browser/vetting.spec.mjs does it in the admin page).
   await approveMentor(stack, profile.id);
 
@@ -135,7 +154,7 @@ test('a new mentor onboards with weekly hours in one go, is bookable once approv
     await shot(page, 'mentor-onboarding-03-day-off');
 
     expect(await timesOn(seekerPage, serviceId, day)).toEqual([]);
-    await expect(seekerPage.getByText('No available times')).toBeVisible();
+    await expect(seekerPage.locator(`[data-day="${day}"] button`)).toBeDisabled();
     expect((await timesOn(seekerPage, serviceId, nextDay)).length).toBeGreaterThan(0);
     const api = await (
       await seekerPage.request.get(`/api/mentors/${profile.id}/available-slots?date=${day}&timeZone=UTC`)

@@ -122,7 +122,7 @@ test('an admin runs the batch, copies the recipient and marks the payout paid; t
     const card = a.page.getByRole('article', { name: 'Payout for Selene Moonstone' });
     await expect(card).toBeVisible({ timeout: 30_000 });
     await expect(a.page.getByRole('tab', { name: 'Pending Payouts (1)' })).toBeVisible();
-    await expect(a.page.getByText('Across 1 mentors')).toBeVisible();
+    await expect(a.page.getByText('Across 1 mentor', { exact: true })).toBeVisible();
     await expect(card.getByText('Selene Moonstone · ' + mentorUser.email)).toBeVisible();
     await expect(card.getByText('−$12.00')).toBeVisible();
     await expect(card.getByText('$68.00')).toBeVisible();

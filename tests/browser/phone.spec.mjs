@@ -3,7 +3,7 @@
 // button, link and field of the page's main content lies within the width of the screen (or of a
 // strip that scrolls on its own); the page's primary action is visible once scrolled to. Each page
 // is saved as tests/artifacts/screens/<size>-<page>.png (three of them are copied to
-// docs/screenshots/ for the README).
+// docs/screenshots/ for docs/testing.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '../harness/fixtures.mjs';

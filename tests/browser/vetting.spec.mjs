@@ -64,7 +64,7 @@ test('a new mentor is not listed until an admin approves them in the admin page'
   await page.getByRole('link', { name: 'Go to Mentor Dashboard' }).click();
 
   // --- The mentor's dashboard says the profile awaits review ----------------------------------------
-  await expect(page.getByRole('heading', { level: 1, name: `Welcome back, ${MENTOR_NAME}!` })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${MENTOR_NAME}!` })).toBeVisible();
   const banner = page.getByRole('region', { name: 'Profile review' });
   await expect(banner.getByRole('heading', { name: 'Your profile is awaiting review' })).toBeVisible();
   await shot(page, 'vetting-01-awaiting-review');
@@ -99,7 +99,7 @@ test('a new mentor is not listed until an admin approves them in the admin page'
     expect(await seekerFinds(seeker)).toBe(true);
     await shot(seeker, 'vetting-05-listed');
     await page.reload();
-    await expect(page.getByRole('heading', { level: 1, name: `Welcome back, ${MENTOR_NAME}!` })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${MENTOR_NAME}!` })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Profile review' })).toHaveCount(0);
   } finally {
     await seekerContext.close();

@@ -152,3 +152,82 @@ export async function participants(janus, room) {
   const data = await videoroom(janus, apiToken(janus), { request: 'listparticipants', room });
   return data.participants ?? [];
 }
+
+// How long a watcher's long poll may stay open (Janus answers within 30 s even when idle).
+const WATCH_POLL_MS = 40_000;
+
+/**
+ * Sits in a room as an extra participant (joined with the api's token, as the api would join a
+ * member) and collects every VideoRoom event Janus sends it, e.g. the `moderation` events a
+ * moderator's mute sends every participant: { id, mid, moderation: 'muted'|'unmuted' }.
+ *
+ *   const w = await watchRoom(janus, room);
+ *   await w.next((e) => e.moderation === 'unmuted');   // waits (15 s at most)
+ *   w.events                                          // every event's plugin data so far
+ *   await w.stop()
+ */
+export async function watchRoom(janus, room) {
+  const token = apiToken(janus, 600);
+  const post = async (url, payload) =>
+    (await fetch(url, { method: 'POST', body: JSON.stringify({ ...payload, transaction: secret(), token }) })).json();
+  const session = await post(janus.env.JANUS_HTTP_URL, { janus: 'create' });
+  if (session.janus !== 'success') throw new Error(`janus create: ${JSON.stringify(session)}`);
+  const sessionUrl = `${janus.env.JANUS_HTTP_URL}/${session.data.id}`;
+  const handle = await post(sessionUrl, { janus: 'attach', plugin: 'janus.plugin.videoroom' });
+  if (handle.janus !== 'success') throw new Error(`janus attach: ${JSON.stringify(handle)}`);
+  const events = [];
+  const waiters = [];
+  const stopping = new AbortController();
+  const poll = async () => {
+    while (!stopping.signal.aborted) {
+      let answer;
+      try {
+        const url = `${sessionUrl}?maxev=10&token=${encodeURIComponent(token)}`;
+        const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(WATCH_POLL_MS)]);
+        answer = await (await fetch(url, { signal })).json();
+      } catch {
+        continue;
+      }
+      for (const event of Array.isArray(answer) ? answer : [answer]) {
+        const data = event.plugindata?.data;
+        if (!data) continue;
+        events.push(data);
+        for (const w of waiters.filter((w) => !w.done && w.predicate(data))) {
+          w.done = true;
+          w.resolve(data);
+        }
+      }
+    }
+  };
+  const polling = poll();
+  const id = 1 + Math.floor(Math.random() * 2 ** 40);
+  await post(`${sessionUrl}/${handle.data.id}`, {
+    janus: 'message',
+    body: { request: 'join', ptype: 'publisher', room, id, display: 'test watcher' },
+  });
+  const watcher = {
+    id,
+    events,
+    /** The first event so far or to come that satisfies `predicate`. */
+    next(predicate, timeoutMs = 15_000) {
+      const seen = events.find(predicate);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = { predicate, resolve, done: false };
+        waiters.push(waiter);
+        setTimeout(() => {
+          if (waiter.done) return;
+          waiter.done = true;
+          reject(new Error(`no such Janus event within ${timeoutMs} ms; saw ${JSON.stringify(events)}`));
+        }, timeoutMs).unref();
+      });
+    },
+    async stop() {
+      stopping.abort();
+      await post(sessionUrl, { janus: 'destroy' });
+      await polling;
+    },
+  };
+  await watcher.next((e) => e.videoroom === 'joined' && e.id === id);
+  return watcher;
+}

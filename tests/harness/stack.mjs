@@ -6,7 +6,8 @@
 //   await stack.waitForMail(mailTo(email, 'Verify your email address'))
 //   await stack.stop()    // SIGTERM to both processes, waits for them, drops the database
 //
-// Binaries: API_BIN / WORKER_BIN, defaulting to ${CARGO_TARGET_DIR:-<repo>/target}/debug/{api,worker}.
+// Binaries: API_BIN / WORKER_BIN / TOOLS_BIN (the developer commands: `tools seed`, `tools bench-worker`),
+// defaulting to ${CARGO_TARGET_DIR:-<repo>/target}/debug/{api,worker,tools}.
 // Database server: DATABASE_URL (any database on the server; the stack makes its own). When it is
 // unset, scripts/lib/db.sh's ensure_database provides one (the local cluster under .data/pg).
 // Process output goes to tests/artifacts/logs/<test file>-<database>-<process>.log.
@@ -26,6 +27,7 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 const targetDir = process.env.CARGO_TARGET_DIR || path.join(repoRoot, 'target');
 export const apiBin = process.env.API_BIN || path.join(targetDir, 'debug', 'api');
 export const workerBin = process.env.WORKER_BIN || path.join(targetDir, 'debug', 'worker');
+export const toolsBin = process.env.TOOLS_BIN || path.join(targetDir, 'debug', 'tools');
 export const artifactsDir = path.join(repoRoot, 'tests', 'artifacts');
 export const logsDir = path.join(artifactsDir, 'logs');
 export const webDist = path.join(repoRoot, 'web', 'dist');
@@ -245,6 +247,7 @@ export async function startStack({
     MAIL_TRANSPORT: 'file',
     MAIL_DIR: mailDir,
     UPLOAD_DIR: uploadDir,
+    EXPORT_DIR: path.join(dir, 'exports'),
     WEB_DIST: webDist,
     PAYMENT_GATEWAY: 'test',
     RUST_LOG: process.env.RUST_LOG || 'info',
@@ -252,6 +255,8 @@ export async function startStack({
     NO_COLOR: '1',
     // Tests sign up many accounts from one address; abuse-accounts.test.mjs checks the real limit.
     REGISTRATIONS_PER_ADDRESS: '1000',
+    // Secrets at rest (CalDAV passwords): required with the production profile (an https APP_BASE_URL).
+    SECRETS_KEY: randomBytes(32).toString('base64'),
     // Group calls stay on this machine: no public STUN server.
     ...(janus ? { ...janus.env, RTC_STUN_URLS: '' } : {}),
     ...(turn ? turn.env : {}),
@@ -270,10 +275,12 @@ export async function startStack({
     await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`, server);
   }
 
-  async function startWorker(i = 0, { args = [] } = {}) {
+  // `tools: true` runs `tools <args>` (the benchmark's worker, `bench-worker`) in the worker's place.
+  async function startWorker(i = 0, { args = [], tools = false } = {}) {
     if (workerProcs[i] && !workerProcs[i].exit) return;
-    requireBinary(workerBin, 'WORKER_BIN');
-    workerProcs[i] = launch(workerBin, args, fullEnv, logOf('worker', i));
+    const [bin, name] = tools ? [toolsBin, 'TOOLS_BIN'] : [workerBin, 'WORKER_BIN'];
+    requireBinary(bin, name);
+    workerProcs[i] = launch(bin, args, fullEnv, logOf('worker', i));
   }
 
   async function stopWorker(i = 0, { timeoutMs } = {}) {

@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { preloadPage } from './app/routes';
 import { fetchUser } from './lib/auth';
+import { registerServiceWorker } from './lib/push';
 import { queryClient } from './lib/query-client';
 import { apiKey } from './lib/query-keys';
 
@@ -61,3 +62,5 @@ async function start(container: HTMLElement) {
 }
 
 void start(root);
+// The service worker (notifications and the offline page) once the page has loaded.
+registerServiceWorker();

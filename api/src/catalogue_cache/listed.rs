@@ -30,7 +30,7 @@ use domain::catalogue::{
 };
 
 use super::{CachedJson, CatalogueCache};
-use crate::routes::views::catalogue::{MentorView, MentorsPage};
+use crate::views::catalogue::{MentorView, MentorsPage};
 
 /// What changed since the last snapshot was read.
 #[derive(Default)]

@@ -1,19 +1,7 @@
 //! The public catalogue's responses (mentor listings and searches, mentor pages, service pages)
-//! kept in memory by every api process, as the JSON bytes sent.
-//!
-//! Every statement that changes what those pages show announces it on PostgreSQL's
-//! `catalogue_changed` channel (triggers, migrations `catalogue_changes` and
-//! `catalogue_change_ids`), from any process, the worker included, naming the mentors it touched
-//! and how far the change reaches ([`change::Change`]). The [`listener`] forgets only what such a
-//! change can have altered: the pages of those mentors, the listings that show them, every search
-//! when their search text changed, every listing when what lists them or their place may have
-//! changed. A change made through this process is applied here before the response to the change
-//! leaves ([`CatalogueCache::changed_here`]), so a user who edits their profile sees the edit on
-//! their next request.
-//!
-//! A response is kept only when no change was applied while it was read: one read from a snapshot
-//! older than a change is never kept, even when it finishes after that change. While the listener
-//! is not connected nothing is cached (changes could go unnoticed).
+//! kept in memory by every api process as the JSON bytes sent, and forgotten when a change on
+//! `catalogue_changed` can have altered them. How changes reach every process and what each
+//! forgets: docs/catalogue.md ("Freshness") and docs/architecture.md.
 
 pub mod change;
 pub mod listed;

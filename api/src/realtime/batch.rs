@@ -1,21 +1,14 @@
 //! Chat messages sent over sockets are stored in batches: one task per api process takes every
-//! `sendMessage` frame waiting at that moment (up to [`MAX_BATCH`]) and stores them in one
-//! transaction (one statement that also checks each sender is a party of its conversation, one
-//! statement of notifications, the commit). Nothing waits on a timer: a message arriving while
-//! the database is idle goes alone at once, and the ones arriving while [`BATCHES_AT_ONCE`]
-//! batches are in flight wait together for the next.
-//!
-//! Each sender hears of its message as before: `messageReceived` comes back through the
-//! listener only once the batch has committed, and a refusal (not a party, invalid content)
-//! is answered to its own socket alone. When a batch fails as a whole, each of its messages is
-//! tried again on its own, so one failing message never fails the others.
+//! `sendMessage` waiting at that moment (up to [`MAX_BATCH`]) into one transaction, so a busy
+//! database gets fewer, larger commits without any timer. How a sender hears of its message and
+//! what happens when a batch fails: docs/architecture.md ("Real-time").
 
 use std::sync::{Arc, OnceLock};
 
+use sqlx::PgPool;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use uuid::Uuid;
 
-use crate::state::AppState;
 use domain::{
     Error, Result,
     messaging::messages::{self, Batched, Outgoing},
@@ -25,7 +18,6 @@ use domain::{
 pub const MAX_BATCH: usize = 256;
 /// Batches of one api process in flight at once (each also takes a turn at the database).
 pub const BATCHES_AT_ONCE: usize = 2;
-const _: () = assert!(BATCHES_AT_ONCE <= super::hub::DATABASE_FRAMES_AT_ONCE);
 
 /// One socket's message waiting for its batch.
 struct Pending {
@@ -42,14 +34,35 @@ pub struct Batcher {
     queue: OnceLock<mpsc::UnboundedSender<Pending>>,
 }
 
-/// Stores `outgoing` from `user`'s `socket` in the next batch; returns once it is committed (or
-/// refused). Its `messageReceived` reaches both parties through the listener after the commit.
-pub async fn send(state: &AppState, user: Uuid, socket: Uuid, conversation: Uuid, outgoing: Outgoing) -> Result<()> {
-    let queue = state.hub.batcher.queue.get_or_init(|| {
-        let (queue, waiting) = mpsc::unbounded_channel();
-        tokio::spawn(run(state.clone(), waiting));
-        queue
-    });
+impl Batcher {
+    /// Stores `outgoing` from `user`'s `socket` in the next batch, each batch taking one of
+    /// `turns` (the hub's turns at the database); returns once it is committed (or refused). Its
+    /// `messageReceived` reaches both parties through the listener after the commit.
+    pub async fn send(
+        &self,
+        pool: &PgPool,
+        turns: &Arc<Semaphore>,
+        user: Uuid,
+        socket: Uuid,
+        conversation: Uuid,
+        outgoing: Outgoing,
+    ) -> Result<()> {
+        let queue = self.queue.get_or_init(|| {
+            let (queue, waiting) = mpsc::unbounded_channel();
+            tokio::spawn(run(pool.clone(), turns.clone(), waiting));
+            queue
+        });
+        enqueue(queue, user, socket, conversation, outgoing).await
+    }
+}
+
+async fn enqueue(
+    queue: &mpsc::UnboundedSender<Pending>,
+    user: Uuid,
+    socket: Uuid,
+    conversation: Uuid,
+    outgoing: Outgoing,
+) -> Result<()> {
     let (done, outcome) = oneshot::channel();
     let pending = Pending {
         user,
@@ -66,12 +79,12 @@ pub async fn send(state: &AppState, user: Uuid, socket: Uuid, conversation: Uuid
         .unwrap_or_else(|_| Err(anyhow::anyhow!("a message batch was dropped").into()))
 }
 
-async fn run(state: AppState, mut waiting: mpsc::UnboundedReceiver<Pending>) {
+async fn run(pool: PgPool, turns: Arc<Semaphore>, mut waiting: mpsc::UnboundedReceiver<Pending>) {
     let slots = Arc::new(Semaphore::new(BATCHES_AT_ONCE));
     while let Some(first) = waiting.recv().await {
         // While every slot is busy, more messages queue up and go together in the next batch.
         let slot = slots.clone().acquire_owned().await.expect("never closed");
-        let turn = state.hub.owned_database_turn().await;
+        let turn = turns.clone().acquire_owned().await.expect("never closed");
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match waiting.try_recv() {
@@ -79,15 +92,15 @@ async fn run(state: AppState, mut waiting: mpsc::UnboundedReceiver<Pending>) {
                 Err(_) => break,
             }
         }
-        let state = state.clone();
+        let pool = pool.clone();
         tokio::spawn(async move {
-            store(&state, batch).await;
+            store(&pool, batch).await;
             drop((turn, slot));
         });
     }
 }
 
-async fn store(state: &AppState, batch: Vec<Pending>) {
+async fn store(pool: &PgPool, batch: Vec<Pending>) {
     // Messages the rules refuse are answered on their own (as `messages::send` would).
     let mut checked = Vec::with_capacity(batch.len());
     let mut alone = Vec::new();
@@ -99,7 +112,7 @@ async fn store(state: &AppState, batch: Vec<Pending>) {
     }
     if !checked.is_empty() {
         let rows: Vec<Batched> = checked.iter().map(|(b, _)| b.clone()).collect();
-        match store_together(state, &rows).await {
+        match store_together(pool, &rows).await {
             Ok(outcomes) => {
                 for ((_, p), outcome) in checked.into_iter().zip(outcomes) {
                     let _ = p.done.send(outcome);
@@ -120,7 +133,7 @@ async fn store(state: &AppState, batch: Vec<Pending>) {
         }
     }
     for p in alone {
-        let outcome = store_alone(state, &p).await;
+        let outcome = store_alone(pool, &p).await;
         let _ = p.done.send(outcome);
     }
 }
@@ -132,15 +145,15 @@ enum Failed {
     Commit(Error),
 }
 
-async fn store_together(state: &AppState, rows: &[Batched]) -> std::result::Result<Vec<Result<()>>, Failed> {
-    let mut tx = state.pool.begin().await.map_err(|e| Failed::Before(e.into()))?;
+async fn store_together(pool: &PgPool, rows: &[Batched]) -> std::result::Result<Vec<Result<()>>, Failed> {
+    let mut tx = pool.begin().await.map_err(|e| Failed::Before(e.into()))?;
     let outcomes = messages::send_batch(&mut tx, rows).await.map_err(Failed::Before)?;
     tx.commit().await.map_err(|e| Failed::Commit(e.into()))?;
     Ok(outcomes)
 }
 
-async fn store_alone(state: &AppState, p: &Pending) -> Result<()> {
-    let mut tx = state.pool.begin().await?;
+async fn store_alone(pool: &PgPool, p: &Pending) -> Result<()> {
+    let mut tx = pool.begin().await?;
     messages::send(&mut tx, p.user, p.conversation, p.outgoing.clone(), Some(p.socket)).await?;
     tx.commit().await?;
     Ok(())

@@ -6,9 +6,12 @@ use std::{
     sync::{Arc, RwLock},
 };
 
-use domain::realtime::Envelope;
+use domain::{Result, messaging::messages::Outgoing, realtime::Envelope};
+use sqlx::PgPool;
 use tokio::sync::{Notify, mpsc};
 use uuid::Uuid;
+
+use super::batch::{self, Batcher};
 
 /// Frames waiting for one socket; a client this far behind is disconnected (it reloads on reconnect).
 pub const OUTBOX_FRAMES: usize = 256;
@@ -32,12 +35,16 @@ const _: () = assert!(
     DATABASE_FRAMES_AT_ONCE * 2 <= crate::POOL_SIZE as usize,
     "socket frames leave at least half of the pool to HTTP"
 );
+const _: () = assert!(batch::BATCHES_AT_ONCE <= DATABASE_FRAMES_AT_ONCE);
+
+/// The server pings every socket this often, and marks this process's sockets alive as often.
+pub const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
 
 pub struct Hub {
     users: RwLock<HashMap<Uuid, Vec<Entry>>>,
     database_turns: Arc<tokio::sync::Semaphore>,
     /// Chat messages from this process's sockets on their way to the database, in batches.
-    pub(crate) batcher: super::batch::Batcher,
+    batcher: Batcher,
 }
 
 impl Default for Hub {
@@ -70,6 +77,22 @@ impl Hub {
             .acquire_owned()
             .await
             .expect("the semaphore is never closed")
+    }
+
+    /// Stores a chat message from one of this process's sockets in the next batch ([`batch`]);
+    /// each batch takes a turn at the database.
+    pub async fn send_message(
+        &self,
+        pool: &PgPool,
+        user: Uuid,
+        socket: Uuid,
+        conversation: Uuid,
+        outgoing: Outgoing,
+    ) -> Result<()> {
+        let turns = &self.database_turns;
+        self.batcher
+            .send(pool, turns, user, socket, conversation, outgoing)
+            .await
     }
 
     pub fn register(&self, user: Uuid, entry: Entry) {

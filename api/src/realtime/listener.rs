@@ -11,7 +11,7 @@ use domain::{
 };
 use sqlx::{PgPool, postgres::PgListener};
 
-use super::Hub;
+use super::{Hub, hub::PING_EVERY};
 
 /// Wait between attempts to listen again after the connection failed.
 pub const RECONNECT_EVERY: Duration = Duration::from_secs(1);
@@ -23,7 +23,7 @@ async fn listen(pool: &PgPool) -> sqlx::Result<PgListener> {
 }
 
 /// Starts listening (so nothing published after this returns is missed) and keeps at it, and
-/// refreshes this process's sockets every [`super::socket::PING_EVERY`].
+/// refreshes this process's sockets every [`PING_EVERY`].
 pub async fn start(pool: PgPool, hub: Arc<Hub>) -> anyhow::Result<()> {
     let listener = listen(&pool).await?;
     tokio::spawn(run(pool.clone(), hub.clone(), listener));
@@ -32,7 +32,7 @@ pub async fn start(pool: PgPool, hub: Arc<Hub>) -> anyhow::Result<()> {
 }
 
 async fn heartbeat(pool: PgPool, hub: Arc<Hub>) {
-    let mut every = tokio::time::interval(super::socket::PING_EVERY);
+    let mut every = tokio::time::interval(PING_EVERY);
     loop {
         every.tick().await;
         let ids = hub.socket_ids();

@@ -22,7 +22,7 @@ use domain::{
         access::CallSession,
         gateway::{Reply, plugin_error_code},
         ids,
-        janus::{MENTOR_BITRATE, ROOM_BITRATE},
+        janus::{self, MENTOR_BITRATE, ROOM_BITRATE},
         room,
     },
     realtime::{
@@ -171,8 +171,9 @@ impl GroupCalls {
         Ok(())
     }
 
-    /// The member's publisher offer (camera, microphone, screen): Janus's answer (its SDP).
-    pub async fn publish(&self, socket: Uuid, session: Uuid, sdp: String) -> Result<String> {
+    /// The member's publisher offer (camera, microphone, screen): Janus's answer (its SDP) and the
+    /// mids of the publication's audio streams as Janus reports them (moderation mutes those).
+    pub async fn publish(&self, socket: Uuid, session: Uuid, sdp: String) -> Result<(String, Vec<String>)> {
         let gateway = self.gateway()?.clone();
         let seat = self.seat(socket, session).await?;
         let body = json!({"request": "configure", "audio": true, "video": true, "bitrate": seat.bitrate});
@@ -181,7 +182,7 @@ impl GroupCalls {
             .await
             .map_err(unavailable)?;
         let answer = reply.jsep.as_ref().and_then(|j| j["sdp"].as_str()).unwrap_or_default();
-        Ok(answer.to_owned())
+        Ok((answer.to_owned(), janus::audio_mids(&reply.data)))
     }
 
     /// The member's answer to the last subscriber offer: receiving starts, then any change waiting.
@@ -218,6 +219,16 @@ impl GroupCalls {
             return Err(Error::conflict(NOT_JOINED));
         };
         gateway.trickle(handle, candidate).await.map_err(unavailable)
+    }
+
+    /// Leaves the socket's call if it is the call of `session` (a frame naming another call, or
+    /// sent by a socket that never joined, leaves nothing); as [`Self::leave`].
+    pub async fn leave_session(&self, socket: Uuid, session: Uuid) -> Option<(Uuid, Uuid)> {
+        let seat = self.seats.lock().expect("seats lock").get(&socket).cloned()?;
+        if seat.lock().await.session != session {
+            return None;
+        }
+        self.leave(socket).await
     }
 
     /// Leaves the socket's call, if it is in one: its handles are detached (Janus tells the others).

@@ -2,10 +2,8 @@ use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 use uuid::Uuid;
 
-use super::{
-    Tag,
-    views::{MessageResponse, parse_id},
-};
+use super::Tag;
+use crate::views::{MessageResponse, parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     booking::weekly_windows::{self, Slot},

@@ -7,18 +7,18 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
-use super::{
-    Tag,
-    amount::Amount,
-    views::booking::BookingView,
-    views::catalogue::{MentorCardView, ServiceView},
-    views::{MessageResponse, parse_id},
+use super::{Tag, amount::Amount};
+use crate::views::{
+    booking::BookingView,
+    catalogue::{MentorCardView, ServiceView},
+    {MessageResponse, parse_id},
 };
 use crate::{
     auth::{SessionAuth, session_token_from_request},
     error::{ApiError, ApiResult},
     state::AppState,
 };
+use domain::booking::jobs as booking_jobs;
 use domain::{
     accounts::sessions,
     booking::{BookingStatus, bookings::Booking, open_slots, reservations},
@@ -26,7 +26,6 @@ use domain::{
     group_sessions::{self, seats},
     money,
 };
-use jobs::{booking_events, reservation_expiry};
 
 pub struct BookingApi;
 
@@ -44,6 +43,13 @@ pub struct ReservationRequest {
     pub replaces_reservation_id: Option<String>,
     /// A seat in this group session (then serviceId, mentorId and scheduledAt are not needed)
     pub group_session_id: Option<String>,
+}
+
+/// The days of a month a mentor has a free start on.
+#[derive(Object)]
+pub struct AvailableDays {
+    /// YYYY-MM-DD in the viewer's zone, ascending
+    pub days: Vec<String>,
 }
 
 #[derive(Object)]
@@ -99,6 +105,24 @@ pub struct ReservationView {
     pub group_session: Option<GroupSessionSummary>,
 }
 
+/// Who asks for free times. Public, but a signed-in seeker's own holds count as free for them.
+async fn viewer_of<'a>(
+    state: &AppState,
+    req: &Request,
+    zone: Option<&'a str>,
+    except_booking: Option<&str>,
+) -> ApiResult<open_slots::Viewer<'a>> {
+    let user_id = match session_token_from_request(req) {
+        Some(token) => sessions::user_for(&state.pool, &token).await?.map(|u| u.id),
+        None => None,
+    };
+    Ok(open_slots::Viewer {
+        zone,
+        except_booking: except_booking.and_then(|id| id.trim().parse().ok()),
+        user_id,
+    })
+}
+
 #[OpenApi(prefix_path = "/api", tag = "Tag::Booking")]
 impl BookingApi {
     /// Start times (HH:MM, viewer's zone) a mentor offers on a viewer-local date.
@@ -126,19 +150,41 @@ impl BookingApi {
     ) -> ApiResult<Json<Vec<String>>> {
         let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
         let date = date.0.unwrap_or_default();
-        // Public, but a signed-in seeker's own holds count as free for them.
-        let user_id = match session_token_from_request(req) {
-            Some(token) => sessions::user_for(&state.pool, &token).await?.map(|u| u.id),
-            None => None,
-        };
-        let viewer = open_slots::Viewer {
-            zone: time_zone.0.as_deref(),
-            except_booking: exclude_booking.0.as_deref().and_then(|id| id.trim().parse().ok()),
-            user_id,
-        };
+        let viewer = viewer_of(&state, req, time_zone.0.as_deref(), exclude_booking.0.as_deref()).await?;
         Ok(Json(
             open_slots::slots_on(&state.pool, mentor_id, &date, duration.0, viewer, Utc::now()).await?,
         ))
+    }
+
+    /// The viewer-local days of a month with at least one free start (the days available-slots
+    /// offers times on), for the booking calendar: one request per visible month.
+    #[oai(
+        path = "/mentors/:mentor_id/available-days",
+        method = "get",
+        operation_id = "getAvailableDays"
+    )]
+    #[allow(clippy::too_many_arguments)] // one argument per query parameter of the endpoint, as poem-openapi takes them
+    async fn days(
+        &self,
+        state: Data<&AppState>,
+        mentor_id: Path<String>,
+        /// YYYY-MM in the viewer's zone
+        month: Query<Option<String>>,
+        /// Minutes, 60 by default
+        duration: Query<Option<i64>>,
+        /// The viewer's IANA zone, UTC by default
+        #[oai(name = "timeZone")]
+        time_zone: Query<Option<String>>,
+        /// A booking being rescheduled: its own time counts as free
+        #[oai(name = "excludeBooking")]
+        exclude_booking: Query<Option<String>>,
+        req: &Request,
+    ) -> ApiResult<Json<AvailableDays>> {
+        let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
+        let month = month.0.unwrap_or_default();
+        let viewer = viewer_of(&state, req, time_zone.0.as_deref(), exclude_booking.0.as_deref()).await?;
+        let days = open_slots::days_in(&state.pool, mentor_id, &month, duration.0, viewer, Utc::now()).await?;
+        Ok(Json(AvailableDays { days }))
     }
 
     /// Books a free service at once, or holds a paid one for 60 minutes while the seeker pays.
@@ -180,7 +226,7 @@ impl BookingApi {
         let mut tx = state.pool.begin().await?;
         let result = match reservations::reserve(&mut tx, auth.0.user.id, input, Utc::now()).await? {
             reservations::Reserved::Free(booking) => {
-                booking_events::confirmed(&mut tx, &booking).await?;
+                booking_jobs::confirmed(&mut tx, &booking).await?;
                 ReservationResult {
                     free_booking: true,
                     booking: Some(booking.into()),
@@ -189,7 +235,7 @@ impl BookingApi {
                 }
             }
             reservations::Reserved::Held { booking, expires_at } => {
-                reservation_expiry::schedule(&mut tx, booking.id, expires_at).await?;
+                booking_jobs::schedule_expiry(&mut tx, booking.id, expires_at).await?;
                 ReservationResult {
                     free_booking: false,
                     booking: None,
@@ -264,7 +310,7 @@ async fn join_group_session(
     .await?;
     let result = match joined {
         seats::Joined::Free(booking) => {
-            booking_events::confirmed(&mut tx, &booking).await?;
+            booking_jobs::confirmed(&mut tx, &booking).await?;
             Reserved::Created(Json(ReservationResult {
                 free_booking: true,
                 booking: Some(booking.into()),
@@ -273,7 +319,7 @@ async fn join_group_session(
             }))
         }
         seats::Joined::Held { booking, expires_at } => {
-            reservation_expiry::schedule(&mut tx, booking.id, expires_at).await?;
+            booking_jobs::schedule_expiry(&mut tx, booking.id, expires_at).await?;
             Reserved::Created(Json(held(booking.id, expires_at)))
         }
         seats::Joined::Existing(booking) => Reserved::Existing(Json(match booking.hold_expires_at {

@@ -1,14 +1,16 @@
 use poem::{Request, web::Data};
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
-use super::{Tag, views::MessageResponse};
+use super::Tag;
+use crate::views::MessageResponse;
 use crate::{auth::session_token_from_request, error::ApiResult, guard::client_address, state::AppState};
+use domain::job_queue::email::{self as email_jobs, EmailJob};
 use domain::{
     accounts::sessions,
-    contact,
+    choice::Choice,
+    contact::{self, ContactCategory},
     rate_limit::{self, Limit, Scope, TOO_MANY_EMAIL_REQUESTS},
 };
-use jobs::email::{self as email_jobs, EmailJob};
 
 pub struct ContactApi;
 
@@ -20,9 +22,8 @@ pub struct ContactRequest {
     pub email: String,
     #[oai(default)]
     pub subject: String,
-    /// general, technical, billing, mentor, report, partnership or feedback
-    #[oai(default)]
-    pub category: String,
+    /// general (when absent or blank), technical, billing, mentor, report, partnership or feedback
+    pub category: Option<Choice<ContactCategory>>,
     #[oai(default)]
     pub message: String,
 }
@@ -61,7 +62,7 @@ impl ContactApi {
                 name: &body.name,
                 email: &body.email,
                 subject: &body.subject,
-                category: &body.category,
+                category: body.category.as_ref(),
                 message: &body.message,
                 user_id,
             },

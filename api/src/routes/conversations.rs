@@ -5,16 +5,20 @@ use poem_openapi::{
     payload::Json,
 };
 
-use super::{
-    Tag,
-    views::messaging::{ConversationView, MessageView},
-    views::parse_id,
+use super::Tag;
+use crate::views::{
+    messaging::{ConversationView, MessageView},
+    parse_id,
 };
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     booking::lifecycle,
     catalogue::mentors,
-    messaging::{conversations, messages},
+    choice::Choice,
+    messaging::{
+        conversations,
+        messages::{self, MessageType},
+    },
 };
 
 pub struct ConversationsApi;
@@ -46,7 +50,7 @@ pub struct SendMessageRequest {
     #[oai(default)]
     pub content: String,
     /// 'text' (the default)
-    pub message_type: Option<String>,
+    pub message_type: Option<Choice<MessageType>>,
     /// The sender's own id for this message: sending it again returns the stored message
     pub client_id: Option<String>,
 }
@@ -148,7 +152,7 @@ impl ConversationsApi {
         let body = body.0;
         let outgoing = messages::Outgoing {
             content: body.content,
-            message_type: body.message_type,
+            message_type: body.message_type.map(|t| t.sent().to_string()),
             client_id: body.client_id,
         };
         let mut tx = state.pool.begin().await?;

@@ -2,19 +2,19 @@ use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 
-use super::{
-    Tag,
-    views::booking::BookingView,
-    views::catalogue::ReviewView,
-    views::{UserView, parse_id},
+use super::Tag;
+use crate::views::{
+    booking::BookingView,
+    catalogue::ReviewView,
+    {UserView, parse_id},
 };
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::booking::jobs as booking_jobs;
 use domain::{
     accounts::email_preferences::{self, EmailPreferences},
-    booking::{dashboards, lifecycle, reviews},
+    booking::{BookingStatus, dashboards, lifecycle, reviews, video},
     money,
 };
-use jobs::booking_events;
 
 pub struct DashboardApi;
 
@@ -49,6 +49,19 @@ impl From<lifecycle::RefundPolicy> for RefundPolicyView {
             refund_amount: money::format(p.amount_cents),
         }
     }
+}
+
+/// When a booking's one-to-one video call may be started (from 15 minutes before the start until
+/// the end, and only while the booking is confirmed).
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct VideoWindowView {
+    pub booking_id: uuid::Uuid,
+    pub status: BookingStatus,
+    pub opens_at: DateTime<Utc>,
+    pub closes_at: DateTime<Utc>,
+    /// Whether a call can be started now
+    pub is_open: bool,
 }
 
 #[derive(Object)]
@@ -184,7 +197,7 @@ impl DashboardApi {
             Utc::now(),
         )
         .await?;
-        booking_events::rescheduled(&mut tx, &booking).await?;
+        booking_jobs::rescheduled(&mut tx, &booking).await?;
         tx.commit().await?;
         Ok(Json(Rescheduled {
             message: "Booking rescheduled successfully".into(),
@@ -213,7 +226,7 @@ impl DashboardApi {
             Utc::now(),
         )
         .await?;
-        booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, false).await?;
+        booking_jobs::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, false).await?;
         tx.commit().await?;
         Ok(Json(CancelledView {
             message: "Booking cancelled".into(),
@@ -255,6 +268,27 @@ impl DashboardApi {
                 .await?
                 .into(),
         ))
+    }
+
+    /// When the booking's video call opens and closes (its seeker or mentor only; 404 otherwise),
+    /// so the call button can say when it opens instead of failing.
+    #[oai(path = "/bookings/:id/video-window", method = "get", operation_id = "getVideoWindow")]
+    async fn video_window(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+    ) -> ApiResult<Json<VideoWindowView>> {
+        let id = parse_id(&id, lifecycle::NOT_FOUND)?;
+        let w = video::window(&state.pool, auth.0.user.id, id).await?;
+        let now = Utc::now();
+        Ok(Json(VideoWindowView {
+            booking_id: w.booking_id,
+            is_open: w.is_open(now),
+            status: w.status,
+            opens_at: w.opens_at,
+            closes_at: w.closes_at,
+        }))
     }
 
     /// Reviews a completed session, once.

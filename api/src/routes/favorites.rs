@@ -1,7 +1,8 @@
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
 
-use super::{Tag, views::catalogue::MentorView, views::parse_id};
+use super::Tag;
+use crate::views::{catalogue::MentorView, parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::catalogue::{favorites, mentors};
 

@@ -7,7 +7,8 @@ use poem::web::Data;
 use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
 use uuid::Uuid;
 
-use super::{Tag, rtc::IceServerView, views::parse_id};
+use super::{Tag, rtc::IceServerView};
+use crate::views::parse_id;
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     calls::ice_servers,

@@ -12,15 +12,18 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
-use super::{Tag, views::parse_id};
+use super::Tag;
+use crate::views::parse_id;
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::booking::jobs as booking_jobs;
 use domain::{
     catalogue::{mentors, vocabulary::ServiceType},
     choice::Choice,
+    group_calls::removals,
     group_sessions::{self, GroupSession, GroupStatus, lifecycle, sessions},
     money,
+    statuses::RemovalReason,
 };
-use jobs::{booking_events, group_sessions as group_jobs};
 
 pub struct GroupSessionsApi;
 
@@ -89,10 +92,32 @@ pub struct GroupSessionView {
     pub is_user_removed: bool,
     /// Active, or scheduled with the start passed and the end not
     pub is_live: bool,
+    /// How the mentor removed the signed-in viewer (why, and what goes back); null when they were not removed
+    #[oai(nullable)]
+    pub user_removal: Option<GroupRemovalView>,
     pub service: GroupServiceView,
     pub mentor: GroupMentorView,
     /// Booked participants (not unpaid holds)
     pub participants: Vec<GroupParticipantView>,
+}
+
+/// Why the mentor removed the viewer from the session's call, and what that means for the seat's money.
+#[derive(Object, Clone, Debug)]
+#[oai(rename_all = "camelCase")]
+pub struct GroupRemovalView {
+    /// conduct: the seat stays paid (no refund); other: the seat is cancelled and refunded in full
+    pub reason: RemovalReason,
+    /// What goes back to the viewer ("0.00" for conduct or a free seat)
+    pub refund_amount: String,
+    /// The sentence the viewer is shown about the money (the notification's and the e-mail's)
+    pub message: String,
+}
+
+#[derive(ApiResponse)]
+pub enum GroupSessionsPage {
+    /// A page of sessions, soonest first; X-Total-Count is how many match on every page
+    #[oai(status = 200)]
+    Ok(Json<Vec<GroupSessionView>>, #[oai(header = "X-Total-Count")] i64),
 }
 
 #[derive(Object)]
@@ -126,7 +151,7 @@ async fn views(state: &AppState, list: Vec<GroupSession>, viewer: Uuid) -> ApiRe
     let ids: Vec<Uuid> = list.iter().map(|g| g.id).collect();
     let mut by_session: HashMap<Uuid, Vec<GroupParticipantView>> = HashMap::new();
     let mut booked: HashSet<Uuid> = HashSet::new();
-    let removed = domain::group_calls::removals::removed_from(&state.pool, viewer, &ids).await?;
+    let mut removed = removals::removed_from(&state.pool, viewer, &ids).await?;
     for p in sessions::participants(&state.pool, &ids).await? {
         if p.user_id == viewer {
             booked.insert(p.group_session_id);
@@ -153,7 +178,12 @@ async fn views(state: &AppState, list: Vec<GroupSession>, viewer: Uuid) -> ApiRe
                 is_live: g.is_live(now),
                 status: g.status(),
                 is_user_booked: booked.contains(&g.id),
-                is_user_removed: removed.contains(&g.id),
+                is_user_removed: removed.contains_key(&g.id),
+                user_removal: removed.remove(&g.id).map(|r| GroupRemovalView {
+                    reason: r.reason,
+                    refund_amount: money::format(r.refund_cents),
+                    message: removals::money_sentence(r.reason, r.refund_cents),
+                }),
                 participants: by_session.remove(&g.id).unwrap_or_default(),
                 service: GroupServiceView {
                     id: g.service_id,
@@ -194,25 +224,64 @@ fn optional_id(raw: Option<&str>) -> Option<Uuid> {
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Booking")]
 impl GroupSessionsApi {
-    /// Group sessions still ahead or live, soonest first; `mentor` (a mentor profile id) or
-    /// `serviceId` narrows the list.
+    /// Group sessions still ahead or live, soonest first, a page at a time (X-Total-Count: how many
+    /// match); `mentor` (a mentor profile id) or `serviceId` narrows the list, and the filters are
+    /// named as on /api/mentors.
     #[oai(path = "/group-sessions", method = "get", operation_id = "listGroupSessions")]
+    #[allow(clippy::too_many_arguments)] // one argument per query parameter of the endpoint, as poem-openapi takes them
     async fn list(
         &self,
         state: Data<&AppState>,
         auth: SessionAuth,
         mentor: Query<Option<String>>,
         #[oai(name = "serviceId")] service_id: Query<Option<String>>,
-    ) -> ApiResult<Json<Vec<GroupSessionView>>> {
+        /// Service type, e.g. meditation ("all" or none for every type)
+        service: Query<Option<String>>,
+        /// The seat's price at least this (e.g. "10.00")
+        #[oai(name = "minPrice")]
+        min_price: Query<Option<String>>,
+        /// The seat's price at most this
+        #[oai(name = "maxPrice")]
+        max_price: Query<Option<String>>,
+        /// Words each session names in its title, description, mentor or service
+        search: Query<Option<String>>,
+        /// YYYY-MM-DD (in timeZone): sessions starting on or after this day
+        from: Query<Option<String>>,
+        /// YYYY-MM-DD (in timeZone): sessions starting on or before this day
+        to: Query<Option<String>>,
+        /// The IANA zone the from and to days are read in, UTC by default
+        #[oai(name = "timeZone")]
+        time_zone: Query<Option<String>>,
+        /// From 1
+        page: Query<Option<i64>>,
+        /// 12 by default, at most 50
+        #[oai(name = "pageSize")]
+        page_size: Query<Option<i64>>,
+    ) -> ApiResult<GroupSessionsPage> {
         let (by_mentor, by_service) = (optional_id(mentor.0.as_deref()), optional_id(service_id.0.as_deref()));
+        let query = sessions::ListingQuery {
+            service: service.0,
+            min_price: min_price.0,
+            max_price: max_price.0,
+            search: search.0,
+            from: from.0,
+            to: to.0,
+            time_zone: time_zone.0,
+            page: page.0,
+            page_size: page_size.0,
+        };
+        let listing = sessions::Listing::new(query, by_mentor, by_service)?;
         // A malformed filter matches nothing rather than everything.
         if (by_mentor.is_none() && mentor.0.as_deref().is_some_and(|m| !m.trim().is_empty()))
             || (by_service.is_none() && service_id.0.as_deref().is_some_and(|s| !s.trim().is_empty()))
         {
-            return Ok(Json(Vec::new()));
+            return Ok(GroupSessionsPage::Ok(Json(Vec::new()), 0));
         }
-        let list = sessions::upcoming(&state.pool, by_mentor, by_service, Utc::now()).await?;
-        Ok(Json(views(&state, list, auth.0.user.id).await?))
+        let (list, total) = sessions::upcoming(&state.pool, &listing, Utc::now()).await?;
+        Ok(GroupSessionsPage::Ok(
+            Json(views(&state, list, auth.0.user.id).await?),
+            total,
+        ))
     }
 
     /// One group session (any state).
@@ -273,7 +342,7 @@ impl GroupSessionsApi {
         };
         let mut tx = state.pool.begin().await?;
         let g = sessions::create(&mut tx, auth.0.user.id, input, Utc::now()).await?;
-        group_jobs::schedule(&mut tx, &g).await?;
+        domain::group_sessions::jobs::schedule(&mut tx, &g).await?;
         tx.commit().await?;
         Ok(Created::Created(Json(view(&state, g, auth.0.user.id).await?)))
     }
@@ -294,8 +363,10 @@ impl GroupSessionsApi {
         let mut tx = state.pool.begin().await?;
         let moved = lifecycle::move_by_mentor(&mut tx, auth.0.user.id, id, to, Utc::now()).await?;
         for seat in &moved.cancelled_seats {
-            booking_events::cancelled(&mut tx, &seat.booking, seat.refund, seat.policy.amount_cents, true).await?;
+            booking_jobs::cancelled(&mut tx, &seat.booking, seat.refund, seat.policy.amount_cents, true).await?;
         }
+        // The event in the mentor's own calendar follows (a cancelled session's is deleted).
+        domain::calendars::writeback::enqueue_group_session(&mut tx, id).await?;
         // Anyone on the call page hears of it (and a session that is over loses its room).
         domain::group_calls::room::announce(&mut tx, state.janus.as_ref(), id, moved.session.status, Utc::now())
             .await?;

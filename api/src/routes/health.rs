@@ -7,9 +7,12 @@ use crate::{
     error::{self, ErrorBody, ErrorCode},
     state::AppState,
 };
-use jobs::{
-    runtime::{QUEUES, Settings},
-    supervision::{self, QueueState},
+use domain::{
+    job_queue::{
+        health::{self, QueueState},
+        storage,
+    },
+    jobs::QUEUES,
 };
 
 pub struct HealthApi;
@@ -69,10 +72,10 @@ impl HealthApi {
     /// Whether the api and its database answer, with the state of each job queue.
     #[oai(path = "/health", method = "get", operation_id = "getHealth")]
     async fn health(&self, state: Data<&AppState>) -> HealthResponse {
-        let silent_after = Settings::default().silent_after();
+        let silent_after = storage::default_silent_after();
         let queues = tokio::time::timeout(
             std::time::Duration::from_secs(3),
-            supervision::queue_health(&state.pool, QUEUES, silent_after),
+            health::queue_health(&state.pool, QUEUES, silent_after),
         )
         .await;
         match queues {

@@ -2,8 +2,10 @@ use chrono::Utc;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, param::Path, payload::Json};
 
-use super::{Tag, views::booking::BookingView, views::parse_id};
+use super::Tag;
+use crate::views::{booking::BookingView, parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::booking::jobs as booking_jobs;
 use domain::{
     booking::{BookingStatus, dashboards, lifecycle},
     catalogue::mentors,
@@ -11,7 +13,6 @@ use domain::{
     money,
     payments::fees,
 };
-use jobs::booking_events;
 
 pub struct MentorBookingsApi;
 
@@ -76,12 +77,12 @@ impl MentorBookingsApi {
             .await?
         {
             lifecycle::MentorMove::Confirmed(b) => {
-                booking_events::confirmed(&mut tx, &b).await?;
+                booking_jobs::confirmed(&mut tx, &b).await?;
                 b
             }
             lifecycle::MentorMove::Completed(b) => b,
             lifecycle::MentorMove::Cancelled(done) => {
-                booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, true).await?;
+                booking_jobs::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, true).await?;
                 done.booking
             }
         };
@@ -106,7 +107,7 @@ impl MentorBookingsApi {
         let id = parse_id(&id, lifecycle::NOT_FOUND)?;
         let mut tx = state.pool.begin().await?;
         let done = lifecycle::cancel_by_mentor(&mut tx, auth.0.user.id, id, body.reason.as_deref(), Utc::now()).await?;
-        booking_events::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, true).await?;
+        booking_jobs::cancelled(&mut tx, &done.booking, done.refund, done.policy.amount_cents, true).await?;
         tx.commit().await?;
         Ok(Json(done.booking.into()))
     }

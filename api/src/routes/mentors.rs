@@ -5,11 +5,10 @@ use poem_openapi::{
     payload::Json,
 };
 
-use super::{
-    Tag,
-    amount::Amount,
-    views::catalogue::{MentorView, MentorsPage, ReviewView},
-    views::parse_id,
+use super::{Tag, amount::Amount};
+use crate::views::{
+    catalogue::{MentorView, MentorsPage, ReviewView},
+    parse_id,
 };
 use crate::{
     auth::{SessionAuth, session_token_from_request},
@@ -22,7 +21,6 @@ use domain::{
     booking::reviews,
     catalogue::{mentors, search, vetting},
 };
-use jobs::upload_cleanup;
 
 pub struct MentorsApi;
 
@@ -52,6 +50,13 @@ pub struct MentorProfileRequest {
     pub time_zone: Option<String>,
     /// Minutes before a session below which it cannot be booked: 0 to 10080, 120 when absent
     pub minimum_notice_minutes: Option<i64>,
+    /// Minutes kept free before each session booked here: 0 to 120, 0 when absent on creation
+    pub buffer_before_minutes: Option<i64>,
+    /// Minutes kept free after each session booked here: 0 to 120, 0 when absent on creation
+    pub buffer_after_minutes: Option<i64>,
+    /// Sessions per day at most, in the mentor's local day (a group session counts once): 1 to 50,
+    /// 0 for no limit; absent leaves it unchanged
+    pub max_bookings_per_day: Option<i64>,
 }
 
 impl MentorProfileRequest {
@@ -64,6 +69,9 @@ impl MentorProfileRequest {
             profile_image_url: self.profile_image_url,
             time_zone: self.time_zone,
             minimum_notice_minutes: self.minimum_notice_minutes,
+            buffer_before_minutes: self.buffer_before_minutes,
+            buffer_after_minutes: self.buffer_after_minutes,
+            max_bookings_per_day: self.max_bookings_per_day,
         }
     }
 }
@@ -140,7 +148,7 @@ impl MentorsApi {
             .profile_image_url
             .filter(|old| mentor.profile_image_url.as_ref() != Some(old))
         {
-            upload_cleanup::enqueue(&mut tx, &old).await?;
+            domain::uploads::queue_deletion(&mut tx, &old).await?;
         }
         tx.commit().await?;
         Ok(Json(

@@ -1,14 +1,19 @@
 //! HTTP handlers grouped by area; each area is one poem-openapi `OpenApi` impl.
 
+mod account_data;
 mod accounts;
 mod admin;
 mod amount;
 mod availability;
 mod availability_overrides;
 mod booking;
+mod calendar_connection;
+mod calendars;
+mod complaints;
 mod contact;
 mod conversations;
 mod dashboard;
+mod email_link;
 mod favorites;
 mod group_calls;
 mod group_sessions;
@@ -20,12 +25,13 @@ mod passwords;
 mod payments;
 mod payouts;
 mod profiles;
+mod push;
 mod reports;
 mod rtc;
+mod security;
 mod services;
 mod site_info;
 mod unsubscribe;
-pub mod views;
 
 pub use mentors::public_mentor;
 
@@ -51,9 +57,11 @@ pub enum Tag {
     Support,
     /// Mentors' weekly availability
     Availability,
+    /// Calendar feeds and the mentors' own calendars
+    Calendars,
     /// Slots, reservations and payment
     Booking,
-    /// In-app notifications
+    /// In-app notifications and Web Push
     Notifications,
     /// Client and mentor dashboards: bookings after they are made
     Dashboard,
@@ -78,11 +86,24 @@ macro_rules! apis {
 /// poem-openapi takes at most 16 APIs in one tuple: weekly windows and date overrides enter as
 /// one (a tuple type and a value of the same name, as the `apis!` list needs both).
 mod availability_apis {
-    use super::{availability::AvailabilityApi, availability_overrides::AvailabilityOverridesApi};
+    use super::{
+        availability::AvailabilityApi, availability_overrides::AvailabilityOverridesApi,
+        calendar_connection::CalendarConnectionApi, calendars::CalendarsApi,
+    };
 
-    pub type AvailabilityApis = (AvailabilityApi, AvailabilityOverridesApi);
+    pub type AvailabilityApis = (
+        AvailabilityApi,
+        AvailabilityOverridesApi,
+        CalendarsApi,
+        CalendarConnectionApi,
+    );
     #[allow(non_upper_case_globals)]
-    pub const AvailabilityApis: AvailabilityApis = (AvailabilityApi, AvailabilityOverridesApi);
+    pub const AvailabilityApis: AvailabilityApis = (
+        AvailabilityApi,
+        AvailabilityOverridesApi,
+        CalendarsApi,
+        CalendarConnectionApi,
+    );
 }
 
 /// Reservations and their payment, as one entry.
@@ -94,13 +115,13 @@ mod booking_apis {
     pub const BookingApis: BookingApis = (BookingApi, PaymentsApi);
 }
 
-/// After-booking views of both sides, as one entry.
+/// After-booking views of both sides (with complaints, receipts and review replies), as one entry.
 mod dashboard_apis {
-    use super::{dashboard::DashboardApi, mentor_bookings::MentorBookingsApi};
+    use super::{complaints::ComplaintsApi, dashboard::DashboardApi, mentor_bookings::MentorBookingsApi};
 
-    pub type DashboardApis = (DashboardApi, MentorBookingsApi);
+    pub type DashboardApis = (DashboardApi, MentorBookingsApi, ComplaintsApi);
     #[allow(non_upper_case_globals)]
-    pub const DashboardApis: DashboardApis = (DashboardApi, MentorBookingsApi);
+    pub const DashboardApis: DashboardApis = (DashboardApi, MentorBookingsApi, ComplaintsApi);
 }
 
 /// Conversations and the one-to-one call set-up (ICE servers), as one entry.
@@ -119,6 +140,15 @@ mod group_session_apis {
     pub type GroupSessionApis = (GroupSessionsApi, GroupCallsApi);
     #[allow(non_upper_case_globals)]
     pub const GroupSessionApis: GroupSessionApis = (GroupSessionsApi, GroupCallsApi);
+}
+
+/// In-app notifications and Web Push, as one entry.
+mod notification_apis {
+    use super::{notifications::NotificationsApi, push::PushApi};
+
+    pub type NotificationApis = (NotificationsApi, PushApi);
+    #[allow(non_upper_case_globals)]
+    pub const NotificationApis: NotificationApis = (NotificationsApi, PushApi);
 }
 
 /// A mentor's payout preferences and earnings, and the admins' payouts, as one entry.
@@ -145,6 +175,7 @@ mod admin_apis {
         admin::{
             AdminApi, announcements::AdminAnnouncementsApi, contact_messages::AdminContactApi, jobs::AdminJobsApi,
         },
+        complaints::AdminComplaintsApi,
         reports::AdminReportsApi,
     };
 
@@ -154,6 +185,7 @@ mod admin_apis {
         AdminAnnouncementsApi,
         AdminReportsApi,
         AdminJobsApi,
+        AdminComplaintsApi,
     );
     #[allow(non_upper_case_globals)]
     pub const AdminApis: AdminApis = (
@@ -162,7 +194,17 @@ mod admin_apis {
         AdminAnnouncementsApi,
         AdminReportsApi,
         AdminJobsApi,
+        AdminComplaintsApi,
     );
+}
+
+/// Signing in and out, and the account's privacy and security, as one entry.
+mod account_apis {
+    use super::{account_data::AccountDataApi, accounts::AccountsApi, security::SecurityApi};
+
+    pub type AccountApis = (AccountsApi, SecurityApi, AccountDataApi);
+    #[allow(non_upper_case_globals)]
+    pub const AccountApis: AccountApis = (AccountsApi, SecurityApi, AccountDataApi);
 }
 
 /// Links from e-mails that act without a session: password resets and one-click unsubscribes.
@@ -185,7 +227,7 @@ mod contact_apis {
 
 apis!(
     platform_apis::PlatformApis,
-    accounts::AccountsApi,
+    account_apis::AccountApis,
     email_link_apis::EmailLinkApis,
     mentors::MentorsApi,
     services::ServicesApi,
@@ -194,7 +236,7 @@ apis!(
     contact_apis::ContactApis,
     availability_apis::AvailabilityApis,
     booking_apis::BookingApis,
-    notifications::NotificationsApi,
+    notification_apis::NotificationApis,
     dashboard_apis::DashboardApis,
     messaging_apis::MessagingApis,
     admin_apis::AdminApis,

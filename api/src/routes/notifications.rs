@@ -7,10 +7,8 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
-use super::{
-    Tag,
-    views::{MessageResponse, parse_id},
-};
+use super::Tag;
+use crate::views::{MessageResponse, parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::notifications::{self, Notification};
 

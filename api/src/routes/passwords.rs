@@ -1,16 +1,11 @@
 use poem::{Request, web::Data};
 use poem_openapi::{Object, OpenApi, payload::Json};
 
-use super::{
-    Tag,
-    views::{EmailRequest, MessageResponse},
-};
-use crate::{auth::SessionAuth, error::ApiResult, guard::client_address, state::AppState};
-use domain::{
-    accounts::{email_links, validation},
-    rate_limit::{self, Scope, TOO_MANY_EMAIL_REQUESTS},
-};
-use jobs::email::{self as email_jobs, EmailJob};
+use super::{Tag, email_link};
+use crate::views::{EmailRequest, MessageResponse};
+use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
+use domain::job_queue::email::EmailJob;
+use domain::{accounts::email_links, rate_limit::Scope};
 
 pub struct PasswordsApi;
 
@@ -42,20 +37,22 @@ impl PasswordsApi {
         req: &Request,
         body: Json<EmailRequest>,
     ) -> ApiResult<Json<MessageResponse>> {
-        let email = validation::email(&body.email)?;
-        let limit = state.config.limits.email_requests_per_address;
-        rate_limit::hit(
-            &state.pool,
+        email_link::send(
+            &state,
+            req,
+            &body.email,
             Scope::ForgotPasswordAddress,
-            &client_address(req, &state),
-            limit,
-            TOO_MANY_EMAIL_REQUESTS,
+            |pool, email| async move {
+                // Past the per-recipient limit no mail goes out.
+                Ok(match email_links::reset_recipient(&pool, &email).await? {
+                    Some(user_id) if email_links::may_send_reset(&pool, user_id).await? => {
+                        Some(EmailJob::ResetPassword { user_id })
+                    }
+                    _ => None,
+                })
+            },
         )
         .await?;
-        if let Some(user_id) = email_links::reset_recipient(&state.pool, &email).await? {
-            let mut conn = state.pool.acquire().await?;
-            email_jobs::enqueue(&mut conn, &EmailJob::ResetPassword { user_id }).await?;
-        }
         Ok(Json(MessageResponse::new(email_links::RESET_REQUESTED)))
     }
 

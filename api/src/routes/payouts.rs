@@ -10,7 +10,8 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
-use super::{Tag, amount::Amount, views::MessageResponse};
+use super::{Tag, amount::Amount};
+use crate::views::MessageResponse;
 use crate::{
     auth::SessionAuth,
     error::{ApiError, ApiResult},
@@ -22,6 +23,7 @@ use domain::{
     money,
     payouts::{
         PaidMethod, PayoutMethod,
+        adjustments::{self, Adjustment, AdjustmentReason},
         admin::{self, MarkPaid},
         batch::Totals,
         earnings,
@@ -113,6 +115,36 @@ pub struct EarningsHistoryItem {
     pub method: Option<PaidMethod>,
 }
 
+/// A refund of a paid-out booking taken off a payout (negative), or what a payout could not absorb
+/// carried to the next one (a pair: positive on the payout, negative waiting).
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PayoutAdjustmentView {
+    pub id: String,
+    #[oai(nullable)]
+    pub booking_id: Option<String>,
+    /// Two decimals, negative when it takes money off
+    pub amount: String,
+    pub reason: AdjustmentReason,
+    /// The payout that applied it; null while it waits for the next one
+    #[oai(nullable)]
+    pub payout_id: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<Adjustment> for PayoutAdjustmentView {
+    fn from(a: Adjustment) -> Self {
+        Self {
+            id: a.id.to_string(),
+            booking_id: a.booking_id.map(|b| b.to_string()),
+            amount: money::format(a.amount_cents),
+            reason: a.reason,
+            payout_id: a.payout_id.map(|p| p.to_string()),
+            created_at: a.created_at,
+        }
+    }
+}
+
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub struct EarningsView {
@@ -123,6 +155,10 @@ pub struct EarningsView {
     pub minimum_payout: String,
     /// Sent payouts, newest first
     pub history: Vec<EarningsHistoryItem>,
+    /// Refunds of paid-out sessions taken off payouts, and carry-overs, newest first
+    pub adjustments: Vec<PayoutAdjustmentView>,
+    /// What waits to come off the next payout (zero or negative)
+    pub waiting_adjustments: String,
 }
 
 #[derive(Object)]
@@ -173,7 +209,12 @@ pub struct PendingPayoutView {
     pub booking_count: i64,
     pub pending_amount: String,
     pub platform_fee: String,
+    /// pendingAmount - platformFee + adjustmentTotal, never below zero
     pub mentor_net: String,
+    /// Refunds of paid-out sessions this payout takes off (and carry-overs), oldest first
+    pub adjustments: Vec<PayoutAdjustmentView>,
+    /// Their sum (zero or negative)
+    pub adjustment_total: String,
     /// The destination this payout was made for (later changes to the mentor's preferences do not
     /// move it); null when the mentor had none (their first preferences fill it in)
     #[oai(nullable)]
@@ -199,6 +240,8 @@ impl From<admin::PendingPayout> for PendingPayoutView {
             pending_amount: money::format(p.pending_amount_cents),
             platform_fee: money::format(p.platform_fee_cents),
             mentor_net: money::format(p.mentor_net_cents),
+            adjustments: Vec::new(),
+            adjustment_total: money::format(p.adjustment_cents),
             payout_preferences: p.method.map(|method| PayoutMethodView {
                 method,
                 paypal_email: p.paypal_email,
@@ -322,6 +365,8 @@ impl MentorPayoutsApi {
                     method: h.method,
                 })
                 .collect(),
+            adjustments: e.adjustments.into_iter().map(Into::into).collect(),
+            waiting_adjustments: money::format(e.waiting_adjustment_cents),
         }))
     }
 }
@@ -334,8 +379,23 @@ impl AdminPayoutsApi {
     #[oai(path = "/admin/payouts/pending", method = "get", operation_id = "listPendingPayouts")]
     async fn pending(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<PendingPayoutView>>> {
         auth.admin()?;
+        let pending = admin::pending(&state.pool).await?;
+        let ids: Vec<Uuid> = pending.iter().map(|p| p.id).collect();
+        let mut conn = state.pool.acquire().await?;
+        let mut applied = adjustments::of_payouts(&mut conn, &ids).await?;
         Ok(Json(
-            admin::pending(&state.pool).await?.into_iter().map(Into::into).collect(),
+            pending
+                .into_iter()
+                .map(|p| {
+                    let id = p.id;
+                    let mut view = PendingPayoutView::from(p);
+                    view.adjustments = applied
+                        .extract_if(.., |a| a.payout_id == Some(id))
+                        .map(Into::into)
+                        .collect();
+                    view
+                })
+                .collect(),
         ))
     }
 
@@ -417,7 +477,7 @@ impl AdminPayoutsApi {
     async fn run(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<QueuedResponse> {
         auth.admin()?;
         let mut conn = state.pool.acquire().await?;
-        jobs::payout_batch::queue_now(&mut conn, Utc::now()).await?;
+        domain::payouts::jobs::queue_now(&mut conn, Utc::now()).await?;
         Ok(QueuedResponse::Accepted(Json(MessageResponse::new(BATCH_QUEUED))))
     }
 

@@ -3,25 +3,22 @@ use poem::web::Data;
 use poem_openapi::{Multipart, Object, OpenApi, param::Path, payload::Json, types::multipart::Upload};
 use uuid::Uuid;
 
-use super::{
-    Tag,
-    views::catalogue::MentorView,
-    views::{OwnProfileView, Role, parse_id},
+use super::Tag;
+use crate::views::{
+    catalogue::MentorView,
+    {OwnProfileView, Role, parse_id},
 };
 use crate::{
     auth::SessionAuth,
     error::{ApiError, ApiResult},
     state::AppState,
 };
+use domain::job_queue::email::{self as email_jobs, EmailJob};
 use domain::{
     Error,
     accounts::{profile, users},
     catalogue::mentors,
     uploads,
-};
-use jobs::{
-    email::{self as email_jobs, EmailJob},
-    upload_cleanup,
 };
 
 pub struct ProfilesApi;
@@ -122,10 +119,10 @@ impl ProfilesApi {
         };
         let updated = profile::update(&mut tx, user_id, changes).await?;
         if updated.email_changed {
-            email_jobs::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id }).await?;
+            email_jobs::enqueue(&mut tx, &EmailJob::VerifyEmail { user_id, next: None }).await?;
         }
         if let Some(old) = &updated.replaced_image {
-            upload_cleanup::enqueue(&mut tx, old).await?;
+            uploads::queue_deletion(&mut tx, old).await?;
         }
         tx.commit().await?;
         Ok(Json(updated.user.into()))
@@ -149,8 +146,9 @@ impl ProfilesApi {
             .map_err(|_| Error::validation(uploads::NOT_AN_IMAGE))?;
         let image_url = uploads::store_image(&state.config.upload_dir, &bytes).await?;
         let mut tx = state.pool.begin().await?;
+        uploads::record(&mut *tx, auth.0.user.id, &image_url).await?;
         if let Some(old) = profile::set_image(&mut tx, auth.0.user.id, &image_url).await? {
-            upload_cleanup::enqueue(&mut tx, &old).await?;
+            uploads::queue_deletion(&mut tx, &old).await?;
         }
         tx.commit().await?;
         Ok(Json(ImageUploaded { image_url }))

@@ -2,11 +2,10 @@ use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 use uuid::Uuid;
 
-use super::{
-    Tag,
-    amount::Amount,
-    views::catalogue::{HighlightsView, ServiceStatView, ServiceView, ServiceWithMentorView},
-    views::parse_id,
+use super::{Tag, amount::Amount};
+use crate::views::{
+    catalogue::{HighlightsView, ServiceStatView, ServiceView, ServiceWithMentorView},
+    parse_id,
 };
 use crate::{
     auth::SessionAuth,

@@ -62,7 +62,9 @@ impl UnsubscribeApi {
     #[oai(path = "/email/unsubscribe", method = "post", operation_id = "unsubscribe")]
     async fn unsubscribe(&self, state: Data<&AppState>, token: Query<Option<String>>) -> UnsubscribePage {
         let token = token.0.unwrap_or_default();
-        let dashboard = state.config.link("/dashboard", &[]);
+        let dashboard = state
+            .config
+            .link(domain::mail::PREFERENCES_PATH, &[domain::mail::PREFERENCES_TAB]);
         UnsubscribePage::from_result(unsubscribe::unsubscribe(&state.pool, &token).await, |preference| {
             done_page(preference, &dashboard)
         })
@@ -98,11 +100,30 @@ const INVALID_HINT: &str = "<p>Open the link from the e-mail again, or change yo
 const UNAVAILABLE: &str = "Something went wrong";
 const UNAVAILABLE_HINT: &str = "<p>Nothing was changed. Please try the link again in a few minutes.</p>";
 
+/// The site's look without the site's bundle: its fonts, slate text on the indigo-to-violet wash,
+/// a white card and the gradient button (the page's policy allows this inline style and nothing
+/// else: `security_headers::UNSUBSCRIBE_CSP`).
+pub const PAGE_STYLE: &str = "body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;\
+     font-family:Inter,ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;\
+     color:#334155;background:linear-gradient(135deg,#eef2ff,#fff 50%,#f5f3ff)}\
+     header{width:100%;box-sizing:border-box;padding:16px 24px;border-bottom:1px solid #e2e8f0;background:#ffffffcc}\
+     header a{font-family:'Iowan Old Style','Palatino Linotype',Palatino,Georgia,serif;font-size:20px;font-weight:600;\
+     color:#4338ca;text-decoration:none}\
+     main{box-sizing:border-box;width:calc(100% - 32px);max-width:480px;margin:64px 16px;padding:32px;background:#fff;\
+     border:1px solid #e2e8f0;border-radius:16px;box-shadow:0 10px 30px -12px #4338ca33}\
+     h1{margin:0 0 16px;font-family:'Iowan Old Style','Palatino Linotype',Palatino,Georgia,serif;font-size:28px;\
+     font-weight:600;color:#0f172a}p{line-height:1.6}a{color:#4f46e5}\
+     button{margin-top:8px;padding:10px 20px;border:0;border-radius:8px;font:inherit;font-weight:600;color:#fff;\
+     cursor:pointer;background:linear-gradient(90deg,#4f46e5,#7c3aed)}\
+     button:hover{filter:brightness(1.1)}:focus-visible{outline:2px solid #6366f1;outline-offset:2px}";
+
 fn page(heading: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{heading} - {PRODUCT_NAME}</title></head>\n<body>\n<h1>{heading}</h1>\n{body}\n</body></html>\n",
+         <title>{heading} - {PRODUCT_NAME}</title><link rel=\"icon\" href=\"/favicon.svg\">\
+         <style>{PAGE_STYLE}</style></head>\n<body>\n<header><a href=\"/\">{PRODUCT_NAME}</a></header>\n\
+         <main>\n<h1>{heading}</h1>\n{body}\n</main>\n</body></html>\n",
         heading = escape(heading)
     )
 }

@@ -81,7 +81,12 @@ pub struct Draining {
 impl Draining {
     /// Listens on `port` of every IPv4 interface (0: a free port, see [`Draining::port`]).
     pub async fn bind(port: u16) -> io::Result<(Self, Accepting)> {
-        let listener = tokio::net::TcpListener::bind(("0.0.0.0", port)).await?;
+        Self::bind_on(std::net::Ipv4Addr::UNSPECIFIED.into(), port).await
+    }
+
+    /// Listens on `port` of `host` (`HOST`: 127.0.0.1 under `scripts/run`).
+    pub async fn bind_on(host: std::net::IpAddr, port: u16) -> io::Result<(Self, Accepting)> {
+        let listener = tokio::net::TcpListener::bind((host, port)).await?;
         let socket = SockRef::from(&listener).try_clone()?;
         let inner = TcpAcceptor::from_tokio(listener)?;
         let (stop_tx, stop) = watch::channel(false);
@@ -169,6 +174,23 @@ mod tests {
     use std::net::SocketAddr;
 
     use super::*;
+
+    #[tokio::test]
+    async fn listens_on_the_host_it_is_given_only() {
+        let (loopback, _a) = Draining::bind_on([127, 0, 0, 1].into(), 0).await.unwrap();
+        let (every, _b) = Draining::bind(0).await.unwrap();
+        let ips = |d: &Draining| {
+            d.local
+                .iter()
+                .filter_map(|l| match &l.0 {
+                    poem::Addr::SocketAddr(a) => Some(a.ip().to_string()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ips(&loopback), ["127.0.0.1"]);
+        assert_eq!(ips(&every), ["0.0.0.0"]);
+    }
 
     #[tokio::test]
     async fn a_connection_arriving_while_draining_is_refused_not_reset() {

@@ -1,5 +1,7 @@
 //! An in-process app on a real database (one per test, from `#[sqlx::test]`).
 
+// Shared by every test file: what one of them leaves unused or private is no fault.
+#![allow(unreachable_pub)]
 #![allow(dead_code)]
 
 use api::{app, state::AppState};
@@ -25,7 +27,7 @@ pub async fn app(pool: PgPool) -> TestApp {
 }
 
 pub async fn app_with(pool: PgPool, tweak: impl FnOnce(&mut Config)) -> TestApp {
-    jobs::runtime::setup_storage(&pool).await.unwrap();
+    domain::job_queue::storage::setup(&pool).await.unwrap();
     let mut config = Config::from_lookup(|k| match k {
         "APP_BASE_URL" => Some(BASE_URL.into()),
         "WEB_DIST" => Some("/nonexistent".into()),

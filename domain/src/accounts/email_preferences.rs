@@ -13,11 +13,12 @@ pub struct EmailPreferences {
     pub review_requests: bool,
 }
 
-/// Everything on until the user says otherwise.
+/// What a user without a stored choice gets: the mails about their own bookings and reviews, and no
+/// marketing (that one is opt-in: an unticked box at registration, or the preferences tab).
 pub const DEFAULTS: EmailPreferences = EmailPreferences {
     booking_confirmations: true,
     booking_reminders: true,
-    marketing_emails: true,
+    marketing_emails: false,
     review_requests: true,
 };
 
@@ -30,10 +31,11 @@ pub struct Changes {
 }
 
 pub async fn get(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<EmailPreferences> {
-    let row: Option<EmailPreferences> = sqlx::query_as(
+    let row: Option<EmailPreferences> = sqlx::query_as!(
+        EmailPreferences,
         "SELECT booking_confirmations, booking_reminders, marketing_emails, review_requests FROM email_preferences WHERE user_id = $1",
+        user_id,
     )
-    .bind(user_id)
     .fetch_optional(db)
     .await?;
     Ok(row.unwrap_or(DEFAULTS))
@@ -47,21 +49,60 @@ pub async fn update(db: &sqlx::PgPool, user_id: Uuid, c: Changes) -> Result<Emai
     {
         return Err(Error::validation("Send at least one preference to change"));
     }
-    Ok(sqlx::query_as(
+    Ok(sqlx::query_as!(
+        EmailPreferences,
         "INSERT INTO email_preferences (user_id, booking_confirmations, booking_reminders, marketing_emails, review_requests) \
-         VALUES ($1, coalesce($2, true), coalesce($3, true), coalesce($4, true), coalesce($5, true)) \
+         VALUES ($1, coalesce($2::boolean, $6::boolean), coalesce($3::boolean, $7::boolean), coalesce($4::boolean, $8::boolean), coalesce($5::boolean, $9::boolean)) \
          ON CONFLICT (user_id) DO UPDATE SET \
            booking_confirmations = coalesce($2, email_preferences.booking_confirmations), \
            booking_reminders = coalesce($3, email_preferences.booking_reminders), \
            marketing_emails = coalesce($4, email_preferences.marketing_emails), \
            review_requests = coalesce($5, email_preferences.review_requests), updated_at = now() \
          RETURNING booking_confirmations, booking_reminders, marketing_emails, review_requests",
+        user_id,
+        c.booking_confirmations,
+        c.booking_reminders,
+        c.marketing_emails,
+        c.review_requests,
+        DEFAULTS.booking_confirmations,
+        DEFAULTS.booking_reminders,
+        DEFAULTS.marketing_emails,
+        DEFAULTS.review_requests,
     )
-    .bind(user_id)
-    .bind(c.booking_confirmations)
-    .bind(c.booking_reminders)
-    .bind(c.marketing_emails)
-    .bind(c.review_requests)
     .fetch_one(db)
     .await?)
+}
+
+/// A new account's choices: the defaults, with marketing as ticked (or not) at registration.
+pub async fn start(db: impl PgExecutor<'_>, user_id: Uuid, marketing_emails: bool) -> Result<()> {
+    sqlx::query!(
+        "INSERT INTO email_preferences (user_id, booking_confirmations, booking_reminders, marketing_emails, review_requests) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING",
+        user_id,
+        DEFAULTS.booking_confirmations,
+        DEFAULTS.booking_reminders,
+        marketing_emails,
+        DEFAULTS.review_requests,
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marketing_is_opt_in() {
+        assert_eq!(
+            DEFAULTS,
+            EmailPreferences {
+                booking_confirmations: true,
+                booking_reminders: true,
+                marketing_emails: false,
+                review_requests: true,
+            }
+        );
+    }
 }

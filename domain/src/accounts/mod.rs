@@ -7,6 +7,7 @@ pub mod passwords;
 pub mod profile;
 pub mod registration;
 pub mod sessions;
+pub mod two_factor;
 pub mod unsubscribe;
 pub mod users;
 pub mod validation;

@@ -8,7 +8,12 @@ use super::{
     users::{self, User},
     validation,
 };
-use crate::{Error, Result, catalogue::mentors::changed_image_url, error::OnConstraint, text};
+use crate::{
+    Error, Result,
+    catalogue::mentors::{changed_image_url, owned_image},
+    error::OnConstraint,
+    text,
+};
 
 pub const MAX_BIO_CHARS: usize = 2000;
 
@@ -64,18 +69,19 @@ pub async fn update(tx: &mut PgConnection, user_id: Uuid, changes: ProfileChange
         None => current.bio,
     };
     let image = changed_image_url(changes.profile_image_url.as_deref(), current.profile_image_url.clone())?;
+    let image = owned_image(&mut *tx, user_id, image, current.profile_image_url.as_deref()).await?;
     let replaced_image = current.profile_image_url.filter(|old| image.as_ref() != Some(old));
-    sqlx::query(
+    sqlx::query!(
         "UPDATE users SET first_name = $2, last_name = $3, email = $4, bio = $5, profile_image_url = $6, \
          email_verified = email_verified AND NOT $7, updated_at = now() WHERE id = $1",
+        user_id,
+        first_name,
+        last_name,
+        &email,
+        bio,
+        image,
+        email_changed,
     )
-    .bind(user_id)
-    .bind(first_name)
-    .bind(last_name)
-    .bind(&email)
-    .bind(bio)
-    .bind(image)
-    .bind(email_changed)
     .execute(&mut *tx)
     .await
     .on_constraint("users_email_key", || Error::conflict(EMAIL_TAKEN))?;
@@ -91,26 +97,30 @@ pub async fn update(tx: &mut PgConnection, user_id: Uuid, changes: ProfileChange
 
 /// Sets a freshly uploaded image; returns the image it replaced, if any.
 pub async fn set_image(tx: &mut PgConnection, user_id: Uuid, url: &str) -> Result<Option<String>> {
-    let replaced: Option<String> = sqlx::query_scalar("SELECT profile_image_url FROM users WHERE id = $1 FOR UPDATE")
-        .bind(user_id)
-        .fetch_optional(&mut *tx)
-        .await?
-        .flatten();
-    sqlx::query("UPDATE users SET profile_image_url = $2, updated_at = now() WHERE id = $1")
-        .bind(user_id)
-        .bind(url)
-        .execute(&mut *tx)
-        .await?;
+    let replaced: Option<String> =
+        sqlx::query_scalar!("SELECT profile_image_url FROM users WHERE id = $1 FOR UPDATE", user_id,)
+            .fetch_optional(&mut *tx)
+            .await?
+            .flatten();
+    sqlx::query!(
+        "UPDATE users SET profile_image_url = $2, updated_at = now() WHERE id = $1",
+        user_id,
+        url,
+    )
+    .execute(&mut *tx)
+    .await?;
     Ok(replaced)
 }
 
 /// Saves the zone the user's browser reported; returns its canonical name.
 pub async fn set_time_zone(db: &sqlx::PgPool, user_id: uuid::Uuid, zone: &str) -> crate::Result<String> {
     let zone = crate::time_zones::validate(zone)?;
-    sqlx::query("UPDATE users SET time_zone = $2 WHERE id = $1 AND time_zone IS DISTINCT FROM $2")
-        .bind(user_id)
-        .bind(&zone)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "UPDATE users SET time_zone = $2 WHERE id = $1 AND time_zone IS DISTINCT FROM $2",
+        user_id,
+        &zone,
+    )
+    .execute(db)
+    .await?;
     Ok(zone)
 }

@@ -66,21 +66,20 @@ fn check(input: &NewAccount<'_>) -> Result<Valid> {
 pub async fn register(tx: &mut PgConnection, input: NewAccount<'_>) -> Result<Registered> {
     let valid = check(&input)?;
     let password_hash = passwords::hash(input.password).await?;
-    let created: Option<Uuid> = sqlx::query_scalar(
+    let created: Option<Uuid> = sqlx::query_scalar!(
         "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, $2, $3, $4) \
          ON CONFLICT DO NOTHING RETURNING id",
+        &valid.email,
+        &password_hash,
+        &valid.first_name,
+        &valid.last_name,
     )
-    .bind(&valid.email)
-    .bind(&password_hash)
-    .bind(&valid.first_name)
-    .bind(&valid.last_name)
     .fetch_optional(&mut *tx)
     .await?;
     if let Some(id) = created {
         return Ok(Registered::New(id));
     }
-    let existing = sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1)")
-        .bind(&valid.email)
+    let existing = sqlx::query_scalar!("SELECT id FROM users WHERE lower(email) = lower($1)", &valid.email,)
         .fetch_one(&mut *tx)
         .await?;
     Ok(Registered::Existing(existing))
@@ -89,10 +88,11 @@ pub async fn register(tx: &mut PgConnection, input: NewAccount<'_>) -> Result<Re
 /// The user a new verification e-mail should go to, if the address belongs to an
 /// active account that is not verified yet.
 pub async fn awaiting_verification(db: &sqlx::PgPool, email: &str) -> Result<Option<Uuid>> {
-    let id =
-        sqlx::query_scalar("SELECT id FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND is_active")
-            .bind(email.trim())
-            .fetch_optional(db)
-            .await?;
+    let id = sqlx::query_scalar!(
+        "SELECT id FROM users WHERE lower(email) = lower($1) AND NOT email_verified AND is_active",
+        email.trim(),
+    )
+    .fetch_optional(db)
+    .await?;
     Ok(id)
 }

@@ -32,6 +32,10 @@ pub struct User {
     pub created_at: DateTime<Utc>,
     /// Whether they have a mentor profile (an administrator may have one too; `role` says admin).
     pub is_mentor: bool,
+    /// Whether they sign in with a second factor (TOTP).
+    pub two_factor_enabled: bool,
+    /// When the account is to be removed (they asked to delete it); None when not.
+    pub deletion_scheduled_at: Option<DateTime<Utc>>,
 }
 
 /// The columns of [`User`] in `user_accounts`, as a literal for `concat!`.
@@ -40,29 +44,40 @@ macro_rules! user_columns {
     () => {
         "id, email, first_name, last_name, bio, profile_image_url, is_admin, role, \
          is_active, email_verified, stripe_subscription_id, created_at, \
-         EXISTS (SELECT 1 FROM mentors WHERE mentors.user_id = user_accounts.id) AS is_mentor"
+         EXISTS (SELECT 1 FROM mentors WHERE mentors.user_id = user_accounts.id) AS is_mentor, \
+         EXISTS (SELECT 1 FROM two_factor WHERE two_factor.user_id = user_accounts.id \
+                 AND two_factor.enabled_at IS NOT NULL) AS two_factor_enabled, deletion_scheduled_at"
     };
 }
 
-/// `SELECT <the columns of User> FROM user_accounts <rest>` as a static string.
-#[macro_export]
-macro_rules! select_users {
-    ($rest:literal) => {
-        concat!("SELECT ", $crate::user_columns!(), " FROM user_accounts ", $rest)
+/// `sqlx::query_as!(User, "SELECT <the columns of User> FROM user_accounts " + $rest, args)`: the
+/// view's columns are all nullable to PostgreSQL, so each says it is not.
+macro_rules! query_users {
+    ($rest:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            crate::accounts::users::User,
+            r#"SELECT id AS "id!", email AS "email!", first_name AS "first_name!", last_name AS "last_name!", bio,
+                      profile_image_url, is_admin AS "is_admin!", role AS "role!: crate::accounts::users::Role",
+                      is_active AS "is_active!", email_verified AS "email_verified!", stripe_subscription_id,
+                      created_at AS "created_at!",
+                      EXISTS (SELECT 1 FROM mentors WHERE mentors.user_id = user_accounts.id) AS "is_mentor!",
+                      EXISTS (SELECT 1 FROM two_factor WHERE two_factor.user_id = user_accounts.id
+                              AND two_factor.enabled_at IS NOT NULL) AS "two_factor_enabled!",
+                      deletion_scheduled_at
+               FROM user_accounts "# + $rest
+            $(, $arg)*
+        )
     };
 }
+pub(crate) use query_users;
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<User>> {
-    let user = sqlx::query_as(select_users!("WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(db)
-        .await?;
+    let user = query_users!("WHERE id = $1", id).fetch_optional(db).await?;
     Ok(user)
 }
 
 pub async fn find_by_email(db: impl PgExecutor<'_>, email: &str) -> Result<Option<User>> {
-    let user = sqlx::query_as(select_users!("WHERE lower(email) = lower($1)"))
-        .bind(email.trim())
+    let user = query_users!("WHERE lower(email) = lower($1)", email.trim())
         .fetch_optional(db)
         .await?;
     Ok(user)

@@ -129,3 +129,45 @@ mod tests {
         );
     }
 }
+
+/// The longest destination a sign-up carries through e-mail verification.
+pub const MAX_RETURN_PATH_LEN: usize = 512;
+pub const INVALID_RETURN_PATH: &str = "The destination must be a path of this site, starting with a single '/'";
+
+/// A place in this app to come back to after verifying the address (`/become-mentor`): a path that
+/// starts with exactly one `/`, never a URL (`//host`, `/\host`, `https://…`) nor control characters.
+pub fn return_path(raw: &str) -> Result<String> {
+    let path = raw.trim();
+    let valid = path.starts_with('/')
+        && !path.starts_with("//")
+        && !path.contains('\\')
+        && path.len() <= MAX_RETURN_PATH_LEN
+        && !path.chars().any(|c| c.is_control() || c.is_whitespace());
+    if !valid {
+        return Err(Error::validation(INVALID_RETURN_PATH));
+    }
+    Ok(path.to_string())
+}
+
+#[cfg(test)]
+mod return_path_tests {
+    use super::*;
+
+    #[test]
+    fn only_paths_of_this_site() {
+        assert_eq!(return_path("/become-mentor").unwrap(), "/become-mentor");
+        assert_eq!(return_path("/mentors?service=tarot").unwrap(), "/mentors?service=tarot");
+        for bad in [
+            "",
+            "become-mentor",
+            "//evil.example",
+            "/\\evil.example",
+            "https://evil.example/",
+            "/a b",
+            "/a\nb",
+        ] {
+            assert!(return_path(bad).is_err(), "{bad:?}");
+        }
+        assert!(return_path(&format!("/{}", "a".repeat(MAX_RETURN_PATH_LEN))).is_err());
+    }
+}

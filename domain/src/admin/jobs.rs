@@ -25,7 +25,7 @@ use crate::{
 
 /// The apalis status of a discarded task: none of apalis' queries looks at it.
 pub const DISCARDED_STATUS: &str = "Discarded";
-/// How the supervisor's record of a set-aside task begins (`jobs::supervision`).
+/// How the supervisor's record of a set-aside task begins (`jobs::runner::supervision`).
 pub const SET_ASIDE_PREFIX: &str = "set aside:";
 /// What a secret in a payload shows instead.
 pub const MASK: &str = "********";
@@ -55,42 +55,22 @@ pub const TASK_NOT_FOUND: &str = "Task not found";
 pub const RETRY_CONFLICT: &str = "Only a failed or set-aside task can be retried";
 pub const DISCARD_CONFLICT: &str = "Only a pending, scheduled, failed or set-aside task can be discarded";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JobState {
-    Pending,
-    Scheduled,
-    Running,
-    Failed,
-    SetAside,
-    Done,
-    Discarded,
+closed_set! {
+    /// A task's state as the console names it (read from apalis's own statuses by [`STATE_SQL`]).
+    pub enum JobState ("job state") {
+        Pending = "pending",
+        Scheduled = "scheduled",
+        Running = "running",
+        Failed = "failed",
+        SetAside = "set_aside",
+        Done = "done",
+        Discarded = "discarded",
+    }
 }
 
 impl JobState {
-    pub const ALL: [JobState; 7] = [
-        Self::Pending,
-        Self::Scheduled,
-        Self::Running,
-        Self::Failed,
-        Self::SetAside,
-        Self::Done,
-        Self::Discarded,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Scheduled => "scheduled",
-            Self::Running => "running",
-            Self::Failed => "failed",
-            Self::SetAside => "set_aside",
-            Self::Done => "done",
-            Self::Discarded => "discarded",
-        }
-    }
-
     pub fn parse(raw: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == raw)
+        raw.parse().ok()
     }
 
     pub fn can_retry(self) -> bool {
@@ -454,13 +434,13 @@ mod tests {
 
     #[test]
     fn states_parse_and_say_what_may_be_done() {
-        for s in JobState::ALL {
+        for &s in JobState::ALL {
             assert_eq!(JobState::parse(s.as_str()), Some(s));
         }
         assert_eq!(JobState::parse("Failed"), None);
-        let retryable: Vec<_> = JobState::ALL.into_iter().filter(|s| s.can_retry()).collect();
+        let retryable: Vec<_> = JobState::ALL.iter().copied().filter(|s| s.can_retry()).collect();
         assert_eq!(retryable, [JobState::Failed, JobState::SetAside]);
-        let discardable: Vec<_> = JobState::ALL.into_iter().filter(|s| s.can_discard()).collect();
+        let discardable: Vec<_> = JobState::ALL.iter().copied().filter(|s| s.can_discard()).collect();
         assert_eq!(
             discardable,
             [

@@ -4,7 +4,12 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgExecutor};
 use uuid::Uuid;
 
-use crate::{Result, booking::BookingStatus};
+use crate::{
+    Result,
+    booking::BookingStatus,
+    catalogue::mentors::ApprovalStatus,
+    statuses::{ComplaintReason, ComplaintStatus},
+};
 
 #[derive(Clone, Debug, FromRow)]
 pub struct AdminMentor {
@@ -19,8 +24,8 @@ pub struct AdminMentor {
     pub total_sessions: i32,
     /// The mentor profile is active and so is its user (a deactivated user's profile is hidden).
     pub is_active: bool,
-    /// pending, approved or rejected (`catalogue::vetting`).
-    pub approval_status: String,
+    /// Decided in `catalogue::vetting`.
+    pub approval_status: ApprovalStatus,
     pub rejection_reason: Option<String>,
     /// When the profile was created or last resubmitted.
     pub submitted_at: DateTime<Utc>,
@@ -31,10 +36,12 @@ pub struct AdminMentor {
     pub total_bookings: i64,
     /// Approved payments for the mentor's bookings less refunds paid back, in cents.
     pub total_revenue_cents: i64,
+    /// No-shows settled against the mentor: resolved no-show complaints and group sessions they never joined.
+    pub no_show_count: i64,
 }
 
 /// Every mentor (or those of one approval status), newest profile first.
-pub async fn list(db: impl PgExecutor<'_>, approval_status: Option<&str>) -> Result<Vec<AdminMentor>> {
+pub async fn list(db: impl PgExecutor<'_>, approval_status: Option<ApprovalStatus>) -> Result<Vec<AdminMentor>> {
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(select(
         "WHERE ($1::text IS NULL OR m.approval_status = $1) ORDER BY m.created_at DESC, m.id DESC",
     )))
@@ -58,9 +65,13 @@ fn select(rest: &str) -> String {
                 m.approval_status, m.rejection_reason, m.submitted_at, m.reviewed_at, \
                 (SELECT count(*) FROM services s WHERE s.mentor_id = m.id) AS services_count, \
                 (SELECT count(*) FROM bookings b WHERE b.mentor_id = m.id AND b.status IN ({})) AS total_bookings, \
-                {} AS total_revenue_cents \
+                {} AS total_revenue_cents, \
+                ((SELECT count(*) FROM complaints c WHERE c.mentor_id = m.id AND c.reason IN ({}) AND c.status IN ({})) \
+                 + (SELECT count(*) FROM group_sessions g WHERE g.mentor_id = m.id AND g.mentor_no_show_at IS NOT NULL)) AS no_show_count \
          FROM mentors m JOIN users u ON u.id = m.user_id {rest}",
         BookingStatus::sql_list(BookingStatus::MADE),
-        super::revenue_sql("mentor_id = m.id")
+        super::revenue_sql("mentor_id = m.id"),
+        ComplaintReason::sql_list(&[ComplaintReason::MentorNoShow]),
+        ComplaintStatus::sql_list(&[ComplaintStatus::Resolved]),
     )
 }

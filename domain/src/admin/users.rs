@@ -42,11 +42,11 @@ impl Filter {
 
 /// Every user matching the filter, newest first.
 pub async fn list(db: impl PgExecutor<'_>, filter: &Filter) -> Result<Vec<User>> {
-    Ok(sqlx::query_as(crate::select_users!(
-        "WHERE ($1::text IS NULL OR role = $1) AND ($2::boolean IS NULL OR is_active = $2) ORDER BY created_at DESC, id DESC"
-    ))
-    .bind(filter.role)
-    .bind(filter.is_active)
+    Ok(crate::accounts::users::query_users!(
+        "WHERE ($1::text IS NULL OR role = $1) AND ($2::boolean IS NULL OR is_active = $2) ORDER BY created_at DESC, id DESC",
+        filter.role as Option<crate::accounts::Role>,
+        filter.is_active,
+    )
     .fetch_all(db)
     .await?)
 }
@@ -58,19 +58,15 @@ pub async fn set_active(tx: &mut PgConnection, admin_id: Uuid, user_id: Uuid, is
     if user_id == admin_id && !is_active {
         return Err(Error::conflict(CANNOT_DEACTIVATE_SELF));
     }
-    let before: bool = sqlx::query_scalar("SELECT is_active FROM users WHERE id = $1 FOR UPDATE")
-        .bind(user_id)
+    let before: bool = sqlx::query_scalar!("SELECT is_active FROM users WHERE id = $1 FOR UPDATE", user_id,)
         .fetch_optional(&mut *tx)
         .await?
         .ok_or_else(|| Error::not_found(USER_NOT_FOUND))?;
-    sqlx::query("UPDATE users SET is_active = $2 WHERE id = $1")
-        .bind(user_id)
-        .bind(is_active)
+    sqlx::query!("UPDATE users SET is_active = $2 WHERE id = $1", user_id, is_active,)
         .execute(&mut *tx)
         .await?;
     if !is_active {
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
-            .bind(user_id)
+        sqlx::query!("DELETE FROM sessions WHERE user_id = $1", user_id,)
             .execute(&mut *tx)
             .await?;
     }

@@ -50,6 +50,42 @@ pub struct Booking {
     pub cancellation_reason: Option<String>,
     /// The group session this booking is a seat of (none for a one-to-one booking).
     pub group_session_id: Option<Uuid>,
+    /// That session's state: a seat shows a session that ended as ended, wherever it is listed.
+    pub group_session_status: Option<crate::statuses::GroupStatus>,
+    /// Why the mentor removed the seeker from that session's call, when they did.
+    pub removal_reason: Option<crate::statuses::RemovalReason>,
+    /// Every refund of the booking, oldest first (a cancellation's, a complaint's, an admin's...).
+    pub refunds: sqlx::types::Json<Vec<RefundEntry>>,
+    /// Refunded or being refunded (pending or succeeded), in cents.
+    pub refunded_cents: i64,
+    /// The seeker's complaint about this booking, when there is one.
+    pub complaint: Option<sqlx::types::Json<ComplaintEntry>>,
+}
+
+/// A booking's complaint as its cards show it.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct ComplaintEntry {
+    pub id: Uuid,
+    pub reason: crate::statuses::ComplaintReason,
+    pub details: Option<String>,
+    pub status: crate::statuses::ComplaintStatus,
+    pub created_at: DateTime<Utc>,
+    pub outcome: Option<crate::statuses::Outcome>,
+    pub outcome_cents: Option<i64>,
+    pub note: Option<String>,
+    pub decided_at: Option<DateTime<Utc>>,
+    pub automatic: bool,
+    pub response_message: Option<String>,
+    pub response_created_at: Option<DateTime<Utc>>,
+}
+
+/// One refund in a booking's list.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct RefundEntry {
+    pub amount_cents: i64,
+    pub reason: crate::money::RefundReason,
+    pub status: crate::money::RefundStatus,
+    pub created_at: DateTime<Utc>,
 }
 
 /// `SELECT <Booking columns> FROM bookings b ... <rest>` as a static string.
@@ -69,12 +105,24 @@ macro_rules! select_bookings {
             "u.time_zone AS user_time_zone, m.time_zone AS mentor_time_zone, ",
             "rv.id IS NOT NULL AS has_review, rv.rating AS review_rating, rv.comment AS review_comment, ",
             "rf.percentage AS refund_percentage, rf.amount_cents AS refund_cents, rf.status AS refund_status, b.cancellation_reason, ",
-            "b.group_session_id ",
+            "b.group_session_id, gs.status AS group_session_status, rm.reason AS removal_reason, ",
+            "coalesce((SELECT json_agg(json_build_object('amount_cents', ra.amount_cents, 'reason', ra.reason, ",
+            "'status', ra.status, 'created_at', ra.created_at) ORDER BY ra.created_at, ra.id) ",
+            "FROM refunds ra WHERE ra.booking_id = b.id), '[]'::json) AS refunds, ",
+            "coalesce((SELECT sum(rs.amount_cents) FROM refunds rs WHERE rs.booking_id = b.id ",
+            "AND rs.status IN ('pending', 'succeeded')), 0)::bigint AS refunded_cents, ",
+            "(SELECT json_build_object('id', c.id, 'reason', c.reason, 'details', c.details, 'status', c.status, ",
+            "'created_at', c.created_at, 'outcome', c.outcome, 'outcome_cents', c.outcome_cents, 'note', c.note, ",
+            "'decided_at', c.decided_at, 'automatic', c.automatic, 'response_message', cr.message, ",
+            "'response_created_at', cr.created_at) FROM complaints c LEFT JOIN complaint_responses cr ON cr.complaint_id = c.id ",
+            "WHERE c.booking_id = b.id) AS complaint ",
             "FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id ",
             "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
-            "LEFT JOIN refunds rf ON rf.booking_id = b.id AND rf.reason = 'cancellation' ",
+            // The refund a cancellation owes, or a seat's whose mentor removed its holder for `other`.
+            "LEFT JOIN refunds rf ON rf.booking_id = b.id AND rf.reason IN ('cancellation', 'removed_by_mentor') ",
             "LEFT JOIN reviews rv ON rv.booking_id = b.id ",
             "LEFT JOIN group_sessions gs ON gs.id = b.group_session_id ",
+            "LEFT JOIN group_call_removals rm ON rm.group_session_id = b.group_session_id AND rm.user_id = b.user_id ",
             $rest
         )
     };

@@ -28,13 +28,15 @@ pub async fn complete(tx: &mut PgConnection, booking_id: Uuid) -> Result<Option<
 
 /// Confirmed bookings past their window (the sweep's list).
 pub async fn overdue(db: &PgPool) -> Result<Vec<Uuid>> {
-    Ok(
-        sqlx::query_scalar("SELECT id FROM bookings WHERE status = $2 AND ends_at + $1::interval <= now()")
-            .bind(COMPLAINT_WINDOW)
-            .bind(BookingStatus::Confirmed)
-            .fetch_all(db)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        "SELECT id FROM bookings b WHERE status = $2 AND ends_at + $1::interval <= now() \
+             AND NOT EXISTS (SELECT 1 FROM complaints c WHERE c.booking_id = b.id AND c.status = $3)",
+        crate::sql::interval(COMPLAINT_WINDOW),
+        BookingStatus::Confirmed as BookingStatus,
+        crate::statuses::ComplaintStatus::Open as crate::statuses::ComplaintStatus,
     )
+    .fetch_all(db)
+    .await?)
 }
 
 #[cfg(test)]

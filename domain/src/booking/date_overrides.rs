@@ -109,12 +109,13 @@ fn zone(name: &str) -> Result<TimeZone> {
 /// The mentor's overrides from their today (in `time_zone`) on, by date then start.
 pub async fn upcoming(db: &PgPool, mentor_id: Uuid, time_zone: &str, now: DateTime<Utc>) -> Result<Vec<Override>> {
     let (today, _) = allowed_dates(&zone(time_zone)?, now);
-    Ok(sqlx::query_as(
+    Ok(sqlx::query_as!(
+        Override,
         "SELECT id, mentor_id, date, is_day_off, start_minute, end_minute FROM availability_overrides WHERE mentor_id = $1 AND date >= $2 \
          ORDER BY date, is_day_off DESC, start_minute NULLS FIRST",
+        mentor_id,
+        to_naive(today),
     )
-    .bind(mentor_id)
-    .bind(to_naive(today))
     .fetch_all(db)
     .await?)
 }
@@ -136,15 +137,16 @@ pub async fn add(
     if !day_off && extra.is_none() {
         return Err(Error::validation(NOTHING_TO_CHANGE));
     }
-    sqlx::query_as(
+    sqlx::query_as!(
+        Override,
         "INSERT INTO availability_overrides (mentor_id, date, is_day_off, start_minute, end_minute) \
          VALUES ($1, $2, $3, $4, $5) RETURNING id, mentor_id, date, is_day_off, start_minute, end_minute",
+        mentor_id,
+        to_naive(date),
+        day_off,
+        extra.map(|e| e.0),
+        extra.map(|e| e.1),
     )
-    .bind(mentor_id)
-    .bind(to_naive(date))
-    .bind(day_off)
-    .bind(extra.map(|e| e.0))
-    .bind(extra.map(|e| e.1))
     .fetch_one(db)
     .await
     .map_err(|e| {
@@ -162,11 +164,13 @@ pub async fn add(
 
 /// Removes one of the mentor's overrides; another mentor's is not found.
 pub async fn delete(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<()> {
-    let done = sqlx::query("DELETE FROM availability_overrides WHERE id = $1 AND mentor_id = $2")
-        .bind(id)
-        .bind(mentor_id)
-        .execute(db)
-        .await?;
+    let done = sqlx::query!(
+        "DELETE FROM availability_overrides WHERE id = $1 AND mentor_id = $2",
+        id,
+        mentor_id,
+    )
+    .execute(db)
+    .await?;
     if done.rows_affected() == 0 {
         return Err(Error::not_found(NOT_FOUND));
     }
@@ -176,10 +180,11 @@ pub async fn delete(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<()> {
 /// The overrides slot arithmetic needs: from two days before the server's today (any zone's
 /// today is at most a day behind), the rest ignore themselves.
 pub async fn for_slots(db: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<DateOverride>> {
-    let rows: Vec<Override> = sqlx::query_as(
+    let rows: Vec<Override> = sqlx::query_as!(
+        Override,
         "SELECT id, mentor_id, date, is_day_off, start_minute, end_minute FROM availability_overrides WHERE mentor_id = $1 AND date >= current_date - 2",
+        mentor_id,
     )
-    .bind(mentor_id)
     .fetch_all(db)
     .await?;
     Ok(rows.iter().map(DateOverride::from).collect())

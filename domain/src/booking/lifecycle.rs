@@ -10,9 +10,16 @@ use uuid::Uuid;
 use super::{
     BookingStatus,
     bookings::{self, Booking},
-    date_overrides, notices, refunds, reservations, weekly_windows,
+    calendar_busy, date_overrides, day_limits, notices, refunds, reservations, weekly_windows,
 };
-use crate::{Error, Result, catalogue::mentors, choice::Choice, error::OnConstraint, money::PaymentStatus};
+use crate::{
+    Error, Result,
+    catalogue::mentors,
+    choice::Choice,
+    error::OnConstraint,
+    money::{PaymentStatus, RefundReason},
+    statuses::ComplaintStatus,
+};
 
 /// Rescheduling closes this long before the start.
 pub const RESCHEDULE_CLOSES_BEFORE: Duration = Duration::hours(2);
@@ -31,6 +38,8 @@ pub const MAX_CANCELLATION_REASON_CHARS: usize = 500;
 pub const REASON_TOO_LONG: &str = "Reason must be at most 500 characters";
 pub const MENTOR_CANCEL_STARTED: &str = "This session has already started and can no longer be cancelled";
 pub const MENTOR_CANCEL_NOT_LIVE: &str = "Only pending or confirmed bookings can be cancelled";
+/// The mentor marks a session completed while its seeker's complaint is open.
+pub const OPEN_COMPLAINT: &str = "This session has an open complaint: it completes once the complaint is decided";
 
 #[derive(Clone, Copy, Debug)]
 pub struct RefundPolicy {
@@ -138,6 +147,9 @@ pub async fn reschedule(
     if !reservations::is_offered(&windows, &overrides, &tz, new_start, b.duration_minutes, now) {
         return Err(Error::SlotTaken(reservations::SLOT_TAKEN.into()));
     }
+    let new_end = new_start + Duration::minutes(b.duration_minutes as i64);
+    calendar_busy::check_free(&mut *tx, mentor.id, new_start, new_end).await?;
+    day_limits::check_room(&mut *tx, &mentor, (new_start, new_end), Some(id), now).await?;
     sqlx::query!(
         "UPDATE bookings SET scheduled_at = $2::timestamptz, ends_at = $2::timestamptz + (ends_at - scheduled_at),
          earliest_scheduled_at = least(earliest_scheduled_at, $2::timestamptz), calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1",
@@ -168,16 +180,7 @@ async fn cancel_booking(
         refunds::percentage(now, earliest_start(tx, b.id).await?)
     };
     let reason = reason.map(str::trim).filter(|r| !r.is_empty());
-    sqlx::query!(
-        "UPDATE bookings SET status = $4, cancelled_at = $2, cancellation_reason = $3, calendar_sequence = calendar_sequence + 1,
-         updated_at = now() WHERE id = $1",
-        b.id,
-        now,
-        reason,
-        BookingStatus::Cancelled as BookingStatus,
-    )
-    .execute(&mut *tx)
-    .await?;
+    mark_cancelled(tx, b.id, now, reason).await?;
     let (refund_id, cents) = refunds::record(tx, b.id, percentage).await?;
     let booking = bookings::find(&mut *tx, b.id)
         .await?
@@ -205,6 +208,32 @@ pub async fn cancel_group_seat(tx: &mut PgConnection, id: Uuid, now: DateTime<Ut
     Ok(Some(
         cancel_booking(tx, b, true, Some("The mentor cancelled the group session"), now).await?,
     ))
+}
+
+/// Why a seat removed for a reason other than conduct was cancelled (kept on the booking).
+pub const REMOVED_SEAT_REASON: &str = "The mentor removed you from the group session";
+
+/// Cancels the seat of a participant the mentor removed from a group session's call for a reason
+/// other than conduct: refunded in full (a `removed_by_mentor` refund). The removal's own notice
+/// tells the seeker; nothing else is sent here. `None` when the seat is no longer live.
+pub async fn cancel_removed_seat(tx: &mut PgConnection, id: Uuid, now: DateTime<Utc>) -> Result<Option<Cancelled>> {
+    let b = locked(tx, id).await?;
+    if !b.status.is_live() || b.group_session_id.is_none() {
+        return Ok(None);
+    }
+    mark_cancelled(tx, b.id, now, Some(REMOVED_SEAT_REASON)).await?;
+    let (refund_id, cents) = refunds::record_for(tx, b.id, refunds::FULL, RefundReason::RemovedByMentor).await?;
+    let booking = bookings::find(&mut *tx, b.id)
+        .await?
+        .ok_or_else(|| Error::not_found(NOT_FOUND))?;
+    Ok(Some(Cancelled {
+        booking,
+        policy: RefundPolicy {
+            percentage: refunds::FULL,
+            amount_cents: cents,
+        },
+        refund: (cents > 0).then_some(refund_id),
+    }))
 }
 
 pub async fn cancel_by_seeker(
@@ -306,6 +335,16 @@ pub async fn move_by_mentor(
             if !has_ended(&b, now) {
                 return Err(Error::conflict(NOT_ENDED));
             }
+            let open_complaint = sqlx::query_scalar!(
+                r#"SELECT EXISTS (SELECT 1 FROM complaints WHERE booking_id = $1 AND status = $2) AS "open!""#,
+                id,
+                ComplaintStatus::Open as ComplaintStatus,
+            )
+            .fetch_one(&mut *tx)
+            .await?;
+            if open_complaint {
+                return Err(Error::conflict(OPEN_COMPLAINT));
+            }
             sqlx::query!(
                 "UPDATE bookings SET status = $3, completed_at = $2, updated_at = now() WHERE id = $1",
                 id,
@@ -331,13 +370,16 @@ pub fn has_ended(b: &Booking, now: DateTime<Utc>) -> bool {
 
 /// Completes a confirmed booking whose session ended more than the complaint window ago.
 pub async fn complete_if_due(tx: &mut PgConnection, id: Uuid, complaint_window: Duration) -> Result<Option<Booking>> {
+    // An open complaint holds the booking until it is decided.
     let done = sqlx::query!(
         "UPDATE bookings SET status = $3, completed_at = now(), updated_at = now()
-         WHERE id = $1 AND status = $4 AND ends_at + $2::interval <= now()",
+         WHERE id = $1 AND status = $4 AND ends_at + $2::interval <= now()
+           AND NOT EXISTS (SELECT 1 FROM complaints c WHERE c.booking_id = $1 AND c.status = $5)",
         id,
         complaint_window as Duration,
         BookingStatus::Completed as BookingStatus,
         BookingStatus::Confirmed as BookingStatus,
+        ComplaintStatus::Open as ComplaintStatus,
     )
     .execute(&mut *tx)
     .await?;
@@ -345,6 +387,22 @@ pub async fn complete_if_due(tx: &mut PgConnection, id: Uuid, complaint_window: 
         return Ok(None);
     }
     bookings::find(&mut *tx, id).await
+}
+
+/// Marks booking `id` cancelled at `now` with `reason` (the caller holds its row lock and settles the
+/// money); the calendar invitations' sequence moves on so calendars replace the event.
+pub async fn mark_cancelled(conn: &mut PgConnection, id: Uuid, now: DateTime<Utc>, reason: Option<&str>) -> Result<()> {
+    sqlx::query!(
+        "UPDATE bookings SET status = $4, cancelled_at = $2, cancellation_reason = $3, calendar_sequence = calendar_sequence + 1,
+         updated_at = now() WHERE id = $1",
+        id,
+        now,
+        reason,
+        BookingStatus::Cancelled as BookingStatus,
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,9 +1,12 @@
 //! Booking: weekly availability, offered slots, holds, bookings and their reviews.
 
 pub mod bookings;
+pub mod calendar_busy;
 pub mod completion;
 pub mod dashboards;
 pub mod date_overrides;
+pub mod day_limits;
+pub mod jobs;
 pub mod lifecycle;
 pub mod notices;
 pub mod open_slots;
@@ -14,6 +17,9 @@ pub mod reviews;
 pub mod slot_arithmetic;
 pub mod video;
 pub mod weekly_windows;
+
+/// A slot that another booking, a hold or a rule took meanwhile (reservations, reschedules, limits).
+pub const SLOT_TAKEN: &str = "This time is no longer available";
 
 pub use crate::statuses::BookingStatus;
 

@@ -8,17 +8,18 @@ use super::bookings::Booking;
 use crate::{
     Result, money,
     notifications::{self, Kind},
+    time_format::{self, Format},
 };
 
-/// How a notification writes a session's start, on the reader's clock, followed by the zone:
-/// "Mar 05, 2027 09:30 EST (America/New_York)", "Mar 05, 2027 14:30 UTC".
-pub const WHEN_FORMAT: &str = "%b %d, %Y %H:%M";
+/// How a notification writes a session's start, on the reader's clock, followed by the zone's
+/// abbreviation: "Mar 05, 2027 9:30 AM EST", "Mar 05, 2027 2:30 PM UTC".
+pub const WHEN_FORMAT: Format = Format::DateTime;
 /// Where a notification takes the seeker, and the mentor.
 pub const SEEKER_LINK: &str = "/dashboard";
 pub const MENTOR_LINK: &str = "/mentor-dashboard";
 
 pub fn when(t: DateTime<Utc>, zone: &str) -> String {
-    crate::time_zones::local_time(t, zone, WHEN_FORMAT)
+    time_format::in_zone(t, zone, WHEN_FORMAT)
 }
 
 /// The session's start as the seeker (`mentor` false) or the mentor reads it.
@@ -237,6 +238,11 @@ mod tests {
             refund_status: None,
             cancellation_reason: None,
             group_session_id: None,
+            group_session_status: None,
+            removal_reason: None,
+            refunds: sqlx::types::Json(Vec::new()),
+            refunded_cents: 0,
+            complaint: None,
         }
     }
 
@@ -245,15 +251,15 @@ mod tests {
         let b = booking();
         assert_eq!(
             start_for(&b, false),
-            "Mar 05, 2027 14:30 UTC",
+            "Mar 05, 2027 2:30 PM UTC",
             "a seeker whose browser never reported a zone"
         );
-        assert_eq!(start_for(&b, true), "Mar 05, 2027 09:30 EST (America/New_York)");
+        assert_eq!(start_for(&b, true), "Mar 05, 2027 9:30 AM EST");
         let b = Booking {
             user_time_zone: Some("Europe/Paris".into()),
             ..b
         };
-        assert_eq!(start_for(&b, false), "Mar 05, 2027 15:30 CET (Europe/Paris)");
+        assert_eq!(start_for(&b, false), "Mar 05, 2027 3:30 PM CET");
     }
 
     #[test]
@@ -262,7 +268,7 @@ mod tests {
         let free = confirmed(&b, false);
         assert_eq!(
             free.seeker.message,
-            "Your session \"Star reading\" with Mira on Mar 05, 2027 14:30 UTC is confirmed."
+            "Your session \"Star reading\" with Mira on Mar 05, 2027 2:30 PM UTC is confirmed."
         );
         assert_eq!(
             (free.seeker.kind, free.seeker.title, free.seeker.link),
@@ -274,7 +280,7 @@ mod tests {
         );
         assert_eq!(
             free.mentor.message,
-            "Ann Lee booked \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York)."
+            "Ann Lee booked \"Star reading\" on Mar 05, 2027 9:30 AM EST."
         );
         let paid = confirmed(&b, true);
         assert_eq!(
@@ -283,7 +289,7 @@ mod tests {
         );
         assert_eq!(
             paid.mentor.message,
-            "Ann Lee paid $40.00 for \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York)."
+            "Ann Lee paid $40.00 for \"Star reading\" on Mar 05, 2027 9:30 AM EST."
         );
     }
 
@@ -293,15 +299,15 @@ mod tests {
         let moved = rescheduled(&b, Some(" busy "));
         assert_eq!(
             moved.seeker.message,
-            "You moved \"Star reading\" to Mar 05, 2027 14:30 UTC. Reason: busy"
+            "You moved \"Star reading\" to Mar 05, 2027 2:30 PM UTC. Reason: busy"
         );
         assert_eq!(
             moved.mentor.message,
-            "Ann Lee moved \"Star reading\" to Mar 05, 2027 09:30 EST (America/New_York). Reason: busy"
+            "Ann Lee moved \"Star reading\" to Mar 05, 2027 9:30 AM EST. Reason: busy"
         );
         assert_eq!(
             rescheduled(&b, Some("  ")).seeker.message,
-            "You moved \"Star reading\" to Mar 05, 2027 14:30 UTC."
+            "You moved \"Star reading\" to Mar 05, 2027 2:30 PM UTC."
         );
     }
 
@@ -311,25 +317,25 @@ mod tests {
         let by_seeker = cancelled(&b, false, 2000, None);
         assert_eq!(
             by_seeker.seeker.message,
-            "You cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC. A refund of $20.00 is on its way."
+            "You cancelled \"Star reading\" on Mar 05, 2027 2:30 PM UTC. A refund of $20.00 is on its way."
         );
         assert_eq!(
             by_seeker.mentor.message,
-            "Ann Lee cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York)."
+            "Ann Lee cancelled \"Star reading\" on Mar 05, 2027 9:30 AM EST."
         );
         let by_mentor = cancelled(&b, true, 0, None);
         assert_eq!(
             by_mentor.seeker.message,
-            "Your mentor Mira cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC."
+            "Your mentor Mira cancelled \"Star reading\" on Mar 05, 2027 2:30 PM UTC."
         );
         assert_eq!(
             by_mentor.mentor.message,
-            "You cancelled \"Star reading\" on Mar 05, 2027 09:30 EST (America/New_York)."
+            "You cancelled \"Star reading\" on Mar 05, 2027 9:30 AM EST."
         );
         let with_reason = cancelled(&b, true, 4000, Some(" I am ill "));
         assert_eq!(
             with_reason.seeker.message,
-            "Your mentor Mira cancelled \"Star reading\" on Mar 05, 2027 14:30 UTC. A refund of $40.00 is on its way. Reason: I am ill"
+            "Your mentor Mira cancelled \"Star reading\" on Mar 05, 2027 2:30 PM UTC. A refund of $40.00 is on its way. Reason: I am ill"
         );
     }
 
@@ -339,11 +345,11 @@ mod tests {
         let r = reminder(&b, "1 hour");
         assert_eq!(
             r.seeker.message,
-            "\"Star reading\" with Mira starts in 1 hour (Mar 05, 2027 14:30 UTC)."
+            "\"Star reading\" with Mira starts in 1 hour (Mar 05, 2027 2:30 PM UTC)."
         );
         assert_eq!(
             r.mentor.message,
-            "\"Star reading\" with Ann Lee starts in 1 hour (Mar 05, 2027 09:30 EST (America/New_York))."
+            "\"Star reading\" with Ann Lee starts in 1 hour (Mar 05, 2027 9:30 AM EST)."
         );
         assert_eq!(
             (r.mentor.title, r.mentor.link, r.mentor.kind),

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::{
     Result,
-    money::{PaymentStatus, RefundStatus},
+    money::{PaymentStatus, RefundReason, RefundStatus},
 };
 
 /// Cancelling this long or longer before the start refunds everything.
@@ -38,6 +38,16 @@ pub fn amount(total_cents: i64, percentage: u8) -> i64 {
 /// Records the refund owed for a cancelled booking; the caller queues the payout job when the
 /// returned amount is above zero. Free or unpaid bookings owe nothing.
 pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> Result<(Uuid, i64)> {
+    record_for(tx, booking_id, percentage, RefundReason::Cancellation).await
+}
+
+/// [`record`] with why the refund is owed (a cancellation, or a seat removed by its mentor).
+pub async fn record_for(
+    tx: &mut PgConnection,
+    booking_id: Uuid,
+    percentage: u8,
+    reason: RefundReason,
+) -> Result<(Uuid, i64)> {
     let payment = sqlx::query!(
         "SELECT id, amount_cents FROM payments WHERE booking_id = $1 AND status = $2",
         booking_id,
@@ -46,19 +56,28 @@ pub async fn record(tx: &mut PgConnection, booking_id: Uuid, percentage: u8) -> 
     .fetch_optional(&mut *tx)
     .await?;
     let (payment_id, paid) = payment.map_or((None, 0), |p| (Some(p.id), p.amount_cents));
-    let cents = amount(paid, percentage);
+    // Earlier refunds (a complaint's, an admin's) count: together they never exceed what was paid.
+    let refunded = sqlx::query_scalar!(
+        r#"SELECT coalesce(sum(amount_cents), 0)::bigint AS "refunded!" FROM refunds WHERE booking_id = $1 AND status = ANY($2)"#,
+        booking_id,
+        &[RefundStatus::Pending, RefundStatus::Succeeded] as &[RefundStatus],
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let cents = amount(paid, percentage).min((paid - refunded).max(0));
     let status = if cents > 0 {
         RefundStatus::Pending
     } else {
         RefundStatus::NotNeeded
     };
     let id = sqlx::query_scalar!(
-        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        "INSERT INTO refunds (booking_id, payment_id, percentage, amount_cents, status, reason) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         booking_id,
         payment_id,
         percentage as i16,
         cents,
         status as RefundStatus,
+        reason as RefundReason,
     )
     .fetch_one(&mut *tx)
     .await?;

@@ -11,34 +11,48 @@ use uuid::Uuid;
 use super::{BookingStatus, bookings::Booking, notices};
 use crate::{
     Result, job_queue,
-    notifications::{FAN_OUT_MAX_ATTEMPTS, FAN_OUT_QUEUE},
+    notifications::{FAN_OUT_MAX_ATTEMPTS, FAN_OUT_QUEUE, PushSpec},
+    push::PushKind,
 };
+
+closed_set! {
+    /// Which reminder: its name in tasks and in `booking_reminders`.
+    pub enum ReminderKind ("reminder kind") {
+        DayBefore = "24h",
+        HourBefore = "1h",
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reminder {
-    /// Its name in tasks and in `booking_reminders`.
-    pub kind: &'static str,
+    pub kind: ReminderKind,
     /// How long before the start it is sent.
     pub before: Duration,
     /// How the notification and the e-mail say it.
     pub lead: &'static str,
+    /// The Web Push it sends besides (the one-hour reminder only).
+    pub push: Option<PushKind>,
 }
 
 /// The two reminders, 24 hours and 1 hour before the start.
 pub const REMINDERS: [Reminder; 2] = [
     Reminder {
-        kind: "24h",
+        kind: ReminderKind::DayBefore,
         before: Duration::hours(24),
         lead: "24 hours",
+        push: None,
     },
     Reminder {
-        kind: "1h",
+        kind: ReminderKind::HourBefore,
         before: Duration::hours(1),
         lead: "1 hour",
+        push: Some(PushKind::SessionReminder),
     },
 ];
 
+/// The reminder a task names (a task is text: an unknown kind finds none).
 pub fn find(kind: &str) -> Option<&'static Reminder> {
+    let kind: ReminderKind = kind.parse().ok()?;
     REMINDERS.iter().find(|r| r.kind == kind)
 }
 
@@ -63,20 +77,20 @@ pub struct Due {
 pub async fn overdue(db: &PgPool) -> Result<Vec<Due>> {
     let mut out = Vec::new();
     for reminder in &REMINDERS {
-        let rows: Vec<(Uuid, DateTime<Utc>)> = sqlx::query_as(
+        let rows = sqlx::query!(
             "SELECT b.id, b.scheduled_at FROM bookings b WHERE b.status = ANY($3) AND b.scheduled_at > now() \
              AND b.scheduled_at - $1::interval <= now() AND b.updated_at < b.scheduled_at - $1::interval \
              AND NOT EXISTS (SELECT 1 FROM booking_reminders r WHERE r.booking_id = b.id AND r.kind = $2 AND r.scheduled_at = b.scheduled_at)",
+            crate::sql::interval(reminder.before),
+            reminder.kind as ReminderKind,
+            BookingStatus::LIVE as &[BookingStatus],
         )
-        .bind(reminder.before)
-        .bind(reminder.kind)
-        .bind(BookingStatus::LIVE)
         .fetch_all(db)
         .await?;
-        out.extend(rows.into_iter().map(|(booking_id, start)| Due {
-            booking_id,
+        out.extend(rows.into_iter().map(|r| Due {
+            booking_id: r.id,
             reminder,
-            start,
+            start: r.scheduled_at,
         }));
     }
     Ok(out)
@@ -126,7 +140,7 @@ pub async fn remind_many(tx: &mut PgConnection, asked: &[Asked]) -> Result<Vec<O
         .await?;
     let bookings: HashMap<Uuid, Booking> = found.into_iter().map(|b| (b.id, b)).collect();
     // Each reminder still due to its booking's current start, once.
-    let mut wanted: HashMap<(Uuid, &'static str), usize> = HashMap::new();
+    let mut wanted: HashMap<(Uuid, ReminderKind), usize> = HashMap::new();
     for (i, a) in asked.iter().enumerate() {
         let Some(reminder) = find(&a.kind) else { continue };
         let Some(b) = bookings.get(&a.booking_id) else { continue };
@@ -144,27 +158,32 @@ pub async fn remind_many(tx: &mut PgConnection, asked: &[Asked]) -> Result<Vec<O
         kinds.push(kind);
         starts.push(bookings[&booking_id].scheduled_at);
     }
-    let recorded: Vec<(Uuid, String)> = sqlx::query_as(
-        "INSERT INTO booking_reminders (booking_id, kind, scheduled_at) \
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) ON CONFLICT DO NOTHING RETURNING booking_id, kind",
+    let recorded = sqlx::query!(
+        r#"INSERT INTO booking_reminders (booking_id, kind, scheduled_at)
+           SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) ON CONFLICT DO NOTHING
+           RETURNING booking_id, kind AS "kind: ReminderKind""#,
+        &booking_ids,
+        &kinds as &[ReminderKind],
+        &starts,
     )
-    .bind(&booking_ids)
-    .bind(&kinds)
-    .bind(&starts)
     .fetch_all(&mut *tx)
     .await?;
     let mut fan_outs = Vec::with_capacity(recorded.len() * 2);
-    for (booking_id, kind) in recorded {
-        let Some(reminder) = find(&kind) else { continue };
+    for row in recorded {
+        let booking_id = row.booking_id;
+        let Some(reminder) = REMINDERS.iter().find(|r| r.kind == row.kind) else {
+            continue;
+        };
         let Some(&i) = wanted.get(&(booking_id, reminder.kind)) else {
             continue;
         };
         let b = &bookings[&booking_id];
         let notices = notices::reminder(b, reminder.lead);
-        fan_outs.push(notices.seeker.fan_out(b.user_id));
+        let push = reminder.push.map(PushSpec::new);
+        fan_outs.push(notices.seeker.fan_out(b.user_id).pushed_as(push.clone()));
         // A group seat reminds its seeker only: the mentor is not reminded once per seat.
         if b.group_session_id.is_none() {
-            fan_outs.push(notices.mentor.fan_out(b.mentor_user_id));
+            fan_outs.push(notices.mentor.fan_out(b.mentor_user_id).pushed_as(push));
         }
         out[i] = Some(reminder.lead);
     }
@@ -177,13 +196,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_the_one_hour_reminder_is_pushed() {
+        let pushed: Vec<_> = REMINDERS.iter().map(|r| (r.kind, r.push)).collect();
+        assert_eq!(
+            pushed,
+            [
+                (ReminderKind::DayBefore, None),
+                (ReminderKind::HourBefore, Some(PushKind::SessionReminder))
+            ]
+        );
+    }
+
+    #[test]
     fn a_day_and_an_hour_before_the_start() {
         let leads: Vec<_> = REMINDERS.iter().map(|r| (r.kind, r.before, r.lead)).collect();
         assert_eq!(
             leads,
             [
-                ("24h", Duration::hours(24), "24 hours"),
-                ("1h", Duration::hours(1), "1 hour")
+                (ReminderKind::DayBefore, Duration::hours(24), "24 hours"),
+                (ReminderKind::HourBefore, Duration::hours(1), "1 hour")
             ]
         );
         assert_eq!(find("1h"), Some(&REMINDERS[1]));
@@ -193,7 +224,11 @@ mod tests {
     #[test]
     fn only_reminders_still_ahead_are_due() {
         let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        let kinds = |now| ahead(start, now).map(|(r, due)| (r.kind, due)).collect::<Vec<_>>();
+        let kinds = |now| {
+            ahead(start, now)
+                .map(|(r, due)| (r.kind.as_str(), due))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
             kinds(start - Duration::days(2)),
             [("24h", start - Duration::hours(24)), ("1h", start - Duration::hours(1))]

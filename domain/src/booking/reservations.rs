@@ -9,7 +9,7 @@ use uuid::Uuid;
 use super::{
     BookingStatus,
     bookings::{self, Booking},
-    date_overrides, notices,
+    calendar_busy, date_overrides, day_limits, notices,
     slot_arithmetic::{self, BOOKING_WINDOW_DAYS, DateOverride},
     to_jiff, weekly_windows,
 };
@@ -26,7 +26,7 @@ pub const HOLD_MINUTES: i64 = 60;
 pub const MAX_NOTES_CHARS: usize = 2000;
 
 pub const NO_TIME_CHOSEN: &str = "Please select a date and time";
-pub const SLOT_TAKEN: &str = "This time is no longer available";
+pub use super::SLOT_TAKEN;
 pub const OWN_SERVICE: &str = "You cannot book your own service";
 pub const NOT_FOUND: &str = "Reservation Not Found";
 pub const GROUP_SERVICE: &str = "This is a group service: join one of its group sessions instead";
@@ -182,6 +182,9 @@ pub async fn reserve(
     if let Some(old) = input.replaces {
         give_up_hold(&mut *tx, user_id, old, now).await?;
     }
+    let ends_at = scheduled_at + Duration::minutes(service.duration_minutes as i64);
+    calendar_busy::check_free(&mut *tx, mentor.id, scheduled_at, ends_at).await?;
+    day_limits::check_room(&mut *tx, &mentor, (scheduled_at, ends_at), None, now).await?;
     let expires_at = now + Duration::minutes(HOLD_MINUTES);
     let status = if free {
         BookingStatus::Confirmed
@@ -346,14 +349,14 @@ pub async fn expire_holds(db: impl sqlx::PgExecutor<'_>, ids: &[Uuid]) -> Result
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    Ok(sqlx::query_scalar(
+    Ok(sqlx::query_scalar!(
         "UPDATE bookings SET status = $2, updated_at = now() WHERE id = ANY($1) AND status = $3 AND hold_expires_at <= now() \
          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = $4) RETURNING id",
+        ids,
+        BookingStatus::Expired as BookingStatus,
+        BookingStatus::Reserved as BookingStatus,
+        PaymentStatus::Processing as PaymentStatus,
     )
-    .bind(ids)
-    .bind(BookingStatus::Expired)
-    .bind(BookingStatus::Reserved)
-    .bind(PaymentStatus::Processing)
     .fetch_all(db)
     .await?)
 }

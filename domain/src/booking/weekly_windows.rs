@@ -44,11 +44,12 @@ pub fn format_time(minute: i32) -> String {
 }
 
 pub async fn list(db: &PgPool, mentor_id: Uuid) -> Result<Vec<Slot>> {
-    Ok(sqlx::query_as(
+    Ok(sqlx::query_as!(
+        Slot,
         "SELECT id, mentor_id, day_of_week, start_minute, end_minute, is_active FROM availability_slots \
          WHERE mentor_id = $1 ORDER BY day_of_week, start_minute",
+        mentor_id,
     )
-    .bind(mentor_id)
     .fetch_all(db)
     .await?)
 }
@@ -96,24 +97,26 @@ async fn insert(
     start: i32,
     end: i32,
 ) -> Result<Slot> {
-    sqlx::query_as(
+    sqlx::query_as!(
+        Slot,
         "INSERT INTO availability_slots (mentor_id, day_of_week, start_minute, end_minute) VALUES ($1, $2, $3, $4) \
          RETURNING id, mentor_id, day_of_week, start_minute, end_minute, is_active",
+        mentor_id,
+        day_of_week as i16,
+        start,
+        end,
     )
-    .bind(mentor_id)
-    .bind(day_of_week as i16)
-    .bind(start)
-    .bind(end)
     .fetch_one(db)
     .await
     .on_constraint("availability_slots_no_overlap", || Error::conflict(OVERLAPS))
 }
 
 async fn owned(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<Slot> {
-    let slot: Slot = sqlx::query_as(
+    let slot: Slot = sqlx::query_as!(
+        Slot,
         "SELECT id, mentor_id, day_of_week, start_minute, end_minute, is_active FROM availability_slots WHERE id = $1",
+        id,
     )
-    .bind(id)
     .fetch_optional(db)
     .await?
     .ok_or_else(|| Error::not_found(NOT_FOUND))?;
@@ -125,19 +128,19 @@ async fn owned(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<Slot> {
 
 pub async fn set_active(db: &PgPool, mentor_id: Uuid, id: Uuid, is_active: bool) -> Result<Slot> {
     owned(db, mentor_id, id).await?;
-    Ok(sqlx::query_as(
+    Ok(sqlx::query_as!(
+        Slot,
         "UPDATE availability_slots SET is_active = $2 WHERE id = $1 RETURNING id, mentor_id, day_of_week, start_minute, end_minute, is_active",
+        id,
+        is_active,
     )
-    .bind(id)
-    .bind(is_active)
     .fetch_one(db)
     .await?)
 }
 
 pub async fn delete(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<()> {
     owned(db, mentor_id, id).await?;
-    sqlx::query("DELETE FROM availability_slots WHERE id = $1")
-        .bind(id)
+    sqlx::query!("DELETE FROM availability_slots WHERE id = $1", id,)
         .execute(db)
         .await?;
     Ok(())
@@ -145,14 +148,15 @@ pub async fn delete(db: &PgPool, mentor_id: Uuid, id: Uuid) -> Result<()> {
 
 /// The active windows that slots are computed from.
 pub async fn active_windows(db: impl sqlx::PgExecutor<'_>, mentor_id: Uuid) -> Result<Vec<Window>> {
-    let rows: Vec<(i16, i32, i32)> = sqlx::query_as(
+    let rows = sqlx::query!(
         "SELECT day_of_week, start_minute, end_minute FROM availability_slots WHERE mentor_id = $1 AND is_active",
+        mentor_id,
     )
-    .bind(mentor_id)
     .fetch_all(db)
     .await?;
     Ok(rows
         .into_iter()
+        .map(|r| (r.day_of_week, r.start_minute, r.end_minute))
         .map(|(d, s, e)| Window {
             day_of_week: d as i8,
             start_minute: s,

@@ -9,13 +9,14 @@
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::Value;
-use sqlx::{FromRow, PgConnection};
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::{
     Error, Result,
     booking::{BookingStatus, lifecycle, video},
     messaging::{self, conversations},
+    push::{self, PushContent, PushKind},
     realtime::{
         Envelope, ServerEvent,
         protocol::{
@@ -26,6 +27,7 @@ use crate::{
 };
 
 pub mod ice_servers;
+pub mod jobs;
 pub mod sockets;
 
 /// A call nobody answered within this is missed.
@@ -84,7 +86,7 @@ impl EndReason {
     }
 }
 
-#[derive(Clone, Debug, FromRow)]
+#[derive(Clone, Debug)]
 pub struct Call {
     pub id: Uuid,
     pub room_id: Uuid,
@@ -123,10 +125,20 @@ impl Call {
     }
 }
 
-const COLUMNS: &str =
-    "id, room_id, conversation_id, booking_id, caller_id, callee_id, caller_socket, callee_socket, status, created_at";
+/// `sqlx::query_as!(Call, …)` whose statement names a call's columns between `$head` and `$tail`.
+macro_rules! call_query {
+    ($head:literal, $tail:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            Call,
+            $head
+                + r#"id, room_id, conversation_id, booking_id, caller_id, callee_id, caller_socket, callee_socket,
+                     status AS "status: CallStatus", created_at"#
+                + $tail
+            $(, $arg)*
+        )
+    };
+}
 
-#[derive(FromRow)]
 struct BookingWindow {
     mentor_id: Uuid,
     user_id: Uuid,
@@ -148,16 +160,17 @@ pub async fn initiate(
 ) -> Result<Call> {
     let parties = conversations::parties(&mut *conn, me, conversation).await?;
     // One caller at a time per conversation: the row lock orders concurrent initiations.
-    sqlx::query("SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE")
-        .bind(conversation)
-        .execute(&mut *conn)
+    sqlx::query!("SELECT id FROM conversations WHERE id = $1 FOR UPDATE", conversation,)
+        .fetch_optional(&mut *conn)
         .await?;
     if let Some(id) = booking {
-        let window: Option<BookingWindow> = sqlx::query_as(
-            "SELECT mentor_id, user_id, status, scheduled_at, (extract(epoch FROM ends_at - scheduled_at) / 60)::int AS duration_minutes \
-             FROM bookings WHERE id = $1",
+        let window = sqlx::query_as!(
+            BookingWindow,
+            r#"SELECT mentor_id, user_id, status AS "status: BookingStatus", scheduled_at,
+                      (extract(epoch FROM ends_at - scheduled_at) / 60)::int AS "duration_minutes!"
+               FROM bookings WHERE id = $1"#,
+            id
         )
-        .bind(id)
         .fetch_optional(&mut *conn)
         .await?;
         let window = window
@@ -168,31 +181,35 @@ pub async fn initiate(
         }
     }
     end_stale(conn, conversation).await?;
-    let busy: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM calls WHERE conversation_id = $1 AND status = ANY($2))")
-            .bind(conversation)
-            .bind(CallStatus::LIVE)
-            .fetch_one(&mut *conn)
-            .await?;
+    let busy: bool = sqlx::query_scalar!(
+        "SELECT EXISTS (SELECT 1 FROM calls WHERE conversation_id = $1 AND status = ANY($2)) AS \"busy!\"",
+        conversation,
+        CallStatus::LIVE as &[CallStatus],
+    )
+    .fetch_one(&mut *conn)
+    .await?;
     if busy {
         return Err(Error::conflict(BUSY));
     }
     let callee = parties.other(me);
-    let call: Call = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "INSERT INTO calls (conversation_id, booking_id, caller_id, callee_id, caller_socket) VALUES ($1, $2, $3, $4, $5) RETURNING {COLUMNS}"
-    )))
-    .bind(conversation)
-    .bind(booking)
-    .bind(me)
-    .bind(callee)
-    .bind(socket)
+    let call: Call = call_query!(
+        "INSERT INTO calls (conversation_id, booking_id, caller_id, callee_id, caller_socket) VALUES ($1, $2, $3, $4, $5) RETURNING ",
+        "",
+        conversation,
+        booking,
+        me,
+        callee,
+        socket,
+    )
     .fetch_one(&mut *conn)
     .await?;
-    let caller: (String, String, Option<String>) =
-        sqlx::query_as("SELECT first_name, last_name, profile_image_url FROM users WHERE id = $1")
-            .bind(me)
-            .fetch_one(&mut *conn)
-            .await?;
+    let caller = sqlx::query!(
+        "SELECT first_name, last_name, profile_image_url FROM users WHERE id = $1",
+        me
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    let caller = (caller.first_name, caller.last_name, caller.profile_image_url);
     let initiated = CallInitiated {
         call_id: call.id,
         room_id: call.room_id,
@@ -212,8 +229,88 @@ pub async fn initiate(
             profile_image_url: caller.2,
         },
     };
+    let ring = ring_push(
+        &call,
+        &format!("{} {}", incoming.caller.first_name, incoming.caller.last_name),
+    );
     messaging::publish(conn, vec![callee], ServerEvent::IncomingCall(incoming)).await?;
+    push::queue_to_user(conn, callee, ring).await?;
     Ok(call)
+}
+
+/// What rings on the callee's devices: the conversation's page opens with the call ready to accept
+/// (a socket opening while a call rings hears `incomingCall`, [`ringing_for`]).
+fn ring_push(call: &Call, caller: &str) -> PushContent {
+    PushContent {
+        kind: PushKind::IncomingCall,
+        title: "Incoming call".into(),
+        body: format!("{caller} is calling you"),
+        url: format!("/messages?conversation={}", call.conversation_id),
+        tag: call_tag(call.id),
+    }
+}
+
+/// The tag of a call's pushes: its `call_ended` replaces its ring on the screen.
+pub fn call_tag(id: Uuid) -> String {
+    format!("call-{id}")
+}
+
+/// The callee's devices stop ringing: a `call_ended` push with the ring's tag replaces it.
+async fn stop_ringing(conn: &mut PgConnection, call: &Call, how: StoppedRinging) -> Result<()> {
+    let caller = sqlx::query!("SELECT first_name, last_name FROM users WHERE id = $1", call.caller_id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .map(|u| format!("{} {}", u.first_name, u.last_name))
+        .unwrap_or_default();
+    let (title, body) = match how {
+        StoppedRinging::Answered => ("Call answered", format!("You answered {caller}'s call")),
+        StoppedRinging::Rejected => ("Call declined", format!("You declined {caller}'s call")),
+        StoppedRinging::Missed => ("Missed call", format!("You missed a call from {caller}")),
+    };
+    let content = PushContent {
+        kind: PushKind::CallEnded,
+        title: title.into(),
+        body,
+        url: format!("/messages?conversation={}", call.conversation_id),
+        tag: call_tag(call.id),
+    };
+    push::queue_to_user(conn, call.callee_id, content).await?;
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StoppedRinging {
+    Answered,
+    Rejected,
+    Missed,
+}
+
+/// The calls ringing for `me` now, as `incomingCall` says them: a socket that opens while one
+/// rings (a tab opened from the ring's push) hears it.
+pub async fn ringing_for(conn: &mut PgConnection, me: Uuid) -> Result<Vec<IncomingCall>> {
+    let rows = sqlx::query!(
+        "SELECT c.id, c.room_id, c.conversation_id, c.booking_id, c.caller_id, u.first_name, u.last_name, u.profile_image_url \
+         FROM calls c JOIN users u ON u.id = c.caller_id WHERE c.callee_id = $1 AND c.status = $2 ORDER BY c.created_at",
+        me,
+        CallStatus::Ringing.as_str(),
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| IncomingCall {
+            call_id: r.id,
+            room_id: r.room_id,
+            conversation_id: r.conversation_id,
+            booking_id: r.booking_id,
+            caller: Caller {
+                id: r.caller_id,
+                first_name: r.first_name,
+                last_name: r.last_name,
+                profile_image_url: r.profile_image_url,
+            },
+        })
+        .collect())
 }
 
 /// Ends the live calls of a conversation whose socket is no longer open on any api process (its
@@ -221,18 +318,19 @@ pub async fn initiate(
 /// normally is left to its reconnect grace ([`drop_grace_over`]); one on a socket whose process died
 /// (its row stale for far longer than the grace) ends here.
 async fn end_stale(conn: &mut PgConnection, conversation: Uuid) -> Result<()> {
-    let stale: Vec<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls c WHERE conversation_id = $1 AND ( \
+    let stale: Vec<Call> = call_query!(
+        "SELECT ",
+        " FROM calls c WHERE conversation_id = $1 AND ( \
            (status = $3 AND NOT EXISTS \
                (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = c.caller_socket AND s.seen_at > now() - $2::interval)) \
            OR (status = $4 AND EXISTS (SELECT 1 FROM realtime_sockets s \
                WHERE s.socket_id IN (c.caller_socket, c.callee_socket) AND s.seen_at <= now() - $2::interval))) \
-         FOR UPDATE"
-    )))
-    .bind(conversation)
-    .bind(sockets::STALE_AFTER)
-    .bind(CallStatus::Ringing)
-    .bind(CallStatus::Active)
+         FOR UPDATE",
+        conversation,
+        crate::sql::interval(sockets::STALE_AFTER),
+        CallStatus::Ringing as CallStatus,
+        CallStatus::Active as CallStatus,
+    )
     .fetch_all(&mut *conn)
     .await?;
     for call in &stale {
@@ -243,12 +341,9 @@ async fn end_stale(conn: &mut PgConnection, conversation: Uuid) -> Result<()> {
 
 /// A call `me` takes part in, locked for the change; anyone else's is not found.
 async fn own_call(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<Call> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE id = $1 FOR UPDATE"
-    )))
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let call: Option<Call> = call_query!("SELECT ", " FROM calls WHERE id = $1 FOR UPDATE", id,)
+        .fetch_optional(&mut *conn)
+        .await?;
     call.filter(|c| c.caller_id == me || c.callee_id == me)
         .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
@@ -263,14 +358,17 @@ pub async fn accept(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
     if call.status != CallStatus::Ringing {
         return Err(Error::conflict(NOT_RINGING));
     }
-    sqlx::query("UPDATE calls SET status = $3, callee_socket = $2, answered_at = now() WHERE id = $1")
-        .bind(id)
-        .bind(socket)
-        .bind(CallStatus::Active)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query!(
+        "UPDATE calls SET status = $3, callee_socket = $2, answered_at = now() WHERE id = $1",
+        id,
+        socket,
+        CallStatus::Active as CallStatus,
+    )
+    .execute(&mut *conn)
+    .await?;
     let accepted = ServerEvent::CallAccepted(call.ids());
     messaging::publish_to_socket(conn, call.caller_id, call.caller_socket, accepted).await?;
+    stop_ringing(conn, &call, StoppedRinging::Answered).await?;
     // The callee's other sockets close their overlay.
     let elsewhere = Envelope {
         except_socket: Some(socket),
@@ -311,11 +409,20 @@ pub async fn end(conn: &mut PgConnection, me: Uuid, id: Uuid) -> Result<()> {
 }
 
 async fn finish(conn: &mut PgConnection, call: &Call, reason: EndReason) -> Result<()> {
-    sqlx::query("UPDATE calls SET status = $2, ended_at = now() WHERE id = $1")
-        .bind(call.id)
-        .bind(reason.status())
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query!(
+        "UPDATE calls SET status = $2, ended_at = now() WHERE id = $1",
+        call.id,
+        reason.status() as CallStatus,
+    )
+    .execute(&mut *conn)
+    .await?;
+    if call.status == CallStatus::Ringing {
+        let how = match reason {
+            EndReason::Rejected => StoppedRinging::Rejected,
+            EndReason::Ended | EndReason::Missed | EndReason::Disconnected => StoppedRinging::Missed,
+        };
+        stop_ringing(conn, call, how).await?;
+    }
     let ended = ServerEvent::CallEnded(call.ended(reason.event_reason()));
     messaging::publish(conn, vec![call.caller_id, call.callee_id], ended).await
 }
@@ -362,11 +469,12 @@ pub async fn socket_gone(conn: &mut PgConnection, socket: Uuid) -> Result<usize>
 }
 
 async fn on_socket(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Call>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE status = ANY($2) AND (caller_socket = $1 OR callee_socket = $1) FOR UPDATE"
-    )))
-    .bind(socket)
-    .bind(CallStatus::LIVE)
+    Ok(call_query!(
+        "SELECT ",
+        " FROM calls WHERE status = ANY($2) AND (caller_socket = $1 OR callee_socket = $1) FOR UPDATE",
+        socket,
+        CallStatus::LIVE as &[CallStatus],
+    )
     .fetch_all(&mut *conn)
     .await?)
 }
@@ -374,13 +482,14 @@ async fn on_socket(conn: &mut PgConnection, socket: Uuid) -> Result<Vec<Call>> {
 /// The reconnect grace of a call whose `socket` closed is over: it ends ('disconnected') unless its
 /// party came back on another socket meanwhile or it ended already. Returns whether it ended.
 pub async fn drop_grace_over(conn: &mut PgConnection, id: Uuid, socket: Uuid) -> Result<bool> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls c WHERE id = $1 AND status = $3 AND (caller_socket = $2 OR callee_socket = $2) \
-           AND NOT EXISTS (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = $2) FOR UPDATE"
-    )))
-    .bind(id)
-    .bind(socket)
-    .bind(CallStatus::Active)
+    let call: Option<Call> = call_query!(
+        "SELECT ",
+        " FROM calls c WHERE id = $1 AND status = $3 AND (caller_socket = $2 OR callee_socket = $2) \
+           AND NOT EXISTS (SELECT 1 FROM realtime_sockets s WHERE s.socket_id = $2) FOR UPDATE",
+        id,
+        socket,
+        CallStatus::Active as CallStatus,
+    )
     .fetch_optional(&mut *conn)
     .await?;
     match call {
@@ -413,18 +522,23 @@ pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
             return Ok(Resumed::Ended(call.ended(CallEndReason::Ended)));
         }
     }
-    let column = if call.caller_id == me {
-        "caller_socket"
+    let answered_at: Option<DateTime<Utc>> = if call.caller_id == me {
+        sqlx::query_scalar!(
+            "UPDATE calls SET caller_socket = $2 WHERE id = $1 RETURNING answered_at",
+            id,
+            socket
+        )
+        .fetch_one(&mut *conn)
+        .await?
     } else {
-        "callee_socket"
+        sqlx::query_scalar!(
+            "UPDATE calls SET callee_socket = $2 WHERE id = $1 RETURNING answered_at",
+            id,
+            socket
+        )
+        .fetch_one(&mut *conn)
+        .await?
     };
-    let answered_at: Option<DateTime<Utc>> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "UPDATE calls SET {column} = $2 WHERE id = $1 RETURNING answered_at"
-    )))
-    .bind(id)
-    .bind(socket)
-    .fetch_one(&mut *conn)
-    .await?;
     let resumed = |role| {
         ServerEvent::CallResumed(CallResumed {
             call_id: call.id,
@@ -467,11 +581,12 @@ pub async fn resume(conn: &mut PgConnection, me: Uuid, socket: Uuid, id: Uuid) -
 
 /// A call still ringing at its timeout is missed; returns whether it was.
 pub async fn time_out(conn: &mut PgConnection, id: Uuid) -> Result<bool> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE id = $1 AND status = $2 FOR UPDATE"
-    )))
-    .bind(id)
-    .bind(CallStatus::Ringing)
+    let call: Option<Call> = call_query!(
+        "SELECT ",
+        " FROM calls WHERE id = $1 AND status = $2 FOR UPDATE",
+        id,
+        CallStatus::Ringing as CallStatus,
+    )
     .fetch_optional(&mut *conn)
     .await?;
     match call {
@@ -516,11 +631,12 @@ impl Signal {
 
 /// Relays `payload` from `me` to the other party's call socket of the live call in `room`.
 pub async fn relay(conn: &mut PgConnection, me: Uuid, room: Uuid, signal: Signal, payload: Value) -> Result<()> {
-    let call: Option<Call> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM calls WHERE room_id = $1 AND status = ANY($2)"
-    )))
-    .bind(room)
-    .bind(CallStatus::LIVE)
+    let call: Option<Call> = call_query!(
+        "SELECT ",
+        " FROM calls WHERE room_id = $1 AND status = ANY($2)",
+        room,
+        CallStatus::LIVE as &[CallStatus],
+    )
     .fetch_optional(&mut *conn)
     .await?;
     let call = call

@@ -23,18 +23,20 @@ pub const TOO_MANY_SOCKETS: &str = "Too many open connections. Close some of you
 /// parallel ones cannot all pass the count.
 pub async fn reserve(pool: &sqlx::PgPool, socket: Uuid, user: Uuid, max: i64) -> Result<bool> {
     let mut tx = pool.begin().await?;
-    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('realtime_sockets'), hashtext($1::uuid::text))")
-        .bind(user)
-        .execute(&mut *tx)
-        .await?;
-    let placed = sqlx::query(
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock(hashtext('realtime_sockets'), hashtext($1::uuid::text))",
+        user,
+    )
+    .execute(&mut *tx)
+    .await?;
+    let placed = sqlx::query!(
         "INSERT INTO realtime_sockets (socket_id, user_id) SELECT $1, $2 \
          WHERE (SELECT count(*) FROM realtime_sockets WHERE user_id = $2 AND seen_at > now() - $3::interval) < $4",
+        socket,
+        user,
+        crate::sql::interval(STALE_AFTER),
+        max,
     )
-    .bind(socket)
-    .bind(user)
-    .bind(STALE_AFTER)
-    .bind(max)
     .execute(&mut *tx)
     .await?
     .rows_affected();
@@ -43,9 +45,11 @@ pub async fn reserve(pool: &sqlx::PgPool, socket: Uuid, user: Uuid, max: i64) ->
 }
 
 pub async fn opened(db: impl PgExecutor<'_>, socket: Uuid, user: Uuid) -> Result<()> {
-    sqlx::query("INSERT INTO realtime_sockets (socket_id, user_id) VALUES ($1, $2) ON CONFLICT (socket_id) DO UPDATE SET seen_at = now()")
-        .bind(socket)
-        .bind(user)
+    sqlx::query!(
+        "INSERT INTO realtime_sockets (socket_id, user_id) VALUES ($1, $2) ON CONFLICT (socket_id) DO UPDATE SET seen_at = now()",
+        socket,
+        user,
+    )
         .execute(db)
         .await?;
     Ok(())
@@ -57,17 +61,18 @@ pub async fn refresh(conn: &mut PgConnection, sockets: &[Uuid]) -> Result<()> {
     if sockets.is_empty() {
         return Ok(());
     }
-    sqlx::query("UPDATE realtime_sockets SET seen_at = now() WHERE socket_id = ANY($1)")
-        .bind(sockets)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query!(
+        "UPDATE realtime_sockets SET seen_at = now() WHERE socket_id = ANY($1)",
+        sockets,
+    )
+    .execute(&mut *conn)
+    .await?;
     viewers::refresh(&mut *conn, sockets).await
 }
 
 /// A socket closed: its row goes and it views nothing any more.
 pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<()> {
-    sqlx::query("DELETE FROM realtime_sockets WHERE socket_id = $1")
-        .bind(socket)
+    sqlx::query!("DELETE FROM realtime_sockets WHERE socket_id = $1", socket,)
         .execute(&mut *conn)
         .await?;
     viewers::forget_socket(&mut *conn, socket).await
@@ -75,12 +80,12 @@ pub async fn closed(conn: &mut PgConnection, socket: Uuid) -> Result<()> {
 
 /// Forgets the sockets of processes that died; returns their ids.
 pub async fn sweep_stale(conn: &mut PgConnection) -> Result<Vec<Uuid>> {
-    Ok(
-        sqlx::query_scalar("DELETE FROM realtime_sockets WHERE seen_at <= now() - $1::interval RETURNING socket_id")
-            .bind(STALE_AFTER)
-            .fetch_all(&mut *conn)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        "DELETE FROM realtime_sockets WHERE seen_at <= now() - $1::interval RETURNING socket_id",
+        crate::sql::interval(STALE_AFTER),
     )
+    .fetch_all(&mut *conn)
+    .await?)
 }
 
 #[cfg(test)]

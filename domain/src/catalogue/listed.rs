@@ -17,11 +17,11 @@ use crate::Result;
 /// The listed mentors among `only` (all of them when `None`), each with its active services in
 /// the order the public pages show them.
 pub async fn listed(db: &PgPool, only: Option<&[Uuid]>) -> Result<Vec<MentorWithServices>> {
-    let mentors: Vec<Mentor> = sqlx::query_as(crate::select_mentors!(
+    let mentors: Vec<Mentor> = super::mentors::query_mentors!(
         "WHERE m.is_active AND u.is_active AND m.approval_status = 'approved' AND m.from_price_cents IS NOT NULL \
-         AND ($1::uuid[] IS NULL OR m.id = ANY($1))"
-    ))
-    .bind(only)
+         AND ($1::uuid[] IS NULL OR m.id = ANY($1))",
+        only,
+    )
     .fetch_all(db)
     .await?;
     let ids: Vec<Uuid> = mentors.iter().map(|m| m.id).collect();

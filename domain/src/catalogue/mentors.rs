@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgConnection, PgExecutor, PgPool};
 use uuid::Uuid;
 
+use super::scheduling_rules;
 use super::{
     services::{self, Service},
     vocabulary::SPECIALTIES,
@@ -15,12 +16,15 @@ pub const MAX_DISPLAY_NAME_CHARS: usize = 100;
 pub const MIN_BIO_CHARS: usize = 50;
 pub const MAX_BIO_CHARS: usize = 500;
 
-/// A profile's approval status: only approved profiles are public; administrators move them
-/// between these in `vetting`.
-pub const PENDING: &str = "pending";
-pub const APPROVED: &str = "approved";
-pub const REJECTED: &str = "rejected";
-pub const STATUSES: [&str; 3] = [PENDING, APPROVED, REJECTED];
+closed_set! {
+    /// A profile's approval status: only approved profiles are public; administrators move them
+    /// between these in `vetting`.
+    pub enum ApprovalStatus ("approval status") {
+        Pending = "pending",
+        Approved = "approved",
+        Rejected = "rejected",
+    }
+}
 
 pub const NOT_FOUND: &str = "Mentor not found";
 pub const PROFILE_NOT_FOUND: &str = "Mentor profile not found";
@@ -45,6 +49,11 @@ pub struct Mentor {
     /// The cheapest active service; `None` while the mentor offers none (then not listed).
     pub from_price_cents: Option<i64>,
     pub minimum_notice_minutes: i32,
+    /// Minutes kept free before and after each of this platform's sessions (0 to 120).
+    pub buffer_before_minutes: i32,
+    pub buffer_after_minutes: i32,
+    /// Sessions per local day at most (a group session counts once); `None`: no cap.
+    pub max_bookings_per_day: Option<i32>,
     pub profile_image_url: Option<String>,
     pub time_zone: String,
     /// Two decimals, "0.00" until the first review.
@@ -53,8 +62,8 @@ pub struct Mentor {
     pub total_sessions: i32,
     /// The profile is active and its user too (an admin can deactivate the user).
     pub is_active: bool,
-    /// `pending`, `approved` or `rejected` ([`STATUSES`]; decided by [`super::vetting`]): only approved profiles are public.
-    pub approval_status: String,
+    /// Decided by [`super::vetting`]: only approved profiles are public.
+    pub approval_status: ApprovalStatus,
     /// Why an administrator turned the profile down (only while rejected).
     pub rejection_reason: Option<String>,
     pub created_at: DateTime<Utc>,
@@ -63,28 +72,31 @@ pub struct Mentor {
     pub user_profile_image_url: Option<String>,
 }
 
-/// `SELECT <Mentor columns> FROM mentors m JOIN users u ... <rest>` as a static string.
-#[macro_export]
-macro_rules! select_mentors {
-    ($rest:literal) => {
-        concat!(
-            "SELECT m.id, m.user_id, m.display_name, m.bio, m.specialties, m.base_price_cents, m.from_price_cents, ",
-            "m.minimum_notice_minutes, m.profile_image_url, ",
-            // A mentor whose user an admin deactivated is as hidden as an inactive profile.
-            "m.time_zone, m.rating::text AS rating, m.review_count, m.total_sessions, (m.is_active AND u.is_active) AS is_active, ",
-            "m.approval_status, m.rejection_reason, m.created_at, ",
-            "u.first_name AS user_first_name, u.last_name AS user_last_name, ",
-            "u.profile_image_url AS user_profile_image_url FROM mentors m JOIN users u ON u.id = m.user_id ",
-            $rest
+/// `sqlx::query_as!(Mentor, "SELECT <Mentor columns> FROM mentors m JOIN users u ... " + $rest, args)`.
+/// A mentor whose user an admin deactivated is as hidden as an inactive profile.
+macro_rules! query_mentors {
+    ($rest:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            crate::catalogue::mentors::Mentor,
+            r#"SELECT m.id, m.user_id, m.display_name, m.bio, m.specialties, m.base_price_cents, m.from_price_cents,
+                      m.minimum_notice_minutes, m.buffer_before_minutes, m.buffer_after_minutes, m.max_bookings_per_day,
+                      m.profile_image_url, m.time_zone, m.rating::text AS "rating!", m.review_count, m.total_sessions,
+                      (m.is_active AND u.is_active) AS "is_active!",
+                      m.approval_status AS "approval_status: crate::catalogue::mentors::ApprovalStatus",
+                      m.rejection_reason, m.created_at, u.first_name AS user_first_name, u.last_name AS user_last_name,
+                      u.profile_image_url AS user_profile_image_url
+               FROM mentors m JOIN users u ON u.id = m.user_id "# + $rest
+            $(, $arg)*
         )
     };
 }
+pub(crate) use query_mentors;
 
 impl Mentor {
     /// Whether anyone but the mentor (and administrators) may see and book them: active, their
     /// user too, and approved by an administrator.
     pub fn is_public(&self) -> bool {
-        self.is_active && self.approval_status == APPROVED
+        self.is_active && self.approval_status == ApprovalStatus::Approved
     }
 }
 
@@ -104,6 +116,10 @@ pub struct ProfileInput {
     pub profile_image_url: Option<String>,
     pub time_zone: Option<String>,
     pub minimum_notice_minutes: Option<i64>,
+    pub buffer_before_minutes: Option<i64>,
+    pub buffer_after_minutes: Option<i64>,
+    /// 0 removes the cap.
+    pub max_bookings_per_day: Option<i64>,
 }
 
 pub fn display_name(raw: &str) -> Result<String> {
@@ -188,6 +204,22 @@ pub fn changed_image_url(raw: Option<&str>, current: Option<String>) -> Result<O
     }
 }
 
+/// `image` as a change sets it: a new image must be an upload of `user_id` (one kept as it was
+/// passes as before), so nobody shows another user's upload as their own.
+pub async fn owned_image(
+    db: impl PgExecutor<'_>,
+    user_id: Uuid,
+    image: Option<String>,
+    current: Option<&str>,
+) -> Result<Option<String>> {
+    match image.as_deref() {
+        Some(url) if Some(url) != current && !uploads::owned_by(db, url, user_id).await? => {
+            Err(Error::validation(INVALID_IMAGE_URL))
+        }
+        _ => Ok(image),
+    }
+}
+
 /// How long before a session it can be booked at the latest, unless the mentor says otherwise.
 pub const DEFAULT_MINIMUM_NOTICE_MINUTES: i32 = 120;
 /// A week.
@@ -209,6 +241,7 @@ pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<M
     let specialties = specialties(input.specialties.as_deref().unwrap_or(&[]))?;
     let base_price_cents = base_price(input.base_price.as_deref())?;
     let image = input.profile_image_url.as_deref().map(image_url).transpose()?.flatten();
+    let image = owned_image(db, user_id, image, None).await?;
     let time_zone = match input.time_zone.as_deref() {
         Some(tz) if !tz.trim().is_empty() => time_zones::validate(tz)?,
         _ => time_zones::DEFAULT_TIME_ZONE.to_string(),
@@ -218,18 +251,37 @@ pub async fn create(db: &PgPool, user_id: Uuid, input: ProfileInput) -> Result<M
         .map(minimum_notice)
         .transpose()?
         .unwrap_or(DEFAULT_MINIMUM_NOTICE_MINUTES);
-    let id: Uuid = sqlx::query_scalar(
-        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone, minimum_notice_minutes) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+    let before = input
+        .buffer_before_minutes
+        .map(scheduling_rules::buffer)
+        .transpose()?
+        .unwrap_or(0);
+    let after = input
+        .buffer_after_minutes
+        .map(scheduling_rules::buffer)
+        .transpose()?
+        .unwrap_or(0);
+    let cap = input
+        .max_bookings_per_day
+        .map(scheduling_rules::daily_cap)
+        .transpose()?
+        .flatten();
+    let id: Uuid = sqlx::query_scalar!(
+        "INSERT INTO mentors (user_id, display_name, bio, specialties, base_price_cents, profile_image_url, time_zone, minimum_notice_minutes, \
+         buffer_before_minutes, buffer_after_minutes, max_bookings_per_day) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        user_id,
+        display_name,
+        bio,
+        &specialties,
+        base_price_cents,
+        image,
+        time_zone,
+        notice,
+        before,
+        after,
+        cap,
     )
-    .bind(user_id)
-    .bind(display_name)
-    .bind(bio)
-    .bind(&specialties)
-    .bind(base_price_cents)
-    .bind(image)
-    .bind(time_zone)
-    .bind(notice)
     .fetch_one(db)
     .await
     .on_constraint("mentors_user_id_key", || Error::conflict(ALREADY_A_MENTOR))?;
@@ -261,7 +313,8 @@ pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput)
         Some(p) => base_price(Some(p))?,
         None => current.base_price_cents,
     };
-    let image = changed_image_url(input.profile_image_url.as_deref(), current.profile_image_url)?;
+    let image = changed_image_url(input.profile_image_url.as_deref(), current.profile_image_url.clone())?;
+    let image = owned_image(&mut *tx, current.user_id, image, current.profile_image_url.as_deref()).await?;
     let time_zone = input
         .time_zone
         .as_deref()
@@ -273,18 +326,36 @@ pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput)
         .map(minimum_notice)
         .transpose()?
         .unwrap_or(current.minimum_notice_minutes);
-    sqlx::query(
+    let before = input
+        .buffer_before_minutes
+        .map(scheduling_rules::buffer)
+        .transpose()?
+        .unwrap_or(current.buffer_before_minutes);
+    let after = input
+        .buffer_after_minutes
+        .map(scheduling_rules::buffer)
+        .transpose()?
+        .unwrap_or(current.buffer_after_minutes);
+    let cap = match input.max_bookings_per_day {
+        Some(n) => scheduling_rules::daily_cap(n)?,
+        None => current.max_bookings_per_day,
+    };
+    sqlx::query!(
         "UPDATE mentors SET display_name = $2, bio = $3, specialties = $4, base_price_cents = $5, \
-         profile_image_url = $6, time_zone = $7, minimum_notice_minutes = $8, updated_at = now() WHERE id = $1",
+         profile_image_url = $6, time_zone = $7, minimum_notice_minutes = $8, buffer_before_minutes = $9, \
+         buffer_after_minutes = $10, max_bookings_per_day = $11, updated_at = now() WHERE id = $1",
+        mentor_id,
+        display_name,
+        bio,
+        &specialties,
+        base_price_cents,
+        image,
+        time_zone,
+        notice,
+        before,
+        after,
+        cap,
     )
-    .bind(mentor_id)
-    .bind(display_name)
-    .bind(bio)
-    .bind(&specialties)
-    .bind(base_price_cents)
-    .bind(image)
-    .bind(time_zone)
-    .bind(notice)
     .execute(&mut *tx)
     .await?;
     find(&mut *tx, mentor_id)
@@ -293,15 +364,11 @@ pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput)
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Mentor>> {
-    Ok(sqlx::query_as(select_mentors!("WHERE m.id = $1"))
-        .bind(id)
-        .fetch_optional(db)
-        .await?)
+    Ok(query_mentors!("WHERE m.id = $1", id).fetch_optional(db).await?)
 }
 
 pub async fn find_by_user(db: impl PgExecutor<'_>, user_id: Uuid) -> Result<Option<Mentor>> {
-    Ok(sqlx::query_as(select_mentors!("WHERE m.user_id = $1"))
-        .bind(user_id)
+    Ok(query_mentors!("WHERE m.user_id = $1", user_id)
         .fetch_optional(db)
         .await?)
 }

@@ -5,6 +5,7 @@ pub mod changes;
 pub mod favorites;
 pub mod listed;
 pub mod mentors;
+pub mod scheduling_rules;
 pub mod search;
 pub mod services;
 pub mod stats;

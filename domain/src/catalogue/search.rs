@@ -245,8 +245,7 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         });
     }
 
-    let found: Vec<Mentor> = sqlx::query_as(crate::select_mentors!("WHERE m.id = ANY($1)"))
-        .bind(&ids)
+    let found: Vec<Mentor> = super::mentors::query_mentors!("WHERE m.id = ANY($1)", &ids)
         .fetch_all(db)
         .await?;
     let ordered = ids

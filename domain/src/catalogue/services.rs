@@ -44,8 +44,19 @@ pub struct Service {
     pub created_at: DateTime<Utc>,
 }
 
-const COLUMNS: &str = "id, mentor_id, title, description, service_type, price_cents, duration_minutes, \
-                       is_active, is_group_session, max_participants, created_at";
+/// `sqlx::query_as!(Service, …)` whose statement names a service's columns between `$head` and `$tail`.
+macro_rules! service_query {
+    ($head:literal, $tail:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            Service,
+            $head
+                + r#"id, mentor_id, title, description, service_type AS "service_type: ServiceType", price_cents,
+                     duration_minutes, is_active, is_group_session, max_participants, created_at"#
+                + $tail
+            $(, $arg)*
+        )
+    };
+}
 
 /// Input of a new service; `None` means the field was not sent.
 #[derive(Default)]
@@ -135,18 +146,19 @@ pub async fn create(db: &PgPool, mentor_id: Uuid, input: NewService) -> Result<S
     let price_cents = price(input.price.as_deref())?;
     let duration = duration(input.duration.unwrap_or(DEFAULT_DURATION_MINUTES as i64))?;
     let max_participants = group_size(input.is_group_session, input.max_participants)?;
-    let service = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let service = service_query!(
         "INSERT INTO services (mentor_id, title, description, service_type, price_cents, duration_minutes, \
-         is_group_session, max_participants) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {COLUMNS}"
-    )))
-    .bind(mentor_id)
-    .bind(title)
-    .bind(description)
-    .bind(service_type)
-    .bind(price_cents)
-    .bind(duration)
-    .bind(input.is_group_session)
-    .bind(max_participants)
+         is_group_session, max_participants) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ",
+        "",
+        mentor_id,
+        title,
+        description,
+        service_type as ServiceType,
+        price_cents,
+        duration,
+        input.is_group_session,
+        max_participants,
+    )
     .fetch_one(db)
     .await?;
     Ok(service)
@@ -190,41 +202,40 @@ pub async fn update(db: &PgPool, owner_mentor_id: Uuid, id: Uuid, changes: Servi
         is_group,
         changes.max_participants.or(current.max_participants.map(i64::from)),
     )?;
-    let service = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let service = service_query!(
         "UPDATE services SET title = $2, description = $3, service_type = $4, price_cents = $5, duration_minutes = $6, \
-         is_active = $7, is_group_session = $8, max_participants = $9, updated_at = now() WHERE id = $1 RETURNING {COLUMNS}"
-    )))
-    .bind(id)
-    .bind(title)
-    .bind(description)
-    .bind(service_type)
-    .bind(price_cents)
-    .bind(duration)
-    .bind(changes.is_active.unwrap_or(current.is_active))
-    .bind(is_group)
-    .bind(max_participants)
+         is_active = $7, is_group_session = $8, max_participants = $9, updated_at = now() WHERE id = $1 RETURNING ",
+        "",
+        id,
+        title,
+        description,
+        service_type as ServiceType,
+        price_cents,
+        duration,
+        changes.is_active.unwrap_or(current.is_active),
+        is_group,
+        max_participants,
+    )
     .fetch_one(db)
     .await?;
     Ok(service)
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Service>> {
-    let s = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM services WHERE id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(db)
-    .await?;
+    let s = service_query!("SELECT ", " FROM services WHERE id = $1", id,)
+        .fetch_optional(db)
+        .await?;
     Ok(s)
 }
 
 /// Services of many mentors at once, oldest first; inactive ones only when asked.
 pub async fn for_mentors(db: impl PgExecutor<'_>, mentor_ids: &[Uuid], include_inactive: bool) -> Result<Vec<Service>> {
-    let s = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM services WHERE mentor_id = ANY($1) AND (is_active OR $2) ORDER BY created_at, id"
-    )))
-    .bind(mentor_ids)
-    .bind(include_inactive)
+    let s = service_query!(
+        "SELECT ",
+        " FROM services WHERE mentor_id = ANY($1) AND (is_active OR $2) ORDER BY created_at, id",
+        mentor_ids,
+        include_inactive,
+    )
     .fetch_all(db)
     .await?;
     Ok(s)

@@ -14,16 +14,17 @@ pub struct ServiceStat {
 }
 
 pub async fn service_stats(db: &PgPool) -> Result<Vec<ServiceStat>> {
-    let rows = sqlx::query_as(
-        "SELECT t.service_type, \
-                count(DISTINCT m.id) AS mentor_count, \
-                coalesce(min(s.price_cents) FILTER (WHERE m.id IS NOT NULL AND s.price_cents > 0), 0)::bigint AS min_price_cents \
+    let rows = sqlx::query_as!(
+        ServiceStat,
+        "SELECT t.service_type AS \"service_type!: ServiceType\", \
+                count(DISTINCT m.id) AS \"mentor_count!\", \
+                coalesce(min(s.price_cents) FILTER (WHERE m.id IS NOT NULL AND s.price_cents > 0), 0)::bigint AS \"min_price_cents!\" \
          FROM unnest($1::text[]) WITH ORDINALITY AS t(service_type, position) \
          LEFT JOIN services s ON s.service_type = t.service_type AND s.is_active \
          LEFT JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
          GROUP BY t.service_type, t.position ORDER BY t.position",
+        ServiceType::ALL as &[ServiceType],
     )
-    .bind(ServiceType::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>())
     .fetch_all(db)
     .await?;
     Ok(rows)
@@ -60,28 +61,36 @@ pub const TESTIMONIAL_MIN_RATING: i16 = 4;
 pub const TESTIMONIAL_COUNT: i64 = 3;
 
 pub async fn highlights(db: &PgPool) -> Result<Highlights> {
-    let (mentor_count, average_hourly_cents, average_rating, review_count, completed_sessions): (i64, Option<i64>, Option<String>, i64, i64) =
-        sqlx::query_as(
-            "SELECT (SELECT count(*) FROM mentors m WHERE m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) AND m.from_price_cents IS NOT NULL), \
-                    (SELECT round(avg(s.price_cents * 60.0 / s.duration_minutes))::bigint FROM services s \
-                       JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
-                      WHERE s.is_active AND s.price_cents > 0 AND NOT s.is_group_session), \
-                    (SELECT round(avg(r.rating), 2)::text FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
-                    (SELECT count(*) FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL), \
-                    (SELECT count(*) FROM bookings WHERE status = $1)",
+    let row =
+        sqlx::query!(
+            r#"SELECT (SELECT count(*) FROM mentors m WHERE m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) AND m.from_price_cents IS NOT NULL) AS "mentor_count!",
+                    (SELECT round(avg(s.price_cents * 60.0 / s.duration_minutes))::bigint FROM services s
+                       JOIN mentors m ON m.id = s.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active)
+                      WHERE s.is_active AND s.price_cents > 0 AND NOT s.is_group_session) AS average_hourly_cents,
+                    (SELECT round(avg(r.rating), 2)::text FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL) AS average_rating,
+                    (SELECT count(*) FROM reviews r JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) WHERE r.hidden_at IS NULL) AS "review_count!",
+                    (SELECT count(*) FROM bookings WHERE status = $1) AS "completed_sessions!""#,
+            BookingStatus::Completed as BookingStatus,
         )
-        .bind(BookingStatus::Completed)
         .fetch_one(db)
         .await?;
-    let testimonials = sqlx::query_as(
-        "SELECT r.id, r.rating, r.comment, u.first_name AS reviewer_first_name, u.last_name AS reviewer_last_name, \
+    let (mentor_count, average_hourly_cents, average_rating, review_count, completed_sessions) = (
+        row.mentor_count,
+        row.average_hourly_cents,
+        row.average_rating,
+        row.review_count,
+        row.completed_sessions,
+    );
+    let testimonials = sqlx::query_as!(
+        Testimonial,
+        "SELECT r.id, r.rating, r.comment AS \"comment!\", u.first_name AS reviewer_first_name, u.last_name AS reviewer_last_name, \
                 m.id AS mentor_id, m.display_name AS mentor_name, r.created_at \
          FROM reviews r JOIN users u ON u.id = r.user_id JOIN mentors m ON m.id = r.mentor_id AND m.is_active AND m.approval_status = 'approved' AND EXISTS (SELECT 1 FROM users mu WHERE mu.id = m.user_id AND mu.is_active) \
          WHERE r.rating >= $1 AND r.hidden_at IS NULL AND btrim(coalesce(r.comment, '')) <> '' \
          ORDER BY r.created_at DESC, r.id LIMIT $2",
+        TESTIMONIAL_MIN_RATING,
+        TESTIMONIAL_COUNT,
     )
-    .bind(TESTIMONIAL_MIN_RATING)
-    .bind(TESTIMONIAL_COUNT)
     .fetch_all(db)
     .await?;
     Ok(Highlights {

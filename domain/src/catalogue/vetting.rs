@@ -13,12 +13,13 @@ use super::mentors::{self, Mentor};
 use crate::{
     Error, Result,
     audit::{self, AuditEntry},
+    choice::Choice,
     job_queue::email::{self, EmailJob},
     notifications, text,
 };
 
 /// The approval statuses belong to the mentor's row (`mentors`); vetting moves between them.
-pub use super::mentors::{APPROVED, PENDING, REJECTED, STATUSES};
+pub use super::mentors::ApprovalStatus;
 
 /// The longest rejection reason kept, in characters.
 pub const MAX_REASON_CHARS: usize = 1000;
@@ -29,13 +30,9 @@ pub const REASON_TOO_LONG: &str = "Reason must be at most 1000 characters";
 pub const NOT_REJECTED: &str = "Only a rejected profile can be resubmitted";
 pub const ALREADY_REJECTED: &str = "This mentor is already rejected";
 
-/// An `approvalStatus` filter: one of [`STATUSES`].
-pub fn parse_status(raw: &str) -> Result<&'static str> {
-    STATUSES
-        .iter()
-        .find(|s| **s == raw.trim())
-        .copied()
-        .ok_or_else(|| Error::validation(INVALID_STATUS))
+/// An `approvalStatus` filter: one of [`ApprovalStatus`], or [`INVALID_STATUS`].
+pub fn parse_status(raw: &Choice<ApprovalStatus>) -> Result<ApprovalStatus> {
+    raw.value(INVALID_STATUS)
 }
 
 /// A rejection's reason: 1 to [`MAX_REASON_CHARS`] characters once trimmed, newlines allowed.
@@ -54,8 +51,7 @@ pub fn reason(raw: Option<&str>) -> Result<String> {
 
 /// The mentor, locked for a decision.
 async fn locked(tx: &mut PgConnection, mentor_id: Uuid) -> Result<Mentor> {
-    let found: Option<Uuid> = sqlx::query_scalar("SELECT id FROM mentors WHERE id = $1 FOR UPDATE")
-        .bind(mentor_id)
+    let found = sqlx::query_scalar!("SELECT id FROM mentors WHERE id = $1 FOR UPDATE", mentor_id)
         .fetch_optional(&mut *tx)
         .await?;
     if found.is_none() {
@@ -76,15 +72,16 @@ async fn reread(tx: &mut PgConnection, mentor_id: Uuid) -> Result<Mentor> {
 /// Approving an approved profile changes nothing and tells nobody.
 pub async fn approve(tx: &mut PgConnection, admin_id: Uuid, mentor_id: Uuid) -> Result<Mentor> {
     let before = locked(tx, mentor_id).await?;
-    if before.approval_status == APPROVED {
+    if before.approval_status == ApprovalStatus::Approved {
         return Ok(before);
     }
-    sqlx::query(
-        "UPDATE mentors SET approval_status = 'approved', rejection_reason = NULL, reviewed_at = now(), \
+    sqlx::query!(
+        "UPDATE mentors SET approval_status = $3, rejection_reason = NULL, reviewed_at = now(), \
          reviewed_by = $2, updated_at = now() WHERE id = $1",
+        mentor_id,
+        admin_id,
+        ApprovalStatus::Approved as ApprovalStatus,
     )
-    .bind(mentor_id)
-    .bind(admin_id)
     .execute(&mut *tx)
     .await?;
     audit::record(
@@ -95,7 +92,7 @@ pub async fn approve(tx: &mut PgConnection, admin_id: Uuid, mentor_id: Uuid) -> 
             object_type: "mentor",
             object_id: mentor_id.to_string(),
             before: Some(json!({ "approvalStatus": before.approval_status })),
-            after: Some(json!({ "approvalStatus": APPROVED })),
+            after: Some(json!({ "approvalStatus": ApprovalStatus::Approved })),
         },
     )
     .await?;
@@ -122,16 +119,17 @@ pub async fn reject(
 ) -> Result<Mentor> {
     let reason = reason(raw_reason)?;
     let before = locked(tx, mentor_id).await?;
-    if before.approval_status == REJECTED {
+    if before.approval_status == ApprovalStatus::Rejected {
         return Err(Error::conflict(ALREADY_REJECTED));
     }
-    sqlx::query(
-        "UPDATE mentors SET approval_status = 'rejected', rejection_reason = $3, reviewed_at = now(), \
+    sqlx::query!(
+        "UPDATE mentors SET approval_status = $4, rejection_reason = $3, reviewed_at = now(), \
          reviewed_by = $2, updated_at = now() WHERE id = $1",
+        mentor_id,
+        admin_id,
+        &reason,
+        ApprovalStatus::Rejected as ApprovalStatus,
     )
-    .bind(mentor_id)
-    .bind(admin_id)
-    .bind(&reason)
     .execute(&mut *tx)
     .await?;
     audit::record(
@@ -142,7 +140,7 @@ pub async fn reject(
             object_type: "mentor",
             object_id: mentor_id.to_string(),
             before: Some(json!({ "approvalStatus": before.approval_status })),
-            after: Some(json!({ "approvalStatus": REJECTED, "reason": reason })),
+            after: Some(json!({ "approvalStatus": ApprovalStatus::Rejected, "reason": reason })),
         },
     )
     .await?;
@@ -163,14 +161,15 @@ pub async fn reject(
 pub async fn resubmit(tx: &mut PgConnection, user_id: Uuid) -> Result<Mentor> {
     let own = mentors::own(&mut *tx, user_id).await?;
     let mentor = locked(tx, own.id).await?;
-    if mentor.approval_status != REJECTED {
+    if mentor.approval_status != ApprovalStatus::Rejected {
         return Err(Error::conflict(NOT_REJECTED));
     }
-    sqlx::query(
-        "UPDATE mentors SET approval_status = 'pending', rejection_reason = NULL, submitted_at = now(), \
+    sqlx::query!(
+        "UPDATE mentors SET approval_status = $2, rejection_reason = NULL, submitted_at = now(), \
          updated_at = now() WHERE id = $1",
+        mentor.id,
+        ApprovalStatus::Pending as ApprovalStatus,
     )
-    .bind(mentor.id)
     .execute(&mut *tx)
     .await?;
     reread(tx, mentor.id).await
@@ -182,11 +181,12 @@ mod tests {
 
     #[test]
     fn statuses_parse_exactly() {
-        assert_eq!(parse_status("pending").unwrap(), PENDING);
-        assert_eq!(parse_status(" approved ").unwrap(), APPROVED);
-        assert_eq!(parse_status("rejected").unwrap(), REJECTED);
+        let parse = |raw: &str| parse_status(&raw.parse().unwrap());
+        assert_eq!(parse("pending").unwrap(), ApprovalStatus::Pending);
+        assert_eq!(parse(" approved ").unwrap(), ApprovalStatus::Approved);
+        assert_eq!(parse("rejected").unwrap(), ApprovalStatus::Rejected);
         for bad in ["", "Approved", "active", "all"] {
-            assert_eq!(parse_status(bad).unwrap_err().to_string(), INVALID_STATUS, "{bad}");
+            assert_eq!(parse(bad).unwrap_err().to_string(), INVALID_STATUS, "{bad}");
         }
     }
 

@@ -1,16 +1,21 @@
 //! Who may be in a group session's call, and when: its mentor, and every seeker holding a paid or
-//! free seat (a confirmed or completed seat booking) who was not removed, while the session is live
-//! (active, or between its start and its end).
+//! free seat (a confirmed or completed seat booking) who was not removed, while the call is open
+//! (active, or from 15 minutes before its start until its end: the waiting room before the start).
 
 use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgConnection};
 use uuid::Uuid;
 
-use crate::{Error, Result, booking::BookingStatus, group_sessions::GroupStatus};
+use crate::{
+    Error, Result,
+    booking::BookingStatus,
+    group_sessions::{GroupStatus, status::in_call_window},
+    statuses::RemovalReason,
+};
 
 pub const NOT_FOUND: &str = "Group session not found";
 pub const NOT_A_PARTICIPANT: &str = "Only the mentor and the participants of this session can join its call";
-pub const REMOVED: &str = "You were removed from this session";
+pub const REMOVED: &str = crate::group_sessions::REMOVED;
 pub const NOT_LIVE: &str = "This session is not live";
 pub const MENTOR_ONLY: &str = "Only the mentor of this session can do that";
 pub const NOT_IN_SESSION: &str = "That person is not a participant of this session";
@@ -28,11 +33,11 @@ pub struct CallSession {
 }
 
 impl CallSession {
-    /// Active, or scheduled with its start reached and its end not.
-    pub fn is_live(&self, now: DateTime<Utc>) -> bool {
+    /// The call may be entered: active, or scheduled from 15 minutes before its start until its end.
+    pub fn is_open(&self, now: DateTime<Utc>) -> bool {
         match self.status {
             GroupStatus::Active => true,
-            GroupStatus::Scheduled => self.scheduled_at <= now && now < self.ends_at,
+            GroupStatus::Scheduled => in_call_window(self.scheduled_at, self.ends_at, now),
             GroupStatus::Completed | GroupStatus::Cancelled => false,
         }
     }
@@ -60,11 +65,12 @@ pub struct Member {
 }
 
 pub async fn session(conn: &mut PgConnection, id: Uuid) -> Result<CallSession> {
-    sqlx::query_as(
-        "SELECT g.id, g.title, g.status, g.scheduled_at, g.ends_at, g.max_participants, m.user_id AS mentor_user_id, \
+    sqlx::query_as!(
+        CallSession,
+        "SELECT g.id, g.title, g.status AS \"status: GroupStatus\", g.scheduled_at, g.ends_at, g.max_participants, m.user_id AS mentor_user_id, \
          m.display_name AS mentor_name FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id WHERE g.id = $1",
+        id,
     )
-    .bind(id)
     .fetch_optional(conn)
     .await?
     .ok_or_else(|| Error::not_found(NOT_FOUND))
@@ -75,15 +81,16 @@ pub async fn role_of(conn: &mut PgConnection, s: &CallSession, user: Uuid) -> Re
     if s.mentor_user_id == user {
         return Ok(Role::Mentor);
     }
-    let (seated, removed): (bool, bool) = sqlx::query_as(
-        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3)), \
-         EXISTS (SELECT 1 FROM group_call_removals WHERE group_session_id = $1 AND user_id = $2)",
+    let found = sqlx::query!(
+        r#"SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3)) AS "seated!",
+                  EXISTS (SELECT 1 FROM group_call_removals WHERE group_session_id = $1 AND user_id = $2) AS "removed!""#,
+        s.id,
+        user,
+        BookingStatus::ADMITTED as &[BookingStatus],
     )
-    .bind(s.id)
-    .bind(user)
-    .bind(BookingStatus::ADMITTED)
     .fetch_one(conn)
     .await?;
+    let (seated, removed) = (found.seated, found.removed);
     match (seated, removed) {
         (_, true) => Err(Error::forbidden(REMOVED)),
         (true, false) => Ok(Role::Participant),
@@ -95,7 +102,7 @@ pub async fn role_of(conn: &mut PgConnection, s: &CallSession, user: Uuid) -> Re
 pub async fn admit(conn: &mut PgConnection, id: Uuid, user: Uuid, now: DateTime<Utc>) -> Result<(CallSession, Role)> {
     let s = session(&mut *conn, id).await?;
     let role = role_of(&mut *conn, &s, user).await?;
-    if !s.is_live(now) {
+    if !s.is_open(now) {
         return Err(Error::conflict(NOT_LIVE));
     }
     Ok((s, role))
@@ -110,10 +117,27 @@ pub async fn as_mentor(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<
     Ok(s)
 }
 
+/// Serialises, until the transaction ends, everything that changes one member's place in one call:
+/// their join (admitted, then seated in Janus), their removal (recorded, then kicked), their
+/// publication and the mentor's mute of it. So a removal never falls between a join's check and
+/// its seat in Janus, and a mute never misses a publication being made.
+pub async fn lock_seat(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<()> {
+    sqlx::query!(
+        "SELECT pg_advisory_xact_lock(hashtext('group_call_seat'), hashtext($1::uuid::text || $2::uuid::text))",
+        id,
+        user,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// The mentor and every seated participant not removed: who hears about the call.
 pub async fn members(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Member>> {
-    Ok(sqlx::query_as(
-        "SELECT u.id AS user_id, u.first_name, u.last_name, u.profile_image_url, true AS is_mentor, false AS is_muted \
+    Ok(sqlx::query_as!(
+        Member,
+        "SELECT u.id AS \"user_id!\", u.first_name AS \"first_name!\", u.last_name AS \"last_name!\", u.profile_image_url, \
+                true AS \"is_mentor!\", false AS \"is_muted!\" \
          FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id JOIN users u ON u.id = m.user_id WHERE g.id = $1 \
          UNION ALL \
          SELECT u.id, u.first_name, u.last_name, u.profile_image_url, false, \
@@ -121,34 +145,41 @@ pub async fn members(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Member>> {
          FROM bookings b JOIN users u ON u.id = b.user_id \
          WHERE b.group_session_id = $1 AND b.status = ANY($2) \
          AND NOT EXISTS (SELECT 1 FROM group_call_removals r WHERE r.group_session_id = $1 AND r.user_id = b.user_id) \
-         ORDER BY is_mentor DESC, first_name, last_name",
+         ORDER BY 5 DESC, 2, 3",
+        id,
+        BookingStatus::ADMITTED as &[BookingStatus],
     )
-    .bind(id)
-    .bind(BookingStatus::ADMITTED)
     .fetch_all(conn)
     .await?)
 }
 
-/// Records that the mentor removed `user`; false when they were not a participant.
-pub async fn remove(conn: &mut PgConnection, id: Uuid, user: Uuid, by: Uuid) -> Result<bool> {
-    let seated: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3))",
+/// Records that the mentor removed `user` for `reason`; false when they were not a participant, or
+/// were removed already (a second removal, even a concurrent one, changes nothing: the first
+/// reason stands and the seat's money is settled once).
+pub async fn remove(conn: &mut PgConnection, id: Uuid, user: Uuid, by: Uuid, reason: RemovalReason) -> Result<bool> {
+    let seated: bool = sqlx::query_scalar!(
+        "SELECT EXISTS (SELECT 1 FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3)) AS \"seated!\"",
+        id,
+        user,
+        BookingStatus::ADMITTED as &[BookingStatus],
     )
-    .bind(id)
-    .bind(user)
-    .bind(BookingStatus::ADMITTED)
     .fetch_one(&mut *conn)
     .await?;
     if !seated {
         return Ok(false);
     }
-    sqlx::query("INSERT INTO group_call_removals (group_session_id, user_id, removed_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
-        .bind(id)
-        .bind(user)
-        .bind(by)
-        .execute(conn)
-        .await?;
-    Ok(true)
+    let recorded = sqlx::query!(
+        "INSERT INTO group_call_removals (group_session_id, user_id, removed_by, reason) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING",
+        id,
+        user,
+        by,
+        reason as RemovalReason,
+    )
+    .execute(conn)
+    .await?
+    .rows_affected();
+    Ok(recorded == 1)
 }
 
 #[cfg(test)]
@@ -171,14 +202,19 @@ mod tests {
     }
 
     #[test]
-    fn a_session_is_live_when_active_or_between_its_start_and_its_end() {
+    fn a_call_is_open_when_active_or_from_15_minutes_before_the_start_until_the_end() {
         let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        assert!(session(GroupStatus::Scheduled, 0).is_live(now));
-        assert!(session(GroupStatus::Scheduled, -59).is_live(now));
-        assert!(!session(GroupStatus::Scheduled, -60).is_live(now));
-        assert!(!session(GroupStatus::Scheduled, 1).is_live(now));
-        assert!(session(GroupStatus::Active, 30).is_live(now));
-        assert!(!session(GroupStatus::Completed, -10).is_live(now));
-        assert!(!session(GroupStatus::Cancelled, -10).is_live(now));
+        assert!(session(GroupStatus::Scheduled, 0).is_open(now));
+        assert!(session(GroupStatus::Scheduled, -59).is_open(now));
+        assert!(!session(GroupStatus::Scheduled, -60).is_open(now));
+        assert!(session(GroupStatus::Scheduled, 1).is_open(now), "the waiting room");
+        assert!(
+            session(GroupStatus::Scheduled, 15).is_open(now),
+            "15 minutes early, the edge"
+        );
+        assert!(!session(GroupStatus::Scheduled, 16).is_open(now));
+        assert!(session(GroupStatus::Active, 30).is_open(now));
+        assert!(!session(GroupStatus::Completed, -10).is_open(now));
+        assert!(!session(GroupStatus::Cancelled, -10).is_open(now));
     }
 }

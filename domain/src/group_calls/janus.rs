@@ -18,8 +18,6 @@ const OWN_TOKEN_SECONDS: i64 = 60;
 pub const ROOM_BITRATE: u64 = 512_000;
 /// The mentor's own publishing cap: room for a screen share beside the camera.
 pub const MENTOR_BITRATE: u64 = 1_500_000;
-/// Clients publish audio first: its media line is mid "0", the one moderation mutes.
-pub const AUDIO_MID: &str = "0";
 
 // VideoRoom error codes that mean the wanted state is already there.
 const ROOM_EXISTS: i64 = 427;
@@ -85,10 +83,22 @@ impl JanusClient {
         .map(drop)
     }
 
-    /// Mutes or unmutes a participant's audio for everyone.
-    pub async fn set_muted(&self, room: u64, secret: &str, participant: u64, muted: bool) -> anyhow::Result<()> {
-        let body = json!({"request": "moderate", "room": room, "secret": secret, "id": participant, "mid": AUDIO_MID, "mute": muted});
-        self.room_request(body, &[NO_SUCH_PARTICIPANT]).await.map(drop)
+    /// Mutes or unmutes a participant's audio for everyone: each of `audio_mids`, the mids of their
+    /// publication's audio streams as Janus reported them (wherever their offer put its audio; a
+    /// mid by itself says nothing about what it carries).
+    pub async fn set_muted(
+        &self,
+        room: u64,
+        secret: &str,
+        participant: u64,
+        audio_mids: &[String],
+        muted: bool,
+    ) -> anyhow::Result<()> {
+        for mid in audio_mids {
+            let body = json!({"request": "moderate", "room": room, "secret": secret, "id": participant, "mid": mid, "mute": muted});
+            self.room_request(body, &[NO_SUCH_PARTICIPANT]).await?;
+        }
+        Ok(())
     }
 
     /// Sends a participant out of the room (their media stops; the api gives them no new token).
@@ -181,5 +191,41 @@ impl JanusClient {
             );
         }
         Ok(answer)
+    }
+}
+
+/// The mids of the audio streams in a publisher's `configured` answer (its `streams`: every stream
+/// of the publication, in Janus's words), whatever order the offer put them in.
+pub fn audio_mids(configured: &Value) -> Vec<String> {
+    configured["streams"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|s| s["type"] == "audio")
+        .filter_map(|s| s["mid"].as_str().map(String::from))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_audio_of_a_publication_is_what_janus_says_is_audio_wherever_it_is() {
+        let video_first = json!({"configured": "ok", "streams": [
+            {"type": "video", "mindex": 0, "mid": "0", "codec": "vp8"},
+            {"type": "audio", "mindex": 1, "mid": "1", "codec": "opus"},
+        ]});
+        assert_eq!(audio_mids(&video_first), ["1"]);
+        let two_microphones = json!({"streams": [
+            {"type": "audio", "mid": "a"}, {"type": "video", "mid": "v"}, {"type": "audio", "mid": "b", "disabled": true},
+            {"type": "data", "mid": "d"},
+        ]});
+        assert_eq!(
+            audio_mids(&two_microphones),
+            ["a", "b"],
+            "a disabled stream may come back"
+        );
+        assert!(audio_mids(&json!({"configured": "ok"})).is_empty());
     }
 }

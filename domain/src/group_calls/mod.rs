@@ -8,6 +8,7 @@ pub mod access;
 pub mod gateway;
 pub mod ids;
 pub mod janus;
+pub mod joins;
 pub mod removals;
 pub mod room;
 pub mod tokens;

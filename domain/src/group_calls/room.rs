@@ -158,7 +158,7 @@ pub async fn announce(
         GroupStatus::Completed | GroupStatus::Cancelled => {
             let ended = GroupSessionEnded {
                 group_session_id: id,
-                status: status.as_str().to_owned(),
+                status,
             };
             tell_members(&mut *conn, id, ServerEvent::GroupSessionEnded(ended)).await?;
             if let Some(client) = client {
@@ -171,7 +171,8 @@ pub async fn announce(
     }
 }
 
-/// Someone admitted entered the room (their tile appears for the others).
+/// Someone admitted entered the room (their tile appears for the others). The caller holds
+/// [`access::lock_seat`] since its admission, and has seated them in Janus.
 pub async fn joined(conn: &mut PgConnection, user: Uuid, id: Uuid, now: DateTime<Utc>) -> Result<()> {
     let (session, role) = access::admit(&mut *conn, id, user, now).await?;
     let me = access::members(&mut *conn, id)
@@ -190,12 +191,24 @@ pub async fn joined(conn: &mut PgConnection, user: Uuid, id: Uuid, now: DateTime
         group_session_id: id,
         participant,
     };
+    // Time in: the evidence that the member (the mentor above all) was there.
+    super::joins::joined(&mut *conn, session.id, user).await?;
+    // A new stay publishes nothing yet (its offer records what it publishes).
+    sqlx::query!(
+        "DELETE FROM group_call_publications WHERE group_session_id = $1 AND user_id = $2",
+        session.id,
+        user,
+    )
+    .execute(&mut *conn)
+    .await?;
     tell_members(conn, session.id, ServerEvent::ParticipantJoined(joined)).await
 }
 
-/// Someone left the room.
+/// Someone seated in the room left it (only a seat's leave is announced: the api's, when a socket
+/// that joined leaves or closes).
 pub async fn left(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<()> {
     access::session(&mut *conn, id).await?;
+    super::joins::left(&mut *conn, id, user).await?;
     let left = ParticipantLeft {
         group_session_id: id,
         participant_id: user,
@@ -252,17 +265,20 @@ pub async fn set_muted(
     {
         return Err(Error::not_found(access::NOT_IN_SESSION));
     }
-    // Kept, so the participant rejoins muted after a reload or a reconnection ([`reapply_mute`]).
+    // A publication being recorded ([`published`]) is either seen here or sees this mute.
+    access::lock_seat(&mut *conn, id, target).await?;
+    // Kept, so the participant rejoins muted after a reload or a reconnection ([`published`]).
     let sql = if muted {
         "INSERT INTO group_call_mutes (group_session_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
     } else {
         "DELETE FROM group_call_mutes WHERE group_session_id = $1 AND user_id = $2"
     };
     sqlx::query(sql).bind(id).bind(target).execute(&mut *conn).await?;
+    let audio = audio_mids(&mut *conn, id, target).await?;
     let client = janus(client)?;
     let (room, secret) = room_of(client, id);
     client
-        .set_muted(room, &secret, ids::participant_id(target), muted)
+        .set_muted(room, &secret, ids::participant_id(target), &audio, muted)
         .await
         .map_err(unavailable)?;
     let participant = ParticipantRef {
@@ -277,45 +293,84 @@ pub async fn set_muted(
     tell_members(conn, id, event).await
 }
 
-/// A member who (re)publishes while the mentor keeps them muted is muted again in Janus: a reload
-/// or a reconnection is no way around the mentor's mute.
-pub async fn reapply_mute(pool: &sqlx::PgPool, client: Option<&JanusClient>, id: Uuid, user: Uuid) -> Result<()> {
-    let muted: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM group_call_mutes WHERE group_session_id = $1 AND user_id = $2)",
+/// The mids of the audio streams `user` publishes in the call (none before they publish).
+async fn audio_mids(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<Vec<String>> {
+    Ok(sqlx::query_scalar!(
+        "SELECT audio_mids FROM group_call_publications WHERE group_session_id = $1 AND user_id = $2",
+        id,
+        user,
     )
-    .bind(id)
-    .bind(user)
-    .fetch_one(pool)
-    .await?;
-    if !muted {
-        return Ok(());
-    }
-    let client = janus(client)?;
-    let (room, secret) = room_of(client, id);
-    client
-        .set_muted(room, &secret, ids::participant_id(user), true)
-        .await
-        .map_err(unavailable)
+    .fetch_optional(conn)
+    .await?
+    .unwrap_or_default())
 }
 
-/// The mentor removes a participant: recorded (the api joins them no more), kicked from the room
-/// by Janus (under the only id the api ever joins them with: their own), and everyone told (the
-/// removed one's page leaves the call).
+/// Janus accepted a member's (new) publication whose audio streams are `audio_mids`: recorded, so the
+/// mentor's mute reaches all of them, and muted at once while the mentor keeps the member muted (a
+/// reload, a reconnection or an offer with its audio anywhere is no way around the mute).
+pub async fn published(
+    pool: &sqlx::PgPool,
+    client: Option<&JanusClient>,
+    id: Uuid,
+    user: Uuid,
+    audio_mids: &[String],
+) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    access::lock_seat(&mut tx, id, user).await?;
+    sqlx::query!(
+        "INSERT INTO group_call_publications (group_session_id, user_id, audio_mids) VALUES ($1, $2, $3)
+         ON CONFLICT (group_session_id, user_id) DO UPDATE SET audio_mids = EXCLUDED.audio_mids, updated_at = now()",
+        id,
+        user,
+        audio_mids,
+    )
+    .execute(&mut *tx)
+    .await?;
+    let muted = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM group_call_mutes WHERE group_session_id = $1 AND user_id = $2) AS "muted!""#,
+        id,
+        user,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if muted {
+        let client = janus(client)?;
+        let (room, secret) = room_of(client, id);
+        client
+            .set_muted(room, &secret, ids::participant_id(user), audio_mids, true)
+            .await
+            .map_err(unavailable)?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The mentor removes a participant for `reason` (what it means for their seat's money is
+/// `removals::settle`'s): recorded (the api joins them no more), kicked from the room by Janus
+/// (under the only id the api ever joins them with: their own), and everyone told (the removed
+/// one's page leaves the call). Only while the call is open.
 pub async fn remove(
     conn: &mut PgConnection,
     client: Option<&JanusClient>,
     user: Uuid,
     id: Uuid,
     target: Uuid,
+    reason: crate::statuses::RemovalReason,
+    now: DateTime<Utc>,
 ) -> Result<()> {
-    access::as_mentor(&mut *conn, id, user).await?;
+    let session = access::as_mentor(&mut *conn, id, user).await?;
+    if !session.is_open(now) {
+        return Err(Error::conflict(access::NOT_LIVE));
+    }
+    // A join of the target under way finishes first (and is kicked below), or waits and is refused.
+    access::lock_seat(&mut *conn, id, target).await?;
     // Told before the removal is recorded, so the removed one hears of it too.
     let to: Vec<Uuid> = access::members(&mut *conn, id)
         .await?
         .into_iter()
         .map(|m| m.user_id)
         .collect();
-    if target == user || !access::remove(&mut *conn, id, target, user).await? {
+    if target == user || !access::remove(&mut *conn, id, target, user, reason).await? {
         return Err(Error::not_found(access::NOT_IN_SESSION));
     }
     if let Some(client) = client {

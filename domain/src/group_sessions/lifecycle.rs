@@ -15,6 +15,7 @@ use crate::{
     Error, Result,
     booking::lifecycle::{self as booking_lifecycle, Cancelled},
     notifications::{self, Kind},
+    push::PushKind,
 };
 
 pub const BAD_STATUS: &str = "Status must be active, completed or cancelled";
@@ -42,10 +43,10 @@ pub async fn move_by_mentor(
     }
     // Seats first, then the session: the order of the hold expiry and the payment (a booking,
     // then its session's seat count), so the two never wait for each other in a circle.
-    let owner: Option<Uuid> = sqlx::query_scalar(
+    let owner: Option<Uuid> = sqlx::query_scalar!(
         "SELECT m.user_id FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id WHERE g.id = $1",
+        id,
     )
-    .bind(id)
     .fetch_optional(&mut *tx)
     .await?;
     if owner != Some(mentor_user_id) {
@@ -81,11 +82,13 @@ pub async fn move_by_mentor(
 }
 
 async fn set_status(tx: &mut PgConnection, id: Uuid, to: GroupStatus) -> Result<()> {
-    sqlx::query("UPDATE group_sessions SET status = $2, updated_at = now() WHERE id = $1")
-        .bind(id)
-        .bind(to.as_str())
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE group_sessions SET status = $2, updated_at = now() WHERE id = $1",
+        id,
+        to.as_str(),
+    )
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 
@@ -115,14 +118,15 @@ pub async fn go_live(tx: &mut PgConnection, id: Uuid, start: i64, now: DateTime<
     let mut users = participant_users(tx, id).await?;
     users.push(g.mentor_user_id);
     let message = format!("\"{}\" is starting now. Join the video call.", g.title);
-    notifications::notify_many(
-        &mut *tx,
+    notifications::FanOut::new(
         &users,
         Kind::BookingReminder,
         STARTING_NOW,
         &message,
         Some(&format!("/group-video-call/{id}")),
     )
+    .pushed_as(Some(notifications::PushSpec::new(PushKind::GroupSessionStarted)))
+    .enqueue(&mut *tx)
     .await?;
     Ok(Some(g))
 }
@@ -145,22 +149,28 @@ pub async fn finish(tx: &mut PgConnection, id: Uuid, start: i64, now: DateTime<U
 
 /// Sessions whose start has come but which are still scheduled (the sweep's list): id and start.
 pub async fn due_to_go_live(db: &PgPool) -> Result<Vec<(Uuid, i64)>> {
-    Ok(sqlx::query_as(
-        "SELECT id, floor(extract(epoch FROM scheduled_at))::bigint FROM group_sessions \
-         WHERE status = $1 AND scheduled_at <= now() AND ends_at > now() ORDER BY scheduled_at LIMIT 500",
+    Ok(sqlx::query!(
+        r#"SELECT id, floor(extract(epoch FROM scheduled_at))::bigint AS "start!" FROM group_sessions
+           WHERE status = $1 AND scheduled_at <= now() AND ends_at > now() ORDER BY scheduled_at LIMIT 500"#,
+        GroupStatus::Scheduled as GroupStatus,
     )
-    .bind(GroupStatus::Scheduled)
     .fetch_all(db)
-    .await?)
+    .await?
+    .into_iter()
+    .map(|r| (r.id, r.start))
+    .collect())
 }
 
 /// Sessions past their end still scheduled or active (the sweep's list): id and start.
 pub async fn due_to_finish(db: &PgPool) -> Result<Vec<(Uuid, i64)>> {
-    Ok(sqlx::query_as(
-        "SELECT id, floor(extract(epoch FROM scheduled_at))::bigint FROM group_sessions \
-         WHERE status = ANY($1) AND ends_at <= now() ORDER BY ends_at LIMIT 500",
+    Ok(sqlx::query!(
+        r#"SELECT id, floor(extract(epoch FROM scheduled_at))::bigint AS "start!" FROM group_sessions
+           WHERE status = ANY($1) AND ends_at <= now() ORDER BY ends_at LIMIT 500"#,
+        GroupStatus::HOLDING_TIME as &[GroupStatus],
     )
-    .bind(GroupStatus::HOLDING_TIME)
     .fetch_all(db)
-    .await?)
+    .await?
+    .into_iter()
+    .map(|r| (r.id, r.start))
+    .collect())
 }

@@ -6,6 +6,7 @@
 //! `bookings_one_seat_per_seeker`, and `mentor_busy_no_overlap` (a mentor's one-to-one bookings
 //! and group sessions never overlap).
 
+pub mod jobs;
 pub mod lifecycle;
 pub mod seats;
 pub mod sessions;
@@ -29,6 +30,8 @@ pub const NOT_FOUND: &str = "Failed to load group session";
 pub const SESSION_FULL: &str = "Session Full - This group session is already at capacity.";
 pub const NOT_OPEN: &str = "This group session is no longer open for joining";
 pub const OWN_SESSION: &str = "You cannot join your own group session";
+/// The mentor removed the seeker from this session's call: no seat and no call again.
+pub const REMOVED: &str = "You were removed from this session";
 pub const NO_SERVICE: &str = "Please select a service";
 pub const NOT_A_GROUP_SERVICE: &str = "Please select one of your active group services";
 pub const NO_TITLE: &str = "Title is required";

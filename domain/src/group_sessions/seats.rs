@@ -45,13 +45,14 @@ const SEAT_STATUSES: &[BookingStatus] = &[
 ];
 
 async fn existing_seat(tx: &mut PgConnection, session_id: Uuid, user_id: Uuid) -> Result<Option<Booking>> {
-    let id: Option<Uuid> =
-        sqlx::query_scalar("SELECT id FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3)")
-            .bind(session_id)
-            .bind(user_id)
-            .bind(SEAT_STATUSES)
-            .fetch_optional(&mut *tx)
-            .await?;
+    let id: Option<Uuid> = sqlx::query_scalar!(
+        "SELECT id FROM bookings WHERE group_session_id = $1 AND user_id = $2 AND status = ANY($3)",
+        session_id,
+        user_id,
+        SEAT_STATUSES as &[BookingStatus],
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
     match id {
         Some(id) => bookings::find(&mut *tx, id).await,
         None => Ok(None),
@@ -74,18 +75,29 @@ pub async fn join(
     if g.mentor_user_id == user_id {
         return Err(Error::validation(OWN_SESSION));
     }
+    // A seeker the mentor removed (their seat refunded, or kept for conduct) takes no seat again.
+    let removed = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM group_call_removals WHERE group_session_id = $1 AND user_id = $2) AS "removed!""#,
+        session_id,
+        user_id,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if removed {
+        return Err(Error::conflict(REMOVED));
+    }
     // The seeker's own lapsed hold (not swept yet) gives its seat back first.
-    sqlx::query(
+    sqlx::query!(
         "UPDATE bookings SET status = $4, updated_at = now() WHERE group_session_id = $1 AND user_id = $2 \
          AND status = $5 AND hold_expires_at <= $3 \
          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = bookings.id AND p.status = $6)",
+        session_id,
+        user_id,
+        now,
+        BookingStatus::Expired as BookingStatus,
+        BookingStatus::Reserved as BookingStatus,
+        PaymentStatus::Processing as PaymentStatus,
     )
-    .bind(session_id)
-    .bind(user_id)
-    .bind(now)
-    .bind(BookingStatus::Expired)
-    .bind(BookingStatus::Reserved)
-    .bind(PaymentStatus::Processing)
     .execute(&mut *tx)
     .await?;
     if let Some(seat) = existing_seat(tx, session_id, user_id).await? {
@@ -112,29 +124,29 @@ pub async fn join(
         reservations::lock_holds_of(&mut *tx, user_id).await?;
     }
     let expires_at = now + SEAT_HOLD;
-    let inserted: Option<Uuid> = sqlx::query_scalar(
+    let inserted: Option<Uuid> = sqlx::query_scalar!(
         "INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, notes, \
          hold_expires_at, confirmed_at, earliest_scheduled_at, group_session_id) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $5, $11) \
          ON CONFLICT (group_session_id, user_id) \
          WHERE group_session_id IS NOT NULL AND status IN ('reserved', 'pending', 'confirmed', 'completed') DO NOTHING \
          RETURNING id",
+        user_id,
+        g.mentor_id,
+        g.service_id,
+        (if free {
+            BookingStatus::Confirmed
+        } else {
+            BookingStatus::Reserved
+        }) as BookingStatus,
+        g.scheduled_at,
+        g.ends_at,
+        g.service_price_cents,
+        notes,
+        (!free).then_some(expires_at),
+        free.then_some(now),
+        g.id,
     )
-    .bind(user_id)
-    .bind(g.mentor_id)
-    .bind(g.service_id)
-    .bind(if free {
-        BookingStatus::Confirmed
-    } else {
-        BookingStatus::Reserved
-    })
-    .bind(g.scheduled_at)
-    .bind(g.ends_at)
-    .bind(g.service_price_cents)
-    .bind(notes)
-    .bind((!free).then_some(expires_at))
-    .bind(free.then_some(now))
-    .bind(g.id)
     .fetch_optional(&mut *tx)
     .await
     .on_constraint("group_sessions_capacity", || Error::conflict(SESSION_FULL))
@@ -170,25 +182,29 @@ fn is_constraint(err: &anyhow::Error, name: &str) -> bool {
 
 /// The seats of a session to cancel with it, locked: live ones (refunded) and holds (released).
 pub async fn lock_seats(tx: &mut PgConnection, session_id: Uuid) -> Result<Vec<(Uuid, BookingStatus)>> {
-    Ok(sqlx::query_as(
-        "SELECT id, status FROM bookings WHERE group_session_id = $1 AND status = ANY($2) ORDER BY id FOR UPDATE",
+    Ok(sqlx::query!(
+        r#"SELECT id, status AS "status: BookingStatus" FROM bookings
+           WHERE group_session_id = $1 AND status = ANY($2) ORDER BY id FOR UPDATE"#,
+        session_id,
+        BookingStatus::HOLDING_TIME as &[BookingStatus],
     )
-    .bind(session_id)
-    .bind(BookingStatus::HOLDING_TIME)
     .fetch_all(&mut *tx)
-    .await?)
+    .await?
+    .into_iter()
+    .map(|r| (r.id, r.status))
+    .collect())
 }
 
 /// Releases every hold of a cancelled session, even one with a charge in flight: that charge then
 /// settles after its hold had gone and is refunded in full.
 pub async fn release_holds(tx: &mut PgConnection, session_id: Uuid) -> Result<u64> {
-    Ok(
-        sqlx::query("UPDATE bookings SET status = $2, updated_at = now() WHERE group_session_id = $1 AND status = $3")
-            .bind(session_id)
-            .bind(BookingStatus::Expired)
-            .bind(BookingStatus::Reserved)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query!(
+        "UPDATE bookings SET status = $2, updated_at = now() WHERE group_session_id = $1 AND status = $3",
+        session_id,
+        BookingStatus::Expired as BookingStatus,
+        BookingStatus::Reserved as BookingStatus,
     )
+    .execute(&mut *tx)
+    .await?
+    .rows_affected())
 }

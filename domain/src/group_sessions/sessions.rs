@@ -119,17 +119,17 @@ pub async fn create(
     if scheduled_at > now + Duration::days(BOOKING_WINDOW_DAYS) {
         return Err(Error::validation(TOO_FAR_AHEAD));
     }
-    let id: Uuid = sqlx::query_scalar(
+    let id: Uuid = sqlx::query_scalar!(
         "INSERT INTO group_sessions (mentor_id, service_id, title, description, scheduled_at, ends_at, max_participants) \
-         VALUES ($1, $2, $3, $4, $5, $5 + make_interval(mins => $6), $7) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz + make_interval(mins => $6), $7) RETURNING id",
+        mentor.id,
+        service.id,
+        &title,
+        description,
+        scheduled_at,
+        service.duration_minutes,
+        max,
     )
-    .bind(mentor.id)
-    .bind(service.id)
-    .bind(&title)
-    .bind(description)
-    .bind(scheduled_at)
-    .bind(service.duration_minutes)
-    .bind(max)
     .fetch_one(&mut *tx)
     .await
     .on_constraint("mentor_busy_no_overlap", || Error::SlotTaken(TIME_TAKEN.into()))?;
@@ -147,31 +147,157 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<GroupSessi
 
 /// The session locked for a change of state.
 pub async fn locked(tx: &mut PgConnection, id: Uuid) -> Result<Option<GroupSession>> {
-    sqlx::query("SELECT 1 FROM group_sessions WHERE id = $1 FOR UPDATE")
-        .bind(id)
-        .execute(&mut *tx)
+    sqlx::query!("SELECT id FROM group_sessions WHERE id = $1 FOR UPDATE", id,)
+        .fetch_optional(&mut *tx)
         .await?;
     find(&mut *tx, id).await
 }
 
-/// Sessions still ahead or live (scheduled or active, not ended), soonest first; optionally one
-/// mentor's or one service's.
-pub async fn upcoming(
-    db: &PgPool,
-    mentor_id: Option<Uuid>,
-    service_id: Option<Uuid>,
-    now: DateTime<Utc>,
-) -> Result<Vec<GroupSession>> {
-    Ok(sqlx::query_as(select_group_sessions!(
-        "WHERE g.status = ANY($4) AND g.ends_at > $1 AND ($2::uuid IS NULL OR g.mentor_id = $2) \
-         AND ($3::uuid IS NULL OR g.service_id = $3) AND m.is_active AND m.approval_status = 'approved' AND u.is_active ORDER BY g.scheduled_at, g.id LIMIT 200"
-    ))
-    .bind(now)
-    .bind(mentor_id)
-    .bind(service_id)
-    .bind(GroupStatus::HOLDING_TIME)
+/// What the list of sessions still ahead or live is narrowed to, checked (see [`Listing::new`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    pub mentor_id: Option<Uuid>,
+    pub service_id: Option<Uuid>,
+    pub service_type: Option<crate::catalogue::vocabulary::ServiceType>,
+    pub min_price_cents: Option<i64>,
+    pub max_price_cents: Option<i64>,
+    /// Words each listed session names somewhere (title, description, mentor, service).
+    pub words: Vec<String>,
+    /// Sessions starting at or after this instant.
+    pub from: Option<DateTime<Utc>>,
+    /// Sessions starting before this instant.
+    pub to: Option<DateTime<Utc>>,
+    pub page: i64,
+    pub page_size: i64,
+}
+
+/// The request's filters as sent (`GET /api/group-sessions`), named as on `/api/mentors`.
+#[derive(Clone, Debug, Default)]
+pub struct ListingQuery {
+    pub service: Option<String>,
+    pub min_price: Option<String>,
+    pub max_price: Option<String>,
+    pub search: Option<String>,
+    /// YYYY-MM-DD (a day in `time_zone`) or an ISO 8601 instant.
+    pub from: Option<String>,
+    /// YYYY-MM-DD (to the end of that day in `time_zone`) or an ISO 8601 instant.
+    pub to: Option<String>,
+    /// The IANA zone `from` and `to` days are read in; UTC by default.
+    pub time_zone: Option<String>,
+    pub page: Option<i64>,
+    pub page_size: Option<i64>,
+}
+
+pub const BAD_FROM: &str = "from must be a date (YYYY-MM-DD)";
+pub const BAD_TO: &str = "to must be a date (YYYY-MM-DD)";
+/// At most this many words of a search count.
+pub const MAX_SEARCH_WORDS: usize = 8;
+
+fn filled(raw: &Option<String>) -> Option<&str> {
+    raw.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// A day's start in `tz` (`end_of_day`: the next day's start), or an instant as written.
+fn instant(raw: &str, tz: &jiff::tz::TimeZone, end_of_day: bool) -> Option<DateTime<Utc>> {
+    if let Ok(day) = raw.parse::<jiff::civil::Date>() {
+        let day = if end_of_day { day.tomorrow().ok()? } else { day };
+        let zoned = day.to_zoned(tz.clone()).ok()?;
+        return DateTime::from_timestamp(zoned.timestamp().as_second(), 0);
+    }
+    DateTime::parse_from_rfc3339(raw).ok().map(|t| t.with_timezone(&Utc))
+}
+
+impl Listing {
+    pub fn new(q: ListingQuery, mentor_id: Option<Uuid>, service_id: Option<Uuid>) -> Result<Self> {
+        let (page, page_size) = crate::catalogue::search::paging(q.page, q.page_size)?;
+        let service_type = match filled(&q.service).filter(|s| *s != "all") {
+            Some(s) => Some(s.parse().map_err(|_| Error::validation("Unknown service type"))?),
+            None => None,
+        };
+        let price =
+            |raw: &Option<String>, message: &str| filled(raw).map(|p| crate::money::parse(p, message)).transpose();
+        let min_price_cents = price(&q.min_price, "minPrice must be a valid amount")?;
+        let max_price_cents = price(&q.max_price, "maxPrice must be a valid amount")?;
+        let words = match filled(&q.search) {
+            Some(s) => {
+                crate::text::single_line(s, "Search")?;
+                let s: String = s.chars().take(crate::catalogue::search::MAX_SEARCH_CHARS).collect();
+                s.split_whitespace()
+                    .take(MAX_SEARCH_WORDS)
+                    .map(|w| format!("%{}%", w.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let tz = match filled(&q.time_zone) {
+            Some(z) => jiff::tz::TimeZone::get(&crate::time_zones::validate(z)?)
+                .map_err(|_| Error::validation(crate::time_zones::INVALID_TIME_ZONE))?,
+            None => jiff::tz::TimeZone::UTC,
+        };
+        let from = filled(&q.from)
+            .map(|f| instant(f, &tz, false).ok_or_else(|| Error::validation(BAD_FROM)))
+            .transpose()?;
+        let to = filled(&q.to)
+            .map(|t| instant(t, &tz, true).ok_or_else(|| Error::validation(BAD_TO)))
+            .transpose()?;
+        Ok(Self {
+            mentor_id,
+            service_id,
+            service_type,
+            min_price_cents,
+            max_price_cents,
+            words,
+            from,
+            to,
+            page,
+            page_size,
+        })
+    }
+}
+
+/// The conditions of [`upcoming`]: scheduled or active sessions not ended, of public mentors,
+/// narrowed by the listing's filters ($1 to $10).
+const UPCOMING_WHERE: &str = "WHERE g.status = ANY($1) AND g.ends_at > $2 AND m.is_active AND m.approval_status = 'approved' \
+     AND u.is_active AND ($3::uuid IS NULL OR g.mentor_id = $3) AND ($4::uuid IS NULL OR g.service_id = $4) \
+     AND ($5::text IS NULL OR s.service_type = $5) AND ($6::bigint IS NULL OR s.price_cents >= $6) \
+     AND ($7::bigint IS NULL OR s.price_cents <= $7) AND ($8::timestamptz IS NULL OR g.scheduled_at >= $8) \
+     AND ($9::timestamptz IS NULL OR g.scheduled_at < $9) \
+     AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS w(pattern) WHERE NOT ( \
+       g.title ILIKE w.pattern OR coalesce(g.description, '') ILIKE w.pattern \
+       OR m.display_name ILIKE w.pattern OR s.title ILIKE w.pattern))";
+
+/// One page of the sessions still ahead or live (scheduled or active, not ended), soonest first,
+/// and how many there are on every page.
+pub async fn upcoming(db: &PgPool, l: &Listing, now: DateTime<Utc>) -> Result<(Vec<GroupSession>, i64)> {
+    macro_rules! bind_filters {
+        ($q:expr) => {
+            $q.bind(GroupStatus::HOLDING_TIME)
+                .bind(now)
+                .bind(l.mentor_id)
+                .bind(l.service_id)
+                .bind(l.service_type)
+                .bind(l.min_price_cents)
+                .bind(l.max_price_cents)
+                .bind(l.from)
+                .bind(l.to)
+                .bind(&l.words)
+        };
+    }
+    let total: i64 = bind_filters!(sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM group_sessions g JOIN services s ON s.id = g.service_id \
+         JOIN mentors m ON m.id = g.mentor_id JOIN users u ON u.id = m.user_id {UPCOMING_WHERE}"
+    ))))
+    .fetch_one(db)
+    .await?;
+    let list = bind_filters!(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{} {UPCOMING_WHERE} ORDER BY g.scheduled_at, g.id LIMIT $11 OFFSET $12",
+        select_group_sessions!("")
+    ))))
+    .bind(l.page_size)
+    .bind((l.page - 1) * l.page_size)
     .fetch_all(db)
-    .await?)
+    .await?;
+    Ok((list, total))
 }
 
 /// Every session of one mentor, the latest start first.
@@ -196,13 +322,14 @@ pub struct Participant {
 
 /// Booked participants (pending, confirmed or completed seats; not unpaid holds) of the sessions.
 pub async fn participants(db: impl PgExecutor<'_>, session_ids: &[Uuid]) -> Result<Vec<Participant>> {
-    Ok(sqlx::query_as(
-        "SELECT b.group_session_id, b.id AS booking_id, u.id AS user_id, u.first_name, u.last_name, u.profile_image_url \
+    Ok(sqlx::query_as!(
+        Participant,
+        "SELECT b.group_session_id AS \"group_session_id!\", b.id AS booking_id, u.id AS user_id, u.first_name, u.last_name, u.profile_image_url \
          FROM bookings b JOIN users u ON u.id = b.user_id \
          WHERE b.group_session_id = ANY($1) AND b.status = ANY($2) ORDER BY b.created_at, b.id",
+        session_ids,
+        BookingStatus::GOING_AHEAD as &[BookingStatus],
     )
-    .bind(session_ids)
-    .bind(BookingStatus::GOING_AHEAD)
     .fetch_all(db)
     .await?)
 }

@@ -1,17 +1,27 @@
 //! The states of a group session and the moves between them.
 //!
-//! scheduled -> active (the mentor starts it in its live window, or the worker at the start),
+//! scheduled -> active (the mentor starts it in its call window, from [`OPENS_BEFORE`] before the
+//! start, or the worker at the start),
 //! scheduled -> cancelled (the mentor, outside the live window), active -> completed (the mentor
 //! ends it), scheduled | active -> completed (the worker at start + duration). Anything else is
 //! a conflict.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 
 pub use crate::statuses::GroupStatus;
+
+/// A group call opens this long before the start, as a one-to-one video session does: the mentor
+/// and the seated participants wait in the room, and the mentor may start the session.
+pub const OPENS_BEFORE: Duration = crate::booking::video::OPENS_BEFORE;
 
 /// The live window: the start reached, start + duration not.
 pub fn in_live_window(start: DateTime<Utc>, end: DateTime<Utc>, now: DateTime<Utc>) -> bool {
     start <= now && now < end
+}
+
+/// The call window: from [`OPENS_BEFORE`] before the start until the end.
+pub fn in_call_window(start: DateTime<Utc>, end: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    start - OPENS_BEFORE <= now && now < end
 }
 
 /// Whether the mentor may move a session from `from` to `to` at `now`.
@@ -24,7 +34,7 @@ pub fn mentor_may(
 ) -> bool {
     use GroupStatus::*;
     match (from, to) {
-        (Scheduled, Active) => in_live_window(start, end, now),
+        (Scheduled, Active) => in_call_window(start, end, now),
         (Scheduled, Cancelled) => !in_live_window(start, end, now),
         (Active, Completed) => true,
         _ => false,
@@ -52,11 +62,21 @@ mod tests {
         let during = start;
         let after = end;
         assert!(mentor_may(Scheduled, Active, start, end, during));
-        assert!(!mentor_may(Scheduled, Active, start, end, before));
+        // Up to 15 minutes early, not a second more.
+        assert!(mentor_may(Scheduled, Active, start, end, start - OPENS_BEFORE));
+        assert!(mentor_may(Scheduled, Active, start, end, before));
+        assert!(!mentor_may(
+            Scheduled,
+            Active,
+            start,
+            end,
+            start - OPENS_BEFORE - chrono::Duration::seconds(1)
+        ));
         assert!(!mentor_may(Scheduled, Active, start, end, after));
         assert!(mentor_may(Scheduled, Cancelled, start, end, before));
         assert!(!mentor_may(Scheduled, Cancelled, start, end, during));
         assert!(mentor_may(Active, Completed, start, end, during));
+        assert_eq!(OPENS_BEFORE, chrono::Duration::minutes(15));
         for (from, to) in [
             (Scheduled, Completed),
             (Active, Cancelled),

@@ -1,12 +1,12 @@
 //! Which e-mail to send, as queued for the worker: the one definition of the `emails` queue's
-//! payload. Business rules here queue it with [`enqueue`] inside their transaction; the worker's
+//! payload. Business rules queue it with [`enqueue`] inside their transaction; the worker's
 //! `jobs::email` renders and sends it.
 
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{PushError, PushOptions};
+use super::Job;
 use crate::Result;
 
 /// The worker's e-mail queue; never rename it (queued tasks keep the old one).
@@ -19,6 +19,10 @@ pub const MAX_ATTEMPTS: usize = 5;
 pub enum EmailJob {
     VerifyEmail {
         user_id: Uuid,
+        /// Where the new user goes after verifying and signing in (a path of this app, e.g.
+        /// `/become-mentor`); absent in older jobs and for plain sign-ups.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next: Option<String>,
     },
     ResetPassword {
         user_id: Uuid,
@@ -27,6 +31,14 @@ pub enum EmailJob {
     /// about it (with sign-in and reset links), an unverified one gets a fresh verification link.
     AccountExists {
         user_id: Uuid,
+    },
+    /// The account was signed in to from a browser and address not used for it lately
+    /// (`accounts::sessions::NEW_DEVICE_AFTER`); sent whatever the preferences say.
+    NewSignIn {
+        user_id: Uuid,
+        user_agent: String,
+        address: String,
+        at: chrono::DateTime<chrono::Utc>,
     },
     /// A contact-form message to the support address.
     Contact {
@@ -47,6 +59,13 @@ pub enum EmailJob {
         /// Who cancelled, so each side reads it from where they stand (absent in older jobs: the seeker).
         #[serde(default)]
         by_mentor: bool,
+    },
+    /// The seeker the mentor removed from a group session's call: why, and what happens to the
+    /// seat's money (`refund_cents` goes back for `other`; nothing for `conduct`).
+    RemovedFromSession {
+        booking_id: Uuid,
+        reason: crate::statuses::RemovalReason,
+        refund_cents: i64,
     },
     /// Both sides, 24 hours ("24 hours") or 1 hour ("1 hour") before the start.
     BookingReminder {
@@ -81,24 +100,44 @@ pub enum EmailJob {
         mentor_id: Uuid,
         reason: String,
     },
+    /// The seeker: a refund was paid back, with its receipt attached (sent whatever the preferences:
+    /// receipts are transactional); the mentor too when the refund was decided about their session.
+    RefundIssued {
+        refund_id: Uuid,
+    },
+    /// The mentor: a seeker reported a problem with their session.
+    ComplaintOpened {
+        complaint_id: Uuid,
+    },
+    /// Both parties: a complaint's outcome and the amount refunded.
+    ComplaintDecided {
+        complaint_id: Uuid,
+    },
     /// One user: an administrator's announcement, when their "Marketing emails" preference is on
     /// (queued by the announcement fan-out with the user's notification).
     Announcement {
         announcement_id: Uuid,
         user_id: Uuid,
     },
+    /// The user: their data export is ready to download (sent whatever the preferences say).
+    DataExportReady {
+        export_id: Uuid,
+    },
+    /// The user: their account will be removed on `at` unless they keep it (sent whatever the preferences say).
+    AccountDeletionScheduled {
+        user_id: Uuid,
+        at: chrono::DateTime<chrono::Utc>,
+    },
 }
 
 /// Queues `job` in the caller's transaction: it is sent if and only if the transaction commits.
 pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> Result<()> {
-    let options = PushOptions {
-        max_attempts: Some(MAX_ATTEMPTS),
-        ..Default::default()
-    };
-    match super::push(conn, QUEUE, job, options).await {
-        Ok(()) | Err(PushError::AlreadyQueued) => Ok(()),
-        Err(err) => Err(err.into()),
-    }
+    job.enqueue(conn).await
+}
+
+impl Job for EmailJob {
+    const QUEUE: &'static str = QUEUE;
+    const MAX_ATTEMPTS: usize = MAX_ATTEMPTS;
 }
 
 #[cfg(test)]

@@ -1,8 +1,19 @@
-//! Pushing tasks into apalis' Postgres storage, inside the caller's transaction. Here rather
-//! than in `jobs` so that business rules can queue the worker's tasks themselves (e-mails,
-//! the notification fan-out); `jobs::queue` re-exports it.
+//! What a durable job is, and queueing it: the [`Job`] trait (queue, attempts, key, `enqueue`),
+//! sweeps ([`Sweep`], [`sweep!`](crate::sweep)) and the push into apalis' Postgres storage inside
+//! the caller's transaction. Each job's payload is declared in its area's `jobs.rs` (or here for
+//! the e-mails, refunds and the cleanup, which several areas queue) and listed once in
+//! `crate::jobs`; how jobs run is the `jobs` crate's (docs/adding-a-job.md).
 
+pub mod account;
+pub mod calendar_writeback;
+pub mod cleanup;
 pub mod email;
+pub mod health;
+mod job;
+pub mod refunds;
+pub mod storage;
+
+pub use job::{Job, SWEEP_MAX_ATTEMPTS, Sweep};
 
 use apalis::prelude::TaskBuilder;
 use chrono::{DateTime, Utc};

@@ -27,7 +27,7 @@ pub struct Invite {
     pub content: String,
 }
 
-fn stamp(t: DateTime<Utc>) -> String {
+pub(crate) fn stamp(t: DateTime<Utc>) -> String {
     t.format("%Y%m%dT%H%M%SZ").to_string()
 }
 
@@ -36,7 +36,7 @@ pub const MAX_LINE_OCTETS: usize = 75;
 
 /// Escapes TEXT values (RFC 5545 3.3.11): backslash, semicolon, comma and newline are escaped;
 /// CR and every other control character but tab are dropped (TEXT may not hold them).
-fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -64,7 +64,7 @@ fn param(s: &str) -> String {
 
 /// Folds lines longer than [`MAX_LINE_OCTETS`] with CRLF and one space, never inside a UTF-8
 /// character (RFC 5545 3.1).
-fn fold(line: &str) -> String {
+pub(crate) fn fold(line: &str) -> String {
     let mut out = String::with_capacity(line.len() + line.len() / MAX_LINE_OCTETS * 3);
     let mut len = 0;
     for c in line.chars() {
@@ -80,6 +80,11 @@ fn fold(line: &str) -> String {
 
 /// `organizer` is the platform's own address (`MAIL_FROM`): the invitation names the mentor but never
 /// shows their personal e-mail address.
+/// The UID of a booking's event, in invitations, the feed and the mentor's own calendar.
+pub fn booking_uid(id: uuid::Uuid) -> String {
+    format!("booking-{id}@mystic-mentors")
+}
+
 pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, organizer: &str, now: DateTime<Utc>) -> Invite {
     let status = if method == Method::Cancel {
         "CANCELLED"
@@ -93,7 +98,7 @@ pub fn invite(b: &Booking, method: Method, sequence: i32, link: &str, organizer:
         "CALSCALE:GREGORIAN".to_string(),
         format!("METHOD:{}", method.as_str()),
         "BEGIN:VEVENT".to_string(),
-        format!("UID:booking-{}@mystic-mentors", b.id),
+        format!("UID:{}", booking_uid(b.id)),
         format!("SEQUENCE:{sequence}"),
         format!("DTSTAMP:{}", stamp(now)),
         format!("DTSTART:{}", stamp(b.scheduled_at)),
@@ -160,6 +165,11 @@ pub(crate) fn test_booking(title: &str, mentor: &str) -> Booking {
         refund_status: None,
         cancellation_reason: None,
         group_session_id: None,
+        group_session_status: None,
+        removal_reason: None,
+        refunds: sqlx::types::Json(Vec::new()),
+        refunded_cents: 0,
+        complaint: None,
     }
 }
 

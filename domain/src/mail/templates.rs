@@ -1,32 +1,36 @@
 //! The texts of every e-mail. Links come from `APP_BASE_URL`.
 
 use super::{Email, PRODUCT_NAME};
-use crate::config::Config;
+use crate::{
+    config::Config,
+    time_format::{self, Format},
+};
 
-/// How a session's time reads in a mail body, on the recipient's clock and followed by the zone:
-/// 'Monday Jan 05, 2026 at 10:00 EST (America/New_York)'.
-pub const SESSION_TIME: &str = "%A %b %d, %Y at %H:%M";
-/// The same without the weekday: 'Jan 05, 2026 at 10:00 EST (America/New_York)'.
-pub const SESSION_TIME_SHORT: &str = "%b %d, %Y at %H:%M";
+/// How a session's time reads in a mail body, on the recipient's clock and followed by the zone's
+/// abbreviation: 'Monday, Jan 05, 2026 10:00 AM EST'.
+pub const SESSION_TIME: Format = Format::WeekdayDateTime;
+/// The same without the weekday: 'Jan 05, 2026 10:00 AM EST'.
+pub const SESSION_TIME_SHORT: Format = Format::DateTime;
 /// The date in a subject line, on the recipient's calendar: 'Jan 05'.
-pub const SUBJECT_DATE: &str = "%b %d";
+pub const SUBJECT_DATE: Format = Format::ShortDate;
 
 /// The session's start as one side reads it.
-fn start(b: &crate::booking::bookings::Booking, to_mentor: bool, format: &str) -> String {
-    crate::time_zones::local_time(b.scheduled_at, b.zone_of(to_mentor), format)
+fn start(b: &crate::booking::bookings::Booking, to_mentor: bool, format: Format) -> String {
+    time_format::in_zone(b.scheduled_at, b.zone_of(to_mentor), format)
 }
 
 /// The session's date for a subject line, on one side's calendar.
 fn subject_date(b: &crate::booking::bookings::Booking, to_mentor: bool) -> String {
-    let tz = jiff::tz::TimeZone::get(b.zone_of(to_mentor)).unwrap_or(jiff::tz::TimeZone::UTC);
-    match jiff::Timestamp::new(b.scheduled_at.timestamp(), 0) {
-        Ok(ts) => ts.to_zoned(tz).strftime(SUBJECT_DATE).to_string(),
-        Err(_) => b.scheduled_at.format(SUBJECT_DATE).to_string(),
-    }
+    time_format::in_zone(b.scheduled_at, b.zone_of(to_mentor), SUBJECT_DATE)
 }
 
-pub fn verification(config: &Config, to: &str, first_name: &str, token: &str) -> Email {
-    let link = config.link("/verify-email", &[("token", token)]);
+/// The verification link; `next` (a path of this app) brings the new user back there after signing in.
+pub fn verification(config: &Config, to: &str, first_name: &str, token: &str, next: Option<&str>) -> Email {
+    let mut query = vec![("token", token)];
+    if let Some(next) = next {
+        query.push(("next", next));
+    }
+    let link = config.link("/verify-email", &query);
     action_email(
         to,
         "Verify your email address",
@@ -48,6 +52,128 @@ pub fn password_reset(config: &Config, to: &str, first_name: &str, token: &str) 
         "Reset password",
         &link,
         "This link expires in 1 hour and can be used once. If you did not ask for a reset, you can ignore this email; your password stays the same.",
+    )
+}
+
+pub const NEW_SIGN_IN_SUBJECT: &str = "New sign-in to your account";
+/// The page listing where the account is signed in, linked from the new sign-in mail, and its section.
+pub const SESSIONS_PAGE: &str = "/profile";
+pub const SESSIONS_SECTION: &str = "privacy-and-security";
+/// How the moment of a sign-in reads in its mail: 'Nov 28, 2026 at 08:30 UTC'.
+pub const SIGN_IN_TIME: &str = "%b %d, %Y at %H:%M UTC";
+
+/// A short name for a browser from its `User-Agent`: 'Firefox on Linux', or the header itself when
+/// it names nothing known, or 'an unknown browser' without one.
+pub fn browser_name(user_agent: &str) -> String {
+    let ua = user_agent;
+    let browser = [
+        ("Edg/", "Edge"),
+        ("OPR/", "Opera"),
+        ("Firefox/", "Firefox"),
+        ("Chrome/", "Chrome"),
+        ("Chromium/", "Chromium"),
+        ("Safari/", "Safari"),
+    ]
+    .iter()
+    .find(|(mark, _)| ua.contains(mark))
+    .map(|(_, name)| *name);
+    let system = [
+        ("Android", "Android"),
+        ("iPhone", "iPhone"),
+        ("iPad", "iPad"),
+        ("Windows", "Windows"),
+        ("Mac OS X", "macOS"),
+        ("CrOS", "ChromeOS"),
+        ("Linux", "Linux"),
+    ]
+    .iter()
+    .find(|(mark, _)| ua.contains(mark))
+    .map(|(_, name)| *name);
+    match (browser, system) {
+        (Some(b), Some(s)) => format!("{b} on {s}"),
+        (Some(b), None) => b.to_string(),
+        (None, _) if ua.trim().is_empty() => "an unknown browser".to_string(),
+        (None, _) => ua.trim().to_string(),
+    }
+}
+
+/// A sign-in from a browser and address the account has not used lately: which, from where and when.
+pub fn new_sign_in(
+    config: &Config,
+    to: &str,
+    first_name: &str,
+    user_agent: &str,
+    address: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) -> Email {
+    let link = format!("{}#{SESSIONS_SECTION}", config.link(SESSIONS_PAGE, &[]));
+    let address = if address.trim().is_empty() {
+        "an unknown address"
+    } else {
+        address
+    };
+    action_email(
+        to,
+        NEW_SIGN_IN_SUBJECT,
+        first_name,
+        &format!(
+            "Your {PRODUCT_NAME} account was signed in to from {} at {address} on {}.",
+            browser_name(user_agent),
+            at.format(SIGN_IN_TIME)
+        ),
+        "See where you are signed in",
+        &link,
+        "If it was you, there is nothing to do. If it was not, sign out that device from the page above and change your password.",
+    )
+}
+
+pub const DATA_EXPORT_READY_SUBJECT: &str = "Your data is ready to download";
+pub const ACCOUNT_DELETION_SUBJECT: &str = "Your account will be deleted";
+/// How a date reads in the account mails: 'Dec 12, 2026'.
+pub const ACCOUNT_DATE: &str = "%b %d, %Y";
+
+/// The user's copy of their data is built: where to download it, and until when.
+pub fn data_export_ready(
+    config: &Config,
+    to: &str,
+    first_name: &str,
+    expires_at: chrono::DateTime<chrono::Utc>,
+) -> Email {
+    let link = format!("{}#{SESSIONS_SECTION}", config.link(SESSIONS_PAGE, &[]));
+    action_email(
+        to,
+        DATA_EXPORT_READY_SUBJECT,
+        first_name,
+        &format!("The copy of your {PRODUCT_NAME} data you asked for is ready. Sign in to download it."),
+        "Download your data",
+        &link,
+        &format!(
+            "The download is available until {} UTC. If you did not ask for it, change your password.",
+            expires_at.format(ACCOUNT_DATE)
+        ),
+    )
+}
+
+/// The user asked to delete their account: when it happens, and how to keep it meanwhile.
+pub fn account_deletion_scheduled(
+    config: &Config,
+    to: &str,
+    first_name: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) -> Email {
+    let link = format!("{}#{SESSIONS_SECTION}", config.link(SESSIONS_PAGE, &[]));
+    action_email(
+        to,
+        ACCOUNT_DELETION_SUBJECT,
+        first_name,
+        &format!(
+            "Your {PRODUCT_NAME} account will be deleted on {}. Until then you can sign in and choose 'Keep my account'.",
+            at.format(ACCOUNT_DATE)
+        ),
+        "Keep my account",
+        &link,
+        "Your upcoming sessions were cancelled and you were signed out everywhere. After that date your name, \
+         e-mail address, profile and files are removed; messages, reviews and payment records others need stay, without your name.",
     )
 }
 
@@ -246,6 +372,49 @@ pub fn booking_cancelled(
     email
 }
 
+/// To the seeker the mentor removed from a group session's call: why, and what happens to the
+/// seat's money (the same sentence as on their screen and in the notification), with a
+/// cancellation for their calendar.
+pub fn removed_from_session(
+    config: &Config,
+    b: &crate::booking::bookings::Booking,
+    reason: crate::statuses::RemovalReason,
+    refund_cents: i64,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Email {
+    let link = config.link("/dashboard", &[]);
+    let mut email = action_email(
+        &b.user_email,
+        &format!("Removed from group session: {}", b.service_title),
+        &b.user_first_name,
+        &format!(
+            "{} removed you from the group session \"{}\" on {}. {}",
+            b.mentor_display_name,
+            b.service_title,
+            start(b, false, SESSION_TIME_SHORT),
+            crate::group_calls::removals::money_sentence(reason, refund_cents)
+        ),
+        "Open your dashboard",
+        &link,
+        "The attached update removes the session from your calendar.",
+    );
+    // A seat cancelled for `other` raised its sequence; one kept for `conduct` did not, so its
+    // cancellation takes the next.
+    let sequence = match reason {
+        crate::statuses::RemovalReason::Other => b.calendar_sequence,
+        crate::statuses::RemovalReason::Conduct => b.calendar_sequence + 1,
+    };
+    email.calendar = Some(super::calendar::invite(
+        b,
+        super::calendar::Method::Cancel,
+        sequence,
+        &link,
+        &config.mail_from_address(),
+        now,
+    ));
+    email
+}
+
 /// A reminder 24 hours or 1 hour before the start.
 pub fn booking_reminder(config: &Config, b: &crate::booking::bookings::Booking, to_mentor: bool, lead: &str) -> Email {
     let (to, name, link) = recipient(config, b, to_mentor);
@@ -430,6 +599,7 @@ fn action_email(
         reply_to: None,
         calendar: None,
         unsubscribe: None,
+        attachments: Vec::new(),
     }
 }
 
@@ -442,15 +612,13 @@ pub fn announcement(config: &Config, to: &str, first_name: &str, title: &str, me
         message,
         "Open your notifications",
         &config.link("/notifications", &[]),
-        &format!(
-            "You receive announcements by e-mail because \"Marketing emails\" is on in your {PRODUCT_NAME} e-mail preferences."
-        ),
+        "You also find it under Notifications when you sign in.",
     )
 }
 
 /// A contact-form message, to support, answerable by replying.
 pub fn contact(config: &Config, message: &crate::contact::ContactMessage) -> Email {
-    let category = crate::contact::category_label(&message.category);
+    let category = message.category.label();
     let subject_line = if message.subject.trim().is_empty() {
         "(no subject)"
     } else {
@@ -478,7 +646,126 @@ pub fn contact(config: &Config, message: &crate::contact::ContactMessage) -> Ema
         reply_to: Some(message.email.clone()),
         calendar: None,
         unsubscribe: None,
+        attachments: Vec::new(),
     }
+}
+
+/// A receipt's PDF as an attachment.
+pub fn receipt_attachment(config: &Config, r: &crate::receipts::Receipt) -> anyhow::Result<super::Attachment> {
+    Ok(super::Attachment {
+        filename: crate::receipts::pdf::file_name(r),
+        content_type: "application/pdf".into(),
+        content: crate::receipts::pdf::render(r, &config.platform)?,
+    })
+}
+
+/// The seeker's receipt for a payment on its own (their booking confirmations are off; receipts are
+/// transactional).
+pub fn payment_receipt(config: &Config, r: &crate::receipts::Receipt, first_name: &str) -> anyhow::Result<Email> {
+    let mut email = action_email(
+        &r.payer_email,
+        &format!("Your receipt {}", r.number),
+        first_name,
+        &format!(
+            "Thank you for your payment of ${} for {}. Your receipt {} is attached.",
+            crate::money::format(r.amount_cents),
+            r.description,
+            r.number
+        ),
+        "See your receipts",
+        &config.link("/receipts", &[]),
+        "Receipts are sent for every payment and refund.",
+    );
+    email.attachments.push(receipt_attachment(config, r)?);
+    Ok(email)
+}
+
+/// The seeker: a refund was paid back to their card, with its receipt attached.
+pub fn refund_issued(config: &Config, r: &crate::receipts::Receipt, first_name: &str) -> anyhow::Result<Email> {
+    let card = r
+        .card_last4
+        .as_deref()
+        .map(|l| format!(" to your card ending in {l}"))
+        .unwrap_or_default();
+    let mut email = action_email(
+        &r.payer_email,
+        &format!("Refund of ${} issued", crate::money::format(r.amount_cents)),
+        first_name,
+        &format!(
+            "A refund of ${} for {} was issued{card}. Banks usually show it within 5 to 10 business days. Your receipt {} is attached.",
+            crate::money::format(r.amount_cents),
+            r.description,
+            r.number
+        ),
+        "See your receipts",
+        &config.link("/receipts", &[]),
+        "Receipts are sent for every payment and refund.",
+    );
+    email.attachments.push(receipt_attachment(config, r)?);
+    Ok(email)
+}
+
+/// The mentor: a client of theirs was refunded.
+pub fn refund_to_client(config: &Config, to: &str, first_name: &str, client: &str, title: &str, cents: i64) -> Email {
+    action_email(
+        to,
+        &format!("A client was refunded ${}", crate::money::format(cents)),
+        first_name,
+        &format!(
+            "{client} was refunded ${} for \"{title}\". A refund of a session already paid out to you comes off your next payout (your share of it).",
+            crate::money::format(cents)
+        ),
+        "Open your dashboard",
+        &config.link("/mentor-dashboard", &[]),
+        "See your earnings on the Payouts tab.",
+    )
+}
+
+/// The mentor: a seeker reported a problem with their session.
+pub fn complaint_opened(config: &Config, to: &str, first_name: &str, client: &str, title: &str, reason: &str) -> Email {
+    action_email(
+        to,
+        &format!("A client reported a problem with \"{title}\""),
+        first_name,
+        &format!(
+            "{client} reported a problem with \"{title}\": {reason}. You can answer once, within 48 hours, before an administrator decides."
+        ),
+        "Answer the complaint",
+        &config.link("/mentor-dashboard", &[]),
+        "Payouts of this session wait until the complaint is decided.",
+    )
+}
+
+/// Both parties: a complaint's outcome and the amount refunded.
+pub fn complaint_decided(
+    config: &Config,
+    to: &str,
+    first_name: &str,
+    to_mentor: bool,
+    title: &str,
+    outcome: &str,
+    note: &str,
+) -> Email {
+    let (intro, link) = if to_mentor {
+        (
+            format!("The complaint about \"{title}\" was decided: {outcome}. Note: {note}"),
+            config.link("/mentor-dashboard", &[]),
+        )
+    } else {
+        (
+            format!("Your complaint about \"{title}\" was decided: {outcome}. Note: {note}"),
+            config.link("/dashboard", &[]),
+        )
+    };
+    action_email(
+        to,
+        &format!("Complaint decided: {outcome}"),
+        first_name,
+        &intro,
+        "Open your dashboard",
+        &link,
+        "A refund reaches the card it was paid with; its receipt follows by e-mail.",
+    )
 }
 
 pub fn escape(s: &str) -> String {
@@ -496,6 +783,8 @@ mod tests {
         Config::from_lookup(|k| match k {
             "APP_BASE_URL" => Some("https://mentors.example".to_string()),
             "PAYMENT_GATEWAY" => Some("test".to_string()),
+            // https is the production profile, which needs a key for secrets at rest.
+            "SECRETS_KEY" => Some("AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=".to_string()),
             _ => None,
         })
         .unwrap()
@@ -521,16 +810,11 @@ mod tests {
             "{}",
             mail.subject
         );
-        assert!(
-            mail.text
-                .contains("Friday Mar 05, 2027 at 09:30 EST (America/New_York)"),
-            "{}",
-            mail.text
-        );
+        assert!(mail.text.contains("Friday, Mar 05, 2027 9:30 AM EST"), "{}", mail.text);
         assert!(mail.calendar.is_some());
         let seeker = booking_confirmed(&config(), &b, b.scheduled_at);
         assert!(
-            seeker.text.contains("Friday Mar 05, 2027 at 15:30 CET (Europe/Paris)"),
+            seeker.text.contains("Friday, Mar 05, 2027 3:30 PM CET"),
             "{}",
             seeker.text
         );
@@ -542,16 +826,16 @@ mod tests {
         let seeker = format!("{} {}", b.user_first_name, b.user_last_name);
         let to_seeker = booking_cancelled(&config(), &b, false, false, 2000, b.scheduled_at);
         assert!(
-            to_seeker.text.contains(
-                "You cancelled \"Star reading\" on Mar 05, 2027 at 15:30 CET (Europe/Paris). A refund of $20.00"
-            ),
+            to_seeker
+                .text
+                .contains("You cancelled \"Star reading\" on Mar 05, 2027 3:30 PM CET. A refund of $20.00"),
             "{}",
             to_seeker.text
         );
         let to_mentor = booking_cancelled(&config(), &b, true, false, 2000, b.scheduled_at);
         assert!(
             to_mentor.text.contains(&format!(
-                "{seeker} cancelled \"Star reading\" on Mar 05, 2027 at 09:30 EST (America/New_York)."
+                "{seeker} cancelled \"Star reading\" on Mar 05, 2027 9:30 AM EST."
             )),
             "{}",
             to_mentor.text
@@ -584,7 +868,7 @@ mod tests {
 
     #[test]
     fn verification_links_to_the_app() {
-        let mail = verification(&config(), "ann@example.com", "Ann <3", "tok123");
+        let mail = verification(&config(), "ann@example.com", "Ann <3", "tok123", None);
         assert_eq!(mail.subject, "Verify your email address");
         assert!(
             mail.text
@@ -595,6 +879,36 @@ mod tests {
                 .contains("href=\"https://mentors.example/verify-email?token=tok123\"")
         );
         assert!(mail.html.contains("Hello Ann &lt;3"), "names are escaped in HTML");
+        let back = verification(&config(), "ann@example.com", "Ann", "tok123", Some("/become-mentor"));
+        assert!(
+            back.text
+                .contains("https://mentors.example/verify-email?token=tok123&next=%2Fbecome-mentor\n")
+        );
+    }
+
+    #[test]
+    fn new_sign_in_names_browser_address_and_time_and_links_to_sessions() {
+        let at = chrono::DateTime::parse_from_rfc3339("2026-11-28T08:30:00Z")
+            .unwrap()
+            .to_utc();
+        let ua = "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0";
+        let mail = new_sign_in(&config(), "ann@example.com", "Ann", ua, "203.0.113.9", at);
+        assert_eq!(mail.subject, "New sign-in to your account");
+        assert!(mail.text.contains("Firefox on Linux"), "{}", mail.text);
+        assert!(mail.text.contains("203.0.113.9"));
+        assert!(mail.text.contains("Nov 28, 2026 at 08:30 UTC"));
+        assert!(
+            mail.text
+                .contains("https://mentors.example/profile#privacy-and-security")
+        );
+    }
+
+    #[test]
+    fn browser_names_come_from_the_user_agent() {
+        let chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+        assert_eq!(browser_name(chrome), "Chrome on Windows");
+        assert_eq!(browser_name(""), "an unknown browser");
+        assert_eq!(browser_name("curl/8.0"), "curl/8.0");
     }
 
     #[test]

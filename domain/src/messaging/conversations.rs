@@ -44,40 +44,40 @@ pub struct Conversation {
 }
 
 /// One statement for the list and for one conversation: `$1` is the viewer.
-macro_rules! select_conversations {
-    ($rest:literal) => {
-        concat!(
-            "SELECT c.id, c.mentor_id, c.user_id, c.booking_id, c.created_at, c.last_message_at, ",
-            "m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, m.profile_image_url AS mentor_profile_image_url, ",
-            "mu.first_name AS mentor_first_name, mu.last_name AS mentor_last_name, mu.profile_image_url AS mentor_user_image_url, ",
-            "u.first_name AS user_first_name, u.last_name AS user_last_name, u.profile_image_url AS user_profile_image_url, ",
-            "(SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.sender_id <> $1 AND NOT x.is_read AND x.hidden_at IS NULL) AS unread_count, ",
-            "lm.content AS last_content, lm.sender_id AS last_sender_id, lm.created_at AS last_created_at ",
-            "FROM conversations c JOIN mentors m ON m.id = c.mentor_id JOIN users mu ON mu.id = m.user_id ",
-            "JOIN users u ON u.id = c.user_id ",
-            "LEFT JOIN LATERAL (SELECT content, sender_id, created_at FROM messages ",
-            "WHERE conversation_id = c.id AND hidden_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1) lm ON true ",
-            "WHERE (c.user_id = $1 OR m.user_id = $1) ",
-            $rest
+macro_rules! query_conversations {
+    ($rest:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            Conversation,
+            r#"SELECT c.id, c.mentor_id, c.user_id, c.booking_id, c.created_at, c.last_message_at,
+                      m.user_id AS mentor_user_id, m.display_name AS mentor_display_name,
+                      m.profile_image_url AS mentor_profile_image_url, mu.first_name AS mentor_first_name,
+                      mu.last_name AS mentor_last_name, mu.profile_image_url AS mentor_user_image_url,
+                      u.first_name AS user_first_name, u.last_name AS user_last_name, u.profile_image_url AS user_profile_image_url,
+                      (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.sender_id <> $1 AND NOT x.is_read
+                       AND x.hidden_at IS NULL) AS "unread_count!",
+                      lm.content AS "last_content?", lm.sender_id AS "last_sender_id?", lm.created_at AS "last_created_at?"
+               FROM conversations c JOIN mentors m ON m.id = c.mentor_id JOIN users mu ON mu.id = m.user_id
+               JOIN users u ON u.id = c.user_id
+               LEFT JOIN LATERAL (SELECT content, sender_id, created_at FROM messages
+                 WHERE conversation_id = c.id AND hidden_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1) lm ON true
+               WHERE (c.user_id = $1 OR m.user_id = $1) "# + $rest
+            $(, $arg)*
         )
     };
 }
 
 /// The viewer's conversations, the most recent activity first.
 pub async fn list(db: impl PgExecutor<'_>, me: Uuid) -> Result<Vec<Conversation>> {
-    Ok(sqlx::query_as(select_conversations!(
-        "ORDER BY coalesce(c.last_message_at, c.created_at) DESC, c.id"
-    ))
-    .bind(me)
-    .fetch_all(db)
-    .await?)
+    Ok(
+        query_conversations!("ORDER BY coalesce(c.last_message_at, c.created_at) DESC, c.id", me)
+            .fetch_all(db)
+            .await?,
+    )
 }
 
 /// One conversation of the viewer's; anyone else's is not found.
 pub async fn find(db: impl PgExecutor<'_>, me: Uuid, id: Uuid) -> Result<Conversation> {
-    sqlx::query_as(select_conversations!("AND c.id = $2"))
-        .bind(me)
-        .bind(id)
+    query_conversations!("AND c.id = $2", me, id)
         .fetch_optional(db)
         .await?
         .ok_or_else(|| Error::not_found(NOT_FOUND))
@@ -115,11 +115,12 @@ impl Parties {
 
 /// The parties of a conversation `me` takes part in; otherwise not found.
 pub async fn parties(db: impl PgExecutor<'_>, me: Uuid, id: Uuid) -> Result<Parties> {
-    let parties: Option<Parties> = sqlx::query_as(
+    let parties: Option<Parties> = sqlx::query_as!(
+        Parties,
         "SELECT c.id, c.mentor_id, m.user_id AS mentor_user_id, c.user_id FROM conversations c \
          JOIN mentors m ON m.id = c.mentor_id WHERE c.id = $1",
+        id,
     )
-    .bind(id)
     .fetch_optional(db)
     .await?;
     parties
@@ -150,8 +151,11 @@ struct BookingParties {
 }
 
 async fn booking_parties(conn: &mut PgConnection, id: Uuid) -> Result<Option<BookingParties>> {
-    Ok(sqlx::query_as("SELECT b.mentor_id, m.user_id AS mentor_user_id, b.user_id FROM bookings b JOIN mentors m ON m.id = b.mentor_id WHERE b.id = $1")
-        .bind(id)
+    Ok(sqlx::query_as!(
+        BookingParties,
+        "SELECT b.mentor_id, m.user_id AS mentor_user_id, b.user_id FROM bookings b JOIN mentors m ON m.id = b.mentor_id WHERE b.id = $1",
+        id,
+    )
         .fetch_optional(&mut *conn)
         .await?)
 }
@@ -173,10 +177,12 @@ pub async fn roles(conn: &mut PgConnection, me: Uuid, start: &Start) -> Result<R
             if other == me {
                 return Err(Error::validation(WITH_YOURSELF));
             }
-            let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND is_active)")
-                .bind(other)
-                .fetch_one(&mut *conn)
-                .await?;
+            let exists: bool = sqlx::query_scalar!(
+                r#"SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND is_active) AS "found!""#,
+                other
+            )
+            .fetch_one(&mut *conn)
+            .await?;
             if !exists {
                 return Err(Error::not_found(USER_NOT_FOUND));
             }
@@ -227,23 +233,23 @@ pub async fn roles(conn: &mut PgConnection, me: Uuid, start: &Start) -> Result<R
 /// Returns it as `me` sees it and whether it is new.
 pub async fn find_or_start(conn: &mut PgConnection, me: Uuid, start: Start) -> Result<(Conversation, bool)> {
     let roles = roles(conn, me, &start).await?;
-    let created: Option<Uuid> = sqlx::query_scalar(
+    let created: Option<Uuid> = sqlx::query_scalar!(
         "INSERT INTO conversations (mentor_id, user_id, booking_id) VALUES ($1, $2, $3) \
          ON CONFLICT (mentor_id, user_id) DO NOTHING RETURNING id",
+        roles.mentor_id,
+        roles.user_id,
+        start.booking_id,
     )
-    .bind(roles.mentor_id)
-    .bind(roles.user_id)
-    .bind(start.booking_id)
     .fetch_optional(&mut *conn)
     .await?;
     let id = match created {
         Some(id) => id,
-        None => sqlx::query_scalar(
+        None => sqlx::query_scalar!(
             "UPDATE conversations SET booking_id = coalesce($3, booking_id) WHERE mentor_id = $1 AND user_id = $2 RETURNING id",
+            roles.mentor_id,
+            roles.user_id,
+            start.booking_id,
         )
-        .bind(roles.mentor_id)
-        .bind(roles.user_id)
-        .bind(start.booking_id)
         .fetch_one(&mut *conn)
         .await?,
     };

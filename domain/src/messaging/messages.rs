@@ -10,7 +10,8 @@ use uuid::Uuid;
 use super::{conversations, viewers};
 use crate::{
     Error, Result,
-    notifications::{FanOut, Kind},
+    notifications::{FanOut, Kind, PushSpec},
+    push::{self, PushKind},
     realtime::{
         self, Envelope, ServerEvent,
         protocol::{ConversationRead, MessageRead, MessageView},
@@ -21,7 +22,13 @@ pub const MAX_CHARS: usize = 5000;
 pub const EMPTY: &str = "Message cannot be empty";
 pub const TOO_LONG: &str = "Message must be at most 5000 characters";
 pub const NOT_FOUND: &str = "Message not found";
-pub const TEXT: &str = "text";
+closed_set! {
+    /// What a message holds: only text today.
+    pub enum MessageType ("message type") {
+        Text = "text",
+    }
+}
+
 pub const ONLY_TEXT: &str = "Message type must be 'text'";
 pub const MAX_CLIENT_ID_CHARS: usize = 100;
 pub const BAD_CLIENT_ID: &str = "clientId must be at most 100 characters";
@@ -47,7 +54,7 @@ pub struct Message {
     #[serde(skip)]
     pub sender_profile_image_url: Option<String>,
     pub content: String,
-    pub message_type: String,
+    pub message_type: MessageType,
     pub client_id: Option<String>,
     pub is_read: bool,
     pub created_at: DateTime<Utc>,
@@ -90,11 +97,11 @@ pub fn content(raw: &str) -> Result<String> {
     Ok(trimmed.to_owned())
 }
 
-/// The message type: only 'text' today.
-pub fn message_type(raw: Option<&str>) -> Result<&'static str> {
+/// The message type: only 'text' today (also when absent or blank).
+pub fn message_type(raw: Option<&str>) -> Result<MessageType> {
     match raw.map(str::trim) {
-        None | Some("") | Some(TEXT) => Ok(TEXT),
-        Some(_) => Err(Error::validation(ONLY_TEXT)),
+        None | Some("") => Ok(MessageType::Text),
+        Some(t) => t.parse().map_err(|_| Error::validation(ONLY_TEXT)),
     }
 }
 
@@ -242,7 +249,7 @@ pub struct Batched {
     /// The sending socket: it alone gets the stored message again when the client id was used.
     pub socket: Option<Uuid>,
     pub content: String,
-    pub message_type: &'static str,
+    pub message_type: MessageType,
     pub client_id: Option<String>,
 }
 
@@ -333,7 +340,7 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
             sender_last_name: row.sender_last_name,
             sender_profile_image_url: row.sender_profile_image_url,
             content: b.content.clone(),
-            message_type: b.message_type.to_owned(),
+            message_type: b.message_type,
             client_id: b.client_id.clone(),
             is_read: false,
             created_at,
@@ -383,13 +390,13 @@ async fn move_last_message_at(
         return Ok(());
     }
     let (ids, times): (Vec<Uuid>, Vec<DateTime<Utc>>) = latest.iter().map(|(id, at)| (*id, *at)).unzip();
-    sqlx::query(
+    sqlx::query!(
         "WITH locked AS MATERIALIZED (SELECT id FROM conversations WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE) \
          UPDATE conversations c SET last_message_at = greatest(c.last_message_at, v.at) \
          FROM unnest($1::uuid[], $2::timestamptz[]) AS v (id, at), locked WHERE c.id = v.id AND locked.id = v.id",
+        &ids,
+        &times,
     )
-    .bind(&ids)
-    .bind(&times)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -404,7 +411,13 @@ fn new_message_notice(recipient: Uuid, message: &Message) -> FanOut {
         preview(&message.content)
     );
     let link = format!("/messages?conversation={}", message.conversation_id);
-    FanOut::new(&[recipient], Kind::NewMessage, "New message", &text, Some(&link))
+    // Unread pushes of one conversation collapse: one topic at the push service, one tag on screen.
+    let push = PushSpec {
+        kind: PushKind::NewMessage,
+        topic: Some(push::topic_of(message.conversation_id)),
+        tag: Some(format!("conversation-{}", message.conversation_id)),
+    };
+    FanOut::new(&[recipient], Kind::NewMessage, "New message", &text, Some(&link)).pushed_as(Some(push))
 }
 
 async fn repeated(conn: &mut PgConnection, me: Uuid, stored: Message, repeat_to: Option<Uuid>) -> Result<Sent> {
@@ -425,19 +438,19 @@ pub fn preview(content: &str) -> String {
 
 /// Marks one message from the other party read; `messageRead` to both parties when it changes.
 pub async fn mark_read(conn: &mut PgConnection, me: Uuid, message: Uuid) -> Result<()> {
-    let conversation: Option<Uuid> = sqlx::query_scalar("SELECT conversation_id FROM messages WHERE id = $1")
-        .bind(message)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let conversation: Option<Uuid> =
+        sqlx::query_scalar!("SELECT conversation_id FROM messages WHERE id = $1", message,)
+            .fetch_optional(&mut *conn)
+            .await?;
     let conversation = conversation.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     let parties = conversations::parties(&mut *conn, me, conversation)
         .await
         .map_err(|_| Error::not_found(NOT_FOUND))?;
-    let read_at: Option<DateTime<Utc>> = sqlx::query_scalar(
-        "UPDATE messages SET is_read = true, read_at = now() WHERE id = $1 AND sender_id <> $2 AND NOT is_read RETURNING read_at",
+    let read_at: Option<DateTime<Utc>> = sqlx::query_scalar!(
+        "UPDATE messages SET is_read = true, read_at = now() WHERE id = $1 AND sender_id <> $2 AND NOT is_read RETURNING read_at AS \"read_at!\"",
+        message,
+        me,
     )
-    .bind(message)
-    .bind(me)
     .fetch_optional(&mut *conn)
     .await?;
     if let Some(read_at) = read_at {
@@ -455,9 +468,11 @@ pub async fn mark_read(conn: &mut PgConnection, me: Uuid, message: Uuid) -> Resu
 /// Marks every message from the other party read; `conversationRead` to both parties.
 pub async fn mark_conversation_read(conn: &mut PgConnection, me: Uuid, conversation: Uuid) -> Result<i64> {
     let parties = conversations::parties(&mut *conn, me, conversation).await?;
-    let count = sqlx::query("UPDATE messages SET is_read = true, read_at = now() WHERE conversation_id = $1 AND sender_id <> $2 AND NOT is_read")
-        .bind(conversation)
-        .bind(me)
+    let count = sqlx::query!(
+        "UPDATE messages SET is_read = true, read_at = now() WHERE conversation_id = $1 AND sender_id <> $2 AND NOT is_read",
+        conversation,
+        me,
+    )
         .execute(&mut *conn)
         .await?
         .rows_affected() as i64;
@@ -472,11 +487,11 @@ pub async fn mark_conversation_read(conn: &mut PgConnection, me: Uuid, conversat
 
 /// Messages to `me` that `me` has not read, in every conversation.
 pub async fn unread_count(db: impl PgExecutor<'_>, me: Uuid) -> Result<i64> {
-    Ok(sqlx::query_scalar(
-        "SELECT count(*) FROM messages x JOIN conversations c ON c.id = x.conversation_id JOIN mentors m ON m.id = c.mentor_id \
+    Ok(sqlx::query_scalar!(
+        "SELECT count(*) AS \"count!\" FROM messages x JOIN conversations c ON c.id = x.conversation_id JOIN mentors m ON m.id = c.mentor_id \
          WHERE (c.user_id = $1 OR m.user_id = $1) AND x.sender_id <> $1 AND NOT x.is_read AND x.hidden_at IS NULL",
+        me,
     )
-    .bind(me)
     .fetch_one(db)
     .await?)
 }
@@ -516,8 +531,8 @@ mod tests {
 
     #[test]
     fn only_text_messages_and_short_client_ids() {
-        assert_eq!(message_type(None).unwrap(), "text");
-        assert_eq!(message_type(Some("text")).unwrap(), "text");
+        assert_eq!(message_type(None).unwrap(), MessageType::Text);
+        assert_eq!(message_type(Some("text")).unwrap(), MessageType::Text);
         assert!(message_type(Some("image")).is_err());
         assert_eq!(client_id(Some("  ")).unwrap(), None);
         assert_eq!(client_id(Some(&"c".repeat(100))).unwrap().unwrap().len(), 100);

@@ -11,6 +11,7 @@ use super::{
 use crate::{
     Result,
     job_queue::{self, PushOptions},
+    push::{self, PushContent, PushKind},
     realtime::{self, Envelope, ServerEvent, protocol::NotificationView},
 };
 
@@ -36,6 +37,33 @@ pub struct FanOut {
     pub message: String,
     pub action_url: Option<String>,
     pub recipients: Vec<Recipient>,
+    /// The Web Push each new notification also sends (to the recipient's browsers that allow it);
+    /// none: in-app only. Absent from tasks queued before pushes existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push: Option<PushSpec>,
+}
+
+/// How a fan-out's notifications are pushed: the kind, and what the kind's defaults do not say.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PushSpec {
+    pub kind: PushKind,
+    /// RFC 8030 `Topic` (a newer push of the topic replaces one the push service still holds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
+    /// The notification's tag on the screen; default: one per notification.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+}
+
+impl PushSpec {
+    pub fn new(kind: PushKind) -> Self {
+        Self {
+            kind,
+            topic: None,
+            tag: None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,7 +92,13 @@ impl FanOut {
             message: message.to_owned(),
             action_url: action_url.map(str::to_owned),
             recipients,
+            push: kind.push().map(PushSpec::new),
         }
+    }
+
+    /// The same notice pushed as `spec` says (none: in-app only) rather than as its kind's default.
+    pub fn pushed_as(self, spec: Option<PushSpec>) -> Self {
+        Self { push: spec, ..self }
     }
 
     /// Queues the fan-out in the caller's transaction.
@@ -114,15 +148,18 @@ pub async fn notify_many(
 }
 
 /// Writes the notifications of `recipients` (a part of `fan_out`) that do not exist yet, skipping
-/// users deleted since, in one statement; announces each new one live when the transaction
-/// commits. Returns the new ones.
+/// users deleted or removed since (`users.deleted_at`, issue 35: the key-share lock waits for a
+/// removal in progress, whose `FOR UPDATE` it conflicts with, and then reads the row it left), in
+/// one statement; announces each new one live when the transaction commits and queues its push
+/// (`fan_out.push`) in it. Returns the new ones.
 pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Recipient]) -> Result<Vec<Notification>> {
     let ids: Vec<Uuid> = recipients.iter().map(|r| r.id).collect();
     let users: Vec<Uuid> = recipients.iter().map(|r| r.user_id).collect();
     let written: Vec<Written> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO notifications (id, user_id, type, title, message, action_url) \
          SELECT r.id, r.user_id, $3, $4, $5, $6 FROM unnest($1::uuid[], $2::uuid[]) AS r (id, user_id) \
-         WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = r.user_id) \
+         JOIN users u ON u.id = r.user_id AND u.deleted_at IS NULL \
+         FOR KEY SHARE OF u \
          ON CONFLICT (id) DO NOTHING \
          RETURNING user_id, {COLUMNS}"
     )))
@@ -135,7 +172,24 @@ pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Reci
     .fetch_all(&mut *conn)
     .await?;
     let mut notifications = Vec::with_capacity(written.len());
+    let mut pushes = Vec::new();
     for Written { user_id, notification } in written {
+        if let Some(spec) = &fan_out.push {
+            pushes.push(push::ForUser {
+                user_id,
+                content: PushContent {
+                    kind: spec.kind,
+                    title: fan_out.title.clone(),
+                    body: fan_out.message.clone(),
+                    url: fan_out.action_url.clone().unwrap_or_else(|| "/notifications".into()),
+                    tag: spec
+                        .tag
+                        .clone()
+                        .unwrap_or_else(|| format!("notification-{}", notification.id)),
+                },
+                topic: spec.topic.clone(),
+            });
+        }
         realtime::publish(
             &mut *conn,
             &Envelope::to_users(
@@ -146,7 +200,14 @@ pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Reci
         .await?;
         notifications.push(notification);
     }
+    // Only the notifications written now are pushed: a fan-out that runs again pushes none twice.
+    push::queue(conn, &pushes).await?;
     Ok(notifications)
+}
+
+impl crate::job_queue::Job for FanOut {
+    const QUEUE: &'static str = FAN_OUT_QUEUE;
+    const MAX_ATTEMPTS: usize = FAN_OUT_MAX_ATTEMPTS;
 }
 
 #[cfg(test)]
@@ -177,6 +238,7 @@ mod tests {
             message: "See you".into(),
             action_url: None,
             recipients: vec![Recipient { id, user_id: user }],
+            push: None,
         };
         let json = serde_json::json!({
             "kind": "booking_confirmed",

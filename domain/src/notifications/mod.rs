@@ -8,7 +8,7 @@ mod fan_out;
 mod kinds;
 mod store;
 
-pub use fan_out::{FAN_OUT_MAX_ATTEMPTS, FAN_OUT_QUEUE, FanOut, Recipient, notify, notify_many, write};
+pub use fan_out::{FAN_OUT_MAX_ATTEMPTS, FAN_OUT_QUEUE, FanOut, PushSpec, Recipient, notify, notify_many, write};
 pub use kinds::Kind;
 pub use store::{
     DEFAULT_LIMIT, MAX_LIMIT, NOT_FOUND, Notification, delete, latest, mark_all_read, mark_read, unread_count,

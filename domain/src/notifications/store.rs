@@ -42,50 +42,52 @@ impl Notification {
 
 pub async fn latest(db: &PgPool, user_id: Uuid, limit: Option<i64>) -> Result<Vec<Notification>> {
     let limit = limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id LIMIT $2"
-    )))
-    .bind(user_id)
-    .bind(limit)
+    Ok(sqlx::query_as!(
+        Notification,
+        r#"SELECT id, type AS "kind: Kind", title, message, action_url, is_read, created_at
+           FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id LIMIT $2"#,
+        user_id,
+        limit,
+    )
     .fetch_all(db)
     .await?)
 }
 
 pub async fn unread_count(db: &PgPool, user_id: Uuid) -> Result<i64> {
-    Ok(
-        sqlx::query_scalar("SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT is_read")
-            .bind(user_id)
-            .fetch_one(db)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        "SELECT count(*) AS \"count!\" FROM notifications WHERE user_id = $1 AND NOT is_read",
+        user_id,
     )
+    .fetch_one(db)
+    .await?)
 }
 
 /// Unread to read, one way; someone else's notification is not found.
 pub async fn mark_read(db: &PgPool, user_id: Uuid, id: Uuid) -> Result<Notification> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE notifications SET is_read = true, read_at = coalesce(read_at, now()) WHERE id = $1 AND user_id = $2 RETURNING {COLUMNS}"
-    )))
-    .bind(id)
-    .bind(user_id)
+    sqlx::query_as!(
+        Notification,
+        r#"UPDATE notifications SET is_read = true, read_at = coalesce(read_at, now()) WHERE id = $1 AND user_id = $2
+           RETURNING id, type AS "kind: Kind", title, message, action_url, is_read, created_at"#,
+        id,
+        user_id,
+    )
     .fetch_optional(db)
     .await?
     .ok_or_else(|| Error::not_found(NOT_FOUND))
 }
 
 pub async fn mark_all_read(db: &PgPool, user_id: Uuid) -> Result<u64> {
-    Ok(
-        sqlx::query("UPDATE notifications SET is_read = true, read_at = now() WHERE user_id = $1 AND NOT is_read")
-            .bind(user_id)
-            .execute(db)
-            .await?
-            .rows_affected(),
+    Ok(sqlx::query!(
+        "UPDATE notifications SET is_read = true, read_at = now() WHERE user_id = $1 AND NOT is_read",
+        user_id,
     )
+    .execute(db)
+    .await?
+    .rows_affected())
 }
 
 pub async fn delete(db: &PgPool, user_id: Uuid, id: Uuid) -> Result<()> {
-    let done = sqlx::query("DELETE FROM notifications WHERE id = $1 AND user_id = $2")
-        .bind(id)
-        .bind(user_id)
+    let done = sqlx::query!("DELETE FROM notifications WHERE id = $1 AND user_id = $2", id, user_id,)
         .execute(db)
         .await?;
     if done.rows_affected() == 0 {

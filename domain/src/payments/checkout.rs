@@ -182,6 +182,10 @@ pub async fn settle(
     )
     .execute(&mut *tx)
     .await?;
+    if new_status == PaymentStatus::Approved {
+        // The money is recorded in this transaction: so is its receipt (a gapless number).
+        crate::receipts::issue_for_payment(tx, payment_id, now).await?;
+    }
     match outcome {
         ChargeOutcome::Approved { .. } if status == BookingStatus::Reserved => {
             sqlx::query!(

@@ -40,13 +40,16 @@ impl Earnings {
 /// The earnings of a mentor's completed bookings.
 pub async fn mentor_earnings(db: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
     // One row per distinct price keeps the answer small however many sessions a mentor has had.
-    let rows: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT total_cents, count(*) FROM bookings WHERE mentor_id = $1 AND status = $2 GROUP BY total_cents",
+    let rows: Vec<(i64, i64)> = sqlx::query!(
+        r#"SELECT total_cents, count(*) AS "count!" FROM bookings WHERE mentor_id = $1 AND status = $2 GROUP BY total_cents"#,
+        mentor_id,
+        BookingStatus::Completed as BookingStatus,
     )
-    .bind(mentor_id)
-    .bind(BookingStatus::Completed)
     .fetch_all(db)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|r| (r.total_cents, r.count))
+    .collect();
     Ok(Earnings::of_totals(
         rows.into_iter()
             .flat_map(|(total, count)| std::iter::repeat_n(total, count as usize)),

@@ -6,6 +6,8 @@ pub mod card;
 pub mod checkout;
 pub mod fees;
 pub mod gateway;
+pub mod jobs;
+pub mod pay;
 pub mod refund_payout;
 pub mod test_gateway;
 

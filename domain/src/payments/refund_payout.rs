@@ -40,8 +40,12 @@ pub async fn record_reversal(
     .await?)
 }
 
+/// Records that the gateway paid the refund back, once: in the same transaction its receipt is issued,
+/// the seeker (and, for a refund the mentor did not cause by cancelling, the mentor) is notified, and the
+/// refund e-mail with the receipt is queued.
 async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Result<()> {
-    sqlx::query!(
+    let mut tx = pool.begin().await?;
+    let done = sqlx::query!(
         "UPDATE refunds SET status = $3, gateway_transaction_id = $2, completed_at = now(), last_error = NULL
          WHERE id = $1 AND status = $4",
         refund_id,
@@ -49,9 +53,68 @@ async fn succeeded(pool: &PgPool, refund_id: Uuid, transaction_id: &str) -> Resu
         RefundStatus::Succeeded as RefundStatus,
         RefundStatus::Pending as RefundStatus,
     )
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
+    if done.rows_affected() == 1 {
+        crate::receipts::issue_for_refund(&mut tx, refund_id, chrono::Utc::now()).await?;
+        announce(&mut tx, refund_id).await?;
+    }
+    tx.commit().await?;
     Ok(())
+}
+
+/// Who paid, for what, and who the mentor is: the refund notices' facts.
+async fn announce(tx: &mut PgConnection, refund_id: Uuid) -> Result<()> {
+    let r = sqlx::query!(
+        r#"SELECT r.amount_cents, r.reason AS "reason: RefundReason", b.user_id, m.user_id AS mentor_user_id,
+                  coalesce(gs.title, s.title) AS "title!", u.first_name, u.last_name, p.card_last4 AS "card_last4?"
+           FROM refunds r JOIN bookings b ON b.id = r.booking_id JOIN services s ON s.id = b.service_id
+           JOIN mentors m ON m.id = b.mentor_id JOIN users u ON u.id = b.user_id
+           LEFT JOIN group_sessions gs ON gs.id = b.group_session_id LEFT JOIN payments p ON p.id = r.payment_id
+           WHERE r.id = $1"#,
+        refund_id,
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let amount = crate::money::format(r.amount_cents);
+    let card = r
+        .card_last4
+        .map(|l| format!(" to your card ending in {l}"))
+        .unwrap_or_default();
+    crate::notifications::notify(
+        &mut *tx,
+        r.user_id,
+        crate::notifications::Kind::RefundIssued,
+        "Refund issued",
+        &format!(
+            "A refund of ${amount} for \"{}\" was issued{card}. Your receipt is in your account.",
+            r.title
+        ),
+        Some("/receipts"),
+    )
+    .await?;
+    if mentor_hears_of(r.reason) {
+        let last_initial = r.last_name.chars().next().map(|c| format!(" {c}.")).unwrap_or_default();
+        crate::notifications::notify(
+            &mut *tx,
+            r.mentor_user_id,
+            crate::notifications::Kind::RefundIssued,
+            "Refund to a client",
+            &format!(
+                "{}{last_initial} was refunded ${amount} for \"{}\".",
+                r.first_name, r.title
+            ),
+            Some("/mentor-dashboard"),
+        )
+        .await?;
+    }
+    crate::job_queue::email::enqueue(tx, &crate::job_queue::email::EmailJob::RefundIssued { refund_id }).await
+}
+
+/// Whether the mentor hears of a refund paid back: not of their own cancellation's or a late charge's
+/// reversal, which tell them otherwise; of every refund decided about their session.
+pub fn mentor_hears_of(reason: RefundReason) -> bool {
+    !matches!(reason, RefundReason::Cancellation | RefundReason::Reversal)
 }
 
 /// Pays a pending refund out. An `Err` means the outcome is unknown: retry later.

@@ -21,7 +21,7 @@ pub const MAX_RECIPIENT_LEN: usize = 254;
 pub const MAX_NOTES_LEN: usize = 1000;
 
 /// The CSV's first line.
-pub const CSV_HEADER: &str = "mentor,method,recipient,amount";
+pub const CSV_HEADER: &str = "mentor,method,recipient,amount,adjustments";
 
 #[derive(Clone, Debug, FromRow)]
 pub struct PendingPayout {
@@ -36,6 +36,8 @@ pub struct PendingPayout {
     pub pending_amount_cents: i64,
     pub platform_fee_cents: i64,
     pub mentor_net_cents: i64,
+    /// What refunds of paid-out bookings took off this payout (zero or negative).
+    pub adjustment_cents: i64,
     pub method: Option<PayoutMethod>,
     pub paypal_email: Option<String>,
     pub venmo_username: Option<String>,
@@ -61,7 +63,7 @@ pub async fn pending(pool: &PgPool) -> Result<Vec<PendingPayout>> {
         r#"SELECT po.id, po.mentor_id, m.display_name, u.first_name, u.last_name, u.email,
                   ARRAY(SELECT pb.booking_id FROM payout_bookings pb JOIN bookings b ON b.id = pb.booking_id
                         WHERE pb.payout_id = po.id ORDER BY b.scheduled_at, b.id) AS "booking_ids!",
-                  po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents,
+                  po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, po.adjustment_cents,
                   po.destination_method AS "method: PayoutMethod",
                   CASE WHEN po.destination_method = $2 THEN po.destination END AS paypal_email,
                   CASE WHEN po.destination_method = $3 THEN po.destination END AS venmo_username,
@@ -256,17 +258,13 @@ pub fn check_export_status(status: Option<&str>) -> Result<()> {
     }
 }
 
-/// One CSV cell: quoted when needed, and a leading = + - @ (or tab, CR) neutralised with a `'`
-/// so a spreadsheet never runs it as a formula.
-pub fn csv_cell(raw: &str) -> String {
-    let mut v = raw.to_string();
-    if v.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        v.insert(0, '\'');
-    }
-    if v.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", v.replace('"', "\"\""))
+/// A cell as a spreadsheet may open it: a leading = + - @ (or tab, CR) gets a `'` in front, so the
+/// spreadsheet never runs it as a formula. Quoting is the CSV writer's.
+pub fn formula_safe(raw: &str) -> String {
+    if raw.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{raw}")
     } else {
-        v
+        raw.to_string()
     }
 }
 
@@ -279,48 +277,93 @@ fn recipient_cell(method: Option<PayoutMethod>, recipient: &str) -> String {
     }
 }
 
-/// The pending payouts as CSV: mentor, method, recipient, amount (the mentor's net).
+/// The pending payouts as CSV: mentor, method, recipient, amount (the mentor's net, after adjustments),
+/// adjustments (what refunds of paid-out bookings took off it).
 pub fn csv(payouts: &[PendingPayout]) -> String {
-    let mut out = String::from(CSV_HEADER);
-    out.push('\n');
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let header: Vec<&str> = CSV_HEADER.split(',').collect();
+    out.write_record(&header).expect("writing to memory");
     for p in payouts {
         let row = [
-            csv_cell(&p.display_name),
-            csv_cell(p.method.map(PayoutMethod::as_str).unwrap_or_default()),
-            csv_cell(&recipient_cell(p.method, p.recipient().unwrap_or_default())),
+            formula_safe(&p.display_name),
+            formula_safe(p.method.map(PayoutMethod::as_str).unwrap_or_default()),
+            formula_safe(&recipient_cell(p.method, p.recipient().unwrap_or_default())),
             money::format(p.mentor_net_cents),
+            money::format(p.adjustment_cents),
         ];
-        out.push_str(&row.join(","));
-        out.push('\n');
+        out.write_record(&row).expect("writing to memory");
     }
-    out
+    let bytes = out.into_inner().expect("writing to memory");
+    String::from_utf8(bytes).expect("every cell is text")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The CSV of one payout to `name` by `method` to `recipient`, its lines apart.
+    fn export(name: &str, method: Option<PayoutMethod>, recipient: &str) -> Vec<String> {
+        let recipient = Some(recipient.to_owned());
+        let payout = PendingPayout {
+            id: Uuid::nil(),
+            mentor_id: Uuid::nil(),
+            display_name: name.into(),
+            first_name: "Mira".into(),
+            last_name: "Moon".into(),
+            email: "mira@example.com".into(),
+            booking_ids: Vec::new(),
+            booking_count: 1,
+            pending_amount_cents: 1_200,
+            platform_fee_cents: 200,
+            mentor_net_cents: 1_000,
+            adjustment_cents: 0,
+            method,
+            paypal_email: recipient.clone(),
+            venmo_username: recipient.clone(),
+            zelle_email: recipient,
+            created_at: Utc::now(),
+        };
+        csv(&[payout]).lines().map(str::to_owned).collect()
+    }
+
     #[test]
     fn csv_cells_are_escaped_and_never_formulas() {
-        assert_eq!(csv_cell("Mira"), "Mira");
-        assert_eq!(csv_cell("Mira, the seer"), "\"Mira, the seer\"");
-        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-        assert_eq!(csv_cell("+1"), "'+1");
-        assert_eq!(csv_cell("-1"), "'-1");
-        assert_eq!(csv_cell("@mira"), "'@mira");
+        let name = |name: &str| export(name, Some(PayoutMethod::Paypal), "p@pay.example")[1].clone();
+        assert_eq!(name("Mira"), "Mira,paypal,p@pay.example,10.00,0.00");
+        assert_eq!(
+            name("Mira, the seer"),
+            "\"Mira, the seer\",paypal,p@pay.example,10.00,0.00"
+        );
+        assert_eq!(name("say \"hi\""), "\"say \"\"hi\"\"\",paypal,p@pay.example,10.00,0.00");
+        assert_eq!(
+            name("=HYPERLINK(\"x\")"),
+            "\"'=HYPERLINK(\"\"x\"\")\",paypal,p@pay.example,10.00,0.00"
+        );
+        assert_eq!(name("+1"), "'+1,paypal,p@pay.example,10.00,0.00");
+        assert_eq!(name("-1"), "'-1,paypal,p@pay.example,10.00,0.00");
+        assert_eq!(name("@mira"), "'@mira,paypal,p@pay.example,10.00,0.00");
+        assert_eq!(formula_safe("\tx"), "'\tx");
+        assert_eq!(formula_safe("\rx"), "'\rx");
+    }
+
+    #[test]
+    fn the_export_starts_with_its_header() {
+        assert_eq!(export("Mira", None, "")[0], CSV_HEADER);
     }
 
     #[test]
     fn venmo_handles_lose_their_at_and_other_cells_keep_the_guard() {
         assert_eq!(
-            csv_cell(&recipient_cell(Some(PayoutMethod::Venmo), "@mira-moon")),
-            "mira-moon"
+            export("Mira", Some(PayoutMethod::Venmo), "@mira-moon")[1],
+            "Mira,venmo,mira-moon,10.00,0.00"
         );
-        assert_eq!(csv_cell(&recipient_cell(Some(PayoutMethod::Venmo), "=cmd")), "'=cmd");
         assert_eq!(
-            csv_cell(&recipient_cell(Some(PayoutMethod::Paypal), "@odd@pay.example")),
-            "'@odd@pay.example"
+            export("Mira", Some(PayoutMethod::Venmo), "=cmd")[1],
+            "Mira,venmo,'=cmd,10.00,0.00"
+        );
+        assert_eq!(
+            export("Mira", Some(PayoutMethod::Paypal), "@odd@pay.example")[1],
+            "Mira,paypal,'@odd@pay.example,10.00,0.00"
         );
     }
 

@@ -9,15 +9,13 @@
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, DESTINATION_HOLD, PayoutMethod, announce_created, preferences};
+use super::{DEFAULT_MINIMUM_PAYOUT_CENTS, DESTINATION_HOLD, PayoutMethod, adjustments, announce_created, preferences};
 use crate::{
     Result,
     booking::BookingStatus,
     payments::{PaymentStatus, RefundStatus, fees},
+    statuses::ComplaintStatus,
 };
-
-/// The advisory lock space of the batch (the first key of `pg_advisory_xact_lock(int, int)`).
-const LOCK_SPACE: i32 = 0x5041_5954; // "PAYT"
 
 /// One booking that a payout can take: what the seeker paid less what was refunded, in cents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,25 +61,27 @@ pub struct Summary {
 }
 
 /// A mentor's bookings that the next batch would take: completed bookings with money paid
-/// (approved payment less succeeded refund > 0) that no payout holds, oldest first. A booking
-/// whose refund is still in flight waits for the next batch.
+/// (approved payment less succeeded refunds > 0) that no payout holds, oldest first. A booking
+/// whose refund is still in flight, or with an open complaint, waits for a later batch.
 pub async fn payable(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<Payable>> {
     Ok(sqlx::query_as!(
         Payable,
-        r#"SELECT b.id AS booking_id, (p.amount_cents - coalesce(r.amount_cents, 0))::bigint AS "amount_cents!"
+        r#"SELECT b.id AS booking_id, (p.amount_cents - coalesce(r.refunded, 0))::bigint AS "amount_cents!"
            FROM bookings b
            JOIN payments p ON p.booking_id = b.id AND p.status = $2
-           LEFT JOIN refunds r ON r.booking_id = b.id AND r.status = $3
+           LEFT JOIN LATERAL (SELECT sum(amount_cents) AS refunded FROM refunds WHERE booking_id = b.id AND status = $3) r ON true
            WHERE b.mentor_id = $1 AND b.status = $4
-             AND p.amount_cents - coalesce(r.amount_cents, 0) > 0
+             AND p.amount_cents - coalesce(r.refunded, 0) > 0
              AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id)
              AND NOT EXISTS (SELECT 1 FROM refunds rp WHERE rp.booking_id = b.id AND rp.status = $5)
+             AND NOT EXISTS (SELECT 1 FROM complaints c WHERE c.booking_id = b.id AND c.status = $6)
            ORDER BY b.scheduled_at, b.id"#,
         mentor_id,
         PaymentStatus::Approved as PaymentStatus,
         RefundStatus::Succeeded as RefundStatus,
         BookingStatus::Completed as BookingStatus,
         RefundStatus::Pending as RefundStatus,
+        ComplaintStatus::Open as ComplaintStatus,
     )
     .fetch_all(conn)
     .await?)
@@ -163,13 +163,7 @@ pub async fn run(pool: &PgPool) -> Result<Summary> {
 /// One mentor's payout, in one transaction under the mentor's advisory lock.
 pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome> {
     let mut tx = pool.begin().await?;
-    sqlx::query!(
-        "SELECT pg_advisory_xact_lock($1, hashtext($2::text))",
-        LOCK_SPACE,
-        mentor_id.to_string()
-    )
-    .execute(&mut *tx)
-    .await?;
+    adjustments::lock_mentor(&mut tx, mentor_id).await?;
     let bookings = payable(&mut tx, mentor_id).await?;
     if bookings.is_empty() {
         return Ok(MentorOutcome::NothingPayable);
@@ -222,7 +216,21 @@ pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome>
         tx.rollback().await?;
         return Ok(MentorOutcome::TakenByAnotherRun);
     }
-    announce_created(&mut tx, mentor_user_id, payout_id, totals.mentor_net_cents, ids.len()).await?;
+    // Refunds of bookings paid out before come off this payout, never below zero.
+    adjustments::claim_waiting(&mut tx, mentor_id, payout_id).await?;
+    adjustments::settle_net(
+        &mut tx,
+        mentor_id,
+        payout_id,
+        totals.booking_count as i32,
+        totals.pending_amount_cents,
+        totals.platform_fee_cents,
+    )
+    .await?;
+    let net_cents = sqlx::query_scalar!("SELECT mentor_net_cents FROM payouts WHERE id = $1", payout_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    announce_created(&mut tx, mentor_user_id, payout_id, net_cents, ids.len()).await?;
     tx.commit().await?;
     Ok(MentorOutcome::Created { payout_id, totals })
 }

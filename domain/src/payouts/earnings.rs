@@ -7,6 +7,7 @@ use uuid::Uuid;
 
 use super::{
     PaidMethod, PayoutStatus,
+    adjustments::{self, Adjustment},
     batch::{self, Totals},
 };
 use crate::Result;
@@ -28,6 +29,10 @@ pub struct Earnings {
     pub minimum_payout_cents: i64,
     /// Sent payouts, newest first.
     pub history: Vec<PaidPayout>,
+    /// Refunds of paid-out bookings taken off payouts (and what carried over), newest first.
+    pub adjustments: Vec<Adjustment>,
+    /// The adjustments no payout has applied yet: they come off the next one.
+    pub waiting_adjustment_cents: i64,
 }
 
 pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
@@ -46,6 +51,8 @@ pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
     let mut conn = pool.acquire().await?;
     let next_payout = Totals::of(&batch::payable(&mut conn, mentor_id).await?);
     let minimum_payout_cents = batch::minimum_cents(&mut conn, mentor_id).await?;
+    let adjustments = adjustments::of_mentor(&mut conn, mentor_id).await?;
+    let waiting_adjustment_cents = adjustments::waiting_total(&mut conn, mentor_id).await?;
     drop(conn);
     // A paid payout has its paid_at (the table's check).
     let history = sqlx::query_as!(
@@ -62,5 +69,7 @@ pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
         next_payout,
         minimum_payout_cents,
         history,
+        adjustments,
+        waiting_adjustment_cents,
     })
 }

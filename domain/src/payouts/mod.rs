@@ -7,9 +7,11 @@
 //! database's primary key on `payout_bookings.booking_id`); a mentor whose net is below their
 //! minimum payout (default 50.00) rolls over to the next batch.
 
+pub mod adjustments;
 pub mod admin;
 pub mod batch;
 pub mod earnings;
+pub mod jobs;
 pub mod preferences;
 
 use sqlx::PgConnection;

@@ -1,23 +1,14 @@
 //! The real-time protocol of `/api/ws`, one Rust type each way: every frame is
 //! `{"event": NAME, "data": {...}}`, a variant of [`ServerEvent`] (what the server sends) or of
-//! [`ClientEvent`] (what it accepts), and no other name exists.
+//! [`ClientEvent`] (what it accepts), and no other name exists. Names and the deviations from the
+//! spec's: docs/messaging.md.
 //!
-//! Names are the spec's: camelCase for chat and one-to-one calls, kebab-case for group session
-//! events. The product needs a few more, documented as deviations (docs/realtime-web.md):
-//! `ready`, `pong`, `notification`, `callResumed`, the server's `toggle-video` and `toggle-audio`,
-//! `group-call-answer` and `group-call-subscribe-offer` sent; `ping`, `resumeCall`,
-//! `group-call-offer` and `group-call-subscribe-answer` accepted, and `ice-candidate` carries a
-//! `target` (the seat's publisher or subscriber connection).
-//!
-//! `api realtime-schema` writes both enums as JSON Schema (`realtime.schema.json`); the web's
-//! event types (`web/src/lib/realtime/protocol.gen.ts`) are generated from it, and tests fail when
-//! either copy drifts from this file.
+//! `api realtime-schema` writes both enums as JSON Schema (`realtime.schema.json`), from which the
+//! web's event types are generated; tests fail when either copy drifts. The frames' data live by
+//! area (`messaging`, `calls`, `group_calls`, `notifications`); the enums, parsing and the schema here.
 
-use std::borrow::Cow;
-
-use chrono::{DateTime, Utc};
-use schemars::{JsonSchema, Schema, SchemaGenerator, generate::SchemaSettings, json_schema};
-use serde::{Deserialize, Deserializer, Serialize, de::Error as _};
+use schemars::{JsonSchema, generate::SchemaSettings};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -26,13 +17,14 @@ use uuid::Uuid;
 macro_rules! opaque {
     ($(#[$doc:meta])* $name:ident => $ts:literal) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
         #[serde(transparent)]
-        pub struct $name(pub Value);
+        pub struct $name(pub ::serde_json::Value);
 
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = Value::deserialize(deserializer)?;
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use ::serde::de::Error as _;
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
                 if value.is_null() {
                     return Err(D::Error::custom(concat!("expected ", $ts, ", found null")));
                 }
@@ -40,8 +32,8 @@ macro_rules! opaque {
             }
         }
 
-        impl JsonSchema for $name {
-            fn schema_name() -> Cow<'static, str> {
+        impl ::schemars::JsonSchema for $name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
                 $ts.into()
             }
 
@@ -49,290 +41,32 @@ macro_rules! opaque {
                 true
             }
 
-            fn json_schema(_: &mut SchemaGenerator) -> Schema {
-                json_schema!({ "type": "object", "tsType": $ts })
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                ::schemars::json_schema!({ "type": "object", "tsType": $ts })
             }
         }
     };
 }
 
-opaque!(
-    /// A stored message, the object `GET /api/conversations/{id}/messages` lists.
-    MessageView => "MessageView"
-);
-opaque!(
-    /// A notification, the object `GET /api/notifications` lists.
-    NotificationView => "NotificationView"
-);
-opaque!(
-    /// A WebRTC session description (`{type, sdp}`), as the browser made it.
-    SessionDescription => "RTCSessionDescriptionInit"
-);
-opaque!(
-    /// A WebRTC ICE candidate, as the browser made it.
-    IceCandidate => "RTCIceCandidateInit"
-);
+mod calls;
+mod group_calls;
+mod messaging;
+mod notifications;
+
+pub use calls::*;
+pub use group_calls::*;
+pub use messaging::*;
+pub use notifications::*;
 
 /// No data (`{}`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Empty {}
-
-// ---------------------------------------------------------------------------------------------
-// Server → client
 
 /// The socket is open and signed in as `userId`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Ready {
     pub user_id: Uuid,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MessageRead {
-    pub message_id: Uuid,
-    pub conversation_id: Uuid,
-    pub reader_id: Uuid,
-    pub read_at: DateTime<Utc>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ConversationRead {
-    pub conversation_id: Uuid,
-    pub reader_id: Uuid,
-    /// How many messages became read.
-    pub count: i64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UserTyping {
-    pub conversation_id: Uuid,
-    pub user_id: Uuid,
-    pub is_typing: bool,
-}
-
-/// The caller's own socket: its call rings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallInitiated {
-    pub call_id: Uuid,
-    pub room_id: Uuid,
-    pub conversation_id: Uuid,
-    pub booking_id: Option<Uuid>,
-}
-
-/// Who calls.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Caller {
-    pub id: Uuid,
-    pub first_name: String,
-    pub last_name: String,
-    pub profile_image_url: Option<String>,
-}
-
-/// Every socket of the callee: someone calls.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct IncomingCall {
-    pub call_id: Uuid,
-    pub room_id: Uuid,
-    pub conversation_id: Uuid,
-    pub booking_id: Option<Uuid>,
-    pub caller: Caller,
-}
-
-/// A call and its signalling room (`callAccepted`, `callRejected`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallIds {
-    pub call_id: Uuid,
-    pub room_id: Uuid,
-}
-
-/// Why a call ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum CallEndReason {
-    Ended,
-    Missed,
-    Rejected,
-    Disconnected,
-    /// The callee took the call on another of their sockets.
-    #[serde(rename = "answered elsewhere")]
-    AnsweredElsewhere,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallEnded {
-    pub call_id: Uuid,
-    pub room_id: Uuid,
-    pub reason: CallEndReason,
-}
-
-/// Which side of a one-to-one call someone is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum CallRole {
-    Caller,
-    Callee,
-}
-
-/// A party (`userId`) is back in the call: both sides make a new peer connection, that party offers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallResumed {
-    pub call_id: Uuid,
-    pub room_id: Uuid,
-    pub conversation_id: Uuid,
-    pub booking_id: Option<Uuid>,
-    pub answered_at: Option<DateTime<Utc>>,
-    /// The receiver's side of the call.
-    pub role: CallRole,
-    pub user_id: Uuid,
-}
-
-/// The other party's offer, relayed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RelayedOffer {
-    pub room_id: Uuid,
-    pub offer: SessionDescription,
-    pub from: Uuid,
-}
-
-/// The other party's answer, relayed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RelayedAnswer {
-    pub room_id: Uuid,
-    pub answer: SessionDescription,
-    pub from: Uuid,
-}
-
-/// One of the other party's ICE candidates, relayed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RelayedIceCandidate {
-    pub room_id: Uuid,
-    pub candidate: IceCandidate,
-    pub from: Uuid,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupSessionStarted {
-    pub group_session_id: Uuid,
-    pub started_at: DateTime<Utc>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupSessionEnded {
-    pub group_session_id: Uuid,
-    /// The session's status now: `completed` or `cancelled`.
-    pub status: String,
-}
-
-/// A member of a group call as the others hear of them (`id` is the user id).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupCallParticipant {
-    pub id: Uuid,
-    pub first_name: String,
-    pub last_name: String,
-    pub profile_image_url: Option<String>,
-    /// Their publisher's id in the Janus room.
-    pub janus_id: u64,
-    pub is_mentor: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ParticipantJoined {
-    pub group_session_id: Uuid,
-    pub participant: Option<GroupCallParticipant>,
-}
-
-/// Why someone is no longer in a group call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum LeftReason {
-    Left,
-    Removed,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ParticipantLeft {
-    pub group_session_id: Uuid,
-    pub participant_id: Uuid,
-    pub reason: LeftReason,
-}
-
-/// One participant (their user id) of a group session.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ParticipantRef {
-    pub group_session_id: Uuid,
-    pub participant_id: Uuid,
-}
-
-/// A member turned their camera on or off.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct VideoToggled {
-    pub group_session_id: Uuid,
-    pub participant_id: Uuid,
-    pub is_video_enabled: bool,
-}
-
-/// A member turned their microphone on or off.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AudioToggled {
-    pub group_session_id: Uuid,
-    pub participant_id: Uuid,
-    pub is_audio_enabled: bool,
-}
-
-/// An SDP of a seat's group-call connection: the member's publisher offer or Janus's answer to
-/// it, or the member's answer to a subscriber offer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupCallSdp {
-    pub group_session_id: Uuid,
-    pub sdp: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum StreamKind {
-    Audio,
-    Video,
-}
-
-/// One media line of a seat's subscriber connection: whose audio or video it carries.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupCallStream {
-    pub mid: String,
-    /// The user id of the member whose media this is.
-    pub participant_id: String,
-    pub janus_id: u64,
-    pub kind: StreamKind,
-}
-
-/// Janus's offer for the seat's subscriber connection (every other member's media).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupCallSubscribeOffer {
-    pub group_session_id: Uuid,
-    pub sdp: String,
-    pub streams: Vec<GroupCallStream>,
 }
 
 /// A frame the server refused, or an event that failed: the rule's message and the event it named.
@@ -342,6 +76,11 @@ pub struct ErrorData {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
+    /// Deviation: what went wrong, as the HTTP API's error `code` names it (`validation`,
+    /// `forbidden`, `not_found`, `conflict`, `rate_limited`, `internal`, `unavailable`, ...): a
+    /// refusal by a rule is no fault of the connection, and the web says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 /// Every frame the server sends.
@@ -429,116 +168,18 @@ impl ServerEvent {
         ServerEvent::Error(ErrorData {
             message: message.into(),
             event: event.map(str::to_owned),
+            code: None,
         })
     }
-}
 
-// ---------------------------------------------------------------------------------------------
-// Client → server
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SendMessage {
-    pub conversation_id: Uuid,
-    pub content: String,
-    /// Only `text` (the default).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message_type: Option<String>,
-    /// The sender's own id for the message, echoed back so a tab can match its optimistic copy.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub client_id: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ConversationRef {
-    pub conversation_id: Uuid,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MessageRef {
-    pub message_id: Uuid,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct InitiateCall {
-    pub conversation_id: Uuid,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub booking_id: Option<Uuid>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallRef {
-    pub call_id: Uuid,
-}
-
-/// An offer for the other party of the call in `roomId`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SendOffer {
-    pub room_id: Uuid,
-    pub offer: SessionDescription,
-}
-
-/// An answer for the other party of the call in `roomId`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SendAnswer {
-    pub room_id: Uuid,
-    pub answer: SessionDescription,
-}
-
-/// An ICE candidate for the other party of the call in `roomId`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SendIceCandidate {
-    pub room_id: Uuid,
-    pub candidate: IceCandidate,
-}
-
-/// A group session named by a group-call event.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupSessionRef {
-    pub group_session_id: Uuid,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ToggleVideo {
-    pub group_session_id: Uuid,
-    pub is_video_enabled: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ToggleAudio {
-    pub group_session_id: Uuid,
-    pub is_audio_enabled: bool,
-}
-
-/// Which of a seat's connections an ICE candidate belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Target {
-    Publisher,
-    Subscriber,
-}
-
-/// One of the browser's ICE candidates for its publisher or subscriber connection (`null`: no
-/// more).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupIceCandidate {
-    pub group_session_id: Uuid,
-    pub target: Target,
-    pub candidate: Option<IceCandidate>,
-    /// Ignored if sent: a candidate is always the sender's own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub participant_id: Option<Uuid>,
+    /// An error with the HTTP API's error code of what went wrong (see [`ErrorData::code`]).
+    pub fn error_with_code(message: impl Into<String>, event: Option<&str>, code: &str) -> Self {
+        ServerEvent::Error(ErrorData {
+            message: message.into(),
+            event: event.map(str::to_owned),
+            code: Some(code.to_owned()),
+        })
+    }
 }
 
 /// Every frame the server accepts.
@@ -590,7 +231,7 @@ pub enum ClientEvent {
     #[serde(rename = "unmute-participant")]
     UnmuteParticipant(ParticipantRef),
     #[serde(rename = "remove-participant")]
-    RemoveParticipant(ParticipantRef),
+    RemoveParticipant(RemoveParticipant),
     #[serde(rename = "toggle-video")]
     ToggleVideo(ToggleVideo),
     #[serde(rename = "toggle-audio")]
@@ -612,6 +253,17 @@ pub enum ClientEvent {
 
 pub const NOT_A_FRAME: &str = "Frames must be JSON objects {\"event\": ..., \"data\": {...}}";
 pub const DATA_NOT_OBJECT: &str = "data must be a JSON object";
+/// An unknown event's name is echoed back (in `message` and `event`) up to this many characters,
+/// then cut with "…", so a huge name earns a small reply.
+pub const MAX_ECHOED_EVENT_CHARS: usize = 64;
+
+/// `event` as an error may echo it ([`MAX_ECHOED_EVENT_CHARS`]).
+fn echoed(event: &str) -> String {
+    match event.char_indices().nth(MAX_ECHOED_EVENT_CHARS) {
+        Some((cut, _)) => format!("{}…", &event[..cut]),
+        None => event.to_string(),
+    }
+}
 
 /// Why a frame was refused: the text for `error.message` and the event it named, if any.
 #[derive(Debug, PartialEq)]
@@ -638,7 +290,11 @@ impl ClientEvent {
             event: Some(event.clone()),
         };
         if !client_event_names().contains(&event) {
-            return Err(bad(format!("Unknown event: {event}")));
+            let event = echoed(&event);
+            return Err(BadFrame {
+                message: format!("Unknown event: {event}"),
+                event: Some(event),
+            });
         }
         let data = match frame.remove("data") {
             None | Some(Value::Null) if event == "ping" => Value::Object(Default::default()),
@@ -892,6 +548,22 @@ mod tests {
         );
         assert_eq!(
             ClientEvent::parse(&format!(
+                r#"{{"event":"remove-participant","data":{{"groupSessionId":"{g}","participantId":"{p}","reason":"other"}}}}"#
+            ))
+            .unwrap(),
+            ClientEvent::RemoveParticipant(RemoveParticipant {
+                group_session_id: g,
+                participant_id: p,
+                reason: Some(crate::statuses::RemovalReason::Other),
+            })
+        );
+        let unknown = ClientEvent::parse(&format!(
+            r#"{{"event":"remove-participant","data":{{"groupSessionId":"{g}","participantId":"{p}","reason":"mood"}}}}"#
+        ))
+        .unwrap_err();
+        assert!(unknown.message.contains("conduct"), "{}", unknown.message);
+        assert_eq!(
+            ClientEvent::parse(&format!(
                 r#"{{"event":"toggle-video","data":{{"groupSessionId":"{g}","isVideoEnabled":false}}}}"#
             ))
             .unwrap(),
@@ -939,6 +611,15 @@ mod tests {
                 event: Some("nope".into())
             }
         );
+        // A huge unknown name is echoed cut short, in the message and in `event`.
+        let huge = "x".repeat(60_000);
+        let refused = parse(&format!(r#"{{"event":"{huge}","data":{{}}}}"#)).unwrap_err();
+        let cut = format!("{}…", "x".repeat(MAX_ECHOED_EVENT_CHARS));
+        assert_eq!(refused.event.as_deref(), Some(cut.as_str()));
+        assert_eq!(refused.message, format!("Unknown event: {cut}"));
+        let exact = "y".repeat(MAX_ECHOED_EVENT_CHARS);
+        let refused = parse(&format!(r#"{{"event":"{exact}","data":{{}}}}"#)).unwrap_err();
+        assert_eq!(refused.event, Some(exact), "a name of the cap's length is echoed whole");
         // A name the server only sends is no client event.
         assert_eq!(
             parse(r#"{"event":"messageReceived","data":{}}"#).unwrap_err().message,

@@ -78,6 +78,7 @@ describe('route table', () => {
       '/profile/:id',
       '/favorites',
       '/notifications',
+      '/receipts',
     ]);
   });
 });
@@ -89,11 +90,21 @@ describe('signed out', () => {
     expect(screen.getByRole('heading', { name: 'How It Works' })).toBeInTheDocument();
   });
 
-  it.each(['/dashboard', '/admin/payouts', '/no-such-page', '/booking/42'])('redirects %s to /auth', async (path) => {
+  it.each(['/dashboard', '/admin/payouts', '/booking/42'])('redirects %s to /auth', async (path) => {
     renderAt(path, null);
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/auth');
   });
+
+  it.each(['/no-such-page', '/mentorz', '/admin/nothing-here'])(
+    'shows the 404 screen for the unknown path %s, not the sign-in form',
+    async (path) => {
+      renderAt(path, null);
+      expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument();
+      expect(screen.getByTestId('location')).toHaveTextContent(path);
+    },
+  );
 
   it('sends a visitor who wants to book to sign in, with the way back', async () => {
     renderAt('/booking/42', null);
@@ -136,11 +147,11 @@ describe('signed out', () => {
     expect(await screen.findByText('Invalid reset link. Please request a new password reset.')).toBeInTheDocument();
   });
 
-  it('shows the sign-in link to /api/login in the header', async () => {
+  it('shows the sign-in link to the /auth page itself in the header', async () => {
     renderAt('/', null);
     await screen.findByRole('link', { name: /Find Your Mentor/ });
     const signIn = screen.getAllByRole('link', { name: 'Sign In' })[0];
-    expect(signIn).toHaveAttribute('href', '/api/login');
+    expect(signIn).toHaveAttribute('href', '/auth');
     expect(screen.getByRole('link', { name: 'Services' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
   });
@@ -150,6 +161,11 @@ describe('signed in', () => {
   it('shows home at / with the first name', async () => {
     renderAt('/', testUser);
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Ada!' })).toBeInTheDocument();
+  });
+
+  it("says 'Welcome', not 'Welcome back', at a user's first sign-in", async () => {
+    renderAt('/', { ...testUser, previousSignInAt: null });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada!' })).toBeInTheDocument();
   });
 
   it("greets 'Seeker' when there is no first name", async () => {

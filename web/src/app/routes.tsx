@@ -2,8 +2,8 @@
  * The route table:
  * - public paths are always available;
  * - signed-in paths exist only for a signed-in user;
- * - signed out, / shows the landing page and any other path redirects to /auth, which brings the
- *   visitor back to that path after signing in (?next=);
+ * - signed out, / shows the landing page, a signed-in path redirects to /auth, which brings the
+ *   visitor back to that path after signing in (?next=), and any other path shows the 404 screen;
  * - signed in, an unknown path shows the 404 screen;
  * - while the signed-in state loads, a spinner shows.
  * Every page is its own chunk (React.lazy), so the landing page stays light; `preloadPage` loads
@@ -18,7 +18,8 @@ import { NotFound } from '@/components/not-found';
 import { Button } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
-import { signInPath } from '@/lib/navigation';
+import { BECOME_MENTOR_LINK } from '@/components/layouts/nav-links';
+import { registerPath, signInPath } from '@/lib/navigation';
 
 /** A page of its own chunk; once `preload` has run, it renders without suspending. */
 type Page = ComponentType & { preload: () => Promise<void> };
@@ -69,6 +70,7 @@ export const SIGNED_IN_ROUTES: RouteEntry[] = [
   { path: '/profile/:id', page: page(() => import('@/features/profile/public-profile-page')) },
   { path: '/favorites', page: page(() => import('@/features/favorites/favorites-page')) },
   { path: '/notifications', page: page(() => import('@/features/notifications/notifications-page')) },
+  { path: '/receipts', page: page(() => import('@/features/receipts/receipts-page')) },
 ];
 
 /** Loads the chunk of the page `pathname` shows (signed in or out), so the first render has it. */
@@ -119,7 +121,24 @@ export function AppRoutes() {
             ) : (
               <>
                 <Route path="/" element={renderPage(LandingPage)} />
-                <Route path="*" element={<Navigate to={signInPath(location.pathname + location.search)} replace />} />
+                {SIGNED_IN_ROUTES.filter((r) => r.path !== '/').map(({ path }) => (
+                  <Route
+                    key={path}
+                    path={path}
+                    element={
+                      <Navigate
+                        to={
+                          // A visitor who wants to become a mentor has no account yet: registration.
+                          path === BECOME_MENTOR_LINK.to
+                            ? registerPath(path)
+                            : signInPath(location.pathname + location.search)
+                        }
+                        replace
+                      />
+                    }
+                  />
+                ))}
+                <Route path="*" element={<NotFound />} />
               </>
             )}
           </Route>

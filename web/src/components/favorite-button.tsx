@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Heart } from 'lucide-react';
 import { toast } from 'sonner';
 import { catalogueApi, catalogueKeys, catalogueQueries, type FavoriteStatus, type Mentor } from '@/lib/catalogue';
+import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/utils';
 import { useLocation, useNavigate } from 'react-router';
 import { useUser } from '@/lib/auth';
@@ -83,11 +84,10 @@ export function FavoriteButton({
   // While the call runs, show the state it is moving to.
   const shown = pending && toggle.variables?.mentorId === mentorId ? toggle.variables.favorite : isFavorited;
   const label = isFavorited ? `Remove ${mentorName} from favorites` : `Add ${mentorName} to favorites`;
-  return (
+  const button = (
     <button
       type="button"
       aria-label={variant === 'icon' ? label : undefined}
-      title={variant === 'icon' ? label : undefined}
       disabled={pending}
       onClick={onClick}
       className={cn(
@@ -103,4 +103,6 @@ export function FavoriteButton({
       {variant === 'labelled' && (isFavorited ? 'Remove from Favorites' : 'Add to Favorites')}
     </button>
   );
+  // The icon alone says nothing to a sighted pointer user: its tooltip does (the labelled one reads itself).
+  return variant === 'icon' ? <Tooltip content={label}>{button}</Tooltip> : button;
 }

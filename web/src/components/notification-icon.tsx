@@ -34,6 +34,7 @@ export const NOTIFICATION_ICONS: Record<NotificationType, IconStyle> = {
   payout_destination_changed: { icon: ShieldAlert, tone: 'bg-amber-50 text-amber-600' },
   removed_from_session: { icon: UserX, tone: 'bg-rose-50 text-rose-600' },
   mentor_rejected: { icon: ShieldAlert, tone: 'bg-rose-50 text-rose-600' },
+  calendar_failing: { icon: CalendarX, tone: 'bg-amber-50 text-amber-600' },
 };
 
 /** Unknown types get a default icon (the bell). */

@@ -16,6 +16,13 @@ export const DEFAULT_MENTOR_RATING = 5;
 
 export const MIN_PASSWORD_LENGTH = 8;
 
+// --- Tooltips (01: 'tooltip delay 700 ms, skip window 300 ms') -------------------------
+
+/** How long the pointer rests on a control before its tooltip shows. */
+export const TOOLTIP_DELAY_MS = 700;
+/** After a tooltip closes, another one within this time shows without the delay. */
+export const TOOLTIP_SKIP_DELAY_MS = 300;
+
 // --- Badges ---------------------------------------------------------------------------
 
 /** Badges show '99+' above this count. */

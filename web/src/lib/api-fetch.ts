@@ -54,6 +54,17 @@ function isFormData(body: unknown): body is FormData {
 }
 
 export async function apiFetch<T>(url: string, options: RequestInit = {}): Promise<T> {
+  return (await apiFetchResponse<T>(url, options)).data;
+}
+
+/** A successful answer with what the body does not say: its status and headers. */
+export type ApiResponse<T> = { data: T; status: number; headers: Headers };
+
+/**
+ * {@link apiFetch} that also gives the status and headers, for the few calls whose answer is in
+ * them: a list's total (`X-Total-Count`), found (200) or made (201).
+ */
+export async function apiFetchResponse<T>(url: string, options: RequestInit = {}): Promise<ApiResponse<T>> {
   const headers = new Headers(options.headers);
   if (isBodyless(options.body) || isFormData(options.body)) {
     headers.delete('Content-Type');
@@ -68,12 +79,19 @@ export async function apiFetch<T>(url: string, options: RequestInit = {}): Promi
     throw new ApiError(res.status, res.statusText, text);
   }
 
-  if ([204, 205, 304].includes(res.status)) return undefined as T;
+  const answer = (data: unknown) => ({ data: data as T, status: res.status, headers: res.headers });
+  if ([204, 205, 304].includes(res.status)) return answer(undefined);
   const text = await res.text();
-  if (text === '') return undefined as T;
+  if (text === '') return answer(undefined);
   const contentType = res.headers.get('Content-Type') ?? '';
-  if (contentType.includes('json')) return JSON.parse(text) as T;
-  return text as T;
+  if (contentType.includes('json')) return answer(JSON.parse(text));
+  return answer(text);
+}
+
+/** The `X-Total-Count` of a paged list's answer (how many match on every page); 0 when absent. */
+export function totalCount(headers: Headers): number {
+  const n = Number(headers.get('X-Total-Count'));
+  return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
 /** Sends a JSON body (or none) with the given method; the spec's `apiRequest`. */

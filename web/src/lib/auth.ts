@@ -1,7 +1,15 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { getAuthUser, login, logout, register } from '@/api/endpoints/accounts/accounts';
+import { getAuthUser, login, loginTwoFactor, logout, register } from '@/api/endpoints/accounts/accounts';
 import { getMentorProfile } from '@/api/endpoints/mentors/mentors';
-import type { LoginRequest, MentorView, MessageResponse, RegisterRequest, UserView } from '@/api/model';
+import type {
+  LoginRequest,
+  MentorView,
+  MessageResponse,
+  RegisterRequest,
+  TwoFactorLoginRequest,
+  TwoFactorRequiredView,
+  UserView,
+} from '@/api/model';
 import { errorStatus } from './api-fetch';
 import { hardNavigate, safeNext } from './navigation';
 import { accountKeys } from './query-keys';
@@ -103,12 +111,41 @@ export function useRoles() {
   };
 }
 
-/** POST /api/login; on success the app reloads at / (or at `next`, the page that asked to sign in). */
+/** Where a sign-in lands without a `next`: administrators run the platform from /admin, everyone else starts at /. */
+export function homeOf(user: Pick<UserView, 'isAdmin'> | null | undefined): string {
+  return user?.isAdmin === true ? '/admin' : '/';
+}
+
+/** Whether POST /api/login answered 202: the password was right, a second factor is next. */
+export function needsSecondFactor(result: unknown): result is TwoFactorRequiredView {
+  return typeof result === 'object' && result !== null && (result as TwoFactorRequiredView).twoFactorRequired === true;
+}
+
+/**
+ * POST /api/login; once signed in the app reloads at `next` (the page that asked to sign in), or at
+ * the user's home (/admin for an administrator, / for everyone else). An account with two factors
+ * answers `{ twoFactorRequired: true }` instead: the form's second step ({@link useLoginTwoFactor}) follows.
+ */
 export function useLogin(next?: string | null) {
   return useMutation({
     mutationFn: (input: LoginRequest) => login(input),
-    onSuccess: () => hardNavigate(safeNext(next) ?? '/'),
+    onSuccess: (result) => {
+      if (!needsSecondFactor(result)) hardNavigate(safeNext(next) ?? homeOf(result));
+    },
   });
+}
+
+/** POST /api/login/two-factor with a code or a recovery code; signed in, the app reloads like {@link useLogin}. */
+export function useLoginTwoFactor(next?: string | null) {
+  return useMutation({
+    mutationFn: (input: TwoFactorLoginRequest) => loginTwoFactor(input),
+    onSuccess: (user) => hardNavigate(safeNext(next) ?? homeOf(user)),
+  });
+}
+
+/** 'Welcome' at a user's first sign-in (no earlier one), 'Welcome back' after. */
+export function greeting(user: Pick<UserView, 'previousSignInAt'> | null | undefined): string {
+  return user?.previousSignInAt ? 'Welcome back' : 'Welcome';
 }
 
 /** POST /api/register; the response says whether the e-mail must be verified first. */

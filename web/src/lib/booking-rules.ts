@@ -9,7 +9,8 @@
  * - Reschedule and cancel: only pending or confirmed bookings that have not started; the api
  *   moves a booking only up to 2 hours before its start.
  * - Start Video Session: only a confirmed booking, from 15 minutes before the start until the
- *   start plus the duration (the end itself is outside).
+ *   start plus the duration (the end itself is outside); a group seat's call opens the same way.
+ * - A group seat whose session ended, or whose seeker was removed, is history at once.
  */
 import { REFUND_POLICY, RESCHEDULE_CUTOFF_HOURS, VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
 
@@ -19,8 +20,25 @@ const HOUR_MS = 60 * MINUTE_MS;
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-/** The fields the rules read: status, ISO start, duration in minutes. */
-export type TimedBooking = { status: string; scheduledAt: string; duration: number };
+/**
+ * The fields the rules read: status, ISO start, duration in minutes, and for a group seat its
+ * session's state and whether the mentor removed the seeker.
+ */
+export type TimedBooking = {
+  status: string;
+  scheduledAt: string;
+  duration: number;
+  groupSession?: { status: string; isUserRemoved: boolean } | null;
+};
+
+/**
+ * A group seat whose session is over (the mentor ended or cancelled it) or whose seeker the mentor
+ * removed: it shows as such at once, before its booking completes after the complaint window.
+ */
+export function isSeatOver(booking: Pick<TimedBooking, 'groupSession'>): boolean {
+  const g = booking.groupSession;
+  return !!g && (g.isUserRemoved || g.status === 'completed' || g.status === 'cancelled');
+}
 
 function startMs(booking: Pick<TimedBooking, 'scheduledAt'>): number {
   return new Date(booking.scheduledAt).getTime();
@@ -37,13 +55,13 @@ function endMs(booking: Pick<TimedBooking, 'scheduledAt' | 'duration'>): number 
 
 /** Confirmed or pending and not ended yet (a session in progress is still upcoming). */
 export function isUpcoming(booking: TimedBooking, now: Date = new Date()): boolean {
-  return isLive(booking) && endMs(booking) > now.getTime();
+  return isLive(booking) && endMs(booking) > now.getTime() && !isSeatOver(booking);
 }
 
 /** Confirmed or pending, started and not ended: 'Happening now'. */
 export function isInProgress(booking: TimedBooking, now: Date = new Date()): boolean {
   const t = now.getTime();
-  return isLive(booking) && startMs(booking) <= t && t < endMs(booking);
+  return isLive(booking) && startMs(booking) <= t && t < endMs(booking) && !isSeatOver(booking);
 }
 
 /** Completed, cancelled, or whose time has passed (ended). */
@@ -53,7 +71,7 @@ export function isPast(booking: TimedBooking, now: Date = new Date()): boolean {
 
 /** Reschedule and Cancel are offered for a pending or confirmed booking that has not started. */
 export function canChangeBooking(booking: TimedBooking, now: Date = new Date()): boolean {
-  return isLive(booking) && startMs(booking) > now.getTime();
+  return isLive(booking) && startMs(booking) > now.getTime() && !isSeatOver(booking);
 }
 
 /** A booking can be moved up to 2 hours before it starts; from then on it is too late. */
@@ -75,7 +93,7 @@ export function videoSessionWindow(booking: Pick<TimedBooking, 'scheduledAt' | '
 
 /** Start Video Session, for a confirmed booking inside {@link videoSessionWindow}. */
 export function canStartVideoSession(booking: TimedBooking, now: Date = new Date()): boolean {
-  if (booking.status !== 'confirmed') return false;
+  if (booking.status !== 'confirmed' || isSeatOver(booking)) return false;
   const { opens, closes } = videoSessionWindow(booking);
   const t = now.getTime();
   return t >= opens.getTime() && t < closes.getTime();

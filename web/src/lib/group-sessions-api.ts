@@ -11,12 +11,18 @@ import {
   getGroupSession,
   getListGroupSessionsUrl,
   getListMentorGroupSessionsUrl,
-  listGroupSessions,
   listMentorGroupSessions,
   updateGroupSession,
 } from '@/api/endpoints/booking/booking';
-import type { CreateGroupSessionRequest, ListGroupSessionsParams } from '@/api/model';
+import type { CreateGroupSessionRequest, GroupSessionView, ListGroupSessionsParams } from '@/api/model';
+import { apiFetchResponse, totalCount } from './api-fetch';
 import { apiKey, clientDashboardKey, holdKeys } from './query-keys';
+
+/** One page of /group-sessions and the number of sessions matching on every page. */
+export type GroupSessionsPage = { sessions: GroupSessionView[]; total: number };
+
+/** Cards per page of /group-sessions (a grid of three columns). */
+export const GROUP_SESSIONS_PAGE_SIZE = 12;
 
 export const groupSessionKeys = {
   /** Without params: every list query (for invalidation). */
@@ -27,11 +33,20 @@ export const groupSessionKeys = {
 };
 
 export const groupSessionQueries = {
-  /** GET /api/group-sessions (optionally one mentor's). */
+  /**
+   * GET /api/group-sessions (optionally one mentor's, filtered, a page at a time): the page's
+   * sessions and how many match on every page (the `X-Total-Count` header; the body stays a list).
+   */
   list: (params?: ListGroupSessionsParams) =>
     queryOptions({
       queryKey: groupSessionKeys.list(params),
-      queryFn: ({ signal }) => listGroupSessions(params, { signal }),
+      queryFn: async ({ signal }): Promise<GroupSessionsPage> => {
+        const { data, headers } = await apiFetchResponse<GroupSessionView[]>(getListGroupSessionsUrl(params), {
+          signal,
+          method: 'GET',
+        });
+        return { sessions: data, total: totalCount(headers) };
+      },
     }),
   /** GET /api/mentor/group-sessions. */
   mine: () =>

@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupSessionView } from '@/api/model';
-import { bookPath, cardState, mentorActions, seekerButton, spotsText, validateGroupSession } from './group-sessions';
+import {
+  bookPath,
+  cardState,
+  isCallOpen,
+  mentorActions,
+  seekerButton,
+  spotsText,
+  validateGroupSession,
+} from './group-sessions';
 
 const START = new Date('2026-12-01T18:00:00Z');
 const END = new Date('2026-12-01T19:00:00Z');
-const before = new Date(START.getTime() - 60_000);
+const before = new Date(START.getTime() - 60 * 60_000);
+/** The call opens 15 minutes early: its first moment, and one before it. */
+const opens = new Date(START.getTime() - 15 * 60_000);
+const notYet = new Date(opens.getTime() - 1);
 const during = new Date(START.getTime() + 60_000);
 const after = new Date(END.getTime() + 1);
 
@@ -21,6 +32,7 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     isUserBooked: false,
     isUserRemoved: false,
     isLive: false,
+    userRemoval: null,
     service: {
       id: 'sv',
       title: 'Circle',
@@ -50,12 +62,14 @@ describe('group session rules', () => {
     expect(spotsText(session({ currentParticipants: 4 }))).toBe('Full');
   });
 
-  it('offers a removed participant no way into the call, live or not', () => {
+  it('offers a removed participant no way into the call, live or not, refunded or not', () => {
     for (const at of [before, during, after]) {
-      expect(seekerButton(session({ isUserBooked: true, isUserRemoved: true }), at)).toEqual({
-        kind: 'removed',
-        label: 'You were removed from this session by the mentor.',
-      });
+      for (const isUserBooked of [true, false]) {
+        expect(seekerButton(session({ isUserBooked, isUserRemoved: true }), at)).toEqual({
+          kind: 'removed',
+          label: 'You were removed from this session by the mentor.',
+        });
+      }
     }
   });
 
@@ -72,6 +86,23 @@ describe('group session rules', () => {
       /^Session Starts \d{1,2}:\d{2} (AM|PM)$/,
     );
     expect(seekerButton(session({ isUserBooked: true, status: 'completed' }), after).label).toBe('Session Completed');
+  });
+
+  it('opens the call 15 minutes before the start, for the booked seeker and the mentor', () => {
+    expect(isCallOpen(session(), notYet)).toBe(false);
+    expect(isCallOpen(session(), opens)).toBe(true);
+    expect(isCallOpen(session(), during)).toBe(true);
+    expect(isCallOpen(session(), END)).toBe(false);
+    expect(isCallOpen(session({ status: 'completed' }), during)).toBe(false);
+    expect(seekerButton(session({ isUserBooked: true }), notYet).label).toMatch(/^Session Starts /);
+    expect(seekerButton(session({ isUserBooked: true }), opens)).toEqual({
+      kind: 'join-call',
+      label: 'Join Video Call',
+      href: '/group-video-call/s1',
+    });
+    expect(seekerButton(session(), opens)).toEqual({ kind: 'join', label: 'Join Session' });
+    expect(mentorActions(session(), notYet)).toEqual(['cancel']);
+    expect(mentorActions(session(), opens)).toEqual(['start', 'cancel']);
   });
 
   it('gives the mentor the actions of each state', () => {

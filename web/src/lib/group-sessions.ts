@@ -4,7 +4,7 @@
  */
 import { format } from 'date-fns';
 import type { GroupSessionView } from '@/api/model';
-import { BOOKING_WINDOW_DAYS } from '@/config/constants';
+import { BOOKING_WINDOW_DAYS, VIDEO_JOIN_EARLY_MINUTES } from '@/config/constants';
 
 /** Group size 2 to 20; the Create Group Session dialog starts at 4. */
 export const GROUP_SESSION_SIZE = { min: 2, max: 20, default: 4 } as const;
@@ -55,6 +55,25 @@ export function inLiveWindow(s: Timed, now: Date): boolean {
   return new Date(s.scheduledAt).getTime() <= t && t < new Date(s.endsAt).getTime();
 }
 
+/** A group call opens this many minutes before the start, as a one-to-one video session does. */
+export const GROUP_CALL_OPENS_EARLY_MINUTES = VIDEO_JOIN_EARLY_MINUTES;
+
+/** When the call's room opens: {@link GROUP_CALL_OPENS_EARLY_MINUTES} before the start. */
+export function callOpensAt(s: Pick<GroupSessionView, 'scheduledAt'>): Date {
+  return new Date(new Date(s.scheduledAt).getTime() - GROUP_CALL_OPENS_EARLY_MINUTES * 60_000);
+}
+
+/**
+ * The call may be entered (the mentor and seated participants): active before its end, or
+ * scheduled from 15 minutes before the start until the end (the waiting room before the start).
+ */
+export function isCallOpen(s: Timed, now: Date): boolean {
+  const t = now.getTime();
+  if (t >= new Date(s.endsAt).getTime()) return false;
+  if (s.status === 'active') return true;
+  return s.status === 'scheduled' && callOpensAt(s).getTime() <= t;
+}
+
 /** Live: active, or the start passed and the end not (and not cancelled or completed). */
 export function isLive(s: Timed, now: Date): boolean {
   if (s.status === 'active') return now.getTime() < new Date(s.endsAt).getTime();
@@ -90,12 +109,16 @@ export type SeekerButton =
   | { kind: 'join'; label: 'Join Session' }
   | { kind: 'disabled'; label: string };
 
-/** The /group-sessions card's button by state. */
+/**
+ * The /group-sessions card's button by state. A booked seat's call opens 15 minutes before the
+ * start (the waiting room); a removed seeker (whose seat may have been refunded) gets none.
+ */
 export function seekerButton(s: GroupSessionView, now: Date): SeekerButton {
   const state = cardState(s, now);
+  if (s.isUserRemoved) return { kind: 'removed', label: REMOVED_SEAT_TEXT };
   if (s.isUserBooked) {
-    if (s.isUserRemoved) return { kind: 'removed', label: REMOVED_SEAT_TEXT };
-    if (state === 'live') return { kind: 'join-call', label: 'Join Video Call', href: `/group-video-call/${s.id}` };
+    if (state === 'live' || isCallOpen(s, now))
+      return { kind: 'join-call', label: 'Join Video Call', href: `/group-video-call/${s.id}` };
     if (state === 'upcoming') return { kind: 'disabled', label: `Session Starts ${cardTime(s.scheduledAt)}` };
     return { kind: 'disabled', label: 'Session Completed' };
   }
@@ -107,15 +130,16 @@ export function seekerButton(s: GroupSessionView, now: Date): SeekerButton {
 export type MentorAction = 'start' | 'join-active' | 'end' | 'cancel';
 
 /**
- * The mentor's actions: scheduled in the live window: Start Group Session; active: Join Active
- * Session and End Session; scheduled outside the window: Cancel Session (only before the start:
- * after the end the worker completes it).
+ * The mentor's actions: scheduled with its call open (from 15 minutes before the start until the
+ * end): Start Group Session; active: Join Active Session and End Session; scheduled before the
+ * start: Cancel Session (after the end the worker completes it).
  */
 export function mentorActions(s: Timed, now: Date): MentorAction[] {
   if (s.status === 'active') return ['join-active', 'end'];
   if (s.status !== 'scheduled') return [];
-  if (inLiveWindow(s, now)) return ['start'];
-  return new Date(s.scheduledAt).getTime() > now.getTime() ? ['cancel'] : [];
+  const actions: MentorAction[] = isCallOpen(s, now) ? ['start'] : [];
+  if (new Date(s.scheduledAt).getTime() > now.getTime()) actions.push('cancel');
+  return actions;
 }
 
 export const MENTOR_ACTION_LABELS: Record<MentorAction, string> = {

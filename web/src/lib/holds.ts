@@ -9,7 +9,7 @@ import { getMyReservations, getReservation, releaseReservation } from '@/api/end
 import type { ReservationView } from '@/api/model';
 import { errorMessage } from './api-fetch';
 import { formatDate, formatTime } from './format';
-import { availableSlotsKey, holdKeys } from './query-keys';
+import { availableTimesKeys, holdKeys } from './query-keys';
 
 export type Hold = ReservationView;
 
@@ -83,7 +83,7 @@ export function useHold(id: string | null) {
 
 function refreshAfterRelease(queryClient: QueryClient, hold: HoldRef) {
   void queryClient.invalidateQueries({ queryKey: holdKeys.mine() });
-  void queryClient.invalidateQueries({ queryKey: availableSlotsKey(hold.mentor.id) });
+  for (const queryKey of availableTimesKeys(hold.mentor.id)) void queryClient.invalidateQueries({ queryKey });
   queryClient.removeQueries({ queryKey: holdKeys.one(hold.id) });
 }
 

@@ -9,6 +9,9 @@ export function hardNavigate(url: string): void {
 /** The provider's login endpoint: a browser navigation that the server answers with /auth. */
 export const LOGIN_URL = '/api/login';
 
+/** The sign-in page itself, which the header's 'Sign In' links (no redirect hop through the api). */
+export const SIGN_IN_PATH = '/auth';
+
 /** `/auth?mode=register` opens the registration form: where 'Get Started' leads a newcomer. */
 export const MODE_PARAM = 'mode';
 export const REGISTER_URL = `/auth?${MODE_PARAM}=register`;
@@ -20,6 +23,15 @@ export function reloadPage(): void {
 
 /** The query parameter that brings a visitor back after signing in. */
 export const NEXT_PARAM = 'next';
+
+/**
+ * The registration form, bringing the new user on to `path` after they verify their address and
+ * sign in (e.g. 'Become a Mentor' → the wizard).
+ */
+export function registerPath(path: string): string {
+  const next = safeNext(path);
+  return next && next !== '/' ? `${REGISTER_URL}&${NEXT_PARAM}=${encodeURIComponent(next)}` : REGISTER_URL;
+}
 
 /** Where a signed-out visitor signs in before going on to `path` (a path of this app). */
 export function signInPath(path: string): string {

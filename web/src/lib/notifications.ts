@@ -52,6 +52,7 @@ export const NOTIFICATION_TYPES = [
   'payout_destination_changed',
   'removed_from_session',
   'mentor_rejected',
+  'calendar_failing',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

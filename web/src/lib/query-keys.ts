@@ -12,6 +12,7 @@
  */
 import { getGetAuthUserUrl } from '@/api/endpoints/accounts/accounts';
 import {
+  getGetAvailableDaysUrl,
   getGetAvailableSlotsUrl,
   getGetMyReservationsUrl,
   getGetReservationUrl,
@@ -25,7 +26,7 @@ import {
 } from '@/api/endpoints/messaging/messaging';
 import { getGetMentorProfileUrl } from '@/api/endpoints/mentors/mentors';
 import { getGetUnreadNotificationCountUrl, getListNotificationsUrl } from '@/api/endpoints/notifications/notifications';
-import type { GetAvailableSlotsParams, ListNotificationsParams } from '@/api/model';
+import type { GetAvailableDaysParams, GetAvailableSlotsParams, ListNotificationsParams } from '@/api/model';
 
 export type ApiKey<P = never> = readonly [string] | readonly [string, P];
 
@@ -77,6 +78,19 @@ export const holdKeys = {
 /** A mentor's free start times; without params every slot query of that mentor (for invalidation). */
 export function availableSlotsKey(mentorId: string, params?: GetAvailableSlotsParams) {
   return apiKey(getGetAvailableSlotsUrl(mentorId), params);
+}
+
+/**
+ * The days of a month a mentor has a free start on; without params every such query of that
+ * mentor. Whatever changes a mentor's free times changes these too (see {@link availableTimesKeys}).
+ */
+export function availableDaysKey(mentorId: string, params?: GetAvailableDaysParams) {
+  return apiKey(getGetAvailableDaysUrl(mentorId), params);
+}
+
+/** Every read of a mentor's free times (the days of a month and the times of a day), for invalidation. */
+export function availableTimesKeys(mentorId: string) {
+  return [availableSlotsKey(mentorId), availableDaysKey(mentorId)];
 }
 
 /** The client dashboard's data, which bookings, holds and group seats change. */

@@ -17,6 +17,9 @@ export const testUser: User = {
   emailVerified: true,
   createdAt: '2025-01-01T00:00:00Z',
   isMentor: false,
+  // Signed in before: greeted 'Welcome back' (null at a first sign-in: 'Welcome').
+  previousSignInAt: '2025-01-02T00:00:00Z',
+  twoFactorEnabled: false,
 };
 
 /**

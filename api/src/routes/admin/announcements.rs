@@ -6,8 +6,11 @@ use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
 use crate::{auth::SessionAuth, error::ApiResult, routes::Tag, state::AppState};
-use domain::announcements::{self, Announcement};
-use jobs::{announcement_fanout::Announce, job::Job};
+use domain::{
+    announcements::{self, Announce, Announcement, Audience},
+    choice::Choice,
+    job_queue::Job,
+};
 
 pub struct AdminAnnouncementsApi;
 
@@ -15,8 +18,7 @@ pub struct AdminAnnouncementsApi;
 #[oai(rename_all = "camelCase")]
 pub struct AnnouncementRequest {
     /// all, seekers (users who are neither mentors nor admins) or mentors
-    #[oai(default)]
-    pub audience: String,
+    pub audience: Option<Choice<Audience>>,
     /// 1 to 100 characters
     #[oai(default)]
     pub title: String,
@@ -29,7 +31,7 @@ pub struct AnnouncementRequest {
 #[oai(rename_all = "camelCase")]
 pub struct AnnouncementView {
     pub id: String,
-    pub audience: String,
+    pub audience: Audience,
     pub title: String,
     pub message: String,
     pub created_at: DateTime<Utc>,
@@ -73,7 +75,14 @@ impl AdminAnnouncementsApi {
     ) -> ApiResult<AnnouncementQueued> {
         let admin = auth.admin()?;
         let mut tx = state.pool.begin().await?;
-        let a = announcements::create(&mut tx, admin.user.id, &body.audience, &body.title, &body.message).await?;
+        let a = announcements::create(
+            &mut tx,
+            admin.user.id,
+            body.audience.as_ref().map_or("", Choice::sent),
+            &body.title,
+            &body.message,
+        )
+        .await?;
         Announce { announcement_id: a.id }.enqueue(&mut tx).await?;
         tx.commit().await?;
         Ok(AnnouncementQueued::Accepted(Json(a.into())))

@@ -9,15 +9,11 @@ use poem_openapi::{
     payload::Json,
 };
 
-use crate::{
-    auth::SessionAuth,
-    error::ApiResult,
-    routes::{Tag, views::parse_id},
-    state::AppState,
-};
+use crate::views::parse_id;
+use crate::{auth::SessionAuth, error::ApiResult, routes::Tag, state::AppState};
 use domain::choice::Choice;
 use domain::contact::{
-    self,
+    ContactCategory,
     inbox::{self, InboxMessage, Status},
 };
 
@@ -33,8 +29,7 @@ pub struct ContactMessageView {
     pub name: String,
     pub email: String,
     pub subject: String,
-    /// general, technical, billing, mentor, report, partnership or feedback
-    pub category: String,
+    pub category: ContactCategory,
     /// The category as the form shows it ('Report an Issue')
     pub category_label: String,
     pub message: String,
@@ -50,7 +45,7 @@ impl From<InboxMessage> for ContactMessageView {
             status: m.status(),
             id: m.id.to_string(),
             user_id: m.user_id.map(|u| u.to_string()),
-            category_label: contact::category_label(&m.category).to_string(),
+            category_label: m.category.label().to_string(),
             name: m.name,
             email: m.email,
             subject: m.subject,

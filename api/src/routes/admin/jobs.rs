@@ -11,10 +11,11 @@ use poem_openapi::{
 };
 
 use crate::{auth::SessionAuth, error::ApiResult, routes::Tag, state::AppState};
-use domain::admin::jobs::{self as console, QueueFigures, Task, TaskQuery};
-use jobs::{
-    runtime::{QUEUES, Settings, schedules},
-    schedule::next_run,
+use domain::{
+    admin::jobs::{self as console, JobState, QueueFigures, Task, TaskQuery},
+    choice::Choice,
+    job_queue::storage,
+    jobs::{QUEUES, next_run, schedules},
 };
 
 pub struct AdminJobsApi;
@@ -66,8 +67,7 @@ impl From<QueueFigures> for JobQueueView {
 pub struct JobView {
     pub id: String,
     pub queue: String,
-    /// pending, scheduled, running, failed, set_aside, done or discarded
-    pub state: String,
+    pub state: JobState,
     pub attempts: i32,
     pub max_attempts: i32,
     /// When it is (or was) due
@@ -86,7 +86,7 @@ impl From<Task> for JobView {
         Self {
             id: t.id,
             queue: t.queue,
-            state: t.state.as_str().to_string(),
+            state: t.state,
             attempts: t.attempts,
             max_attempts: t.max_attempts,
             run_at: t.run_at,
@@ -126,7 +126,7 @@ impl AdminJobsApi {
     #[oai(path = "/jobs/queues", method = "get", operation_id = "listJobQueues")]
     async fn queues(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<JobQueueView>>> {
         auth.admin()?;
-        let silent_after = Settings::default().silent_after();
+        let silent_after = storage::default_silent_after();
         let queues = console::queues(&state.pool, QUEUES, silent_after).await?;
         Ok(Json(queues.into_iter().map(Into::into).collect()))
     }
@@ -138,12 +138,17 @@ impl AdminJobsApi {
         state: Data<&AppState>,
         auth: SessionAuth,
         queue: Query<Option<String>>,
-        #[oai(name = "state")] job_state: Query<Option<String>>,
+        #[oai(name = "state")] job_state: Query<Option<Choice<JobState>>>,
         page: Query<Option<i64>>,
         #[oai(name = "pageSize")] page_size: Query<Option<i64>>,
     ) -> ApiResult<Json<JobsPage>> {
         auth.admin()?;
-        let q = TaskQuery::parse(queue.0.as_deref(), job_state.0.as_deref(), page.0, page_size.0)?;
+        let q = TaskQuery::parse(
+            queue.0.as_deref(),
+            job_state.0.as_ref().map(Choice::sent),
+            page.0,
+            page_size.0,
+        )?;
         let (items, total) = console::tasks(&state.pool, &q).await?;
         Ok(Json(JobsPage {
             items: items.into_iter().map(Into::into).collect(),

@@ -11,10 +11,8 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
-use super::{
-    Tag,
-    views::{UserView, booking::BookingStatusView, parse_id},
-};
+use super::Tag;
+use crate::views::{UserView, booking::BookingStatusView, parse_id};
 use crate::{
     auth::SessionAuth,
     error::{ApiError, ApiResult},
@@ -24,7 +22,10 @@ use domain::{
     accounts::Role,
     admin::{bookings, mentors, stats, users},
     booking::BookingStatus,
-    catalogue::{mentors as catalogue_mentors, vetting},
+    catalogue::{
+        mentors as catalogue_mentors,
+        vetting::{self, ApprovalStatus},
+    },
     choice::Choice,
     money,
     payments::PaymentStatus,
@@ -86,7 +87,7 @@ pub struct AdminMentorView {
     /// The profile is active and its user too
     pub is_active: bool,
     /// pending (awaiting review), approved (listed) or rejected
-    pub approval_status: String,
+    pub approval_status: ApprovalStatus,
     /// Why the profile was rejected (only while rejected)
     #[oai(nullable)]
     pub rejection_reason: Option<String>,
@@ -97,6 +98,8 @@ pub struct AdminMentorView {
     pub reviewed_at: Option<DateTime<Utc>>,
     pub services_count: i64,
     pub stats: AdminMentorStatsView,
+    /// No-shows settled against the mentor (resolved no-show complaints and group sessions they never joined)
+    pub no_show_count: i64,
 }
 
 /// `POST /api/admin/mentors/{id}/reject`.
@@ -131,6 +134,7 @@ impl From<mentors::AdminMentor> for AdminMentorView {
                 total_bookings: m.total_bookings,
                 total_revenue: money::format(m.total_revenue_cents),
             },
+            no_show_count: m.no_show_count,
         }
     }
 }
@@ -284,10 +288,10 @@ impl AdminApi {
         auth: SessionAuth,
         /// pending, approved or rejected
         #[oai(name = "approvalStatus")]
-        approval_status: Query<Option<String>>,
+        approval_status: Query<Option<Choice<ApprovalStatus>>>,
     ) -> ApiResult<Json<Vec<AdminMentorView>>> {
         auth.admin()?;
-        let status = approval_status.0.as_deref().map(vetting::parse_status).transpose()?;
+        let status = approval_status.0.as_ref().map(vetting::parse_status).transpose()?;
         Ok(Json(
             mentors::list(&state.pool, status)
                 .await?

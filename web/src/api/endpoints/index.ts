@@ -2,6 +2,7 @@ export * from './accounts/accounts';
 export * from './admin/admin';
 export * from './availability/availability';
 export * from './booking/booking';
+export * from './calendars/calendars';
 export * from './dashboard/dashboard';
 export * from './favorites/favorites';
 export * from './health/health';

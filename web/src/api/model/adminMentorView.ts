@@ -6,6 +6,7 @@
  */
 import type { AdminMentorStatsView } from './adminMentorStatsView';
 import type { AdminPersonView } from './adminPersonView';
+import type { ApprovalStatus } from './approvalStatus';
 
 export interface AdminMentorView {
   id: string;
@@ -18,7 +19,7 @@ export interface AdminMentorView {
   /** The profile is active and its user too */
   isActive: boolean;
   /** pending (awaiting review), approved (listed) or rejected */
-  approvalStatus: string;
+  approvalStatus: ApprovalStatus & unknown;
   /**
      * Why the profile was rejected (only while rejected)
      * @nullable
@@ -33,4 +34,6 @@ export interface AdminMentorView {
   reviewedAt?: string | null;
   servicesCount: number;
   stats: AdminMentorStatsView;
+  /** No-shows settled against the mentor (resolved no-show complaints and group sessions they never joined) */
+  noShowCount: number;
 }

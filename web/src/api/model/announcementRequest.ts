@@ -4,10 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { Audience } from './audience';
 
 export interface AnnouncementRequest {
   /** all, seekers (users who are neither mentors nor admins) or mentors */
-  audience?: string;
+  audience?: Audience & unknown;
   /** 1 to 100 characters */
   title?: string;
   /** 1 to 1000 characters */

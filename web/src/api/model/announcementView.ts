@@ -4,10 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { Audience } from './audience';
 
 export interface AnnouncementView {
   id: string;
-  audience: string;
+  audience: Audience;
   title: string;
   message: string;
   createdAt: string;

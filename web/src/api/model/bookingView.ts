@@ -4,12 +4,15 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { BookingGroupSessionView } from './bookingGroupSessionView';
 import type { BookingMentorView } from './bookingMentorView';
 import type { BookingRefundView } from './bookingRefundView';
 import type { BookingReviewView } from './bookingReviewView';
 import type { BookingServiceView } from './bookingServiceView';
 import type { BookingStatusView } from './bookingStatusView';
 import type { BookingUserView } from './bookingUserView';
+import type { ComplaintView } from './complaintView';
+import type { RefundEntryView } from './refundEntryView';
 
 export interface BookingView {
   id: string;
@@ -35,4 +38,12 @@ export interface BookingView {
      * @nullable
      */
   groupSessionId?: string | null;
+  /** For a seat: its session's state, and whether the mentor removed the seeker (null for a one-to-one booking) */
+  groupSession?: BookingGroupSessionView & unknown | null;
+  /** Every refund of the booking, oldest first (a cancellation's, a complaint's, an admin's...) */
+  refunds: RefundEntryView[];
+  /** Refunded or being refunded so far, two decimals */
+  refundedAmount: string;
+  /** The seeker's complaint about this session; null when there is none */
+  complaint?: ComplaintView & unknown | null;
 }

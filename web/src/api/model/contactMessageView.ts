@@ -4,6 +4,7 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ContactCategory } from './contactCategory';
 import type { ContactStatus } from './contactStatus';
 
 export interface ContactMessageView {
@@ -16,8 +17,7 @@ export interface ContactMessageView {
   name: string;
   email: string;
   subject: string;
-  /** general, technical, billing, mentor, report, partnership or feedback */
-  category: string;
+  category: ContactCategory;
   /** The category as the form shows it ('Report an Issue') */
   categoryLabel: string;
   message: string;

@@ -4,12 +4,13 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ContactCategory } from './contactCategory';
 
 export interface ContactRequest {
   name?: string;
   email?: string;
   subject?: string;
-  /** general, technical, billing, mentor, report, partnership or feedback */
-  category?: string;
+  /** general (when absent or blank), technical, billing, mentor, report, partnership or feedback */
+  category?: ContactCategory & unknown;
   message?: string;
 }

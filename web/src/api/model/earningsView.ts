@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { EarningsHistoryItem } from './earningsHistoryItem';
+import type { PayoutAdjustmentView } from './payoutAdjustmentView';
 import type { PayoutTotalsView } from './payoutTotalsView';
 
 export interface EarningsView {
@@ -15,4 +16,8 @@ export interface EarningsView {
   minimumPayout: string;
   /** Sent payouts, newest first */
   history: EarningsHistoryItem[];
+  /** Refunds of paid-out sessions taken off payouts, and carry-overs, newest first */
+  adjustments: PayoutAdjustmentView[];
+  /** What waits to come off the next payout (zero or negative) */
+  waitingAdjustments: string;
 }

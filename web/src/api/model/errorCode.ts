@@ -13,9 +13,13 @@
  * - `forbidden`: signed in but not allowed, or a cross-site request (403).
  * - `email_not_verified`: sign-in refused until the e-mail address is verified; a new link helps (403).
  * - `account_deactivated`: sign-in refused because an admin deactivated the account (403).
+ * - `invalid_two_factor_code`: sign-in's second step got a wrong code; try again (401).
+ * - `two_factor_attempt_ended`: the pending sign-in is over (5 minutes passed, or the fifth wrong code); sign in again (401).
+ * - `two_factor_required`: an administrator must turn on two-factor sign-in first (403).
  * - `not_found`: no such thing, or not yours to see; also an unknown path under /api (404).
  * - `method_not_allowed`: the path exists but not with this method (405).
  * - `conflict`: the request conflicts with the current state (409).
+ * - `gone`: it existed but is no longer available, e.g. a data export past its 7 days (410).
  * - `slot_taken`: the time asked for is no longer free (409).
  * - `hold_limit`: the seeker already holds as many unpaid reservations as allowed (409).
  * - `already_reviewed`: the booking has this seeker's review already (409).
@@ -36,9 +40,13 @@ export const ErrorCode = {
   forbidden: 'forbidden',
   email_not_verified: 'email_not_verified',
   account_deactivated: 'account_deactivated',
+  invalid_two_factor_code: 'invalid_two_factor_code',
+  two_factor_attempt_ended: 'two_factor_attempt_ended',
+  two_factor_required: 'two_factor_required',
   not_found: 'not_found',
   method_not_allowed: 'method_not_allowed',
   conflict: 'conflict',
+  gone: 'gone',
   slot_taken: 'slot_taken',
   hold_limit: 'hold_limit',
   already_reviewed: 'already_reviewed',

@@ -6,6 +6,7 @@
  */
 import type { GroupMentorView } from './groupMentorView';
 import type { GroupParticipantView } from './groupParticipantView';
+import type { GroupRemovalView } from './groupRemovalView';
 import type { GroupServiceView } from './groupServiceView';
 import type { GroupStatus } from './groupStatus';
 
@@ -27,6 +28,8 @@ export interface GroupSessionView {
   isUserRemoved: boolean;
   /** Active, or scheduled with the start passed and the end not */
   isLive: boolean;
+  /** How the mentor removed the signed-in viewer (why, and what goes back); null when they were not removed */
+  userRemoval?: GroupRemovalView & unknown | null;
   service: GroupServiceView;
   mentor: GroupMentorView;
   /** Booked participants (not unpaid holds) */

@@ -4,6 +4,7 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { JobState } from './jobState';
 
 /**
  * One task.
@@ -11,8 +12,7 @@
 export interface JobView {
   id: string;
   queue: string;
-  /** pending, scheduled, running, failed, set_aside, done or discarded */
-  state: string;
+  state: JobState;
   attempts: number;
   maxAttempts: number;
   /** When it is (or was) due */

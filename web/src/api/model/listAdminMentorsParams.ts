@@ -4,10 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ApprovalStatus } from './approvalStatus';
 
 export type ListAdminMentorsParams = {
 /**
  * pending, approved or rejected
  */
-approvalStatus?: string;
+approvalStatus?: ApprovalStatus;
 };

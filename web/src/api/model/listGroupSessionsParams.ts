@@ -8,4 +8,40 @@
 export type ListGroupSessionsParams = {
 mentor?: string;
 serviceId?: string;
+/**
+ * Service type, e.g. meditation ("all" or none for every type)
+ */
+service?: string;
+/**
+ * The seat's price at least this (e.g. "10.00")
+ */
+minPrice?: string;
+/**
+ * The seat's price at most this
+ */
+maxPrice?: string;
+/**
+ * Words each session names in its title, description, mentor or service
+ */
+search?: string;
+/**
+ * YYYY-MM-DD (in timeZone): sessions starting on or after this day
+ */
+from?: string;
+/**
+ * YYYY-MM-DD (in timeZone): sessions starting on or before this day
+ */
+to?: string;
+/**
+ * The IANA zone the from and to days are read in, UTC by default
+ */
+timeZone?: string;
+/**
+ * From 1
+ */
+page?: number;
+/**
+ * 12 by default, at most 50
+ */
+pageSize?: number;
 };

@@ -4,10 +4,11 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { JobState } from './jobState';
 
 export type ListJobsParams = {
 queue?: string;
-state?: string;
+state?: JobState;
 page?: number;
 pageSize?: number;
 };

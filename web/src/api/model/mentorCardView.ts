@@ -4,6 +4,7 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { ApprovalStatus } from './approvalStatus';
 import type { MentorUserView } from './mentorUserView';
 
 /**
@@ -24,6 +25,15 @@ export interface MentorCardView {
   fromPrice?: string | null;
   /** Minutes before a session below which it cannot be booked */
   minimumNoticeMinutes: number;
+  /** Minutes kept free before each session booked here (0 to 120) */
+  bufferBeforeMinutes: number;
+  /** Minutes kept free after each session booked here (0 to 120) */
+  bufferAfterMinutes: number;
+  /**
+     * Sessions per day at most, in the mentor's local day; null: no limit
+     * @nullable
+     */
+  maxBookingsPerDay?: number | null;
   /** Average review, two decimals; "0.00" before the first review */
   rating: string;
   reviewCount: number;
@@ -37,7 +47,7 @@ export interface MentorCardView {
      * pending (awaiting an administrator's review), approved or rejected; only approved mentors
      * are shown to others
      */
-  approvalStatus: string;
+  approvalStatus: ApprovalStatus & unknown;
   /**
      * Why an administrator rejected the profile (only while rejected)
      * @nullable

@@ -20,4 +20,13 @@ export interface MentorProfileRequest {
   timeZone?: string;
   /** Minutes before a session below which it cannot be booked: 0 to 10080, 120 when absent */
   minimumNoticeMinutes?: number;
+  /** Minutes kept free before each session booked here: 0 to 120, 0 when absent on creation */
+  bufferBeforeMinutes?: number;
+  /** Minutes kept free after each session booked here: 0 to 120, 0 when absent on creation */
+  bufferAfterMinutes?: number;
+  /**
+     * Sessions per day at most, in the mentor's local day (a group session counts once): 1 to 50,
+     * 0 for no limit; absent leaves it unchanged
+     */
+  maxBookingsPerDay?: number;
 }

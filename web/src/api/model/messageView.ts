@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { MentorUserView } from './mentorUserView';
+import type { MessageType } from './messageType';
 
 export interface MessageView {
   id: string;
@@ -12,8 +13,7 @@ export interface MessageView {
   senderId: string;
   sender: MentorUserView;
   content: string;
-  /** 'text' */
-  messageType: string;
+  messageType: MessageType;
   /**
      * The sender's own id for the message, when it sent one
      * @nullable

@@ -25,4 +25,11 @@ export const NotificationKind = {
   payout_destination_changed: 'payout_destination_changed',
   removed_from_session: 'removed_from_session',
   mentor_rejected: 'mentor_rejected',
+  complaint_opened: 'complaint_opened',
+  complaint_answered: 'complaint_answered',
+  complaint_decided: 'complaint_decided',
+  refund_issued: 'refund_issued',
+  review_reply: 'review_reply',
+  calendar_failing: 'calendar_failing',
+  data_export_ready: 'data_export_ready',
 } as const;

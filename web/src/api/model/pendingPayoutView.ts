@@ -4,6 +4,7 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { PayoutAdjustmentView } from './payoutAdjustmentView';
 import type { PayoutMethodView } from './payoutMethodView';
 import type { PendingPayoutMentorView } from './pendingPayoutMentorView';
 
@@ -15,7 +16,12 @@ export interface PendingPayoutView {
   bookingCount: number;
   pendingAmount: string;
   platformFee: string;
+  /** pendingAmount - platformFee + adjustmentTotal, never below zero */
   mentorNet: string;
+  /** Refunds of paid-out sessions this payout takes off (and carry-overs), oldest first */
+  adjustments: PayoutAdjustmentView[];
+  /** Their sum (zero or negative) */
+  adjustmentTotal: string;
   /**
      * The destination this payout was made for (later changes to the mentor's preferences do not
      * move it); null when the mentor had none (their first preferences fill it in)

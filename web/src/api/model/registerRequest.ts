@@ -10,4 +10,11 @@ export interface RegisterRequest {
   password?: string;
   firstName?: string;
   lastName?: string;
+  /** Whether to receive marketing e-mails (announcements); off unless ticked */
+  marketingEmails?: boolean;
+  /**
+     * Where to bring the new user after they verify their address and sign in: a path of this
+     * site starting with exactly one `/` (e.g. `/become-mentor`), never a URL
+     */
+  next?: string;
 }

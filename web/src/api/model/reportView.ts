@@ -4,10 +4,13 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { EarlierReportView } from './earlierReportView';
 import type { ReportAction } from './reportAction';
+import type { ReportPersonView } from './reportPersonView';
 import type { ReportReason } from './reportReason';
 import type { ReportStatus } from './reportStatus';
 import type { ReportTargetType } from './reportTargetType';
+import type { ReportTargetView } from './reportTargetView';
 
 export interface ReportView {
   id: string;
@@ -25,4 +28,15 @@ export interface ReportView {
   createdAt: string;
   /** @nullable */
   handledAt?: string | null;
+  /**
+     * The outcome in words: Open, Dismissed, Review hidden, Message hidden, User deactivated or
+     * Resolved without action
+     */
+  outcome: string;
+  /** Who reported it (admin answers only) */
+  reporter?: ReportPersonView & unknown;
+  /** What was reported, as it is now (admin answers only; absent when it is gone) */
+  target?: ReportTargetView & unknown;
+  /** Earlier reports on the same thing by anyone, newest first (admin answers only) */
+  earlierReports?: EarlierReportView[];
 }

@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { ReviewerView } from './reviewerView';
+import type { ReviewReplyView } from './reviewReplyView';
 
 export interface ReviewView {
   id: string;
@@ -14,4 +15,6 @@ export interface ReviewView {
   comment?: string | null;
   createdAt: string;
   user: ReviewerView;
+  /** The mentor's reply; null until they write one */
+  reply?: ReviewReplyView & unknown | null;
 }

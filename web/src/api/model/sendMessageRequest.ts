@@ -4,11 +4,12 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
+import type { MessageType } from './messageType';
 
 export interface SendMessageRequest {
   content?: string;
   /** 'text' (the default) */
-  messageType?: string;
+  messageType?: MessageType & unknown;
   /** The sender's own id for this message: sending it again returns the stored message */
   clientId?: string;
 }

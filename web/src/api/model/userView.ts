@@ -25,4 +25,18 @@ export interface UserView {
   stripeSubscriptionId?: string | null;
   /** Whether they have a mentor profile (`GET /api/mentor/profile` answers 404 when not) */
   isMentor: boolean;
+  /**
+     * The signed-in user's own sign-in before this session's; null at their first sign-in (the
+     * app says 'Welcome' then, 'Welcome back' after). Null too in lists of other users.
+     * @nullable
+     */
+  previousSignInAt?: string | null;
+  /** Whether they sign in with a second factor (an authenticator app's code) */
+  twoFactorEnabled: boolean;
+  /**
+     * When the account will be removed: they asked to delete it and can still keep it until then
+     * (`POST /api/user/cancel-deletion`). Null when no deletion is scheduled.
+     * @nullable
+     */
+  deletionScheduledAt?: string | null;
 }

@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { BrandLink } from '@/components/brand';
 import { APP_NAME, SUPPORT_RESPONSE_HOURS } from '@/config/constants';
-import { useUser } from '@/lib/auth';
 import { SERVICE_LABELS, SERVICE_TYPES } from '@/lib/services';
 
 const SUPPORT_LINKS = [
@@ -27,7 +26,7 @@ function FooterColumn({ title, children }: { title: string; children: React.Reac
 }
 
 export function Footer() {
-  const { user } = useUser();
+  // The catalogue is public: a service leads everyone to its mentors.
   return (
     <footer className="mt-auto bg-slate-950 text-slate-300">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-2 lg:grid-cols-4 lg:px-8">
@@ -42,7 +41,7 @@ export function Footer() {
         <FooterColumn title="Services">
           {SERVICE_TYPES.map((type) => (
             <li key={type}>
-              <Link to={user ? `/mentors?service=${type}` : '/auth'} className={linkClass}>
+              <Link to={`/mentors?service=${type}`} className={linkClass}>
                 {SERVICE_LABELS[type]}
               </Link>
             </li>

@@ -27,12 +27,13 @@ function calledPaths(fetchMock: ReturnType<typeof mockFetch>): string[] {
 }
 
 describe('Header', () => {
-  it("signed out: shows 'Services', 'About' and a sign-in link to /api/login", () => {
+  it("signed out: shows 'Find Mentors', 'Services', 'About' and a sign-in link to /auth", () => {
     const fetchMock = mockFetch();
     renderWithProviders(<Header />);
+    expect(mainNav().getByRole('link', { name: 'Find Mentors' })).toHaveAttribute('href', '/mentors');
     expect(mainNav().getByRole('link', { name: 'Services' })).toBeInTheDocument();
     expect(mainNav().getByRole('link', { name: 'About' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/api/login');
+    expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 

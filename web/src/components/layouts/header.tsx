@@ -5,7 +5,7 @@ import { BrandLink } from '@/components/brand';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-fetch';
 import { useLogout, useRoles } from '@/lib/auth';
-import { LOGIN_URL } from '@/lib/navigation';
+import { SIGN_IN_PATH } from '@/lib/navigation';
 import { cn } from '@/lib/utils';
 import { BECOME_MENTOR_LINK, SIGNED_OUT_LINKS, signedInLinks, type NavLinkItem } from './nav-links';
 import type { MobileMenuProps } from './mobile-menu';
@@ -155,7 +155,7 @@ export function Header() {
             </>
           ) : (
             <Button asChild variant="gradient" size="sm">
-              <a href={LOGIN_URL}>Sign In</a>
+              <Link to={SIGN_IN_PATH}>Sign In</Link>
             </Button>
           )}
           <MobileMenu

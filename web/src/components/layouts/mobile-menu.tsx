@@ -3,7 +3,7 @@ import { LogOut, Menu, X } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
 import { Button } from '@/components/ui/button';
 import type { User } from '@/lib/auth';
-import { LOGIN_URL } from '@/lib/navigation';
+import { SIGN_IN_PATH } from '@/lib/navigation';
 import { cn } from '@/lib/utils';
 import { Avatar, fullName } from './avatar';
 import { BECOME_MENTOR_LINK, SIGNED_OUT_LINKS, type NavLinkItem } from './nav-links';
@@ -74,6 +74,9 @@ export function MobileMenu({
                 <NavLink to="/profile" className={itemClass} onClick={close}>
                   Profile
                 </NavLink>
+                <NavLink to="/receipts" className={itemClass} onClick={close}>
+                  Receipts
+                </NavLink>
               </>
             ) : (
               SIGNED_OUT_LINKS.map((link) => (
@@ -105,7 +108,7 @@ export function MobileMenu({
               </div>
             ) : (
               <Button asChild variant="gradient" className="w-full">
-                <a href={LOGIN_URL}>Sign In</a>
+                <Link to={SIGN_IN_PATH}>Sign In</Link>
               </Button>
             )}
           </div>

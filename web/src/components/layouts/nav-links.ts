@@ -21,8 +21,12 @@ export function signedInLinks({ isAdmin, isMentor }: NavRoles): NavLinkItem[] {
 /** Shown to signed-in users who are not mentors yet. */
 export const BECOME_MENTOR_LINK: NavLinkItem = { to: '/become-mentor', label: 'Become a Mentor' };
 
-/** Signed out, the header shows 'Services' and 'About', which point into the landing page. */
+/**
+ * Signed out, the header shows the public catalogue ('Find Mentors') and 'Services' and 'About',
+ * which point into the landing page.
+ */
 export const SIGNED_OUT_LINKS: NavLinkItem[] = [
+  { to: '/mentors', label: 'Find Mentors' },
   { to: '/#services', label: 'Services' },
   { to: '/#how-it-works', label: 'About' },
 ];

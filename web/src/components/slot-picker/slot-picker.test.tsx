@@ -16,6 +16,10 @@ function slotsUrl(date: Date, duration = 45) {
   return `GET /api/mentors/${MENTOR}/available-slots?date=${isoDate(date)}&duration=${duration}&timeZone=America%2FNew_York`;
 }
 
+function daysUrl(month: Date, duration = 45) {
+  return `GET /api/mentors/${MENTOR}/available-days?month=${format(month, 'yyyy-MM')}&duration=${duration}&timeZone=America%2FNew_York`;
+}
+
 function Harness({ onTime }: { onTime?: (t: string | undefined) => void }) {
   const [date, setDate] = useState<Date>();
   const [time, setTime] = useState<string>();
@@ -64,7 +68,8 @@ describe('SlotPicker', () => {
     const user = userEvent.setup();
 
     expect(screen.getByText('Choose a date to see the times your mentor is free.')).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    // No day's times are asked for before a day is chosen (the month's free days are).
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/available-slots'))).toBe(false);
     // Yesterday is not selectable (when it is shown in this month's grid at all).
     const yesterday = screen.queryByRole('button', {
       name: new RegExp(format(subDays(today, 1), 'EEEE, MMMM d, yyyy')),
@@ -72,16 +77,16 @@ describe('SlotPicker', () => {
     if (yesterday) expect(yesterday).toBeDisabled();
 
     await user.click(dayButton(today));
-    const times = await screen.findByRole('group', { name: 'Available times' });
+    const times = await screen.findByRole('radiogroup', { name: 'Available times' });
     expect(
       within(times)
-        .getAllByRole('button')
+        .getAllByRole('radio')
         .map((b) => b.textContent),
     ).toEqual(['9:00 AM', '1:30 PM']);
     expect(screen.getByText(/Times are shown in your time zone \(America\/New York\)/)).toBeInTheDocument();
 
-    await user.click(within(times).getByRole('button', { name: '1:30 PM' }));
-    expect(within(times).getByRole('button', { name: '1:30 PM' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(times).getByRole('radio', { name: '1:30 PM' }));
+    expect(within(times).getByRole('radio', { name: '1:30 PM' })).toHaveAttribute('aria-checked', 'true');
     expect(onTime).toHaveBeenLastCalledWith('13:30');
   });
 
@@ -108,7 +113,7 @@ describe('SlotPicker', () => {
     expect(alert).toHaveTextContent('Failed to load available times');
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('button', { name: '10:00 AM' })).toBeInTheDocument();
+    expect(await screen.findByRole('radio', { name: '10:00 AM' })).toBeInTheDocument();
   });
 
   it('does not offer days beyond the 90-day window', async () => {
@@ -128,5 +133,82 @@ describe('SlotPicker', () => {
     expect(dayButton(last)).toBeEnabled();
     const after = screen.queryByRole('button', { name: new RegExp(format(addDays(last, 1), 'EEEE, MMMM d, yyyy')) });
     if (after) expect(after).toBeDisabled();
+  });
+
+  it('disables and marks the days without a free time, and chooses the first free day on open', async () => {
+    const { first, last } = bookingWindow();
+    // The first free day is the last day of the window: every month before has none, so the
+    // calendar moves on by itself, one request per month.
+    const fetchMock = mockFetch({
+      [slotsUrl(last)]: () => jsonResponse(200, ['10:00']),
+    });
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      const url = `GET ${String(input)}`;
+      if (url === slotsUrl(last)) return jsonResponse(200, ['10:00']);
+      if (url === daysUrl(last)) return jsonResponse(200, { days: [isoDate(last)] });
+      if (url.includes('/available-days?')) return jsonResponse(200, { days: [] });
+      return jsonResponse(404, { message: 'Not found' });
+    });
+    renderWithProviders(<Harness />, { client: clientWithUser(testUser) });
+    const times = await screen.findByRole('radiogroup', { name: 'Available times' }, { timeout: 5_000 });
+    expect(within(times).getByRole('radio', { name: '10:00 AM' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: new RegExp(format(last, 'MMM dd, yyyy')) })).toBeInTheDocument();
+    expect(dayButton(last)).toHaveAccessibleName(/selected$/);
+    // Another day of that month is disabled and says why.
+    if (last.getDate() > 1 && last > first) {
+      const other =
+        new Date(last.getFullYear(), last.getMonth(), 1) < first
+          ? first
+          : new Date(last.getFullYear(), last.getMonth(), 1);
+      if (isoDate(other) !== isoDate(last)) {
+        expect(dayButton(other)).toBeDisabled();
+        expect(dayButton(other)).toHaveAccessibleName(/no free times/);
+      }
+    }
+    const asked = fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.includes('/available-days?'));
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(asked.at(-1)).toBe(daysUrl(last).replace('GET ', ''));
+  });
+
+  it('is one radio group: one Tab stop, the arrow keys move between the times and choose', async () => {
+    const today = new Date();
+    const onTime = vi.fn();
+    mockFetch({
+      [daysUrl(today)]: () => jsonResponse(200, { days: [isoDate(today)] }),
+      [slotsUrl(today)]: () => jsonResponse(200, ['09:00', '09:30', '10:00']),
+    });
+    renderWithProviders(
+      <>
+        <button type="button">before</button>
+        <Harness onTime={onTime} />
+        <button type="button">after</button>
+      </>,
+      { client: clientWithUser(testUser) },
+    );
+    const user = userEvent.setup();
+    const times = await screen.findByRole('radiogroup', { name: 'Available times' });
+    const radios = within(times).getAllByRole('radio');
+    expect(radios.map((r) => r.getAttribute('tabindex'))).toEqual(['0', '-1', '-1']);
+    radios[0].focus();
+    await user.keyboard('{ArrowRight}');
+    expect(within(times).getByRole('radio', { name: '9:30 AM' })).toHaveFocus();
+    expect(within(times).getByRole('radio', { name: '9:30 AM' })).toHaveAttribute('aria-checked', 'true');
+    expect(onTime).toHaveBeenLastCalledWith('09:30');
+    await user.keyboard('{ArrowDown}');
+    expect(onTime).toHaveBeenLastCalledWith('10:00');
+    await user.keyboard('{ArrowRight}');
+    expect(onTime).toHaveBeenLastCalledWith('09:00');
+    await user.keyboard('{ArrowLeft}');
+    expect(onTime).toHaveBeenLastCalledWith('10:00');
+    await user.keyboard('{Home}');
+    expect(onTime).toHaveBeenLastCalledWith('09:00');
+    // The chosen time is the group's one Tab stop: Tab leaves the group.
+    expect(
+      within(times)
+        .getAllByRole('radio')
+        .map((r) => r.getAttribute('tabindex')),
+    ).toEqual(['0', '-1', '-1']);
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'after' })).toHaveFocus();
   });
 });

@@ -1,12 +1,15 @@
+import { addMonths, format, parseISO, startOfMonth } from 'date-fns';
 import { CalendarX, CircleAlert, Clock, RefreshCw } from 'lucide-react';
-import { useMemo, type CSSProperties } from 'react';
-import { DayPicker } from 'react-day-picker';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { DayPicker, type Modifiers } from 'react-day-picker';
 import 'react-day-picker/style.css';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDate } from '@/lib/format';
 import { browserTimeZone } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
+import { availableDaysQuery, useAvailableDays } from './use-available-days';
 import { useAvailableSlots } from './use-available-slots';
 import { bookingWindow, isoDate, slotLabel } from './slot-time';
 import { SLOT_PICKER_TEXT } from './texts';
@@ -29,11 +32,30 @@ export type SlotPickerProps = {
 
 /**
  * A day's accessible name, e.g. 'Today, Friday, November 13, 2026, selected'. It holds the number
- * shown on the button as a word of its own (WCAG 2.5.3, label in name; the default says '13th').
+ * shown on the button as a word of its own (WCAG 2.5.3, label in name; the default says '13th'),
+ * and says when the mentor has no free time that day.
  */
-function dayButtonLabel(date: Date, modifiers: { today?: boolean; selected?: boolean }) {
+function dayButtonLabel(date: Date, modifiers: Modifiers) {
   const day = date.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
-  return `${modifiers.today ? 'Today, ' : ''}${day}${modifiers.selected ? ', selected' : ''}`;
+  const full = modifiers.full ? `, ${SLOT_PICKER_TEXT.dayFull}` : '';
+  return `${modifiers.today ? 'Today, ' : ''}${day}${full}${modifiers.selected ? ', selected' : ''}`;
+}
+
+/**
+ * The first free day of the window from the months' answers in order (undefined while a month
+ * before it is not known yet, or when none has one).
+ */
+export function firstFreeDay(months: (string[] | undefined)[]): string | undefined {
+  for (const days of months) {
+    if (days === undefined) return undefined;
+    if (days.length > 0) return days[0];
+  }
+  return undefined;
+}
+
+/** The calendar's month as the days call wants it: 'YYYY-MM'. */
+function isoMonth(date: Date): string {
+  return format(date, 'yyyy-MM');
 }
 
 const calendarStyle = {
@@ -46,9 +68,11 @@ const calendarStyle = {
 } as CSSProperties;
 
 /**
- * Slot picker: a calendar (today to 90 days ahead, past days disabled) and the mentor's free
- * start times that day as buttons in 12-hour format, in the viewer's zone
- * (GET /api/mentors/{mentorId}/available-slots?date&duration&timeZone).
+ * Slot picker: a calendar (today to 90 days ahead) whose days without a free start are disabled
+ * and marked (GET /api/mentors/{mentorId}/available-days?month, one request per visible month),
+ * the first free day chosen when it opens, and the mentor's free start times that day in 12-hour
+ * format in the viewer's zone (GET .../available-slots?date&duration&timeZone) as one radio group:
+ * one Tab stop, the arrow keys move between times.
  */
 export function SlotPicker({
   mentorId,
@@ -66,6 +90,48 @@ export function SlotPicker({
     ? { date: isoDate(date), duration, timeZone, ...(excludeBooking ? { excludeBooking } : {}) }
     : undefined;
   const slots = useAvailableSlots(mentorId, params);
+  const daysOf = (m: Date) => ({
+    month: isoMonth(m),
+    duration,
+    timeZone,
+    ...(excludeBooking ? { excludeBooking } : {}),
+  });
+  // The month shown: the one the person moved to, else the chosen day's, else the first free day's
+  // while it is looked for, else this month.
+  const [shownMonth, setShownMonth] = useState<Date | null>(null);
+  // Until the person picks a day or moves the calendar, the first free day is chosen for them.
+  const [autoPick, setAutoPick] = useState(date === undefined);
+  const months = useMemo(() => {
+    const list: Date[] = [];
+    for (let m = startOfMonth(first); m <= last; m = addMonths(m, 1)) list.push(m);
+    return list;
+  }, [first, last]);
+  // Looked for month by month: a month is asked for only once every month before it had no free day.
+  const searching = autoPick && date === undefined && !disabled && !!mentorId;
+  const queryClient = useQueryClient();
+  let earlierFull = true;
+  const search = useQueries({
+    queries: months.map((m) => {
+      const query = availableDaysQuery(mentorId, daysOf(m));
+      const enabled = searching && earlierFull;
+      earlierFull = earlierFull && queryClient.getQueryData(query.queryKey)?.days.length === 0;
+      return { ...query, enabled };
+    }),
+  });
+  const firstFree = searching ? firstFreeDay(search.map((r) => r.data?.days)) : undefined;
+  const month = shownMonth ?? startOfMonth(date ?? (firstFree ? parseISO(firstFree) : first));
+  const days = useAvailableDays(mentorId, daysOf(month));
+  const free = useMemo(() => new Set(days.data?.days ?? []), [days.data]);
+  const known = days.isSuccess;
+  const isFull = (day: Date) => known && day >= first && day <= last && !free.has(isoDate(day));
+
+  useEffect(() => {
+    if (!firstFree) return;
+    onDateChange(parseISO(firstFree));
+    onTimeChange(undefined);
+    // Once per day found; the callbacks are the parent's setters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [firstFree]);
 
   return (
     <div className="grid gap-6 md:grid-cols-[auto_1fr]">
@@ -74,12 +140,22 @@ export function SlotPicker({
         <div className="mt-2 inline-block rounded-xl border border-slate-200 bg-white p-2">
           <DayPicker
             mode="single"
+            // A chosen day stays chosen when pressed again: a time needs a day.
+            required
             selected={date}
             onSelect={(day) => {
+              setAutoPick(false);
               onDateChange(day);
               onTimeChange(undefined);
             }}
-            disabled={disabled ? true : [{ before: first }, { after: last }]}
+            month={month}
+            onMonthChange={(m) => {
+              setAutoPick(false);
+              setShownMonth(m);
+            }}
+            disabled={disabled ? true : [{ before: first }, { after: last }, isFull]}
+            modifiers={{ full: isFull, free: (day) => free.has(isoDate(day)) }}
+            modifiersClassNames={{ full: 'slot-day-full', free: 'slot-day-free' }}
             startMonth={first}
             endMonth={last}
             today={first}
@@ -88,6 +164,26 @@ export function SlotPicker({
             style={calendarStyle}
           />
         </div>
+        <p className="mt-2 flex items-center gap-3 text-xs text-slate-500" aria-live="polite">
+          {days.isLoading ? (
+            SLOT_PICKER_TEXT.daysLoading
+          ) : days.isError ? (
+            SLOT_PICKER_TEXT.daysFailed
+          ) : (
+            <>
+              <span className="inline-flex items-center gap-1">
+                <span aria-hidden="true" className="h-1.5 w-1.5 rounded-full bg-indigo-600" />
+                {SLOT_PICKER_TEXT.legendFree}
+              </span>
+              <span className="inline-flex items-center gap-1">
+                <span aria-hidden="true" className="text-slate-600 line-through">
+                  12
+                </span>
+                {SLOT_PICKER_TEXT.legendFull}
+              </span>
+            </>
+          )}
+        </p>
       </div>
 
       <div className="min-w-0">
@@ -131,31 +227,86 @@ export function SlotPicker({
               <p className="mt-1 text-sm text-slate-500">{SLOT_PICKER_TEXT.noAvailableTimesHint}</p>
             </div>
           ) : (
-            <div role="group" aria-label="Available times" className="grid grid-cols-3 gap-2 sm:grid-cols-4">
-              {slots.data.map((slot) => {
-                const selected = slot === time;
-                return (
-                  <button
-                    key={slot}
-                    type="button"
-                    aria-pressed={selected}
-                    disabled={disabled}
-                    onClick={() => onTimeChange(selected ? undefined : slot)}
-                    className={cn(
-                      'h-10 rounded-lg border text-sm font-medium transition-colors disabled:opacity-60',
-                      selected
-                        ? 'border-indigo-600 bg-indigo-600 text-white shadow-sm'
-                        : 'border-slate-300 bg-white text-slate-700 hover:border-indigo-400 hover:bg-indigo-50',
-                    )}
-                  >
-                    {slotLabel(slot)}
-                  </button>
-                );
-              })}
-            </div>
+            <TimeRadios slots={slots.data} time={time} disabled={disabled} onTimeChange={onTimeChange} />
           )}
         </div>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The day's times as one radio group (WAI-ARIA radio group): one Tab stop (the chosen time, else
+ * the first), the arrow keys move to the previous or next time and choose it, Home and End the
+ * first and last.
+ */
+function TimeRadios({
+  slots,
+  time,
+  disabled,
+  onTimeChange,
+}: {
+  slots: string[];
+  time: string | undefined;
+  disabled: boolean;
+  onTimeChange: (time: string | undefined) => void;
+}) {
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  const chosen = time ? slots.indexOf(time) : -1;
+  const tabStop = chosen >= 0 ? chosen : 0;
+  const choose = (index: number) => {
+    onTimeChange(slots[index]);
+    refs.current[index]?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const last = slots.length - 1;
+    const to =
+      event.key === 'ArrowRight' || event.key === 'ArrowDown'
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === 'ArrowLeft' || event.key === 'ArrowUp'
+          ? index === 0
+            ? last
+            : index - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? last
+              : null;
+    if (to === null) return;
+    event.preventDefault();
+    choose(to);
+  };
+  return (
+    <div role="radiogroup" aria-label="Available times" className="grid grid-cols-3 gap-2 sm:grid-cols-4">
+      {slots.map((slot, index) => {
+        const selected = slot === time;
+        return (
+          <button
+            key={slot}
+            ref={(el) => {
+              refs.current[index] = el;
+            }}
+            type="button"
+            role="radio"
+            aria-checked={selected}
+            tabIndex={index === tabStop ? 0 : -1}
+            disabled={disabled}
+            onClick={() => onTimeChange(slot)}
+            onKeyDown={(e) => onKeyDown(e, index)}
+            className={cn(
+              'h-10 rounded-lg border text-sm font-medium transition-colors disabled:opacity-60',
+              'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2',
+              selected
+                ? 'border-indigo-600 bg-indigo-600 text-white shadow-sm'
+                : 'border-slate-300 bg-white text-slate-700 hover:border-indigo-400 hover:bg-indigo-50',
+            )}
+          >
+            {slotLabel(slot)}
+          </button>
+        );
+      })}
     </div>
   );
 }

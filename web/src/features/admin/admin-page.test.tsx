@@ -42,6 +42,7 @@ const MENTOR: AdminMentorView = {
   submittedAt: '2026-01-01T00:00:00Z',
   reviewedAt: '2026-01-02T00:00:00Z',
   servicesCount: 2,
+  noShowCount: 0,
   stats: { totalBookings: 11, totalRevenue: '300.00' },
 };
 const booking = (i: number): AdminBookingView => ({
@@ -93,6 +94,16 @@ describe('AdminPage', () => {
     expect(screen.getByText('Total Revenue')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Payouts/ })).toHaveAttribute('href', '/admin/payouts');
     expect(screen.getByRole('tab', { name: 'Users', selected: true })).toBeInTheDocument();
+  });
+
+  it('shows a scheduled deletion on the users tab', async () => {
+    setup(admin, {
+      'GET /api/admin/users': () =>
+        jsonResponse(200, [admin, { ...seeker, deletionScheduledAt: '2026-12-12T10:00:00Z' }]),
+    });
+    const table = await screen.findByRole('table', { name: 'Users' });
+    expect(within(table).getByRole('row', { name: 'Ada Lovelace' })).toHaveTextContent(/Deletion scheduled for/);
+    expect(within(table).getAllByText(/Deletion scheduled for/)).toHaveLength(1);
   });
 
   it('filters users, deactivates and activates them, and never offers to deactivate oneself', async () => {

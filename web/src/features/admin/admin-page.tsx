@@ -16,6 +16,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FullPageSpinner, Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { errorCode, errorMessage } from '@/lib/api-fetch';
 import { useUser } from '@/lib/auth';
 import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -24,6 +25,7 @@ import { useFailureToast } from './admin-ui';
 import { AnnouncementsTab } from './announcements-tab';
 import { useAdminStats } from './api';
 import { BookingsTab } from './bookings-tab';
+import { ComplaintsTab } from './complaints-tab';
 import { ContactInboxTab } from './contact-inbox-tab';
 import { MentorsTab } from './mentors-tab';
 import { ReportsTab } from './reports-tab';
@@ -51,7 +53,22 @@ export function AdminPage() {
 function AdminDashboard({ me }: { me: UserView }) {
   const [tab, setTab] = useState<TabValue>('users');
   const stats = useAdminStats(true);
-  useFailureToast(stats.isError, stats.error, TEXT.statsFailed);
+  const needsTwoFactor = stats.isError && errorCode(stats.error) === 'two_factor_required';
+  useFailureToast(stats.isError && !needsTwoFactor, stats.error, TEXT.statsFailed);
+
+  // ADMIN_TWO_FACTOR=required: every admin endpoint refuses until two-factor sign-in is on.
+  if (needsTwoFactor) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
+        <StateCard as="h1" tone="error" icon={ShieldAlert} title="Turn on two-factor sign-in">
+          <p>{errorMessage(stats.error, 'Administrators must turn on two-factor sign-in.')}</p>
+          <Button asChild className="mt-4">
+            <Link to="/profile#privacy-and-security">Set up two-factor sign-in</Link>
+          </Button>
+        </StateCard>
+      </div>
+    );
+  }
 
   return (
     <div className="bg-slate-50/60">
@@ -105,6 +122,9 @@ function AdminDashboard({ me }: { me: UserView }) {
           </TabsContent>
           <TabsContent value="bookings">
             <BookingsTab />
+          </TabsContent>
+          <TabsContent value="complaints">
+            <ComplaintsTab />
           </TabsContent>
           <TabsContent value="reports">
             <ReportsTab />

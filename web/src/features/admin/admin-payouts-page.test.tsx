@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
-import { AdminPayoutsPage } from './admin-payouts-page';
+import { AdminPayoutsPage, NO_DESTINATION_WARNING } from './admin-payouts-page';
 import { fromCents, payoutSummary, toCents } from './payouts-api';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
@@ -98,6 +98,24 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
       'href',
       '/api/admin/payouts/export?status=pending',
     );
+  });
+
+  it("disables 'Mark as Paid' with the reason when there is nothing to pay into, and counts 1 mentor", async () => {
+    mockFetch({
+      'GET /api/admin/payouts/pending': () =>
+        jsonResponse(200, [
+          payout({
+            payoutPreferences: { method: 'manual', paypalEmail: null, venmoUsername: null, zelleEmail: null },
+          }),
+        ]),
+      'GET /api/admin/payouts/history': () => jsonResponse(200, []),
+    });
+    render();
+    const luna = await screen.findByRole('article', { name: 'Payout for Luna Starweaver' });
+    expect(screen.getByText('Across 1 mentor')).toBeInTheDocument();
+    const button = within(luna).getByRole('button', { name: 'Mark as Paid' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(NO_DESTINATION_WARNING);
   });
 
   it('marks a payout paid after the confirmation, and shows the server refusal', async () => {

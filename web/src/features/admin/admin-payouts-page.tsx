@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
+import { Tooltip } from '@/components/ui/tooltip';
 import { Card } from '@/components/ui/card';
 import { Table, Td } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -27,17 +28,25 @@ import {
   type PayoutHistoryItem,
   type PendingPayout,
 } from './payouts-api';
+import { formatDate } from '@/lib/format';
 
 export const ACCESS_DENIED_TITLE = 'Access Denied';
 export const ACCESS_DENIED_TEXT = "You don't have permission to access admin payouts.";
 export const CONFIRM_TEXT = 'Please confirm that you have sent the payment to this mentor.';
 export const PROCESS_FAILED = 'Failed to process payout';
 export const NO_PREFERENCES_WARNING = 'This mentor has not set payout preferences yet.';
+/** Why 'Mark as Paid' is disabled when the mentor chose a method without an account to pay into. */
+export const NO_DESTINATION_WARNING =
+  'This mentor has no payout destination (no PayPal, Venmo or Zelle account): ask them to add one before paying.';
+
+/** 'Across 1 mentor', 'Across 2 mentors'. */
+export function acrossMentorsText(count: number): string {
+  return `Across ${count} ${count === 1 ? 'mentor' : 'mentors'}`;
+}
 
 const METHOD_LABELS: Record<string, string> = { paypal: 'PayPal', venmo: 'Venmo', zelle: 'Zelle', manual: 'Manual' };
 const methodLabel = (m: string | null | undefined) => (m ? (METHOD_LABELS[m] ?? m) : '—');
-const dateText = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const dateText = (iso: string) => formatDate(iso);
 
 export function AdminPayoutsPage() {
   useDocumentTitle('Admin Payouts');
@@ -103,7 +112,7 @@ function Payouts() {
           <SummaryCard
             label="Total Pending"
             value={formatUsd(summary.totalPending)}
-            note={`Across ${summary.mentors} mentors`}
+            note={acrossMentorsText(summary.mentors)}
           />
           <SummaryCard label="Mentors with Earnings" value={String(summary.mentors)} note="Ready for payout" />
           <SummaryCard label="Total Bookings" value={String(summary.bookings)} note="Unpaid bookings" />
@@ -185,6 +194,7 @@ function CopyButton({ text }: { text: string }) {
 function PendingCard({ payout: p, onMarkPaid }: { payout: PendingPayout; onMarkPaid: () => void }) {
   const recipient = recipientOf(p);
   const prefs = p.payoutPreferences;
+  const reasonId = `payout-${p.id}-no-destination`;
   return (
     <Card className="flex h-full flex-col p-6" aria-label={`Payout for ${p.mentor.displayName}`} role="article">
       <h3 className="text-lg font-semibold text-slate-900">{p.mentor.displayName}</h3>
@@ -211,15 +221,22 @@ function PendingCard({ payout: p, onMarkPaid }: { payout: PendingPayout; onMarkP
           <CopyButton text={recipient} />
         </div>
       ) : (
-        <p role="status" className="mt-4 flex items-center gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-800">
+        <p
+          role="status"
+          id={reasonId}
+          className="mt-4 flex items-center gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-800"
+        >
           <TriangleAlert aria-hidden="true" className="h-4 w-4 shrink-0" />
-          {NO_PREFERENCES_WARNING}
+          {prefs ? NO_DESTINATION_WARNING : NO_PREFERENCES_WARNING}
         </p>
       )}
       <div className="mt-auto flex justify-end pt-4">
-        <Button onClick={onMarkPaid} disabled={!prefs}>
-          Mark as Paid
-        </Button>
+        {/* Nothing to pay into: the button stays, disabled, and says why. */}
+        <Tooltip content={recipient ? null : prefs ? NO_DESTINATION_WARNING : NO_PREFERENCES_WARNING} wrapDisabled>
+          <Button onClick={onMarkPaid} disabled={!recipient} aria-describedby={recipient ? undefined : reasonId}>
+            Mark as Paid
+          </Button>
+        </Tooltip>
       </div>
     </Card>
   );

@@ -32,6 +32,7 @@ export const ADMIN_TABS = [
   { value: 'users', label: 'Users' },
   { value: 'mentors', label: 'Mentors' },
   { value: 'bookings', label: 'Bookings' },
+  { value: 'complaints', label: 'Complaints' },
   { value: 'reports', label: 'Reports' },
   { value: 'messages', label: 'Messages' },
   { value: 'announcements', label: 'Announcements' },

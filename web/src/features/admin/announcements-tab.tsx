@@ -3,13 +3,14 @@ import { Megaphone } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { createAnnouncement } from '@/api/endpoints/admin/admin';
-import type { AnnouncementRequest } from '@/api/model';
+import { Audience, type AnnouncementRequest } from '@/api/model';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
 import { adminKeys, adminQueries } from './api';
+import { formatDateTime } from '@/lib/format';
 
 export const MAX_TITLE = 100;
 export const MAX_MESSAGE = 1000;
@@ -17,11 +18,12 @@ export const MAX_MESSAGE = 1000;
 export const DELIVERY_POLL_MS = 2_000;
 export const ANNOUNCEMENT_QUEUED = 'Announcement queued';
 
-const AUDIENCES = [
-  { value: 'all', label: 'Everyone' },
-  { value: 'seekers', label: 'Seekers' },
-  { value: 'mentors', label: 'Mentors' },
-] as const;
+const AUDIENCE_LABELS: Record<Audience, string> = {
+  all: 'Everyone',
+  seekers: 'Seekers',
+  mentors: 'Mentors',
+};
+const AUDIENCES = Object.values(Audience).map((value) => ({ value, label: AUDIENCE_LABELS[value] }));
 
 /** Send a system announcement to every active user of an audience; see each one's delivery. */
 export function AnnouncementsTab() {
@@ -65,7 +67,7 @@ export function AnnouncementsTab() {
               id={ids.audience}
               className="w-full rounded-md border border-slate-300 bg-white px-3 py-2"
               value={form.audience}
-              onChange={(e) => setForm({ ...form, audience: e.target.value })}
+              onChange={(e) => setForm({ ...form, audience: e.target.value as Audience })}
             >
               {AUDIENCES.map((a) => (
                 <option key={a.value} value={a.value}>
@@ -119,8 +121,7 @@ export function AnnouncementsTab() {
               <li key={a.id}>
                 <Card className="p-4" role="article" aria-label={`Announcement ${a.title}`}>
                   <p className="text-xs font-medium uppercase tracking-wide text-indigo-700">
-                    {AUDIENCES.find((x) => x.value === a.audience)?.label ?? a.audience} ·{' '}
-                    {new Date(a.createdAt).toLocaleString('en-US')}
+                    {AUDIENCES.find((x) => x.value === a.audience)?.label ?? a.audience} · {formatDateTime(a.createdAt)}
                   </p>
                   <h3 className="mt-1 font-semibold text-slate-900">{a.title}</h3>
                   <p className="mt-1 whitespace-pre-wrap text-sm text-slate-700">{a.message}</p>

@@ -6,17 +6,20 @@ import {
   getListAdminMentorsUrl,
   getListAdminUsersUrl,
   getListAnnouncementsUrl,
+  getListComplaintsUrl,
   getListContactMessagesUrl,
   getListReportsUrl,
   listAdminBookings,
   listAdminMentors,
   listAdminUsers,
   listAnnouncements,
+  listComplaints,
   listContactMessages,
   listReports,
   setAdminUserStatus,
 } from '@/api/endpoints/admin/admin';
 import type {
+  ListComplaintsParams,
   ListAdminBookingsParams,
   ListAdminMentorsParams,
   ListAdminUsersParams,
@@ -37,6 +40,7 @@ export const adminKeys = {
   announcements: () => apiKey(getListAnnouncementsUrl()),
   contactMessages: (params?: ListContactMessagesParams) => apiKey(getListContactMessagesUrl(), params),
   reports: (params?: ListReportsParams) => apiKey(getListReportsUrl(), params),
+  complaints: (params?: ListComplaintsParams) => apiKey(getListComplaintsUrl(), params),
 };
 
 /** Every admin read is fresh on each visit (staleTime 0): other admins and users change it. */
@@ -77,6 +81,13 @@ export const adminQueries = {
     queryOptions({
       queryKey: adminKeys.contactMessages(params),
       queryFn: ({ signal }) => listContactMessages(params, { signal }),
+      staleTime: 0,
+    }),
+  /** GET /api/admin/complaints?status= (oldest open first): {items, total}. */
+  complaints: (params: ListComplaintsParams) =>
+    queryOptions({
+      queryKey: adminKeys.complaints(params),
+      queryFn: ({ signal }) => listComplaints(params, { signal }),
       staleTime: 0,
     }),
   /** GET /api/admin/reports?status= (newest first). */

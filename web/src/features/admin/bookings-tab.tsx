@@ -10,6 +10,7 @@ import { formatUsd } from '@/lib/money';
 import { ADMIN_BOOKINGS_PAGE_SIZE, ADMIN_TEXT as TEXT, pageCount } from './admin-text';
 import { Loading, useFailureToast } from './admin-ui';
 import { useAdminBookings } from './api';
+import { RefundDialog } from './refund-dialog';
 
 /** The statuses of made bookings the filter offers (holds are not listed), with their labels. */
 const STATUS_FILTERS: Partial<Record<BookingStatusView, string>> = {
@@ -27,6 +28,7 @@ export function BookingsTab() {
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
   const [page, setPage] = useState(1);
+  const [refunding, setRefunding] = useState<AdminBookingView | null>(null);
   const params = {
     ...(status ? { status } : {}),
     ...(startDate ? { startDate } : {}),
@@ -89,7 +91,10 @@ export function BookingsTab() {
         </p>
       ) : (
         <>
-          <Table label="Bookings" columns={['Session', 'Seeker', 'Mentor', 'Service', 'Amount', 'Status', 'Payment']}>
+          <Table
+            label="Bookings"
+            columns={['Session', 'Seeker', 'Mentor', 'Service', 'Amount', 'Status', 'Payment', 'Actions']}
+          >
             {bookings.data.bookings.map((b: AdminBookingView) => (
               <tr key={b.id}>
                 <Td>
@@ -109,6 +114,13 @@ export function BookingsTab() {
                   <StatusBadge status={b.status} />
                 </Td>
                 <Td>{b.paymentStatus ?? 'Free'}</Td>
+                <Td>
+                  {b.paymentStatus === 'approved' && (
+                    <Button size="sm" variant="outline" onClick={() => setRefunding(b)}>
+                      Refund
+                    </Button>
+                  )}
+                </Td>
               </tr>
             ))}
           </Table>
@@ -127,6 +139,7 @@ export function BookingsTab() {
           </nav>
         </>
       )}
+      <RefundDialog booking={refunding} onClose={() => setRefunding(null)} />
     </section>
   );
 }

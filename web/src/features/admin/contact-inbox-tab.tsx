@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorMessage } from '@/lib/api-fetch';
 import { adminKeys, adminQueries } from './api';
+import { formatDateTime } from '@/lib/format';
 
 export const INBOX_EMPTY = 'No messages here';
 export const MARKED_ANSWERED = 'Marked as answered';
@@ -29,8 +30,7 @@ function useMarkAnswered() {
   });
 }
 
-const sentAt = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const sentAt = (iso: string) => formatDateTime(iso);
 
 /** The contact form's messages (reports of issues among them): open ones wait for an admin's answer. */
 export function ContactInboxTab() {

@@ -1,17 +1,11 @@
 import { Clock } from 'lucide-react';
 import { Card } from '@/components/ui/card';
 import { useHeldPayouts, type HeldPayout } from './payouts-api';
+import { formatDateTime } from '@/lib/format';
 
 export const HELD_TITLE = 'Waiting for a later batch';
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+const when = (iso: string) => formatDateTime(iso);
 
 /** Why a mentor with earnings gets no payout now: they changed where their money goes within 72 hours. */
 export function heldReason(h: HeldPayout): string {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { approveMentor, rejectMentor } from '@/api/endpoints/admin/admin';
-import type { AdminMentorView } from '@/api/model';
+import { ApprovalStatus, type AdminMentorView } from '@/api/model';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
@@ -13,14 +13,18 @@ import { adminKeys } from './api';
 // Vetting in the admin console's Mentors tab: each profile's approval status, a filter by it, and
 // Approve / Reject (with the reason the mentor reads) for those not decided on yet.
 
-/** The statuses, in the filter's order, with how they read. */
-export const APPROVAL_STATUSES = [
-  { value: 'pending', label: 'Awaiting review' },
-  { value: 'approved', label: 'Approved' },
-  { value: 'rejected', label: 'Rejected' },
-] as const;
+/** How each status reads. */
+const APPROVAL_LABELS: Record<ApprovalStatus, string> = {
+  pending: 'Awaiting review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
 
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number]['value'];
+/** The statuses, in the API's order (the filter's), with how they read. */
+export const APPROVAL_STATUSES = Object.values(ApprovalStatus).map((value) => ({
+  value,
+  label: APPROVAL_LABELS[value],
+}));
 
 /** The longest rejection reason the api takes. */
 export const MAX_REJECTION_REASON_CHARS = 1000;
@@ -34,17 +38,17 @@ export const VETTING_TEXT = {
   reasonTooLong: `The reason must be at most ${MAX_REJECTION_REASON_CHARS} characters`,
 } as const;
 
-const BADGE_TONES: Record<string, string> = {
+const BADGE_TONES: Record<ApprovalStatus, string> = {
   pending: 'bg-amber-50 text-amber-700',
   approved: 'bg-emerald-50 text-emerald-700',
   rejected: 'bg-rose-50 text-rose-700',
 };
 
-export function approvalLabel(status: string): string {
-  return APPROVAL_STATUSES.find((s) => s.value === status)?.label ?? status;
+export function approvalLabel(status: ApprovalStatus): string {
+  return APPROVAL_LABELS[status];
 }
 
-export function ApprovalBadge({ status }: { status: string }) {
+export function ApprovalBadge({ status }: { status: ApprovalStatus }) {
   return (
     <span
       className={cn(

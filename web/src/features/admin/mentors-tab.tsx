@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AdminMentorView } from '@/api/model';
+import type { AdminMentorView, ApprovalStatus } from '@/api/model';
 import { Select } from '@/components/ui/select';
 import { Table, Td } from '@/components/ui/table';
 import { formatUsd } from '@/lib/money';
@@ -10,14 +10,14 @@ import { APPROVAL_STATUSES, ApprovalBadge, VettingActions } from './mentor-vetti
 
 /** Every mentor with figures and approval status; pending ones are approved or rejected here. */
 export function MentorsTab() {
-  const [approval, setApproval] = useState('');
+  const [approval, setApproval] = useState<ApprovalStatus | ''>('');
   const mentors = useAdminMentors(true, approval ? { approvalStatus: approval } : {});
   useFailureToast(mentors.isError, mentors.error, TEXT.mentorsFailed);
   return (
     <section aria-label="Mentors" className="space-y-4">
       <label className="block w-56 text-sm font-medium text-slate-700">
         Approval
-        <Select className="mt-1" value={approval} onChange={(e) => setApproval(e.target.value)}>
+        <Select className="mt-1" value={approval} onChange={(e) => setApproval(e.target.value as ApprovalStatus | '')}>
           <option value="">All mentors</option>
           {APPROVAL_STATUSES.map((s) => (
             <option key={s.value} value={s.value}>
@@ -55,7 +55,18 @@ export function MentorsTable({
   return (
     <Table
       label="Mentors"
-      columns={['Mentor', 'Approval', 'Rating', 'Sessions', 'Bookings', 'Revenue', 'Services', 'Status', 'Action']}
+      columns={[
+        'Mentor',
+        'Approval',
+        'Rating',
+        'Sessions',
+        'Bookings',
+        'Revenue',
+        'Services',
+        'No-shows',
+        'Status',
+        'Action',
+      ]}
     >
       {mentors.data.map((m: AdminMentorView) => (
         <tr key={m.id} aria-label={m.displayName}>
@@ -76,6 +87,7 @@ export function MentorsTable({
           <Td>{m.stats.totalBookings}</Td>
           <Td>{formatUsd(m.stats.totalRevenue)}</Td>
           <Td>{m.servicesCount}</Td>
+          <Td>{m.noShowCount}</Td>
           <Td>
             <ActiveBadge active={m.isActive} />
           </Td>

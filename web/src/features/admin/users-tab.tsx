@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import type { Role, UserView } from '@/api/model';
 import { Button } from '@/components/ui/button';
+import { Tooltip } from '@/components/ui/tooltip';
 import { Select } from '@/components/ui/select';
 import { Table, Td } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api-fetch';
@@ -82,21 +83,27 @@ export function UsersTab({ me }: { me: UserView }) {
                 <Td>{ROLE_LABELS[u.role] ?? u.role}</Td>
                 <Td>
                   <ActiveBadge active={u.isActive} />
+                  {u.deletionScheduledAt && (
+                    <span className="ml-1 block text-xs text-rose-700">
+                      Deletion scheduled for {formatDate(u.deletionScheduledAt)}
+                    </span>
+                  )}
                 </Td>
                 <Td>{formatDate(u.createdAt)}</Td>
                 <Td>
                   {u.isActive ? (
-                    <Button
-                      size="sm"
-                      variant="outline"
-                      className="border-rose-200 text-rose-700 hover:border-rose-300 hover:bg-rose-50"
-                      disabled={self || busyId === u.id}
-                      title={self ? TEXT.cannotDeactivateSelf : undefined}
-                      aria-label={`Deactivate ${u.email}`}
-                      onClick={() => toggle(u)}
-                    >
-                      Deactivate
-                    </Button>
+                    <Tooltip content={self ? TEXT.cannotDeactivateSelf : null} wrapDisabled={self}>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        className="border-rose-200 text-rose-700 hover:border-rose-300 hover:bg-rose-50"
+                        disabled={self || busyId === u.id}
+                        aria-label={`Deactivate ${u.email}`}
+                        onClick={() => toggle(u)}
+                      >
+                        Deactivate
+                      </Button>
+                    </Tooltip>
                   ) : (
                     <Button
                       size="sm"

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as navigation from '@/lib/navigation';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/testing/test-utils';
-import { AuthPage } from './auth-page';
+import { AuthPage, MARKETING_OPT_IN_LABEL } from './auth-page';
 
 let hardNavigate: ReturnType<typeof vi.spyOn>;
 
@@ -53,6 +53,13 @@ describe('sign in', () => {
     await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/'));
     expect(bodyOf(fetchMock, '/api/login')).toEqual({ email: 'a@b.co', password: 'secret-password' });
     expect(screen.getByRole('button', { name: 'Processing...' })).toBeDisabled();
+  });
+
+  it('sends an administrator to /admin after signing in', async () => {
+    mockFetch({ 'POST /api/login': () => jsonResponse(200, { id: '1', email: 'a@b.co', isAdmin: true }) });
+    renderWithProviders(<AuthPage />, { path: '/auth' });
+    await signIn('a@b.co', 'secret-password');
+    await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/admin'));
   });
 
   it("shows 'Processing...' while submitting", async () => {
@@ -152,12 +159,48 @@ describe('create account', () => {
       password: 'correct horse',
       firstName: 'Ada',
       lastName: 'Lovelace',
+      marketingEmails: false,
     });
     expect(screen.getByLabelText('Email')).toHaveValue('');
     expect(screen.getByLabelText('Password')).toHaveValue('');
     await user.click(screen.getByRole('button', { name: 'Resend verification email' }));
     expect(await screen.findByText('Sent again')).toBeInTheDocument();
     expect(bodyOf(fetchMock, '/api/resend-verification')).toEqual({ email: 'ada@example.com' });
+  });
+
+  it('offers marketing e-mail as an unticked box, and sends what the person chose', async () => {
+    const fetchMock = mockFetch({
+      'POST /api/register': () => jsonResponse(201, { requiresVerification: true, message: 'Check your email.' }),
+    });
+    renderWithProviders(<AuthPage />, { path: '/auth' });
+    const user = await openRegister();
+    const box = screen.getByRole('checkbox', { name: MARKETING_OPT_IN_LABEL });
+    expect(box).not.toBeChecked();
+    await user.click(box);
+    await fillRegister(user);
+    expect(await screen.findByText('Check your email.')).toBeInTheDocument();
+    expect(bodyOf(fetchMock, '/api/register')).toEqual(expect.objectContaining({ marketingEmails: true }));
+    expect(screen.getByRole('checkbox', { name: MARKETING_OPT_IN_LABEL })).not.toBeChecked();
+  });
+
+  it('carries ?next= (a path of this app) into the registration, so verification brings them back', async () => {
+    const fetchMock = mockFetch({
+      'POST /api/register': () => jsonResponse(201, { requiresVerification: true, message: 'Check your email.' }),
+    });
+    renderWithProviders(<AuthPage />, { path: `/auth?mode=register&next=${encodeURIComponent('/become-mentor')}` });
+    await fillRegister(userEvent.setup());
+    expect(await screen.findByText('Check your email.')).toBeInTheDocument();
+    expect(bodyOf(fetchMock, '/api/register')).toEqual(expect.objectContaining({ next: '/become-mentor' }));
+  });
+
+  it('never carries another site as the destination', async () => {
+    const fetchMock = mockFetch({
+      'POST /api/register': () => jsonResponse(201, { requiresVerification: true, message: 'Check your email.' }),
+    });
+    renderWithProviders(<AuthPage />, { path: `/auth?mode=register&next=${encodeURIComponent('//evil.example/x')}` });
+    await fillRegister(userEvent.setup());
+    expect(await screen.findByText('Check your email.')).toBeInTheDocument();
+    expect(bodyOf(fetchMock, '/api/register')).not.toHaveProperty('next');
   });
 
   it("shows the server's rejection, or 'Registration failed'", async () => {
@@ -177,5 +220,48 @@ describe('create account', () => {
     status = 500;
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Registration failed'));
+  });
+});
+
+describe('sign in with two factors', () => {
+  it('asks for the code after the password (202), then signs in', async () => {
+    let tries = 0;
+    const fetchMock = mockFetch({
+      'POST /api/login': () => jsonResponse(202, { twoFactorRequired: true }),
+      'POST /api/login/two-factor': () =>
+        ++tries === 1
+          ? jsonResponse(401, { code: 'invalid_two_factor_code', message: 'Invalid two-factor code' })
+          : jsonResponse(200, { id: '1', email: 'a@b.co' }),
+    });
+    renderWithProviders(<AuthPage />, { path: '/auth' });
+    const user = await signIn('a@b.co', 'secret-password');
+    const code = await screen.findByLabelText('Authentication code');
+    expect(hardNavigate).not.toHaveBeenCalled();
+    await user.type(code, '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid two-factor code');
+    await user.type(screen.getByLabelText('Authentication code'), '123 456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(hardNavigate).toHaveBeenCalledWith('/'));
+    expect(bodyOf(fetchMock, '/api/login/two-factor')).toEqual({ code: '000000' });
+  });
+
+  it('takes a recovery code, and goes back to the password when the attempt ended', async () => {
+    mockFetch({
+      'POST /api/login': () => jsonResponse(202, { twoFactorRequired: true }),
+      'POST /api/login/two-factor': () =>
+        jsonResponse(401, {
+          code: 'two_factor_attempt_ended',
+          message: 'Your sign-in attempt has ended. Please sign in again.',
+        }),
+    });
+    renderWithProviders(<AuthPage />, { path: '/auth' });
+    const user = await signIn('a@b.co', 'secret-password');
+    await user.click(await screen.findByRole('button', { name: 'Use a recovery code instead' }));
+    await user.type(screen.getByLabelText('Recovery code'), 'ABCD-EFGH-2345-WXYZ');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your sign-in attempt has ended');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    expect(screen.getByLabelText('Password')).toHaveValue('');
   });
 });

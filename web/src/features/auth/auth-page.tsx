@@ -5,18 +5,22 @@ import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { APP_NAME } from '@/config/constants';
 import { errorCode, errorMessage, errorStatus } from '@/lib/api-fetch';
-import { useLogin, useRegister, useUser } from '@/lib/auth';
+import { needsSecondFactor, useLogin, useRegister, useUser } from '@/lib/auth';
 import { MODE_PARAM, NEXT_PARAM, safeNext } from '@/lib/navigation';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { AuthShell } from './auth-shell';
 import { ResendVerificationLink } from './resend-verification';
+import { TwoFactorStep } from './two-factor-step';
 
 type Mode = 'login' | 'register';
 
 export const LOGIN_FALLBACK = 'Login failed';
 export const REGISTER_FALLBACK = 'Registration failed';
 
-const EMPTY_FORM = { firstName: '', lastName: '', email: '', password: '' };
+const EMPTY_FORM = { firstName: '', lastName: '', email: '', password: '', marketingEmails: false };
+
+/** The registration form's opt-in to marketing e-mail: unticked unless the person ticks it. */
+export const MARKETING_OPT_IN_LABEL = 'Send me news, workshops and offers by e-mail';
 
 type Feedback =
   { kind: 'error'; message: string; resendEmail?: string } | { kind: 'success'; message: string; resendEmail?: string };
@@ -39,10 +43,12 @@ export function AuthPage() {
 
   if (user) return <Navigate to={next ?? '/'} replace />;
 
+  // The password was right and the account has two factors: the second step follows.
+  const secondStep = mode === 'login' && needsSecondFactor(login.data);
   // After a successful sign-in the page reloads at /; keep the button busy until then.
-  const submitting = login.isPending || register.isPending || login.isSuccess;
+  const submitting = login.isPending || register.isPending || (login.isSuccess && !secondStep);
 
-  const set = (field: keyof typeof EMPTY_FORM) => (e: React.ChangeEvent<HTMLInputElement>) =>
+  const set = (field: 'firstName' | 'lastName' | 'email' | 'password') => (e: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [field]: e.target.value }));
 
   const switchMode = (next: Mode) => {
@@ -73,6 +79,9 @@ export function AuthPage() {
       password: form.password,
       firstName: form.firstName.trim(),
       lastName: form.lastName.trim(),
+      marketingEmails: form.marketingEmails,
+      // The page that sent them here (e.g. 'Become a Mentor'): the verification link brings them back.
+      ...(next ? { next } : {}),
     };
     register.mutate(input, {
       onSuccess: (data) => {
@@ -108,56 +117,79 @@ export function AuthPage() {
         </Alert>
       )}
 
-      <form onSubmit={onSubmit} className="space-y-4">
-        {mode === 'register' && (
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField
-              label="First Name"
-              name="firstName"
-              autoComplete="given-name"
-              required
-              value={form.firstName}
-              onChange={set('firstName')}
-            />
-            <FormField
-              label="Last Name"
-              name="lastName"
-              autoComplete="family-name"
-              required
-              value={form.lastName}
-              onChange={set('lastName')}
-            />
-          </div>
-        )}
-        <FormField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          value={form.email}
-          onChange={set('email')}
+      {secondStep ? (
+        <TwoFactorStep
+          next={next}
+          onRestart={(message) => {
+            login.reset();
+            setForm((f) => ({ ...f, password: '' }));
+            setFeedback({ kind: 'error', message });
+          }}
         />
-        <FormField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-          required
-          value={form.password}
-          onChange={set('password')}
-          labelAside={
-            mode === 'login' ? (
-              <Link to="/forgot-password" className="text-sm font-medium text-indigo-600 hover:text-indigo-800">
-                Forgot password?
-              </Link>
-            ) : undefined
-          }
-        />
-        <Button type="submit" variant="gradient" size="lg" className="w-full" disabled={submitting}>
-          {submitting ? 'Processing...' : mode === 'login' ? 'Sign In' : 'Create Account'}
-        </Button>
-      </form>
+      ) : (
+        <form onSubmit={onSubmit} className="space-y-4">
+          {mode === 'register' && (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FormField
+                label="First Name"
+                name="firstName"
+                autoComplete="given-name"
+                required
+                value={form.firstName}
+                onChange={set('firstName')}
+              />
+              <FormField
+                label="Last Name"
+                name="lastName"
+                autoComplete="family-name"
+                required
+                value={form.lastName}
+                onChange={set('lastName')}
+              />
+            </div>
+          )}
+          <FormField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={form.email}
+            onChange={set('email')}
+          />
+          <FormField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+            required
+            value={form.password}
+            onChange={set('password')}
+            labelAside={
+              mode === 'login' ? (
+                <Link to="/forgot-password" className="text-sm font-medium text-indigo-600 hover:text-indigo-800">
+                  Forgot password?
+                </Link>
+              ) : undefined
+            }
+          />
+          {mode === 'register' && (
+            <label className="flex items-start gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                name="marketingEmails"
+                className="mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600 focus-visible:outline-indigo-500"
+                checked={form.marketingEmails}
+                onChange={(e) => setForm((f) => ({ ...f, marketingEmails: e.target.checked }))}
+              />
+              {MARKETING_OPT_IN_LABEL}
+            </label>
+          )}
+          <Button type="submit" variant="gradient" size="lg" className="w-full" disabled={submitting}>
+            {submitting ? 'Processing...' : mode === 'login' ? 'Sign In' : 'Create Account'}
+          </Button>
+        </form>
+      )}
 
       <div className="mt-6 space-y-3 text-center text-sm text-slate-600">
         {mode === 'login' ? (

@@ -141,6 +141,21 @@ describe('/verify-email', () => {
     expect(screen.getByText('Sign-in screen')).toBeInTheDocument();
   });
 
+  it('signs in on the way to the destination registration carried (a path of this app only)', async () => {
+    mockFetch({ 'POST /api/verify-email': () => jsonResponse(200, { message: 'Verified' }) });
+    withAuthRoute(<VerifyEmailPage />, `/verify-email?token=v-2&next=${encodeURIComponent('/become-mentor')}`);
+    expect(await screen.findByRole('link', { name: 'Go to Sign In' })).toHaveAttribute(
+      'href',
+      `/auth?next=${encodeURIComponent('/become-mentor')}`,
+    );
+  });
+
+  it('ignores a destination on another site', async () => {
+    mockFetch({ 'POST /api/verify-email': () => jsonResponse(200, { message: 'Verified' }) });
+    withAuthRoute(<VerifyEmailPage />, `/verify-email?token=v-3&next=${encodeURIComponent('//evil.example')}`);
+    expect(await screen.findByRole('link', { name: 'Go to Sign In' })).toHaveAttribute('href', '/auth');
+  });
+
   it("shows 'Failed to verify email' and a resend form on failure", async () => {
     const fetchMock = mockFetch({
       'POST /api/verify-email': () => new Response('', { status: 400, statusText: 'Bad Request' }),

@@ -7,6 +7,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { AUTH_REDIRECT_DELAY_MS } from './constants';
 import { errorMessage } from '@/lib/api-fetch';
+import { NEXT_PARAM, safeNext, signInPath } from '@/lib/navigation';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useResendVerification, useVerifyEmail } from './api';
 import { AuthShell } from './auth-shell';
@@ -19,6 +20,8 @@ export function VerifyEmailPage() {
   useDocumentTitle('Verify email');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  // Where registration meant to bring them (e.g. the mentor wizard): signing in goes on there.
+  const signIn = signInPath(safeNext(params.get(NEXT_PARAM)) ?? '/');
   const verify = useVerifyEmail();
   const { mutate: verifyToken } = verify;
   const started = useRef<string | null>(null);
@@ -31,7 +34,7 @@ export function VerifyEmailPage() {
     }
   }, [token, verifyToken]);
 
-  useRedirectAfter(verify.isSuccess, '/auth', AUTH_REDIRECT_DELAY_MS);
+  useRedirectAfter(verify.isSuccess, signIn, AUTH_REDIRECT_DELAY_MS);
 
   if (token && (verify.isIdle || verify.isPending)) {
     return (
@@ -54,7 +57,7 @@ export function VerifyEmailPage() {
             <p>Redirecting you to sign in...</p>
           </Alert>
           <Button asChild variant="gradient" className="w-full">
-            <Link to="/auth">Go to Sign In</Link>
+            <Link to={signIn}>Go to Sign In</Link>
           </Button>
         </div>
       </AuthShell>

@@ -15,7 +15,14 @@ import type {
   ServiceWithMentorView,
 } from '@/api/model';
 import { ApiError, errorCode, errorStatus } from '@/lib/api-fetch';
-import { apiKey, availableSlotsKey, clientDashboardKey, holdKeys, notificationKeys } from '@/lib/query-keys';
+import {
+  apiKey,
+  availableDaysKey,
+  availableSlotsKey,
+  clientDashboardKey,
+  holdKeys,
+  notificationKeys,
+} from '@/lib/query-keys';
 import type { PaymentRequest } from './card';
 
 /** A bookable service with its mentor card; price '0.00' means free, duration in minutes. */
@@ -80,6 +87,7 @@ function useRefreshAfterBooking() {
   const queryClient = useQueryClient();
   return (mentorId: string) => {
     void queryClient.invalidateQueries({ queryKey: bookingKeys.availableSlots(mentorId) });
+    void queryClient.invalidateQueries({ queryKey: availableDaysKey(mentorId) });
     void queryClient.invalidateQueries({ queryKey: bookingKeys.dashboard() });
     void queryClient.invalidateQueries({ queryKey: holdKeys.mine() });
     void queryClient.invalidateQueries({ queryKey: notificationKeys.all() });

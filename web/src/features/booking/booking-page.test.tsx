@@ -66,7 +66,7 @@ function bodyOf(fetchMock: ReturnType<typeof mockFetch>, method: string, url: st
 
 async function chooseTodayAt(user: ReturnType<typeof userEvent.setup>, label: string) {
   await user.click(screen.getByRole('button', { name: new RegExp(format(today, 'EEEE, MMMM d, yyyy')) }));
-  await user.click(await screen.findByRole('button', { name: label }));
+  await user.click(await screen.findByRole('radio', { name: label }));
 }
 
 describe('BookingPage: the service', () => {

@@ -1,12 +1,17 @@
-/** The contact form's categories (docs/catalogue.md), in the order the select offers them. */
-export const CONTACT_CATEGORIES = [
-  { value: 'general', label: 'General Inquiry' },
-  { value: 'technical', label: 'Technical Support' },
-  { value: 'billing', label: 'Billing & Payments' },
-  { value: 'mentor', label: 'Mentor Application' },
-  { value: 'report', label: 'Report an Issue' },
-  { value: 'partnership', label: 'Partnership Opportunity' },
-  { value: 'feedback', label: 'Feedback & Suggestions' },
-] as const;
+import { ContactCategory } from '@/api/model';
 
-export type ContactCategory = (typeof CONTACT_CATEGORIES)[number]['value'];
+export { ContactCategory };
+
+/** How the form shows each category (docs/catalogue.md). */
+const LABELS: Record<ContactCategory, string> = {
+  general: 'General Inquiry',
+  technical: 'Technical Support',
+  billing: 'Billing & Payments',
+  mentor: 'Mentor Application',
+  report: 'Report an Issue',
+  partnership: 'Partnership Opportunity',
+  feedback: 'Feedback & Suggestions',
+};
+
+/** The contact form's categories, in the API's order (the order the select offers them). */
+export const CONTACT_CATEGORIES = Object.values(ContactCategory).map((value) => ({ value, label: LABELS[value] }));

@@ -9,6 +9,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   cancelBooking,
+  fileComplaint,
   getEmailPreferences,
   getGetEmailPreferencesUrl,
   getGetRefundPreviewUrl,
@@ -20,13 +21,14 @@ import {
 } from '@/api/endpoints/dashboard/dashboard';
 import type {
   BookingView,
+  ComplaintReason,
   ClientDashboard,
   EmailPreferencesChange,
   EmailPreferencesView,
   RefundPolicyView,
 } from '@/api/model';
 import { catalogueKeys } from '@/lib/catalogue';
-import { apiKey, availableSlotsKey, clientDashboardKey, notificationKeys } from '@/lib/query-keys';
+import { apiKey, availableTimesKeys, clientDashboardKey, notificationKeys } from '@/lib/query-keys';
 
 /** status: pending, confirmed, completed or cancelled; duration in minutes; totalAmount '50.00'. */
 export type DashboardBooking = BookingView;
@@ -85,7 +87,7 @@ function useRefreshAfterChange() {
   return (booking: Pick<DashboardBooking, 'mentor'>) =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: dashboardKeys.dashboard() }),
-      queryClient.invalidateQueries({ queryKey: availableSlotsKey(booking.mentor.id) }),
+      ...availableTimesKeys(booking.mentor.id).map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       queryClient.invalidateQueries({ queryKey: notificationKeys.all() }),
       queryClient.invalidateQueries({ queryKey: notificationKeys.unreadCount() }),
     ]);
@@ -112,6 +114,18 @@ export function useCancelBooking() {
   return useMutation({
     mutationFn: ({ booking, acknowledgePolicy, reason }: CancelInput) =>
       cancelBooking(booking.id, { acknowledgePolicy, ...(reason ? { reason } : {}) }),
+    onSuccess: (_data, { booking }) => refresh(booking),
+  });
+}
+
+export type ComplaintInput = { booking: DashboardBooking; reason: ComplaintReason; details?: string };
+
+/** POST /api/bookings/{id}/complaint {reason, details}: the booking's complaint (and a no-show's refund). */
+export function useFileComplaint() {
+  const refresh = useRefreshAfterChange();
+  return useMutation({
+    mutationFn: ({ booking, reason, details }: ComplaintInput) =>
+      fileComplaint(booking.id, { reason, ...(details ? { details } : {}) }),
     onSuccess: (_data, { booking }) => refresh(booking),
   });
 }

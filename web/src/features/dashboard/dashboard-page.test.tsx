@@ -3,7 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { format } from 'date-fns';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BookingView, ClientDashboard, EmailPreferencesView } from '@/api/model';
+import type {
+  BookingGroupSessionView,
+  BookingView,
+  ClientDashboard,
+  EmailPreferencesView,
+  GroupStatus,
+} from '@/api/model';
 import { isoDate } from '@/components/slot-picker';
 import { formatDate, formatTime } from '@/lib/format';
 import { browserTimeZone } from '@/lib/time-zones';
@@ -13,7 +19,7 @@ import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser 
 
 const { services: _services, ...mentorCard } = mentor();
 import { bookingCardLabel } from './components/booking-card';
-import DashboardPage from './dashboard-page';
+import DashboardPage, { initialTab } from './dashboard-page';
 
 let success: ReturnType<typeof vi.spyOn>;
 let error: ReturnType<typeof vi.spyOn>;
@@ -47,6 +53,8 @@ function booking(id: string, overrides: Partial<BookingView> = {}): BookingView 
     totalAmount: '75.00',
     createdAt: '2025-01-01T00:00:00Z',
     hasReview: false,
+    refunds: [],
+    refundedAmount: '0.00',
     service: { id: 'svc-1', title: 'Birth Chart Reading', duration: 60, serviceType: 'astrology' },
     user: { id: testUser.id, firstName: 'Ada', lastName: 'Lovelace' },
     mentor: { id: MENTOR_ID, userId: 'mentor-user', displayName: 'Luna Starweaver' },
@@ -118,7 +126,8 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
     const figures = screen.getByLabelText('Your figures').textContent;
     expect(figures).toContain('Total Sessions1');
     expect(figures).toContain('Upcoming1');
-    expect(figures).toContain('Total Invested$1,234.50');
+    expect(figures).toContain('Total spent$1,234.50');
+    expect(figures).not.toContain('Invested');
     const quick = screen.getByRole('navigation', { name: 'Quick actions' });
     expect(
       within(quick)
@@ -206,30 +215,86 @@ describe('DashboardPage: header, figures, quick actions and lists', () => {
     expect(card(ended)).not.toHaveTextContent('Happening now');
   });
 
-  it('keeps a live group seat under Upcoming, leading to its group call', async () => {
+  it('keeps a live group seat under Upcoming, leading to its group call, which opens 15 minutes early', async () => {
+    const group = (id: string, status: GroupStatus = 'scheduled'): BookingGroupSessionView => ({
+      id,
+      status,
+      isUserRemoved: false,
+      removalReason: null,
+    });
     const seat = booking('seat', {
       scheduledAt: inFuture(-5 * MINUTE),
       duration: 60,
       groupSessionId: 'group-1',
+      groupSession: group('group-1', 'active'),
       service: { id: 'svc-g', title: 'Full moon circle', duration: 60, serviceType: 'meditation' },
     });
-    // Its call admits no one before the start: no way in 10 minutes early.
+    // Its call opens 15 minutes before the start (the waiting room): 10 minutes early it is open,
+    // 20 minutes early not yet.
     const soon = booking('soon-seat', {
       scheduledAt: inFuture(10 * MINUTE),
       groupSessionId: 'group-2',
+      groupSession: group('group-2'),
       service: { id: 'svc-g', title: 'New moon circle', duration: 60, serviceType: 'meditation' },
     });
-    mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([seat, soon])) });
+    const later = booking('later-seat', {
+      scheduledAt: inFuture(20 * MINUTE),
+      groupSessionId: 'group-3',
+      groupSession: group('group-3'),
+      service: { id: 'svc-g', title: 'Half moon circle', duration: 60, serviceType: 'meditation' },
+    });
+    mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([seat, soon, later])) });
     renderDashboard();
     const upcoming = await screen.findByRole('list', { name: 'Upcoming sessions' });
-    expect(within(card(soon)).queryByRole('link', { name: /Join Video Call/ })).not.toBeInTheDocument();
+    expect(within(card(soon)).getByRole('link', { name: /Join Video Call/ })).toHaveAttribute(
+      'href',
+      '/group-video-call/group-2',
+    );
     expect(card(soon)).not.toHaveTextContent('Happening now');
+    expect(within(card(later)).queryByRole('link', { name: /Join Video Call/ })).not.toBeInTheDocument();
     const c = within(upcoming).getByRole('article', { name: bookingCardLabel(seat) });
     expect(c).toHaveTextContent('Happening now');
     expect(within(c).getByRole('link', { name: /Join Video Call/ })).toHaveAttribute(
       'href',
       '/group-video-call/group-1',
     );
+  });
+
+  it('shows a seat whose session ended, or whose seeker was removed, as such: in History, with no way in', async () => {
+    const seat = (id: string, groupSession: Omit<BookingGroupSessionView, 'id'>, over: Partial<BookingView> = {}) =>
+      booking(id, {
+        scheduledAt: inFuture(-5 * MINUTE),
+        duration: 60,
+        groupSessionId: `g-${id}`,
+        groupSession: { id: `g-${id}`, ...groupSession },
+        service: { id: 'svc-g', title: `Circle ${id}`, duration: 60, serviceType: 'meditation' },
+        ...over,
+      });
+    const ended = seat('ended', { status: 'completed', isUserRemoved: false, removalReason: null });
+    const conduct = seat('conduct', { status: 'active', isUserRemoved: true, removalReason: 'conduct' });
+    const other = seat(
+      'other',
+      { status: 'active', isUserRemoved: true, removalReason: 'other' },
+      { status: 'cancelled', refund: { percentage: 100, amount: '20.00', status: 'pending' } },
+    );
+    mockFetch({ [DASHBOARD]: () => jsonResponse(200, dashboard([ended, conduct, other])) });
+    renderDashboard();
+    await screen.findByRole('heading', { name: /Welcome/ });
+    await userEvent.setup().click(screen.getByRole('tab', { name: 'Session History' }));
+    const history = await screen.findByRole('list', { name: 'Session history' });
+    for (const b of [ended, conduct, other]) {
+      const c = within(history).getByRole('article', { name: bookingCardLabel(b) });
+      expect(within(c).queryByRole('link', { name: /Join Video Call/ })).not.toBeInTheDocument();
+      expect(c).not.toHaveTextContent('Happening now');
+      expect(c).not.toHaveTextContent('Confirmed');
+    }
+    const at = (b: typeof ended) => within(history).getByRole('article', { name: bookingCardLabel(b) });
+    expect(at(ended)).toHaveTextContent('Session ended');
+    expect(at(conduct)).toHaveTextContent('Removed from session');
+    expect(at(conduct)).toHaveTextContent('for conduct, so your seat is not refunded');
+    expect(at(other)).toHaveTextContent('Cancelled');
+    expect(at(other)).toHaveTextContent('refunded in full');
+    expect(at(other)).toHaveTextContent('Refund 100%: $20.00, on its way');
   });
 
   it('offers Start Video Session from 15 minutes before the start, only for a confirmed booking', async () => {
@@ -279,7 +344,7 @@ describe('DashboardPage: reschedule', () => {
     expect(calls(fetchMock, 'PUT', url)).toBe(0);
 
     await user.click(within(dialog).getByRole('button', { name: new RegExp(format(today, 'EEEE, MMMM d, yyyy')) }));
-    await user.click(await within(dialog).findByRole('button', { name: '11:30 PM' }));
+    await user.click(await within(dialog).findByRole('radio', { name: '11:30 PM' }));
     await user.type(within(dialog).getByLabelText('Reason for rescheduling (optional)'), '  Work trip  ');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm Reschedule' }));
 
@@ -301,7 +366,7 @@ describe('DashboardPage: reschedule', () => {
     });
     const { user, dialog } = await openDialog();
     await user.click(within(dialog).getByRole('button', { name: new RegExp(format(today, 'EEEE, MMMM d, yyyy')) }));
-    await user.click(await within(dialog).findByRole('button', { name: '11:30 PM' }));
+    await user.click(await within(dialog).findByRole('radio', { name: '11:30 PM' }));
     await user.click(within(dialog).getByRole('button', { name: 'Confirm Reschedule' }));
     await waitFor(() =>
       expect(error).toHaveBeenCalledWith('Rescheduling Failed', { description: 'This time is no longer available' }),
@@ -310,7 +375,7 @@ describe('DashboardPage: reschedule', () => {
     expect(screen.getByRole('dialog', { name: 'Reschedule Session' })).toBeInTheDocument();
 
     answer = () => jsonResponse(500, undefined);
-    await user.click(await within(dialog).findByRole('button', { name: '11:30 PM' }));
+    await user.click(await within(dialog).findByRole('radio', { name: '11:30 PM' }));
     await user.click(within(dialog).getByRole('button', { name: 'Confirm Reschedule' }));
     await waitFor(() =>
       expect(error).toHaveBeenLastCalledWith('Rescheduling Failed', { description: 'Failed to reschedule booking' }),
@@ -363,9 +428,12 @@ describe('DashboardPage: cancel', () => {
     });
     const { user, dialog } = await openDialog();
 
-    expect(dialog).toHaveTextContent('24 hours or more before the session: 100% refund');
-    expect(dialog).toHaveTextContent('2 to 24 hours before: 50% refund');
-    expect(dialog).toHaveTextContent('Less than 2 hours before: no refund (0%)');
+    expect(dialog).toHaveTextContent(
+      '24 hours or more before the session: 100% refund, you get back everything you paid',
+    );
+    expect(dialog).toHaveTextContent('2 to 24 hours before: 50% refund, you get back 50% of what you paid');
+    expect(dialog).toHaveTextContent('Less than 2 hours before: no refund, you get nothing back');
+    expect(dialog).not.toHaveTextContent('fee');
     // Three days ahead: the 100% tier applies.
     expect(within(dialog).getByText(/24 hours or more/)).toHaveAttribute('aria-current', 'true');
     expect(await within(dialog).findByText('Refund if you cancel now: $50.00 (100%)')).toBeInTheDocument();
@@ -605,5 +673,14 @@ describe('DashboardPage: holds waiting for payment', () => {
     await waitFor(() => expect(calls(fetchMock, 'DELETE', '/api/reservations/res-9')).toBe(1));
     expect(success).toHaveBeenCalledWith('Reservation released', { description: 'The time is free again.' });
     await waitFor(() => expect(screen.queryByLabelText('Held: Birth Chart Reading')).not.toBeInTheDocument());
+  });
+});
+
+describe('DashboardPage: the tab in the address', () => {
+  it('opens the tab ?tab= names (the e-mail footers link Email Preferences), else Upcoming Sessions', () => {
+    expect(initialTab('email-preferences')).toBe('email-preferences');
+    expect(initialTab('history')).toBe('history');
+    expect(initialTab(null)).toBe('upcoming');
+    expect(initialTab('admin')).toBe('upcoming');
   });
 });

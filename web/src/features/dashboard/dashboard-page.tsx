@@ -14,13 +14,15 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { PushPrompt } from '@/components/push-prompt';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { DASHBOARD_TEXT } from './texts';
+import { greeting, useUser } from '@/lib/auth';
 import { splitBookings } from '@/lib/booking-rules';
 import { formatUsd } from '@/lib/money';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -45,6 +47,11 @@ export const DASHBOARD_TABS = [
 ] as const;
 
 type TabValue = (typeof DASHBOARD_TABS)[number]['value'];
+
+/** The tab `?tab=` names (e-mail footers link `?tab=email-preferences`), else Upcoming Sessions. */
+export function initialTab(param: string | null): TabValue {
+  return DASHBOARD_TABS.find((t) => t.value === param)?.value ?? 'upcoming';
+}
 
 /** The quick actions. */
 export const QUICK_ACTIONS: { to: string; label: string; icon: LucideIcon }[] = [
@@ -91,7 +98,9 @@ export function DashboardPage() {
 
 function Dashboard({ data }: { data: ClientDashboard }) {
   const now = useNow();
-  const [tab, setTab] = useState<TabValue>('upcoming');
+  const { user } = useUser();
+  const [searchParams] = useSearchParams();
+  const [tab, setTab] = useState<TabValue>(() => initialTab(searchParams.get('tab')));
   const [rescheduling, setRescheduling] = useState<DashboardBooking | null>(null);
   const [cancelling, setCancelling] = useState<DashboardBooking | null>(null);
   // Reviews sent from this page show at once, before the dashboard reloads with them.
@@ -109,7 +118,7 @@ function Dashboard({ data }: { data: ClientDashboard }) {
           <div>
             <p className="text-sm font-medium text-indigo-700">My Dashboard</p>
             <h1 className="mt-1 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-              Welcome back, {welcomeName(data.user.firstName)}!
+              {greeting(user)}, {welcomeName(data.user.firstName)}!
             </h1>
             <p className="mt-2 text-slate-600">Your sessions, your journey, all in one place.</p>
           </div>
@@ -124,11 +133,12 @@ function Dashboard({ data }: { data: ClientDashboard }) {
 
       <div className="mx-auto max-w-7xl space-y-8 px-4 py-8 sm:px-6 lg:px-8">
         <HeldReservations />
+        <PushPrompt show={hasBookings} />
         {hasBookings ? (
           <dl aria-label="Your figures" className="grid gap-4 sm:grid-cols-3">
             <StatCard icon={CalendarCheck} label="Total Sessions" value={String(stats.totalSessions)} />
             <StatCard icon={History} label="Upcoming" value={String(stats.upcomingSessions)} />
-            <StatCard icon={DollarSign} label="Total Invested" value={formatUsd(stats.totalSpent)} />
+            <StatCard icon={DollarSign} label="Total spent" value={formatUsd(stats.totalSpent)} />
           </dl>
         ) : (
           <StateCard

@@ -2,20 +2,23 @@
  * This browser's seat in a group session's call. The api is the only client of Janus's API: this
  * sends its SDP and ICE candidates over /api/ws and gets Janus's back the same way, while media
  * flows between this browser and Janus over two plain RTCPeerConnections:
- * - the publisher (send only): camera and microphone (audio first: moderation mutes mid "0"), and
- *   the mentor's screen as a further video;
+ * - the publisher (send only): camera and microphone (the mentor's mute reaches every audio stream
+ *   Janus reports for it, wherever it stands), and the mentor's screen as a further video;
  * - the subscriber (receive only): every other member's audio and video, offered by Janus.
  * Each time the socket is ready (first connection, reconnection, another api process) the seat
  * joins again and publishes afresh; the camera stays on meanwhile.
  */
 import type { RealtimeClient } from '@/lib/realtime/client';
 import type { GroupCallStream } from '@/lib/realtime/events';
+import { CALL_TEXT } from '@/lib/calls/texts';
 
 export type RoomStatus = 'connecting' | 'connected' | 'failed' | 'closed';
 
 export type RoomSnapshot = {
   status: RoomStatus;
   error: string | null;
+  /** The camera or microphone could not be opened (the spec's 'Media Access Error'). */
+  mediaError?: boolean;
   /** This browser's camera and microphone. */
   local: MediaStream | null;
   /** This browser's shared screen (the mentor only). */
@@ -100,8 +103,8 @@ export class GroupCallConnection {
         return;
       }
       this.update({ local });
-    } catch (error) {
-      this.fail(error);
+    } catch {
+      this.update({ status: 'failed', error: CALL_TEXT.mediaErrorText, mediaError: true });
       return;
     }
     if (client.connected) this.join();
@@ -116,7 +119,7 @@ export class GroupCallConnection {
     const pc = new RTCPeerConnection({ iceServers: this.options.iceServers });
     this.publisher = pc;
     this.trickle(pc, 'publisher');
-    // Audio first: its media line is mid "0", the one the mentor's mute silences.
+    // Microphone, then camera (the mentor's mute reaches the audio wherever it stands: the api asks Janus).
     for (const track of [...this.snapshot.local.getAudioTracks(), ...this.snapshot.local.getVideoTracks()]) {
       pc.addTransceiver(track, { direction: 'sendonly', streams: [this.snapshot.local] });
     }

@@ -1,22 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { CircleAlert, LogOut, MonitorUp, UserX, Video, VideoOff, Volume2, VolumeX } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { GroupCallView } from '@/api/model';
+import type { CallMemberView, GroupCallView } from '@/api/model';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatCallDuration } from '@/lib/calls/call-timer';
+import { formatTime } from '@/lib/format';
+import { useGroupSession } from '@/lib/group-sessions-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import { groupCallQuery } from './api';
 import { MicButton } from './mic-button';
+import { EndSessionDialog, RemoveParticipantDialog } from './moderation-dialogs';
 import { isRemovedError, RemovedNotice } from './removed-notice';
 import { SessionButton } from './session-button';
 import { GROUP_CALL_TEXT } from './texts';
 import { BACK_TO, useGroupCall } from './use-group-call';
+import { CALL_TEXT } from '@/lib/calls/texts';
 
 const SECOND_MS = 1_000;
 
@@ -27,7 +31,7 @@ export function GroupVideoCallPage() {
   const call = useQuery({ ...groupCallQuery(sessionId), enabled: Boolean(sessionId) });
   if (!sessionId) return <SessionError message={GROUP_CALL_TEXT.noSessionId} />;
   if (call.isLoading) return <FullPageSpinner label="Joining the session" />;
-  if (call.isError && isRemovedError(errorMessage(call.error, ''))) return <RemovedNotice />;
+  if (call.isError && isRemovedError(errorMessage(call.error, ''))) return <RemovedNotice sessionId={sessionId} />;
   if (call.isError || !call.data)
     return <SessionError message={errorMessage(call.error, GROUP_CALL_TEXT.loadFailed)} />;
   return <CallRoom call={call.data} />;
@@ -81,8 +85,16 @@ function CallRoom({ call }: { call: GroupCallView }) {
   const byJanusId = new Map(members.map((m) => [m.janusId, m]));
   const remote = [...room.remote.entries()];
   const count = 1 + remote.length;
+  // The mentor's confirmations: whom to remove (and why), and ending the session.
+  const [removing, setRemoving] = useState<CallMemberView | null>(null);
+  const [ending, setEnding] = useState(false);
+  const session = useGroupSession(isMentor ? call.groupSessionId : '');
+  const here = remote
+    .map(([janusId]) => byJanusId.get(janusId))
+    .filter((m): m is CallMemberView => Boolean(m))
+    .map(memberName);
 
-  if (removed) return <RemovedNotice />;
+  if (removed) return <RemovedNotice sessionId={call.groupSessionId} />;
 
   return (
     <div className="min-h-[calc(100vh-4rem)] bg-slate-950 text-white">
@@ -108,14 +120,18 @@ function CallRoom({ call }: { call: GroupCallView }) {
           </div>
         </header>
 
-        {!active && (
-          <p className="mt-4 rounded-lg bg-white/5 px-4 py-3 text-sm text-slate-200">{GROUP_CALL_TEXT.waiting}</p>
-        )}
-        {room.status === 'failed' && (
-          <p role="alert" className="mt-4 rounded-lg bg-rose-900/60 px-4 py-3 text-sm">
-            Could not connect to the call: {room.error}
-          </p>
-        )}
+        {!active && <WaitingRoom scheduledAt={call.scheduledAt} isMentor={isMentor} here={here} />}
+        {room.status === 'failed' &&
+          (room.mediaError ? (
+            <div role="alert" className="mt-4 rounded-lg bg-rose-900/60 px-4 py-3 text-sm">
+              <p className="font-semibold">{CALL_TEXT.mediaError}</p>
+              <p>{CALL_TEXT.mediaErrorText}</p>
+            </div>
+          ) : (
+            <p role="alert" className="mt-4 rounded-lg bg-rose-900/60 px-4 py-3 text-sm">
+              Could not connect to the call: {room.error}
+            </p>
+          ))}
 
         <ul aria-label="Participants" className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <li>
@@ -172,7 +188,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
                         size="sm"
                         variant="outline"
                         aria-label={`Remove ${name}`}
-                        onClick={() => removeMember(member.id)}
+                        onClick={() => setRemoving(member)}
                       >
                         <UserX aria-hidden="true" className="h-4 w-4" />
                       </Button>
@@ -208,7 +224,7 @@ function CallRoom({ call }: { call: GroupCallView }) {
               {sharing ? 'Stop Sharing' : 'Share Screen'}
             </Button>
           )}
-          {isMentor && <SessionButton active={active} onStart={startSession} onEnd={endSession} />}
+          {isMentor && <SessionButton active={active} onStart={startSession} onEnd={() => setEnding(true)} />}
           {!isMentor && (
             <Button variant="destructive" onClick={leave}>
               <LogOut aria-hidden="true" className="h-4 w-4" />
@@ -217,7 +233,44 @@ function CallRoom({ call }: { call: GroupCallView }) {
           )}
         </div>
       </div>
+      {isMentor && (
+        <>
+          <RemoveParticipantDialog
+            name={removing ? memberName(removing) : null}
+            price={session.data?.service.price}
+            onConfirm={(reason) => removing && removeMember(removing.id, reason)}
+            onClose={() => setRemoving(null)}
+          />
+          <EndSessionDialog open={ending} onConfirm={endSession} onClose={() => setEnding(false)} />
+        </>
+      )}
     </div>
+  );
+}
+
+function memberName(m: CallMemberView): string {
+  const name = `${m.firstName} ${m.lastName}`.trim() || 'Participant';
+  return m.isMentor ? `${name} (Mentor)` : name;
+}
+
+/**
+ * Before the mentor starts (the call opens 15 minutes early): when the session starts, and who is
+ * in the room already.
+ */
+function WaitingRoom({ scheduledAt, isMentor, here }: { scheduledAt: string; isMentor: boolean; here: string[] }) {
+  const now = useNow(SECOND_MS);
+  const minutes = Math.ceil((Date.parse(scheduledAt) - now.getTime()) / 60_000);
+  const when = minutes > 1 ? `in ${minutes} minutes` : minutes === 1 ? 'in 1 minute' : 'start time reached';
+  return (
+    <section aria-label="Waiting room" className="mt-4 rounded-lg bg-white/5 px-4 py-3 text-sm text-slate-200">
+      <p>{isMentor ? GROUP_CALL_TEXT.waitingMentor : GROUP_CALL_TEXT.waiting}</p>
+      <p data-testid="starts-at" className="mt-1 font-medium text-white">
+        Starts at {formatTime(scheduledAt)} ({when})
+      </p>
+      <p className="mt-1">
+        Here now: <span data-testid="here-now">{['You', ...here].join(', ')}</span>
+      </p>
+    </section>
   );
 }
 

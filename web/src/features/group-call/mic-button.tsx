@@ -1,5 +1,6 @@
 import { Mic, MicOff } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { Tooltip } from '@/components/ui/tooltip';
 import { micButtonState } from './mute-state';
 
 type Props = { micOn: boolean; mutedByMentor: boolean; onToggle: () => void };
@@ -11,21 +12,22 @@ type Props = { micOn: boolean; mutedByMentor: boolean; onToggle: () => void };
 export function MicButton({ micOn, mutedByMentor, onToggle }: Props) {
   const { label, disabled, showsOn } = micButtonState({ micOn, mutedByMentor });
   return (
-    <Button
-      variant="outline"
-      onClick={onToggle}
-      disabled={disabled}
-      aria-pressed={!showsOn}
-      aria-label={label}
-      title={mutedByMentor ? label : undefined}
-      data-testid="mic-button"
-    >
-      {showsOn ? <Mic aria-hidden="true" className="h-4 w-4" /> : <MicOff aria-hidden="true" className="h-4 w-4" />}
-      {mutedByMentor && (
-        <span aria-hidden="true" className="text-xs">
-          {label}
-        </span>
-      )}
-    </Button>
+    <Tooltip content={mutedByMentor ? label : null} wrapDisabled={disabled}>
+      <Button
+        variant="outline"
+        onClick={onToggle}
+        disabled={disabled}
+        aria-pressed={!showsOn}
+        aria-label={label}
+        data-testid="mic-button"
+      >
+        {showsOn ? <Mic aria-hidden="true" className="h-4 w-4" /> : <MicOff aria-hidden="true" className="h-4 w-4" />}
+        {mutedByMentor && (
+          <span aria-hidden="true" className="text-xs">
+            {label}
+          </span>
+        )}
+      </Button>
+    </Tooltip>
   );
 }

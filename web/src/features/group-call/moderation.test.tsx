@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/lib/realtime';
 import { FakeSocket } from '@/testing/fake-socket';
-import { clientWithUser, testUser } from '@/testing/test-utils';
+import { clientWithUser, jsonResponse, mockFetch, testUser } from '@/testing/test-utils';
 import { MicButton } from './mic-button';
 import { MUTE_TEXT, useMutedByMentor } from './mute-state';
 import { isRemovedError, RemovedNotice, REMOVED_TEXT } from './removed-notice';
@@ -105,13 +105,25 @@ describe('the group call: a participant removed by the mentor', () => {
     expect(isRemovedError('This session is not live')).toBe(false);
   });
 
-  it('lands on a page that says the mentor removed them, with no way back into the call', () => {
+  it('lands on a page that says the mentor removed them and what happens to the money, with no way back', async () => {
+    const refunded = 'Your seat is cancelled and refunded in full: $20.00 goes back to your card.';
+    mockFetch({
+      [`GET /api/group-sessions/${SESSION}`]: () =>
+        jsonResponse(200, {
+          id: SESSION,
+          isUserRemoved: true,
+          userRemoval: { reason: 'other', refundAmount: '20.00', message: refunded },
+        }),
+    });
     render(
-      <MemoryRouter>
-        <RemovedNotice />
-      </MemoryRouter>,
+      <QueryClientProvider client={clientWithUser(testUser)}>
+        <MemoryRouter>
+          <RemovedNotice sessionId={SESSION} />
+        </MemoryRouter>
+      </QueryClientProvider>,
     );
     expect(screen.getByRole('heading', { name: 'Removed from session' })).toBeInTheDocument();
+    expect(await screen.findByText(refunded)).toBeInTheDocument();
     expect(screen.getByText(REMOVED_TEXT.body)).toHaveTextContent('You were removed from this session by the mentor.');
     expect(screen.queryByText('Session Error')).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Join/ })).not.toBeInTheDocument();

@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { UserX } from 'lucide-react';
 import { Link } from 'react-router';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
+import { groupSessionQueries } from '@/lib/group-sessions-api';
 
 export const REMOVED_TEXT = {
   title: 'Removed from session',
@@ -19,9 +21,13 @@ export function isRemovedError(message: string): boolean {
 
 /**
  * Where a removed participant lands: the session's call page says they were removed by the
- * mentor, with no way back into this session's call.
+ * mentor, with no way back into this session's call, and what happens to their seat's money (the
+ * sentence of their notification and e-mail: refunded in full, or kept for conduct).
  */
-export function RemovedNotice() {
+export function RemovedNotice({ sessionId }: { sessionId: string }) {
+  // Read afresh: the removal has just been recorded.
+  const session = useQuery({ ...groupSessionQueries.one(sessionId), staleTime: 0, enabled: Boolean(sessionId) });
+  const money = session.data?.userRemoval?.message;
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:px-8">
       <StateCard
@@ -40,7 +46,8 @@ export function RemovedNotice() {
           </>
         }
       >
-        {REMOVED_TEXT.body}
+        <p>{REMOVED_TEXT.body}</p>
+        {money && <p className="mt-2">{money}</p>}
       </StateCard>
     </div>
   );

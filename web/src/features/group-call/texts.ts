@@ -9,4 +9,5 @@ export const GROUP_CALL_TEXT = {
   removedParticipant: 'Participant Removed',
   youWereRemoved: 'You were removed from this session',
   waiting: 'Waiting for the mentor to start the session',
+  waitingMentor: 'The room is open. Start the session when you are ready; participants wait here until then.',
 } as const;

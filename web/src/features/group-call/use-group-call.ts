@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { getGroupSession } from '@/api/endpoints/booking/booking';
-import type { CallMemberView, GroupCallView } from '@/api/model';
+import type { CallMemberView, GroupCallView, RemovalReason } from '@/api/model';
 import { useRealtime, useRealtimeEvent } from '@/lib/realtime/provider';
 import { GroupCallConnection, type RoomSnapshot } from './group-call-connection';
 import { useMutedByMentor } from './mute-state';
@@ -188,10 +188,8 @@ export function useGroupCall(call: GroupCallView) {
     setSharing(!sharing);
   };
 
-  const sendToMember = (
-    event: 'mute-participant' | 'unmute-participant' | 'remove-participant',
-    participantId: string,
-  ) => client?.send(event, { groupSessionId: id, participantId });
+  const sendToMember = (event: 'mute-participant' | 'unmute-participant', participantId: string) =>
+    client?.send(event, { groupSessionId: id, participantId });
 
   return {
     room,
@@ -211,7 +209,9 @@ export function useGroupCall(call: GroupCallView) {
     toggleScreen,
     muteMember: (memberId: string) => sendToMember('mute-participant', memberId),
     unmuteMember: (memberId: string) => sendToMember('unmute-participant', memberId),
-    removeMember: (memberId: string) => sendToMember('remove-participant', memberId),
+    /** The mentor removes a member, saying why (the reason decides the seat's money). */
+    removeMember: (memberId: string, reason: RemovalReason) =>
+      client?.send('remove-participant', { groupSessionId: id, participantId: memberId, reason }),
     startSession: () => client?.send('start-group-session', { groupSessionId: id }),
     endSession: () => client?.send('end-group-session', { groupSessionId: id }),
     leave: () => leaveTo(BACK_TO),

@@ -20,6 +20,17 @@ afterEach(() => {
 
 const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
 
+/** The first page as the page asks for it: 12 cards a page. */
+const LIST = 'GET /api/group-sessions?page=1&pageSize=12';
+
+/** A page of sessions; the body stays a list and X-Total-Count says how many match on every page. */
+function listed(sessions: GroupSessionView[], total = sessions.length): Response {
+  return new Response(JSON.stringify(sessions), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', 'X-Total-Count': String(total) },
+  });
+}
+
 function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
   return {
     id: 'a1b2c3d4-0000-4000-8000-000000000001',
@@ -33,6 +44,7 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     isUserBooked: false,
     isUserRemoved: false,
     isLive: false,
+    userRemoval: null,
     service: {
       id: 'svc',
       title: 'Circle',
@@ -74,15 +86,15 @@ function renderPage(path = '/group-sessions') {
 
 describe('/group-sessions', () => {
   it('shows 6 skeleton cards while loading', () => {
-    mockFetch({ 'GET /api/group-sessions': () => new Promise<Response>(() => {}) });
+    mockFetch({ [LIST]: () => new Promise<Response>(() => {}) });
     renderPage();
     expect(screen.getByTestId('group-session-skeletons').children).toHaveLength(6);
   });
 
   it('shows cards with badges and the button of each state', async () => {
     mockFetch({
-      'GET /api/group-sessions': () =>
-        jsonResponse(200, [
+      [LIST]: () =>
+        listed([
           session(),
           session({ id: 'full', title: 'Full one', currentParticipants: 4 }),
           session({ id: 'booked', title: 'Booked one', isUserBooked: true }),
@@ -115,14 +127,16 @@ describe('/group-sessions', () => {
   });
 
   it("a seat the mentor removed from the live call says so, with no 'Join Video Call'", async () => {
+    const CONDUCT = 'The mentor removed you for conduct, so your seat is not refunded.';
     mockFetch({
-      'GET /api/group-sessions': () =>
-        jsonResponse(200, [
+      [LIST]: () =>
+        listed([
           session({
             id: 'live',
             title: 'Live one',
             isUserBooked: true,
             isUserRemoved: true,
+            userRemoval: { reason: 'conduct', refundAmount: '0.00', message: CONDUCT },
             status: 'active',
             scheduledAt: inHours(-0.2),
             endsAt: inHours(0.8),
@@ -133,6 +147,7 @@ describe('/group-sessions', () => {
     const list = await screen.findByRole('list', { name: 'Group sessions' });
     const card = within(list).getByRole('heading', { name: 'Live one' }).closest('li')!;
     expect(within(card).getByText('You were removed from this session by the mentor.')).toBeInTheDocument();
+    expect(within(card).getByText(CONDUCT)).toBeInTheDocument();
     expect(within(card).queryByRole('link', { name: 'Join Video Call' })).not.toBeInTheDocument();
     // Nothing to join or book: only the report button stays.
     expect(
@@ -144,7 +159,7 @@ describe('/group-sessions', () => {
 
   it('a paid session holds a seat and goes to /group-booking/{id}', async () => {
     const fetch = mockFetch({
-      'GET /api/group-sessions': () => jsonResponse(200, [session()]),
+      [LIST]: () => listed([session()]),
       'POST /api/reservations': () =>
         jsonResponse(201, { freeBooking: false, booking: null, reservation: { id: 'hold-1' }, expiresAt: inHours(1) }),
     });
@@ -161,7 +176,7 @@ describe('/group-sessions', () => {
 
   it("a full session says 'Session Full' with the spec's text", async () => {
     mockFetch({
-      'GET /api/group-sessions': () => jsonResponse(200, [session()]),
+      [LIST]: () => listed([session()]),
       'POST /api/reservations': () =>
         jsonResponse(409, { message: 'Session Full - This group session is already at capacity.' }),
     });
@@ -175,7 +190,7 @@ describe('/group-sessions', () => {
   });
 
   it('shows the empty state with a link to /mentors, and the benefit blurbs', async () => {
-    mockFetch({ 'GET /api/group-sessions': () => jsonResponse(200, []) });
+    mockFetch({ [LIST]: () => jsonResponse(200, []) });
     renderPage();
     expect(await screen.findByRole('heading', { name: 'No Upcoming Group Sessions' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Browse Mentors' })).toHaveAttribute('href', '/mentors');
@@ -185,8 +200,85 @@ describe('/group-sessions', () => {
   });
 
   it("says 'Unable to Load Group Sessions' on failure and goes to /auth on 401", async () => {
-    mockFetch({ 'GET /api/group-sessions': () => jsonResponse(500, { message: 'boom' }) });
+    mockFetch({ [LIST]: () => jsonResponse(500, { message: 'boom' }) });
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Unable to Load Group Sessions' })).toBeInTheDocument();
+  });
+
+  it('pages through the sessions: the total, Next and Previous, each page one request', async () => {
+    const fetch = mockFetch({
+      [LIST]: () => listed([session()], 13),
+      'GET /api/group-sessions?page=2&pageSize=12': () =>
+        listed([session({ id: 'second-page', title: 'Thirteenth circle' })], 13),
+    });
+    renderPage();
+    expect(await screen.findByText('13 sessions')).toBeInTheDocument();
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    expect(within(pages).getByText('Page 1 of 2')).toBeInTheDocument();
+    expect(within(pages).getByRole('button', { name: /Previous/ })).toBeDisabled();
+    await userEvent.setup().click(within(pages).getByRole('button', { name: /Next/ }));
+    expect(await screen.findByRole('heading', { name: 'Thirteenth circle' })).toBeInTheDocument();
+    expect(screen.getByText('Page 2 of 2')).toBeInTheDocument();
+    expect(fetch.mock.calls.map(([url]) => String(url))).toContain('/api/group-sessions?page=2&pageSize=12');
+  });
+
+  it('filters by service type, price, dates and words, in one request, and can clear them', async () => {
+    const filtered = (url: string) => {
+      const q = new URL(url, 'http://x').searchParams;
+      return (
+        q.get('service') === 'meditation' &&
+        q.get('minPrice') === '10' &&
+        q.get('maxPrice') === '30' &&
+        q.get('search') === 'moon' &&
+        q.get('from') === '2026-12-01' &&
+        q.get('to') === '2026-12-31' &&
+        q.get('page') === '1' &&
+        !!q.get('timeZone')
+      );
+    };
+    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === '/api/group-sessions?page=1&pageSize=12') return listed([session()]);
+      if (filtered(url)) return listed([]);
+      return jsonResponse(404, { message: 'Not found' });
+    });
+    vi.stubGlobal('fetch', fetch);
+    renderPage();
+    const user = userEvent.setup();
+    const form = await screen.findByRole('search', { name: 'Filter group sessions' });
+    await user.selectOptions(within(form).getByLabelText('Service type'), 'meditation');
+    await user.type(within(form).getByLabelText('Min price ($)'), '10');
+    await user.type(within(form).getByLabelText('Max price ($)'), '30');
+    await user.type(within(form).getByLabelText('Search'), 'moon');
+    await user.type(within(form).getByLabelText('From'), '2026-12-01');
+    await user.type(within(form).getByLabelText('To'), '2026-12-31');
+    await user.click(within(form).getByRole('button', { name: /Apply Filters/ }));
+    expect(await screen.findByRole('heading', { name: 'No sessions match your filters' })).toBeInTheDocument();
+    expect(fetch.mock.calls.filter(([url]) => filtered(String(url)))).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Clear Filters' }));
+    expect(await screen.findByRole('heading', { name: 'Full Moon Circle' })).toBeInTheDocument();
+  });
+
+  it('offers a mentor no report of their own session, and their card opens its call once the room is open', async () => {
+    const mine = { mentor: { ...session().mentor, userId: testUser.id } };
+    mockFetch({
+      [LIST]: () =>
+        listed([
+          session({ ...mine, id: 'soon', title: 'Mine soon', scheduledAt: inHours(0.2), endsAt: inHours(1.2) }),
+          session({ ...mine, id: 'later', title: 'Mine later' }),
+          session({ id: 'theirs', title: 'Theirs' }),
+        ]),
+    });
+    renderPage();
+    const list = await screen.findByRole('list', { name: 'Group sessions' });
+    const card = (title: string) => within(list).getByRole('heading', { name: title }).closest('li')!;
+    expect(within(card('Mine soon')).queryByRole('button', { name: 'Report this group session' })).toBeNull();
+    expect(within(card('Mine later')).queryByRole('button', { name: 'Report this group session' })).toBeNull();
+    expect(within(card('Theirs')).getByRole('button', { name: 'Report this group session' })).toBeInTheDocument();
+    expect(within(card('Mine soon')).getByRole('link', { name: 'Start Group Session' })).toHaveAttribute(
+      'href',
+      '/group-video-call/soon',
+    );
+    expect(within(card('Mine later')).getByRole('link', { name: /manage it on your dashboard/ })).toBeInTheDocument();
   });
 });

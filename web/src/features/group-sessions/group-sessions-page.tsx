@@ -1,5 +1,18 @@
-import { CalendarDays, CircleAlert, Clock, Gem, GraduationCap, HeartHandshake, RefreshCw, Users } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import {
+  CalendarDays,
+  ChevronLeft,
+  ChevronRight,
+  CircleAlert,
+  Clock,
+  Filter,
+  Gem,
+  GraduationCap,
+  HeartHandshake,
+  RefreshCw,
+  SearchX,
+  Users,
+} from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { GroupSessionView } from '@/api/model';
@@ -9,6 +22,8 @@ import { RatingStars } from '@/components/rating-stars';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { DEFAULT_MENTOR_RATING, FREE_BOOKING_REDIRECT_DELAY_MS } from '@/config/constants';
@@ -25,10 +40,21 @@ import {
   cardTime,
   GROUP_SESSION_SKELETON_COUNT,
   GROUP_SESSION_TEXT,
+  isCallOpen,
   seekerButton,
   spotsLeft,
   spotsText,
 } from '@/lib/group-sessions';
+import { isServiceType, SERVICE_LABELS, SERVICE_TYPES } from '@/lib/services';
+import {
+  filtersFrom,
+  GROUP_SESSIONS_FILTER_TEXT,
+  isFiltered,
+  listParams,
+  pageCount,
+  withFilters,
+  type GroupSessionFilters,
+} from './filters';
 
 const BENEFITS = [
   {
@@ -45,19 +71,27 @@ const BENEFITS = [
   },
 ];
 
-/** /group-sessions: upcoming and live group sessions, optionally one mentor's (?mentor={id}). */
+/**
+ * /group-sessions: upcoming and live group sessions, optionally one mentor's (?mentor={id}), a page
+ * at a time, filtered by service type, price, dates and a search (all in the address).
+ */
 export function GroupSessionsPage() {
   useDocumentTitle('Group Sessions');
-  const [params] = useSearchParams();
-  const mentor = params.get('mentor') ?? undefined;
-  const sessions = useGroupSessions(mentor ? { mentor } : undefined);
+  const [params, setParams] = useSearchParams();
+  const filters = filtersFrom(params);
+  const mentor = filters.mentor;
+  const sessions = useGroupSessions(listParams(filters));
   const unauthorized = sessions.isError && errorStatus(sessions.error) === 401;
 
   useEffect(() => {
     if (unauthorized) hardNavigate('/auth');
   }, [unauthorized]);
 
-  const mentorName = mentor ? sessions.data?.[0]?.mentor.displayName : undefined;
+  const list = sessions.data?.sessions;
+  const total = sessions.data?.total ?? 0;
+  const pages = pageCount(total);
+  const mentorName = mentor ? list?.[0]?.mentor.displayName : undefined;
+  const change = (patch: Partial<GroupSessionFilters>) => setParams(withFilters(params, patch));
 
   return (
     <div className="bg-slate-50/60">
@@ -82,47 +116,91 @@ export function GroupSessionsPage() {
       </section>
 
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
-        {sessions.isLoading ? (
-          <SessionSkeletons />
-        ) : unauthorized ? (
-          <FullPageSpinner label="Redirecting to sign in" />
-        ) : sessions.isError ? (
-          <StateCard
-            as="h2"
-            tone="error"
-            icon={CircleAlert}
-            title={GROUP_SESSION_TEXT.loadFailedTitle}
-            actions={
-              <Button onClick={() => void sessions.refetch()}>
-                <RefreshCw aria-hidden="true" className="h-4 w-4" />
-                Retry
-              </Button>
-            }
-          >
-            {errorMessage(sessions.error, 'Please try again.')}
-          </StateCard>
-        ) : !sessions.data?.length ? (
-          <StateCard
-            as="h2"
-            icon={Users}
-            title={GROUP_SESSION_TEXT.emptyTitle}
-            actions={
-              <Button asChild>
-                <Link to="/mentors">Browse Mentors</Link>
-              </Button>
-            }
-          >
-            There are no group sessions scheduled right now. Browse our mentors and book a session with one of them.
-          </StateCard>
-        ) : (
-          <ul aria-label="Group sessions" className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-            {sessions.data.map((s) => (
-              <li key={s.id}>
-                <SessionCard session={s} />
-              </li>
-            ))}
-          </ul>
-        )}
+        <FilterBar key={params.toString()} filters={filters} onChange={change} />
+        <div className="mt-6">
+          {sessions.isLoading ? (
+            <SessionSkeletons />
+          ) : unauthorized ? (
+            <FullPageSpinner label="Redirecting to sign in" />
+          ) : sessions.isError ? (
+            <StateCard
+              as="h2"
+              tone="error"
+              icon={CircleAlert}
+              title={GROUP_SESSION_TEXT.loadFailedTitle}
+              actions={
+                <Button onClick={() => void sessions.refetch()}>
+                  <RefreshCw aria-hidden="true" className="h-4 w-4" />
+                  Retry
+                </Button>
+              }
+            >
+              {errorMessage(sessions.error, 'Please try again.')}
+            </StateCard>
+          ) : !list?.length && isFiltered(filters) ? (
+            <StateCard
+              as="h2"
+              icon={SearchX}
+              title={GROUP_SESSIONS_FILTER_TEXT.noMatchTitle}
+              actions={
+                <Button variant="outline" onClick={() => setParams(clearedFilters(params))}>
+                  {GROUP_SESSIONS_FILTER_TEXT.clear}
+                </Button>
+              }
+            >
+              {GROUP_SESSIONS_FILTER_TEXT.noMatchText}
+            </StateCard>
+          ) : !list?.length ? (
+            <StateCard
+              as="h2"
+              icon={Users}
+              title={GROUP_SESSION_TEXT.emptyTitle}
+              actions={
+                <Button asChild>
+                  <Link to="/mentors">Browse Mentors</Link>
+                </Button>
+              }
+            >
+              There are no group sessions scheduled right now. Browse our mentors and book a session with one of them.
+            </StateCard>
+          ) : (
+            <>
+              <p className="mb-4 text-sm text-slate-600" data-testid="group-sessions-total">
+                {total === 1 ? '1 session' : `${total} sessions`}
+              </p>
+              <ul aria-label="Group sessions" className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+                {list.map((s) => (
+                  <li key={s.id}>
+                    <SessionCard session={s} />
+                  </li>
+                ))}
+              </ul>
+              {pages > 1 && (
+                <nav aria-label="Pages" className="mt-8 flex items-center justify-center gap-3">
+                  <Button
+                    variant="outline"
+                    disabled={filters.page <= 1}
+                    onClick={() => change({ page: filters.page - 1 })}
+                  >
+                    <ChevronLeft aria-hidden="true" className="h-4 w-4" />
+                    Previous
+                  </Button>
+                  <span className="text-sm text-slate-700" aria-current="page">
+                    Page {Math.min(filters.page, pages)} of {pages}
+                  </span>
+                  <Button
+                    variant="outline"
+                    disabled={filters.page >= pages}
+                    onClick={() => change({ page: filters.page + 1 })}
+                  >
+                    Next
+                    <ChevronRight aria-hidden="true" className="h-4 w-4" />
+                  </Button>
+                </nav>
+              )}
+            </>
+          )}
+        </div>
 
         <section aria-labelledby="group-benefits" className="mt-12">
           <h2 id="group-benefits" className="font-display text-2xl font-semibold text-slate-900">
@@ -140,6 +218,107 @@ export function GroupSessionsPage() {
         </section>
       </div>
     </div>
+  );
+}
+
+/** The address without any filter (one mentor's list stays that mentor's). */
+function clearedFilters(params: URLSearchParams): URLSearchParams {
+  const mentor = params.get('mentor');
+  return new URLSearchParams(mentor ? { mentor } : {});
+}
+
+/** The filters as a form: applied together (one request), so typing a price does not reload the list. */
+function FilterBar({
+  filters,
+  onChange,
+}: {
+  filters: GroupSessionFilters;
+  onChange: (patch: Partial<GroupSessionFilters>) => void;
+}) {
+  const [draft, setDraft] = useState(filters);
+  const set = (patch: Partial<GroupSessionFilters>) => setDraft((d) => ({ ...d, ...patch }));
+  const t = GROUP_SESSIONS_FILTER_TEXT;
+  return (
+    <form
+      role="search"
+      aria-label={t.heading}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onChange({
+          service: draft.service,
+          minPrice: draft.minPrice.trim(),
+          maxPrice: draft.maxPrice.trim(),
+          search: draft.search.trim(),
+          from: draft.from,
+          to: draft.to,
+        });
+      }}
+      className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1.3fr_1fr_1fr_1.2fr_1.2fr_auto]"
+    >
+      <label className="text-sm font-medium text-slate-700">
+        {t.search}
+        <Input
+          type="search"
+          className="mt-1"
+          value={draft.search}
+          placeholder={t.searchPlaceholder}
+          onChange={(e) => set({ search: e.target.value })}
+        />
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        {t.service}
+        <Select
+          className="mt-1"
+          value={draft.service ?? ''}
+          onChange={(e) => set({ service: isServiceType(e.target.value) ? e.target.value : undefined })}
+        >
+          <option value="">{t.allServices}</option>
+          {SERVICE_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {SERVICE_LABELS[type]}
+            </option>
+          ))}
+        </Select>
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        {t.minPrice}
+        <Input
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          className="mt-1"
+          value={draft.minPrice}
+          onChange={(e) => set({ minPrice: e.target.value })}
+        />
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        {t.maxPrice}
+        <Input
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          className="mt-1"
+          value={draft.maxPrice}
+          onChange={(e) => set({ maxPrice: e.target.value })}
+        />
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        {t.from}
+        <Input type="date" className="mt-1" value={draft.from} onChange={(e) => set({ from: e.target.value })} />
+      </label>
+      <label className="text-sm font-medium text-slate-700">
+        {t.to}
+        <Input type="date" className="mt-1" value={draft.to} onChange={(e) => set({ to: e.target.value })} />
+      </label>
+      <div className="flex items-end gap-2">
+        <Button type="submit">
+          <Filter aria-hidden="true" className="h-4 w-4" />
+          {t.apply}
+        </Button>
+      </div>
+    </form>
   );
 }
 
@@ -223,7 +402,7 @@ function SessionCard({ session }: { session: GroupSessionView }) {
             {spotsText(session)}
           </span>
         )}
-        <ReportButton compact className="ml-auto" targetType="group_session" targetId={session.id} />
+        {!own && <ReportButton compact className="ml-auto" targetType="group_session" targetId={session.id} />}
       </div>
       <h3 id={`group-session-${session.id}`} className="mt-3 text-lg font-semibold text-slate-900">
         {session.title}
@@ -270,7 +449,13 @@ function SessionCard({ session }: { session: GroupSessionView }) {
       <p className="mt-2 text-xs capitalize text-slate-500">{session.service.serviceType.replace(/_/g, ' ')}</p>
 
       <div className="mt-auto pt-5">
-        {own ? (
+        {own && isCallOpen(session, now) ? (
+          <Button asChild className="w-full">
+            <a href={`/group-video-call/${session.id}`}>
+              {session.status === 'active' ? 'Join Active Session' : 'Start Group Session'}
+            </a>
+          </Button>
+        ) : own ? (
           <Button asChild variant="outline" className="w-full">
             <Link to="/mentor-dashboard">Your session: manage it on your dashboard</Link>
           </Button>
@@ -279,9 +464,10 @@ function SessionCard({ session }: { session: GroupSessionView }) {
             <Link to={button.href}>{button.label}</Link>
           </Button>
         ) : button.kind === 'removed' ? (
-          <p className="rounded-lg bg-rose-50 px-3 py-2 text-center text-sm font-medium text-rose-700">
-            {button.label}
-          </p>
+          <div className="rounded-lg bg-rose-50 px-3 py-2 text-center text-sm text-rose-700">
+            <p className="font-medium">{button.label}</p>
+            {session.userRemoval && <p className="mt-1">{session.userRemoval.message}</p>}
+          </div>
         ) : button.kind === 'join' ? (
           <Button className="w-full" onClick={onJoin} disabled={join.isPending}>
             {join.isPending ? 'Joining...' : button.label}

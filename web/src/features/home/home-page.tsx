@@ -2,7 +2,7 @@ import { ArrowRight, Compass, LayoutDashboard, MessageCircle, type LucideIcon } 
 import { Link } from 'react-router';
 import { FeaturedMentors } from '@/components/featured-mentors';
 import { ServiceGrid } from '@/components/service-grid';
-import { greetingName, useUser } from '@/lib/auth';
+import { greeting, greetingName, useUser } from '@/lib/auth';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 const CARDS: { to: string; title: string; text: string; icon: LucideIcon }[] = [
@@ -34,7 +34,7 @@ export function HomePage() {
       <section className="bg-gradient-to-br from-indigo-50 via-white to-violet-50">
         <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 sm:py-16 lg:px-8">
           <h1 className="font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-            Welcome back, {greetingName(user)}!
+            {greeting(user)}, {greetingName(user)}!
           </h1>
           <p className="mt-3 max-w-2xl text-slate-600">
             Continue your spiritual journey: find a mentor, pick up a conversation or check your sessions.

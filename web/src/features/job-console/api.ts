@@ -9,7 +9,7 @@ import {
   listJobs,
   retryJob,
 } from '@/api/endpoints/admin/admin';
-import type { ListJobsParams } from '@/api/model';
+import { JobState, type ListJobsParams } from '@/api/model';
 import { apiKey } from '@/lib/query-keys';
 
 // The job console's calls (GET /api/admin/jobs/queues, /api/admin/jobs, /api/admin/jobs/schedules;
@@ -18,9 +18,10 @@ import { apiKey } from '@/lib/query-keys';
 /** How often the console reloads its figures and tasks. */
 export const REFRESH_MS = 5_000;
 
-/** The states a task can be in, as the API names them. */
-export const JOB_STATES = ['pending', 'scheduled', 'running', 'failed', 'set_aside', 'done', 'discarded'] as const;
-export type JobState = (typeof JOB_STATES)[number];
+export { JobState };
+
+/** The states a task can be in, in the API's order. */
+export const JOB_STATES = Object.values(JobState);
 
 export const STATE_LABELS: Record<JobState, string> = {
   pending: 'Pending',
@@ -32,8 +33,10 @@ export const STATE_LABELS: Record<JobState, string> = {
   discarded: 'Discarded',
 };
 
-export const canRetry = (state: string) => state === 'failed' || state === 'set_aside';
-export const canDiscard = (state: string) => ['pending', 'scheduled', 'failed', 'set_aside'].includes(state);
+const RETRYABLE: readonly JobState[] = [JobState.failed, JobState.set_aside];
+const DISCARDABLE: readonly JobState[] = [JobState.pending, JobState.scheduled, JobState.failed, JobState.set_aside];
+export const canRetry = (state: JobState) => RETRYABLE.includes(state);
+export const canDiscard = (state: JobState) => DISCARDABLE.includes(state);
 
 export const jobKeys = {
   queues: () => apiKey(getListJobQueuesUrl()),

@@ -26,6 +26,7 @@ import {
   useJobs,
   type JobState,
 } from './api';
+import { formatDateTimeOrDash } from '@/lib/format';
 
 export const TITLE = 'Job Console';
 export const ACCESS_DENIED_TEXT = "You don't have permission to access the job console.";
@@ -59,7 +60,7 @@ export default function JobConsolePage() {
 
 const seconds = (s: number) =>
   s < 60 ? `${Math.round(s)} s` : s < 3600 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
-const when = (iso?: string | null) => (iso ? new Date(iso).toLocaleString('en-US') : '—');
+const when = (iso?: string | null) => formatDateTimeOrDash(iso);
 
 function Console() {
   const [queue, setQueue] = useState('');
@@ -271,7 +272,7 @@ function TaskCard({
             </p>
             <p className="text-sm text-slate-600">
               <span className="font-semibold" data-testid="job-state">
-                {STATE_LABELS[job.state as JobState] ?? job.state}
+                {STATE_LABELS[job.state]}
               </span>{' '}
               · attempts {job.attempts}/{job.maxAttempts} · due {when(job.runAt)}
               {job.doneAt ? ` · finished ${when(job.doneAt)}` : ''}
@@ -325,7 +326,7 @@ function ConfirmDialog({
       { id: confirming.job.id, action: confirming.action },
       {
         onSuccess: (job) => {
-          toast.success(`${texts.button}: ${job.queue} task is ${STATE_LABELS[job.state as JobState] ?? job.state}`);
+          toast.success(`${texts.button}: ${job.queue} task is ${STATE_LABELS[job.state]}`);
           onClose();
         },
         onError: (error) =>

@@ -6,7 +6,8 @@ import { ServiceGrid } from '@/components/service-grid';
 import { Button } from '@/components/ui/button';
 import { APP_NAME } from '@/config/constants';
 import { catalogueQueries } from '@/lib/catalogue';
-import { LOGIN_URL, REGISTER_URL } from '@/lib/navigation';
+import { BECOME_MENTOR_LINK } from '@/components/layouts/nav-links';
+import { REGISTER_URL, registerPath } from '@/lib/navigation';
 import { PlatformFigures, Testimonials, highlightStats } from './highlights';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -147,7 +148,7 @@ export function LandingPage() {
             </div>
             <div className="lg:text-right">
               <Button asChild variant="light" size="lg">
-                <a href={LOGIN_URL}>Become a Mentor</a>
+                <Link to={registerPath(BECOME_MENTOR_LINK.to)}>Become a Mentor</Link>
               </Button>
             </div>
           </div>

@@ -35,7 +35,7 @@ import {
   type UpdateMentorInput,
   type UpdateServiceInput,
 } from '@/lib/catalogue';
-import { apiKey, availableSlotsKey } from '@/lib/query-keys';
+import { apiKey, availableTimesKeys } from '@/lib/query-keys';
 
 // The mentor dashboard's calls (docs/booking.md, docs/after-booking.md): the
 // profile with all its services, creating and editing services, editing the profile, the four
@@ -185,7 +185,7 @@ function useRefreshAvailability() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.availability() }),
       queryClient.invalidateQueries({ queryKey: mentorDashboardKeys.overrides() }),
-      queryClient.invalidateQueries({ queryKey: availableSlotsKey(mentorId) }),
+      ...availableTimesKeys(mentorId).map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     ]);
 }
 

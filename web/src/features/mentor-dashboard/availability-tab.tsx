@@ -15,6 +15,7 @@ import type { Mentor } from '@/lib/catalogue';
 import { timeZoneLabel } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
 import { AddAvailabilityDialog } from './add-availability-dialog';
+import { BuffersAndLimit } from './buffers-and-limit';
 import { DateOverrides } from './date-overrides';
 import { SeveralDaysDialog } from './several-days-dialog';
 import { useAvailability, useDeleteAvailability, useSetAvailabilityActive, type AvailabilitySlot } from './api';
@@ -145,6 +146,8 @@ export function AvailabilityTab({ mentor }: { mentor: Mentor }) {
         </div>
         <QuickTips timeZone={mentor.timeZone} />
       </div>
+
+      <BuffersAndLimit mentor={mentor} />
 
       <DateOverrides mentorId={mentor.id} timeZone={mentor.timeZone} />
 

@@ -24,6 +24,8 @@ function booking(id: string, overrides: Partial<BookingView> = {}): BookingView 
     totalAmount: '20.00',
     createdAt: '2026-01-01T00:00:00Z',
     hasReview: false,
+    refunds: [],
+    refundedAmount: '0.00',
     service: { id: 's-g', title: 'Full moon circle', duration: 60, serviceType: 'meditation' },
     user: { id: `u-${id}`, firstName: 'Seeker', lastName: id },
     mentor: { id: MENTOR_ID, userId: 'u-m', displayName: 'Luna Starweaver' },

@@ -35,6 +35,7 @@ function session(over: Partial<GroupSessionView> = {}): GroupSessionView {
     isUserBooked: false,
     isUserRemoved: false,
     isLive: false,
+    userRemoval: null,
     service: {
       id: GROUP_ID,
       title: 'New Moon Circle',
@@ -82,8 +83,10 @@ describe('Group Sessions tab', () => {
     // The date and time are read in the browser's zone, and the form says which.
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     expect(within(dialog).getByText(`In your time zone (${zone})`)).toBeInTheDocument();
+    // The mentor's only group service is chosen already.
+    expect(within(dialog).getByLabelText('Service')).toHaveValue(GROUP_ID);
     await user.click(within(dialog).getByRole('button', { name: 'Create Session' }));
-    expect(within(dialog).getByText('Please select a service')).toBeInTheDocument();
+    expect(within(dialog).queryByText('Please select a service')).not.toBeInTheDocument();
     expect(within(dialog).getByText('Title is required')).toBeInTheDocument();
     expect(within(dialog).getByText('Please select a date and time')).toBeInTheDocument();
     expect(fetch.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
@@ -116,6 +119,7 @@ describe('Group Sessions tab', () => {
       'GET /api/mentor/group-sessions': () =>
         jsonResponse(200, [
           session({ id: 'a', title: 'Ahead' }),
+          session({ id: 'e', title: 'Opening soon', scheduledAt: inMinutes(10), endsAt: inMinutes(70) }),
           session({ id: 'b', title: 'In its window', scheduledAt: inMinutes(-5), endsAt: inMinutes(55) }),
           session({ id: 'c', title: 'Running', status: 'active', scheduledAt: inMinutes(-5), endsAt: inMinutes(55) }),
           session({
@@ -134,6 +138,8 @@ describe('Group Sessions tab', () => {
         .queryAllByRole('button')
         .map((b) => b.textContent);
     expect(buttons('Ahead')).toEqual(['Cancel Session']);
+    // The room opens 15 minutes early: the mentor may start then, or still cancel.
+    expect(buttons('Opening soon')).toEqual(['Start Group Session', 'Cancel Session']);
     expect(buttons('In its window')).toEqual(['Start Group Session']);
     expect(buttons('Running')).toEqual(['Join Active Session', 'End Session']);
     expect(buttons('Done')).toEqual([]);
@@ -143,5 +149,22 @@ describe('Group Sessions tab', () => {
       }),
     );
     expect(navigation.hardNavigate).toHaveBeenCalledWith('/group-video-call/c');
+  });
+
+  it('leaves the choice to a mentor with several group services', async () => {
+    mockFetch({ 'GET /api/mentor/group-sessions': () => jsonResponse(200, []) });
+    const two = mentor({
+      services: [
+        service({ id: GROUP_ID, title: 'New Moon Circle', isGroupSession: true, maxParticipants: 8 }),
+        service({ id: 'second-group', title: 'Full Moon Circle', isGroupSession: true, maxParticipants: 8 }),
+      ],
+    });
+    renderWithProviders(<GroupSessionsTab mentor={two} />, { client: clientWithUser(testUser) });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Create Group Session' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create Group Session' });
+    expect(within(dialog).getByLabelText('Service')).toHaveValue('');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Session' }));
+    expect(within(dialog).getByText('Please select a service')).toBeInTheDocument();
   });
 });

@@ -113,6 +113,8 @@ function MentorSessionCard({ session }: { session: GroupSessionView }) {
       !window.confirm('Cancel this group session? Every paid participant is refunded in full.')
     )
       return;
+    if (action === 'end' && !window.confirm('End this session for everyone? Every participant leaves the call.'))
+      return;
     const status = action === 'start' ? 'active' : action === 'end' ? 'completed' : 'cancelled';
     update.mutate(
       { id: session.id, status },
@@ -184,7 +186,9 @@ function MentorSessionCard({ session }: { session: GroupSessionView }) {
 
 function CreateGroupSessionForm({ services, onDone }: { services: Mentor['services']; onDone: () => void }) {
   const create = useCreateGroupSession();
-  const [form, setForm] = useState<GroupSessionForm>(EMPTY_GROUP_SESSION_FORM);
+  // A mentor with one group service has nothing to choose: it is selected.
+  const only = services?.length === 1 ? services[0].id : '';
+  const [form, setForm] = useState<GroupSessionForm>({ ...EMPTY_GROUP_SESSION_FORM, serviceId: only });
   const [errors, setErrors] = useState<GroupSessionFormErrors>({});
   const change = (patch: Partial<GroupSessionForm>) => setForm((f) => ({ ...f, ...patch }));
 

@@ -60,13 +60,28 @@ describe('/mentor-dashboard', { timeout: 20_000 }, () => {
       await screen.findByRole('heading', { level: 1, name: 'Welcome back, Luna Starweaver!' }),
     ).toBeInTheDocument();
     const tabs = screen.getByRole('tablist', { name: 'Mentor dashboard' });
-    for (const name of ['Bookings', 'Services', 'Group Sessions', 'Availability', 'Payouts', 'Profile']) {
+    for (const name of ['Bookings', 'Services', 'Group Sessions', 'Availability', 'Calendar', 'Payouts', 'Profile']) {
       expect(within(tabs).getByRole('tab', { name })).toBeEnabled();
     }
     expect(within(tabs).getByRole('tab', { name: 'Bookings' })).toHaveAttribute('aria-selected', 'true');
     expect(await screen.findByRole('heading', { name: 'No bookings yet' })).toBeInTheDocument();
     await userEvent.setup().click(within(tabs).getByRole('tab', { name: 'Services' }));
     expect(screen.getByRole('heading', { name: 'Birth Chart Reading' })).toBeInTheDocument();
+  });
+
+  it('opens the tab named by ?tab= (the calendar notification links to the Calendar tab)', async () => {
+    mockFetch({
+      'GET /api/mentor/profile': () => jsonResponse(200, mentor()),
+      'GET /api/mentor/calendar-connection': () => jsonResponse(404, { message: 'No calendar is connected' }),
+      ...EMPTY_LISTS,
+    });
+    renderWithProviders(<MentorDashboardPage />, {
+      client: clientWithUser(testUser),
+      path: '/mentor-dashboard?tab=calendar',
+    });
+    const tabs = await screen.findByRole('tablist', { name: 'Mentor dashboard' });
+    expect(within(tabs).getByRole('tab', { name: 'Calendar' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('heading', { name: 'Connect Your Calendar' })).toBeInTheDocument();
   });
 
   it('sends a mentor with only a profile (no service, no weekly hours) back to the wizard', async () => {

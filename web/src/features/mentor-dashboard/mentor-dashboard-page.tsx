@@ -10,12 +10,13 @@ import {
   Users,
 } from 'lucide-react';
 import { useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Card } from '@/components/ui/card';
 import { FullPageSpinner } from '@/components/ui/spinner';
+import { greeting, useUser } from '@/lib/auth';
 import type { Mentor, Service } from '@/lib/catalogue';
 import { formatUsd, servicePriceText } from '@/lib/money';
 import { neverFinishedSetup } from '@/lib/mentor-setup';
@@ -26,18 +27,21 @@ import { useAvailability, useOwnMentorProfile } from './api';
 import { ApprovalBanner } from './approval-banner';
 import { AvailabilityTab } from './availability-tab';
 import { BookingsTab } from './bookings-tab';
+import { CalendarAttentionBanner, CalendarTab } from './calendar-tab';
+import { ComplaintsSection } from './complaints-section';
 import { EditProfileDialog } from './edit-profile-dialog';
 import { GroupSessionsTab } from './group-sessions-tab';
 import { PayoutsTab } from './payouts-tab';
 import { CreateServiceDialog, EditServiceDialog } from './service-dialog';
 import { MentorSummary } from './summary';
 
-/** The six tabs, Bookings first (the default); those not built yet are shown but not open. */
+/** The tabs, Bookings first (the default); `?tab=<value>` opens another (a notification's link). */
 export const DASHBOARD_TABS: { value: string; label: string }[] = [
   { value: 'bookings', label: 'Bookings' },
   { value: 'services', label: 'Services' },
   { value: 'group-sessions', label: 'Group Sessions' },
   { value: 'availability', label: 'Availability' },
+  { value: 'calendar', label: 'Calendar' },
   { value: 'payouts', label: 'Payouts' },
   { value: 'profile', label: 'Profile' },
 ];
@@ -100,7 +104,10 @@ function SetUpDashboard({ mentor }: { mentor: Mentor }) {
 }
 
 function Dashboard({ mentor }: { mentor: Mentor }) {
-  const [tab, setTab] = useState(DEFAULT_TAB);
+  const { user } = useUser();
+  const [params] = useSearchParams();
+  const asked = params.get('tab');
+  const [tab, setTab] = useState(DASHBOARD_TABS.some((t) => t.value === asked) ? (asked as string) : DEFAULT_TAB);
   return (
     <div className="bg-slate-50/60">
       <section className="border-b border-slate-200/70 bg-gradient-to-br from-indigo-50 via-white to-violet-50">
@@ -108,7 +115,7 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
           <div>
             <p className="text-sm font-medium text-indigo-700">Mentor Dashboard</p>
             <h1 className="mt-1 font-display text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-              Welcome back, {mentor.displayName}!
+              {greeting(user)}, {mentor.displayName}!
             </h1>
             <p className="mt-2 text-slate-600">Manage your bookings, availability, services and how seekers see you.</p>
           </div>
@@ -123,6 +130,7 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
 
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
         <ApprovalBanner mentor={mentor} />
+        <CalendarAttentionBanner onOpen={() => setTab('calendar')} />
         <MentorSummary />
 
         <Tabs value={tab} onValueChange={setTab} className="mt-8">
@@ -135,6 +143,7 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
           </TabsList>
 
           <TabsContent value="bookings">
+            <ComplaintsSection />
             <BookingsTab />
           </TabsContent>
           <TabsContent value="group-sessions">
@@ -142,6 +151,9 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
           </TabsContent>
           <TabsContent value="availability">
             <AvailabilityTab mentor={mentor} />
+          </TabsContent>
+          <TabsContent value="calendar">
+            <CalendarTab />
           </TabsContent>
           <TabsContent value="services">
             <ServicesTab mentor={mentor} />

@@ -29,6 +29,7 @@ import {
   type PayoutForm,
   type PayoutMethod,
 } from './payout-settings';
+import { formatDate } from '@/lib/format';
 
 const METHOD_LABELS: Record<string, string> = { paypal: 'PayPal', venmo: 'Venmo', zelle: 'Zelle', manual: 'Manual' };
 
@@ -235,11 +236,7 @@ export function EarningsSummary() {
               {e.history.map((h) => (
                 <li key={h.id} className="flex items-center justify-between gap-3 py-2">
                   <span className="text-slate-600">
-                    {new Date(h.paidAt).toLocaleDateString('en-US', {
-                      month: 'short',
-                      day: 'numeric',
-                      year: 'numeric',
-                    })}
+                    {formatDate(h.paidAt)}
                     {h.method ? ` · ${METHOD_LABELS[h.method] ?? h.method}` : ''}
                   </span>
                   <span className="font-medium text-slate-900">{formatUsd(h.mentorAmount)}</span>

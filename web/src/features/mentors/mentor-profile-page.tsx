@@ -30,6 +30,7 @@ import { bookPath } from '@/lib/group-sessions';
 import { serviceLabel } from '@/lib/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMentor, useMentorReviews } from './api';
+import { ReviewReplyForm } from './review-reply-form';
 
 /** The static line of the side panel. */
 
@@ -239,7 +240,7 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
             </section>
 
             {/* Reviews */}
-            <Reviews mentorId={mentor.id} />
+            <Reviews mentorId={mentor.id} mentorUserId={mentor.userId} />
           </div>
         </div>
       </div>
@@ -303,7 +304,7 @@ export function reviewerName(review: Review): string {
   return [first, last ? `${last[0]}.` : ''].filter(Boolean).join(' ');
 }
 
-function Reviews({ mentorId }: { mentorId: string }) {
+function Reviews({ mentorId, mentorUserId }: { mentorId: string; mentorUserId?: string }) {
   const reviews = useMentorReviews(mentorId);
   const { user } = useUser();
   return (
@@ -344,6 +345,14 @@ function Reviews({ mentorId }: { mentorId: string }) {
                   </div>
                   <RatingStars className="mt-1" rating={review.rating} />
                   {review.comment && <p className="mt-3 text-sm leading-relaxed text-slate-700">{review.comment}</p>}
+                  {review.reply ? (
+                    <div className="mt-3 border-l-2 border-indigo-200 pl-3 text-sm text-slate-700">
+                      <p className="font-medium text-slate-900">Reply from the mentor</p>
+                      <p className="mt-1 leading-relaxed">{review.reply.message}</p>
+                    </div>
+                  ) : (
+                    !!user && user.id === mentorUserId && <ReviewReplyForm mentorId={mentorId} reviewId={review.id} />
+                  )}
                 </Card>
               </li>
             ))}

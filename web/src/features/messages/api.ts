@@ -14,17 +14,19 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { getAuthUser } from '@/api/endpoints/accounts/accounts';
+import { getGetVideoWindowUrl, getVideoWindow } from '@/api/endpoints/dashboard/dashboard';
 import {
   getConversation,
+  getStartConversationUrl,
   listConversations,
   listMessages,
   markConversationRead,
   sendMessage,
-  startConversation,
 } from '@/api/endpoints/messaging/messaging';
 import type { ConversationView, StartConversationRequest } from '@/api/model';
 import { MESSAGE_PAGE_SIZE } from './constants';
-import { accountKeys, messageKeys } from '@/lib/query-keys';
+import { apiFetchResponse } from '@/lib/api-fetch';
+import { accountKeys, apiKey, messageKeys } from '@/lib/query-keys';
 import type { ChatMessage, Person } from '@/lib/realtime';
 
 export type { ChatMessage, Person };
@@ -85,20 +87,40 @@ export function threadMessages(data: InfiniteData<ChatMessage[], unknown> | unde
 
 export type StartConversation = StartConversationRequest;
 
+/** The conversation found or made, and whether it is new (201) rather than the one they had (200). */
+export type StartedConversation = { conversation: Conversation; created: boolean };
+
 /** POST /api/conversations (find or create), after checking that the session is still there. */
 export function useStartConversation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: StartConversation) => {
+    mutationFn: async (input: StartConversation): Promise<StartedConversation> => {
       const user = await getAuthUser();
       queryClient.setQueryData(accountKeys.user(), user);
-      return startConversation(input);
+      const { data, status } = await apiFetchResponse<Conversation>(getStartConversationUrl(), {
+        method: 'POST',
+        body: JSON.stringify(input),
+      });
+      return { conversation: data, created: status === 201 };
     },
-    onSuccess: (conversation) => {
+    onSuccess: ({ conversation }) => {
       if (conversation?.id) queryClient.setQueryData(conversationKeys.one(conversation.id), conversation);
       void queryClient.invalidateQueries({ queryKey: conversationKeys.list() });
     },
   });
+}
+
+/** GET /api/bookings/{id}/video-window: when the booking's call opens and closes. */
+export const videoWindowQuery = (bookingId: string) =>
+  queryOptions({
+    queryKey: apiKey(getGetVideoWindowUrl(bookingId)),
+    queryFn: ({ signal }) => getVideoWindow(bookingId, { signal }),
+    staleTime: 0,
+  });
+
+/** The booking's video window, read when a thread about it opens (none without a booking). */
+export function useVideoWindow(bookingId: string | null) {
+  return useQuery({ ...videoWindowQuery(bookingId ?? ''), enabled: !!bookingId });
 }
 
 /** PUT /api/conversations/{id}/read: the fallback while the socket is down. */

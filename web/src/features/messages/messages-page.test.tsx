@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { Toaster } from 'sonner';
+import { toast, Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CallProvider } from '@/lib/calls/call-provider';
 import { RealtimeProvider } from '@/lib/realtime';
@@ -209,6 +209,62 @@ describe('MessagesPage', () => {
     );
     const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/conversations' && init?.method === 'POST');
     expect(JSON.parse(String(post![1]!.body))).toEqual({ mentorId: 'm1', bookingId: 'b1' });
+  });
+
+  it('?mentor= opening the conversation they already have says nothing about starting one', async () => {
+    api({
+      'GET /api/auth/user': () => jsonResponse(200, testUser),
+      'POST /api/conversations': () => jsonResponse(200, conversation),
+    });
+    const success = vi.spyOn(toast, 'success');
+    renderPage('/messages?mentor=m1');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/messages?conversation=c1'));
+    await threadLoaded();
+    expect(success).not.toHaveBeenCalled();
+    success.mockRestore();
+  });
+
+  it("disables 'Video call' outside the booking's window, saying why and when it opens", async () => {
+    const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
+    const windowOf = (id: string, start: number, status = 'confirmed') => ({
+      bookingId: id,
+      status,
+      opensAt: inMinutes(start - 15),
+      closesAt: inMinutes(start + 60),
+      isOpen: false,
+    });
+    api({
+      'GET /api/bookings/later/video-window': () => jsonResponse(200, windowOf('later', 120)),
+      'GET /api/bookings/soon/video-window': () => jsonResponse(200, windowOf('soon', 10)),
+      'GET /api/bookings/pending/video-window': () => jsonResponse(200, windowOf('pending', 10, 'pending')),
+    });
+    renderPage('/messages?conversation=c1&booking=later');
+    act(() => FakeSocket.last.open());
+    await threadLoaded();
+    const button = () => screen.getByRole('button', { name: /Video call/ });
+    const reason = await screen.findByTestId('video-call-closed');
+    expect(reason).toHaveTextContent(
+      /^The video call opens .+ at \d{1,2}:\d{2} (AM|PM), 15 minutes before the session\.$/,
+    );
+    expect(button()).toBeDisabled();
+    expect(button()).toHaveAccessibleDescription(reason.textContent ?? '');
+    // Nothing goes to the server: the refusal is never a 'Connection Error'.
+    expect(FakeSocket.last.framesOf('initiateCall')).toEqual([]);
+  });
+
+  it("says a refusal by a rule as it is, and only a fault of the server as 'Connection Error'", async () => {
+    api();
+    renderPage('/messages?conversation=c1');
+    act(() => FakeSocket.last.open());
+    await threadLoaded();
+    const refusal = 'Video sessions open 15 minutes before the start and close at the end of the session';
+    act(() => FakeSocket.last.receive('error', { message: refusal, event: 'initiateCall', code: 'validation' }));
+    expect(await screen.findByText(refusal)).toBeInTheDocument();
+    expect(screen.queryByText('Connection Error')).not.toBeInTheDocument();
+    act(() =>
+      FakeSocket.last.receive('error', { message: 'Something went wrong.', event: 'sendMessage', code: 'internal' }),
+    );
+    expect(await screen.findByText('Connection Error')).toBeInTheDocument();
   });
 
   it('?user= that fails says to log in again', async () => {

@@ -53,8 +53,9 @@ export function MessagesPage() {
         ...(bookingParam ? { bookingId: bookingParam } : {}),
       },
       {
-        onSuccess: (conversation) => {
-          toast.success(MESSAGES_TEXT.createdTitle, { description: MESSAGES_TEXT.createdText });
+        onSuccess: ({ conversation, created }) => {
+          // Only a new conversation is news; opening one they already have says nothing.
+          if (created) toast.success(MESSAGES_TEXT.createdTitle, { description: MESSAGES_TEXT.createdText });
           const next = new URLSearchParams({ conversation: conversation.id });
           if (bookingParam) next.set('booking', bookingParam);
           if (startCallParam) next.set('startCall', 'true');

@@ -1,16 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, CircleAlert, Video } from 'lucide-react';
+import { ArrowLeft, CircleAlert, Clock, Video } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { PersonAvatar, personName } from '@/components/person-avatar';
 import { ReportButton } from '@/components/report-button';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { MESSAGES_TEXT } from './constants';
-import { useCall } from '@/lib/calls/call-provider';
-import { VideoCall } from '@/lib/calls/video-call';
+import { CallScreenSlot, useCall } from '@/lib/calls/call-provider';
 import type { User } from '@/lib/auth';
 import { formatTime } from '@/lib/format';
 import { useOutbox, useRealtime, type OutboxEntry } from '@/lib/realtime';
+import { useNow } from '@/lib/use-now';
 import { cn } from '@/lib/utils';
 import {
   addMessageToCache,
@@ -19,9 +19,11 @@ import {
   sendMessageRest,
   threadMessages,
   useThread,
+  useVideoWindow,
   type ChatMessage,
   type Conversation,
 } from './api';
+import { callAvailability } from './video-window';
 import { Composer } from './composer';
 import { groupMessages } from './grouping';
 import { otherParty } from './party';
@@ -118,6 +120,13 @@ export function Thread({ conversation, me, typingUserIds, bookingId, onBack }: P
   const callHere =
     call.activeCall && (call.activeCall.conversationId === conversationId || call.activeCall.conversationId === null);
   const callBusy = !!call.activeCall || !!call.outgoingConversationId || call.resuming;
+  // A call about a booking opens in the booking's window only: the button says when, rather than fail.
+  const videoWindow = useVideoWindow(bookingId);
+  // The clock ticks, so the button opens on its own when the window does.
+  const now = useNow();
+  const availability = videoWindow.data ? callAvailability(videoWindow.data, now) : null;
+  const closedReason = availability && !availability.open ? availability.reason : null;
+  const waitingForWindow = !!bookingId && videoWindow.isLoading;
   const lastOwnId = [...messages].reverse().find((m) => m.senderId === me.id)?.id;
 
   return (
@@ -136,17 +145,28 @@ export function Thread({ conversation, me, typingUserIds, bookingId, onBack }: P
         <Button
           variant="outline"
           size="sm"
-          disabled={callBusy || !connected}
+          disabled={callBusy || !connected || !!closedReason || waitingForWindow}
+          aria-describedby={closedReason ? 'video-call-closed' : undefined}
           onClick={() => call.startCall(conversationId, bookingId)}
         >
           <Video aria-hidden="true" className="h-4 w-4" />
           {call.outgoingConversationId === conversationId ? 'Calling…' : 'Video call'}
         </Button>
       </header>
+      {closedReason && !callHere && (
+        <p
+          id="video-call-closed"
+          data-testid="video-call-closed"
+          className="flex items-center gap-2 border-b border-slate-200 bg-amber-50 px-4 py-2 text-xs text-amber-900"
+        >
+          <Clock aria-hidden="true" className="h-3.5 w-3.5 shrink-0" />
+          {closedReason}
+        </p>
+      )}
 
       {callHere && (
         <div className="border-b border-slate-200 bg-slate-950 p-2">
-          <VideoCall peerName={party.name} />
+          <CallScreenSlot peerName={party.name} />
         </div>
       )}
 

@@ -9,6 +9,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { markAllReadLabel, NOTIFICATIONS_PAGE_LIMIT } from './constants';
+import { PushSettings } from './push-settings';
 import { NOTIFICATION_TEXT } from '@/lib/notifications';
 import { errorMessage } from '@/lib/api-fetch';
 import { formatDateTime } from '@/lib/format';
@@ -150,6 +151,10 @@ export function NotificationsPage() {
           </Tabs>
         )}
       </div>
+
+      <section className="mt-10" aria-label="Notification settings">
+        <PushSettings />
+      </section>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import {
   type Service,
   type UpdateMentorInput,
 } from '@/lib/catalogue';
-import { apiKey, availableSlotsKey } from '@/lib/query-keys';
+import { apiKey, availableTimesKeys } from '@/lib/query-keys';
 import type { ScheduleRow } from '@/lib/weekly-availability';
 
 // The onboarding wizard's calls: POST /api/mentors (or PUT /api/mentor/profile after Back), then
@@ -101,7 +101,7 @@ export function useSaveSchedule(mentorId: string) {
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: onboardingKeys.availability() }),
-        queryClient.invalidateQueries({ queryKey: availableSlotsKey(mentorId) }),
+        ...availableTimesKeys(mentorId).map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ]),
   });
 }

@@ -3,7 +3,11 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 
-export function CompleteStep({ onBack }: { onBack: () => void }) {
+/**
+ * The wizard's last screen. 'View Your Profile' opens the mentor's own page (`/mentor/{id}`), which
+ * they may see while it awaits review (with a banner saying so); the catalogue would not list them yet.
+ */
+export function CompleteStep({ mentorId, onBack }: { mentorId: string; onBack: () => void }) {
   return (
     <Card className="p-8 text-center sm:p-12">
       <span className="mx-auto inline-flex h-16 w-16 items-center justify-center rounded-2xl bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-lg shadow-indigo-500/30">
@@ -20,7 +24,7 @@ export function CompleteStep({ onBack }: { onBack: () => void }) {
           <Link to="/mentor-dashboard">Go to Mentor Dashboard</Link>
         </Button>
         <Button asChild variant="outline" size="lg">
-          <Link to="/mentors">View Your Profile</Link>
+          <Link to={`/mentor/${mentorId}`}>View Your Profile</Link>
         </Button>
       </div>
       <div className="mt-6">

@@ -310,7 +310,8 @@ describe('onboarding wizard', () => {
       { daysOfWeek: [0, 6], startTime: '10:00', endTime: '16:00' },
     ]);
     expect(screen.getByRole('link', { name: 'Go to Mentor Dashboard' })).toHaveAttribute('href', '/mentor-dashboard');
-    expect(screen.getByRole('link', { name: 'View Your Profile' })).toHaveAttribute('href', '/mentors');
+    // Their own page (visible to them while it awaits review), not the catalogue that does not list them yet.
+    expect(screen.getByRole('link', { name: 'View Your Profile' })).toHaveAttribute('href', `/mentor/${MENTOR_ID}`);
     expect(screen.queryByRole('heading', { name: 'Dashboard here' })).not.toBeInTheDocument();
   }, 30_000);
 

@@ -100,7 +100,7 @@ export function OnboardingPage() {
               onDone={() => go(4)}
             />
           )}
-          {current === 4 && <CompleteStep onBack={() => go(3)} />}
+          {current === 4 && mentor && <CompleteStep mentorId={mentor.id} onBack={() => go(3)} />}
         </div>
       </div>
     </div>

@@ -1,4 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getCalendarFeed, getGetCalendarFeedUrl, rotateCalendarFeed } from '@/api/endpoints/calendars/calendars';
+import {
+  getListDataExportsUrl,
+  getListSessionsUrl,
+  listDataExports,
+  listSessions,
+} from '@/api/endpoints/accounts/accounts';
 import { changePassword } from '@/api/endpoints/passwords/passwords';
 import {
   getGetOwnProfileUrl,
@@ -28,9 +35,13 @@ export const profileKeys = {
   own: () => apiKey(getGetOwnProfileUrl()),
   user: (id: string) => apiKey(getGetUserUrl(id)),
   userMentor: (id: string) => apiKey(getGetUserMentorUrl(id)),
+  calendarFeed: () => apiKey(getGetCalendarFeedUrl()),
 };
 
 export const profileQueries = {
+  /** GET /api/user/calendar-feed: the private address of my calendar feed (docs/calendars.md). */
+  calendarFeed: () =>
+    queryOptions({ queryKey: profileKeys.calendarFeed(), queryFn: ({ signal }) => getCalendarFeed({ signal }) }),
   /** GET /api/user/profile: my own profile (the user and the bio). */
   own: () => queryOptions({ queryKey: profileKeys.own(), queryFn: ({ signal }) => getOwnProfile({ signal }) }),
   /** GET /api/users/{id}: `email` only comes for the user themself and admins. */
@@ -49,6 +60,18 @@ export const profileQueries = {
         }
       },
     }),
+};
+
+/** GET /api/user/sessions: where the account is signed in. */
+export const sessionKeys = { all: () => apiKey(getListSessionsUrl()) };
+export const sessionQueries = {
+  list: () => queryOptions({ queryKey: sessionKeys.all(), queryFn: ({ signal }) => listSessions({ signal }) }),
+};
+
+/** GET /api/user/data-exports: the copies of my data I asked for. */
+export const dataExportKeys = { all: () => apiKey(getListDataExportsUrl()) };
+export const dataExportQueries = {
+  list: () => queryOptions({ queryKey: dataExportKeys.all(), queryFn: ({ signal }) => listDataExports({ signal }) }),
 };
 
 export function useOwnProfile() {
@@ -112,5 +135,14 @@ export function useUploadProfileImage() {
 export function useChangePassword() {
   return useMutation({
     mutationFn: (input: { currentPassword: string; newPassword: string }) => changePassword(input),
+  });
+}
+
+/** POST /api/user/calendar-feed/rotate: a new feed address; the old one stops working. */
+export function useRotateCalendarFeed() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => rotateCalendarFeed(),
+    onSuccess: (next) => queryClient.setQueryData(profileKeys.calendarFeed(), next),
   });
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { profileKeys } from './api';
+import { dataExportKeys, profileKeys, sessionKeys } from './api';
 import { AUTH_USER_KEY } from '@/lib/auth';
 import { clientWithUser, jsonResponse, mockFetch, renderWithProviders, testUser } from '@/testing/test-utils';
 import { ProfilePage } from './profile-page';
@@ -27,6 +27,8 @@ const me = { ...testUser, bio: 'Stargazer.' };
 function renderProfile() {
   const client = clientWithUser(testUser);
   client.setQueryData(profileKeys.own(), me);
+  client.setQueryData(sessionKeys.all(), []);
+  client.setQueryData(dataExportKeys.all(), []);
   return { ...renderWithProviders(<ProfilePage />, { client, path: '/profile' }), client };
 }
 
@@ -217,5 +219,47 @@ describe('/profile change password', () => {
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByLabelText('Current Password')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Change Password' })).toBeInTheDocument();
+  });
+});
+
+describe('/profile privacy and security', () => {
+  it('lists where I am signed in and signs out another device', async () => {
+    const sessions = [
+      {
+        id: 's1',
+        current: true,
+        createdAt: '2026-11-01T10:00:00Z',
+        lastSeenAt: '2026-11-28T10:00:00Z',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0',
+        address: '203.0.113.9',
+      },
+      {
+        id: 's2',
+        current: false,
+        createdAt: '2026-11-02T10:00:00Z',
+        lastSeenAt: '2026-11-27T10:00:00Z',
+        userAgent: 'Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/131.0 Safari/537.36',
+        address: '198.51.100.7',
+      },
+    ];
+    const fetchMock = mockFetch({
+      'GET /api/user/sessions': () => jsonResponse(200, sessions),
+      'DELETE /api/user/sessions/s2': () => jsonResponse(200, { message: 'Signed out of that device' }),
+    });
+    const client = clientWithUser(testUser);
+    client.setQueryData(profileKeys.own(), me);
+    renderWithProviders(<ProfilePage />, { client, path: '/profile' });
+    expect(await screen.findByText('Firefox on Linux')).toBeInTheDocument();
+    expect(screen.getByText('This device')).toBeInTheDocument();
+    expect(screen.getByText('Chrome on Windows')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Sign out Chrome on Windows at 198.51.100.7' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Signed out of that device'));
+    expect(
+      fetchMock.mock.calls.some(
+        (c) => String(c[0]).endsWith('/api/user/sessions/s2') && (c[1] as RequestInit).method === 'DELETE',
+      ),
+    ).toBe(true);
+    expect(screen.getByRole('button', { name: 'Sign out other devices' })).toBeInTheDocument();
   });
 });

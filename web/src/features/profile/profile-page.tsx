@@ -8,9 +8,11 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useOwnProfile } from './api';
+import { CalendarFeedCard } from './calendar-feed';
 import { ChangePasswordForm } from './change-password-form';
 import { fullName, memberSince, roleLabel } from './format';
 import { ProfileDetailsForm } from './profile-details-form';
+import { PrivacyAndSecurity } from './privacy-security';
 import { ProfileImageUpload } from './profile-image-upload';
 import { UserAvatar } from './user-avatar';
 import { draftFrom } from './validation';
@@ -167,6 +169,12 @@ export function ProfilePage() {
               )}
             </CardContent>
           </Card>
+
+          <CalendarFeedCard />
+          <PrivacyAndSecurity
+            twoFactorEnabled={user.twoFactorEnabled}
+            deletionScheduledAt={user.deletionScheduledAt ?? null}
+          />
         </div>
       </div>
     </div>

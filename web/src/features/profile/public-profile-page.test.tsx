@@ -95,6 +95,35 @@ describe('/profile/{id}', () => {
     expect(screen.getByRole('complementary', { name: 'Account details' })).toHaveTextContent('VerifiedNo');
   });
 
+  it("offers no 'Send Message' between two seekers: conversations are between a mentor and a client", async () => {
+    const seeker = { ...other, role: 'user' };
+    mockFetch({
+      [`GET /api/users/${OTHER_ID}`]: () => jsonResponse(200, seeker),
+      [`GET /api/users/${OTHER_ID}/mentor`]: () => jsonResponse(404, { message: 'Mentor profile not found' }),
+    });
+    renderAt(OTHER_ID);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Luna Starling' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Send Message' })).not.toBeInTheDocument();
+  });
+
+  it("offers a mentor 'Send Message' to a seeker (their client)", async () => {
+    const seeker = { ...other, role: 'user' };
+    mockFetch({
+      [`GET /api/users/${OTHER_ID}`]: () => jsonResponse(200, seeker),
+      [`GET /api/users/${OTHER_ID}/mentor`]: () => jsonResponse(404, { message: 'Mentor profile not found' }),
+    });
+    renderWithProviders(
+      <Routes>
+        <Route path="/profile/:id" element={<PublicProfilePage />} />
+      </Routes>,
+      { client: clientWithUser({ ...testUser, isMentor: true }), path: `/profile/${OTHER_ID}` },
+    );
+    expect(await screen.findByRole('link', { name: 'Send Message' })).toHaveAttribute(
+      'href',
+      `/messages?user=${OTHER_ID}`,
+    );
+  });
+
   it("labels administrators 'Administrator'", async () => {
     mockFetch({
       [`GET /api/users/${OTHER_ID}`]: () => jsonResponse(200, { ...other, role: 'admin', isAdmin: true }),

@@ -120,7 +120,25 @@ function MentorCard({ mentor }: { mentor: UserMentor }) {
   );
 }
 
-function Actions({ user, mentor, isSelf }: { user: PublicUser; mentor: UserMentor | null; isSelf: boolean }) {
+/**
+ * Whether the viewer can message this member: conversations are between a mentor and a client, so
+ * one of the two must be a mentor (a seeker is not offered a message to another seeker).
+ */
+function canMessage(user: PublicUser, mentor: UserMentor | null, viewerIsMentor: boolean): boolean {
+  return viewerIsMentor || mentor !== null || user.role === 'mentor';
+}
+
+function Actions({
+  user,
+  mentor,
+  isSelf,
+  viewerIsMentor,
+}: {
+  user: PublicUser;
+  mentor: UserMentor | null;
+  isSelf: boolean;
+  viewerIsMentor: boolean;
+}) {
   return (
     <div className="flex flex-wrap gap-3">
       {isSelf ? (
@@ -130,7 +148,7 @@ function Actions({ user, mentor, isSelf }: { user: PublicUser; mentor: UserMento
             Edit Profile
           </Link>
         </Button>
-      ) : (
+      ) : !canMessage(user, mentor, viewerIsMentor) ? null : (
         <Button asChild>
           <Link to={`/messages?user=${encodeURIComponent(user.id)}`}>
             <MessageCircle aria-hidden="true" className="h-4 w-4" />
@@ -219,7 +237,7 @@ export function PublicProfilePage() {
                     Member since {memberSince(profile.createdAt)}
                   </li>
                 </ul>
-                <Actions user={profile} mentor={mentor} isSelf={isSelf} />
+                <Actions user={profile} mentor={mentor} isSelf={isSelf} viewerIsMentor={viewer?.isMentor === true} />
               </div>
             </CardContent>
           </Card>

@@ -8,7 +8,13 @@ import {
   SUPPORT_RESPONSE_HOURS,
   VIDEO_JOIN_EARLY_MINUTES,
 } from '@/config/constants';
-import { COMPLAINT_WINDOW_HOURS, GROUP_SIZE, SUPPORT_HOURS } from './policy-facts';
+import {
+  COMPLAINT_RESPONSE_HOURS,
+  COMPLAINT_WINDOW_HOURS,
+  GROUP_SIZE,
+  NO_SHOW_WAIT_MINUTES,
+  SUPPORT_HOURS,
+} from './policy-facts';
 
 export type Faq = { id: string; question: string; answer: ReactNode };
 
@@ -90,11 +96,20 @@ export const FAQS: Faq[] = [
     id: 'group-sessions',
     question: 'What are group sessions?',
     answer: (
-      <p>
-        Group sessions are live video sessions led by one mentor for {GROUP_SIZE.min} to {GROUP_SIZE.max} participants,
-        often at a lower price per person. Browse upcoming ones on the <Link to="/group-sessions">Group Sessions</Link>{' '}
-        page; a card shows how many spots are left.
-      </p>
+      <>
+        <p>
+          Group sessions are live video sessions led by one mentor for {GROUP_SIZE.min} to {GROUP_SIZE.max}{' '}
+          participants, often at a lower price per person. Browse upcoming ones on the{' '}
+          <Link to="/group-sessions">Group Sessions</Link> page; a card shows how many spots are left. The call opens{' '}
+          {VIDEO_JOIN_EARLY_MINUTES} minutes before the start: you wait in the room until the mentor begins.
+        </p>
+        <p className="mt-2">
+          A mentor may remove a participant from the call, and the reason decides the money: someone removed for their
+          conduct is not refunded (the seat stays paid, and they can complain to us within {COMPLAINT_WINDOW_HOURS}{' '}
+          hours like after any session); someone removed for any other reason has their seat cancelled and refunded in
+          full. The removed participant is told which, on screen, in a notification and by e-mail.
+        </p>
+      </>
     ),
   },
   {
@@ -113,10 +128,15 @@ export const FAQS: Faq[] = [
     question: 'What if a session did not go as expected?',
     answer: (
       <p>
-        Please tell us within {COMPLAINT_WINDOW_HOURS} hours of the session through the{' '}
-        <Link to="/contact">contact form</Link>, choosing 'Report an Issue'. Include the date, the mentor and what
-        happened, and we will review it and get back to you. Behavior that breaks our{' '}
-        <Link to="/community-guidelines">Community Guidelines</Link> can be reported the same way.
+        Press 'Report a problem' on the session in your <Link to="/dashboard">dashboard</Link>, from its start until{' '}
+        {COMPLAINT_WINDOW_HOURS} hours after it ends, and tell us what happened. Your mentor can answer within{' '}
+        {COMPLAINT_RESPONSE_HOURS} hours; an administrator then decides on a full, a partial or no refund, and you see
+        the outcome on the session. If your mentor did not show up, call them from the session and report it{' '}
+        {NO_SHOW_WAIT_MINUTES} minutes or more after the start: when our call records show that you called and they
+        neither called nor answered, you are refunded in full at once. Receipts for every payment and refund are under{' '}
+        <Link to="/receipts">Receipts</Link>. Behavior that breaks our{' '}
+        <Link to="/community-guidelines">Community Guidelines</Link> can be reported through the{' '}
+        <Link to="/contact">contact form</Link>.
       </p>
     ),
   },

@@ -20,5 +20,11 @@ export const COMMUNICATION_LOGS_RETENTION_YEARS = 3;
 /** Group sessions take 2 to 20 participants. */
 export const GROUP_SIZE = { min: 2, max: 20 } as const;
 
-/** Complaints about a session are accepted within 24 hours of it. */
+/** Complaints about a session are accepted from its start until 24 hours after its end. */
 export const COMPLAINT_WINDOW_HOURS = 24;
+
+/** A mentor may answer a complaint within this many hours of it. */
+export const COMPLAINT_RESPONSE_HOURS = 48;
+
+/** A no-show is reported this many minutes or more after the start. */
+export const NO_SHOW_WAIT_MINUTES = 15;

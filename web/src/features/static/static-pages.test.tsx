@@ -95,7 +95,7 @@ describe('/help-center', () => {
       '2 to 20',
       '17% fee',
       'paid out weekly',
-      'within 24 hours of the session',
+      'until 24 hours after it ends',
       'reply to every message within 24 hours',
     ]) {
       expect(text).toContain(fact);

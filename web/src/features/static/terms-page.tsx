@@ -1,7 +1,14 @@
 import { FileText } from 'lucide-react';
 import { Link } from 'react-router';
 import { APP_NAME, REFUND_POLICY, RESCHEDULE_CUTOFF_HOURS, RESERVATION_HOLD_MINUTES } from '@/config/constants';
-import { COMPLAINT_WINDOW_HOURS, MINIMUM_AGE, POLICIES_LAST_UPDATED, TERMS_CHANGE_NOTICE_DAYS } from './policy-facts';
+import {
+  COMPLAINT_RESPONSE_HOURS,
+  COMPLAINT_WINDOW_HOURS,
+  MINIMUM_AGE,
+  NO_SHOW_WAIT_MINUTES,
+  POLICIES_LAST_UPDATED,
+  TERMS_CHANGE_NOTICE_DAYS,
+} from './policy-facts';
 import { PlatformFeePercent, SupportEmailLink } from '@/components/site-info';
 import { BackToHome, LegalSection, StaticPage } from './static-page';
 
@@ -88,8 +95,14 @@ export function TermsOfServicePage() {
           You can reschedule a booking to another available time up to {RESCHEDULE_CUTOFF_HOURS} hours before it starts.
         </p>
         <p>
-          If a session did not take place as booked, tell us within {COMPLAINT_WINDOW_HOURS} hours of its scheduled time
-          through our <Link to="/contact">contact form</Link> and we will review it.
+          If a session did not go as booked, report a problem from your <Link to="/dashboard">dashboard</Link> from the
+          moment it starts until {COMPLAINT_WINDOW_HOURS} hours after it ends. The mentor may answer within{' '}
+          {COMPLAINT_RESPONSE_HOURS} hours, and an administrator then decides: a full refund, a partial refund or none.
+          If your mentor did not turn up, wait {NO_SHOW_WAIT_MINUTES} minutes after the start and call them from the
+          session: when our call records show that you called and your mentor neither called nor answered, you are
+          refunded in full at once. A group session whose mentor never joins its call is refunded in full to every
+          participant. Refunds go back to the card you paid with, and you receive a receipt for every payment and
+          refund.
         </p>
       </LegalSection>
 

@@ -19,7 +19,6 @@ import { useUser } from '@/lib/auth';
 import { apiKey } from '@/lib/query-keys';
 import { useRealtime, useRealtimeEvent } from '@/lib/realtime';
 import { callReducer, initialCallState, type ActiveCall, type IncomingCall } from './call-state';
-import { IncomingCallOverlay } from './incoming-call-overlay';
 import { CALL_MEDIA_CONSTRAINTS, PeerSession } from './peer';
 
 type RtcConfig = { iceServers: RTCIceServer[] };
@@ -128,7 +127,18 @@ function stopTracks(stream: MediaStream | null) {
  * One-to-one calls: the signalling state (incoming, active), the WebRTC connection of the active call
  * and its camera and microphone, and the incoming-call overlay shown over any screen.
  */
-export function CallProvider({ children }: { children: ReactNode }) {
+/** The screen of a call in progress; app/ hands in the calls feature's, which the messages thread shows. */
+export type CallScreen = (peerName: string) => ReactNode;
+
+const CallScreenContext = createContext<CallScreen | null>(null);
+
+/** Where a feature shows the call in progress: the screen app/ handed to the provider, if any. */
+export function CallScreenSlot({ peerName }: { peerName: string }) {
+  const screen = useContext(CallScreenContext);
+  return screen?.(peerName) ?? null;
+}
+
+export function CallProvider({ children, screen }: { children: ReactNode; screen?: CallScreen }) {
   const { client, connected } = useRealtime();
   const { user, isLoading: userLoading } = useUser();
   const userId = user?.id ?? null;
@@ -388,10 +398,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
 
   return (
     <CallContext.Provider value={value}>
-      {children}
-      {state.incomingCall && (
-        <IncomingCallOverlay call={state.incomingCall} onAccept={acceptCall} onDecline={declineCall} />
-      )}
+      <CallScreenContext.Provider value={screen ?? null}>{children}</CallScreenContext.Provider>
     </CallContext.Provider>
   );
 }

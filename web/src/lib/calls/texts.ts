@@ -4,7 +4,8 @@ export const CALL_TEXT = {
   accept: 'Accept',
   decline: 'Decline',
   mediaError: 'Media Access Error',
-  mediaErrorText: 'Could not access your camera or microphone. Check the browser permissions.',
+  // The spec's words (02, errors: 'Media Access Error').
+  mediaErrorText: 'Unable to access camera or microphone. Please check permissions.',
 } as const;
 
 /** The sound of an incoming call. */

@@ -64,6 +64,10 @@ export type ConversationRef = {
 export type Empty = Record<string, never>;
 /** A frame the server refused, or an event that failed: the rule's message and the event it named. */
 export type ErrorData = {
+  /** Deviation: what went wrong, as the HTTP API's error `code` names it (`validation`,
+   * `forbidden`, `not_found`, `conflict`, `rate_limited`, `internal`, `unavailable`, ...): a
+   * refusal by a rule is no fault of the connection, and the web says so. */
+  code?: string | null;
   event?: string | null;
   message: string;
 };
@@ -109,7 +113,7 @@ export type GroupIceCandidate = {
 export type GroupSessionEnded = {
   groupSessionId: string;
   /** The session's status now: `completed` or `cancelled`. */
-  status: string;
+  status: GroupStatus;
 };
 /** A group session named by a group-call event. */
 export type GroupSessionRef = {
@@ -119,6 +123,8 @@ export type GroupSessionStarted = {
   groupSessionId: string;
   startedAt: string;
 };
+/** The state of a group session. */
+export type GroupStatus = 'scheduled' | 'active' | 'completed' | 'cancelled';
 /** Every socket of the callee: someone calls. */
 export type IncomingCall = {
   bookingId: string | null;
@@ -177,6 +183,18 @@ export type RelayedOffer = {
   from: string;
   offer: RTCSessionDescriptionInit;
   roomId: string;
+};
+/** Why a mentor removed a participant from a group session's call, which decides the money:
+ * `conduct` keeps the seat paid (it completes with the session, and the mentor is paid);
+ * `other` cancels the seat and refunds it in full (a `removed_by_mentor` refund). */
+export type RemovalReason = 'conduct' | 'other';
+/** The mentor removes a participant, saying why: the reason decides the seat's money. */
+export type RemoveParticipant = {
+  groupSessionId: string;
+  participantId: string;
+  /** `conduct` (the seat stays paid) or `other` (the seat is cancelled and refunded in full);
+   * a removal without one is refused. */
+  reason?: RemovalReason | null;
 };
 /** An answer for the other party of the call in `roomId`. */
 export type SendAnswer = {
@@ -288,7 +306,7 @@ export type ClientEvents = {
   'leave-group-session': GroupSessionRef;
   'mute-participant': ParticipantRef;
   'unmute-participant': ParticipantRef;
-  'remove-participant': ParticipantRef;
+  'remove-participant': RemoveParticipant;
   'toggle-video': ToggleVideo;
   'toggle-audio': ToggleAudio;
   /** Deviation: the seat's publisher offer; the api relays it to Janus and answers with

@@ -18,6 +18,15 @@ import type { ServerEvents } from './events';
 
 type RealtimeValue = { client: RealtimeClient | null; connected: boolean };
 
+/**
+ * Whether an `error` frame reports a fault (the server failed or a service is down, or the frame
+ * names no code) rather than a refusal by a rule, which carries the HTTP API's code of it
+ * (`validation`, `forbidden`, `not_found`, `conflict`, `rate_limited`, ...).
+ */
+export function isFault(code: string | undefined | null): boolean {
+  return !code || code === 'internal' || code === 'unavailable';
+}
+
 const RealtimeContext = createContext<RealtimeValue>({ client: null, connected: false });
 
 /**
@@ -57,9 +66,12 @@ export function RealtimeProvider({
     setValue({ client, connected: false });
     const offStatus = client.onStatus((connected) => setValue({ client, connected }));
     const offReconnect = client.onReconnect(() => void refreshAfterReconnect(queryClient));
-    const offError = client.on('error', ({ message }) => {
+    const offError = client.on('error', ({ message, code }) => {
       console.warn('realtime error', message);
-      toast.error(CONNECTION_ERROR_TITLE, { description: message });
+      // A refusal by a rule (not now, not yours, not allowed) is said as it is; only a fault of
+      // the server or the connection is a 'Connection Error'.
+      if (isFault(code)) toast.error(CONNECTION_ERROR_TITLE, { description: message });
+      else toast.error(message);
     });
     client.start();
     return () => {

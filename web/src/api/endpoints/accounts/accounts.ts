@@ -5,12 +5,23 @@
  * OpenAPI spec version: 0.1.0
  */
 import type {
+  DataExportRequested,
+  DataExportView,
+  DeleteAccountRequest,
+  DeletionScheduledView,
   EmailRequest,
   LoginRequest,
   MessageResponse,
+  RecoveryCodesView,
   RegisterRequest,
   RegisterResponse,
+  SessionView,
   TokenRequest,
+  TwoFactorCodeRequest,
+  TwoFactorDisableRequest,
+  TwoFactorLoginRequest,
+  TwoFactorRequiredView,
+  TwoFactorSetupView,
   UnsubscribePageParams,
   UnsubscribeParams,
   UserView
@@ -141,7 +152,7 @@ export const getLoginUrl = () => {
 /**
  * @summary Signs in and sets the session cookie.
  */
-export const login = async (loginRequest: LoginRequest, options?: Parameters<typeof apiFetch>[1]): Promise<UserView> => {
+export const login = async (loginRequest: LoginRequest, options?: Parameters<typeof apiFetch>[1]): Promise<UserView | TwoFactorRequiredView> => {
 
     const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
     if (!h) return {};
@@ -157,7 +168,7 @@ export const login = async (loginRequest: LoginRequest, options?: Parameters<typ
     }
     return headers;
   };
-return apiFetch<UserView>(getLoginUrl(),
+return apiFetch<UserView | TwoFactorRequiredView>(getLoginUrl(),
   {
     ...options,
     method: 'POST',
@@ -190,6 +201,45 @@ export const loginPage = async ( options?: Parameters<typeof apiFetch>[1]): Prom
 );}
 
 
+export const getLoginTwoFactorUrl = () => {
+
+
+
+
+  return `/api/login/two-factor`
+}
+
+/**
+ * @summary Completes a sign-in that needs two factors, within 5 minutes of the password, with a code
+from the authenticator app (each accepted once) or an unused recovery code. A wrong one is
+401 `invalid_two_factor_code`; the fifth, or a late one, 401 `two_factor_attempt_ended`.
+ */
+export const loginTwoFactor = async (twoFactorLoginRequest: TwoFactorLoginRequest, options?: Parameters<typeof apiFetch>[1]): Promise<UserView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<UserView>(getLoginTwoFactorUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(twoFactorLoginRequest)
+  }
+);}
+
+
 export const getLogoutUrl = () => {
 
 
@@ -213,6 +263,32 @@ export const logout = async ( options?: Parameters<typeof apiFetch>[1]): Promise
 );}
 
 
+export const getLogoutPageUrl = () => {
+
+
+
+
+  return `/api/logout`
+}
+
+/**
+ * @summary Browser navigation to sign out (the header's link): signs out and shows the sign-in screen
+when the browser says the navigation came from this site or from the user themself
+(`Sec-Fetch-Site: same-origin` or `none`); from anywhere else (another site's link or image,
+or no such header) it only shows the sign-in screen, so a foreign page cannot sign anyone out.
+ */
+export const logoutPage = async ( options?: Parameters<typeof apiFetch>[1]): Promise<unknown> => {
+
+  return apiFetch<unknown>(getLogoutPageUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
 export const getGetAuthUserUrl = () => {
 
 
@@ -230,6 +306,345 @@ export const getAuthUser = async ( options?: Parameters<typeof apiFetch>[1]): Pr
   {
     ...options,
     method: 'GET'
+
+
+  }
+);}
+
+
+export const getListSessionsUrl = () => {
+
+
+
+
+  return `/api/user/sessions`
+}
+
+/**
+ * @summary Where the account is signed in: its live sessions, the current one first.
+ */
+export const listSessions = async ( options?: Parameters<typeof apiFetch>[1]): Promise<SessionView[]> => {
+
+  return apiFetch<SessionView[]>(getListSessionsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getEndSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/user/sessions/${id}`
+}
+
+/**
+ * @summary Ends one of the account's sessions; its sockets close at once. Another user's is not found.
+ */
+export const endSession = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getEndSessionUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+export const getSetupTwoFactorUrl = () => {
+
+
+
+
+  return `/api/user/two-factor/setup`
+}
+
+/**
+ * @summary Starts setting up two-factor sign-in: a new secret for the authenticator app, in force once
+`enable` confirms a code from it. 409 when two factors are on already.
+ */
+export const setupTwoFactor = async ( options?: Parameters<typeof apiFetch>[1]): Promise<TwoFactorSetupView> => {
+
+  return apiFetch<TwoFactorSetupView>(getSetupTwoFactorUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getEnableTwoFactorUrl = () => {
+
+
+
+
+  return `/api/user/two-factor/enable`
+}
+
+/**
+ * @summary Turns two-factor sign-in on with a first code from the app; answers the 10 recovery codes.
+ */
+export const enableTwoFactor = async (twoFactorCodeRequest: TwoFactorCodeRequest, options?: Parameters<typeof apiFetch>[1]): Promise<RecoveryCodesView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<RecoveryCodesView>(getEnableTwoFactorUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(twoFactorCodeRequest)
+  }
+);}
+
+
+export const getDisableTwoFactorUrl = () => {
+
+
+
+
+  return `/api/user/two-factor/disable`
+}
+
+/**
+ * @summary Turns two-factor sign-in off, on the password and a code (or a recovery code).
+ */
+export const disableTwoFactor = async (twoFactorDisableRequest: TwoFactorDisableRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<MessageResponse>(getDisableTwoFactorUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(twoFactorDisableRequest)
+  }
+);}
+
+
+export const getNewRecoveryCodesUrl = () => {
+
+
+
+
+  return `/api/user/two-factor/recovery-codes`
+}
+
+/**
+ * @summary A new set of recovery codes on a current code; the old ones stop working.
+ */
+export const newRecoveryCodes = async (twoFactorCodeRequest: TwoFactorCodeRequest, options?: Parameters<typeof apiFetch>[1]): Promise<RecoveryCodesView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<RecoveryCodesView>(getNewRecoveryCodesUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(twoFactorCodeRequest)
+  }
+);}
+
+
+export const getRevokeOtherSessionsUrl = () => {
+
+
+
+
+  return `/api/user/sessions/revoke-others`
+}
+
+/**
+ * @summary Ends every session of the account but the one making the request.
+ */
+export const revokeOtherSessions = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getRevokeOtherSessionsUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getRequestDataExportUrl = () => {
+
+
+
+
+  return `/api/user/data-export`
+}
+
+/**
+ * @summary Asks for a copy of the user's data. A job builds a zip of JSON files and their uploads;
+once a day at most (429 `rate_limited` for a second request within 24 hours).
+ */
+export const requestDataExport = async ( options?: Parameters<typeof apiFetch>[1]): Promise<DataExportRequested> => {
+
+  return apiFetch<DataExportRequested>(getRequestDataExportUrl(),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getListDataExportsUrl = () => {
+
+
+
+
+  return `/api/user/data-exports`
+}
+
+/**
+ * @summary The user's data exports, newest first.
+ */
+export const listDataExports = async ( options?: Parameters<typeof apiFetch>[1]): Promise<DataExportView[]> => {
+
+  return apiFetch<DataExportView[]>(getListDataExportsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getDownloadDataExportUrl = (id: string,) => {
+
+
+
+
+  return `/api/user/data-exports/${id}/download`
+}
+
+/**
+ * @summary Downloads a ready export (its owner only: 404 to anyone else); 410 `gone` once its 7 days
+are over, 409 while it is being built.
+ */
+export const downloadDataExport = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
+
+  return apiFetch<Blob>(getDownloadDataExportUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getDeleteAccountUrl = () => {
+
+
+
+
+  return `/api/user/delete-account`
+}
+
+/**
+ * @summary Schedules the account's deletion 14 days ahead, on the password (400 'Incorrect password.').
+At once: every session and socket of the user ends, upcoming bookings are cancelled (the
+user's own by the cancellation policy; a mentor's with full refunds), holds are released
+and a mentor profile is unlisted; the user is e-mailed the date.
+ */
+export const deleteAccount = async (deleteAccountRequest: DeleteAccountRequest, options?: Parameters<typeof apiFetch>[1]): Promise<DeletionScheduledView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<DeletionScheduledView>(getDeleteAccountUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(deleteAccountRequest)
+  }
+);}
+
+
+export const getCancelAccountDeletionUrl = () => {
+
+
+
+
+  return `/api/user/cancel-deletion`
+}
+
+/**
+ * @summary 'Keep my account': calls off the scheduled deletion; a mentor profile is listed again as it
+was. 409 when no deletion is scheduled.
+ */
+export const cancelAccountDeletion = async ( options?: Parameters<typeof apiFetch>[1]): Promise<UserView> => {
+
+  return apiFetch<UserView>(getCancelAccountDeletionUrl(),
+  {
+    ...options,
+    method: 'POST'
 
 
   }

@@ -10,6 +10,8 @@ import type {
   AdminStatsView,
   AnnouncementRequest,
   AnnouncementView,
+  ComplaintPage,
+  ComplaintView,
   ContactMessageView,
   DismissReportRequest,
   JobQueueView,
@@ -19,12 +21,16 @@ import type {
   ListAdminBookingsParams,
   ListAdminMentorsParams,
   ListAdminUsersParams,
+  ListComplaintsParams,
   ListContactMessagesParams,
   ListJobsParams,
   ListReportsParams,
+  RefundIssuedView,
+  RefundRequest,
   RejectMentorRequest,
   ReportView,
   ResolveReportRequest,
+  ResolveRequest,
   UserStatusRequest,
   UserView
 } from '../../model';
@@ -377,7 +383,9 @@ export const getListReportsUrl = (params?: ListReportsParams,) => {
 }
 
 /**
- * @summary Reports, newest first, optionally of one status.
+ * @summary Reports, newest first, optionally of one status, each with what was reported (a review's text
+and rating, a message with the last lines of its conversation, a profile, a group session),
+who wrote it and about whom, who reported it and the earlier reports on the same thing.
  */
 export const listReports = async (params?: ListReportsParams, options?: Parameters<typeof apiFetch>[1]): Promise<ReportView[]> => {
 
@@ -586,6 +594,114 @@ export const listJobSchedules = async ( options?: Parameters<typeof apiFetch>[1]
     method: 'GET'
 
 
+  }
+);}
+
+
+export const getListComplaintsUrl = (params?: ListComplaintsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/admin/complaints?${stringifiedParams}` : `/api/admin/complaints`
+}
+
+/**
+ * @summary The complaint queue (`status`: open, resolved, rejected or all, the default): oldest open first,
+each with its booking, both parties, the money, the call evidence and the mentor's answer.
+ */
+export const listComplaints = async (params?: ListComplaintsParams, options?: Parameters<typeof apiFetch>[1]): Promise<ComplaintPage> => {
+
+  return apiFetch<ComplaintPage>(getListComplaintsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getResolveComplaintUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/complaints/${id}/resolve`
+}
+
+/**
+ * @summary Decides an open complaint: full_refund, partial_refund (0 < amount < what is left) or no_refund,
+with a note. Audited; both parties are told.
+ */
+export const resolveComplaint = async (id: string,
+    resolveRequest: ResolveRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ComplaintView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<ComplaintView>(getResolveComplaintUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(resolveRequest)
+  }
+);}
+
+
+export const getRefundBookingUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/bookings/${id}/refund`
+}
+
+/**
+ * @summary Refunds any paid booking by goodwill, at any time: never more than paid less refunded (409).
+ */
+export const refundBooking = async (id: string,
+    refundRequest: RefundRequest, options?: Parameters<typeof apiFetch>[1]): Promise<RefundIssuedView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<RefundIssuedView>(getRefundBookingUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(refundRequest)
   }
 );}
 

@@ -5,7 +5,9 @@
  * OpenAPI spec version: 0.1.0
  */
 import type {
+  AvailableDays,
   CreateGroupSessionRequest,
+  GetAvailableDaysParams,
   GetAvailableSlotsParams,
   GroupSessionView,
   GroupStatusRequest,
@@ -43,6 +45,39 @@ export const getAvailableSlots = async (mentorId: string,
     params?: GetAvailableSlotsParams, options?: Parameters<typeof apiFetch>[1]): Promise<string[]> => {
 
   return apiFetch<string[]>(getGetAvailableSlotsUrl(mentorId,params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getGetAvailableDaysUrl = (mentorId: string,
+    params?: GetAvailableDaysParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/mentors/${mentorId}/available-days?${stringifiedParams}` : `/api/mentors/${mentorId}/available-days`
+}
+
+/**
+ * @summary The viewer-local days of a month with at least one free start (the days available-slots
+offers times on), for the booking calendar: one request per visible month.
+ */
+export const getAvailableDays = async (mentorId: string,
+    params?: GetAvailableDaysParams, options?: Parameters<typeof apiFetch>[1]): Promise<AvailableDays> => {
+
+  return apiFetch<AvailableDays>(getGetAvailableDaysUrl(mentorId,params),
   {
     ...options,
     method: 'GET'
@@ -211,8 +246,9 @@ export const getListGroupSessionsUrl = (params?: ListGroupSessionsParams,) => {
 }
 
 /**
- * @summary Group sessions still ahead or live, soonest first; `mentor` (a mentor profile id) or
-`serviceId` narrows the list.
+ * @summary Group sessions still ahead or live, soonest first, a page at a time (X-Total-Count: how many
+match); `mentor` (a mentor profile id) or `serviceId` narrows the list, and the filters are
+named as on /api/mentors.
  */
 export const listGroupSessions = async (params?: ListGroupSessionsParams, options?: Parameters<typeof apiFetch>[1]): Promise<GroupSessionView[]> => {
 

@@ -9,16 +9,25 @@ import type {
   CancelRequest,
   CancelledView,
   ClientDashboard,
+  ComplaintPage,
+  ComplaintRequest,
+  ComplaintResponseRequest,
+  ComplaintView,
   EmailPreferencesChange,
   EmailPreferencesView,
+  ListMentorComplaintsParams,
   MentorCancelRequest,
   MentorStatsView,
+  ReceiptView,
   RefundPolicyView,
   RescheduleRequest,
   Rescheduled,
+  ReviewReplyCreatedView,
+  ReviewReplyRequest,
   ReviewRequest,
   ReviewView,
-  StatusRequest
+  StatusRequest,
+  VideoWindowView
 } from '../../model';
 
 import { apiFetch } from '../../../lib/api-fetch';
@@ -202,6 +211,30 @@ return apiFetch<EmailPreferencesView>(getUpdateEmailPreferencesUrl(),
 );}
 
 
+export const getGetVideoWindowUrl = (id: string,) => {
+
+
+
+
+  return `/api/bookings/${id}/video-window`
+}
+
+/**
+ * @summary When the booking's video call opens and closes (its seeker or mentor only; 404 otherwise),
+so the call button can say when it opens instead of failing.
+ */
+export const getVideoWindow = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<VideoWindowView> => {
+
+  return apiFetch<VideoWindowView>(getGetVideoWindowUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
 export const getReviewBookingUrl = (id: string,) => {
 
 
@@ -354,6 +387,198 @@ export const getGetMentorStatsUrl = () => {
 export const getMentorStats = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorStatsView> => {
 
   return apiFetch<MentorStatsView>(getGetMentorStatsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getFileComplaintUrl = (id: string,) => {
+
+
+
+
+  return `/api/bookings/${id}/complaint`
+}
+
+/**
+ * @summary The seeker reports a problem with a session, from its start until 24 hours after its end, once
+per booking. A mentor no-show filed 15 minutes or more after the start is settled at once with a
+full refund when the call evidence shows it.
+ */
+export const fileComplaint = async (id: string,
+    complaintRequest: ComplaintRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ComplaintView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<ComplaintView>(getFileComplaintUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(complaintRequest)
+  }
+);}
+
+
+export const getListMentorComplaintsUrl = (params?: ListMentorComplaintsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/mentor/complaints?${stringifiedParams}` : `/api/mentor/complaints`
+}
+
+/**
+ * @summary The signed-in mentor's complaints (`status`: open, resolved, rejected or all, the default).
+ */
+export const listMentorComplaints = async (params?: ListMentorComplaintsParams, options?: Parameters<typeof apiFetch>[1]): Promise<ComplaintPage> => {
+
+  return apiFetch<ComplaintPage>(getListMentorComplaintsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getAnswerComplaintUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/complaints/${id}/response`
+}
+
+/**
+ * @summary The mentor answers a complaint about their session, once, within 48 hours of it.
+ */
+export const answerComplaint = async (id: string,
+    complaintResponseRequest: ComplaintResponseRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ComplaintView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<ComplaintView>(getAnswerComplaintUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(complaintResponseRequest)
+  }
+);}
+
+
+export const getReplyToReviewUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/reviews/${id}/reply`
+}
+
+/**
+ * @summary The mentor replies to a review of them, once; it shows under the review on their page.
+ */
+export const replyToReview = async (id: string,
+    reviewReplyRequest: ReviewReplyRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReviewReplyCreatedView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<ReviewReplyCreatedView>(getReplyToReviewUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(reviewReplyRequest)
+  }
+);}
+
+
+export const getListReceiptsUrl = () => {
+
+
+
+
+  return `/api/receipts`
+}
+
+/**
+ * @summary The signed-in user's receipts, newest first.
+ */
+export const listReceipts = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ReceiptView[]> => {
+
+  return apiFetch<ReceiptView[]>(getListReceiptsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getGetReceiptPdfUrl = (number: string,) => {
+
+
+
+
+  return `/api/receipts/${number}/pdf`
+}
+
+/**
+ * @summary A receipt as a PDF, to its owner and admins only (404 to anyone else).
+ */
+export const getReceiptPdf = async (number: string, options?: Parameters<typeof apiFetch>[1]): Promise<Blob> => {
+
+  return apiFetch<Blob>(getGetReceiptPdfUrl(number),
   {
     ...options,
     method: 'GET'

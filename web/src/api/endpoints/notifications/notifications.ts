@@ -9,6 +9,12 @@ import type {
   MarkedAllRead,
   MessageResponse,
   NotificationView,
+  PublicKey,
+  PushDevice,
+  PushPreferencesChange,
+  PushPreferencesView,
+  SubscriptionRequest,
+  SubscriptionView,
   UnreadCount
 } from '../../model';
 
@@ -120,6 +126,172 @@ export const deleteNotification = async (id: string, options?: Parameters<typeof
     method: 'DELETE'
 
 
+  }
+);}
+
+
+export const getGetPushPublicKeyUrl = () => {
+
+
+
+
+  return `/api/push/public-key`
+}
+
+/**
+ * @summary The key browsers subscribe with (`applicationServerKey`).
+ */
+export const getPushPublicKey = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PublicKey> => {
+
+  return apiFetch<PublicKey>(getGetPushPublicKeyUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getCreatePushSubscriptionUrl = () => {
+
+
+
+
+  return `/api/push/subscriptions`
+}
+
+/**
+ * @summary Subscribes this browser; the same endpoint again updates its row.
+ */
+export const createPushSubscription = async (subscriptionRequest: SubscriptionRequest, options?: Parameters<typeof apiFetch>[1]): Promise<SubscriptionView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<SubscriptionView>(getCreatePushSubscriptionUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(subscriptionRequest)
+  }
+);}
+
+
+export const getListPushSubscriptionsUrl = () => {
+
+
+
+
+  return `/api/push/subscriptions`
+}
+
+/**
+ * @summary The user's subscribed browsers, most recently saved first.
+ */
+export const listPushSubscriptions = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PushDevice[]> => {
+
+  return apiFetch<PushDevice[]>(getListPushSubscriptionsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getDeletePushSubscriptionUrl = (id: string,) => {
+
+
+
+
+  return `/api/push/subscriptions/${id}`
+}
+
+/**
+ * @summary Removes one of the user's subscribed browsers.
+ */
+export const deletePushSubscription = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<MessageResponse> => {
+
+  return apiFetch<MessageResponse>(getDeletePushSubscriptionUrl(id),
+  {
+    ...options,
+    method: 'DELETE'
+
+
+  }
+);}
+
+
+export const getGetPushPreferencesUrl = () => {
+
+
+
+
+  return `/api/user/push-preferences`
+}
+
+/**
+ * @summary What the user wants pushed (all on by default).
+ */
+export const getPushPreferences = async ( options?: Parameters<typeof apiFetch>[1]): Promise<PushPreferencesView> => {
+
+  return apiFetch<PushPreferencesView>(getGetPushPreferencesUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getUpdatePushPreferencesUrl = () => {
+
+
+
+
+  return `/api/user/push-preferences`
+}
+
+/**
+ * @summary Changes the switches sent; the answer has all five.
+ */
+export const updatePushPreferences = async (pushPreferencesChange: PushPreferencesChange, options?: Parameters<typeof apiFetch>[1]): Promise<PushPreferencesView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<PushPreferencesView>(getUpdatePushPreferencesUrl(),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(pushPreferencesChange)
   }
 );}
 

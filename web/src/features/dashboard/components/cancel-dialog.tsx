@@ -18,14 +18,17 @@ import { useCancelBooking, useRefundPreview, type DashboardBooking } from '../ap
 
 const { fullRefundHours, partialRefundHours, partialRefundPercent } = REFUND_POLICY;
 
-/** The three tiers, as the dialog lists them. */
+/** The three tiers, as the dialog lists them: each says what the seeker gets back. */
 export const REFUND_TIERS = [
-  { percent: 100, text: `${fullRefundHours} hours or more before the session: 100% refund` },
+  {
+    percent: 100,
+    text: `${fullRefundHours} hours or more before the session: 100% refund, you get back everything you paid`,
+  },
   {
     percent: partialRefundPercent,
-    text: `${partialRefundHours} to ${fullRefundHours} hours before: ${partialRefundPercent}% refund (${100 - partialRefundPercent}% fee)`,
+    text: `${partialRefundHours} to ${fullRefundHours} hours before: ${partialRefundPercent}% refund, you get back ${partialRefundPercent}% of what you paid`,
   },
-  { percent: 0, text: `Less than ${partialRefundHours} hours before: no refund (0%)` },
+  { percent: 0, text: `Less than ${partialRefundHours} hours before: no refund, you get nothing back` },
 ] as const;
 
 type CancelDialogProps = {

@@ -1,0 +1,6 @@
+//! Live notifications.
+
+opaque!(
+    /// A notification, the object `GET /api/notifications` lists.
+    NotificationView => "NotificationView"
+);
