@@ -148,7 +148,7 @@ describe('download my data', () => {
     assert.equal(conv.id, conversation);
     assert.ok(conv.messages.every((m) => m.senderId && m.createdAt && m.content));
     assert.ok(json['bookings.json'].some((b) => b.id === booking.id && b.status === 'confirmed'));
-    assert.ok(json['payments.json'].payments.some((p) => p.bookingId === booking.id && p.amountCents === 3000));
+    assert.ok(json['payments.json'].payments.some((p) => p.bookingId === booking.id && p.amount === '30.00'));
     assert.ok(Array.isArray(json['payments.json'].refunds));
     assert.ok(json['payments.json'].receipts.length >= 1, 'the receipt of the payment');
     assert.ok(Array.isArray(json['reviews.json'].written));

@@ -263,7 +263,8 @@ Your data from Mystic Mentors
 =============================
 
 This archive holds what the service keeps about you, as of the moment it was made. The JSON files
-use the same field names as the service's API (camelCase; times in ISO 8601, UTC; amounts in cents).
+use the same field names as the service's API (camelCase; times in ISO 8601, UTC; amounts in US
+dollars as decimal strings, such as 75.00).
 
 profile.json        Your account: name, e-mail address, bio, time zone, role, when you joined.
 bookings.json       Every booking you made as a seeker (and, for mentors, every booking with you):
@@ -307,7 +308,8 @@ async fn collect(tx: &mut PgConnection, user_id: Uuid) -> Result<Vec<(&'static s
                     b.mentor_id AS "mentorId", m.display_name AS "mentorName",
                     b.user_id AS "userId", concat_ws(' ', u.first_name, u.last_name) AS "userName",
                     b.service_id AS "serviceId", s.title AS "serviceTitle", b.group_session_id AS "groupSessionId",
-                    b.status, b.scheduled_at AS "scheduledAt", b.ends_at AS "endsAt", b.total_cents AS "totalCents",
+                    b.status, b.scheduled_at AS "scheduledAt", b.ends_at AS "endsAt",
+                    to_char(b.total_cents / 100.0, 'FM999999990.00') AS "totalAmount",
                     b.notes, b.created_at AS "createdAt", b.confirmed_at AS "confirmedAt",
                     b.completed_at AS "completedAt", b.cancelled_at AS "cancelledAt",
                     b.cancellation_reason AS "cancellationReason"
@@ -322,17 +324,19 @@ async fn collect(tx: &mut PgConnection, user_id: Uuid) -> Result<Vec<(&'static s
     let payments = sqlx::query_scalar!(
         r#"SELECT json_build_object(
              'payments', (SELECT coalesce(json_agg(p ORDER BY p."createdAt", p.id), '[]'::json) FROM (
-                SELECT id, booking_id AS "bookingId", amount_cents AS "amountCents", card_last4 AS "cardLast4",
+                SELECT id, booking_id AS "bookingId", to_char(amount_cents / 100.0, 'FM999999990.00') AS "amount",
+                       card_last4 AS "cardLast4",
                        status, message, reference, created_at AS "createdAt", settled_at AS "settledAt"
                 FROM payments WHERE user_id = $1) p),
              'refunds', (SELECT coalesce(json_agg(r ORDER BY r."createdAt", r.id), '[]'::json) FROM (
                 SELECT r.id, r.booking_id AS "bookingId", r.payment_id AS "paymentId", r.percentage,
-                       r.amount_cents AS "amountCents", r.status, r.reason, r.note,
+                       to_char(r.amount_cents / 100.0, 'FM999999990.00') AS "amount", r.status, r.reason, r.note,
                        r.created_at AS "createdAt", r.completed_at AS "completedAt"
                 FROM refunds r JOIN bookings b ON b.id = r.booking_id WHERE b.user_id = $1) r),
              'receipts', (SELECT coalesce(json_agg(r ORDER BY r."issuedAt", r.id), '[]'::json) FROM (
                 SELECT id, number, kind, booking_id AS "bookingId", payment_id AS "paymentId",
-                       refund_id AS "refundId", amount_cents AS "amountCents", card_last4 AS "cardLast4",
+                       refund_id AS "refundId", to_char(amount_cents / 100.0, 'FM999999990.00') AS "amount",
+                       card_last4 AS "cardLast4",
                        payer_name AS "payerName", payer_email AS "payerEmail", description,
                        session_at AS "sessionAt", issued_at AS "issuedAt"
                 FROM receipts WHERE user_id = $1) r)
@@ -424,7 +428,8 @@ async fn collect(tx: &mut PgConnection, user_id: Uuid) -> Result<Vec<(&'static s
     };
     let mentor = sqlx::query_scalar!(
         r#"SELECT row_to_json(m) AS "json!" FROM (
-             SELECT id, display_name AS "displayName", bio, specialties, base_price_cents AS "basePriceCents",
+             SELECT id, display_name AS "displayName", bio, specialties, to_char(base_price_cents / 100.0,
+                    'FM999999990.00') AS "basePrice",
                     profile_image_url AS "profileImageUrl", time_zone AS "timeZone", rating, review_count AS "reviewCount",
                     total_sessions AS "totalSessions", is_active AS "isActive", approval_status AS "approvalStatus",
                     rejection_reason AS "rejectionReason", minimum_notice_minutes AS "minimumNoticeMinutes",
@@ -438,7 +443,8 @@ async fn collect(tx: &mut PgConnection, user_id: Uuid) -> Result<Vec<(&'static s
     files.push(("mentor.json", mentor));
     let services = sqlx::query_scalar!(
         r#"SELECT coalesce(json_agg(s ORDER BY s."createdAt", s.id), '[]'::json) AS "json!" FROM (
-             SELECT id, title, description, service_type AS "serviceType", price_cents AS "priceCents",
+             SELECT id, title, description, service_type AS "serviceType", to_char(price_cents / 100.0,
+                    'FM999999990.00') AS "price",
                     duration_minutes AS "durationMinutes", is_active AS "isActive",
                     is_group_session AS "isGroupSession", max_participants AS "maxParticipants",
                     created_at AS "createdAt", updated_at AS "updatedAt"
@@ -465,10 +471,14 @@ async fn collect(tx: &mut PgConnection, user_id: Uuid) -> Result<Vec<(&'static s
     files.push(("availability.json", availability));
     let earnings = sqlx::query_scalar!(
         r#"SELECT coalesce(json_agg(e ORDER BY e."scheduledAt", e."bookingId"), '[]'::json) AS "json!" FROM (
-             SELECT b.id AS "bookingId", b.scheduled_at AS "scheduledAt", b.status, p.amount_cents AS "paidCents",
-                    coalesce((SELECT sum(r.amount_cents) FROM refunds r WHERE r.booking_id = b.id AND r.status = 'succeeded'), 0)
-                      AS "refundedCents",
-                    pb.payout_id AS "payoutId", pb.amount_cents AS "payoutAmountCents", pb.fee_cents AS "platformFeeCents"
+             SELECT b.id AS "bookingId", b.scheduled_at AS "scheduledAt", b.status, to_char(p.amount_cents / 100.0,
+                    'FM999999990.00') AS "amountPaid",
+                    to_char(coalesce((SELECT sum(r.amount_cents) FROM refunds r
+                                     WHERE r.booking_id = b.id AND r.status = 'succeeded'), 0) / 100.0, 'FM999999990.00')
+                      AS "amountRefunded",
+                    pb.payout_id AS "payoutId", to_char(pb.amount_cents / 100.0,
+                    'FM999999990.00') AS "payoutAmount", to_char(pb.fee_cents / 100.0,
+                    'FM999999990.00') AS "platformFee"
              FROM bookings b JOIN payments p ON p.booking_id = b.id AND p.status = 'approved'
              LEFT JOIN payout_bookings pb ON pb.booking_id = b.id
              WHERE b.mentor_id = $1) e"#,
@@ -480,14 +490,18 @@ async fn collect(tx: &mut PgConnection, user_id: Uuid) -> Result<Vec<(&'static s
     let payouts = sqlx::query_scalar!(
         r#"SELECT json_build_object(
              'payouts', (SELECT coalesce(json_agg(p ORDER BY p."createdAt", p.id), '[]'::json) FROM (
-                SELECT id, status, booking_count AS "bookingCount", pending_amount_cents AS "pendingAmountCents",
-                       platform_fee_cents AS "platformFeeCents", adjustment_cents AS "adjustmentCents",
-                       mentor_net_cents AS "mentorNetCents", destination_method AS "destinationMethod",
+                SELECT id, status, booking_count AS "bookingCount", to_char(pending_amount_cents / 100.0,
+                       'FM999999990.00') AS "pendingAmount",
+                       to_char(platform_fee_cents / 100.0, 'FM999999990.00') AS "platformFee",
+                       to_char(adjustment_cents / 100.0, 'FM999999990.00') AS "adjustmentTotal",
+                       to_char(mentor_net_cents / 100.0, 'FM999999990.00') AS "mentorNet",
+                       destination_method AS "destinationMethod",
                        destination, paid_at AS "paidAt", created_at AS "createdAt"
                 FROM payouts WHERE mentor_id = $1) p),
              'payoutDetails', (SELECT row_to_json(d) FROM (
                 SELECT method, paypal_email AS "paypalEmail", venmo_username AS "venmoUsername",
-                       zelle_email AS "zelleEmail", minimum_payout_cents AS "minimumPayoutCents", notes,
+                       zelle_email AS "zelleEmail", to_char(minimum_payout_cents / 100.0,
+                       'FM999999990.00') AS "minimumPayout", notes,
                        updated_at AS "updatedAt"
                 FROM payout_preferences WHERE mentor_id = $1) d)
            ) AS "json!""#,
