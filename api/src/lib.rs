@@ -1,9 +1,5 @@
 //! The HTTP API: poem + poem-openapi handlers grouped by area, guards, sessions, and the web app.
 
-// Not yet here: the route modules' request and view types are being moved into their own modules
-// (issue 32); `unreachable_pub` applies once they have settled.
-#![allow(unreachable_pub)]
-
 /// Database connections of one serving api process; HTTP requests and socket frames share them.
 pub const POOL_SIZE: u32 = 20;
 

@@ -34,7 +34,7 @@ pub struct AccountDataApi;
 /// One copy of the user's data: being built, ready to download (until `expiresAt`), expired or failed.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct DataExportView {
+pub(super) struct DataExportView {
     pub id: Uuid,
     pub status: ExportStatus,
     pub created_at: DateTime<Utc>,
@@ -76,7 +76,7 @@ pub enum ZipResponse {
 }
 
 #[derive(Object)]
-pub struct DeleteAccountRequest {
+pub(super) struct DeleteAccountRequest {
     /// The account's password, to confirm.
     #[oai(default)]
     pub password: String,

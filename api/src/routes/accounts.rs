@@ -20,13 +20,13 @@ use domain::{
 
 pub struct AccountsApi;
 
-pub const LOGGED_OUT: &str = "Logged out successfully";
+pub(super) const LOGGED_OUT: &str = "Logged out successfully";
 /// Where browser navigations to the sign-in endpoint land.
-pub const AUTH_SCREEN: &str = "/auth";
+pub(super) const AUTH_SCREEN: &str = "/auth";
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct RegisterRequest {
+pub(super) struct RegisterRequest {
     #[oai(default)]
     pub email: String,
     #[oai(default)]
@@ -58,7 +58,7 @@ pub enum RegisterResult {
 }
 
 #[derive(Object)]
-pub struct LoginRequest {
+pub(super) struct LoginRequest {
     #[oai(default)]
     pub email: String,
     #[oai(default)]
@@ -87,13 +87,13 @@ pub enum LoginResult {
 /// The second step of signing in: a code from the authenticator app, or one of the recovery codes.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct TwoFactorLoginRequest {
+pub(super) struct TwoFactorLoginRequest {
     pub code: Option<String>,
     pub recovery_code: Option<String>,
 }
 
 #[derive(Object)]
-pub struct TokenRequest {
+pub(super) struct TokenRequest {
     #[oai(default)]
     pub token: String,
 }
@@ -304,7 +304,7 @@ impl AccountsApi {
 }
 
 /// The `Sec-Fetch-Site` values of a navigation this site or the user started (typed, bookmarked).
-pub const OWN_NAVIGATION: &[&str] = &["same-origin", "none"];
+pub(super) const OWN_NAVIGATION: &[&str] = &["same-origin", "none"];
 
 /// Whether the browser says the request came from this site or from the user themself.
 fn navigation_of_this_site(req: &Request) -> bool {
@@ -326,11 +326,11 @@ fn set_challenge_cookie(jar: &CookieJar, req: &Request, state: &AppState, token:
 }
 
 /// Where the pending sign-in's cookie is sent.
-pub const CHALLENGE_COOKIE_PATH: &str = "/api/login";
+pub(super) const CHALLENGE_COOKIE_PATH: &str = "/api/login";
 
 /// Starts the session of a completed sign-in, and tells the owner by e-mail when it comes from a
 /// browser and address the account has not used lately.
-pub async fn start_session(
+pub(super) async fn start_session(
     state: &AppState,
     req: &Request,
     jar: &CookieJar,

@@ -10,7 +10,7 @@ use poem_openapi::{
 use serde_json::Value;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Amount(pub String);
+pub(super) struct Amount(pub String);
 
 impl Type for Amount {
     const IS_REQUIRED: bool = true;
@@ -53,7 +53,7 @@ impl ToJSON for Amount {
 }
 
 impl Amount {
-    pub fn text(value: &Option<Amount>) -> Option<String> {
+    pub(super) fn text(value: &Option<Amount>) -> Option<String> {
         value.as_ref().map(|a| a.0.clone())
     }
 }

@@ -39,7 +39,7 @@ impl From<Slot> for AvailabilitySlotView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct NewAvailabilityRequest {
+pub(super) struct NewAvailabilityRequest {
     pub day_of_week: Option<i64>,
     #[oai(default)]
     pub start_time: String,
@@ -49,7 +49,7 @@ pub struct NewAvailabilityRequest {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct BulkAvailabilityRequest {
+pub(super) struct BulkAvailabilityRequest {
     /// 0 Sunday .. 6 Saturday; one window is made for each
     #[oai(default)]
     pub days_of_week: Vec<i64>,
@@ -61,7 +61,7 @@ pub struct BulkAvailabilityRequest {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AvailabilityStatusRequest {
+pub(super) struct AvailabilityStatusRequest {
     pub is_active: bool,
 }
 
@@ -77,7 +77,7 @@ pub enum SlotsCreated {
     Created(Json<Vec<AvailabilitySlotView>>),
 }
 
-pub const DELETED: &str = "Availability slot deleted";
+pub(super) const DELETED: &str = "Availability slot deleted";
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Availability")]
 impl AvailabilityApi {

@@ -47,7 +47,7 @@ impl From<Override> for DateOverrideView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct NewDateOverrideRequest {
+pub(super) struct NewDateOverrideRequest {
     /// YYYY-MM-DD in the mentor's time zone, from today to 90 days ahead
     #[oai(default)]
     pub date: String,
@@ -63,7 +63,7 @@ pub enum OverrideCreated {
     Created(Json<DateOverrideView>),
 }
 
-pub const DELETED: &str = "Date override deleted";
+pub(super) const DELETED: &str = "Date override deleted";
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Availability")]
 impl AvailabilityOverridesApi {

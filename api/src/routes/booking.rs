@@ -31,7 +31,7 @@ pub struct BookingApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ReservationRequest {
+pub(super) struct ReservationRequest {
     pub service_id: Option<String>,
     pub mentor_id: Option<Uuid>,
     /// The start, as an ISO 8601 instant
@@ -47,7 +47,7 @@ pub struct ReservationRequest {
 
 /// The days of a month a mentor has a free start on.
 #[derive(Object)]
-pub struct AvailableDays {
+pub(super) struct AvailableDays {
     /// YYYY-MM-DD in the viewer's zone, ascending
     pub days: Vec<String>,
 }
@@ -82,7 +82,7 @@ pub enum Reserved {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct GroupSessionSummary {
+pub(super) struct GroupSessionSummary {
     pub title: String,
     #[oai(nullable)]
     pub description: Option<String>,
@@ -92,7 +92,7 @@ pub struct GroupSessionSummary {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ReservationView {
+pub(super) struct ReservationView {
     pub id: Uuid,
     pub scheduled_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,

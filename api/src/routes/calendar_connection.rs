@@ -13,11 +13,11 @@ use domain::calendars::connection::{self, CalendarRow, ConnectInput, ConnectionS
 
 pub struct CalendarConnectionApi;
 
-pub const DISCONNECTED: &str = "Calendar disconnected";
+pub(super) const DISCONNECTED: &str = "Calendar disconnected";
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ConnectCalendarRequest {
+pub(super) struct ConnectCalendarRequest {
     /// The CalDAV address: the server's, the account's or a calendar's (https; see docs/calendars.md)
     #[oai(default)]
     pub url: String,
@@ -93,7 +93,7 @@ impl From<ConnectionView> for CalendarConnectionView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct UpdateConnectedCalendarRequest {
+pub(super) struct UpdateConnectedCalendarRequest {
     /// Absent: unchanged
     pub blocks_slots: Option<bool>,
     /// true moves the receiving of bookings to this calendar (it must be writable); absent: unchanged

@@ -12,7 +12,7 @@ pub struct CalendarsApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct CalendarFeedView {
+pub(super) struct CalendarFeedView {
     /// The private address of the user's calendar feed (`…/api/calendar/{token}.ics`): whoever has
     /// it can read the feed
     pub url: String,

@@ -30,7 +30,7 @@ use domain::{
 };
 
 #[derive(Object)]
-pub struct ComplaintRequest {
+pub(super) struct ComplaintRequest {
     /// mentor_no_show, technical_problem, not_as_described or other
     pub reason: Option<Choice<ComplaintReason>>,
     /// What went wrong (up to 2,000 characters); required for every reason but mentor_no_show
@@ -38,13 +38,13 @@ pub struct ComplaintRequest {
 }
 
 #[derive(Object)]
-pub struct ComplaintResponseRequest {
+pub(super) struct ComplaintResponseRequest {
     /// 1 to 2,000 characters
     pub message: Option<String>,
 }
 
 #[derive(Object)]
-pub struct ReviewReplyRequest {
+pub(super) struct ReviewReplyRequest {
     /// 1 to 1,000 characters
     pub message: Option<String>,
 }
@@ -58,7 +58,7 @@ pub struct ReviewReplyCreatedView {
 }
 
 #[derive(Object)]
-pub struct ResolveRequest {
+pub(super) struct ResolveRequest {
     /// full_refund, partial_refund or no_refund
     pub outcome: Option<Choice<Outcome>>,
     /// A partial refund's amount: more than 0 and less than what is left to refund
@@ -68,7 +68,7 @@ pub struct ResolveRequest {
 }
 
 #[derive(Object)]
-pub struct RefundRequest {
+pub(super) struct RefundRequest {
     /// At most what was paid less what was refunded
     pub amount: Option<Amount>,
     /// Why (1 to 1,000 characters)
@@ -98,7 +98,7 @@ pub struct RefundIssuedView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ComplaintBookingView {
+pub(super) struct ComplaintBookingView {
     pub id: Uuid,
     pub status: BookingStatusView,
     pub scheduled_at: DateTime<Utc>,
@@ -111,7 +111,7 @@ pub struct ComplaintBookingView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ComplaintSeekerView {
+pub(super) struct ComplaintSeekerView {
     pub id: Uuid,
     pub first_name: String,
     pub last_name: String,
@@ -120,7 +120,7 @@ pub struct ComplaintSeekerView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ComplaintMentorView {
+pub(super) struct ComplaintMentorView {
     pub id: Uuid,
     pub user_id: Uuid,
     pub display_name: String,
@@ -132,7 +132,7 @@ pub struct ComplaintMentorView {
 /// One call between the two parties around the session.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct EvidenceCallView {
+pub(super) struct EvidenceCallView {
     pub id: Uuid,
     /// The booking the call named; null for a call from the conversation
     #[oai(nullable)]
@@ -152,7 +152,7 @@ pub struct EvidenceCallView {
 /// A member's stay in a group session's call.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct GroupCallJoinView {
+pub(super) struct GroupCallJoinView {
     pub user_id: Uuid,
     pub is_mentor: bool,
     pub joined_at: DateTime<Utc>,
@@ -162,7 +162,7 @@ pub struct GroupCallJoinView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ComplaintDetailView {
+pub(super) struct ComplaintDetailView {
     #[oai(flatten)]
     pub complaint: ComplaintView,
     pub booking: ComplaintBookingView,
@@ -242,7 +242,7 @@ impl From<lists::Listed> for ComplaintDetailView {
 }
 
 #[derive(Object)]
-pub struct ComplaintPage {
+pub(super) struct ComplaintPage {
     /// Oldest open first, then the decided ones, newest decision first
     pub items: Vec<ComplaintDetailView>,
     pub total: i64,
@@ -250,7 +250,7 @@ pub struct ComplaintPage {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ReceiptView {
+pub(super) struct ReceiptView {
     /// MM-<year>-<six digits>, sequential per calendar year
     pub number: String,
     pub kind: ReceiptKind,

@@ -15,7 +15,7 @@ use domain::{
 pub struct ContactApi;
 
 #[derive(Object)]
-pub struct ContactRequest {
+pub(super) struct ContactRequest {
     #[oai(default)]
     pub name: String,
     #[oai(default)]

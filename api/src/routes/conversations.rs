@@ -25,7 +25,7 @@ pub struct ConversationsApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct StartConversationRequest {
+pub(super) struct StartConversationRequest {
     /// Talk to this mentor as their client
     pub mentor_id: Option<String>,
     /// Talk to this user (a client of mine, or a mentor)
@@ -46,7 +46,7 @@ pub enum ConversationStarted {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct SendMessageRequest {
+pub(super) struct SendMessageRequest {
     #[oai(default)]
     pub content: String,
     /// 'text' (the default)
@@ -65,7 +65,7 @@ pub enum MessageSent {
 }
 
 #[derive(Object)]
-pub struct Count {
+pub(super) struct Count {
     pub count: i64,
 }
 

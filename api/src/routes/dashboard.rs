@@ -20,14 +20,14 @@ pub struct DashboardApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ClientStatsView {
+pub(super) struct ClientStatsView {
     pub total_sessions: i64,
     pub upcoming_sessions: i64,
     pub total_spent: String,
 }
 
 #[derive(Object)]
-pub struct ClientDashboard {
+pub(super) struct ClientDashboard {
     pub user: UserView,
     /// Newest start first
     pub bookings: Vec<BookingView>,
@@ -36,7 +36,7 @@ pub struct ClientDashboard {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct RefundPolicyView {
+pub(super) struct RefundPolicyView {
     /// 100, 50 or 0
     pub refund_percentage: i32,
     pub refund_amount: String,
@@ -55,7 +55,7 @@ impl From<lifecycle::RefundPolicy> for RefundPolicyView {
 /// the end, and only while the booking is confirmed).
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct VideoWindowView {
+pub(super) struct VideoWindowView {
     pub booking_id: uuid::Uuid,
     pub status: BookingStatus,
     pub opens_at: DateTime<Utc>,
@@ -66,28 +66,28 @@ pub struct VideoWindowView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct RescheduleRequest {
+pub(super) struct RescheduleRequest {
     pub scheduled_at: Option<DateTime<Utc>>,
     pub reason: Option<String>,
 }
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct CancelRequest {
+pub(super) struct CancelRequest {
     pub reason: Option<String>,
     #[oai(default)]
     pub acknowledge_policy: bool,
 }
 
 #[derive(Object)]
-pub struct Rescheduled {
+pub(super) struct Rescheduled {
     pub message: String,
     pub booking: BookingView,
 }
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct CancelledView {
+pub(super) struct CancelledView {
     pub message: String,
     pub booking: BookingView,
     pub refund_policy: RefundPolicyView,
@@ -95,7 +95,7 @@ pub struct CancelledView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct EmailPreferencesView {
+pub(super) struct EmailPreferencesView {
     pub booking_confirmations: bool,
     pub booking_reminders: bool,
     pub marketing_emails: bool,
@@ -115,7 +115,7 @@ impl From<EmailPreferences> for EmailPreferencesView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct EmailPreferencesChange {
+pub(super) struct EmailPreferencesChange {
     pub booking_confirmations: Option<bool>,
     pub booking_reminders: Option<bool>,
     pub marketing_emails: Option<bool>,
@@ -123,7 +123,7 @@ pub struct EmailPreferencesChange {
 }
 
 #[derive(Object)]
-pub struct ReviewRequest {
+pub(super) struct ReviewRequest {
     pub rating: Option<i64>,
     pub comment: Option<String>,
 }

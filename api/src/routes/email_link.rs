@@ -13,7 +13,7 @@ use domain::{
 /// Checks the address, counts the caller's address under `scope` (past its limit: 429), then
 /// queues the mail `link` picks for that address, if any. Whether a mail goes out never shows in
 /// the answer, so the caller cannot tell which addresses have accounts.
-pub async fn send<F, Fut>(state: &AppState, req: &Request, email: &str, scope: Scope, link: F) -> ApiResult<()>
+pub(super) async fn send<F, Fut>(state: &AppState, req: &Request, email: &str, scope: Scope, link: F) -> ApiResult<()>
 where
     F: FnOnce(PgPool, String) -> Fut,
     Fut: Future<Output = domain::Result<Option<EmailJob>>>,

@@ -8,18 +8,18 @@ use domain::catalogue::{favorites, mentors};
 
 pub struct FavoritesApi;
 
-pub const ADDED: &str = "Added to favorites";
-pub const REMOVED: &str = "Removed from favorites";
+pub(super) const ADDED: &str = "Added to favorites";
+pub(super) const REMOVED: &str = "Removed from favorites";
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct FavoriteStatus {
+pub(super) struct FavoriteStatus {
     pub is_favorited: bool,
 }
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct FavoriteChange {
+pub(super) struct FavoriteChange {
     pub is_favorited: bool,
     pub message: String,
 }

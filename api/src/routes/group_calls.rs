@@ -23,7 +23,7 @@ pub struct GroupCallsApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct CallMemberView {
+pub(super) struct CallMemberView {
     /// The member's user id (what moderation events name)
     pub id: Uuid,
     pub first_name: String,
@@ -39,7 +39,7 @@ pub struct CallMemberView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct GroupCallView {
+pub(super) struct GroupCallView {
     pub group_session_id: Uuid,
     pub title: String,
     pub status: GroupStatus,

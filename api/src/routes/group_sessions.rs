@@ -122,7 +122,7 @@ pub enum GroupSessionsPage {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct CreateGroupSessionRequest {
+pub(super) struct CreateGroupSessionRequest {
     pub service_id: Option<String>,
     pub title: Option<String>,
     pub description: Option<String>,
@@ -133,7 +133,7 @@ pub struct CreateGroupSessionRequest {
 }
 
 #[derive(Object)]
-pub struct GroupStatusRequest {
+pub(super) struct GroupStatusRequest {
     /// active (start, in the live window), completed (end an active session) or cancelled
     /// (a scheduled session outside its live window; every paid seat is refunded in full)
     pub status: Option<Choice<GroupStatus>>,

@@ -17,21 +17,21 @@ use domain::{
 pub struct MentorBookingsApi;
 
 #[derive(Object)]
-pub struct StatusRequest {
+pub(super) struct StatusRequest {
     /// confirmed, completed or cancelled
     pub status: Option<Choice<BookingStatus>>,
 }
 
 /// The mentor's cancellation: an optional reason the seeker reads.
 #[derive(Object)]
-pub struct MentorCancelRequest {
+pub(super) struct MentorCancelRequest {
     /// At most 500 characters
     pub reason: Option<String>,
 }
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct MentorStatsView {
+pub(super) struct MentorStatsView {
     pub total_sessions: i64,
     /// Bookings scheduled in the current calendar month, in the mentor's own time zone
     pub this_month: i64,

@@ -39,7 +39,7 @@ pub async fn public_mentor(state: &AppState, id: uuid::Uuid) -> ApiResult<Cached
 /// Onboarding step 1. Absent fields are validated as missing.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct MentorProfileRequest {
+pub(super) struct MentorProfileRequest {
     pub display_name: Option<String>,
     pub bio: Option<String>,
     pub specialties: Option<Vec<String>>,

@@ -91,14 +91,14 @@ mod availability_apis {
         calendar_connection::CalendarConnectionApi, calendars::CalendarsApi,
     };
 
-    pub type AvailabilityApis = (
+    pub(super) type AvailabilityApis = (
         AvailabilityApi,
         AvailabilityOverridesApi,
         CalendarsApi,
         CalendarConnectionApi,
     );
     #[allow(non_upper_case_globals)]
-    pub const AvailabilityApis: AvailabilityApis = (
+    pub(super) const AvailabilityApis: AvailabilityApis = (
         AvailabilityApi,
         AvailabilityOverridesApi,
         CalendarsApi,
@@ -110,63 +110,63 @@ mod availability_apis {
 mod booking_apis {
     use super::{booking::BookingApi, payments::PaymentsApi};
 
-    pub type BookingApis = (BookingApi, PaymentsApi);
+    pub(super) type BookingApis = (BookingApi, PaymentsApi);
     #[allow(non_upper_case_globals)]
-    pub const BookingApis: BookingApis = (BookingApi, PaymentsApi);
+    pub(super) const BookingApis: BookingApis = (BookingApi, PaymentsApi);
 }
 
 /// After-booking views of both sides (with complaints, receipts and review replies), as one entry.
 mod dashboard_apis {
     use super::{complaints::ComplaintsApi, dashboard::DashboardApi, mentor_bookings::MentorBookingsApi};
 
-    pub type DashboardApis = (DashboardApi, MentorBookingsApi, ComplaintsApi);
+    pub(super) type DashboardApis = (DashboardApi, MentorBookingsApi, ComplaintsApi);
     #[allow(non_upper_case_globals)]
-    pub const DashboardApis: DashboardApis = (DashboardApi, MentorBookingsApi, ComplaintsApi);
+    pub(super) const DashboardApis: DashboardApis = (DashboardApi, MentorBookingsApi, ComplaintsApi);
 }
 
 /// Conversations and the one-to-one call set-up (ICE servers), as one entry.
 mod messaging_apis {
     use super::{conversations::ConversationsApi, rtc::RtcApi};
 
-    pub type MessagingApis = (ConversationsApi, RtcApi);
+    pub(super) type MessagingApis = (ConversationsApi, RtcApi);
     #[allow(non_upper_case_globals)]
-    pub const MessagingApis: MessagingApis = (ConversationsApi, RtcApi);
+    pub(super) const MessagingApis: MessagingApis = (ConversationsApi, RtcApi);
 }
 
 /// Group sessions and entering their calls, as one entry.
 mod group_session_apis {
     use super::{group_calls::GroupCallsApi, group_sessions::GroupSessionsApi};
 
-    pub type GroupSessionApis = (GroupSessionsApi, GroupCallsApi);
+    pub(super) type GroupSessionApis = (GroupSessionsApi, GroupCallsApi);
     #[allow(non_upper_case_globals)]
-    pub const GroupSessionApis: GroupSessionApis = (GroupSessionsApi, GroupCallsApi);
+    pub(super) const GroupSessionApis: GroupSessionApis = (GroupSessionsApi, GroupCallsApi);
 }
 
 /// In-app notifications and Web Push, as one entry.
 mod notification_apis {
     use super::{notifications::NotificationsApi, push::PushApi};
 
-    pub type NotificationApis = (NotificationsApi, PushApi);
+    pub(super) type NotificationApis = (NotificationsApi, PushApi);
     #[allow(non_upper_case_globals)]
-    pub const NotificationApis: NotificationApis = (NotificationsApi, PushApi);
+    pub(super) const NotificationApis: NotificationApis = (NotificationsApi, PushApi);
 }
 
 /// A mentor's payout preferences and earnings, and the admins' payouts, as one entry.
 mod payouts_apis {
     use super::payouts::{AdminPayoutsApi, MentorPayoutsApi};
 
-    pub type PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
+    pub(super) type PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
     #[allow(non_upper_case_globals)]
-    pub const PayoutsApis: PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
+    pub(super) const PayoutsApis: PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
 }
 
 /// Liveness and the platform's public settings, as one entry.
 mod platform_apis {
     use super::{health::HealthApi, site_info::SiteInfoApi};
 
-    pub type PlatformApis = (HealthApi, SiteInfoApi);
+    pub(super) type PlatformApis = (HealthApi, SiteInfoApi);
     #[allow(non_upper_case_globals)]
-    pub const PlatformApis: PlatformApis = (HealthApi, SiteInfoApi);
+    pub(super) const PlatformApis: PlatformApis = (HealthApi, SiteInfoApi);
 }
 
 /// The admin console's areas, as one entry.
@@ -179,7 +179,7 @@ mod admin_apis {
         reports::AdminReportsApi,
     };
 
-    pub type AdminApis = (
+    pub(super) type AdminApis = (
         AdminApi,
         AdminContactApi,
         AdminAnnouncementsApi,
@@ -188,7 +188,7 @@ mod admin_apis {
         AdminComplaintsApi,
     );
     #[allow(non_upper_case_globals)]
-    pub const AdminApis: AdminApis = (
+    pub(super) const AdminApis: AdminApis = (
         AdminApi,
         AdminContactApi,
         AdminAnnouncementsApi,
@@ -202,27 +202,27 @@ mod admin_apis {
 mod account_apis {
     use super::{account_data::AccountDataApi, accounts::AccountsApi, security::SecurityApi};
 
-    pub type AccountApis = (AccountsApi, SecurityApi, AccountDataApi);
+    pub(super) type AccountApis = (AccountsApi, SecurityApi, AccountDataApi);
     #[allow(non_upper_case_globals)]
-    pub const AccountApis: AccountApis = (AccountsApi, SecurityApi, AccountDataApi);
+    pub(super) const AccountApis: AccountApis = (AccountsApi, SecurityApi, AccountDataApi);
 }
 
 /// Links from e-mails that act without a session: password resets and one-click unsubscribes.
 mod email_link_apis {
     use super::{passwords::PasswordsApi, unsubscribe::UnsubscribeApi};
 
-    pub type EmailLinkApis = (PasswordsApi, UnsubscribeApi);
+    pub(super) type EmailLinkApis = (PasswordsApi, UnsubscribeApi);
     #[allow(non_upper_case_globals)]
-    pub const EmailLinkApis: EmailLinkApis = (PasswordsApi, UnsubscribeApi);
+    pub(super) const EmailLinkApis: EmailLinkApis = (PasswordsApi, UnsubscribeApi);
 }
 
 /// Reaching the platform: the contact form and reports of abuse, as one entry.
 mod contact_apis {
     use super::{contact::ContactApi, reports::ReportsApi};
 
-    pub type ContactApis = (ContactApi, ReportsApi);
+    pub(super) type ContactApis = (ContactApi, ReportsApi);
     #[allow(non_upper_case_globals)]
-    pub const ContactApis: ContactApis = (ContactApi, ReportsApi);
+    pub(super) const ContactApis: ContactApis = (ContactApi, ReportsApi);
 }
 
 apis!(

@@ -16,7 +16,7 @@ pub struct NotificationsApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct NotificationView {
+pub(super) struct NotificationView {
     pub id: Uuid,
     #[oai(rename = "type")]
     pub kind: notifications::Kind,
@@ -43,12 +43,12 @@ impl From<Notification> for NotificationView {
 }
 
 #[derive(Object)]
-pub struct UnreadCount {
+pub(super) struct UnreadCount {
     pub count: i64,
 }
 
 #[derive(Object)]
-pub struct MarkedAllRead {
+pub(super) struct MarkedAllRead {
     pub message: String,
     pub count: i64,
 }

@@ -11,7 +11,7 @@ pub struct PasswordsApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ResetPasswordRequest {
+pub(super) struct ResetPasswordRequest {
     #[oai(default)]
     pub token: String,
     #[oai(default)]
@@ -20,7 +20,7 @@ pub struct ResetPasswordRequest {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ChangePasswordRequest {
+pub(super) struct ChangePasswordRequest {
     #[oai(default)]
     pub current_password: String,
     #[oai(default)]

@@ -25,7 +25,7 @@ pub struct PaymentsApi;
 
 #[derive(Object, Default)]
 #[oai(rename_all = "camelCase")]
-pub struct BillingInfo {
+pub(super) struct BillingInfo {
     #[oai(default)]
     pub first_name: String,
     #[oai(default)]
@@ -42,7 +42,7 @@ pub struct BillingInfo {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PaymentRequest {
+pub(super) struct PaymentRequest {
     pub reservation_id: Option<String>,
     #[oai(default)]
     pub card_number: String,
@@ -55,7 +55,7 @@ pub struct PaymentRequest {
 }
 
 #[derive(Object)]
-pub struct PaymentResult {
+pub(super) struct PaymentResult {
     pub success: bool,
     pub message: String,
     /// Why the payment did not go through

@@ -31,12 +31,12 @@ use domain::{
     },
 };
 
-pub const BATCH_QUEUED: &str = "Payout batch queued";
-pub const INVALID_IDS: &str = "mentorId and bookingIds must be valid ids";
+pub(super) const BATCH_QUEUED: &str = "Payout batch queued";
+pub(super) const INVALID_IDS: &str = "mentorId and bookingIds must be valid ids";
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PayoutPreferencesView {
+pub(super) struct PayoutPreferencesView {
     pub mentor_id: String,
     /// null until the mentor saves preferences
     #[oai(nullable)]
@@ -69,7 +69,7 @@ impl From<Preferences> for PayoutPreferencesView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PayoutPreferencesRequest {
+pub(super) struct PayoutPreferencesRequest {
     /// Ignored: preferences are always the signed-in mentor's
     pub mentor_id: Option<String>,
     /// paypal, venmo or zelle
@@ -84,7 +84,7 @@ pub struct PayoutPreferencesRequest {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PayoutTotalsView {
+pub(super) struct PayoutTotalsView {
     pub booking_count: i64,
     /// What the seekers paid, less refunds
     pub pending_amount: String,
@@ -107,7 +107,7 @@ impl From<Totals> for PayoutTotalsView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct EarningsHistoryItem {
+pub(super) struct EarningsHistoryItem {
     pub id: String,
     pub mentor_amount: String,
     pub paid_at: DateTime<Utc>,
@@ -119,7 +119,7 @@ pub struct EarningsHistoryItem {
 /// carried to the next one (a pair: positive on the payout, negative waiting).
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PayoutAdjustmentView {
+pub(super) struct PayoutAdjustmentView {
     pub id: String,
     #[oai(nullable)]
     pub booking_id: Option<String>,
@@ -147,7 +147,7 @@ impl From<Adjustment> for PayoutAdjustmentView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct EarningsView {
+pub(super) struct EarningsView {
     /// Payouts made by the batch and not yet sent
     pub pending: PayoutTotalsView,
     /// Completed paid bookings that no payout holds yet: what the next batch takes
@@ -163,7 +163,7 @@ pub struct EarningsView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PayoutUserView {
+pub(super) struct PayoutUserView {
     pub first_name: String,
     pub last_name: String,
     pub email: String,
@@ -171,14 +171,14 @@ pub struct PayoutUserView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PendingPayoutMentorView {
+pub(super) struct PendingPayoutMentorView {
     pub display_name: String,
     pub user: PayoutUserView,
 }
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PayoutMethodView {
+pub(super) struct PayoutMethodView {
     pub method: PayoutMethod,
     #[oai(nullable)]
     pub paypal_email: Option<String>,
@@ -190,7 +190,7 @@ pub struct PayoutMethodView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct HeldPayoutView {
+pub(super) struct HeldPayoutView {
     pub mentor_id: String,
     pub mentor: PayoutHistoryMentorView,
     /// When the mentor's payout method or address last changed
@@ -201,7 +201,7 @@ pub struct HeldPayoutView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PendingPayoutView {
+pub(super) struct PendingPayoutView {
     pub id: String,
     pub mentor_id: String,
     pub mentor: PendingPayoutMentorView,
@@ -255,13 +255,13 @@ impl From<admin::PendingPayout> for PendingPayoutView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PayoutHistoryMentorView {
+pub(super) struct PayoutHistoryMentorView {
     pub display_name: String,
 }
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PayoutHistoryItem {
+pub(super) struct PayoutHistoryItem {
     pub id: String,
     pub mentor: PayoutHistoryMentorView,
     #[oai(nullable)]
@@ -276,7 +276,7 @@ pub struct PayoutHistoryItem {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct MarkPaidRequest {
+pub(super) struct MarkPaidRequest {
     #[oai(default)]
     pub mentor_id: String,
     #[oai(default)]

@@ -23,12 +23,12 @@ use domain::{
 
 pub struct ProfilesApi;
 
-pub const USER_NOT_FOUND: &str = "User not found";
-pub const NO_IMAGE: &str = "Please choose an image to upload";
+pub(super) const USER_NOT_FOUND: &str = "User not found";
+pub(super) const NO_IMAGE: &str = "Please choose an image to upload";
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct TimeZoneRequest {
+pub(super) struct TimeZoneRequest {
     /// IANA zone, e.g. "Europe/London"
     pub time_zone: String,
 }
@@ -36,7 +36,7 @@ pub struct TimeZoneRequest {
 /// Only the fields sent change. A new e-mail address must be verified again.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ProfileChangesRequest {
+pub(super) struct ProfileChangesRequest {
     pub first_name: Option<String>,
     pub last_name: Option<String>,
     pub email: Option<String>,
@@ -45,7 +45,7 @@ pub struct ProfileChangesRequest {
 }
 
 #[derive(Multipart)]
-pub struct ProfileImageForm {
+pub(super) struct ProfileImageForm {
     /// JPEG, PNG, GIF or WebP, at most 5 MB
     #[oai(rename = "profileImage")]
     pub profile_image: Option<Upload>,
@@ -53,14 +53,14 @@ pub struct ProfileImageForm {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ImageUploaded {
+pub(super) struct ImageUploaded {
     pub image_url: String,
 }
 
 /// A user as other signed-in users see them; `email` only for the user themself and admins.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PublicUserView {
+pub(super) struct PublicUserView {
     pub id: Uuid,
     pub first_name: String,
     pub last_name: String,

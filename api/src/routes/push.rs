@@ -19,13 +19,13 @@ pub struct PushApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PublicKey {
+pub(super) struct PublicKey {
     /// The VAPID public key (P-256, uncompressed point, base64url): `applicationServerKey`.
     pub public_key: String,
 }
 
 #[derive(Object)]
-pub struct SubscriptionKeys {
+pub(super) struct SubscriptionKeys {
     pub p256dh: String,
     pub auth: String,
 }
@@ -33,7 +33,7 @@ pub struct SubscriptionKeys {
 /// The browser's `PushSubscription` as JSON.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct SubscriptionRequest {
+pub(super) struct SubscriptionRequest {
     pub endpoint: String,
     pub keys: SubscriptionKeys,
     /// Sent by browsers (usually null); not used.
@@ -51,7 +51,7 @@ pub struct SubscriptionView {
 /// One of the user's subscribed browsers.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PushDevice {
+pub(super) struct PushDevice {
     pub id: Uuid,
     pub endpoint: String,
     /// The browser's `User-Agent` when it subscribed.
@@ -88,7 +88,7 @@ pub enum Subscribed {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PushPreferencesView {
+pub(super) struct PushPreferencesView {
     pub calls: bool,
     pub messages: bool,
     pub bookings: bool,
@@ -110,7 +110,7 @@ impl From<PushPreferences> for PushPreferencesView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct PushPreferencesChange {
+pub(super) struct PushPreferencesChange {
     pub calls: Option<bool>,
     pub messages: Option<bool>,
     pub bookings: Option<bool>,
@@ -118,7 +118,7 @@ pub struct PushPreferencesChange {
     pub group_sessions: Option<bool>,
 }
 
-pub const UNSUBSCRIBED: &str = "Push subscription removed";
+pub(super) const UNSUBSCRIBED: &str = "Push subscription removed";
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Notifications")]
 impl PushApi {

@@ -22,7 +22,7 @@ pub struct AdminReportsApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ReportRequest {
+pub(super) struct ReportRequest {
     /// mentor (the mentor's id), user, message, review or group_session
     pub target_type: Option<Choice<TargetType>>,
     #[oai(default)]
@@ -225,7 +225,7 @@ pub enum ReportCreated {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ResolveReportRequest {
+pub(super) struct ResolveReportRequest {
     pub action: Option<Choice<Action>>,
     /// Up to 1000 characters
     pub note: Option<String>,
@@ -233,7 +233,7 @@ pub struct ResolveReportRequest {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct DismissReportRequest {
+pub(super) struct DismissReportRequest {
     /// Up to 1000 characters
     pub note: Option<String>,
 }

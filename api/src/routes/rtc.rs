@@ -9,7 +9,7 @@ use domain::calls::ice_servers;
 pub struct RtcApi;
 
 #[derive(Object)]
-pub struct IceServerView {
+pub(super) struct IceServerView {
     pub urls: Vec<String>,
     #[oai(skip_serializing_if_is_none)]
     pub username: Option<String>,
@@ -19,7 +19,7 @@ pub struct IceServerView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct RtcConfig {
+pub(super) struct RtcConfig {
     pub ice_servers: Vec<IceServerView>,
 }
 

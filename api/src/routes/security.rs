@@ -12,12 +12,12 @@ use domain::accounts::{sessions, two_factor};
 
 pub struct SecurityApi;
 
-pub const TWO_FACTOR_DISABLED: &str = "Two-factor sign-in is off";
+pub(super) const TWO_FACTOR_DISABLED: &str = "Two-factor sign-in is off";
 
 /// What an authenticator app needs to start making codes.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct TwoFactorSetupView {
+pub(super) struct TwoFactorSetupView {
     /// The base32 secret, for typing in by hand.
     pub secret: String,
     /// The `otpauth://totp/...` URI the QR code holds.
@@ -27,14 +27,14 @@ pub struct TwoFactorSetupView {
 }
 
 #[derive(Object)]
-pub struct TwoFactorCodeRequest {
+pub(super) struct TwoFactorCodeRequest {
     /// A code from the authenticator app.
     #[oai(default)]
     pub code: String,
 }
 
 #[derive(Object)]
-pub struct TwoFactorDisableRequest {
+pub(super) struct TwoFactorDisableRequest {
     #[oai(default)]
     pub password: String,
     /// A code from the authenticator app, or a recovery code.
@@ -45,17 +45,17 @@ pub struct TwoFactorDisableRequest {
 /// Single-use recovery codes, shown once: each signs in once in place of a code.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct RecoveryCodesView {
+pub(super) struct RecoveryCodesView {
     pub recovery_codes: Vec<String>,
 }
 
-pub const SESSION_ENDED: &str = "Signed out of that device";
-pub const OTHER_SESSIONS_ENDED: &str = "Signed out of every other device";
+pub(super) const SESSION_ENDED: &str = "Signed out of that device";
+pub(super) const OTHER_SESSIONS_ENDED: &str = "Signed out of every other device";
 
 /// One place the account is signed in.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct SessionView {
+pub(super) struct SessionView {
     pub id: Uuid,
     /// The session making this request.
     pub current: bool,

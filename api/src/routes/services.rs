@@ -21,12 +21,12 @@ use domain::{
 
 pub struct ServicesApi;
 
-pub const ONLY_MENTORS: &str = "Only mentors can offer services. Create your mentor profile first.";
-pub const NOT_YOUR_PROFILE: &str = "You can only add services to your own mentor profile";
+pub(super) const ONLY_MENTORS: &str = "Only mentors can offer services. Create your mentor profile first.";
+pub(super) const NOT_YOUR_PROFILE: &str = "You can only add services to your own mentor profile";
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct NewServiceRequest {
+pub(super) struct NewServiceRequest {
     pub title: Option<String>,
     pub description: Option<String>,
     pub service_type: Option<Choice<ServiceType>>,
@@ -43,7 +43,7 @@ pub struct NewServiceRequest {
 /// Only the fields sent change.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ServiceChangesRequest {
+pub(super) struct ServiceChangesRequest {
     pub title: Option<String>,
     pub description: Option<String>,
     pub service_type: Option<Choice<ServiceType>>,

@@ -12,7 +12,7 @@ pub struct SiteInfoApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct SiteInfo {
+pub(super) struct SiteInfo {
     /// SUPPORT_EMAIL
     pub support_email: String,
     /// PRIVACY_EMAIL

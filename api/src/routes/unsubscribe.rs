@@ -17,9 +17,9 @@ use domain::{
 pub struct UnsubscribeApi;
 
 /// The button of the page a `GET` shows.
-pub const UNSUBSCRIBE_BUTTON: &str = "Unsubscribe";
+pub(super) const UNSUBSCRIBE_BUTTON: &str = "Unsubscribe";
 /// The heading once a preference is off.
-pub const UNSUBSCRIBED: &str = "You are unsubscribed";
+pub(super) const UNSUBSCRIBED: &str = "You are unsubscribed";
 
 #[derive(ApiResponse)]
 pub enum UnsubscribePage {
@@ -103,7 +103,7 @@ const UNAVAILABLE_HINT: &str = "<p>Nothing was changed. Please try the link agai
 /// The site's look without the site's bundle: its fonts, slate text on the indigo-to-violet wash,
 /// a white card and the gradient button (the page's policy allows this inline style and nothing
 /// else: `security_headers::UNSUBSCRIBE_CSP`).
-pub const PAGE_STYLE: &str = "body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;\
+pub(super) const PAGE_STYLE: &str = "body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;\
      font-family:Inter,ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;\
      color:#334155;background:linear-gradient(135deg,#eef2ff,#fff 50%,#f5f3ff)}\
      header{width:100%;box-sizing:border-box;padding:16px 24px;border-bottom:1px solid #e2e8f0;background:#ffffffcc}\

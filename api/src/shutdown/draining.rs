@@ -17,7 +17,7 @@ use socket2::{SockFilter, SockRef, Socket};
 use tokio::sync::watch;
 
 /// How long after the stop connections whose handshake was under way get to be accepted.
-pub const HANDSHAKE_SETTLE: Duration = Duration::from_millis(100);
+pub(super) const HANDSHAKE_SETTLE: Duration = Duration::from_millis(100);
 
 /// After the listener is closed, accepted connections get this long to have their request read
 /// before the server's graceful shutdown closes every connection with no request in flight.

@@ -17,7 +17,7 @@ use domain::{
 };
 
 /// One socket of one user.
-pub struct SocketCtx {
+pub(super) struct SocketCtx {
     pub state: AppState,
     pub user: Uuid,
     pub socket: Uuid,
@@ -37,7 +37,7 @@ macro_rules! in_transaction {
 
 /// Runs `event`: the one place each client event is handled (no arm is a catch-all, so a new
 /// event needs its own). Returns a frame for this socket alone when the event is answered directly.
-pub async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<ServerEvent>> {
+pub(super) async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option<ServerEvent>> {
     let (me, socket) = (ctx.user, ctx.socket);
     let janus = ctx.state.janus.as_ref();
     match event {
@@ -201,14 +201,14 @@ async fn join_group_session(ctx: &SocketCtx, session_id: Uuid) -> Result<Option<
     recorded.map(|()| None)
 }
 
-pub async fn socket_opened(state: &AppState, user: Uuid, socket: Uuid) -> Result<()> {
+pub(super) async fn socket_opened(state: &AppState, user: Uuid, socket: Uuid) -> Result<()> {
     sockets::opened(&state.pool, socket, user).await
 }
 
 /// A socket closed: it views nothing any more, its ringing calls end ('disconnected'), its answered
 /// calls end after the reconnect grace unless its user resumes them on another socket, and it leaves
 /// its group call (the others see it go).
-pub async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
+pub(super) async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
     let seat = state.group_calls.leave(socket).await;
     let mut tx = state.pool.begin().await?;
     let held = calls::socket_closed(&mut tx, socket).await?;

@@ -66,7 +66,7 @@ fn config() -> WebSocketConfig {
 }
 
 #[handler]
-pub async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Result<WebSocket>) -> Response {
+pub(crate) async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Result<WebSocket>) -> Response {
     let state = state.0.clone();
     if !guard::same_origin(req, &state) {
         return json_response(StatusCode::FORBIDDEN, ErrorCode::Forbidden, guard::CROSS_SITE_REFUSED);

@@ -16,7 +16,7 @@ pub struct AdminAnnouncementsApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AnnouncementRequest {
+pub(crate) struct AnnouncementRequest {
     /// all, seekers (users who are neither mentors nor admins) or mentors
     pub audience: Option<Choice<Audience>>,
     /// 1 to 100 characters

@@ -21,7 +21,7 @@ pub struct AdminContactApi;
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct ContactMessageView {
+pub(crate) struct ContactMessageView {
     pub id: String,
     /// The signed-in user who sent it, if any
     #[oai(nullable)]

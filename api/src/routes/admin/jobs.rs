@@ -23,7 +23,7 @@ pub struct AdminJobsApi;
 /// One queue's figures.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct JobQueueView {
+pub(crate) struct JobQueueView {
     pub queue: String,
     /// Due, waiting for a worker
     pub pending: i64,
@@ -64,7 +64,7 @@ impl From<QueueFigures> for JobQueueView {
 /// One task.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct JobView {
+pub(crate) struct JobView {
     pub id: String,
     pub queue: String,
     pub state: JobState,
@@ -99,7 +99,7 @@ impl From<Task> for JobView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct JobsPage {
+pub(crate) struct JobsPage {
     /// Latest due first
     pub items: Vec<JobView>,
     /// Tasks matching the filters, on every page
@@ -109,7 +109,7 @@ pub struct JobsPage {
 /// A cron schedule, named by its queue.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct JobScheduleView {
+pub(crate) struct JobScheduleView {
     pub name: String,
     /// Seconds, minutes, hours, day of month, month, day of week
     pub expression: String,

@@ -31,16 +31,16 @@ use domain::{
     payments::PaymentStatus,
 };
 
-pub mod announcements;
-pub mod contact_messages;
-pub mod jobs;
+pub(super) mod announcements;
+pub(super) mod contact_messages;
+pub(super) mod jobs;
 
 pub struct AdminApi;
 
 /// The four figures of the admin dashboard.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AdminStatsView {
+pub(super) struct AdminStatsView {
     pub total_users: i64,
     pub total_mentors: i64,
     /// Bookings made (holds excluded)
@@ -51,14 +51,14 @@ pub struct AdminStatsView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct UserStatusRequest {
+pub(super) struct UserStatusRequest {
     pub is_active: Option<bool>,
 }
 
 /// The mentor's user, as the admin sees it.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AdminPersonView {
+pub(super) struct AdminPersonView {
     pub id: Uuid,
     pub first_name: String,
     pub last_name: String,
@@ -67,7 +67,7 @@ pub struct AdminPersonView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AdminMentorStatsView {
+pub(super) struct AdminMentorStatsView {
     /// Bookings made with the mentor (holds excluded)
     pub total_bookings: i64,
     /// Approved payments for the mentor's bookings less refunds paid back, two decimals
@@ -76,7 +76,7 @@ pub struct AdminMentorStatsView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AdminMentorView {
+pub(super) struct AdminMentorView {
     pub id: Uuid,
     pub display_name: String,
     pub user_id: Uuid,
@@ -105,7 +105,7 @@ pub struct AdminMentorView {
 /// `POST /api/admin/mentors/{id}/reject`.
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct RejectMentorRequest {
+pub(super) struct RejectMentorRequest {
     /// Shown to the mentor: 1 to 1000 characters
     pub reason: Option<String>,
 }
@@ -141,21 +141,21 @@ impl From<mentors::AdminMentor> for AdminMentorView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AdminBookingMentorView {
+pub(super) struct AdminBookingMentorView {
     pub id: Uuid,
     pub display_name: String,
 }
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AdminBookingServiceView {
+pub(super) struct AdminBookingServiceView {
     pub id: Uuid,
     pub title: String,
 }
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AdminBookingView {
+pub(super) struct AdminBookingView {
     pub id: Uuid,
     pub status: BookingStatusView,
     pub scheduled_at: DateTime<Utc>,
@@ -201,7 +201,7 @@ impl From<bookings::AdminBooking> for AdminBookingView {
 
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
-pub struct AdminBookingsPage {
+pub(super) struct AdminBookingsPage {
     /// Newest first (by when the booking was made)
     pub bookings: Vec<AdminBookingView>,
     /// Bookings matching the filters, on every page
@@ -218,7 +218,7 @@ async fn admin_mentor(state: &AppState, id: Uuid) -> ApiResult<Json<AdminMentorV
         .ok_or_else(|| ApiError::not_found(catalogue_mentors::NOT_FOUND))
 }
 
-pub const IS_ACTIVE_REQUIRED: &str = "isActive is required (true or false)";
+pub(super) const IS_ACTIVE_REQUIRED: &str = "isActive is required (true or false)";
 
 #[OpenApi(prefix_path = "/api/admin", tag = "Tag::Admin")]
 impl AdminApi {
