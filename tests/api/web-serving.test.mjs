@@ -214,7 +214,7 @@ describe('first paint', { skip }, () => {
       // The header with the brand and the sign-in link, the main landmark and the footer.
       assert.match(root, /<header[\s>]/, `${p} header`);
       assert.match(root, /Mystic Mentors/, `${p} brand`);
-      assert.match(root, /href="\/api\/login"/, `${p} sign-in link`);
+      assert.match(root, /href="\/auth"/, `${p} sign-in link`);
       assert.match(root, /<main[\s>]/, `${p} main`);
       assert.match(root, /<footer[\s>]/, `${p} footer`);
       for (const text of texts) assert.ok(root.includes(text), `${p} shows '${text}'`);
