@@ -112,9 +112,9 @@ fn every_literal_statement_binds_as_many_values_as_it_names() {
             }
         }
     }
-    // Most statements are `query!` macros now (the compiler counts their parameters); a dozen run-time
-    // ones are left (the job runner, the console's filters), enough to show the scan still finds them.
-    assert!(checked > 10, "the scan found only {checked} statements");
+    // Nearly every statement is a `query!` macro now (the compiler counts their parameters); the five of
+    // the tests-only gateway's ledger are left run-time, enough to show the scan still finds them.
+    assert!(checked >= 5, "the scan found only {checked} statements");
     assert!(
         wrong.is_empty(),
         "statements whose binds differ from their parameters:\n{}",

@@ -40,12 +40,7 @@ async fn clean(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     };
     let realtime_events = realtime::delete_old_events(pool).await?;
     let push_deliveries = domain::push::send::prune_deliveries(pool).await?;
-    let tasks =
-        sqlx::query("DELETE FROM apalis.jobs WHERE status = 'Done' AND done_at < now() - make_interval(days => $1)")
-            .bind(KEEP_FINISHED_TASKS_DAYS)
-            .execute(pool)
-            .await?
-            .rows_affected();
+    let tasks = domain::job_queue::tasks::delete_done_before(pool, KEEP_FINISHED_TASKS_DAYS).await?;
     tracing::info!(
         tick = job.tick,
         sessions,

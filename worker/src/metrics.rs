@@ -103,16 +103,12 @@ async fn describe(pool: &PgPool) {
         }
     }
     pool_figures(pool);
-    let last: Option<f64> = sqlx::query_scalar(
-        "SELECT extract(epoch FROM max(done_at))::float8 FROM apalis.jobs WHERE job_type = $1 AND status = 'Done'",
-    )
-    .bind(domain::payouts::jobs::QUEUE)
-    .fetch_one(pool)
-    .await
-    .unwrap_or_else(|err| {
-        tracing::warn!(error = %err, "metrics: cannot read the payout batch's last success");
-        None
-    });
+    let last = domain::job_queue::tasks::last_success(pool, domain::payouts::jobs::QUEUE)
+        .await
+        .unwrap_or_else(|err| {
+            tracing::warn!(error = %err, "metrics: cannot read the payout batch's last success");
+            None
+        });
     metrics::gauge!("payout_batch_last_success_timestamp_seconds").set(last.unwrap_or(0.0));
 }
 

@@ -24,7 +24,7 @@ use sqlx::PgPool;
 use tokio::sync::{Notify, watch};
 use uuid::Uuid;
 
-use domain::catalogue::{changes::CHANNEL, search};
+use domain::catalogue::{changes, search};
 
 pub use change::{Change, Reach};
 pub use payload::CachedJson;
@@ -200,11 +200,7 @@ impl CatalogueCache {
         // announced after the change.
         let barrier = self.barriers_sent.fetch_add(1, Ordering::SeqCst) + 1;
         let mut heard = self.barrier_heard.subscribe();
-        let sent = sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
-            .bind(format!("{SYNC_PREFIX}{}:{barrier}", self.token))
-            .execute(pool)
-            .await;
+        let sent = changes::announce(pool, &format!("{SYNC_PREFIX}{}:{barrier}", self.token)).await;
         let applied = sent.is_ok()
             && tokio::time::timeout(SYNC_TIMEOUT, heard.wait_for(|n| *n >= barrier))
                 .await

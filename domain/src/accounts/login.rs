@@ -131,8 +131,7 @@ pub async fn login(pool: &PgPool, limits: &Limits, email: &str, password: &str, 
     let user = find_by_email(pool, email).await?;
     let stored: Option<String> = match &user {
         Some(u) => {
-            sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
-                .bind(u.id)
+            sqlx::query_scalar!("SELECT password_hash FROM users WHERE id = $1", u.id)
                 .fetch_optional(pool)
                 .await?
         }

@@ -160,17 +160,15 @@ pub async fn previous_sign_in(db: impl PgExecutor<'_>, token: &str) -> Result<Op
 /// The active user behind a live session, in one statement that also slides the session's
 /// expiry forward when it was last seen more than [`TOUCH_EVERY`] ago.
 pub async fn user_for(pool: &sqlx::PgPool, token: &str) -> Result<Option<User>> {
-    let user = sqlx::query_as(concat!(
-        "WITH live AS (SELECT user_id FROM sessions WHERE token_hash = $1 AND expires_at > now()), ",
-        "touched AS (UPDATE sessions SET last_seen_at = now(), expires_at = now() + $2::interval ",
-        "WHERE token_hash = $1 AND expires_at > now() AND last_seen_at < now() - $3::interval) ",
-        "SELECT ",
-        crate::user_columns!(),
-        " FROM user_accounts WHERE is_active AND id = (SELECT user_id FROM live)"
-    ))
-    .bind(tokens::digest(token))
-    .bind(SESSION_TTL)
-    .bind(TOUCH_EVERY)
+    let user = crate::accounts::users::query_users!(
+        with "WITH live AS (SELECT user_id FROM sessions WHERE token_hash = $1 AND expires_at > now()), \
+              touched AS (UPDATE sessions SET last_seen_at = now(), expires_at = now() + $2::interval \
+              WHERE token_hash = $1 AND expires_at > now() AND last_seen_at < now() - $3::interval) ",
+        "WHERE is_active AND id = (SELECT user_id FROM live)",
+        tokens::digest(token),
+        crate::sql::interval(SESSION_TTL),
+        crate::sql::interval(TOUCH_EVERY),
+    )
     .fetch_optional(pool)
     .await?;
     Ok(user)

@@ -38,25 +38,17 @@ pub struct User {
     pub deletion_scheduled_at: Option<DateTime<Utc>>,
 }
 
-/// The columns of [`User`] in `user_accounts`, as a literal for `concat!`.
-#[macro_export]
-macro_rules! user_columns {
-    () => {
-        "id, email, first_name, last_name, bio, profile_image_url, is_admin, role, \
-         is_active, email_verified, stripe_subscription_id, created_at, \
-         EXISTS (SELECT 1 FROM mentors WHERE mentors.user_id = user_accounts.id) AS is_mentor, \
-         EXISTS (SELECT 1 FROM two_factor WHERE two_factor.user_id = user_accounts.id \
-                 AND two_factor.enabled_at IS NOT NULL) AS two_factor_enabled, deletion_scheduled_at"
-    };
-}
-
 /// `sqlx::query_as!(User, "SELECT <the columns of User> FROM user_accounts " + $rest, args)`: the
 /// view's columns are all nullable to PostgreSQL, so each says it is not.
+/// `query_users!(with "WITH ... ", "WHERE ...", args)` puts a head before the `SELECT`.
 macro_rules! query_users {
     ($rest:literal $(, $arg:expr)* $(,)?) => {
+        $crate::accounts::users::query_users!(with "", $rest $(, $arg)*)
+    };
+    (with $head:literal, $rest:literal $(, $arg:expr)* $(,)?) => {
         sqlx::query_as!(
             crate::accounts::users::User,
-            r#"SELECT id AS "id!", email AS "email!", first_name AS "first_name!", last_name AS "last_name!", bio,
+            $head + r#"SELECT id AS "id!", email AS "email!", first_name AS "first_name!", last_name AS "last_name!", bio,
                       profile_image_url, is_admin AS "is_admin!", role AS "role!: crate::accounts::users::Role",
                       is_active AS "is_active!", email_verified AS "email_verified!", stripe_subscription_id,
                       created_at AS "created_at!",

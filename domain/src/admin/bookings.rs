@@ -120,41 +120,51 @@ pub struct Page {
     pub page_size: i64,
 }
 
-fn filter() -> String {
-    format!(
-        "b.status IN ({}) AND ($1::text IS NULL OR b.status = $1) AND ($2::timestamptz IS NULL OR b.scheduled_at >= $2) \
-         AND ($3::timestamptz IS NULL OR b.scheduled_at < $3)",
-        BookingStatus::sql_list(STATUSES)
-    )
+/// `$head` + the list's conditions (made bookings, `$1` a status, `$2`..`$3` the days) + `$tail`,
+/// to `admin_sql!` as `$out`.
+macro_rules! filtered {
+    ($out:tt, $head:literal, $tail:literal $(, $arg:expr)* $(,)?) => {
+        admin_sql!(
+            $out[
+                $head + "b.status IN (" + MADE
+                    + ") AND ($1::text IS NULL OR b.status = $1) AND ($2::timestamptz IS NULL OR b.scheduled_at >= $2) \
+                       AND ($3::timestamptz IS NULL OR b.scheduled_at < $3)"
+                    + $tail
+            ]
+            $(, $arg)*
+        )
+    };
 }
 
 pub async fn list(db: &PgPool, q: &Query) -> Result<Page> {
     let status = q.status;
-    let filter = filter();
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM bookings b WHERE {filter}"
-    )))
-    .bind(status)
-    .bind(q.from)
-    .bind(q.until)
+    let total = filtered!(
+        scalar,
+        r#"SELECT count(*) AS "count!" FROM bookings b WHERE "#,
+        "",
+        status as Option<BookingStatus>,
+        q.from,
+        q.until,
+    )
     .fetch_one(db)
     .await?;
-    let bookings = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT b.id, b.status, b.scheduled_at, (extract(epoch FROM b.ends_at - b.scheduled_at) / 60)::int AS duration_minutes, \
-                b.total_cents, \
-                (SELECT p.status FROM payments p WHERE p.booking_id = b.id \
-                  ORDER BY (p.status = '{approved}') DESC, p.created_at DESC, p.id LIMIT 1) AS payment_status, \
-                b.created_at, u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email, \
-                m.id AS mentor_id, m.display_name AS mentor_display_name, s.id AS service_id, s.title AS service_title \
-         FROM bookings b JOIN users u ON u.id = b.user_id JOIN mentors m ON m.id = b.mentor_id JOIN services s ON s.id = b.service_id \
-         WHERE {filter} ORDER BY b.created_at DESC, b.id DESC LIMIT $4 OFFSET $5",
-        approved = PaymentStatus::Approved,
-    )))
-    .bind(status)
-    .bind(q.from)
-    .bind(q.until)
-    .bind(q.page_size)
-    .bind((q.page - 1) * q.page_size)
+    let bookings = filtered!(
+        (as AdminBooking),
+        r#"SELECT b.id, b.status AS "status: BookingStatus", b.scheduled_at,
+                (extract(epoch FROM b.ends_at - b.scheduled_at) / 60)::int AS "duration_minutes!", b.total_cents,
+                (SELECT p.status FROM payments p WHERE p.booking_id = b.id
+                  ORDER BY (p.status = 'approved') DESC, p.created_at DESC, p.id LIMIT 1) AS "payment_status: PaymentStatus",
+                b.created_at, u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email,
+                m.id AS mentor_id, m.display_name AS mentor_display_name, s.id AS service_id, s.title AS service_title
+         FROM bookings b JOIN users u ON u.id = b.user_id JOIN mentors m ON m.id = b.mentor_id JOIN services s ON s.id = b.service_id
+         WHERE "#,
+        " ORDER BY b.created_at DESC, b.id DESC LIMIT $4 OFFSET $5",
+        status as Option<BookingStatus>,
+        q.from,
+        q.until,
+        q.page_size,
+        (q.page - 1) * q.page_size,
+    )
     .fetch_all(db)
     .await?;
     Ok(Page {

@@ -82,23 +82,41 @@ impl JobState {
     }
 }
 
-/// A row's console state, in SQL over `apalis.jobs` (columns unqualified).
-pub const STATE_SQL: &str = "(CASE \
-     WHEN status = 'Discarded' THEN 'discarded' \
-     WHEN status = 'Done' THEN 'done' \
-     WHEN status = 'Failed' AND jsonb_typeof(last_result) = 'string' AND (last_result #>> '{}') LIKE 'set aside:%' THEN 'set_aside' \
-     WHEN status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts) THEN 'failed' \
-     WHEN run_at > now() THEN 'scheduled' \
-     WHEN status IN ('Queued', 'Running') THEN 'running' \
-     ELSE 'pending' END)";
+/// The console's statements on `apalis.jobs`, checked at compile time: in `[...]`, the SQL as
+/// literals joined by `+`, where `STATE` stands for a row's console state and `LAST_ERROR` for its
+/// last error (none for a task that succeeded), both SQL over `apalis.jobs` with columns
+/// unqualified; then the arguments. `console_sql!(text STATE)` is the state's SQL alone.
+macro_rules! console_sql {
+    (@go $out:tt [$($done:tt)*] [STATE $($rest:tt)*] $args:tt) => {
+        console_sql!(@go $out [$($done)* "(CASE \
+             WHEN status = 'Discarded' THEN 'discarded' \
+             WHEN status = 'Done' THEN 'done' \
+             WHEN status = 'Failed' AND jsonb_typeof(last_result) = 'string' AND (last_result #>> '{}') LIKE 'set aside:%' THEN 'set_aside' \
+             WHEN status = 'Killed' OR (status = 'Failed' AND attempts >= max_attempts) THEN 'failed' \
+             WHEN run_at > now() THEN 'scheduled' \
+             WHEN status IN ('Queued', 'Running') THEN 'running' \
+             ELSE 'pending' END)"] [$($rest)*] $args)
+    };
+    (@go $out:tt [$($done:tt)*] [LAST_ERROR $($rest:tt)*] $args:tt) => {
+        console_sql!(@go $out [$($done)* "(CASE \
+             WHEN status = 'Done' OR last_result IS NULL THEN NULL \
+             WHEN jsonb_typeof(last_result) = 'string' THEN last_result #>> '{}' \
+             WHEN jsonb_typeof(last_result) = 'object' AND last_result ? 'Err' THEN \
+                (CASE WHEN jsonb_typeof(last_result -> 'Err') = 'string' THEN last_result ->> 'Err' ELSE (last_result -> 'Err')::text END) \
+             ELSE NULL END)"] [$($rest)*] $args)
+    };
+    (@go $out:tt [$($done:tt)*] [$t:tt $($rest:tt)*] $args:tt) => {
+        console_sql!(@go $out [$($done)* $t] [$($rest)*] $args)
+    };
+    (@go text [$($done:tt)*] [] []) => { concat!($($done)*) };
+    (@go scalar [$($done:tt)*] [] [$($args:tt)*]) => { sqlx::query_scalar!($($done)* $($args)*) };
+    (@go (as $ty:path) [$($done:tt)*] [] [$($args:tt)*]) => { sqlx::query_as!($ty, $($done)* $($args)*) };
+    (text $($sql:tt)*) => { console_sql!(@go text [] [$($sql)*] []) };
+    ($out:tt [$($sql:tt)*] $($args:tt)*) => { console_sql!(@go $out [] [$($sql)*] [$($args)*]) };
+}
 
-/// A row's last error (none for a task that succeeded), in SQL over `apalis.jobs`.
-pub const LAST_ERROR_SQL: &str = "(CASE \
-     WHEN status = 'Done' OR last_result IS NULL THEN NULL \
-     WHEN jsonb_typeof(last_result) = 'string' THEN last_result #>> '{}' \
-     WHEN jsonb_typeof(last_result) = 'object' AND last_result ? 'Err' THEN \
-        (CASE WHEN jsonb_typeof(last_result -> 'Err') = 'string' THEN last_result ->> 'Err' ELSE (last_result -> 'Err')::text END) \
-     ELSE NULL END)";
+/// A row's console state, in SQL over `apalis.jobs` (columns unqualified).
+pub const STATE_SQL: &str = console_sql!(text STATE);
 
 /// One queue's figures.
 #[derive(Clone, Debug, FromRow)]
@@ -121,29 +139,30 @@ pub struct QueueFigures {
 /// Every one of `queues`, in its order, with its figures.
 pub async fn queues(pool: &PgPool, queues: &[&str], silent_after: Duration) -> Result<Vec<QueueFigures>> {
     let names: Vec<&str> = queues.to_vec();
-    let sql = format!(
-        "WITH t AS (SELECT job_type, {STATE_SQL} AS state, run_at, done_at FROM apalis.jobs \
-            WHERE job_type = ANY($1) AND (status <> 'Done' OR done_at > now() - interval '1 hour')) \
-         SELECT q.name AS queue, \
-            count(t.state) FILTER (WHERE t.state = 'pending') AS pending, \
-            count(t.state) FILTER (WHERE t.state = 'scheduled') AS scheduled, \
-            count(t.state) FILTER (WHERE t.state = 'running') AS running, \
-            count(t.state) FILTER (WHERE t.state = 'failed') AS failed, \
-            count(t.state) FILTER (WHERE t.state = 'set_aside') AS set_aside, \
-            count(t.state) FILTER (WHERE t.state = 'discarded') AS discarded, \
-            coalesce(extract(epoch FROM now() - min(t.run_at) FILTER (WHERE t.state = 'pending')), 0)::float8 AS oldest_due_seconds, \
-            count(t.state) FILTER (WHERE t.state = 'done') AS succeeded_last_hour, \
-            count(t.state) FILTER (WHERE t.state = 'failed' AND t.done_at > now() - interval '1 hour') AS failed_last_hour, \
-            (SELECT count(*) FROM apalis.workers w WHERE w.worker_type = q.name \
-               AND w.last_seen > now() - make_interval(secs => $2)) AS workers \
-         FROM unnest($1::text[]) WITH ORDINALITY AS q(name, n) LEFT JOIN t ON t.job_type = q.name \
-         GROUP BY q.name, q.n ORDER BY q.n"
-    );
-    let rows = sqlx::query_as::<_, QueueFigures>(sqlx::AssertSqlSafe(sql))
-        .bind(&names)
-        .bind(silent_after.as_secs_f64())
-        .fetch_all(pool)
-        .await?;
+    let rows = console_sql!(
+        (as QueueFigures)[
+            "WITH t AS (SELECT job_type, " + STATE + r#" AS state, run_at, done_at FROM apalis.jobs
+                WHERE job_type = ANY($1) AND (status <> 'Done' OR done_at > now() - interval '1 hour'))
+             SELECT q.name AS "queue!",
+                count(t.state) FILTER (WHERE t.state = 'pending') AS "pending!",
+                count(t.state) FILTER (WHERE t.state = 'scheduled') AS "scheduled!",
+                count(t.state) FILTER (WHERE t.state = 'running') AS "running!",
+                count(t.state) FILTER (WHERE t.state = 'failed') AS "failed!",
+                count(t.state) FILTER (WHERE t.state = 'set_aside') AS "set_aside!",
+                count(t.state) FILTER (WHERE t.state = 'discarded') AS "discarded!",
+                coalesce(extract(epoch FROM now() - min(t.run_at) FILTER (WHERE t.state = 'pending')), 0)::float8 AS "oldest_due_seconds!",
+                count(t.state) FILTER (WHERE t.state = 'done') AS "succeeded_last_hour!",
+                count(t.state) FILTER (WHERE t.state = 'failed' AND t.done_at > now() - interval '1 hour') AS "failed_last_hour!",
+                (SELECT count(*) FROM apalis.workers w WHERE w.worker_type = q.name
+                   AND w.last_seen > now() - make_interval(secs => $2)) AS "workers!"
+             FROM unnest($1::text[]) WITH ORDINALITY AS q(name, n) LEFT JOIN t ON t.job_type = q.name
+             GROUP BY q.name, q.n ORDER BY q.n"#
+        ],
+        &names[..] as &[&str],
+        silent_after.as_secs_f64(),
+    )
+    .fetch_all(pool)
+    .await?;
     Ok(rows
         .into_iter()
         .map(|mut q| {
@@ -229,62 +248,97 @@ impl From<TaskRow> for Task {
     }
 }
 
-fn task_columns() -> String {
-    format!(
-        "id, job_type, {STATE_SQL} AS state, attempts, max_attempts, run_at, {LAST_ERROR_SQL} AS last_error, done_at, job"
-    )
+/// `SELECT <TaskRow columns> FROM apalis.jobs <rest>`, as a [`TaskRow`] query.
+macro_rules! select_task {
+    ($rest:literal $(, $arg:expr)* $(,)?) => {
+        console_sql!(
+            (as TaskRow)[
+                "SELECT id, job_type, " + STATE + r#" AS "state!", attempts, max_attempts, run_at, "# + LAST_ERROR
+                    + " AS last_error, done_at, job FROM apalis.jobs " + $rest
+            ]
+            $(, $arg)*
+        )
+    };
 }
 
 /// The tasks matching `q`, newest `run_at` first, one page, and how many match in all.
 pub async fn tasks(pool: &PgPool, q: &TaskQuery) -> Result<(Vec<Task>, i64)> {
-    let sql = format!(
-        "WITH t AS (SELECT {} FROM apalis.jobs WHERE ($1::text IS NULL OR job_type = $1)) \
-         SELECT *, count(*) OVER () AS total FROM t WHERE ($2::text IS NULL OR state = $2) \
-         ORDER BY run_at DESC, id DESC LIMIT $3 OFFSET $4",
-        task_columns()
-    );
-    let rows: Vec<(i64, TaskRowWithTotal)> = sqlx::query_as::<_, TaskRowWithTotal>(sqlx::AssertSqlSafe(sql))
-        .bind(q.queue.as_deref())
-        .bind(q.state.map(JobState::as_str))
-        .bind(q.page_size)
-        .bind((q.page - 1) * q.page_size)
-        .fetch_all(pool)
-        .await?
-        .into_iter()
-        .map(|r| (r.total, r))
-        .collect();
+    let rows: Vec<(i64, TaskRow)> = console_sql!(
+        (as TaskRowWithTotal)[
+            "WITH t AS (SELECT id, job_type, " + STATE + " AS state, attempts, max_attempts, run_at, " + LAST_ERROR
+                + r#" AS last_error, done_at, job FROM apalis.jobs WHERE ($1::text IS NULL OR job_type = $1))
+                 SELECT id AS "id!", job_type AS "job_type!", state AS "state!", attempts AS "attempts!",
+                   max_attempts AS "max_attempts!", run_at AS "run_at!", last_error, done_at, job AS "job!",
+                   count(*) OVER () AS "total!"
+                 FROM t WHERE ($2::text IS NULL OR state = $2)
+                 ORDER BY run_at DESC, id DESC LIMIT $3 OFFSET $4"#
+        ],
+        q.queue.as_deref(),
+        q.state.map(JobState::as_str),
+        q.page_size,
+        (q.page - 1) * q.page_size,
+    )
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .map(TaskRowWithTotal::split)
+    .collect();
     let total = match rows.first() {
         Some((total, _)) => *total,
         // An empty page: count on its own (the page may lie past the last one).
         None if q.page > 1 => count(pool, q).await?,
         None => 0,
     };
-    Ok((rows.into_iter().map(|(_, r)| r.row.into()).collect(), total))
+    Ok((rows.into_iter().map(|(_, r)| r.into()).collect(), total))
 }
 
-#[derive(FromRow)]
+/// A [`TaskRow`] and how many rows match in all.
 struct TaskRowWithTotal {
-    #[sqlx(flatten)]
-    row: TaskRow,
+    id: String,
+    job_type: String,
+    state: String,
+    attempts: i32,
+    max_attempts: i32,
+    run_at: DateTime<Utc>,
+    last_error: Option<String>,
+    done_at: Option<DateTime<Utc>>,
+    job: Vec<u8>,
     total: i64,
 }
 
+impl TaskRowWithTotal {
+    fn split(self) -> (i64, TaskRow) {
+        let row = TaskRow {
+            id: self.id,
+            job_type: self.job_type,
+            state: self.state,
+            attempts: self.attempts,
+            max_attempts: self.max_attempts,
+            run_at: self.run_at,
+            last_error: self.last_error,
+            done_at: self.done_at,
+            job: self.job,
+        };
+        (self.total, row)
+    }
+}
+
 async fn count(pool: &PgPool, q: &TaskQuery) -> Result<i64> {
-    let sql = format!(
-        "SELECT count(*) FROM apalis.jobs WHERE ($1::text IS NULL OR job_type = $1) AND ($2::text IS NULL OR {STATE_SQL} = $2)"
-    );
-    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-        .bind(q.queue.as_deref())
-        .bind(q.state.map(JobState::as_str))
-        .fetch_one(pool)
-        .await?)
+    Ok(console_sql!(
+        scalar[
+            r#"SELECT count(*) AS "count!" FROM apalis.jobs WHERE ($1::text IS NULL OR job_type = $1) AND ($2::text IS NULL OR "#
+                + STATE + " = $2)"
+        ],
+        q.queue.as_deref(),
+        q.state.map(JobState::as_str),
+    )
+    .fetch_one(pool)
+    .await?)
 }
 
 /// One task, or `None`.
 pub async fn find(pool: &PgPool, id: &str) -> Result<Option<Task>> {
-    let sql = format!("SELECT {} FROM apalis.jobs WHERE id = $1", task_columns());
-    Ok(sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql))
-        .bind(id)
+    Ok(select_task!("WHERE id = $1", id)
         .fetch_optional(pool)
         .await?
         .map(Task::from))
@@ -308,38 +362,32 @@ enum Action {
 
 async fn act(pool: &PgPool, admin_id: Uuid, id: &str, action: Action) -> Result<Task> {
     let mut tx = pool.begin().await?;
-    let sql = format!("SELECT {} FROM apalis.jobs WHERE id = $1 FOR UPDATE", task_columns());
-    let before: Task = sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql))
-        .bind(id)
+    let before: Task = select_task!("WHERE id = $1 FOR UPDATE", id)
         .fetch_optional(&mut *tx)
         .await?
         .ok_or_else(|| Error::not_found(TASK_NOT_FOUND))?
         .into();
-    let (allowed, conflict, name, update) = match action {
-        Action::Retry => (
-            before.state.can_retry(),
-            RETRY_CONFLICT,
-            "job.retry",
-            "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, run_at = now(), lock_by = NULL, lock_at = NULL, \
-             done_at = NULL WHERE id = $1",
-        ),
-        Action::Discard => (
-            before.state.can_discard(),
-            DISCARD_CONFLICT,
-            "job.discard",
-            "UPDATE apalis.jobs SET status = 'Discarded', lock_by = NULL, lock_at = NULL, done_at = now() WHERE id = $1",
-        ),
+    let (allowed, conflict, name) = match action {
+        Action::Retry => (before.state.can_retry(), RETRY_CONFLICT, "job.retry"),
+        Action::Discard => (before.state.can_discard(), DISCARD_CONFLICT, "job.discard"),
     };
     if !allowed {
         return Err(Error::conflict(conflict));
     }
-    sqlx::query(update).bind(id).execute(&mut *tx).await?;
-    let sql = format!("SELECT {} FROM apalis.jobs WHERE id = $1", task_columns());
-    let after: Task = sqlx::query_as::<_, TaskRow>(sqlx::AssertSqlSafe(sql))
-        .bind(id)
-        .fetch_one(&mut *tx)
-        .await?
-        .into();
+    match action {
+        Action::Retry => sqlx::query!(
+            "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, run_at = now(), lock_by = NULL, lock_at = NULL, \
+             done_at = NULL WHERE id = $1",
+            id,
+        ),
+        Action::Discard => sqlx::query!(
+            "UPDATE apalis.jobs SET status = 'Discarded', lock_by = NULL, lock_at = NULL, done_at = now() WHERE id = $1",
+            id,
+        ),
+    }
+    .execute(&mut *tx)
+    .await?;
+    let after: Task = select_task!("WHERE id = $1", id).fetch_one(&mut *tx).await?.into();
     audit::record(
         &mut tx,
         AuditEntry {
@@ -393,13 +441,16 @@ pub fn mask_secrets(value: &mut Value) {
 /// The newest task of each of `queues` (a cron schedule's last run), by queue.
 pub async fn last_runs(pool: &PgPool, queues: &[&str]) -> Result<Vec<(String, Option<DateTime<Utc>>)>> {
     let names: Vec<&str> = queues.to_vec();
-    Ok(sqlx::query_as(
-        "SELECT q.name, (SELECT max(j.run_at) FROM apalis.jobs j WHERE j.job_type = q.name AND j.run_at <= now()) \
-         FROM unnest($1::text[]) WITH ORDINALITY AS q(name, n) ORDER BY q.n",
+    Ok(sqlx::query!(
+        r#"SELECT q.name AS "name!", (SELECT max(j.run_at) FROM apalis.jobs j WHERE j.job_type = q.name AND j.run_at <= now()) AS last_run
+           FROM unnest($1::text[]) WITH ORDINALITY AS q(name, n) ORDER BY q.n"#,
+        &names[..] as &[&str],
     )
-    .bind(&names)
     .fetch_all(pool)
-    .await?)
+    .await?
+    .into_iter()
+    .map(|r| (r.name, r.last_run))
+    .collect())
 }
 
 #[cfg(test)]

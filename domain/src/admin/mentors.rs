@@ -4,12 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgExecutor};
 use uuid::Uuid;
 
-use crate::{
-    Result,
-    booking::BookingStatus,
-    catalogue::mentors::ApprovalStatus,
-    statuses::{ComplaintReason, ComplaintStatus},
-};
+use crate::{Result, catalogue::mentors::ApprovalStatus};
 
 #[derive(Clone, Debug, FromRow)]
 pub struct AdminMentor {
@@ -40,38 +35,39 @@ pub struct AdminMentor {
     pub no_show_count: i64,
 }
 
+/// `SELECT <AdminMentor columns> FROM mentors m JOIN users u ... <rest>`, as an [`AdminMentor`] query.
+macro_rules! select_mentors {
+    ($rest:literal $(, $arg:expr)* $(,)?) => {
+        admin_sql!(
+            (as AdminMentor)[
+                r#"SELECT m.id, m.display_name, m.user_id, u.first_name, u.last_name, u.email, m.rating::text AS "rating!",
+                    m.total_sessions, (m.is_active AND u.is_active) AS "is_active!",
+                    m.approval_status AS "approval_status: ApprovalStatus", m.rejection_reason, m.submitted_at, m.reviewed_at,
+                    (SELECT count(*) FROM services s WHERE s.mentor_id = m.id) AS "services_count!",
+                    (SELECT count(*) FROM bookings b WHERE b.mentor_id = m.id AND b.status IN ("# + MADE + r#")) AS "total_bookings!", "#
+                    + REVENUE("mentor_id = m.id")
+                    + r#" AS "total_revenue_cents!",
+                    ((SELECT count(*) FROM complaints c WHERE c.mentor_id = m.id AND c.reason IN ('mentor_no_show') AND c.status IN ('resolved'))
+                     + (SELECT count(*) FROM group_sessions g WHERE g.mentor_id = m.id AND g.mentor_no_show_at IS NOT NULL)) AS "no_show_count!"
+                FROM mentors m JOIN users u ON u.id = m.user_id "#
+                    + $rest
+            ]
+            $(, $arg)*
+        )
+    };
+}
+
 /// Every mentor (or those of one approval status), newest profile first.
 pub async fn list(db: impl PgExecutor<'_>, approval_status: Option<ApprovalStatus>) -> Result<Vec<AdminMentor>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(select(
+    Ok(select_mentors!(
         "WHERE ($1::text IS NULL OR m.approval_status = $1) ORDER BY m.created_at DESC, m.id DESC",
-    )))
-    .bind(approval_status)
+        approval_status as Option<ApprovalStatus>,
+    )
     .fetch_all(db)
     .await?)
 }
 
 /// One mentor, as the list shows it.
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<AdminMentor>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(select("WHERE m.id = $1")))
-        .bind(id)
-        .fetch_optional(db)
-        .await?)
-}
-
-fn select(rest: &str) -> String {
-    format!(
-        "SELECT m.id, m.display_name, m.user_id, u.first_name, u.last_name, u.email, m.rating::text AS rating, m.total_sessions, \
-                (m.is_active AND u.is_active) AS is_active, \
-                m.approval_status, m.rejection_reason, m.submitted_at, m.reviewed_at, \
-                (SELECT count(*) FROM services s WHERE s.mentor_id = m.id) AS services_count, \
-                (SELECT count(*) FROM bookings b WHERE b.mentor_id = m.id AND b.status IN ({})) AS total_bookings, \
-                {} AS total_revenue_cents, \
-                ((SELECT count(*) FROM complaints c WHERE c.mentor_id = m.id AND c.reason IN ({}) AND c.status IN ({})) \
-                 + (SELECT count(*) FROM group_sessions g WHERE g.mentor_id = m.id AND g.mentor_no_show_at IS NOT NULL)) AS no_show_count \
-         FROM mentors m JOIN users u ON u.id = m.user_id {rest}",
-        BookingStatus::sql_list(BookingStatus::MADE),
-        super::revenue_sql("mentor_id = m.id"),
-        ComplaintReason::sql_list(&[ComplaintReason::MentorNoShow]),
-        ComplaintStatus::sql_list(&[ComplaintStatus::Resolved]),
-    )
+    Ok(select_mentors!("WHERE m.id = $1", id).fetch_optional(db).await?)
 }

@@ -15,20 +15,20 @@ pub struct PlatformStats {
 }
 
 pub async fn platform(db: impl PgExecutor<'_>) -> Result<PlatformStats> {
-    let sql = format!(
-        "SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM mentors), \
-                (SELECT count(*) FROM bookings WHERE status = ANY($1)), {}",
-        super::revenue_sql("true")
-    );
-    let (total_users, total_mentors, total_bookings, total_revenue_cents): (i64, i64, i64, i64) =
-        sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .bind(BookingStatus::MADE)
-            .fetch_one(db)
-            .await?;
+    let figures = admin_sql!(
+        query[
+            r#"SELECT (SELECT count(*) FROM users) AS "total_users!", (SELECT count(*) FROM mentors) AS "total_mentors!",
+                (SELECT count(*) FROM bookings WHERE status = ANY($1)) AS "total_bookings!", "#
+                + REVENUE("true") + r#" AS "total_revenue_cents!""#
+        ],
+        BookingStatus::MADE as &[BookingStatus],
+    )
+    .fetch_one(db)
+    .await?;
     Ok(PlatformStats {
-        total_users,
-        total_mentors,
-        total_bookings,
-        total_revenue_cents,
+        total_users: figures.total_users,
+        total_mentors: figures.total_mentors,
+        total_bookings: figures.total_bookings,
+        total_revenue_cents: figures.total_revenue_cents,
     })
 }

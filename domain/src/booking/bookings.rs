@@ -88,45 +88,54 @@ pub struct RefundEntry {
     pub created_at: DateTime<Utc>,
 }
 
-/// `SELECT <Booking columns> FROM bookings b ... <rest>` as a static string.
-#[macro_export]
-macro_rules! select_bookings {
-    ($rest:literal) => {
-        concat!(
-            "SELECT b.id, b.status, b.scheduled_at, b.ends_at, ",
-            "(extract(epoch FROM b.ends_at - b.scheduled_at) / 60)::int AS duration_minutes, ",
-            "b.total_cents, b.notes, b.hold_expires_at, b.created_at, ",
-            // A group seat is named after its session ('Walkthrough Circle'), not its service, on the
-            // card, in e-mails, invitations and notifications.
-            "s.id AS service_id, coalesce(gs.title, s.title) AS service_title, s.service_type, ",
-            "u.id AS user_id, u.first_name AS user_first_name, u.last_name AS user_last_name, u.email AS user_email, ",
-            "m.id AS mentor_id, m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
-            "m.profile_image_url AS mentor_profile_image_url, mu.email AS mentor_email, b.calendar_sequence, ",
-            "u.time_zone AS user_time_zone, m.time_zone AS mentor_time_zone, ",
-            "rv.id IS NOT NULL AS has_review, rv.rating AS review_rating, rv.comment AS review_comment, ",
-            "rf.percentage AS refund_percentage, rf.amount_cents AS refund_cents, rf.status AS refund_status, b.cancellation_reason, ",
-            "b.group_session_id, gs.status AS group_session_status, rm.reason AS removal_reason, ",
-            "coalesce((SELECT json_agg(json_build_object('amount_cents', ra.amount_cents, 'reason', ra.reason, ",
-            "'status', ra.status, 'created_at', ra.created_at) ORDER BY ra.created_at, ra.id) ",
-            "FROM refunds ra WHERE ra.booking_id = b.id), '[]'::json) AS refunds, ",
-            "coalesce((SELECT sum(rs.amount_cents) FROM refunds rs WHERE rs.booking_id = b.id ",
-            "AND rs.status IN ('pending', 'succeeded')), 0)::bigint AS refunded_cents, ",
-            "(SELECT json_build_object('id', c.id, 'reason', c.reason, 'details', c.details, 'status', c.status, ",
-            "'created_at', c.created_at, 'outcome', c.outcome, 'outcome_cents', c.outcome_cents, 'note', c.note, ",
-            "'decided_at', c.decided_at, 'automatic', c.automatic, 'response_message', cr.message, ",
-            "'response_created_at', cr.created_at) FROM complaints c LEFT JOIN complaint_responses cr ON cr.complaint_id = c.id ",
-            "WHERE c.booking_id = b.id) AS complaint ",
-            "FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id ",
-            "JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id ",
-            // The refund a cancellation owes, or a seat's whose mentor removed its holder for `other`.
-            "LEFT JOIN refunds rf ON rf.booking_id = b.id AND rf.reason IN ('cancellation', 'removed_by_mentor') ",
-            "LEFT JOIN reviews rv ON rv.booking_id = b.id ",
-            "LEFT JOIN group_sessions gs ON gs.id = b.group_session_id ",
-            "LEFT JOIN group_call_removals rm ON rm.group_session_id = b.group_session_id AND rm.user_id = b.user_id ",
-            $rest
+/// `sqlx::query_as!(Booking, "SELECT <Booking columns> FROM bookings b ... " + $rest, args)`.
+macro_rules! query_bookings {
+    ($rest:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            crate::booking::bookings::Booking,
+            r#"SELECT b.id AS "id!", b.status AS "status!: crate::booking::BookingStatus", b.scheduled_at AS "scheduled_at!",
+                b.ends_at AS "ends_at!",
+                (extract(epoch FROM b.ends_at - b.scheduled_at) / 60)::int AS "duration_minutes!",
+                b.total_cents AS "total_cents!", b.notes, b.hold_expires_at, b.created_at AS "created_at!",
+                s.id AS "service_id!", coalesce(gs.title, s.title) AS "service_title!",
+                s.service_type AS "service_type!: crate::catalogue::vocabulary::ServiceType",
+                u.id AS "user_id!", u.first_name AS "user_first_name!", u.last_name AS "user_last_name!",
+                u.email AS "user_email!",
+                m.id AS "mentor_id!", m.user_id AS "mentor_user_id!", m.display_name AS "mentor_display_name!",
+                m.profile_image_url AS mentor_profile_image_url, mu.email AS "mentor_email!",
+                b.calendar_sequence AS "calendar_sequence!",
+                u.time_zone AS user_time_zone, m.time_zone AS "mentor_time_zone!",
+                rv.id IS NOT NULL AS "has_review!", rv.rating AS "review_rating?", rv.comment AS "review_comment?",
+                rf.percentage AS "refund_percentage?", rf.amount_cents AS "refund_cents?",
+                rf.status AS "refund_status?: crate::money::RefundStatus", b.cancellation_reason,
+                b.group_session_id, gs.status AS "group_session_status?: crate::statuses::GroupStatus",
+                rm.reason AS "removal_reason?: crate::statuses::RemovalReason",
+                coalesce((SELECT json_agg(json_build_object('amount_cents', ra.amount_cents, 'reason', ra.reason,
+                  'status', ra.status, 'created_at', ra.created_at) ORDER BY ra.created_at, ra.id)
+                  FROM refunds ra WHERE ra.booking_id = b.id), '[]'::json)
+                  AS "refunds!: _",
+                coalesce((SELECT sum(rs.amount_cents) FROM refunds rs WHERE rs.booking_id = b.id
+                  AND rs.status IN ('pending', 'succeeded')), 0)::bigint AS "refunded_cents!",
+                (SELECT json_build_object('id', c.id, 'reason', c.reason, 'details', c.details, 'status', c.status,
+                  'created_at', c.created_at, 'outcome', c.outcome, 'outcome_cents', c.outcome_cents, 'note', c.note,
+                  'decided_at', c.decided_at, 'automatic', c.automatic, 'response_message', cr.message,
+                  'response_created_at', cr.created_at) FROM complaints c LEFT JOIN complaint_responses cr ON cr.complaint_id = c.id
+                  WHERE c.booking_id = b.id) AS "complaint: _"
+             FROM bookings b JOIN services s ON s.id = b.service_id JOIN users u ON u.id = b.user_id
+             JOIN mentors m ON m.id = b.mentor_id JOIN users mu ON mu.id = m.user_id "#
+                // A group seat is named after its session ('Walkthrough Circle'), not its service, on the
+                // card, in e-mails, invitations and notifications. The refund joined is the one a
+                // cancellation owes, or a seat's whose mentor removed its holder for `other`.
+                + "LEFT JOIN refunds rf ON rf.booking_id = b.id AND rf.reason IN ('cancellation', 'removed_by_mentor') \
+                   LEFT JOIN reviews rv ON rv.booking_id = b.id \
+                   LEFT JOIN group_sessions gs ON gs.id = b.group_session_id \
+                   LEFT JOIN group_call_removals rm ON rm.group_session_id = b.group_session_id AND rm.user_id = b.user_id "
+                + $rest
+            $(, $arg)*
         )
     };
 }
+pub(crate) use query_bookings;
 
 impl Booking {
     /// The zone a side reads times in: the mentor's profile zone, or the seeker's browser zone.
@@ -142,8 +151,5 @@ impl Booking {
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<Booking>> {
-    Ok(sqlx::query_as(select_bookings!("WHERE b.id = $1"))
-        .bind(id)
-        .fetch_optional(db)
-        .await?)
+    Ok(query_bookings!("WHERE b.id = $1", id).fetch_optional(db).await?)
 }

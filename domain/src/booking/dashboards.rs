@@ -20,11 +20,11 @@ pub struct ClientStats {
 
 /// A seeker's bookings (holds excluded), newest start first.
 pub async fn client_bookings(db: &PgPool, user_id: Uuid) -> Result<Vec<Booking>> {
-    Ok(sqlx::query_as(crate::select_bookings!(
-        "WHERE b.user_id = $1 AND b.status = ANY($2) ORDER BY b.scheduled_at DESC, b.id"
-    ))
-    .bind(user_id)
-    .bind(BookingStatus::MADE)
+    Ok(super::bookings::query_bookings!(
+        "WHERE b.user_id = $1 AND b.status = ANY($2) ORDER BY b.scheduled_at DESC, b.id",
+        user_id,
+        BookingStatus::MADE as &[BookingStatus],
+    )
     .fetch_all(db)
     .await?)
 }
@@ -58,11 +58,11 @@ pub async fn client_stats(db: &PgPool, user_id: Uuid, now: DateTime<Utc>) -> Res
 
 /// A mentor's bookings (holds excluded), newest start first.
 pub async fn mentor_bookings(db: &PgPool, mentor_id: Uuid) -> Result<Vec<Booking>> {
-    Ok(sqlx::query_as(crate::select_bookings!(
-        "WHERE b.mentor_id = $1 AND b.status = ANY($2) ORDER BY b.scheduled_at DESC, b.id"
-    ))
-    .bind(mentor_id)
-    .bind(BookingStatus::MADE)
+    Ok(super::bookings::query_bookings!(
+        "WHERE b.mentor_id = $1 AND b.status = ANY($2) ORDER BY b.scheduled_at DESC, b.id",
+        mentor_id,
+        BookingStatus::MADE as &[BookingStatus],
+    )
     .fetch_all(db)
     .await?)
 }

@@ -134,8 +134,7 @@ pub async fn remind_many(tx: &mut PgConnection, asked: &[Asked]) -> Result<Vec<O
     let mut ids: Vec<Uuid> = asked.iter().map(|a| a.booking_id).collect();
     ids.sort_unstable();
     ids.dedup();
-    let found: Vec<Booking> = sqlx::query_as(crate::select_bookings!("WHERE b.id = ANY($1)"))
-        .bind(&ids)
+    let found: Vec<Booking> = super::bookings::query_bookings!("WHERE b.id = ANY($1)", &ids)
         .fetch_all(&mut *tx)
         .await?;
     let bookings: HashMap<Uuid, Booking> = found.into_iter().map(|b| (b.id, b)).collect();

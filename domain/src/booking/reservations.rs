@@ -289,12 +289,12 @@ pub async fn live_hold(db: &PgPool, user_id: Uuid, id: Uuid, now: DateTime<Utc>)
 
 /// The seeker's live holds, soonest expiry first: the checkouts they left unfinished.
 pub async fn live_holds_of(db: &PgPool, user_id: Uuid, now: DateTime<Utc>) -> Result<Vec<Booking>> {
-    Ok(sqlx::query_as(crate::select_bookings!(
-        "WHERE b.user_id = $1 AND b.status = $3 AND b.hold_expires_at > $2 ORDER BY b.hold_expires_at, b.id"
-    ))
-    .bind(user_id)
-    .bind(now)
-    .bind(BookingStatus::Reserved)
+    Ok(super::bookings::query_bookings!(
+        "WHERE b.user_id = $1 AND b.status = $3 AND b.hold_expires_at > $2 ORDER BY b.hold_expires_at, b.id",
+        user_id,
+        now,
+        BookingStatus::Reserved as BookingStatus,
+    )
     .fetch_all(db)
     .await?)
 }

@@ -5,6 +5,14 @@
 /// The channel the triggers notify.
 pub const CHANNEL: &str = "catalogue_changed";
 
+/// Announces `payload` on [`CHANNEL`] itself (the api's cache barriers), when the statement runs.
+pub async fn announce(db: impl sqlx::PgExecutor<'_>, payload: &str) -> sqlx::Result<()> {
+    sqlx::query!("SELECT pg_notify($1, $2)", CHANNEL, payload)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -202,6 +202,7 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         min_rating: l.min_rating.as_deref(),
     };
     // One statement finds the matches once, keeps the listed ones, then counts them and takes the page.
+    // Run-time SQL: its columns, conditions and order follow the listing's search, filters and sort.
     let mut query = QueryBuilder::new("WITH matches AS MATERIALIZED (");
     let select = if search.is_some() {
         format!(

@@ -268,12 +268,21 @@ pub async fn set_muted(
     // A publication being recorded ([`published`]) is either seen here or sees this mute.
     access::lock_seat(&mut *conn, id, target).await?;
     // Kept, so the participant rejoins muted after a reload or a reconnection ([`published`]).
-    let sql = if muted {
-        "INSERT INTO group_call_mutes (group_session_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    if muted {
+        sqlx::query!(
+            "INSERT INTO group_call_mutes (group_session_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            id,
+            target,
+        )
     } else {
-        "DELETE FROM group_call_mutes WHERE group_session_id = $1 AND user_id = $2"
-    };
-    sqlx::query(sql).bind(id).bind(target).execute(&mut *conn).await?;
+        sqlx::query!(
+            "DELETE FROM group_call_mutes WHERE group_session_id = $1 AND user_id = $2",
+            id,
+            target,
+        )
+    }
+    .execute(&mut *conn)
+    .await?;
     let audio = audio_mids(&mut *conn, id, target).await?;
     let client = janus(client)?;
     let (room, secret) = room_of(client, id);

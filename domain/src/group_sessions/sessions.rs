@@ -55,22 +55,43 @@ impl GroupSession {
     }
 }
 
-macro_rules! select_group_sessions {
-    ($rest:literal) => {
-        concat!(
-            "SELECT g.id, g.mentor_id, g.service_id, g.title, g.description, g.status, g.scheduled_at, g.ends_at, ",
-            "g.max_participants, g.seats_taken, g.created_at, ",
-            "s.title AS service_title, s.service_type, s.price_cents AS service_price_cents, ",
-            "(extract(epoch FROM g.ends_at - g.scheduled_at) / 60)::int AS service_duration_minutes, ",
-            "m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, ",
-            "coalesce(m.profile_image_url, u.profile_image_url) AS mentor_profile_image_url, ",
-            "m.rating::text AS mentor_rating, m.total_sessions AS mentor_total_sessions, ",
-            "(m.is_active AND u.is_active AND m.approval_status = 'approved') AS mentor_is_public ",
-            "FROM group_sessions g JOIN services s ON s.id = g.service_id JOIN mentors m ON m.id = g.mentor_id ",
-            "JOIN users u ON u.id = m.user_id ",
-            $rest
-        )
+/// Group-session statements checked at compile time: in `[...]`, the SQL as literals joined by
+/// `+`, where `SELECT_SESSIONS` stands for `SELECT <GroupSession columns> FROM group_sessions g
+/// JOIN services s JOIN mentors m JOIN users u ` and `UPCOMING_WHERE` for the conditions of
+/// [`upcoming`]: scheduled or active sessions not ended, of public mentors, narrowed by the
+/// listing's filters ($1 to $10).
+macro_rules! group_sessions_sql {
+    (@go $out:tt [$($done:tt)*] [SELECT_SESSIONS $($rest:tt)*] $args:tt) => {
+        group_sessions_sql!(@go $out [$($done)*
+            r#"SELECT g.id, g.mentor_id, g.service_id, g.title, g.description, g.status AS "status: GroupStatus",
+                g.scheduled_at, g.ends_at, g.max_participants, g.seats_taken, g.created_at,
+                s.title AS service_title, s.service_type AS "service_type: crate::catalogue::vocabulary::ServiceType",
+                s.price_cents AS service_price_cents,
+                (extract(epoch FROM g.ends_at - g.scheduled_at) / 60)::int AS "service_duration_minutes!",
+                m.user_id AS mentor_user_id, m.display_name AS mentor_display_name,
+                coalesce(m.profile_image_url, u.profile_image_url) AS mentor_profile_image_url,
+                m.rating::text AS "mentor_rating!", m.total_sessions AS mentor_total_sessions,
+                (m.is_active AND u.is_active AND m.approval_status = 'approved') AS "mentor_is_public!"
+             FROM group_sessions g JOIN services s ON s.id = g.service_id JOIN mentors m ON m.id = g.mentor_id
+             JOIN users u ON u.id = m.user_id "#] [$($rest)*] $args)
     };
+    (@go $out:tt [$($done:tt)*] [UPCOMING_WHERE $($rest:tt)*] $args:tt) => {
+        group_sessions_sql!(@go $out [$($done)*
+            "WHERE g.status = ANY($1) AND g.ends_at > $2 AND m.is_active AND m.approval_status = 'approved' \
+             AND u.is_active AND ($3::uuid IS NULL OR g.mentor_id = $3) AND ($4::uuid IS NULL OR g.service_id = $4) \
+             AND ($5::text IS NULL OR s.service_type = $5) AND ($6::bigint IS NULL OR s.price_cents >= $6) \
+             AND ($7::bigint IS NULL OR s.price_cents <= $7) AND ($8::timestamptz IS NULL OR g.scheduled_at >= $8) \
+             AND ($9::timestamptz IS NULL OR g.scheduled_at < $9) \
+             AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS w(pattern) WHERE NOT ( \
+               g.title ILIKE w.pattern OR coalesce(g.description, '') ILIKE w.pattern \
+               OR m.display_name ILIKE w.pattern OR s.title ILIKE w.pattern))"] [$($rest)*] $args)
+    };
+    (@go $out:tt [$($done:tt)*] [$t:tt $($rest:tt)*] $args:tt) => {
+        group_sessions_sql!(@go $out [$($done)* $t] [$($rest)*] $args)
+    };
+    (@go scalar [$($done:tt)*] [] [$($args:tt)*]) => { sqlx::query_scalar!($($done)* $($args)*) };
+    (@go (as $ty:path) [$($done:tt)*] [] [$($args:tt)*]) => { sqlx::query_as!($ty, $($done)* $($args)*) };
+    ($out:tt [$($sql:tt)*] $($args:tt)*) => { group_sessions_sql!(@go $out [] [$($sql)*] [$($args)*]) };
 }
 
 pub struct NewGroupSession {
@@ -139,10 +160,11 @@ pub async fn create(
 }
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> Result<Option<GroupSession>> {
-    Ok(sqlx::query_as(select_group_sessions!("WHERE g.id = $1"))
-        .bind(id)
-        .fetch_optional(db)
-        .await?)
+    Ok(
+        group_sessions_sql!((as GroupSession)[SELECT_SESSIONS + "WHERE g.id = $1"], id)
+            .fetch_optional(db)
+            .await?,
+    )
 }
 
 /// The session locked for a change of state.
@@ -255,46 +277,39 @@ impl Listing {
     }
 }
 
-/// The conditions of [`upcoming`]: scheduled or active sessions not ended, of public mentors,
-/// narrowed by the listing's filters ($1 to $10).
-const UPCOMING_WHERE: &str = "WHERE g.status = ANY($1) AND g.ends_at > $2 AND m.is_active AND m.approval_status = 'approved' \
-     AND u.is_active AND ($3::uuid IS NULL OR g.mentor_id = $3) AND ($4::uuid IS NULL OR g.service_id = $4) \
-     AND ($5::text IS NULL OR s.service_type = $5) AND ($6::bigint IS NULL OR s.price_cents >= $6) \
-     AND ($7::bigint IS NULL OR s.price_cents <= $7) AND ($8::timestamptz IS NULL OR g.scheduled_at >= $8) \
-     AND ($9::timestamptz IS NULL OR g.scheduled_at < $9) \
-     AND NOT EXISTS (SELECT 1 FROM unnest($10::text[]) AS w(pattern) WHERE NOT ( \
-       g.title ILIKE w.pattern OR coalesce(g.description, '') ILIKE w.pattern \
-       OR m.display_name ILIKE w.pattern OR s.title ILIKE w.pattern))";
-
 /// One page of the sessions still ahead or live (scheduled or active, not ended), soonest first,
 /// and how many there are on every page.
 pub async fn upcoming(db: &PgPool, l: &Listing, now: DateTime<Utc>) -> Result<(Vec<GroupSession>, i64)> {
-    macro_rules! bind_filters {
-        ($q:expr) => {
-            $q.bind(GroupStatus::HOLDING_TIME)
-                .bind(now)
-                .bind(l.mentor_id)
-                .bind(l.service_id)
-                .bind(l.service_type)
-                .bind(l.min_price_cents)
-                .bind(l.max_price_cents)
-                .bind(l.from)
-                .bind(l.to)
-                .bind(&l.words)
+    macro_rules! upcoming {
+        ($out:tt[$($sql:tt)*] $(, $arg:expr)*) => {
+            group_sessions_sql!(
+                $out[$($sql)*],
+                GroupStatus::HOLDING_TIME as &[GroupStatus],
+                now,
+                l.mentor_id,
+                l.service_id,
+                l.service_type as Option<crate::catalogue::vocabulary::ServiceType>,
+                l.min_price_cents,
+                l.max_price_cents,
+                l.from,
+                l.to,
+                &l.words
+                $(, $arg)*
+            )
         };
     }
-    let total: i64 = bind_filters!(sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM group_sessions g JOIN services s ON s.id = g.service_id \
-         JOIN mentors m ON m.id = g.mentor_id JOIN users u ON u.id = m.user_id {UPCOMING_WHERE}"
-    ))))
+    let total = upcoming!(
+        scalar[r#"SELECT count(*) AS "count!" FROM group_sessions g JOIN services s ON s.id = g.service_id
+           JOIN mentors m ON m.id = g.mentor_id JOIN users u ON u.id = m.user_id "#
+            + UPCOMING_WHERE]
+    )
     .fetch_one(db)
     .await?;
-    let list = bind_filters!(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{} {UPCOMING_WHERE} ORDER BY g.scheduled_at, g.id LIMIT $11 OFFSET $12",
-        select_group_sessions!("")
-    ))))
-    .bind(l.page_size)
-    .bind((l.page - 1) * l.page_size)
+    let list = upcoming!(
+        (as GroupSession)[SELECT_SESSIONS + UPCOMING_WHERE + " ORDER BY g.scheduled_at, g.id LIMIT $11 OFFSET $12"],
+        l.page_size,
+        (l.page - 1) * l.page_size
+    )
     .fetch_all(db)
     .await?;
     Ok((list, total))
@@ -302,10 +317,10 @@ pub async fn upcoming(db: &PgPool, l: &Listing, now: DateTime<Utc>) -> Result<(V
 
 /// Every session of one mentor, the latest start first.
 pub async fn of_mentor(db: &PgPool, mentor_id: Uuid) -> Result<Vec<GroupSession>> {
-    Ok(sqlx::query_as(select_group_sessions!(
-        "WHERE g.mentor_id = $1 ORDER BY g.scheduled_at DESC, g.id LIMIT 500"
-    ))
-    .bind(mentor_id)
+    Ok(group_sessions_sql!(
+        (as GroupSession)[SELECT_SESSIONS + "WHERE g.mentor_id = $1 ORDER BY g.scheduled_at DESC, g.id LIMIT 500"],
+        mentor_id,
+    )
     .fetch_all(db)
     .await?)
 }

@@ -43,14 +43,17 @@ pub async fn queue_health(
     silent_after: Duration,
 ) -> sqlx::Result<Vec<QueueHealth>> {
     let names: Vec<&str> = queues.to_vec();
-    let rows: Vec<HealthRow> = sqlx::query_as(
-        "SELECT q.name, (SELECT max(w.last_seen) FROM apalis.workers w WHERE w.worker_type = q.name), \
-         h.last_error_at, h.restarts, h.set_aside \
-         FROM unnest($1::text[]) AS q(name) LEFT JOIN job_queue_health h ON h.queue = q.name",
+    let rows: Vec<HealthRow> = sqlx::query!(
+        r#"SELECT q.name AS "name!", (SELECT max(w.last_seen) FROM apalis.workers w WHERE w.worker_type = q.name) AS last_seen,
+           h.last_error_at AS "last_error_at?", h.restarts AS "restarts?", h.set_aside AS "set_aside?"
+           FROM unnest($1::text[]) AS q(name) LEFT JOIN job_queue_health h ON h.queue = q.name"#,
+        &names[..] as &[&str],
     )
-    .bind(&names)
     .fetch_all(pool)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|r| (r.name, r.last_seen, r.last_error_at, r.restarts, r.set_aside))
+    .collect();
     let now = Utc::now();
     let silent_after = chrono::Duration::from_std(silent_after).unwrap_or(chrono::Duration::MAX);
     Ok(rows
@@ -73,6 +76,26 @@ pub async fn queue_health(
             })
         })
         .collect())
+}
+
+/// Records that `queue`'s worker failed with `error`, and how many of its tasks were set aside.
+pub async fn record_failure(
+    db: impl sqlx::PgExecutor<'_>,
+    queue: &str,
+    error: &str,
+    set_aside: i32,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "INSERT INTO job_queue_health (queue, last_error, last_error_at, restarts, set_aside) VALUES ($1, $2, now(), 1, $3) \
+         ON CONFLICT (queue) DO UPDATE SET last_error = $2, last_error_at = now(), restarts = job_queue_health.restarts + 1, \
+         set_aside = job_queue_health.set_aside + $3, updated_at = now()",
+        queue,
+        error,
+        set_aside,
+    )
+    .execute(db)
+    .await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod health;
 mod job;
 pub mod refunds;
 pub mod storage;
+pub mod tasks;
 
 pub use job::{Job, SWEEP_MAX_ATTEMPTS, Sweep};
 

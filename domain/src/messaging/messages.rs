@@ -74,16 +74,6 @@ impl Message {
     }
 }
 
-/// The columns of a [`Message`] from `x` (a message) and `u` (its sender).
-macro_rules! select_fields {
-    () => {
-        "SELECT x.id, x.conversation_id, x.sender_id, u.first_name AS sender_first_name, u.last_name AS sender_last_name, \
-         u.profile_image_url AS sender_profile_image_url, x.content, x.message_type, x.client_id, x.is_read, x.created_at"
-    };
-}
-const SELECT_FIELDS: &str = select_fields!();
-const SELECT: &str = concat!(select_fields!(), " FROM messages x JOIN users u ON u.id = x.sender_id ");
-
 /// The content as stored: trimmed, 1 to [`MAX_CHARS`] characters, multi-line text rules.
 pub fn content(raw: &str) -> Result<String> {
     let trimmed = raw.trim();
@@ -140,12 +130,16 @@ pub async fn page(
 ) -> Result<Vec<Message>> {
     let (limit, offset) = page_bounds(limit, offset)?;
     conversations::parties(&mut *conn, me, conversation).await?;
-    let mut page: Vec<Message> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{SELECT} WHERE x.conversation_id = $1 AND x.hidden_at IS NULL ORDER BY x.created_at DESC, x.id DESC LIMIT $2 OFFSET $3"
-    )))
-    .bind(conversation)
-    .bind(limit)
-    .bind(offset)
+    let mut page = messaging_sql!(
+        (as Message)[
+            FIELDS
+                + " FROM messages x JOIN users u ON u.id = x.sender_id \
+                   WHERE x.conversation_id = $1 AND x.hidden_at IS NULL ORDER BY x.created_at DESC, x.id DESC LIMIT $2 OFFSET $3"
+        ],
+        conversation,
+        limit,
+        offset,
+    )
     .fetch_all(&mut *conn)
     .await?;
     page.reverse();
@@ -153,11 +147,11 @@ pub async fn page(
 }
 
 async fn by_client_id(db: impl PgExecutor<'_>, sender: Uuid, client_id: &str) -> Result<Option<Message>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{SELECT} WHERE x.sender_id = $1 AND x.client_id = $2"
-    )))
-    .bind(sender)
-    .bind(client_id)
+    Ok(messaging_sql!(
+        (as Message)[FIELDS + " FROM messages x JOIN users u ON u.id = x.sender_id WHERE x.sender_id = $1 AND x.client_id = $2"],
+        sender,
+        client_id,
+    )
     .fetch_optional(db)
     .await?)
 }
@@ -171,9 +165,7 @@ pub struct Outgoing {
 }
 
 /// A message just stored, and whether its recipient has the conversation open.
-#[derive(FromRow)]
 struct Stored {
-    #[sqlx(flatten)]
     message: Message,
     recipient_viewing: bool,
 }
@@ -202,22 +194,40 @@ pub async fn send(
     let recipient = parties.other(me);
     // One statement stores it, moves the conversation's last_message_at, reads the sender's public
     // facts and whether the recipient has the conversation open (a chat message is sent often).
-    let stored: Option<Stored> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "WITH x AS (INSERT INTO messages (conversation_id, sender_id, content, message_type, client_id) VALUES ($1, $2, $3, $4, $5) \
-           ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING *), \
-         touched AS (UPDATE conversations c SET last_message_at = greatest(c.last_message_at, x.created_at) FROM x WHERE c.id = x.conversation_id) \
-         {SELECT_FIELDS}, {} AS recipient_viewing FROM x JOIN users u ON u.id = x.sender_id",
-        viewers::viewing_condition("x.conversation_id", "$6", "$7")
-    )))
-    .bind(conversation)
-    .bind(me)
-    .bind(&content)
-    .bind(kind)
-    .bind(&client_id)
-    .bind(recipient)
-    .bind(viewers::STALE_AFTER)
+    let stored: Option<Stored> = messaging_sql!(
+        query[
+            "WITH x AS (INSERT INTO messages (conversation_id, sender_id, content, message_type, client_id) VALUES ($1, $2, $3, $4, $5) \
+               ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING *), \
+             touched AS (UPDATE conversations c SET last_message_at = greatest(c.last_message_at, x.created_at) FROM x WHERE c.id = x.conversation_id) "
+                + FIELDS + ", " + VIEWING("x.conversation_id", "$6", "$7")
+                + r#" AS "recipient_viewing!" FROM x JOIN users u ON u.id = x.sender_id"#
+        ],
+        conversation,
+        me,
+        &content,
+        kind as MessageType,
+        client_id.as_deref(),
+        recipient,
+        crate::sql::interval(viewers::STALE_AFTER),
+    )
     .fetch_optional(&mut *conn)
-    .await?;
+    .await?
+    .map(|r| Stored {
+        message: Message {
+            id: r.id,
+            conversation_id: r.conversation_id,
+            sender_id: r.sender_id,
+            sender_first_name: r.sender_first_name,
+            sender_last_name: r.sender_last_name,
+            sender_profile_image_url: r.sender_profile_image_url,
+            content: r.content,
+            message_type: r.message_type,
+            client_id: r.client_id,
+            is_read: r.is_read,
+            created_at: r.created_at,
+        },
+        recipient_viewing: r.recipient_viewing,
+    });
     let Some(Stored {
         message,
         recipient_viewing,
@@ -267,7 +277,6 @@ impl Batched {
 }
 
 /// What the batch statement says of one message it was given (absent: the sender is not a party).
-#[derive(FromRow)]
 struct BatchRow {
     n: i64,
     /// None when the sender's client id was already used.
@@ -289,28 +298,37 @@ struct BatchRow {
 pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Vec<Result<()>>> {
     // Ids are chosen here so that each row the statement returns finds its message.
     let ids: Vec<Uuid> = batch.iter().map(|_| Uuid::new_v4()).collect();
-    let rows: Vec<BatchRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "WITH input AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) \
-           WITH ORDINALITY AS t (id, sender_id, conversation_id, content, message_type, client_id, n)), \
-         allowed AS (SELECT i.*, c.user_id, m.user_id AS mentor_user_id, \
-           CASE WHEN i.sender_id = c.user_id THEN m.user_id ELSE c.user_id END AS recipient_id \
-           FROM input i JOIN conversations c ON c.id = i.conversation_id JOIN mentors m ON m.id = c.mentor_id \
-           WHERE i.sender_id IN (c.user_id, m.user_id)), \
-         x AS (INSERT INTO messages (id, conversation_id, sender_id, content, message_type, client_id) \
-           SELECT id, conversation_id, sender_id, content, message_type, client_id FROM allowed ORDER BY n \
-           ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at) \
-         SELECT a.n, x.id, x.created_at, a.user_id, a.mentor_user_id, u.first_name AS sender_first_name, \
-           u.last_name AS sender_last_name, u.profile_image_url AS sender_profile_image_url, {} AS recipient_viewing \
-         FROM allowed a JOIN users u ON u.id = a.sender_id LEFT JOIN x ON x.id = a.id ORDER BY a.n",
-        viewers::viewing_condition("a.conversation_id", "a.recipient_id", "$7")
-    )))
-    .bind(&ids)
-    .bind(batch.iter().map(|b| b.sender).collect::<Vec<_>>())
-    .bind(batch.iter().map(|b| b.conversation).collect::<Vec<_>>())
-    .bind(batch.iter().map(|b| b.content.as_str()).collect::<Vec<_>>())
-    .bind(batch.iter().map(|b| b.message_type).collect::<Vec<_>>())
-    .bind(batch.iter().map(|b| b.client_id.as_deref()).collect::<Vec<_>>())
-    .bind(viewers::STALE_AFTER)
+    let senders: Vec<Uuid> = batch.iter().map(|b| b.sender).collect();
+    let conversations: Vec<Uuid> = batch.iter().map(|b| b.conversation).collect();
+    let contents: Vec<&str> = batch.iter().map(|b| b.content.as_str()).collect();
+    let kinds: Vec<MessageType> = batch.iter().map(|b| b.message_type).collect();
+    let client_ids: Vec<Option<&str>> = batch.iter().map(|b| b.client_id.as_deref()).collect();
+    let rows: Vec<BatchRow> = messaging_sql!(
+        (as BatchRow)[
+            "WITH input AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[]) \
+               WITH ORDINALITY AS t (id, sender_id, conversation_id, content, message_type, client_id, n)), \
+             allowed AS (SELECT i.*, c.user_id, m.user_id AS mentor_user_id, \
+               CASE WHEN i.sender_id = c.user_id THEN m.user_id ELSE c.user_id END AS recipient_id \
+               FROM input i JOIN conversations c ON c.id = i.conversation_id JOIN mentors m ON m.id = c.mentor_id \
+               WHERE i.sender_id IN (c.user_id, m.user_id)), \
+             x AS (INSERT INTO messages (id, conversation_id, sender_id, content, message_type, client_id) \
+               SELECT id, conversation_id, sender_id, content, message_type, client_id FROM allowed ORDER BY n \
+               ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at) "
+                + r#"SELECT a.n AS "n!", x.id AS "id?", x.created_at AS "created_at?", a.user_id AS "user_id!",
+                   a.mentor_user_id AS "mentor_user_id!", u.first_name AS "sender_first_name!",
+                   u.last_name AS "sender_last_name!", u.profile_image_url AS sender_profile_image_url, "#
+                + VIEWING("a.conversation_id", "a.recipient_id", "$7")
+                + r#" AS "recipient_viewing!"
+                 FROM allowed a JOIN users u ON u.id = a.sender_id LEFT JOIN x ON x.id = a.id ORDER BY a.n"#
+        ],
+        &ids,
+        &senders,
+        &conversations,
+        &contents as &[&str],
+        &kinds as &[MessageType],
+        &client_ids as &[Option<&str>],
+        crate::sql::interval(viewers::STALE_AFTER),
+    )
     .fetch_all(&mut *conn)
     .await?;
 

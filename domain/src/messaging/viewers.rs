@@ -57,23 +57,13 @@ pub async fn forget_socket(db: impl PgExecutor<'_>, socket: Uuid) -> Result<()> 
     Ok(())
 }
 
-/// SQL true when `user` has `conversation` open on a live socket, for statements that ask it
-/// inline; the arguments are SQL expressions (placeholders), `stale_after` an interval.
-pub(crate) fn viewing_condition(conversation: &str, user: &str, stale_after: &str) -> String {
-    format!(
-        "EXISTS (SELECT 1 FROM conversation_viewers WHERE conversation_id = {conversation} AND user_id = {user} \
-         AND seen_at > now() - {stale_after}::interval)"
-    )
-}
-
 pub async fn is_viewing(db: impl PgExecutor<'_>, conversation: Uuid, user: Uuid) -> Result<bool> {
-    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT {}",
-        viewing_condition("$1", "$2", "$3")
-    )))
-    .bind(conversation)
-    .bind(user)
-    .bind(STALE_AFTER)
+    Ok(messaging_sql!(
+        scalar[r#"SELECT "# + VIEWING("$1", "$2", "$3") + r#" AS "viewing!""#],
+        conversation,
+        user,
+        crate::sql::interval(STALE_AFTER),
+    )
     .fetch_one(db)
     .await?)
 }

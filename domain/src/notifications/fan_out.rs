@@ -1,13 +1,10 @@
 //! A notice for some users, queued in its cause's transaction and written by the worker in batches.
 
 use serde::{Deserialize, Serialize};
-use sqlx::{FromRow, PgConnection};
+use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{
-    Kind,
-    store::{COLUMNS, Notification},
-};
+use super::{Kind, store::Notification};
 use crate::{
     Result,
     job_queue::{self, PushOptions},
@@ -20,10 +17,8 @@ pub const FAN_OUT_QUEUE: &str = "notification_fanout";
 /// Tries in all before a fan-out task is marked failed.
 pub const FAN_OUT_MAX_ATTEMPTS: usize = 10;
 
-#[derive(FromRow)]
 struct Written {
     user_id: Uuid,
-    #[sqlx(flatten)]
     notification: Notification,
 }
 
@@ -155,22 +150,36 @@ pub async fn notify_many(
 pub async fn write(conn: &mut PgConnection, fan_out: &FanOut, recipients: &[Recipient]) -> Result<Vec<Notification>> {
     let ids: Vec<Uuid> = recipients.iter().map(|r| r.id).collect();
     let users: Vec<Uuid> = recipients.iter().map(|r| r.user_id).collect();
-    let written: Vec<Written> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "INSERT INTO notifications (id, user_id, type, title, message, action_url) \
-         SELECT r.id, r.user_id, $3, $4, $5, $6 FROM unnest($1::uuid[], $2::uuid[]) AS r (id, user_id) \
-         JOIN users u ON u.id = r.user_id AND u.deleted_at IS NULL \
-         FOR KEY SHARE OF u \
-         ON CONFLICT (id) DO NOTHING \
-         RETURNING user_id, {COLUMNS}"
-    )))
-    .bind(&ids)
-    .bind(&users)
-    .bind(fan_out.kind)
-    .bind(&fan_out.title)
-    .bind(&fan_out.message)
-    .bind(&fan_out.action_url)
+    let written: Vec<Written> = sqlx::query!(
+        r#"INSERT INTO notifications (id, user_id, type, title, message, action_url)
+           SELECT r.id, r.user_id, $3, $4, $5, $6 FROM unnest($1::uuid[], $2::uuid[]) AS r (id, user_id)
+           JOIN users u ON u.id = r.user_id AND u.deleted_at IS NULL
+           FOR KEY SHARE OF u
+           ON CONFLICT (id) DO NOTHING
+           RETURNING user_id, id, type AS "kind: Kind", title, message, action_url, is_read, created_at"#,
+        &ids,
+        &users,
+        fan_out.kind as Kind,
+        &fan_out.title,
+        &fan_out.message,
+        fan_out.action_url.as_deref(),
+    )
     .fetch_all(&mut *conn)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|r| Written {
+        user_id: r.user_id,
+        notification: Notification {
+            id: r.id,
+            kind: r.kind,
+            title: r.title,
+            message: r.message,
+            action_url: r.action_url,
+            is_read: r.is_read,
+            created_at: r.created_at,
+        },
+    })
+    .collect();
     let mut notifications = Vec::with_capacity(written.len());
     let mut pushes = Vec::new();
     for Written { user_id, notification } in written {

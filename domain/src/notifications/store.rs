@@ -23,8 +23,6 @@ pub struct Notification {
     pub created_at: DateTime<Utc>,
 }
 
-pub(super) const COLUMNS: &str = "id, type AS kind, title, message, action_url, is_read, created_at";
-
 impl Notification {
     /// The live event's data: the API's Notification object.
     pub fn to_json(&self) -> serde_json::Value {

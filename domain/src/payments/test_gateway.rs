@@ -47,12 +47,15 @@ impl TestGateway {
             .get_or_try_init(|| async {
                 let mut tx = self.pool.begin().await?;
                 // Two processes starting at once must not both create the schema.
+                // Run-time SQL: the tests-only gateway's ledger (`test_gateway`) is made here, not by migrations.
                 sqlx::query("SELECT pg_advisory_xact_lock(hashtext('test_gateway ledger'))")
                     .execute(&mut *tx)
                     .await?;
+                // Run-time SQL: the tests-only gateway's ledger (`test_gateway`) is made here, not by migrations.
                 sqlx::query("CREATE SCHEMA IF NOT EXISTS test_gateway")
                     .execute(&mut *tx)
                     .await?;
+                // Run-time SQL: the tests-only gateway's ledger (`test_gateway`) is made here, not by migrations.
                 sqlx::query(
                     "CREATE TABLE IF NOT EXISTS test_gateway.transactions (\
                      reference text PRIMARY KEY, kind text NOT NULL, transaction_id text, declined_reason text, \
@@ -82,6 +85,7 @@ impl TestGateway {
             ChargeOutcome::Error { .. } => return Ok(outcome.clone()),
         };
         let pool = self.ledger().await?;
+        // Run-time SQL: the tests-only gateway's ledger (`test_gateway`) is made here, not by migrations.
         sqlx::query(
             "INSERT INTO test_gateway.transactions (reference, kind, transaction_id, declined_reason, amount_cents) \
              VALUES ($1, $2, $3, $4, $5) ON CONFLICT (reference) DO NOTHING",
@@ -98,6 +102,7 @@ impl TestGateway {
 
     async fn find(&self, reference: &str, kind: &str) -> anyhow::Result<Option<ChargeOutcome>> {
         let pool = self.ledger().await?;
+        // Run-time SQL: the tests-only gateway's ledger (`test_gateway`) is made here, not by migrations.
         let row: Option<(Option<String>, Option<String>)> = sqlx::query_as(
             "SELECT transaction_id, declined_reason FROM test_gateway.transactions WHERE reference = $1 AND kind = $2",
         )

@@ -71,24 +71,11 @@ where
 }
 
 async fn record(pool: &PgPool, id: &str, attempts: usize, error: &str, wait: Duration) -> sqlx::Result<()> {
-    sqlx::query(
-        "UPDATE apalis.jobs SET last_result = jsonb_build_object('Err', $2::text), attempts = $3, \
-         run_at = now() + make_interval(secs => $4) WHERE id = $1 AND status IN ('Queued', 'Running')",
-    )
-    .bind(id)
-    .bind(error)
-    .bind(attempts as i32)
-    .bind(wait.as_secs_f64())
-    .execute(pool)
-    .await?;
-    Ok(())
+    domain::job_queue::tasks::record_try(pool, id, attempts as i32, error, wait).await
 }
 
 async fn discarded(pool: &PgPool, id: &str) -> sqlx::Result<bool> {
-    let status: Option<String> = sqlx::query_scalar("SELECT status FROM apalis.jobs WHERE id = $1")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?;
+    let status = domain::job_queue::tasks::status(pool, id).await?;
     Ok(status.as_deref() == Some(domain::admin::jobs::DISCARDED_STATUS))
 }
 

@@ -34,17 +34,7 @@ pub const SET_ASIDE_REASON: &str = "set aside: the task id is not a ULID, so no 
 
 /// Marks rows of `queue` that no worker can decode as failed for good; returns how many.
 pub async fn set_aside_undecodable(pool: &PgPool, queue: &str) -> sqlx::Result<u64> {
-    let done = sqlx::query(
-        "UPDATE apalis.jobs SET status = 'Failed', attempts = greatest(attempts, max_attempts), done_at = now(), lock_by = NULL, \
-         last_result = to_jsonb($2::text) \
-         WHERE job_type = $1 AND status IN ('Pending', 'Queued', 'Running', 'Failed') \
-         AND id !~ '^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$'",
-    )
-    .bind(queue)
-    .bind(SET_ASIDE_REASON)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected())
+    domain::job_queue::tasks::set_aside_undecodable(pool, queue, SET_ASIDE_REASON).await
 }
 
 /// Called when a queue's worker ended with an error: sets bad rows aside and records it.
@@ -56,16 +46,7 @@ pub async fn worker_failed(pool: &PgPool, queue: &str, error: &str) {
             0
         }
     };
-    let recorded = sqlx::query(
-        "INSERT INTO job_queue_health (queue, last_error, last_error_at, restarts, set_aside) VALUES ($1, $2, now(), 1, $3) \
-         ON CONFLICT (queue) DO UPDATE SET last_error = $2, last_error_at = now(), restarts = job_queue_health.restarts + 1, \
-         set_aside = job_queue_health.set_aside + $3, updated_at = now()",
-    )
-    .bind(queue)
-    .bind(error)
-    .bind(set_aside as i32)
-    .execute(pool)
-    .await;
+    let recorded = domain::job_queue::health::record_failure(pool, queue, error, set_aside as i32).await;
     if let Err(err) = recorded {
         tracing::error!(queue, error = %err, "could not record a worker failure");
     }

@@ -142,16 +142,6 @@ async fn listen_until_failure(pool: &PgPool, bells: &Bells) -> sqlx::Error {
     }
 }
 
-/// Each queue's next task, if it is due within `horizon` seconds, and in how many seconds
-/// (zero or less: due now). The order is apalis' fetch order, so the first row per queue is
-/// the task its next fetch takes (every task of ours has apalis' default priority).
-const NEXT_DUE: &str = "SELECT q.name, extract(epoch FROM next.run_at - now())::float8 \
-     FROM unnest($1::text[]) AS q(name) \
-     CROSS JOIN LATERAL (SELECT run_at FROM apalis.jobs \
-        WHERE job_type = q.name AND (status = 'Pending' OR (status = 'Failed' AND attempts < max_attempts)) \
-        ORDER BY priority DESC, run_at ASC LIMIT 1) AS next \
-     WHERE next.run_at < now() + make_interval(secs => $2)";
-
 async fn probe(pool: PgPool, bells: Bells, mut stopped: watch::Receiver<()>) {
     let queues: Vec<String> = bells.keys().cloned().collect();
     let mut every = tokio::time::interval(PROBE_EVERY);
@@ -188,11 +178,7 @@ async fn probe(pool: PgPool, bells: Bells, mut stopped: watch::Receiver<()>) {
 const TIMER_SLACK: Duration = Duration::from_millis(2);
 
 async fn next_due(pool: &PgPool, queues: &[String]) -> sqlx::Result<Vec<(String, f64)>> {
-    sqlx::query_as(NEXT_DUE)
-        .bind(queues)
-        .bind(PROBE_HORIZON.as_secs_f64())
-        .fetch_all(pool)
-        .await
+    domain::job_queue::tasks::next_due(pool, queues, PROBE_HORIZON).await
 }
 
 async fn sleep_until_some(at: Option<Instant>) {
