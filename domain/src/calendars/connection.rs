@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 pub use super::store::{CalendarRow, ConnectionRow, ConnectionState, calendars, client, row, row_of_mentor};
@@ -88,11 +88,18 @@ fn view(c: ConnectionRow, calendars: Vec<CalendarRow>, now: DateTime<Utc>) -> Co
 
 /// The mentor's connection as the Calendar tab shows it; 404 when none.
 pub async fn get(db: &PgPool, user_id: Uuid, now: DateTime<Utc>) -> Result<ConnectionView> {
-    let mentor_id = mentor_id_of(db, user_id).await?;
-    let c = row_of_mentor(db, mentor_id)
+    let mut conn = db.acquire().await?;
+    view_of(&mut conn, user_id, now).await
+}
+
+/// The view as `conn` sees it: a change reads its own answer inside its transaction, before the
+/// worker can pick up the sync it queued and finish it (which would make a 'Sync now' answer `ok`).
+async fn view_of(conn: &mut PgConnection, user_id: Uuid, now: DateTime<Utc>) -> Result<ConnectionView> {
+    let mentor_id = mentor_id_of(&mut *conn, user_id).await?;
+    let c = row_of_mentor(&mut *conn, mentor_id)
         .await?
         .ok_or_else(|| Error::not_found(NOT_CONNECTED))?;
-    let cals = calendars(db, c.id).await?;
+    let cals = calendars(&mut *conn, c.id).await?;
     Ok(view(c, cals, now))
 }
 
@@ -154,9 +161,10 @@ pub async fn connect(
     }
     SyncCalendar { connection_id: id }.enqueue(&mut tx).await?;
     writeback::enqueue_upcoming(&mut tx, mentor_id, now).await?;
+    let answer = view_of(&mut tx, user_id, now).await?;
     tx.commit().await?;
     tracing::info!(%mentor_id, calendars = found.len(), "calendar connected");
-    get(db, user_id, now).await
+    Ok(answer)
 }
 
 /// Changes one calendar's switches and queues a sync (and, when the receiving calendar changed,
@@ -230,8 +238,9 @@ pub async fn update_calendar(
     if moved {
         writeback::enqueue_upcoming(&mut tx, mentor_id, now).await?;
     }
+    let answer = view_of(&mut tx, user_id, now).await?;
     tx.commit().await?;
-    get(db, user_id, now).await
+    Ok(answer)
 }
 
 /// 'Sync now': queues a sync of the mentor's connection.
@@ -247,8 +256,9 @@ pub async fn request_sync(db: &PgPool, user_id: Uuid, now: DateTime<Utc>) -> Res
     .await?
     .ok_or_else(|| Error::not_found(NOT_CONNECTED))?;
     SyncCalendar { connection_id: id }.enqueue(&mut tx).await?;
+    let answer = view_of(&mut tx, user_id, now).await?;
     tx.commit().await?;
-    get(db, user_id, now).await
+    Ok(answer)
 }
 
 /// Removes the connection, its calendars and every busy time read from them.
