@@ -81,6 +81,18 @@ impl ErrorCode {
 pub struct ErrorBody {
     pub code: ErrorCode,
     pub message: String,
+    /// Facts a program may need to act on the error (e.g. `missing` with `insufficient_balance`);
+    /// absent for most errors
+    #[oai(skip_serializing_if_is_none)]
+    pub details: Option<ErrorDetails>,
+}
+
+/// The facts some errors carry.
+#[derive(Object, Debug, Clone, Default)]
+pub struct ErrorDetails {
+    /// With `insufficient_balance`: the amount the balance lacks, e.g. "4.50"
+    #[oai(skip_serializing_if_is_none)]
+    pub missing: Option<String>,
 }
 
 pub const INTERNAL_ERROR: &str = "Something went wrong. Please try again later.";
@@ -122,6 +134,7 @@ pub fn body(code: ErrorCode, message: impl Into<String>) -> Json<ErrorBody> {
     Json(ErrorBody {
         code,
         message: message.into(),
+        details: None,
     })
 }
 

@@ -42,6 +42,8 @@ macro_rules! every_job {
             sweep $crate::job_queue::account::CleanupExports;
             job $crate::job_queue::account::RemoveAccount;
             sweep $crate::job_queue::account::SweepRemovals;
+            job $crate::wallet::jobs::ReconcileTopUp;
+            job $crate::wallet::jobs::PayWalletRefund;
         }
     };
 }
@@ -117,12 +119,14 @@ mod tests {
                 "data_exports_cleanup",
                 "account_removal",
                 "account_removal_sweep",
+                "wallet_top_up_reconciliation",
+                "wallet_refunds",
             ]
         );
         assert_eq!(
             attempts(),
             [
-                5, 3, 10, 3, 5, 3, 5, 3, 8, 5, 20, 3, 10, 5, 5, 3, 5, 3, 10, 5, 3, 3, 8, 4, 3, 10, 3
+                5, 3, 10, 3, 5, 3, 5, 3, 8, 5, 20, 3, 10, 5, 5, 3, 5, 3, 10, 5, 3, 3, 8, 4, 3, 10, 3, 20, 8
             ]
         );
         assert_eq!(

@@ -49,6 +49,7 @@ pub mod time_format;
 pub mod time_zones;
 pub mod tokens;
 pub mod uploads;
+pub mod wallet;
 
 pub use config::Config;
 pub use error::{Error, Result};

@@ -23,6 +23,7 @@ use domain::{
     receipts::ReceiptKind,
     reports,
     statuses::RemovalReason,
+    wallet::EntryKind,
 };
 use sqlx::{PgPool, Postgres};
 
@@ -155,6 +156,17 @@ fn cases() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
         ),
         ("announcements", "audience", names(Audience::ALL, Audience::as_str)),
         ("email_tokens", "purpose", names(Purpose::ALL, Purpose::as_str)),
+        ("wallet_entries", "kind", names(EntryKind::ALL, EntryKind::as_str)),
+        (
+            "wallet_top_ups",
+            "status",
+            names(PaymentStatus::ALL, PaymentStatus::as_str),
+        ),
+        (
+            "wallet_refunds",
+            "status",
+            names(RefundStatus::ALL, RefundStatus::as_str),
+        ),
     ]);
     cases.collect()
 }

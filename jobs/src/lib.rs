@@ -26,6 +26,7 @@ pub mod payout_batch;
 pub mod refunds;
 pub mod reservation_expiry;
 pub mod upload_cleanup;
+pub mod wallet;
 pub mod web_push;
 
 pub use context::JobContext;

@@ -293,6 +293,29 @@ const ROWS = {
       owner: w.admin,
     }),
   },
+  'POST /api/admin/wallets/{userId}/refund': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => {
+      const user = await createVerifiedUser(stack);
+      const c = await signIn(stack, user);
+      const r = await c.post('/api/wallet/top-up', {
+        amount: '20.00',
+        cardNumber: '4111111111111111',
+        expirationDate: '1230',
+        cardCode: '123',
+        clientRequestId: crypto.randomUUID(),
+      });
+      assert.equal(r.body.success, true, show(r));
+      const userId = (await c.get('/api/auth/user')).body.id;
+      return {
+        path: `/api/admin/wallets/${userId}/refund`,
+        body: { amount: '5.00', reason: 'Leaving the platform' },
+        owner: w.admin,
+      };
+    },
+  },
   'PUT /api/mentor/bookings/{id}': {
     access: 'owner',
     ok: 200,

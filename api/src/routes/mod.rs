@@ -32,6 +32,7 @@ mod security;
 mod services;
 mod site_info;
 mod unsubscribe;
+mod wallet;
 
 pub use mentors::public_mentor;
 
@@ -71,6 +72,8 @@ pub enum Tag {
     Admin,
     /// Mentors' payout preferences and earnings, and the admins' payouts
     Payouts,
+    /// The prepaid balance: its ledger, top-ups and refunds
+    Wallet,
 }
 
 /// Every area's API, listed once: the service's type and its value.
@@ -106,13 +109,13 @@ mod availability_apis {
     );
 }
 
-/// Reservations and their payment, as one entry.
+/// Reservations and their payment, and the prepaid balance, as one entry.
 mod booking_apis {
-    use super::{booking::BookingApi, payments::PaymentsApi};
+    use super::{booking::BookingApi, payments::PaymentsApi, wallet::WalletApi};
 
-    pub type BookingApis = (BookingApi, PaymentsApi);
+    pub type BookingApis = (BookingApi, PaymentsApi, WalletApi);
     #[allow(non_upper_case_globals)]
-    pub const BookingApis: BookingApis = (BookingApi, PaymentsApi);
+    pub const BookingApis: BookingApis = (BookingApi, PaymentsApi, WalletApi);
 }
 
 /// After-booking views of both sides (with complaints, receipts and review replies), as one entry.
