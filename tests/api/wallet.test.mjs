@@ -153,7 +153,10 @@ describe('the wallet', () => {
       ]),
       /wallets_balance_not_negative/,
     );
-    await assert.rejects(db.query('UPDATE wallet_entries SET amount_cents = 1 WHERE user_id = $1', [id]), /never changed/);
+    await assert.rejects(
+      db.query('UPDATE wallet_entries SET amount_cents = 1 WHERE user_id = $1', [id]),
+      /never changed/,
+    );
     await assert.rejects(db.query('DELETE FROM wallet_entries WHERE user_id = $1', [id]), /never changed/);
     assert.equal(await balanceCents(id), 1000);
   });
@@ -181,7 +184,10 @@ describe('wallet refunds', () => {
     assert.equal((await topUp(c, '40.00')).body.success, true);
     assert.equal((await topUp(c, '30.00', { card: OTHER_APPROVED_CARD })).body.success, true);
     const admin = await createAdmin(stack);
-    const r = await admin.c.post(`/api/admin/wallets/${id}/refund`, { amount: '50.00', reason: 'Leaving the platform' });
+    const r = await admin.c.post(`/api/admin/wallets/${id}/refund`, {
+      amount: '50.00',
+      reason: 'Leaving the platform',
+    });
     assert.equal(r.status, 201, show(r));
     assert.equal(r.body.balance, '20.00');
     assert.deepEqual(
@@ -194,13 +200,17 @@ describe('wallet refunds', () => {
     const w = await c.get('/api/wallet');
     assert.equal(w.body.balance, '20.00');
     assert.deepEqual(
-      w.body.entries.filter((e) => e.kind === 'refund').map((e) => e.amount).sort(),
+      w.body.entries
+        .filter((e) => e.kind === 'refund')
+        .map((e) => e.amount)
+        .sort(),
       ['-20.00', '-30.00'],
     );
     assert.equal(await entriesSum(id), await balanceCents(id));
-    const audit = await one("SELECT count(*)::int AS n FROM admin_audit WHERE action = 'wallet.refund' AND object_id = $1", [
-      String(id),
-    ]);
+    const audit = await one(
+      "SELECT count(*)::int AS n FROM admin_audit WHERE action = 'wallet.refund' AND object_id = $1",
+      [String(id)],
+    );
     assert.equal(audit.n, 1);
     await until('both refunds paid back', async () => {
       const done = await one(
@@ -234,5 +244,49 @@ describe('wallet refunds', () => {
     });
     assert.equal(unknown.status, 404, show(unknown));
     assert.equal(await balanceCents(id), 1500);
+  });
+});
+
+describe('a top-up whose answer is lost', () => {
+  let lossy;
+  let ldb;
+  before(async () => {
+    lossy = await startStack({
+      env: { PAYMENT_TEST_CHARGE_FAULT: 'timeout-after-approve', PAYMENT_RECONCILE_AFTER_SECONDS: '1' },
+    });
+    ldb = new pg.Client({ connectionString: lossy.databaseUrl });
+    await ldb.connect();
+  });
+  after(async () => {
+    await ldb?.end();
+    await lossy?.stop();
+  });
+
+  it('is pending, then reconciled: credited once, and the same key answers with the balance', async () => {
+    const user = await createVerifiedUser(lossy);
+    const c = await signIn(lossy, user);
+    const id = (await c.get('/api/auth/user')).body.id;
+    const key = crypto.randomUUID();
+    const r = await topUp(c, '30.00', { key });
+    assert.equal(r.status, 200, show(r));
+    assert.equal(r.body.success, false);
+    assert.equal(r.body.code, 'payment_pending');
+    assert.equal(r.body.balance, '0.00');
+    await until('the reconciliation job to credit the top-up', async () => {
+      const row = (await ldb.query('SELECT balance_cents FROM wallets WHERE user_id = $1', [id])).rows[0];
+      return row?.balance_cents === '3000' || row?.balance_cents === 3000;
+    });
+    const again = await topUp(c, '30.00', { key });
+    assert.equal(again.body.success, true, show(again));
+    assert.equal(again.body.balance, '30.00');
+    const charges = (
+      await ldb.query(
+        `SELECT count(*)::int AS n FROM test_gateway.transactions g JOIN wallet_top_ups t ON t.reference = g.reference
+         WHERE t.user_id = $1 AND g.kind = 'charge'`,
+        [id],
+      )
+    ).rows[0].n;
+    assert.equal(charges, 1);
+    assert.equal((await c.get('/api/receipts')).body.length, 1);
   });
 });

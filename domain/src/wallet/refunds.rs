@@ -268,9 +268,13 @@ pub async fn pay_out(pool: &PgPool, gateway: &dyn PaymentGateway, refund_id: Uui
         }
         RefundOutcome::Failed { reason } => {
             tracing::warn!(wallet_refund = %refund_id, gateway_says = %reason, "the gateway refused a wallet refund");
-            sqlx::query!("UPDATE wallet_refunds SET last_error = $2 WHERE id = $1", refund_id, &reason)
-                .execute(pool)
-                .await?;
+            sqlx::query!(
+                "UPDATE wallet_refunds SET last_error = $2 WHERE id = $1",
+                refund_id,
+                &reason
+            )
+            .execute(pool)
+            .await?;
             Ok(Payout::Retry(reason))
         }
     }

@@ -30,8 +30,7 @@ use crate::{
 pub const AMOUNT_RANGE: &str = "Amount must be between 10.00 and 500.00";
 pub const TOPPED_UP: &str = "Your balance has been topped up.";
 pub const NOT_PROCESSED: &str = "Payment could not be processed";
-pub const IN_PROGRESS: &str =
-    "This top-up is already being processed. Please wait a moment, then check your balance.";
+pub const IN_PROGRESS: &str = "This top-up is already being processed. Please wait a moment, then check your balance.";
 pub const UNCONFIRMED: &str = "We could not confirm your payment with the bank yet. Please check your balance in a few minutes; you will not be charged twice.";
 pub const NOT_CHARGED: &str = "The payment did not reach the bank. Nothing was charged.";
 pub const REQUEST_ID_LENGTH: &str = "clientRequestId must be 1 to 100 characters";
@@ -81,7 +80,11 @@ pub struct Attempt {
 pub enum Start {
     Charge(Attempt),
     /// This request id was seen before: its status and message.
-    Seen { id: Uuid, status: PaymentStatus, message: Option<String> },
+    Seen {
+        id: Uuid,
+        status: PaymentStatus,
+        message: Option<String>,
+    },
 }
 
 /// Step 1, in the caller's transaction (committed with the reconciliation job).
@@ -235,7 +238,9 @@ async fn answer(pool: &PgPool, user_id: Uuid, status: PaymentStatus, message: Op
             balance_cents: super::balance(pool, user_id).await?,
         },
         PaymentStatus::Processing => TopUp::Pending(UNCONFIRMED),
-        PaymentStatus::Declined | PaymentStatus::Error => TopUp::Declined(message.unwrap_or_else(|| NOT_CHARGED.into())),
+        PaymentStatus::Declined | PaymentStatus::Error => {
+            TopUp::Declined(message.unwrap_or_else(|| NOT_CHARGED.into()))
+        }
     })
 }
 
