@@ -44,6 +44,7 @@ macro_rules! every_job {
             sweep $crate::job_queue::account::SweepRemovals;
             job $crate::wallet::jobs::ReconcileTopUp;
             job $crate::wallet::jobs::PayWalletRefund;
+            job $crate::presence::jobs::CheckPresence;
         }
     };
 }
@@ -121,12 +122,13 @@ mod tests {
                 "account_removal_sweep",
                 "wallet_top_up_reconciliation",
                 "wallet_refunds",
+                "presence_checks",
             ]
         );
         assert_eq!(
             attempts(),
             [
-                5, 3, 10, 3, 5, 3, 5, 3, 8, 5, 20, 3, 10, 5, 5, 3, 5, 3, 10, 5, 3, 3, 8, 4, 3, 10, 3, 20, 8
+                5, 3, 10, 3, 5, 3, 5, 3, 8, 5, 20, 3, 10, 5, 5, 3, 5, 3, 10, 5, 3, 3, 8, 4, 3, 10, 3, 20, 8, 5
             ]
         );
         assert_eq!(

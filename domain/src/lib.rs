@@ -33,6 +33,7 @@ pub mod notifications;
 pub mod ownership;
 pub mod payments;
 pub mod payouts;
+pub mod presence;
 pub mod public_address;
 pub mod push;
 pub mod rate_limit;

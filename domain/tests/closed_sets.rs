@@ -20,6 +20,7 @@ use domain::{
     ownership::data_export::ExportStatus,
     payments::{PaymentStatus, RefundReason, RefundStatus},
     payouts::{PaidMethod, PayoutMethod, PayoutStatus, adjustments::AdjustmentReason},
+    presence::Presence,
     receipts::ReceiptKind,
     reports,
     statuses::RemovalReason,
@@ -156,6 +157,7 @@ fn cases() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
         ),
         ("announcements", "audience", names(Audience::ALL, Audience::as_str)),
         ("email_tokens", "purpose", names(Purpose::ALL, Purpose::as_str)),
+        ("mentor_presence", "status", names(Presence::ALL, Presence::as_str)),
         ("wallet_entries", "kind", names(EntryKind::ALL, EntryKind::as_str)),
         (
             "wallet_top_ups",

@@ -23,6 +23,7 @@ pub mod group_sessions;
 pub mod notification_fanout;
 pub mod payment_reconciliation;
 pub mod payout_batch;
+pub mod presence;
 pub mod refunds;
 pub mod reservation_expiry;
 pub mod upload_cleanup;

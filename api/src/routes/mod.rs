@@ -24,6 +24,7 @@ mod notifications;
 mod passwords;
 mod payments;
 mod payouts;
+mod presence;
 mod profiles;
 mod push;
 mod reports;
@@ -163,6 +164,15 @@ mod payouts_apis {
     pub const PayoutsApis: PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
 }
 
+/// Mentor profiles and browsing, and mentors' presence, as one entry.
+mod mentor_apis {
+    use super::{mentors::MentorsApi, presence::PresenceApi};
+
+    pub type MentorApis = (MentorsApi, PresenceApi);
+    #[allow(non_upper_case_globals)]
+    pub const MentorApis: MentorApis = (MentorsApi, PresenceApi);
+}
+
 /// Liveness and the platform's public settings, as one entry.
 mod platform_apis {
     use super::{health::HealthApi, site_info::SiteInfoApi};
@@ -232,7 +242,7 @@ apis!(
     platform_apis::PlatformApis,
     account_apis::AccountApis,
     email_link_apis::EmailLinkApis,
-    mentors::MentorsApi,
+    mentor_apis::MentorApis,
     services::ServicesApi,
     favorites::FavoritesApi,
     profiles::ProfilesApi,

@@ -226,7 +226,7 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
     }
     state.hub.unregister(user, socket);
     let _turn = state.hub.database_turn().await;
-    if let Err(err) = Box::pin(handlers::socket_closed(&state, socket)).await {
+    if let Err(err) = Box::pin(handlers::socket_closed(&state, user, socket)).await {
         tracing::warn!(%socket, error = %err, "clean-up of a closed socket failed");
     }
 }

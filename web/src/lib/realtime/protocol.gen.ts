@@ -162,6 +162,12 @@ export type ParticipantRef = {
   groupSessionId: string;
   participantId: string;
 };
+/** `presenceChanged`: to the sockets that watch this mentor. */
+export type PresenceChanged = {
+  mentorId: string;
+  /** `available`, `busy` or `offline`. */
+  status: string;
+};
 /** The socket is open and signed in as `userId`. */
 export type Ready = {
   userId: string;
@@ -241,6 +247,10 @@ export type VideoToggled = {
   isVideoEnabled: boolean;
   participantId: string;
 };
+/** `watchPresence`: this socket watches exactly these mentors now (at most 100; an empty list stops). */
+export type WatchPresence = {
+  mentorIds: string[];
+};
 
 /** Every frame the server sends. */
 export type ServerEvents = {
@@ -278,6 +288,8 @@ export type ServerEvents = {
   'group-call-answer': GroupCallSdp;
   /** Deviation: an offer for the seat's subscriber connection. */
   'group-call-subscribe-offer': GroupCallSubscribeOffer;
+  /** A watched mentor's presence changed (issue 36): to the sockets that watch them. */
+  presenceChanged: PresenceChanged;
   error: ErrorData;
 };
 
@@ -318,6 +330,8 @@ export type ClientEvents = {
   'ice-candidate': GroupIceCandidate;
   /** Deviation: keeps the socket alive; answered with `pong`. `data` may be left out. */
   ping: Empty;
+  /** This socket watches these mentors' presence now (at most 100), replacing what it watched. */
+  watchPresence: WatchPresence;
 };
 
 /** Every event name the server sends. */
@@ -348,6 +362,7 @@ export const SERVER_EVENT_NAMES = [
   'toggle-audio',
   'group-call-answer',
   'group-call-subscribe-offer',
+  'presenceChanged',
   'error',
 ] as const;
 
@@ -381,4 +396,5 @@ export const CLIENT_EVENT_NAMES = [
   'group-call-subscribe-answer',
   'ice-candidate',
   'ping',
+  'watchPresence',
 ] as const;
