@@ -45,6 +45,8 @@ macro_rules! every_job {
             job $crate::wallet::jobs::ReconcileTopUp;
             job $crate::wallet::jobs::PayWalletRefund;
             job $crate::presence::jobs::CheckPresence;
+            job $crate::readings::jobs::ExpireReading;
+            job $crate::readings::jobs::ChargeMinute;
         }
     };
 }
@@ -123,12 +125,14 @@ mod tests {
                 "wallet_top_up_reconciliation",
                 "wallet_refunds",
                 "presence_checks",
+                "instant_session_expiry",
+                "instant_session_charges",
             ]
         );
         assert_eq!(
             attempts(),
             [
-                5, 3, 10, 3, 5, 3, 5, 3, 8, 5, 20, 3, 10, 5, 5, 3, 5, 3, 10, 5, 3, 3, 8, 4, 3, 10, 3, 20, 8, 5
+                5, 3, 10, 3, 5, 3, 5, 3, 8, 5, 20, 3, 10, 5, 5, 3, 5, 3, 10, 5, 3, 3, 8, 4, 3, 10, 3, 20, 8, 5, 10, 10
             ]
         );
         assert_eq!(

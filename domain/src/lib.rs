@@ -37,6 +37,7 @@ pub mod presence;
 pub mod public_address;
 pub mod push;
 pub mod rate_limit;
+pub mod readings;
 pub mod realtime;
 pub mod receipts;
 pub mod refunds;

@@ -24,6 +24,7 @@ pub mod notification_fanout;
 pub mod payment_reconciliation;
 pub mod payout_batch;
 pub mod presence;
+pub mod readings;
 pub mod refunds;
 pub mod reservation_expiry;
 pub mod upload_cleanup;

@@ -27,6 +27,7 @@ mod payouts;
 mod presence;
 mod profiles;
 mod push;
+mod readings;
 mod reports;
 mod rtc;
 mod security;
@@ -73,7 +74,7 @@ pub enum Tag {
     Admin,
     /// Mentors' payout preferences and earnings, and the admins' payouts
     Payouts,
-    /// The prepaid balance: its ledger, top-ups and refunds
+    /// The prepaid balance (its ledger, top-ups and refunds) and instant readings paid from it
     Wallet,
 }
 
@@ -112,11 +113,11 @@ mod availability_apis {
 
 /// Reservations and their payment, and the prepaid balance, as one entry.
 mod booking_apis {
-    use super::{booking::BookingApi, payments::PaymentsApi, wallet::WalletApi};
+    use super::{booking::BookingApi, payments::PaymentsApi, readings::ReadingsApi, wallet::WalletApi};
 
-    pub type BookingApis = (BookingApi, PaymentsApi, WalletApi);
+    pub type BookingApis = (BookingApi, PaymentsApi, WalletApi, ReadingsApi);
     #[allow(non_upper_case_globals)]
-    pub const BookingApis: BookingApis = (BookingApi, PaymentsApi, WalletApi);
+    pub const BookingApis: BookingApis = (BookingApi, PaymentsApi, WalletApi, ReadingsApi);
 }
 
 /// After-booking views of both sides (with complaints, receipts and review replies), as one entry.

@@ -128,6 +128,7 @@ fn error_text(err: domain::Error) -> (String, ErrorCode) {
     match ApiError::from(err) {
         ApiError::BadRequest(b)
         | ApiError::Unauthorized(b)
+        | ApiError::PaymentRequired(b)
         | ApiError::Forbidden(b)
         | ApiError::NotFound(b)
         | ApiError::Conflict(b)

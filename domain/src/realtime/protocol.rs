@@ -152,6 +152,15 @@ pub enum ServerEvent {
     /// A watched mentor's presence changed (issue 36): to the sockets that watch them.
     #[serde(rename = "presenceChanged")]
     PresenceChanged(PresenceChanged),
+    /// A seeker asks the mentor for a reading now (issue 36): to the mentor's sockets.
+    #[serde(rename = "instantSessionRequested")]
+    InstantSessionRequested(InstantSessionRequested),
+    /// Deviation: a reading was accepted, declined, expired or ended: to both parties.
+    #[serde(rename = "instantSessionChanged")]
+    InstantSessionChanged(InstantSessionChanged),
+    /// The balance pays for one more minute at most (issue 36): to the seeker.
+    #[serde(rename = "balanceLow")]
+    BalanceLow(BalanceLow),
     #[serde(rename = "error")]
     Error(ErrorData),
 }
@@ -435,7 +444,12 @@ mod tests {
     ];
     /// Issue 36 (readings now): its own names, as the issue gives them.
     const ISSUE_36_CLIENT: [&str; 1] = ["watchPresence"];
-    const ISSUE_36_SERVER: [&str; 1] = ["presenceChanged"];
+    const ISSUE_36_SERVER: [&str; 4] = [
+        "presenceChanged",
+        "instantSessionRequested",
+        "instantSessionChanged",
+        "balanceLow",
+    ];
     /// The documented deviations, and nothing else.
     const EXTRA_CLIENT: [&str; 4] = ["resumeCall", "group-call-offer", "group-call-subscribe-answer", "ping"];
     const EXTRA_SERVER: [&str; 8] = [

@@ -106,7 +106,7 @@ pub async fn statement(
     .await?;
     let rows = sqlx::query!(
         r#"SELECT id, kind AS "kind: EntryKind", amount_cents, created_at,
-                  coalesce(top_up_id::text, wallet_refund_id::text, note) AS reference
+                  coalesce(top_up_id::text, wallet_refund_id::text, instant_session_id::text, note) AS reference
            FROM wallet_entries WHERE user_id = $1
            ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"#,
         user_id,

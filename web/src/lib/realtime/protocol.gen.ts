@@ -9,6 +9,14 @@ export type AudioToggled = {
   isAudioEnabled: boolean;
   participantId: string;
 };
+/** `balanceLow`: to the seeker, a minute before the balance runs out during a reading. */
+export type BalanceLow = {
+  balance: string;
+  /** When the reading ends unless the seeker tops up. */
+  endsAt: string;
+  instantSessionId: string;
+  perMinuteRate: string;
+};
 /** Why a call ended. */
 export type CallEndReason = 'ended' | 'missed' | 'rejected' | 'disconnected' | 'answered elsewhere';
 export type CallEnded = {
@@ -136,6 +144,32 @@ export type IncomingCall = {
 export type InitiateCall = {
   bookingId?: string | null;
   conversationId: string;
+};
+/** Deviation: `instantSessionChanged`, to both parties' sockets when a reading is accepted,
+ * declined, expired or ended. */
+export type InstantSessionChanged = {
+  /** The pair's conversation, for a chat reading. */
+  conversationId: string | null;
+  /** `seeker`, `mentor` or `balance`. */
+  endReason: string | null;
+  endedAt: string | null;
+  id: string;
+  minutesBilled: number;
+  mode: string;
+  startedAt: string | null;
+  /** `requested`, `active`, `ended`, `expired` or `declined`. */
+  status: string;
+};
+/** `instantSessionRequested`: to the mentor's sockets, a seeker asks for a reading now. */
+export type InstantSessionRequested = {
+  expiresAt: string;
+  id: string;
+  /** `chat` or `video`. */
+  mode: string;
+  perMinuteRate: string;
+  seekerId: string;
+  /** First name and last initial. */
+  seekerName: string;
 };
 /** Why someone is no longer in a group call. */
 export type LeftReason = 'left' | 'removed';
@@ -290,6 +324,12 @@ export type ServerEvents = {
   'group-call-subscribe-offer': GroupCallSubscribeOffer;
   /** A watched mentor's presence changed (issue 36): to the sockets that watch them. */
   presenceChanged: PresenceChanged;
+  /** A seeker asks the mentor for a reading now (issue 36): to the mentor's sockets. */
+  instantSessionRequested: InstantSessionRequested;
+  /** Deviation: a reading was accepted, declined, expired or ended: to both parties. */
+  instantSessionChanged: InstantSessionChanged;
+  /** The balance pays for one more minute at most (issue 36): to the seeker. */
+  balanceLow: BalanceLow;
   error: ErrorData;
 };
 
@@ -363,6 +403,9 @@ export const SERVER_EVENT_NAMES = [
   'group-call-answer',
   'group-call-subscribe-offer',
   'presenceChanged',
+  'instantSessionRequested',
+  'instantSessionChanged',
+  'balanceLow',
   'error',
 ] as const;
 

@@ -6,6 +6,8 @@
  */
 import type {
   GetWalletParams,
+  InstantSessionRequest,
+  InstantSessionView,
   TopUpRequest,
   TopUpResult,
   WalletRefundIssuedView,
@@ -118,6 +120,137 @@ return apiFetch<WalletRefundIssuedView>(getRefundWalletUrl(userId),
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
     body: JSON.stringify(walletRefundRequest)
+  }
+);}
+
+
+export const getRequestInstantSessionUrl = () => {
+
+
+
+
+  return `/api/instant-sessions`
+}
+
+/**
+ * @summary A seeker asks an available mentor for a reading now. 402 `insufficient_balance` (with
+`details.missing`) when the balance covers less than three paid minutes; 409 when the mentor
+is not available or the seeker has a reading requested or active.
+ */
+export const requestInstantSession = async (instantSessionRequest: InstantSessionRequest, options?: Parameters<typeof apiFetch>[1]): Promise<InstantSessionView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<InstantSessionView>(getRequestInstantSessionUrl(),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(instantSessionRequest)
+  }
+);}
+
+
+export const getGetInstantSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/instant-sessions/${id}`
+}
+
+/**
+ * @summary A reading of the signed-in user (either party); after the end it carries the figures.
+ */
+export const getInstantSession = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<InstantSessionView> => {
+
+  return apiFetch<InstantSessionView>(getGetInstantSessionUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getAcceptInstantSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/instant-sessions/${id}/accept`
+}
+
+/**
+ * @summary The mentor accepts: the reading is active and metered; the mentor is busy. A second accept 409.
+ */
+export const acceptInstantSession = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<InstantSessionView> => {
+
+  return apiFetch<InstantSessionView>(getAcceptInstantSessionUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getDeclineInstantSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/instant-sessions/${id}/decline`
+}
+
+/**
+ * @summary The mentor declines: nothing is charged.
+ */
+export const declineInstantSession = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<InstantSessionView> => {
+
+  return apiFetch<InstantSessionView>(getDeclineInstantSessionUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
+  }
+);}
+
+
+export const getEndInstantSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/instant-sessions/${id}/end`
+}
+
+/**
+ * @summary Either party ends the reading: every started minute up to now is billed once.
+ */
+export const endInstantSession = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<InstantSessionView> => {
+
+  return apiFetch<InstantSessionView>(getEndInstantSessionUrl(id),
+  {
+    ...options,
+    method: 'POST'
+
+
   }
 );}
 
