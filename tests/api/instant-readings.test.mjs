@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
+import { createAdmin } from '../harness/admin.mjs';
 import { APPROVED_CARD, bookableMentor } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
 import { connect } from '../harness/realtime.mjs';
@@ -316,5 +317,64 @@ describe('a reading', () => {
     assert.equal(active.n, 1);
     const again = await seekers[0].c.post('/api/instant-sessions', { mentorId: m.mentor.id, mode: 'chat' });
     assert.equal(again.status, 409, show(again));
+  });
+});
+
+describe('readings in payouts', () => {
+  it('the batch pays the mentor per reading, less the fee: earnings, pending payouts, the CSV and mark-paid', async () => {
+    const m = await onlineMentor('2.00');
+    const prefs = await m.c.post('/api/mentor/payout-preferences', {
+      method: 'paypal',
+      paypalEmail: `reader-${crypto.randomUUID().slice(0, 8)}@pay.example`,
+      minimumPayout: '1.00',
+    });
+    assert.equal(prefs.status, 200, show(prefs));
+    const s = await seeker('50.00');
+    const reading = await startReading(s, m, 'chat');
+    await moveBack(reading.id, 5 * 60 + 30);
+    const ended = await s.c.post(`/api/instant-sessions/${reading.id}/end`);
+    assert.equal(ended.body.amountCharged, '6.00', show(ended));
+
+    const before = await m.c.get('/api/mentor/earnings');
+    assert.equal(before.status, 200, show(before));
+    const listed = before.body.readings.find((r) => r.id === reading.id);
+    assert.deepEqual(
+      { amount: listed.amount, fee: listed.platformFee, net: listed.mentorNet, payout: listed.payoutId },
+      { amount: '6.00', fee: '0.90', net: '5.10', payout: null },
+    );
+    assert.equal(before.body.nextPayout.pendingAmount, '6.00');
+
+    const admin = await createAdmin(stack);
+    assert.equal((await admin.c.post('/api/admin/payouts/run', {})).status, 202);
+    await until(
+      'the batch to take the reading',
+      async () =>
+        (await one('SELECT count(*)::int AS n FROM payout_readings WHERE instant_session_id = $1', [reading.id])).n ===
+        1,
+      30_000,
+    );
+    const pending = (await admin.c.get('/api/admin/payouts/pending')).body.find((p) => p.mentorId === m.mentor.id);
+    assert.ok(pending, 'a pending payout for the mentor');
+    assert.deepEqual(pending.readingIds, [reading.id]);
+    assert.deepEqual(pending.bookingIds, []);
+    assert.equal(pending.pendingAmount, '6.00');
+    assert.equal(pending.platformFee, '0.90');
+    assert.equal(pending.mentorNet, '5.10');
+    const csv = await admin.c.get('/api/admin/payouts/export?status=pending');
+    assert.equal(csv.status, 200, show(csv));
+    assert.match(csv.text, /,5\.10,/);
+
+    const after = await m.c.get('/api/mentor/earnings');
+    assert.equal(after.body.readings.find((r) => r.id === reading.id).payoutId, pending.id);
+    const wrong = await admin.c.post('/api/admin/payouts/mark-paid', { mentorId: m.mentor.id, bookingIds: [] });
+    assert.equal(wrong.status, 409, show(wrong));
+    const paid = await admin.c.post('/api/admin/payouts/mark-paid', {
+      mentorId: m.mentor.id,
+      bookingIds: [],
+      readingIds: [reading.id],
+    });
+    assert.equal(paid.status, 200, show(paid));
+    const done = await m.c.get('/api/mentor/earnings');
+    assert.equal(done.body.readings.find((r) => r.id === reading.id).payoutStatus, 'paid');
   });
 });
