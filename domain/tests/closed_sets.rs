@@ -160,6 +160,16 @@ fn cases() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
         ("announcements", "audience", names(Audience::ALL, Audience::as_str)),
         ("email_tokens", "purpose", names(Purpose::ALL, Purpose::as_str)),
         ("mentor_presence", "status", names(Presence::ALL, Presence::as_str)),
+        (
+            "instant_session_complaints",
+            "reason",
+            names(ComplaintReason::ALL, ComplaintReason::as_str),
+        ),
+        (
+            "instant_session_complaints",
+            "status",
+            names(ComplaintStatus::ALL, ComplaintStatus::as_str),
+        ),
         ("instant_sessions", "mode", names(InstantMode::ALL, InstantMode::as_str)),
         (
             "instant_sessions",

@@ -344,6 +344,28 @@ const ROWS = {
       return { path: `/api/instant-sessions/${r.id}/decline`, owner: r.mentor };
     },
   },
+  'POST /api/instant-sessions/{id}/review': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const r = await w.newReading({ ended: true });
+      return { path: `/api/instant-sessions/${r.id}/review`, body: { rating: 5 }, owner: r.seeker };
+    },
+  },
+  'POST /api/instant-sessions/{id}/complaint': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const r = await w.newReading({ ended: true });
+      return {
+        path: `/api/instant-sessions/${r.id}/complaint`,
+        body: { reason: 'technical_problem', details: 'The chat kept dropping.' },
+        owner: r.seeker,
+      };
+    },
+  },
   'POST /api/instant-sessions/{id}/end': {
     access: 'owner',
     ok: 200,
@@ -656,7 +678,7 @@ before(async () => {
   };
   // A requested (or accepted) instant reading of a fresh seeker with a fresh mentor set online in SQL
   // (going online over the API needs an open socket: tests/api/presence.test.mjs covers that).
-  w.newReading = async ({ accepted = false } = {}) => {
+  w.newReading = async ({ accepted = false, ended = false } = {}) => {
     const m = await bookableMentor(stack);
     await db.query('UPDATE mentors SET per_minute_rate_cents = 100 WHERE id = $1', [m.mentor.id]);
     await db.query("INSERT INTO mentor_presence (mentor_id, status) VALUES ($1, 'available')", [m.mentor.id]);
@@ -672,9 +694,13 @@ before(async () => {
     assert.equal(top.body.success, true, show(top));
     const r = await seekerOf.post('/api/instant-sessions', { mentorId: m.mentor.id, mode: 'chat' });
     assert.equal(r.status, 201, show(r));
-    if (accepted) {
+    if (accepted || ended) {
       const a = await m.c.post(`/api/instant-sessions/${r.body.id}/accept`);
       assert.equal(a.status, 200, show(a));
+    }
+    if (ended) {
+      const e = await seekerOf.post(`/api/instant-sessions/${r.body.id}/end`);
+      assert.equal(e.status, 200, show(e));
     }
     return { id: r.body.id, seeker: seekerOf, mentor: m.c };
   };

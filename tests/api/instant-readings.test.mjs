@@ -378,3 +378,68 @@ describe('readings in payouts', () => {
     assert.equal(done.body.readings.find((r) => r.id === reading.id).payoutStatus, 'paid');
   });
 });
+
+describe('after a reading', () => {
+  it('the seeker reviews it once, and reports a problem under the rules of booking complaints', async () => {
+    const m = await onlineMentor('2.00');
+    const s = await seeker('50.00');
+    const waiting = await s.c.post('/api/instant-sessions', { mentorId: m.mentor.id, mode: 'chat' });
+    const early = await s.c.post(`/api/instant-sessions/${waiting.body.id}/complaint`, {
+      reason: 'other',
+      details: 'It never started.',
+    });
+    assert.equal(early.status, 409, show(early));
+    assert.equal(early.body.message, 'You can report a problem once the session has started.');
+    assert.equal((await m.c.post(`/api/instant-sessions/${waiting.body.id}/decline`)).status, 200);
+
+    const reading = await startReading(s, m, 'chat');
+    const notYet = await s.c.post(`/api/instant-sessions/${reading.id}/review`, { rating: 5 });
+    assert.equal(notYet.status, 409, show(notYet));
+    await moveBack(reading.id, 4 * 60 + 10);
+    assert.equal((await s.c.post(`/api/instant-sessions/${reading.id}/end`)).status, 200);
+
+    const review = await s.c.post(`/api/instant-sessions/${reading.id}/review`, {
+      rating: 5,
+      comment: 'Clear and kind.',
+    });
+    assert.equal(review.status, 201, show(review));
+    assert.equal(review.body.rating, 5);
+    const twice = await s.c.post(`/api/instant-sessions/${reading.id}/review`, { rating: 4 });
+    assert.equal(twice.status, 409, show(twice));
+    assert.equal(twice.body.code, 'already_reviewed');
+    const byMentor = await m.c.post(`/api/instant-sessions/${reading.id}/review`, { rating: 1 });
+    assert.equal(byMentor.status, 404, show(byMentor));
+    const listed = await s.c.get(`/api/mentors/${m.mentor.id}/reviews`);
+    assert.ok(
+      listed.body.some((r) => r.comment === 'Clear and kind.'),
+      show(listed),
+    );
+
+    const badReason = await s.c.post(`/api/instant-sessions/${reading.id}/complaint`, { reason: 'bored' });
+    assert.equal(badReason.status, 400, show(badReason));
+    assert.equal(badReason.body.message, 'Reason must be mentor_no_show, technical_problem, not_as_described or other');
+    const noDetails = await s.c.post(`/api/instant-sessions/${reading.id}/complaint`, { reason: 'technical_problem' });
+    assert.equal(noDetails.status, 400, show(noDetails));
+    assert.equal(noDetails.body.message, 'Please describe what went wrong');
+    const filed = await s.c.post(`/api/instant-sessions/${reading.id}/complaint`, {
+      reason: 'technical_problem',
+      details: 'The chat kept dropping.',
+    });
+    assert.equal(filed.status, 201, show(filed));
+    assert.equal(filed.body.status, 'open');
+    assert.equal(filed.body.instantSessionId, reading.id);
+    const again = await s.c.post(`/api/instant-sessions/${reading.id}/complaint`, { reason: 'mentor_no_show' });
+    assert.equal(again.status, 409, show(again));
+    assert.equal(again.body.message, 'You have already reported a problem with this session.');
+    // An open complaint holds the reading out of the next payout.
+    const earnings = await m.c.get('/api/mentor/earnings');
+    assert.equal(earnings.body.nextPayout.pendingAmount, '0.00', show(earnings));
+
+    const other = await startReading(s, m, 'chat');
+    await s.c.post(`/api/instant-sessions/${other.id}/end`);
+    await db.query("UPDATE instant_sessions SET ended_at = now() - interval '25 hours' WHERE id = $1", [other.id]);
+    const late = await s.c.post(`/api/instant-sessions/${other.id}/complaint`, { reason: 'mentor_no_show' });
+    assert.equal(late.status, 409, show(late));
+    assert.equal(late.body.message, 'The 24-hour window for reporting a problem with this session has closed.');
+  });
+});

@@ -7,13 +7,17 @@ use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 use uuid::Uuid;
 
-use super::Tag;
+use super::{
+    Tag,
+    dashboard::{ReviewCreated, ReviewRequest},
+};
 use crate::views::parse_id;
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     catalogue::instant::InstantMode,
     money,
-    readings::{self, EndReason, Reading, ReadingStatus},
+    readings::{self, EndReason, Reading, ReadingStatus, after},
+    statuses::{ComplaintReason, ComplaintStatus},
 };
 
 pub struct ReadingsApi;
@@ -78,6 +82,33 @@ impl From<Reading> for InstantSessionView {
             created_at: r.created_at,
         }
     }
+}
+
+#[derive(Object)]
+pub struct ReadingComplaintRequest {
+    /// mentor_no_show, technical_problem, not_as_described or other
+    pub reason: Option<String>,
+    /// Required but for mentor_no_show; at most 2,000 characters
+    pub details: Option<String>,
+}
+
+/// A problem the seeker reported with a reading.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReadingComplaintView {
+    pub id: Uuid,
+    pub instant_session_id: Uuid,
+    pub reason: ComplaintReason,
+    #[oai(nullable)]
+    pub details: Option<String>,
+    pub status: ComplaintStatus,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(ApiResponse)]
+pub enum ReadingComplaintCreated {
+    #[oai(status = 201)]
+    Created(Json<ReadingComplaintView>),
 }
 
 #[derive(ApiResponse)]
@@ -153,6 +184,65 @@ impl ReadingsApi {
         let r = readings::decline(&mut tx, auth.0.user.id, id).await?;
         tx.commit().await?;
         Ok(Json(r.into()))
+    }
+
+    /// The seeker reviews an ended reading like a session, once.
+    #[oai(
+        path = "/instant-sessions/:id/review",
+        method = "post",
+        operation_id = "reviewInstantSession"
+    )]
+    async fn review(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<ReviewRequest>,
+    ) -> ApiResult<ReviewCreated> {
+        let id = parse_id(&id, readings::NOT_FOUND)?;
+        let review = after::review(
+            &state.pool,
+            auth.0.user.id,
+            id,
+            body.rating.unwrap_or(0),
+            body.comment.as_deref(),
+        )
+        .await?;
+        Ok(ReviewCreated::Created(Json(review.into())))
+    }
+
+    /// The seeker reports a problem with a reading, under the rules of complaints about bookings:
+    /// from its start until 24 hours after its end, once.
+    #[oai(
+        path = "/instant-sessions/:id/complaint",
+        method = "post",
+        operation_id = "complainAboutInstantSession"
+    )]
+    async fn complaint(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<ReadingComplaintRequest>,
+    ) -> ApiResult<ReadingComplaintCreated> {
+        let id = parse_id(&id, readings::NOT_FOUND)?;
+        let c = after::complain(
+            &state.pool,
+            auth.0.user.id,
+            id,
+            body.0.reason.as_deref(),
+            body.0.details.as_deref(),
+            Utc::now(),
+        )
+        .await?;
+        Ok(ReadingComplaintCreated::Created(Json(ReadingComplaintView {
+            id: c.id,
+            instant_session_id: c.instant_session_id,
+            reason: c.reason,
+            details: c.details,
+            status: c.status,
+            created_at: c.created_at,
+        })))
     }
 
     /// Either party ends the reading: every started minute up to now is billed once.

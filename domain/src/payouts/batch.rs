@@ -14,8 +14,7 @@ use crate::{
     Result,
     booking::BookingStatus,
     payments::{PaymentStatus, RefundStatus, fees},
-    readings::ReadingStatus,
-    statuses::ComplaintStatus,
+    statuses::{ComplaintStatus, ReadingStatus},
 };
 
 /// One booking that a payout can take: what the seeker paid less what was refunded, in cents.
@@ -106,10 +105,12 @@ pub async fn payable_readings(conn: &mut PgConnection, mentor_id: Uuid) -> Resul
            FROM instant_sessions s JOIN wallet_entries e ON e.instant_session_id = s.id
            WHERE s.mentor_id = $1 AND s.status = $2
              AND NOT EXISTS (SELECT 1 FROM payout_readings pr WHERE pr.instant_session_id = s.id)
+             AND NOT EXISTS (SELECT 1 FROM instant_session_complaints c WHERE c.instant_session_id = s.id AND c.status = $3)
            GROUP BY s.id HAVING -sum(e.amount_cents) > 0
            ORDER BY min(s.ended_at), s.id"#,
         mentor_id,
         ReadingStatus::Ended as ReadingStatus,
+        ComplaintStatus::Open as ComplaintStatus,
     )
     .fetch_all(conn)
     .await?)

@@ -10,7 +10,7 @@ use super::{
     adjustments::{self, Adjustment},
     batch::{self, Totals},
 };
-use crate::{Result, readings::ReadingStatus};
+use crate::{Result, statuses::ReadingStatus};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PaidPayout {

@@ -12,6 +12,7 @@
 //!   minute the reading ends there (`balance`), and a minute before that the seeker gets `balanceLow`.
 //! - [`end`] by either party: every started minute up to the end is billed.
 
+pub mod after;
 pub mod jobs;
 
 use std::time::Duration;
@@ -54,27 +55,7 @@ pub const MENTOR_BUSY: &str = "You are already in a reading.";
 pub const NOT_ACTIVE: &str = "This reading is not in progress.";
 pub const INSUFFICIENT_BALANCE: &str = "Your balance does not cover three minutes of this reading. Please top up.";
 
-closed_set! {
-    /// Where a reading is: waiting for the mentor, metered, or over (and how).
-    #[cfg_attr(feature = "openapi", oai(rename = "ReadingStatus"))]
-    pub enum ReadingStatus ("reading status") {
-        Requested = "requested",
-        Active = "active",
-        Ended = "ended",
-        Expired = "expired",
-        Declined = "declined",
-    }
-}
-
-closed_set! {
-    /// Why a reading ended: a party ended it, or the balance ran out.
-    #[cfg_attr(feature = "openapi", oai(rename = "ReadingEndReason"))]
-    pub enum EndReason ("reading end reason") {
-        Seeker = "seeker",
-        Mentor = "mentor",
-        Balance = "balance",
-    }
-}
+pub use crate::statuses::{EndReason, ReadingStatus};
 
 /// A reading as its parties see it.
 #[derive(Clone, Debug)]

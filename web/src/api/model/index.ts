@@ -174,6 +174,8 @@ export * from './pushPreferencesChange';
 export * from './pushPreferencesView';
 export * from './queueHealthView';
 export * from './queueStateView';
+export * from './readingComplaintRequest';
+export * from './readingComplaintView';
 export * from './readingEarningView';
 export * from './readingEndReason';
 export * from './readingStatus';

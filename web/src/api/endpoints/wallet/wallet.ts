@@ -8,6 +8,10 @@ import type {
   GetWalletParams,
   InstantSessionRequest,
   InstantSessionView,
+  ReadingComplaintRequest,
+  ReadingComplaintView,
+  ReviewRequest,
+  ReviewView,
   TopUpRequest,
   TopUpResult,
   WalletRefundIssuedView,
@@ -228,6 +232,83 @@ export const declineInstantSession = async (id: string, options?: Parameters<typ
     method: 'POST'
 
 
+  }
+);}
+
+
+export const getReviewInstantSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/instant-sessions/${id}/review`
+}
+
+/**
+ * @summary The seeker reviews an ended reading like a session, once.
+ */
+export const reviewInstantSession = async (id: string,
+    reviewRequest: ReviewRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReviewView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<ReviewView>(getReviewInstantSessionUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(reviewRequest)
+  }
+);}
+
+
+export const getComplainAboutInstantSessionUrl = (id: string,) => {
+
+
+
+
+  return `/api/instant-sessions/${id}/complaint`
+}
+
+/**
+ * @summary The seeker reports a problem with a reading, under the rules of complaints about bookings:
+from its start until 24 hours after its end, once.
+ */
+export const complainAboutInstantSession = async (id: string,
+    readingComplaintRequest: ReadingComplaintRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReadingComplaintView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<ReadingComplaintView>(getComplainAboutInstantSessionUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(readingComplaintRequest)
   }
 );}
 
