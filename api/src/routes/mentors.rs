@@ -89,14 +89,16 @@ async fn available_now_page(
 
 /// `GET /api/mentors/{id}` as anyone sees it (404 for a mentor not approved), from the catalogue's
 /// memory; also what the api writes into a mentor's page (`web`).
+/// The presence of the moment is written in (never cached with the page).
 pub async fn public_mentor(state: &AppState, id: uuid::Uuid) -> ApiResult<CachedJson<MentorView>> {
-    state
+    let cached = state
         .catalogue
         .respond(Key::Mentor(id), async {
             let view: MentorView = mentors::public(&state.pool, id).await?.into();
             Ok((CachedJson::new(&view), vec![id]))
         })
-        .await
+        .await?;
+    with_presence(&state.pool, cached).await
 }
 
 /// Onboarding step 1. Absent fields are validated as missing.
@@ -317,8 +319,7 @@ impl MentorsApi {
                 Some(view) => Ok(CachedJson::new(&live(&state.pool, view).await?)),
                 None => Err(e),
             },
-            Ok(cached) => with_presence(&state.pool, cached).await,
-            Err(e) => Err(e),
+            other => other,
         }
     }
 
