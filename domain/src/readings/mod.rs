@@ -239,6 +239,23 @@ pub async fn request(
     )
     .fetch_one(&mut *conn)
     .await?;
+    // Where the mentor has push, their browsers ring too (a tab open hears the event live).
+    crate::push::queue_to_user(
+        conn,
+        mentor.user_id,
+        crate::push::PushContent {
+            kind: crate::push::PushKind::ReadingRequested,
+            title: "Reading request".into(),
+            body: format!(
+                "{seeker_name} asks for a {} reading now at ${}/min.",
+                mode.as_str(),
+                money::format(rate)
+            ),
+            url: "/mentor-dashboard".into(),
+            tag: format!("reading-{id}"),
+        },
+    )
+    .await?;
     realtime::publish(
         conn,
         &Envelope::to_users(
