@@ -443,3 +443,25 @@ describe('after a reading', () => {
     assert.equal(late.body.message, 'The 24-hour window for reporting a problem with this session has closed.');
   });
 });
+
+describe('a chat reading in the pair’s conversation', () => {
+  it('its messages carry the reading’s id; messages outside readings stay free and untagged', async () => {
+    const m = await onlineMentor('2.00');
+    const s = await seeker('50.00');
+    const reading = await startReading(s, m, 'chat');
+    const during = await s.c.post(`/api/conversations/${reading.conversationId}/messages`, { content: 'Hello' });
+    assert.equal(during.status, 201, show(during));
+    assert.equal(during.body.instantSessionId, reading.id);
+    const live = await m.socket.next('messageReceived', (d) => d.content === 'Hello');
+    assert.equal(live.instantSessionId, reading.id);
+    assert.equal((await s.c.post(`/api/instant-sessions/${reading.id}/end`)).status, 200);
+    const afterwards = await s.c.post(`/api/conversations/${reading.conversationId}/messages`, { content: 'Thanks!' });
+    assert.equal(afterwards.status, 201, show(afterwards));
+    assert.equal(afterwards.body.instantSessionId, null);
+    const listed = await m.c.get(`/api/conversations/${reading.conversationId}/messages`);
+    const tagged = Object.fromEntries(
+      (listed.body.messages ?? listed.body).map((x) => [x.content, x.instantSessionId]),
+    );
+    assert.deepEqual(tagged, { Hello: reading.id, 'Thanks!': null });
+  });
+});

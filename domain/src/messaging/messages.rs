@@ -58,6 +58,8 @@ pub struct Message {
     pub client_id: Option<String>,
     pub is_read: bool,
     pub created_at: DateTime<Utc>,
+    /// The chat reading (issue 36) the message was sent in; none outside readings.
+    pub instant_session_id: Option<Uuid>,
 }
 
 impl Message {
@@ -78,7 +80,8 @@ impl Message {
 macro_rules! select_fields {
     () => {
         "SELECT x.id, x.conversation_id, x.sender_id, u.first_name AS sender_first_name, u.last_name AS sender_last_name, \
-         u.profile_image_url AS sender_profile_image_url, x.content, x.message_type, x.client_id, x.is_read, x.created_at"
+         u.profile_image_url AS sender_profile_image_url, x.content, x.message_type, x.client_id, x.is_read, x.created_at, \
+         x.instant_session_id"
     };
 }
 const SELECT_FIELDS: &str = select_fields!();
@@ -279,6 +282,7 @@ struct BatchRow {
     sender_last_name: String,
     sender_profile_image_url: Option<String>,
     recipient_viewing: bool,
+    instant_session_id: Option<Uuid>,
 }
 
 /// Stores several messages in one statement and delivers each as [`send`] does, all in the
@@ -298,9 +302,10 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
            WHERE i.sender_id IN (c.user_id, m.user_id)), \
          x AS (INSERT INTO messages (id, conversation_id, sender_id, content, message_type, client_id) \
            SELECT id, conversation_id, sender_id, content, message_type, client_id FROM allowed ORDER BY n \
-           ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at) \
+           ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at, instant_session_id) \
          SELECT a.n, x.id, x.created_at, a.user_id, a.mentor_user_id, u.first_name AS sender_first_name, \
-           u.last_name AS sender_last_name, u.profile_image_url AS sender_profile_image_url, {} AS recipient_viewing \
+           u.last_name AS sender_last_name, u.profile_image_url AS sender_profile_image_url, {} AS recipient_viewing, \
+           x.instant_session_id \
          FROM allowed a JOIN users u ON u.id = a.sender_id LEFT JOIN x ON x.id = a.id ORDER BY a.n",
         viewers::viewing_condition("a.conversation_id", "a.recipient_id", "$7")
     )))
@@ -344,6 +349,7 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
             client_id: b.client_id.clone(),
             is_read: false,
             created_at,
+            instant_session_id: row.instant_session_id,
         };
         let at = latest.entry(b.conversation).or_insert(created_at);
         *at = (*at).max(created_at);
