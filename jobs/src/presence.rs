@@ -4,7 +4,10 @@
 
 use apalis::prelude::{Attempt, BoxDynError, Data};
 use chrono::Utc;
-use domain::presence::{self, jobs::CheckPresence};
+use domain::presence::{
+    self,
+    jobs::{CheckPresence, SweepPresence},
+};
 
 use crate::{context::JobContext, handler::Handler};
 
@@ -15,6 +18,19 @@ impl Handler for CheckPresence {
         tx.commit().await?;
         if offline {
             tracing::info!(mentor = %self.mentor_id, "mentor went offline by themselves");
+        }
+        Ok(())
+    }
+}
+
+impl Handler for SweepPresence {
+    async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
+        for mentor_id in presence::available_ids(&ctx.pool).await? {
+            let mut tx = ctx.pool.begin().await?;
+            if presence::check(&mut tx, mentor_id, Utc::now()).await? {
+                tracing::info!(tick = self.tick, mentor = %mentor_id, "the sweep took a mentor offline");
+            }
+            tx.commit().await?;
         }
         Ok(())
     }

@@ -248,3 +248,29 @@ describe('presence', () => {
     await socket.close();
   });
 });
+
+/** A task id as apalis makes them: a ULID (26 characters of Crockford's base 32). */
+function ulid() {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  return `01${Array.from({ length: 24 }, () => alphabet[crypto.randomInt(32)]).join('')}`;
+}
+
+describe('the presence sweep', () => {
+  it('takes an available mentor offline when their socket row went stale (their api process died)', async () => {
+    const m = await instantMentor();
+    const socket = await connect(stack, m.c);
+    assert.equal((await m.c.put('/api/mentor/presence', { status: 'available' })).status, 200);
+    // The process that held the socket died: its row is no longer refreshed.
+    await db.query("UPDATE realtime_sockets SET seen_at = now() - interval '10 minutes' WHERE user_id = $1", [
+      m.user.id ?? (await m.c.get('/api/auth/user')).body.id,
+    ]);
+    // The sweep's tick, now (its cron would queue the same task within the minute).
+    await db.query(
+      `INSERT INTO apalis.jobs (id, job_type, job, status, attempts, max_attempts, run_at)
+       VALUES ($1, 'presence_checks_sweep', convert_to('{"tick":1}', 'UTF8'), 'Pending', 0, 3, now())`,
+      [ulid()],
+    );
+    await until('the sweep to take the mentor offline', async () => (await presenceOf(m.mentor.id)) === 'offline');
+    socket.ws.close();
+  });
+});

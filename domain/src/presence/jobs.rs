@@ -30,6 +30,13 @@ impl Job for CheckPresence {
     }
 }
 
+crate::sweep!(
+    /// Every minute, at second 15: checks every available mentor, so one whose api process died
+    /// without closing their socket (no close, so no queued check) still goes offline once the
+    /// socket's row is stale.
+    SweepPresence, queue: "presence_checks_sweep", schedule: "15 * * * * *"
+);
+
 /// Queues a check of the mentor's presence for `at`, in the caller's transaction.
 pub async fn schedule_check(conn: &mut PgConnection, mentor_id: Uuid, at: DateTime<Utc>) -> Result<()> {
     CheckPresence { mentor_id }.enqueue_at(conn, at).await

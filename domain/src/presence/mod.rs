@@ -219,6 +219,16 @@ pub async fn check(conn: &mut PgConnection, mentor_id: Uuid, now: DateTime<Utc>)
     Ok(true)
 }
 
+/// Every mentor available now (for the sweep).
+pub async fn available_ids(db: impl PgExecutor<'_>) -> Result<Vec<Uuid>> {
+    Ok(sqlx::query_scalar!(
+        "SELECT mentor_id FROM mentor_presence WHERE status = $1 ORDER BY mentor_id",
+        Presence::Available as Presence
+    )
+    .fetch_all(db)
+    .await?)
+}
+
 /// A socket of `user_id` closed (its row is gone): when it was a mentor's last, their presence is
 /// checked [`OFFLINE_AFTER_LAST_SOCKET`] later. It watches nothing any more.
 pub async fn socket_closed(conn: &mut PgConnection, user_id: Uuid, socket: Uuid, now: DateTime<Utc>) -> Result<()> {
