@@ -465,3 +465,23 @@ describe('a chat reading in the pair’s conversation', () => {
     assert.deepEqual(tagged, { Hello: reading.id, 'Thanks!': null });
   });
 });
+
+describe('a video reading', () => {
+  it('uses the one-to-one call path: a call placed in the pair’s conversation names the reading', async () => {
+    const m = await onlineMentor('2.00');
+    const s = await seeker('50.00');
+    const reading = await startReading(s, m, 'video');
+    assert.ok(reading.conversationId, show({ body: reading }));
+    s.socket.send('initiateCall', { conversationId: reading.conversationId });
+    const started = await s.socket.next('callInitiated', (d) => d.conversationId === reading.conversationId);
+    const row = await one('SELECT instant_session_id FROM calls WHERE id = $1', [started.callId]);
+    assert.equal(row.instant_session_id, reading.id);
+    // Messages of a video reading's conversation are not tagged (only a chat reading's are).
+    const note = await s.c.post(`/api/conversations/${reading.conversationId}/messages`, {
+      content: 'Can you hear me?',
+    });
+    assert.equal(note.body.instantSessionId, null);
+    s.socket.send('endCall', { callId: started.callId });
+    assert.equal((await s.c.post(`/api/instant-sessions/${reading.id}/end`)).status, 200);
+  });
+});

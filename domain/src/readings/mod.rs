@@ -298,8 +298,9 @@ pub async fn accept(conn: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateT
     if r.status != ReadingStatus::Requested || r.expires_at <= now {
         return Err(Error::conflict(NOT_REQUESTED));
     }
-    // The pair's conversation carries a chat reading.
-    let conversation_id = if r.mode == InstantMode::Chat {
+    // The pair's conversation carries a chat reading, and a video reading's call (the one-to-one
+    // call path: a call placed in it while the reading is active names the reading).
+    let conversation_id = {
         sqlx::query!(
             "INSERT INTO conversations (mentor_id, user_id) VALUES ($1, $2) ON CONFLICT (mentor_id, user_id) DO NOTHING",
             r.mentor_id,
@@ -316,8 +317,6 @@ pub async fn accept(conn: &mut PgConnection, user_id: Uuid, id: Uuid, now: DateT
             .fetch_one(&mut *conn)
             .await?,
         )
-    } else {
-        None
     };
     // The free minutes go to the first accepted reading of the pair, once.
     let free = if r.free_minutes > 0 {

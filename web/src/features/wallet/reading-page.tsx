@@ -116,7 +116,11 @@ export function ReadingPage() {
           <div className="flex gap-3">
             {r.conversationId && (
               <Button asChild variant="outline">
-                <Link to={`/messages?conversation=${r.conversationId}`}>Open the chat</Link>
+                {r.mode === 'video' ? (
+                  <Link to={`/messages?conversation=${r.conversationId}&startCall=true`}>Start the call</Link>
+                ) : (
+                  <Link to={`/messages?conversation=${r.conversationId}`}>Open the chat</Link>
+                )}
               </Button>
             )}
             <Button onClick={() => void end()} disabled={ending}>
