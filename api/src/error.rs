@@ -27,6 +27,7 @@ use poem_openapi::{ApiResponse, Enum, Object, payload::Json, types::ToJSON};
 /// - `rate_limited`: too many requests; try again later (429).
 /// - `payment_declined`: the card was not charged (a `PaymentResult` with `success: false`).
 /// - `payment_pending`: the payment's outcome is not known yet; it is never charged twice (a `PaymentResult` with `success: false`).
+/// - `insufficient_balance`: the wallet does not cover what is asked; `details.missing` says by how much (402).
 /// - `internal`: an unexpected failure; it is logged with the request id (500).
 /// - `unavailable`: the database or a service beside the api does not answer; try again shortly (503).
 #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +53,7 @@ pub enum ErrorCode {
     RateLimited,
     PaymentDeclined,
     PaymentPending,
+    InsufficientBalance,
     Internal,
     Unavailable,
 }
@@ -81,6 +83,18 @@ impl ErrorCode {
 pub struct ErrorBody {
     pub code: ErrorCode,
     pub message: String,
+    /// Facts a program may need to act on the error (e.g. `missing` with `insufficient_balance`);
+    /// absent for most errors
+    #[oai(skip_serializing_if_is_none)]
+    pub details: Option<ErrorDetails>,
+}
+
+/// The facts some errors carry.
+#[derive(Object, Debug, Clone, Default)]
+pub struct ErrorDetails {
+    /// With `insufficient_balance`: the amount the balance lacks, e.g. "4.50"
+    #[oai(skip_serializing_if_is_none)]
+    pub missing: Option<String>,
 }
 
 pub const INTERNAL_ERROR: &str = "Something went wrong. Please try again later.";
@@ -98,6 +112,9 @@ pub enum ApiError {
     /// Not allowed (`forbidden`, `email_not_verified`, `account_deactivated`, `two_factor_required`)
     #[oai(status = 403)]
     Forbidden(Json<ErrorBody>),
+    /// The wallet does not cover it (`insufficient_balance`, with `details.missing`)
+    #[oai(status = 402)]
+    PaymentRequired(Json<ErrorBody>),
     /// No such thing (`not_found`)
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
@@ -122,6 +139,7 @@ pub fn body(code: ErrorCode, message: impl Into<String>) -> Json<ErrorBody> {
     Json(ErrorBody {
         code,
         message: message.into(),
+        details: None,
     })
 }
 
@@ -147,6 +165,7 @@ impl ApiError {
         match self {
             Self::BadRequest(b)
             | Self::Unauthorized(b)
+            | Self::PaymentRequired(b)
             | Self::Forbidden(b)
             | Self::NotFound(b)
             | Self::Conflict(b)
@@ -180,6 +199,13 @@ impl From<domain::Error> for ApiError {
             E::TwoFactorRequired(m) => Self::Forbidden(body(C::TwoFactorRequired, m)),
             E::Unavailable(e) => Self::unavailable(&e),
             E::ServiceDown(m) => Self::ServiceUnavailable(body(C::Unavailable, m)),
+            E::InsufficientBalance { message, missing_cents } => Self::PaymentRequired(Json(ErrorBody {
+                code: C::InsufficientBalance,
+                message,
+                details: Some(ErrorDetails {
+                    missing: Some(domain::money::format(missing_cents)),
+                }),
+            })),
             E::Internal(e) => match domain::error::is_outage_chain(&e) {
                 Some(db) => Self::unavailable(db),
                 None => {
@@ -400,6 +426,14 @@ mod tests {
             (E::Gone("g".into()), 410, ErrorCode::Gone),
             (E::TooManyRequests("t".into()), 429, ErrorCode::RateLimited),
             (E::ServiceDown("down".into()), 503, ErrorCode::Unavailable),
+            (
+                E::InsufficientBalance {
+                    message: "short".into(),
+                    missing_cents: 450,
+                },
+                402,
+                ErrorCode::InsufficientBalance,
+            ),
             (E::Internal(anyhow::anyhow!("boom")), 500, ErrorCode::Internal),
         ];
         for (err, status, code) in cases {
@@ -408,6 +442,7 @@ mod tests {
             let got = match &response {
                 ApiError::BadRequest(_) => 400,
                 ApiError::Unauthorized(_) => 401,
+                ApiError::PaymentRequired(_) => 402,
                 ApiError::Forbidden(_) => 403,
                 ApiError::NotFound(_) => 404,
                 ApiError::Conflict(_) => 409,
@@ -422,6 +457,16 @@ mod tests {
                 assert_eq!(body.message, text, "the message is the domain's text");
             }
         }
+    }
+
+    #[test]
+    fn insufficient_balance_carries_what_is_missing() {
+        let body = ApiError::from(domain::Error::InsufficientBalance {
+            message: "short".into(),
+            missing_cents: 450,
+        })
+        .into_body();
+        assert_eq!(body.details.and_then(|d| d.missing).as_deref(), Some("4.50"));
     }
 
     #[test]

@@ -53,6 +53,10 @@ pub enum Error {
     /// A service beside us (the SFU of group calls) does not answer; the text is shown.
     #[error("{0}")]
     ServiceDown(String),
+    /// The wallet does not cover what is asked (a reading's first three paid minutes): 402 with
+    /// what it lacks.
+    #[error("{message}")]
+    InsufficientBalance { message: String, missing_cents: i64 },
 }
 
 impl Error {

@@ -42,6 +42,12 @@ macro_rules! every_job {
             sweep $crate::job_queue::account::CleanupExports;
             job $crate::job_queue::account::RemoveAccount;
             sweep $crate::job_queue::account::SweepRemovals;
+            job $crate::wallet::jobs::ReconcileTopUp;
+            job $crate::wallet::jobs::PayWalletRefund;
+            job $crate::presence::jobs::CheckPresence;
+            sweep $crate::presence::jobs::SweepPresence;
+            job $crate::readings::jobs::ExpireReading;
+            job $crate::readings::jobs::ChargeMinute;
         }
     };
 }
@@ -117,12 +123,19 @@ mod tests {
                 "data_exports_cleanup",
                 "account_removal",
                 "account_removal_sweep",
+                "wallet_top_up_reconciliation",
+                "wallet_refunds",
+                "presence_checks",
+                "presence_checks_sweep",
+                "instant_session_expiry",
+                "instant_session_charges",
             ]
         );
         assert_eq!(
             attempts(),
             [
-                5, 3, 10, 3, 5, 3, 5, 3, 8, 5, 20, 3, 10, 5, 5, 3, 5, 3, 10, 5, 3, 3, 8, 4, 3, 10, 3
+                5, 3, 10, 3, 5, 3, 5, 3, 8, 5, 20, 3, 10, 5, 5, 3, 5, 3, 10, 5, 3, 3, 8, 4, 3, 10, 3, 20, 8, 5, 3, 10,
+                10
             ]
         );
         assert_eq!(
@@ -138,6 +151,7 @@ mod tests {
                 ("calendar_sync_sweep", "0 */5 * * * *"),
                 ("data_exports_cleanup", "0 0 * * * *"),
                 ("account_removal_sweep", "0 15 4 * * *"),
+                ("presence_checks_sweep", "15 * * * * *"),
             ]
         );
     }

@@ -112,6 +112,28 @@ impl RemovalReason {
     }
 }
 
+closed_set! {
+    /// Where a reading is: waiting for the mentor, metered, or over (and how).
+    #[cfg_attr(feature = "openapi", oai(rename = "ReadingStatus"))]
+    pub enum ReadingStatus ("reading status") {
+        Requested = "requested",
+        Active = "active",
+        Ended = "ended",
+        Expired = "expired",
+        Declined = "declined",
+    }
+}
+
+closed_set! {
+    /// Why a reading ended: a party ended it, or the balance ran out.
+    #[cfg_attr(feature = "openapi", oai(rename = "ReadingEndReason"))]
+    pub enum EndReason ("reading end reason") {
+        Seeker = "seeker",
+        Mentor = "mentor",
+        Balance = "balance",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

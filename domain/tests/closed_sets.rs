@@ -11,6 +11,7 @@ use domain::{
     booking::{BookingStatus, reminders::ReminderKind},
     calendars::connection::ConnectionState,
     calls::CallStatus,
+    catalogue::instant::InstantMode,
     catalogue::{mentors::ApprovalStatus, vocabulary::ServiceType},
     complaints::{ComplaintReason, ComplaintStatus, Outcome},
     contact::ContactCategory,
@@ -20,9 +21,12 @@ use domain::{
     ownership::data_export::ExportStatus,
     payments::{PaymentStatus, RefundReason, RefundStatus},
     payouts::{PaidMethod, PayoutMethod, PayoutStatus, adjustments::AdjustmentReason},
+    presence::Presence,
+    readings::{EndReason, ReadingStatus},
     receipts::ReceiptKind,
     reports,
     statuses::RemovalReason,
+    wallet::EntryKind,
 };
 use sqlx::{PgPool, Postgres};
 
@@ -155,6 +159,39 @@ fn cases() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
         ),
         ("announcements", "audience", names(Audience::ALL, Audience::as_str)),
         ("email_tokens", "purpose", names(Purpose::ALL, Purpose::as_str)),
+        ("mentor_presence", "status", names(Presence::ALL, Presence::as_str)),
+        (
+            "instant_session_complaints",
+            "reason",
+            names(ComplaintReason::ALL, ComplaintReason::as_str),
+        ),
+        (
+            "instant_session_complaints",
+            "status",
+            names(ComplaintStatus::ALL, ComplaintStatus::as_str),
+        ),
+        ("instant_sessions", "mode", names(InstantMode::ALL, InstantMode::as_str)),
+        (
+            "instant_sessions",
+            "status",
+            names(ReadingStatus::ALL, ReadingStatus::as_str),
+        ),
+        (
+            "instant_sessions",
+            "end_reason",
+            names(EndReason::ALL, EndReason::as_str),
+        ),
+        ("wallet_entries", "kind", names(EntryKind::ALL, EntryKind::as_str)),
+        (
+            "wallet_top_ups",
+            "status",
+            names(PaymentStatus::ALL, PaymentStatus::as_str),
+        ),
+        (
+            "wallet_refunds",
+            "status",
+            names(RefundStatus::ALL, RefundStatus::as_str),
+        ),
     ]);
     cases.collect()
 }

@@ -23,9 +23,12 @@ pub mod group_sessions;
 pub mod notification_fanout;
 pub mod payment_reconciliation;
 pub mod payout_batch;
+pub mod presence;
+pub mod readings;
 pub mod refunds;
 pub mod reservation_expiry;
 pub mod upload_cleanup;
+pub mod wallet;
 pub mod web_push;
 
 pub use context::JobContext;

@@ -6,6 +6,7 @@
 //! Charged → the booking is confirmed (or, when its hold has gone, the charge is refunded in
 //! full); declined → recorded as such; unknown to the gateway past its answer deadline → nothing
 //! was charged.
+//! The sweep settles overdue wallet top-ups too (`crate::wallet::sweep`).
 //! Safe to run twice: an attempt is settled once (`checkout::settle` skips a settled one).
 
 use apalis::prelude::{Attempt, BoxDynError, Data};
@@ -50,6 +51,7 @@ impl Handler for SweepAttempts {
                 tracing::warn!(tick = self.tick, payment = %attempt.id, error = %err, "sweep could not reconcile a payment yet");
             }
         }
-        Ok(())
+        // Wallet top-ups are card payments too: the same sweep settles the overdue ones.
+        crate::wallet::sweep(&ctx, self.tick).await
     }
 }

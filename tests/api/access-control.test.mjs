@@ -293,6 +293,88 @@ const ROWS = {
       owner: w.admin,
     }),
   },
+  'POST /api/admin/wallets/{userId}/refund': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => {
+      const user = await createVerifiedUser(stack);
+      const c = await signIn(stack, user);
+      const r = await c.post('/api/wallet/top-up', {
+        amount: '20.00',
+        cardNumber: '4111111111111111',
+        expirationDate: '1230',
+        cardCode: '123',
+        billingInfo: { firstName: 'Ada', lastName: 'Lovelace', zip: '10001' },
+        clientRequestId: crypto.randomUUID(),
+      });
+      assert.equal(r.body.success, true, show(r));
+      const userId = (await c.get('/api/auth/user')).body.id;
+      return {
+        path: `/api/admin/wallets/${userId}/refund`,
+        body: { amount: '5.00', reason: 'Leaving the platform' },
+        owner: w.admin,
+      };
+    },
+  },
+  'GET /api/instant-sessions/{id}': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const r = await w.newReading();
+      return { path: `/api/instant-sessions/${r.id}`, owner: r.seeker };
+    },
+  },
+  'POST /api/instant-sessions/{id}/accept': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const r = await w.newReading();
+      return { path: `/api/instant-sessions/${r.id}/accept`, owner: r.mentor };
+    },
+  },
+  'POST /api/instant-sessions/{id}/decline': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const r = await w.newReading();
+      return { path: `/api/instant-sessions/${r.id}/decline`, owner: r.mentor };
+    },
+  },
+  'POST /api/instant-sessions/{id}/review': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const r = await w.newReading({ ended: true });
+      return { path: `/api/instant-sessions/${r.id}/review`, body: { rating: 5 }, owner: r.seeker };
+    },
+  },
+  'POST /api/instant-sessions/{id}/complaint': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const r = await w.newReading({ ended: true });
+      return {
+        path: `/api/instant-sessions/${r.id}/complaint`,
+        body: { reason: 'technical_problem', details: 'The chat kept dropping.' },
+        owner: r.seeker,
+      };
+    },
+  },
+  'POST /api/instant-sessions/{id}/end': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const r = await w.newReading({ accepted: true });
+      return { path: `/api/instant-sessions/${r.id}/end`, owner: r.seeker };
+    },
+  },
   'PUT /api/mentor/bookings/{id}': {
     access: 'owner',
     ok: 200,
@@ -593,6 +675,34 @@ before(async () => {
     });
     assert.equal(r.status, 201, show(r));
     return r.body.id;
+  };
+  // A requested (or accepted) instant reading of a fresh seeker with a fresh mentor set online in SQL
+  // (going online over the API needs an open socket: tests/api/presence.test.mjs covers that).
+  w.newReading = async ({ accepted = false, ended = false } = {}) => {
+    const m = await bookableMentor(stack);
+    await db.query('UPDATE mentors SET per_minute_rate_cents = 100 WHERE id = $1', [m.mentor.id]);
+    await db.query("INSERT INTO mentor_presence (mentor_id, status) VALUES ($1, 'available')", [m.mentor.id]);
+    const seekerOf = await signIn(stack, await createVerifiedUser(stack));
+    const top = await seekerOf.post('/api/wallet/top-up', {
+      amount: '10.00',
+      cardNumber: '4111111111111111',
+      expirationDate: '1230',
+      cardCode: '123',
+      billingInfo: { firstName: 'Ada', lastName: 'Lovelace', zip: '10001' },
+      clientRequestId: crypto.randomUUID(),
+    });
+    assert.equal(top.body.success, true, show(top));
+    const r = await seekerOf.post('/api/instant-sessions', { mentorId: m.mentor.id, mode: 'chat' });
+    assert.equal(r.status, 201, show(r));
+    if (accepted || ended) {
+      const a = await m.c.post(`/api/instant-sessions/${r.body.id}/accept`);
+      assert.equal(a.status, 200, show(a));
+    }
+    if (ended) {
+      const e = await seekerOf.post(`/api/instant-sessions/${r.body.id}/end`);
+      assert.equal(e.status, 200, show(e));
+    }
+    return { id: r.body.id, seeker: seekerOf, mentor: m.c };
   };
   w.newUserId = async () => {
     const user = await createVerifiedUser(stack);

@@ -9,7 +9,7 @@ const ICON = '/icons/icon-192.png';
 /** A ring older than this is stale (the call stopped ringing): never shown. */
 const RING_STALE_MS = 45_000;
 /** Kinds an open, visible tab already shows live (its socket heard them): not shown twice. */
-const LIVE_IN_TAB = new Set(['incoming_call', 'new_message']);
+const LIVE_IN_TAB = new Set(['incoming_call', 'new_message', 'reading_requested']);
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

@@ -20,20 +20,85 @@ use domain::{
     accounts::sessions,
     booking::reviews,
     catalogue::{mentors, search, vetting},
+    presence::{self, Presence},
 };
 
 pub struct MentorsApi;
 
+/// Cached bytes that are not the JSON they were: an internal error.
+fn unreadable(err: serde_json::Error) -> ApiError {
+    domain::Error::Internal(anyhow::anyhow!("cached mentor JSON: {err}")).into()
+}
+
+/// Presence is never cached: read when the response is made and written into the cached bytes of a
+/// mentor page (`id`) or a listing (`mentors[].id`).
+async fn with_presence<T>(pool: &sqlx::PgPool, cached: CachedJson<T>) -> ApiResult<CachedJson<T>> {
+    let mut value: serde_json::Value = serde_json::from_slice(&cached.bytes()).map_err(unreadable)?;
+    let id_of = |v: &serde_json::Value| v.get("id").and_then(|i| i.as_str()).and_then(|i| i.parse().ok());
+    let ids: Vec<uuid::Uuid> = match value.get("mentors").and_then(|m| m.as_array()) {
+        Some(list) => list.iter().filter_map(id_of).collect(),
+        None => id_of(&value).into_iter().collect(),
+    };
+    if ids.is_empty() {
+        return Ok(cached);
+    }
+    let now = presence::of_mentors(pool, &ids).await?;
+    let set = |v: &mut serde_json::Value| {
+        if let Some(id) = id_of(v) {
+            let status = now.get(&id).copied().unwrap_or(Presence::Offline);
+            v["presence"] = serde_json::Value::from(status.as_str());
+        }
+    };
+    match value.get_mut("mentors").and_then(|m| m.as_array_mut()) {
+        Some(list) => list.iter_mut().for_each(set),
+        None => set(&mut value),
+    }
+    let body = serde_json::to_vec(&value).map_err(unreadable)?;
+    Ok(CachedJson::from_bytes(body.into()))
+}
+
+/// A view made now (not cached) with its mentor's presence of the moment.
+async fn live(pool: &sqlx::PgPool, mut view: MentorView) -> ApiResult<MentorView> {
+    view.card.presence = presence::of_mentor(pool, view.card.id).await?;
+    Ok(view)
+}
+
+/// `GET /api/mentors?availableNow=true`: never cached (presence changes by the minute).
+async fn available_now_page(
+    state: &AppState,
+    page: Option<i64>,
+    page_size: Option<i64>,
+) -> ApiResult<CachedJson<MentorsPage>> {
+    let page = page.unwrap_or(1).max(1);
+    let page_size = page_size
+        .unwrap_or(search::DEFAULT_PAGE_SIZE)
+        .clamp(1, search::MAX_PAGE_SIZE);
+    let (found, total) = presence::available(&state.pool, page, page_size).await?;
+    let mentors = mentors::with_services(&state.pool, found, false).await?;
+    let mut page = MentorsPage {
+        mentors: mentors.into_iter().map(Into::into).collect(),
+        total,
+        page,
+        page_size,
+    };
+    for m in &mut page.mentors {
+        m.card.presence = Presence::Available;
+    }
+    Ok(CachedJson::new(&page))
+}
+
 /// `GET /api/mentors/{id}` as anyone sees it (404 for a mentor not approved), from the catalogue's
 /// memory; also what the api writes into a mentor's page (`web`).
+/// The presence of the moment is written in (never cached with the page).
 pub async fn public_mentor(state: &AppState, id: uuid::Uuid) -> ApiResult<CachedJson<MentorView>> {
-    state
+    let cached = state
         .catalogue
         .respond(Key::Mentor(id), async {
             let view: MentorView = mentors::public(&state.pool, id).await?.into();
             Ok((CachedJson::new(&view), vec![id]))
         })
-        .await
+        .await?;
+    with_presence(&state.pool, cached).await
 }
 
 /// Onboarding step 1. Absent fields are validated as missing.
@@ -57,6 +122,11 @@ pub(super) struct MentorProfileRequest {
     /// Sessions per day at most, in the mentor's local day (a group session counts once): 1 to 50,
     /// 0 for no limit; absent leaves it unchanged
     pub max_bookings_per_day: Option<i64>,
+    /// What an instant reading costs a minute: 0.99 to 20.00; "0.00" turns instant readings off;
+    /// absent leaves it unchanged
+    pub per_minute_rate: Option<Amount>,
+    /// chat, video or both; absent leaves them unchanged
+    pub instant_modes: Option<Vec<String>>,
 }
 
 impl MentorProfileRequest {
@@ -72,6 +142,8 @@ impl MentorProfileRequest {
             buffer_before_minutes: self.buffer_before_minutes,
             buffer_after_minutes: self.buffer_after_minutes,
             max_bookings_per_day: self.max_bookings_per_day,
+            per_minute_rate: Amount::text(&self.per_minute_rate),
+            instant_modes: self.instant_modes,
         }
     }
 }
@@ -118,19 +190,18 @@ impl MentorsApi {
     ) -> ApiResult<MentorCreated> {
         let mentor = mentors::create(&state.pool, auth.0.user.id, body.0.into_input()).await?;
         let full = mentors::with_services(&state.pool, vec![mentor], true).await?.remove(0);
-        Ok(MentorCreated::Created(Json(full.into())))
+        Ok(MentorCreated::Created(Json(live(&state.pool, full.into()).await?)))
     }
 
     /// The signed-in user's mentor profile with all its services; 404 when not a mentor.
     #[oai(path = "/mentor/profile", method = "get", operation_id = "getMentorProfile")]
     async fn own(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<MentorView>> {
         let mentor = mentors::own(&state.pool, auth.0.user.id).await?;
-        Ok(Json(
-            mentors::with_services(&state.pool, vec![mentor], true)
-                .await?
-                .remove(0)
-                .into(),
-        ))
+        let view = mentors::with_services(&state.pool, vec![mentor], true)
+            .await?
+            .remove(0)
+            .into();
+        Ok(Json(live(&state.pool, view).await?))
     }
 
     /// Changes the fields sent; specialties are trimmed and duplicates dropped.
@@ -144,6 +215,9 @@ impl MentorsApi {
         let mine = mentors::own(&state.pool, auth.0.user.id).await?;
         let mut tx = state.pool.begin().await?;
         let mentor = mentors::update(&mut tx, mine.id, body.0.into_input()).await?;
+        if mentor.per_minute_rate_cents.is_none() {
+            presence::rate_removed(&mut tx, mentor.id).await?;
+        }
         if let Some(old) = mine
             .profile_image_url
             .filter(|old| mentor.profile_image_url.as_ref() != Some(old))
@@ -151,12 +225,11 @@ impl MentorsApi {
             domain::uploads::queue_deletion(&mut tx, &old).await?;
         }
         tx.commit().await?;
-        Ok(Json(
-            mentors::with_services(&state.pool, vec![mentor], true)
-                .await?
-                .remove(0)
-                .into(),
-        ))
+        let view = mentors::with_services(&state.pool, vec![mentor], true)
+            .await?
+            .remove(0)
+            .into();
+        Ok(Json(live(&state.pool, view).await?))
     }
 
     /// A rejected mentor sends their (edited) profile for review again: pending until an
@@ -170,12 +243,11 @@ impl MentorsApi {
         let mut tx = state.pool.begin().await?;
         let mentor = vetting::resubmit(&mut tx, auth.0.user.id).await?;
         tx.commit().await?;
-        Ok(Json(
-            mentors::with_services(&state.pool, vec![mentor], true)
-                .await?
-                .remove(0)
-                .into(),
-        ))
+        let view = mentors::with_services(&state.pool, vec![mentor], true)
+            .await?
+            .remove(0)
+            .into();
+        Ok(Json(live(&state.pool, view).await?))
     }
 
     /// Active, approved mentors, filtered, searched (full text with typo tolerance), sorted and paged.
@@ -198,7 +270,13 @@ impl MentorsApi {
         /// 12 by default, at most 50
         #[oai(name = "pageSize")]
         page_size: Query<Option<i64>>,
+        /// true: only mentors available for an instant reading now, best rated first
+        #[oai(name = "availableNow")]
+        available_now: Query<Option<bool>>,
     ) -> ApiResult<CachedJson<MentorsPage>> {
+        if available_now.0 == Some(true) {
+            return available_now_page(&state, page.0, page_size.0).await;
+        }
         let query = search::Query {
             service: service.0,
             search: search.0,
@@ -227,6 +305,8 @@ impl MentorsApi {
                 Ok((CachedJson::new(&page), shows))
             })
             .await
+            .map(|cached| with_presence(&state.pool, cached))?
+            .await
     }
 
     /// An active, approved mentor with its active services. A mentor awaiting review (or
@@ -236,7 +316,7 @@ impl MentorsApi {
         let id = parse_id(&id, mentors::NOT_FOUND)?;
         match public_mentor(&state, id).await {
             Err(e @ ApiError::NotFound(_)) => match own_preview(&state, id, req).await? {
-                Some(view) => Ok(CachedJson::new(&view)),
+                Some(view) => Ok(CachedJson::new(&live(&state.pool, view).await?)),
                 None => Err(e),
             },
             other => other,

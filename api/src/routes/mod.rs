@@ -24,14 +24,17 @@ mod notifications;
 mod passwords;
 mod payments;
 mod payouts;
+mod presence;
 mod profiles;
 mod push;
+mod readings;
 mod reports;
 mod rtc;
 mod security;
 mod services;
 mod site_info;
 mod unsubscribe;
+mod wallet;
 
 pub use mentors::public_mentor;
 
@@ -71,6 +74,8 @@ pub enum Tag {
     Admin,
     /// Mentors' payout preferences and earnings, and the admins' payouts
     Payouts,
+    /// The prepaid balance (its ledger, top-ups and refunds) and instant readings paid from it
+    Wallet,
 }
 
 /// Every area's API, listed once: the service's type and its value.
@@ -106,13 +111,13 @@ mod availability_apis {
     );
 }
 
-/// Reservations and their payment, as one entry.
+/// Reservations and their payment, and the prepaid balance, as one entry.
 mod booking_apis {
-    use super::{booking::BookingApi, payments::PaymentsApi};
+    use super::{booking::BookingApi, payments::PaymentsApi, readings::ReadingsApi, wallet::WalletApi};
 
-    pub(super) type BookingApis = (BookingApi, PaymentsApi);
+    pub(super) type BookingApis = (BookingApi, PaymentsApi, WalletApi, ReadingsApi);
     #[allow(non_upper_case_globals)]
-    pub(super) const BookingApis: BookingApis = (BookingApi, PaymentsApi);
+    pub(super) const BookingApis: BookingApis = (BookingApi, PaymentsApi, WalletApi, ReadingsApi);
 }
 
 /// After-booking views of both sides (with complaints, receipts and review replies), as one entry.
@@ -158,6 +163,15 @@ mod payouts_apis {
     pub(super) type PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
     #[allow(non_upper_case_globals)]
     pub(super) const PayoutsApis: PayoutsApis = (MentorPayoutsApi, AdminPayoutsApi);
+}
+
+/// Mentor profiles and browsing, and mentors' presence, as one entry.
+mod mentor_apis {
+    use super::{mentors::MentorsApi, presence::PresenceApi};
+
+    pub(super) type MentorApis = (MentorsApi, PresenceApi);
+    #[allow(non_upper_case_globals)]
+    pub(super) const MentorApis: MentorApis = (MentorsApi, PresenceApi);
 }
 
 /// Liveness and the platform's public settings, as one entry.
@@ -229,7 +243,7 @@ apis!(
     platform_apis::PlatformApis,
     account_apis::AccountApis,
     email_link_apis::EmailLinkApis,
-    mentors::MentorsApi,
+    mentor_apis::MentorApis,
     services::ServicesApi,
     favorites::FavoritesApi,
     profiles::ProfilesApi,

@@ -22,7 +22,7 @@ use domain::{
     choice::Choice,
     money,
     payouts::{
-        PaidMethod, PayoutMethod,
+        PaidMethod, PayoutMethod, PayoutStatus,
         adjustments::{self, Adjustment, AdjustmentReason},
         admin::{self, MarkPaid},
         batch::Totals,
@@ -159,6 +159,28 @@ pub(super) struct EarningsView {
     pub adjustments: Vec<PayoutAdjustmentView>,
     /// What waits to come off the next payout (zero or negative)
     pub waiting_adjustments: String,
+    /// Instant readings that charged something (issue 36), newest first, each with its payout
+    pub readings: Vec<ReadingEarningView>,
+}
+
+/// One instant reading's earnings.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub(super) struct ReadingEarningView {
+    pub id: Uuid,
+    #[oai(nullable)]
+    pub ended_at: Option<DateTime<Utc>>,
+    /// What the seeker was charged
+    pub amount: String,
+    /// The platform's fee on it
+    pub platform_fee: String,
+    /// amount - platformFee
+    pub mentor_net: String,
+    /// The payout that holds it; null until the next batch
+    #[oai(nullable)]
+    pub payout_id: Option<Uuid>,
+    #[oai(nullable)]
+    pub payout_status: Option<PayoutStatus>,
 }
 
 #[derive(Object)]
@@ -206,6 +228,8 @@ pub(super) struct PendingPayoutView {
     pub mentor_id: String,
     pub mentor: PendingPayoutMentorView,
     pub booking_ids: Vec<String>,
+    /// The instant readings this payout pays (issue 36), oldest first
+    pub reading_ids: Vec<String>,
     pub booking_count: i64,
     pub pending_amount: String,
     pub platform_fee: String,
@@ -236,6 +260,7 @@ impl From<admin::PendingPayout> for PendingPayoutView {
                 },
             },
             booking_ids: p.booking_ids.iter().map(Uuid::to_string).collect(),
+            reading_ids: p.reading_ids.iter().map(Uuid::to_string).collect(),
             booking_count: p.booking_count.into(),
             pending_amount: money::format(p.pending_amount_cents),
             platform_fee: money::format(p.platform_fee_cents),
@@ -281,6 +306,9 @@ pub(super) struct MarkPaidRequest {
     pub mentor_id: String,
     #[oai(default)]
     pub booking_ids: Vec<String>,
+    /// The payout's instant readings (issue 36): with `bookingIds`, exactly what it holds
+    #[oai(default)]
+    pub reading_ids: Vec<String>,
     /// paypal, venmo, zelle or manual (the default)
     pub method: Option<Choice<PaidMethod>>,
     /// Default 'Manual payout'
@@ -367,6 +395,19 @@ impl MentorPayoutsApi {
                 .collect(),
             adjustments: e.adjustments.into_iter().map(Into::into).collect(),
             waiting_adjustments: money::format(e.waiting_adjustment_cents),
+            readings: e
+                .readings
+                .into_iter()
+                .map(|r| ReadingEarningView {
+                    id: r.id,
+                    ended_at: r.ended_at,
+                    amount: money::format(r.amount_cents),
+                    platform_fee: money::format(r.fee_cents),
+                    mentor_net: money::format(r.amount_cents - r.fee_cents),
+                    payout_id: r.payout_id,
+                    payout_status: r.payout_status,
+                })
+                .collect(),
         }))
     }
 }
@@ -461,9 +502,16 @@ impl AdminPayoutsApi {
             .map(|id| id.trim().parse::<Uuid>())
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| bad())?;
+        let reading_ids = b
+            .reading_ids
+            .iter()
+            .map(|id| id.trim().parse::<Uuid>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| bad())?;
         let req = MarkPaid {
             mentor_id,
             booking_ids,
+            reading_ids,
             method: b.method,
             recipient_info: b.recipient_info,
             notes: b.notes,

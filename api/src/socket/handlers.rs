@@ -42,6 +42,9 @@ pub(super) async fn handle(ctx: &SocketCtx, event: ClientEvent) -> Result<Option
     let janus = ctx.state.janus.as_ref();
     match event {
         ClientEvent::Ping(_) => Ok(Some(ServerEvent::Pong(Empty {}))),
+        ClientEvent::WatchPresence(w) => {
+            in_transaction!(ctx, tx => domain::presence::watch(&mut tx, me, socket, &w.mentor_ids).await?)
+        }
         ClientEvent::SendMessage(m) => send_message(ctx, m).await,
         ClientEvent::JoinConversation(c) => {
             in_transaction!(ctx, tx => viewers::join(&mut tx, me, socket, c.conversation_id).await?)
@@ -208,10 +211,12 @@ pub(super) async fn socket_opened(state: &AppState, user: Uuid, socket: Uuid) ->
 /// A socket closed: it views nothing any more, its ringing calls end ('disconnected'), its answered
 /// calls end after the reconnect grace unless its user resumes them on another socket, and it leaves
 /// its group call (the others see it go).
-pub(super) async fn socket_closed(state: &AppState, socket: Uuid) -> Result<()> {
+pub(super) async fn socket_closed(state: &AppState, user: Uuid, socket: Uuid) -> Result<()> {
     let seat = state.group_calls.leave(socket).await;
     let mut tx = state.pool.begin().await?;
     let held = calls::socket_closed(&mut tx, socket).await?;
+    // A mentor's last socket: offline 60 s later unless one opens again; it watches nothing now.
+    domain::presence::socket_closed(&mut tx, user, socket, Utc::now()).await?;
     let due = Utc::now() + state.call_reconnect_grace;
     for call in held {
         domain::calls::jobs::schedule_grace(&mut tx, call, socket, due).await?;

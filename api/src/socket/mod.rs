@@ -128,6 +128,7 @@ fn error_text(err: domain::Error) -> (String, ErrorCode) {
     match ApiError::from(err) {
         ApiError::BadRequest(b)
         | ApiError::Unauthorized(b)
+        | ApiError::PaymentRequired(b)
         | ApiError::Forbidden(b)
         | ApiError::NotFound(b)
         | ApiError::Conflict(b)
@@ -226,7 +227,7 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
     }
     state.hub.unregister(user, socket);
     let _turn = state.hub.database_turn().await;
-    if let Err(err) = Box::pin(handlers::socket_closed(&state, socket)).await {
+    if let Err(err) = Box::pin(handlers::socket_closed(&state, user, socket)).await {
         tracing::warn!(%socket, error = %err, "clean-up of a closed socket failed");
     }
 }

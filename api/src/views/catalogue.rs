@@ -7,12 +7,14 @@ use uuid::Uuid;
 use domain::{
     booking::reviews::Review,
     catalogue::{
+        instant::{self, InstantMode},
         mentors::{ApprovalStatus, Mentor, MentorWithServices},
         services::Service,
         stats::{Highlights, ServiceStat, Testimonial},
         vocabulary::ServiceType,
     },
     money,
+    presence::Presence,
 };
 
 #[derive(Object, Clone, Debug)]
@@ -65,6 +67,13 @@ pub struct MentorCardView {
     pub rejection_reason: Option<String>,
     pub created_at: DateTime<Utc>,
     pub user: MentorUserView,
+    /// What an instant reading costs a minute, e.g. "1.99"; null: no instant readings
+    #[oai(nullable)]
+    pub per_minute_rate: Option<String>,
+    /// How readings happen: chat, video or both
+    pub instant_modes: Vec<InstantMode>,
+    /// available, busy (in a reading) or offline: read when the response is made, never cached
+    pub presence: Presence,
 }
 
 #[derive(Object, Clone, Debug)]
@@ -179,6 +188,10 @@ impl From<Mentor> for MentorCardView {
                 last_name: m.user_last_name,
                 profile_image_url: m.user_profile_image_url,
             },
+            per_minute_rate: m.per_minute_rate_cents.map(money::format),
+            instant_modes: instant::modes_of(&m.instant_modes),
+            // The cached shape; responses write the presence of the moment (`routes::mentors`).
+            presence: Presence::Offline,
         }
     }
 }

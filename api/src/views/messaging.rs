@@ -106,6 +106,9 @@ pub struct MessageView {
     pub client_id: Option<String>,
     pub is_read: bool,
     pub created_at: DateTime<Utc>,
+    /// The chat reading (issue 36) it was sent in; null outside readings
+    #[oai(nullable)]
+    pub instant_session_id: Option<Uuid>,
 }
 
 impl From<Message> for MessageView {
@@ -125,6 +128,7 @@ impl From<Message> for MessageView {
             client_id: m.client_id,
             is_read: m.is_read,
             created_at: m.created_at,
+            instant_session_id: m.instant_session_id,
         }
     }
 }

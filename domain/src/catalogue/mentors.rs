@@ -70,6 +70,10 @@ pub struct Mentor {
     pub user_first_name: String,
     pub user_last_name: String,
     pub user_profile_image_url: Option<String>,
+    /// What an instant reading costs a minute; `None`: no instant readings.
+    pub per_minute_rate_cents: Option<i64>,
+    /// `chat`, `video` or both (`presence::InstantMode`).
+    pub instant_modes: Vec<String>,
 }
 
 /// `sqlx::query_as!(Mentor, "SELECT <Mentor columns> FROM mentors m JOIN users u ... " + $rest, args)`.
@@ -84,7 +88,7 @@ macro_rules! query_mentors {
                       (m.is_active AND u.is_active) AS "is_active!",
                       m.approval_status AS "approval_status: crate::catalogue::mentors::ApprovalStatus",
                       m.rejection_reason, m.created_at, u.first_name AS user_first_name, u.last_name AS user_last_name,
-                      u.profile_image_url AS user_profile_image_url
+                      u.profile_image_url AS user_profile_image_url, m.per_minute_rate_cents, m.instant_modes
                FROM mentors m JOIN users u ON u.id = m.user_id "# + $rest
             $(, $arg)*
         )
@@ -120,6 +124,9 @@ pub struct ProfileInput {
     pub buffer_after_minutes: Option<i64>,
     /// 0 removes the cap.
     pub max_bookings_per_day: Option<i64>,
+    /// "0.00" turns instant readings off; absent leaves the rate.
+    pub per_minute_rate: Option<String>,
+    pub instant_modes: Option<Vec<String>>,
 }
 
 pub fn display_name(raw: &str) -> Result<String> {
@@ -340,10 +347,18 @@ pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput)
         Some(n) => scheduling_rules::daily_cap(n)?,
         None => current.max_bookings_per_day,
     };
+    let rate = super::instant::parse_rate(input.per_minute_rate.as_deref())?.unwrap_or(current.per_minute_rate_cents);
+    let modes = input
+        .instant_modes
+        .as_deref()
+        .map(super::instant::parse_modes)
+        .transpose()?
+        .unwrap_or(current.instant_modes);
     sqlx::query!(
         "UPDATE mentors SET display_name = $2, bio = $3, specialties = $4, base_price_cents = $5, \
          profile_image_url = $6, time_zone = $7, minimum_notice_minutes = $8, buffer_before_minutes = $9, \
-         buffer_after_minutes = $10, max_bookings_per_day = $11, updated_at = now() WHERE id = $1",
+         buffer_after_minutes = $10, max_bookings_per_day = $11, per_minute_rate_cents = $12, instant_modes = $13, \
+         updated_at = now() WHERE id = $1",
         mentor_id,
         display_name,
         bio,
@@ -355,6 +370,8 @@ pub async fn update(tx: &mut PgConnection, mentor_id: Uuid, input: ProfileInput)
         before,
         after,
         cap,
+        rate,
+        &modes,
     )
     .execute(&mut *tx)
     .await?;

@@ -3,6 +3,7 @@
 
 pub mod changes;
 pub mod favorites;
+pub mod instant;
 pub mod listed;
 pub mod mentors;
 pub mod scheduling_rules;

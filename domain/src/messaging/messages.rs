@@ -58,6 +58,8 @@ pub struct Message {
     pub client_id: Option<String>,
     pub is_read: bool,
     pub created_at: DateTime<Utc>,
+    /// The chat reading (issue 36) the message was sent in; none outside readings.
+    pub instant_session_id: Option<Uuid>,
 }
 
 impl Message {
@@ -225,6 +227,7 @@ pub async fn send(
             client_id: r.client_id,
             is_read: r.is_read,
             created_at: r.created_at,
+            instant_session_id: r.instant_session_id,
         },
         recipient_viewing: r.recipient_viewing,
     });
@@ -288,6 +291,7 @@ struct BatchRow {
     sender_last_name: String,
     sender_profile_image_url: Option<String>,
     recipient_viewing: bool,
+    instant_session_id: Option<Uuid>,
 }
 
 /// Stores several messages in one statement and delivers each as [`send`] does, all in the
@@ -313,10 +317,11 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
                WHERE i.sender_id IN (c.user_id, m.user_id)), \
              x AS (INSERT INTO messages (id, conversation_id, sender_id, content, message_type, client_id) \
                SELECT id, conversation_id, sender_id, content, message_type, client_id FROM allowed ORDER BY n \
-               ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at) "
+               ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING id, conversation_id, created_at, instant_session_id) "
                 + r#"SELECT a.n AS "n!", x.id AS "id?", x.created_at AS "created_at?", a.user_id AS "user_id!",
                    a.mentor_user_id AS "mentor_user_id!", u.first_name AS "sender_first_name!",
-                   u.last_name AS "sender_last_name!", u.profile_image_url AS sender_profile_image_url, "#
+                   u.last_name AS "sender_last_name!", u.profile_image_url AS sender_profile_image_url,
+                   x.instant_session_id AS "instant_session_id?", "#
                 + VIEWING("a.conversation_id", "a.recipient_id", "$7")
                 + r#" AS "recipient_viewing!"
                  FROM allowed a JOIN users u ON u.id = a.sender_id LEFT JOIN x ON x.id = a.id ORDER BY a.n"#
@@ -362,6 +367,7 @@ pub async fn send_batch(conn: &mut PgConnection, batch: &[Batched]) -> Result<Ve
             client_id: b.client_id.clone(),
             is_read: false,
             created_at,
+            instant_session_id: row.instant_session_id,
         };
         let at = latest.entry(b.conversation).or_insert(created_at);
         *at = (*at).max(created_at);

@@ -13,7 +13,7 @@ macro_rules! messaging_sql {
                 u.first_name AS "sender_first_name!", u.last_name AS "sender_last_name!",
                 u.profile_image_url AS sender_profile_image_url, x.content AS "content!",
                 x.message_type AS "message_type!: crate::messaging::messages::MessageType", x.client_id,
-                x.is_read AS "is_read!", x.created_at AS "created_at!""#] [$($rest)*] $args)
+                x.is_read AS "is_read!", x.created_at AS "created_at!", x.instant_session_id"#] [$($rest)*] $args)
     };
     (@go $out:tt [$($done:tt)*] [VIEWING($conversation:literal, $user:literal, $stale:literal) $($rest:tt)*] $args:tt) => {
         messaging_sql!(@go $out [$($done)*

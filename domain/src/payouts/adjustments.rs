@@ -157,7 +157,14 @@ pub async fn recompute(conn: &mut PgConnection, payout_id: Uuid) -> Result<()> {
         .execute(&mut *conn)
         .await?;
     }
-    let e = fees::Earnings::of_totals(rows.iter().map(|r| r.amount_cents));
+    // Readings (issue 36) stay as they were taken: no refund changes what a reading charged.
+    let readings = sqlx::query_scalar!(
+        "SELECT amount_cents FROM payout_readings WHERE payout_id = $1",
+        payout_id
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let e = fees::Earnings::of_totals(rows.iter().map(|r| r.amount_cents).chain(readings.iter().copied()));
     let mentor_id = sqlx::query_scalar!("SELECT mentor_id FROM payouts WHERE id = $1", payout_id)
         .fetch_one(&mut *conn)
         .await?;

@@ -32,6 +32,8 @@ pub struct PendingPayout {
     pub last_name: String,
     pub email: String,
     pub booking_ids: Vec<Uuid>,
+    /// The readings it pays (issue 36), oldest first.
+    pub reading_ids: Vec<Uuid>,
     pub booking_count: i32,
     pub pending_amount_cents: i64,
     pub platform_fee_cents: i64,
@@ -63,6 +65,8 @@ pub async fn pending(pool: &PgPool) -> Result<Vec<PendingPayout>> {
         r#"SELECT po.id, po.mentor_id, m.display_name, u.first_name, u.last_name, u.email,
                   ARRAY(SELECT pb.booking_id FROM payout_bookings pb JOIN bookings b ON b.id = pb.booking_id
                         WHERE pb.payout_id = po.id ORDER BY b.scheduled_at, b.id) AS "booking_ids!",
+                  ARRAY(SELECT pr.instant_session_id FROM payout_readings pr JOIN instant_sessions s ON s.id = pr.instant_session_id
+                        WHERE pr.payout_id = po.id ORDER BY s.ended_at, s.id) AS "reading_ids!",
                   po.booking_count, po.pending_amount_cents, po.platform_fee_cents, po.mentor_net_cents, po.adjustment_cents,
                   po.destination_method AS "method: PayoutMethod",
                   CASE WHEN po.destination_method = $2 THEN po.destination END AS paypal_email,
@@ -108,6 +112,8 @@ pub async fn history(pool: &PgPool) -> Result<Vec<PaidPayout>> {
 pub struct MarkPaid {
     pub mentor_id: Uuid,
     pub booking_ids: Vec<Uuid>,
+    /// The payout's readings (issue 36); with `booking_ids`, exactly what the payout holds.
+    pub reading_ids: Vec<Uuid>,
     pub method: Option<Choice<PaidMethod>>,
     pub recipient_info: Option<String>,
     pub notes: Option<String>,
@@ -141,14 +147,22 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
     let mut wanted = req.booking_ids.clone();
     wanted.sort();
     wanted.dedup();
-    if wanted.is_empty() || wanted.len() != req.booking_ids.len() {
+    let mut wanted_readings = req.reading_ids.clone();
+    wanted_readings.sort();
+    wanted_readings.dedup();
+    if (wanted.is_empty() && wanted_readings.is_empty())
+        || wanted.len() != req.booking_ids.len()
+        || wanted_readings.len() != req.reading_ids.len()
+    {
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
     }
 
     let mut tx = pool.begin().await?;
     let holders = sqlx::query_scalar!(
-        "SELECT DISTINCT payout_id FROM payout_bookings WHERE booking_id = ANY($1)",
-        &wanted
+        r#"SELECT payout_id AS "payout_id!" FROM payout_bookings WHERE booking_id = ANY($1)
+           UNION SELECT payout_id FROM payout_readings WHERE instant_session_id = ANY($2)"#,
+        &wanted,
+        &wanted_readings
     )
     .fetch_all(&mut *tx)
     .await?;
@@ -175,7 +189,14 @@ pub async fn mark_paid(pool: &PgPool, admin_id: Uuid, req: &MarkPaid, now: DateT
         .fetch_all(&mut *tx)
         .await?;
     held.sort();
-    if mentor_id != req.mentor_id || held != wanted {
+    let mut held_readings = sqlx::query_scalar!(
+        "SELECT instant_session_id FROM payout_readings WHERE payout_id = $1",
+        payout_id
+    )
+    .fetch_all(&mut *tx)
+    .await?;
+    held_readings.sort();
+    if mentor_id != req.mentor_id || held != wanted || held_readings != wanted_readings {
         return Err(Error::conflict(NOT_ONE_PENDING_PAYOUT));
     }
     if status == PayoutStatus::Paid {
@@ -312,6 +333,7 @@ mod tests {
             last_name: "Moon".into(),
             email: "mira@example.com".into(),
             booking_ids: Vec::new(),
+            reading_ids: Vec::new(),
             booking_count: 1,
             pending_amount_cents: 1_200,
             platform_fee_cents: 200,

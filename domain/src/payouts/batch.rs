@@ -14,7 +14,7 @@ use crate::{
     Result,
     booking::BookingStatus,
     payments::{PaymentStatus, RefundStatus, fees},
-    statuses::ComplaintStatus,
+    statuses::{ComplaintStatus, ReadingStatus},
 };
 
 /// One booking that a payout can take: what the seeker paid less what was refunded, in cents.
@@ -34,6 +34,15 @@ pub struct Totals {
 }
 
 impl Totals {
+    /// Bookings and readings together, the fee per item; `booking_count` counts the bookings.
+    pub fn with_readings(bookings: &[Payable], readings: &[Payable]) -> Self {
+        let all: Vec<Payable> = bookings.iter().chain(readings).copied().collect();
+        Self {
+            booking_count: bookings.len() as i64,
+            ..Self::of(&all)
+        }
+    }
+
     pub fn of(bookings: &[Payable]) -> Self {
         let e = fees::Earnings::of_totals(bookings.iter().map(|b| b.amount_cents));
         Self {
@@ -87,6 +96,34 @@ pub async fn payable(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<Pay
     .await?)
 }
 
+/// A mentor's ended readings with money charged that no payout holds yet, oldest first (issue 36):
+/// what the seeker paid for it, the sum of its minute charges. `booking_id` is the reading's id here.
+pub async fn payable_readings(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<Payable>> {
+    Ok(sqlx::query_as!(
+        Payable,
+        r#"SELECT s.id AS booking_id, -sum(e.amount_cents)::bigint AS "amount_cents!"
+           FROM instant_sessions s JOIN wallet_entries e ON e.instant_session_id = s.id
+           WHERE s.mentor_id = $1 AND s.status = $2
+             AND NOT EXISTS (SELECT 1 FROM payout_readings pr WHERE pr.instant_session_id = s.id)
+             AND NOT EXISTS (SELECT 1 FROM instant_session_complaints c WHERE c.instant_session_id = s.id AND c.status = $3)
+           GROUP BY s.id HAVING -sum(e.amount_cents) > 0
+           ORDER BY min(s.ended_at), s.id"#,
+        mentor_id,
+        ReadingStatus::Ended as ReadingStatus,
+        ComplaintStatus::Open as ComplaintStatus,
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// What the next batch takes from a mentor: bookings and readings, with the payout's totals
+/// (`booking_count` counts the bookings only).
+pub async fn payable_totals(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Totals> {
+    let bookings = payable(&mut *conn, mentor_id).await?;
+    let readings = payable_readings(&mut *conn, mentor_id).await?;
+    Ok(Totals::with_readings(&bookings, &readings))
+}
+
 /// The mentor's minimum payout (the default without preferences).
 pub async fn minimum_cents(conn: &mut PgConnection, mentor_id: Uuid) -> Result<i64> {
     let min = sqlx::query_scalar!(
@@ -113,12 +150,17 @@ async fn destination_recently_changed(conn: &mut PgConnection, mentor_id: Uuid) 
 /// Mentors with at least one payable booking.
 async fn mentors_with_payable(pool: &PgPool) -> Result<Vec<Uuid>> {
     Ok(sqlx::query_scalar!(
-        "SELECT DISTINCT b.mentor_id FROM bookings b
-         JOIN payments p ON p.booking_id = b.id AND p.status = $1
-         WHERE b.status = $2 AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id)
-         ORDER BY b.mentor_id",
+        r#"SELECT DISTINCT b.mentor_id AS "mentor_id!" FROM bookings b
+           JOIN payments p ON p.booking_id = b.id AND p.status = $1
+           WHERE b.status = $2 AND NOT EXISTS (SELECT 1 FROM payout_bookings pb WHERE pb.booking_id = b.id)
+           UNION
+           SELECT s.mentor_id FROM instant_sessions s
+           WHERE s.status = $3 AND NOT EXISTS (SELECT 1 FROM payout_readings pr WHERE pr.instant_session_id = s.id)
+             AND EXISTS (SELECT 1 FROM wallet_entries e WHERE e.instant_session_id = s.id)
+           ORDER BY 1"#,
         PaymentStatus::Approved as PaymentStatus,
         BookingStatus::Completed as BookingStatus,
+        ReadingStatus::Ended as ReadingStatus,
     )
     .fetch_all(pool)
     .await?)
@@ -165,10 +207,11 @@ pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome>
     let mut tx = pool.begin().await?;
     adjustments::lock_mentor(&mut tx, mentor_id).await?;
     let bookings = payable(&mut tx, mentor_id).await?;
-    if bookings.is_empty() {
+    let readings = payable_readings(&mut tx, mentor_id).await?;
+    if bookings.is_empty() && readings.is_empty() {
         return Ok(MentorOutcome::NothingPayable);
     }
-    let totals = Totals::of(&bookings);
+    let totals = Totals::with_readings(&bookings, &readings);
     if totals.mentor_net_cents < minimum_cents(&mut tx, mentor_id).await? {
         return Ok(MentorOutcome::BelowMinimum(totals));
     }
@@ -211,7 +254,29 @@ pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome>
     .execute(&mut *tx)
     .await?
     .rows_affected();
-    if taken as usize != ids.len() {
+    let reading_ids: Vec<Uuid> = readings.iter().map(|r| r.booking_id).collect();
+    let reading_amounts: Vec<i64> = readings.iter().map(|r| r.amount_cents).collect();
+    let reading_fees: Vec<i64> = reading_amounts.iter().map(|&a| fees::fee_cents(a)).collect();
+    let taken_readings = sqlx::query!(
+        "INSERT INTO payout_readings (instant_session_id, payout_id, amount_cents, fee_cents)
+         SELECT r, $2, a, f FROM unnest($1::uuid[], $3::bigint[], $4::bigint[]) AS t(r, a, f)
+         ON CONFLICT (instant_session_id) DO NOTHING",
+        &reading_ids,
+        payout_id,
+        &reading_amounts,
+        &reading_fees,
+    )
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    sqlx::query!(
+        "UPDATE payouts SET reading_count = $2 WHERE id = $1",
+        payout_id,
+        reading_ids.len() as i32
+    )
+    .execute(&mut *tx)
+    .await?;
+    if taken as usize != ids.len() || taken_readings as usize != reading_ids.len() {
         // Another run holds some of these bookings: it pays them, this run pays none of them.
         tx.rollback().await?;
         return Ok(MentorOutcome::TakenByAnotherRun);
@@ -230,7 +295,14 @@ pub async fn for_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<MentorOutcome>
     let net_cents = sqlx::query_scalar!("SELECT mentor_net_cents FROM payouts WHERE id = $1", payout_id)
         .fetch_one(&mut *tx)
         .await?;
-    announce_created(&mut tx, mentor_user_id, payout_id, net_cents, ids.len()).await?;
+    announce_created(
+        &mut tx,
+        mentor_user_id,
+        payout_id,
+        net_cents,
+        ids.len() + reading_ids.len(),
+    )
+    .await?;
     tx.commit().await?;
     Ok(MentorOutcome::Created { payout_id, totals })
 }

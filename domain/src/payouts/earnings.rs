@@ -10,7 +10,7 @@ use super::{
     adjustments::{self, Adjustment},
     batch::{self, Totals},
 };
-use crate::Result;
+use crate::{Result, statuses::ReadingStatus};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PaidPayout {
@@ -20,8 +20,22 @@ pub struct PaidPayout {
     pub method: Option<PaidMethod>,
 }
 
+/// One instant reading's earnings (issue 36): what it charged, the platform's fee, and the payout
+/// that holds it (none until the next batch).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadingEarning {
+    pub id: Uuid,
+    pub ended_at: Option<DateTime<Utc>>,
+    pub amount_cents: i64,
+    pub fee_cents: i64,
+    pub payout_id: Option<Uuid>,
+    pub payout_status: Option<PayoutStatus>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Earnings {
+    /// The mentor's ended readings that charged something, newest first.
+    pub readings: Vec<ReadingEarning>,
     /// Payouts created and not yet sent, summed.
     pub pending: Totals,
     /// Completed paid bookings no payout holds yet: the next batch's.
@@ -49,7 +63,7 @@ pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
     .fetch_one(pool)
     .await?;
     let mut conn = pool.acquire().await?;
-    let next_payout = Totals::of(&batch::payable(&mut conn, mentor_id).await?);
+    let next_payout = batch::payable_totals(&mut conn, mentor_id).await?;
     let minimum_payout_cents = batch::minimum_cents(&mut conn, mentor_id).await?;
     let adjustments = adjustments::of_mentor(&mut conn, mentor_id).await?;
     let waiting_adjustment_cents = adjustments::waiting_total(&mut conn, mentor_id).await?;
@@ -64,7 +78,31 @@ pub async fn of_mentor(pool: &PgPool, mentor_id: Uuid) -> Result<Earnings> {
     )
     .fetch_all(pool)
     .await?;
+    let readings = sqlx::query!(
+        r#"SELECT s.id, s.ended_at, -sum(e.amount_cents)::bigint AS "amount_cents!", pr.payout_id AS "payout_id?",
+                  po.status AS "payout_status?: PayoutStatus"
+           FROM instant_sessions s JOIN wallet_entries e ON e.instant_session_id = s.id
+           LEFT JOIN payout_readings pr ON pr.instant_session_id = s.id LEFT JOIN payouts po ON po.id = pr.payout_id
+           WHERE s.mentor_id = $1 AND s.status = $2
+           GROUP BY s.id, s.ended_at, pr.payout_id, po.status
+           ORDER BY s.ended_at DESC NULLS LAST, s.id"#,
+        mentor_id,
+        ReadingStatus::Ended as ReadingStatus,
+    )
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .map(|r| ReadingEarning {
+        id: r.id,
+        ended_at: r.ended_at,
+        amount_cents: r.amount_cents,
+        fee_cents: crate::payments::fees::fee_cents(r.amount_cents),
+        payout_id: r.payout_id,
+        payout_status: r.payout_status,
+    })
+    .collect();
     Ok(Earnings {
+        readings,
         pending,
         next_payout,
         minimum_payout_cents,

@@ -65,6 +65,8 @@ pub const ONE_DAY_SECONDS: u32 = 86_400;
 pub const REMINDER_TTL_SECONDS: u32 = 3_600;
 /// "Starting now" matters while the session is on.
 pub const GROUP_STARTED_TTL_SECONDS: u32 = 3_600;
+/// A reading request is answered within 60 seconds or expires (`readings::REQUEST_TTL`).
+pub const READING_REQUEST_TTL_SECONDS: u32 = 60;
 
 closed_set! {
     /// The `kind` of a push's payload; travels in queued push tasks: never rename one.
@@ -77,6 +79,8 @@ closed_set! {
         BookingRescheduled = "booking_rescheduled",
         SessionReminder = "session_reminder",
         GroupSessionStarted = "group_session_started",
+        /// A seeker asks the mentor for an instant reading now (issue 36).
+        ReadingRequested = "reading_requested",
     }
 }
 
@@ -93,6 +97,7 @@ impl PushKind {
             }
             PushKind::SessionReminder => (Reminders, REMINDER_TTL_SECONDS, High),
             PushKind::GroupSessionStarted => (GroupSessions, GROUP_STARTED_TTL_SECONDS, High),
+            PushKind::ReadingRequested => (Calls, READING_REQUEST_TTL_SECONDS, High),
         };
         Rules {
             preference,
@@ -120,6 +125,12 @@ mod tests {
     }
 
     #[test]
+    fn a_reading_request_rings_like_a_call_for_its_sixty_seconds() {
+        let r = PushKind::ReadingRequested.rules();
+        assert_eq!((r.ttl, r.urgency, r.preference), (60, Urgency::High, Preference::Calls));
+    }
+
+    #[test]
     fn a_message_waits_a_day_at_normal_urgency() {
         let m = PushKind::NewMessage.rules();
         assert_eq!(
@@ -136,9 +147,10 @@ mod tests {
             (PushKind::BookingRescheduled, Preference::Bookings),
             (PushKind::SessionReminder, Preference::Reminders),
             (PushKind::GroupSessionStarted, Preference::GroupSessions),
+            (PushKind::ReadingRequested, Preference::Calls),
         ] {
             assert_eq!(kind.rules().preference, family, "{kind}");
         }
-        assert_eq!(PushKind::ALL.len(), 8);
+        assert_eq!(PushKind::ALL.len(), 9);
     }
 }

@@ -15,7 +15,7 @@ pub mod subscriptions;
 
 pub use kinds::{
     CALL_ENDED_TTL_SECONDS, CALL_TTL_SECONDS, GROUP_STARTED_TTL_SECONDS, ONE_DAY_SECONDS, Preference, PushKind,
-    REMINDER_TTL_SECONDS, Rules, Urgency,
+    READING_REQUEST_TTL_SECONDS, REMINDER_TTL_SECONDS, Rules, Urgency,
 };
 pub use queue::{
     ForUser, MAX_ATTEMPTS, PushContent, PushTask, QUEUE, SOCKET_STALE_AFTER_SECONDS, queue, queue_to_user, topic_of,

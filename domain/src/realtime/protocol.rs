@@ -52,11 +52,13 @@ mod calls;
 mod group_calls;
 mod messaging;
 mod notifications;
+mod presence;
 
 pub use calls::*;
 pub use group_calls::*;
 pub use messaging::*;
 pub use notifications::*;
+pub use presence::*;
 
 /// No data (`{}`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -147,6 +149,18 @@ pub enum ServerEvent {
     /// Deviation: an offer for the seat's subscriber connection.
     #[serde(rename = "group-call-subscribe-offer")]
     GroupCallSubscribeOffer(GroupCallSubscribeOffer),
+    /// A watched mentor's presence changed (issue 36): to the sockets that watch them.
+    #[serde(rename = "presenceChanged")]
+    PresenceChanged(PresenceChanged),
+    /// A seeker asks the mentor for a reading now (issue 36): to the mentor's sockets.
+    #[serde(rename = "instantSessionRequested")]
+    InstantSessionRequested(InstantSessionRequested),
+    /// Deviation: a reading was accepted, declined, expired or ended: to both parties.
+    #[serde(rename = "instantSessionChanged")]
+    InstantSessionChanged(InstantSessionChanged),
+    /// The balance pays for one more minute at most (issue 36): to the seeker.
+    #[serde(rename = "balanceLow")]
+    BalanceLow(BalanceLow),
     #[serde(rename = "error")]
     Error(ErrorData),
 }
@@ -249,6 +263,9 @@ pub enum ClientEvent {
     /// Deviation: keeps the socket alive; answered with `pong`. `data` may be left out.
     #[serde(rename = "ping")]
     Ping(Empty),
+    /// This socket watches these mentors' presence now (at most 100), replacing what it watched.
+    #[serde(rename = "watchPresence")]
+    WatchPresence(WatchPresence),
 }
 
 pub const NOT_A_FRAME: &str = "Frames must be JSON objects {\"event\": ..., \"data\": {...}}";
@@ -425,6 +442,14 @@ mod tests {
         "participant-muted",
         "participant-unmuted",
     ];
+    /// Issue 36 (readings now): its own names, as the issue gives them.
+    const ISSUE_36_CLIENT: [&str; 1] = ["watchPresence"];
+    const ISSUE_36_SERVER: [&str; 4] = [
+        "presenceChanged",
+        "instantSessionRequested",
+        "instantSessionChanged",
+        "balanceLow",
+    ];
     /// The documented deviations, and nothing else.
     const EXTRA_CLIENT: [&str; 4] = ["resumeCall", "group-call-offer", "group-call-subscribe-answer", "ping"];
     const EXTRA_SERVER: [&str; 8] = [
@@ -448,11 +473,11 @@ mod tests {
     fn every_name_is_the_specs_or_a_documented_deviation() {
         assert_eq!(
             sorted(client_event_names()),
-            sorted(SPEC_CLIENT.iter().chain(&EXTRA_CLIENT))
+            sorted(SPEC_CLIENT.iter().chain(&EXTRA_CLIENT).chain(&ISSUE_36_CLIENT))
         );
         assert_eq!(
             sorted(server_event_names()),
-            sorted(SPEC_SERVER.iter().chain(&EXTRA_SERVER))
+            sorted(SPEC_SERVER.iter().chain(&EXTRA_SERVER).chain(&ISSUE_36_SERVER))
         );
     }
 

@@ -21,6 +21,8 @@ pub const PREFIX: &str = "MM";
 /// Digits of the yearly sequence in a number.
 pub const SEQUENCE_DIGITS: usize = 6;
 pub const NOT_FOUND: &str = "Receipt not found";
+/// What a top-up's receipt says it was for.
+pub const TOP_UP_DESCRIPTION: &str = "Wallet top-up";
 
 closed_set! {
     /// What a receipt is for: money paid, or money given back.
@@ -169,6 +171,48 @@ pub async fn issue_for_refund(conn: &mut PgConnection, refund_id: Uuid, now: Dat
     };
     Ok(Some(
         insert(conn, ReceiptKind::Refund, facts, amount, Some(refund_id), now).await?,
+    ))
+}
+
+/// The receipt of an approved wallet top-up (a payment without a booking), issued in the transaction
+/// that credits the balance.
+pub async fn issue_for_top_up(conn: &mut PgConnection, top_up_id: Uuid, now: DateTime<Utc>) -> Result<Option<Receipt>> {
+    let Some(t) = sqlx::query!(
+        "SELECT t.user_id, t.amount_cents, t.card_last4, u.first_name, u.last_name, u.email
+         FROM wallet_top_ups t JOIN users u ON u.id = t.user_id WHERE t.id = $1",
+        top_up_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?
+    else {
+        return Ok(None);
+    };
+    let payer_name = format!("{} {}", t.first_name, t.last_name).trim().to_string();
+    let year = now.year();
+    let seq = next_seq(conn, year).await?;
+    Ok(Some(
+        sqlx::query_as!(
+            Receipt,
+            r#"INSERT INTO receipts (number, year, seq, kind, user_id, top_up_id, amount_cents, card_last4, payer_name,
+                                    payer_email, description, issued_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+               RETURNING id, number, kind AS "kind: ReceiptKind", user_id, payment_id, refund_id, booking_id,
+                         amount_cents, card_last4, payer_name, payer_email, description, session_at, issued_at"#,
+            number(year, seq),
+            year,
+            seq,
+            ReceiptKind::Payment as ReceiptKind,
+            t.user_id,
+            top_up_id,
+            t.amount_cents,
+            t.card_last4,
+            payer_name,
+            t.email,
+            TOP_UP_DESCRIPTION,
+            now,
+        )
+        .fetch_one(&mut *conn)
+        .await?,
     ))
 }
 

@@ -63,6 +63,7 @@ pub(super) async fn ensure(pool: &PgPool, admin_id: Uuid) -> anyhow::Result<()> 
         let req = admin::MarkPaid {
             mentor_id: mentors[0].0,
             booking_ids,
+            reading_ids: Vec::new(),
             method,
             recipient_info: recipient,
             notes: Some("Demo payout".into()),

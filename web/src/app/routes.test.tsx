@@ -79,6 +79,8 @@ describe('route table', () => {
       '/favorites',
       '/notifications',
       '/receipts',
+      '/wallet',
+      '/reading/:id',
     ]);
   });
 });

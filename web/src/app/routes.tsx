@@ -71,6 +71,8 @@ export const SIGNED_IN_ROUTES: RouteEntry[] = [
   { path: '/favorites', page: page(() => import('@/features/favorites/favorites-page')) },
   { path: '/notifications', page: page(() => import('@/features/notifications/notifications-page')) },
   { path: '/receipts', page: page(() => import('@/features/receipts/receipts-page')) },
+  { path: '/wallet', page: page(() => import('@/features/wallet/wallet-page')) },
+  { path: '/reading/:id', page: page(() => import('@/features/wallet/reading-page')) },
 ];
 
 /** Loads the chunk of the page `pathname` shows (signed in or out), so the first render has it. */

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { Mentor } from '@/lib/catalogue';
-import { fromPriceText } from '@/lib/money';
+import { formatUsd, fromPriceText } from '@/lib/money';
 import { MentorAvatar } from './mentor-avatar';
 import { RatingStars } from './rating-stars';
 
@@ -69,7 +69,15 @@ export function MentorCard({ mentor, to, action, headingLevel: Heading = 'h3' }:
       </div>
       {mentor.bio && <p className="mt-3 line-clamp-2 flex-1 text-sm leading-relaxed text-slate-600">{mentor.bio}</p>}
       <div className="mt-5 flex items-center justify-between border-t border-slate-100 pt-4 text-sm">
-        <span className="font-semibold text-slate-900">{fromPriceText(mentor.fromPrice)}</span>
+        <span className="font-semibold text-slate-900">
+          {fromPriceText(mentor.fromPrice)}
+          {mentor.perMinuteRate && (
+            <span className={mentor.presence === 'available' ? 'ml-2 text-emerald-700' : 'ml-2 text-slate-500'}>
+              {mentor.presence === 'available' ? 'Available now · ' : ''}
+              {formatUsd(mentor.perMinuteRate)}/min
+            </span>
+          )}
+        </span>
         <span aria-hidden="true" className="inline-flex items-center gap-1 font-medium text-indigo-700">
           View Profile
           <ArrowRight className="h-4 w-4 transition group-hover:translate-x-0.5" />

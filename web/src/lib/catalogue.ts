@@ -77,6 +77,8 @@ export type MentorSearch = {
   sort?: MentorSort;
   page?: number;
   pageSize?: number;
+  /** Only mentors available for an instant reading now (issue 36). */
+  availableNow?: boolean;
 };
 
 export type CreateMentorInput = MentorProfileRequest;
@@ -95,6 +97,7 @@ export function listMentorsParams(search: MentorSearch = {}): ListMentorsParams 
   if (search.sort) params.sort = search.sort;
   if (search.page !== undefined) params.page = search.page;
   if (search.pageSize !== undefined) params.pageSize = search.pageSize;
+  if (search.availableNow) params.availableNow = true;
   return params;
 }
 

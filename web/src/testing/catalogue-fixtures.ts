@@ -41,6 +41,9 @@ export function mentor(overrides: Partial<Mentor> = {}): Mentor {
     rejectionReason: null,
     createdAt: '2026-01-01T10:00:00Z',
     user: { id: '5f0c1c9e-8a3c-4c1e-9a1e-000000000001', firstName: 'Luna', lastName: 'Moon' },
+    perMinuteRate: null,
+    instantModes: ['chat', 'video'],
+    presence: 'offline',
     services: [service()],
     ...overrides,
   };

@@ -14,3 +14,4 @@ export * from './payouts/payouts';
 export * from './profiles/profiles';
 export * from './services/services';
 export * from './support/support';
+export * from './wallet/wallet';

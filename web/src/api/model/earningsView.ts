@@ -7,6 +7,7 @@
 import type { EarningsHistoryItem } from './earningsHistoryItem';
 import type { PayoutAdjustmentView } from './payoutAdjustmentView';
 import type { PayoutTotalsView } from './payoutTotalsView';
+import type { ReadingEarningView } from './readingEarningView';
 
 export interface EarningsView {
   /** Payouts made by the batch and not yet sent */
@@ -20,4 +21,6 @@ export interface EarningsView {
   adjustments: PayoutAdjustmentView[];
   /** What waits to come off the next payout (zero or negative) */
   waitingAdjustments: string;
+  /** Instant readings that charged something (issue 36), newest first, each with its payout */
+  readings: ReadingEarningView[];
 }

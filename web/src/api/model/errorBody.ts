@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { ErrorCode } from './errorCode';
+import type { ErrorDetails } from './errorDetails';
 
 /**
  * The body of every error response.
@@ -12,4 +13,9 @@ import type { ErrorCode } from './errorCode';
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
+  /**
+     * Facts a program may need to act on the error (e.g. `missing` with `insufficient_balance`);
+     * absent for most errors
+     */
+  details?: ErrorDetails & unknown;
 }

@@ -28,6 +28,7 @@
  * - `rate_limited`: too many requests; try again later (429).
  * - `payment_declined`: the card was not charged (a `PaymentResult` with `success: false`).
  * - `payment_pending`: the payment's outcome is not known yet; it is never charged twice (a `PaymentResult` with `success: false`).
+ * - `insufficient_balance`: the wallet does not cover what is asked; `details.missing` says by how much (402).
  * - `internal`: an unexpected failure; it is logged with the request id (500).
  * - `unavailable`: the database or a service beside the api does not answer; try again shortly (503).
  */
@@ -55,6 +56,7 @@ export const ErrorCode = {
   rate_limited: 'rate_limited',
   payment_declined: 'payment_declined',
   payment_pending: 'payment_pending',
+  insufficient_balance: 'insufficient_balance',
   internal: 'internal',
   unavailable: 'unavailable',
 } as const;

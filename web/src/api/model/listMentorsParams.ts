@@ -29,4 +29,8 @@ page?: number;
  * 12 by default, at most 50
  */
 pageSize?: number;
+/**
+ * true: only mentors available for an instant reading now, best rated first
+ */
+availableNow?: boolean;
 };

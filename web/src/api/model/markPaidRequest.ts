@@ -9,6 +9,8 @@ import type { PaidMethod } from './paidMethod';
 export interface MarkPaidRequest {
   mentorId?: string;
   bookingIds?: string[];
+  /** The payout's instant readings (issue 36): with `bookingIds`, exactly what it holds */
+  readingIds?: string[];
   /** paypal, venmo, zelle or manual (the default) */
   method?: PaidMethod & unknown;
   /** Default 'Manual payout' */

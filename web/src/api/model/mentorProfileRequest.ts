@@ -29,4 +29,11 @@ export interface MentorProfileRequest {
      * 0 for no limit; absent leaves it unchanged
      */
   maxBookingsPerDay?: number;
+  /**
+     * What an instant reading costs a minute: 0.99 to 20.00; "0.00" turns instant readings off;
+     * absent leaves it unchanged
+     */
+  perMinuteRate?: string;
+  /** chat, video or both; absent leaves them unchanged */
+  instantModes?: string[];
 }

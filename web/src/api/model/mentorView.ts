@@ -5,7 +5,9 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { ApprovalStatus } from './approvalStatus';
+import type { InstantMode } from './instantMode';
 import type { MentorUserView } from './mentorUserView';
+import type { Presence } from './presence';
 import type { ServiceView } from './serviceView';
 
 export interface MentorView {
@@ -53,5 +55,14 @@ export interface MentorView {
   rejectionReason?: string | null;
   createdAt: string;
   user: MentorUserView;
+  /**
+     * What an instant reading costs a minute, e.g. "1.99"; null: no instant readings
+     * @nullable
+     */
+  perMinuteRate?: string | null;
+  /** How readings happen: chat, video or both */
+  instantModes: InstantMode[];
+  /** available, busy (in a reading) or offline: read when the response is made, never cached */
+  presence: Presence & unknown;
   services: ServiceView[];
 }

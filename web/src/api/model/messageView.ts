@@ -21,4 +21,9 @@ export interface MessageView {
   clientId?: string | null;
   isRead: boolean;
   createdAt: string;
+  /**
+     * The chat reading (issue 36) it was sent in; null outside readings
+     * @nullable
+     */
+  instantSessionId?: string | null;
 }

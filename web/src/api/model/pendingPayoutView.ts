@@ -13,6 +13,8 @@ export interface PendingPayoutView {
   mentorId: string;
   mentor: PendingPayoutMentorView;
   bookingIds: string[];
+  /** The instant readings this payout pays (issue 36), oldest first */
+  readingIds: string[];
   bookingCount: number;
   pendingAmount: string;
   platformFee: string;

@@ -1,5 +1,5 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { LogOut, Receipt as ReceiptIcon, User as UserIcon } from 'lucide-react';
+import { LogOut, Receipt as ReceiptIcon, User as UserIcon, Wallet as WalletIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import type { User } from '@/lib/auth';
 import { Avatar, fullName, initials } from './avatar';
@@ -45,6 +45,15 @@ export function AccountMenu({ user, onLogout, loggingOut }: { user: User; onLogo
             >
               <ReceiptIcon aria-hidden="true" className="h-4 w-4" />
               Receipts
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild>
+            <Link
+              to="/wallet"
+              className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-indigo-50 data-[highlighted]:text-indigo-700"
+            >
+              <WalletIcon aria-hidden="true" className="h-4 w-4" />
+              Wallet
             </Link>
           </DropdownMenu.Item>
           <DropdownMenu.Item

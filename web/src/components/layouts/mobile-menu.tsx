@@ -77,6 +77,9 @@ export function MobileMenu({
                 <NavLink to="/receipts" className={itemClass} onClick={close}>
                   Receipts
                 </NavLink>
+                <NavLink to="/wallet" className={itemClass} onClick={close}>
+                  Wallet
+                </NavLink>
               </>
             ) : (
               SIGNED_OUT_LINKS.map((link) => (

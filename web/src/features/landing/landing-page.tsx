@@ -8,6 +8,7 @@ import { APP_NAME } from '@/config/constants';
 import { catalogueQueries } from '@/lib/catalogue';
 import { BECOME_MENTOR_LINK } from '@/components/layouts/nav-links';
 import { REGISTER_URL, registerPath } from '@/lib/navigation';
+import { AvailableNow } from './available-now';
 import { PlatformFigures, Testimonials, highlightStats } from './highlights';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -95,6 +96,9 @@ export function LandingPage() {
           />
           <div className="mt-12">
             <ServiceGrid />
+          </div>
+          <div className="mt-20">
+            <AvailableNow />
           </div>
           <div className="mt-20">
             <FeaturedMentors />

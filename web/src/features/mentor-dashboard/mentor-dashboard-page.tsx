@@ -32,6 +32,7 @@ import { ComplaintsSection } from './complaints-section';
 import { EditProfileDialog } from './edit-profile-dialog';
 import { GroupSessionsTab } from './group-sessions-tab';
 import { PayoutsTab } from './payouts-tab';
+import { ReadingsNow } from './readings-now';
 import { CreateServiceDialog, EditServiceDialog } from './service-dialog';
 import { MentorSummary } from './summary';
 
@@ -131,6 +132,7 @@ function Dashboard({ mentor }: { mentor: Mentor }) {
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
         <ApprovalBanner mentor={mentor} />
         <CalendarAttentionBanner onOpen={() => setTab('calendar')} />
+        <ReadingsNow mentor={mentor} />
         <MentorSummary />
 
         <Tabs value={tab} onValueChange={setTab} className="mt-8">

@@ -20,6 +20,8 @@ export type MentorFilters = {
   minRating?: number;
   sort?: MentorSort;
   page: number;
+  /** ?availableNow=true: only mentors online for a reading now. */
+  availableNow?: boolean;
 };
 
 export const SORT_OPTIONS: { value: MentorSort; label: string }[] = [
@@ -56,6 +58,7 @@ export function readFilters(params: URLSearchParams): MentorFilters {
     minRating: rating !== undefined && rating <= 5 ? rating : undefined,
     sort: sort && SORTS.includes(sort) ? (sort as MentorSort) : undefined,
     page: Number.isInteger(page) && page >= 1 ? page : 1,
+    ...(params.get('availableNow') === 'true' ? { availableNow: true } : {}),
   };
 }
 
@@ -72,6 +75,10 @@ export function withFilters(current: URLSearchParams, patch: Partial<MentorFilte
   };
   for (const [key, value] of Object.entries(patch)) {
     if (key === 'page') continue;
+    if (typeof value === 'boolean') {
+      set(key, value ? 'true' : undefined);
+      continue;
+    }
     set(key, typeof value === 'string' ? value.trim() : (value as number | undefined));
   }
   const page = 'page' in patch ? patch.page : 1;
@@ -93,6 +100,7 @@ export function toMentorSearch(filters: MentorFilters): MentorSearch {
   if (maxPrice !== undefined) params.maxPrice = maxPrice;
   if (filters.minRating !== undefined) params.minRating = filters.minRating;
   if (sort) params.sort = sort;
+  if (filters.availableNow) params.availableNow = true;
   return params;
 }
 
@@ -102,7 +110,8 @@ export function hasActiveFilters(filters: MentorFilters): boolean {
     !!filters.search ||
     filters.minPrice !== undefined ||
     filters.maxPrice !== undefined ||
-    filters.minRating !== undefined
+    filters.minRating !== undefined ||
+    !!filters.availableNow
   );
 }
 

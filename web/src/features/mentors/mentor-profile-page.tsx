@@ -30,6 +30,7 @@ import { bookPath } from '@/lib/group-sessions';
 import { serviceLabel } from '@/lib/services';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMentor, useMentorReviews } from './api';
+import { ReadNow } from './read-now';
 import { ReviewReplyForm } from './review-reply-form';
 
 /** The static line of the side panel. */
@@ -186,6 +187,7 @@ function MentorProfile({ mentor }: { mentor: Mentor }) {
                     </>
                   ) : (
                     <>
+                      <ReadNow mentor={mentor} signedIn={Boolean(user)} />
                       <Button asChild variant="gradient" size="lg" className="w-full">
                         <a href="#services">
                           <CalendarCheck aria-hidden="true" className="h-5 w-5" />

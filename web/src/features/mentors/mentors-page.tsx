@@ -361,6 +361,14 @@ function MoreFilters({
         value={filters.maxPrice}
         onCommit={(maxPrice) => onChange({ maxPrice }, { replace: true })}
       />
+      <label className="flex items-center gap-2 self-end pb-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          checked={!!filters.availableNow}
+          onChange={(e) => onChange({ availableNow: e.target.checked })}
+        />
+        Available now
+      </label>
       <div className="space-y-1.5">
         <Label htmlFor="min-rating">Minimum rating</Label>
         <Select

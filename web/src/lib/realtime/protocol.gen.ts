@@ -9,6 +9,14 @@ export type AudioToggled = {
   isAudioEnabled: boolean;
   participantId: string;
 };
+/** `balanceLow`: to the seeker, a minute before the balance runs out during a reading. */
+export type BalanceLow = {
+  balance: string;
+  /** When the reading ends unless the seeker tops up. */
+  endsAt: string;
+  instantSessionId: string;
+  perMinuteRate: string;
+};
 /** Why a call ended. */
 export type CallEndReason = 'ended' | 'missed' | 'rejected' | 'disconnected' | 'answered elsewhere';
 export type CallEnded = {
@@ -137,6 +145,32 @@ export type InitiateCall = {
   bookingId?: string | null;
   conversationId: string;
 };
+/** Deviation: `instantSessionChanged`, to both parties' sockets when a reading is accepted,
+ * declined, expired or ended. */
+export type InstantSessionChanged = {
+  /** The pair's conversation, for a chat reading. */
+  conversationId: string | null;
+  /** `seeker`, `mentor` or `balance`. */
+  endReason: string | null;
+  endedAt: string | null;
+  id: string;
+  minutesBilled: number;
+  mode: string;
+  startedAt: string | null;
+  /** `requested`, `active`, `ended`, `expired` or `declined`. */
+  status: string;
+};
+/** `instantSessionRequested`: to the mentor's sockets, a seeker asks for a reading now. */
+export type InstantSessionRequested = {
+  expiresAt: string;
+  id: string;
+  /** `chat` or `video`. */
+  mode: string;
+  perMinuteRate: string;
+  seekerId: string;
+  /** First name and last initial. */
+  seekerName: string;
+};
 /** Why someone is no longer in a group call. */
 export type LeftReason = 'left' | 'removed';
 export type MessageRead = {
@@ -161,6 +195,12 @@ export type ParticipantLeft = {
 export type ParticipantRef = {
   groupSessionId: string;
   participantId: string;
+};
+/** `presenceChanged`: to the sockets that watch this mentor. */
+export type PresenceChanged = {
+  mentorId: string;
+  /** `available`, `busy` or `offline`. */
+  status: string;
 };
 /** The socket is open and signed in as `userId`. */
 export type Ready = {
@@ -241,6 +281,10 @@ export type VideoToggled = {
   isVideoEnabled: boolean;
   participantId: string;
 };
+/** `watchPresence`: this socket watches exactly these mentors now (at most 100; an empty list stops). */
+export type WatchPresence = {
+  mentorIds: string[];
+};
 
 /** Every frame the server sends. */
 export type ServerEvents = {
@@ -278,6 +322,14 @@ export type ServerEvents = {
   'group-call-answer': GroupCallSdp;
   /** Deviation: an offer for the seat's subscriber connection. */
   'group-call-subscribe-offer': GroupCallSubscribeOffer;
+  /** A watched mentor's presence changed (issue 36): to the sockets that watch them. */
+  presenceChanged: PresenceChanged;
+  /** A seeker asks the mentor for a reading now (issue 36): to the mentor's sockets. */
+  instantSessionRequested: InstantSessionRequested;
+  /** Deviation: a reading was accepted, declined, expired or ended: to both parties. */
+  instantSessionChanged: InstantSessionChanged;
+  /** The balance pays for one more minute at most (issue 36): to the seeker. */
+  balanceLow: BalanceLow;
   error: ErrorData;
 };
 
@@ -318,6 +370,8 @@ export type ClientEvents = {
   'ice-candidate': GroupIceCandidate;
   /** Deviation: keeps the socket alive; answered with `pong`. `data` may be left out. */
   ping: Empty;
+  /** This socket watches these mentors' presence now (at most 100), replacing what it watched. */
+  watchPresence: WatchPresence;
 };
 
 /** Every event name the server sends. */
@@ -348,6 +402,10 @@ export const SERVER_EVENT_NAMES = [
   'toggle-audio',
   'group-call-answer',
   'group-call-subscribe-offer',
+  'presenceChanged',
+  'instantSessionRequested',
+  'instantSessionChanged',
+  'balanceLow',
   'error',
 ] as const;
 
@@ -381,4 +439,5 @@ export const CLIENT_EVENT_NAMES = [
   'group-call-subscribe-answer',
   'ice-candidate',
   'ping',
+  'watchPresence',
 ] as const;

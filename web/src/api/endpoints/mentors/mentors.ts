@@ -5,10 +5,14 @@
  * OpenAPI spec version: 0.1.0
  */
 import type {
+  GetMentorsPresenceParams,
   ListMentorsParams,
+  MentorPresenceView,
   MentorProfileRequest,
   MentorView,
   MentorsPage,
+  PresenceRequest,
+  PresenceView,
   ReviewView
 } from '../../model';
 
@@ -203,6 +207,74 @@ export const getGetMentorReviewsUrl = (id: string,) => {
 export const getMentorReviews = async (id: string, options?: Parameters<typeof apiFetch>[1]): Promise<ReviewView[]> => {
 
   return apiFetch<ReviewView[]>(getGetMentorReviewsUrl(id),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getSetMentorPresenceUrl = () => {
+
+
+
+
+  return `/api/mentor/presence`
+}
+
+/**
+ * @summary The signed-in mentor goes online (`available`: needs a per-minute rate, an open socket and no
+booked session within 15 minutes; 409 otherwise) or offline.
+ */
+export const setMentorPresence = async (presenceRequest: PresenceRequest, options?: Parameters<typeof apiFetch>[1]): Promise<PresenceView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<PresenceView>(getSetMentorPresenceUrl(),
+  {
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(presenceRequest)
+  }
+);}
+
+
+export const getGetMentorsPresenceUrl = (params?: GetMentorsPresenceParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/mentors/presence?${stringifiedParams}` : `/api/mentors/presence`
+}
+
+/**
+ * @summary The presence of each mentor named (`ids`: at most 100, separated by commas), now.
+ */
+export const getMentorsPresence = async (params?: GetMentorsPresenceParams, options?: Parameters<typeof apiFetch>[1]): Promise<MentorPresenceView[]> => {
+
+  return apiFetch<MentorPresenceView[]>(getGetMentorsPresenceUrl(params),
   {
     ...options,
     method: 'GET'

@@ -1,0 +1,45 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  getGetInstantSessionUrl,
+  getGetWalletUrl,
+  getInstantSession,
+  getWallet,
+  topUpWallet,
+} from '@/api/endpoints/wallet/wallet';
+import type { TopUpRequest, WalletView } from '@/api/model';
+import { apiKey } from '@/lib/query-keys';
+
+// The signed-in user's prepaid balance (docs/instant-readings.md): its ledger and top-ups by card.
+
+export type Wallet = WalletView;
+
+export const walletKeys = {
+  all: () => apiKey(getGetWalletUrl()),
+  reading: (id: string) => apiKey(getGetInstantSessionUrl(id)),
+};
+
+export const walletQueries = {
+  /** GET /api/wallet: the balance and the newest entries; fresh on each visit (a reading charges it). */
+  current: () =>
+    queryOptions({ queryKey: walletKeys.all(), queryFn: ({ signal }) => getWallet({}, { signal }), staleTime: 0 }),
+};
+
+/** GET /api/instant-sessions/{id}: a reading, refreshed when its socket events arrive. */
+export function useReading(id: string) {
+  return useQuery(
+    queryOptions({ queryKey: walletKeys.reading(id), queryFn: ({ signal }) => getInstantSession(id, { signal }) }),
+  );
+}
+
+export function useWallet() {
+  return useQuery(walletQueries.current());
+}
+
+/** POST /api/wallet/top-up: the same clientRequestId twice charges once. */
+export function useTopUp() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TopUpRequest) => topUpWallet(input),
+    onSettled: () => client.invalidateQueries({ queryKey: walletKeys.all() }),
+  });
+}
