@@ -2,10 +2,11 @@
 // upcoming bookings are cancelled and refunded, a mentor is unlisted; the user can sign in and keep
 // the account for 14 days; then a job removes the person and keeps what others need.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, register, signIn, verificationToken } from '../harness/accounts.mjs';
-import { bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
+import { APPROVED_CARD, bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
 import { client, show } from '../harness/client.mjs';
 import { mailTo } from '../harness/mail.mjs';
 import { connect } from '../harness/realtime.mjs';
@@ -342,5 +343,63 @@ describe('delete my account', () => {
     );
     await sweepRemovals();
     assert.deepEqual(await details(), [], 'gone once the last payout is paid');
+  });
+
+  it('gives the wallet back to its cards at once, and what came in during the grace period at the removal', async () => {
+    const user = await createVerifiedUser(stack);
+    const c = await signIn(stack, user);
+    const id = (await c.get('/api/auth/user')).body.id;
+    const topUp = async (as, amount) => {
+      const r = await as.post('/api/wallet/top-up', {
+        amount,
+        cardNumber: APPROVED_CARD,
+        expirationDate: '1230',
+        cardCode: '123',
+        billingInfo: { firstName: 'Ada', lastName: 'Lovelace', zip: '10001' },
+        clientRequestId: crypto.randomUUID(),
+      });
+      assert.equal(r.body.success, true, show(r));
+    };
+    await topUp(c, '40.00');
+    await topUp(c, '25.50');
+    const balance = async () => (await c.get('/api/wallet')).body.balance;
+    const refunds = async () =>
+      (
+        await db.query(
+          `SELECT amount_cents::int AS cents, status, reason, admin_id FROM wallet_refunds
+             WHERE user_id = $1 ORDER BY amount_cents`,
+          [id],
+        )
+      ).rows;
+    assert.equal(await balance(), '65.50');
+
+    const res = await c.post('/api/user/delete-account', { password: user.password });
+    assert.equal(res.status, 202, show(res));
+    // Signed out by the deletion: in again (the grace period allows it) to read the wallet.
+    const again = await signIn(stack, user);
+    assert.equal((await again.get('/api/wallet')).body.balance, '0.00');
+    assert.deepEqual(
+      (await refunds()).map((r) => [r.cents, r.reason, r.admin_id]),
+      [
+        [2550, 'Account deleted', null],
+        [4000, 'Account deleted', null],
+      ],
+      'one part per top-up, no admin',
+    );
+    await until('both parts paid back through the gateway', async () =>
+      (await refunds()).every((r) => r.status === 'succeeded'),
+    );
+
+    // A top-up during the grace period goes back at the removal.
+    await topUp(again, '10.00');
+    await removalComesDue(id);
+    const { rows } = await db.query(
+      `SELECT coalesce(sum(amount_cents), 0)::int AS sum,
+              (SELECT balance_cents::int FROM wallets WHERE user_id = $1) AS balance
+         FROM wallet_entries WHERE user_id = $1`,
+      [id],
+    );
+    assert.deepEqual(rows[0], { sum: 0, balance: 0 }, 'the ledger sums to the balance, which is empty');
+    assert.equal((await refunds()).length, 3);
   });
 });

@@ -1,6 +1,6 @@
 //! Delete my account (issue 35): asked for with the password, it takes effect at once for everyone
-//! else (sessions and sockets end, upcoming bookings are cancelled and refunded, holds released, the
-//! mentor unlisted) and the person is removed [`GRACE_PERIOD`] later by a job, unless they keep
+//! else (sessions and sockets end, upcoming bookings are cancelled and refunded, holds released,
+//! readings in progress ended, the wallet's balance given back to its cards, the mentor unlisted) and the person is removed [`GRACE_PERIOD`] later by a job, unless they keep
 //! their account meanwhile. Removal anonymises the row rather than deleting it: messages in other
 //! people's conversations, reviews and the financial records stay, without the person.
 
@@ -21,6 +21,8 @@ use crate::{
     job_queue,
     money::PaymentStatus,
     payouts::PayoutStatus,
+    readings::{self, ReadingStatus},
+    wallet,
 };
 
 /// How long after asking the account is removed; until then the user can keep it.
@@ -156,6 +158,8 @@ pub async fn schedule(tx: &mut PgConnection, user_id: Uuid, password: &str, now:
             cancelled.push(lifecycle::cancel_by_mentor(tx, user_id, id, Some(MENTOR_LEFT), now).await?);
         }
     }
+    end_readings(tx, user_id, now).await?;
+    wallet::refunds::refund_on_deletion(tx, user_id, now).await?;
     job_queue::account::enqueue_removal(tx, user_id, at).await?;
     job_queue::email::enqueue(
         tx,
@@ -167,6 +171,23 @@ pub async fn schedule(tx: &mut PgConnection, user_id: Uuid, password: &str, now:
         cancelled,
         group_sessions,
     })
+}
+
+/// Ends the user's readings in progress, as seeker or mentor, billed up to this minute, so no
+/// minute is charged past the request; readings still waiting for an answer expire by themselves.
+async fn end_readings(tx: &mut PgConnection, user_id: Uuid, now: DateTime<Utc>) -> Result<()> {
+    let active = sqlx::query_scalar!(
+        "SELECT s.id FROM instant_sessions s JOIN mentors m ON m.id = s.mentor_id
+         WHERE (s.seeker_id = $1 OR m.user_id = $1) AND s.status = $2 ORDER BY s.id",
+        user_id,
+        ReadingStatus::Active as ReadingStatus,
+    )
+    .fetch_all(&mut *tx)
+    .await?;
+    for id in active {
+        readings::end(tx, user_id, id, now).await?;
+    }
+    Ok(())
 }
 
 /// Ends every way in: sessions (their sockets close through the sessions trigger), pending
@@ -298,6 +319,8 @@ pub async fn remove_if_due(tx: &mut PgConnection, user_id: Uuid, now: DateTime<U
     .execute(&mut *tx)
     .await?;
     end_access(tx, user_id).await?;
+    // A balance topped up during the grace period goes back to its cards too.
+    wallet::refunds::refund_on_deletion(tx, user_id, now).await?;
     sqlx::query!(
         r#"WITH uploads AS (DELETE FROM uploads WHERE owner = $1),
                 push_subscriptions AS (DELETE FROM push_subscriptions WHERE user_id = $1),

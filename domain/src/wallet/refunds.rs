@@ -112,7 +112,74 @@ pub async fn refund(
     if amount_cents > before {
         return Err(over_balance(before));
     }
-    let top_ups = sqlx::query!(
+    let top_ups = refundable_top_ups(&mut tx, user_id).await?;
+    let refundable: i64 = top_ups.iter().map(|t| t.refundable).sum();
+    if amount_cents > refundable {
+        return Err(over_cards(refundable));
+    }
+    let parts = record_parts(&mut tx, Some(admin_id), user_id, amount_cents, reason, &top_ups, now).await?;
+    let after = super::balance(&mut *tx, user_id).await?;
+    audit::record(
+        &mut tx,
+        AuditEntry {
+            admin_id,
+            action: "wallet.refund",
+            object_type: "wallet",
+            object_id: user_id.to_string(),
+            before: Some(json!({ "balance": money::format(before) })),
+            after: Some(json!({
+                "balance": money::format(after),
+                "amount": money::format(amount_cents),
+                "reason": reason,
+                "refunds": parts.iter().map(|p| json!({
+                    "id": p.id, "topUpId": p.top_up_id, "amount": money::format(p.amount_cents),
+                })).collect::<Vec<_>>(),
+            })),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Refunded {
+        balance_cents: after,
+        amount_cents,
+        parts,
+    })
+}
+
+/// What the deletion of an account gave back to its cards.
+pub const DELETION_REASON: &str = "Account deleted";
+
+/// Gives back what is left of a balance whose owner deleted their account (at the request and, for
+/// what came in during the grace period, at the removal), in the caller's transaction: as much as
+/// the cards it came from can take, newest top-ups first. Credits that came from no card (an admin's
+/// adjustment) stay on the anonymised wallet, in the ledger. `None` when there is nothing to give back.
+pub async fn refund_on_deletion(tx: &mut PgConnection, user_id: Uuid, now: DateTime<Utc>) -> Result<Option<Refunded>> {
+    let before = super::lock(tx, user_id).await?;
+    let top_ups = refundable_top_ups(tx, user_id).await?;
+    let amount_cents = before.min(top_ups.iter().map(|t| t.refundable).sum());
+    if amount_cents <= 0 {
+        return Ok(None);
+    }
+    let parts = record_parts(tx, None, user_id, amount_cents, DELETION_REASON, &top_ups, now).await?;
+    let after = super::balance(&mut *tx, user_id).await?;
+    tracing::info!(%user_id, amount = %money::format(amount_cents), parts = parts.len(), "wallet refunded on account deletion");
+    Ok(Some(Refunded {
+        balance_cents: after,
+        amount_cents,
+        parts,
+    }))
+}
+
+/// An approved top-up with something left to give back.
+struct RefundableTopUp {
+    id: Uuid,
+    card_last4: String,
+    refundable: i64,
+}
+
+/// The user's approved top-ups with what is left to refund on each, newest first.
+async fn refundable_top_ups(tx: &mut PgConnection, user_id: Uuid) -> Result<Vec<RefundableTopUp>> {
+    let rows = sqlx::query!(
         r#"SELECT t.id, t.card_last4,
                   t.amount_cents - coalesce((SELECT sum(r.amount_cents) FROM wallet_refunds r
                                              WHERE r.top_up_id = t.id AND r.status <> $3), 0)::bigint AS "refundable!"
@@ -124,10 +191,27 @@ pub async fn refund(
     )
     .fetch_all(&mut *tx)
     .await?;
-    let refundable: i64 = top_ups.iter().map(|t| t.refundable.max(0)).sum();
-    if amount_cents > refundable {
-        return Err(over_cards(refundable));
-    }
+    Ok(rows
+        .into_iter()
+        .map(|t| RefundableTopUp {
+            id: t.id,
+            card_last4: t.card_last4,
+            refundable: t.refundable.max(0),
+        })
+        .collect())
+}
+
+/// Splits `amount_cents` over `top_ups` and records each part: its `wallet_refunds` row, its
+/// negative ledger entry and its job. The caller holds the wallet's lock and checked the amount.
+async fn record_parts(
+    tx: &mut PgConnection,
+    admin_id: Option<Uuid>,
+    user_id: Uuid,
+    amount_cents: i64,
+    reason: &str,
+    top_ups: &[RefundableTopUp],
+    now: DateTime<Utc>,
+) -> Result<Vec<Part>> {
     let pairs: Vec<(Uuid, i64)> = top_ups.iter().map(|t| (t.id, t.refundable)).collect();
     let mut parts = Vec::new();
     for (top_up_id, cents) in split(amount_cents, &pairs) {
@@ -155,7 +239,7 @@ pub async fn refund(
         )
         .execute(&mut *tx)
         .await?;
-        super::jobs::schedule_refund(&mut tx, id).await?;
+        super::jobs::schedule_refund(tx, id).await?;
         let card_last4 = top_ups
             .iter()
             .find(|t| t.id == top_up_id)
@@ -170,32 +254,7 @@ pub async fn refund(
             created_at: now,
         });
     }
-    let after = super::balance(&mut *tx, user_id).await?;
-    audit::record(
-        &mut tx,
-        AuditEntry {
-            admin_id,
-            action: "wallet.refund",
-            object_type: "wallet",
-            object_id: user_id.to_string(),
-            before: Some(json!({ "balance": money::format(before) })),
-            after: Some(json!({
-                "balance": money::format(after),
-                "amount": money::format(amount_cents),
-                "reason": reason,
-                "refunds": parts.iter().map(|p| json!({
-                    "id": p.id, "topUpId": p.top_up_id, "amount": money::format(p.amount_cents),
-                })).collect::<Vec<_>>(),
-            })),
-        },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Refunded {
-        balance_cents: after,
-        amount_cents,
-        parts,
-    })
+    Ok(parts)
 }
 
 pub enum Payout {
