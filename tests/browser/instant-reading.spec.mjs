@@ -61,6 +61,10 @@ test('a chat reading from going online to the charge', async ({ page, browser, s
   await expect(page.getByLabel('Free minutes left')).toHaveText('3');
   await page.getByRole('link', { name: 'Open the chat' }).click();
   await expect(page).toHaveURL(/\/messages\?conversation=/);
+  // The meter stays over the chat.
+  const meter = page.getByRole('complementary', { name: 'Reading meter' });
+  await expect(meter).toBeVisible();
+  await expect(meter.getByText('Free minutes left')).toBeVisible();
   const conversation = new URL(page.url()).searchParams.get('conversation');
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill('What do the cards say?');
   await page.getByRole('button', { name: 'Send', exact: true }).click();

@@ -3,39 +3,21 @@ import { CircleAlert, Clock } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { endInstantSession } from '@/api/endpoints/wallet/wallet';
-import type { InstantSessionView } from '@/api/model';
 import { StateCard } from '@/components/state-card';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
-import { amount, formatUsd } from '@/lib/money';
+import { formatUsd } from '@/lib/money';
 import { useRealtimeEvent } from '@/lib/realtime';
 import { useNow } from '@/lib/use-now';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useReading, useWallet, walletKeys } from './api';
+import { clock, meter } from './meter';
+import { READING_PARAM } from './reading-meter';
 import { TopUpCard } from './wallet-page';
 
 const readingKey = walletKeys.reading;
-
-/** The meter's figures at `now`: minutes started, what they cost so far, free minutes left. */
-export function meter(reading: InstantSessionView, now: number) {
-  const started = reading.startedAt ? Date.parse(reading.startedAt) : now;
-  const elapsedSeconds = Math.max(0, Math.floor((now - started) / 1000));
-  const minutes = Math.floor(elapsedSeconds / 60) + 1;
-  const paid = Math.max(0, minutes - reading.freeMinutes);
-  return {
-    elapsedSeconds,
-    cost: paid * amount(reading.perMinuteRate),
-    freeLeft: Math.max(0, reading.freeMinutes - minutes + 1),
-  };
-}
-
-function clock(seconds: number): string {
-  const m = Math.floor(seconds / 60);
-  const s = seconds % 60;
-  return `${m}:${String(s).padStart(2, '0')}`;
-}
 
 /** /reading/:id: the waiting screen (60-second countdown), then the meter, then the end's figures. */
 export function ReadingPage() {
@@ -117,9 +99,11 @@ export function ReadingPage() {
             {r.conversationId && (
               <Button asChild variant="outline">
                 {r.mode === 'video' ? (
-                  <Link to={`/messages?conversation=${r.conversationId}&startCall=true`}>Start the call</Link>
+                  <Link to={`/messages?conversation=${r.conversationId}&${READING_PARAM}=${r.id}&startCall=true`}>
+                    Start the call
+                  </Link>
                 ) : (
-                  <Link to={`/messages?conversation=${r.conversationId}`}>Open the chat</Link>
+                  <Link to={`/messages?conversation=${r.conversationId}&${READING_PARAM}=${r.id}`}>Open the chat</Link>
                 )}
               </Button>
             )}
