@@ -1,7 +1,7 @@
 // Issue 36, §3: a reading's complaint decided as a booking's. Admins list it with the reading's money,
 // decide it once (8 concurrent decisions: one 200, the rest 409), the refund goes back to the seeker's
-// wallet (the ledger's sum is the balance) and the reading's payout is what is left; strangers are
-// refused. Time moves in SQL, never slept.
+// wallet (the ledger's sum is the balance) and the reading's payout is what is left; the mentor answers
+// once within 48 hours; strangers are refused. Time moves in SQL, never slept.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -179,5 +179,44 @@ describe('a reading’s complaint', () => {
     // Released to payouts with what is left.
     const earnings = await m.c.get('/api/mentor/earnings');
     assert.equal(earnings.body.nextPayout.pendingAmount, '3.50', show(earnings));
+
+    // The mentor answers once, within 48 hours; nobody else can.
+    const mine = await m.c.get('/api/mentor/reading-complaints');
+    assert.equal(mine.status, 200, show(mine));
+    const row = mine.body.find((c) => c.id === filed.body.id);
+    assert.ok(row, show(mine));
+    assert.equal(row.response, null);
+    assert.equal(row.instantSessionId, reading.id);
+    assert.ok([403, 404].includes((await s.c.get('/api/mentor/reading-complaints')).status));
+    const answerUrl = `/api/mentor/reading-complaints/${filed.body.id}/response`;
+    const stranger = await onlineMentor('2.00');
+    for (const c of [s.c, stranger.c]) {
+      const r = await c.post(answerUrl, { message: 'Not mine.' });
+      assert.ok([403, 404].includes(r.status), show(r));
+    }
+    const empty = await m.c.post(answerUrl, { message: '  ' });
+    assert.equal(empty.status, 400, show(empty));
+    assert.equal(empty.body.message, 'Message must be 1 to 2000 characters');
+    await db.query(
+      "UPDATE instant_session_complaints SET created_at = created_at - interval '49 hours' WHERE id = $1",
+      [filed.body.id],
+    );
+    const closed = await m.c.post(answerUrl, { message: 'Too late.' });
+    assert.equal(closed.status, 409, show(closed));
+    assert.equal(closed.body.message, 'Complaints can be answered within 48 hours of being opened.');
+    await db.query("UPDATE instant_session_complaints SET created_at = now() - interval '1 hour' WHERE id = $1", [
+      filed.body.id,
+    ]);
+    const answered = await m.c.post(answerUrl, { message: 'The connection on my side failed; sorry.' });
+    assert.equal(answered.status, 201, show(answered));
+    assert.equal(answered.body.response.message, 'The connection on my side failed; sorry.');
+    const twice = await m.c.post(answerUrl, { message: 'Again.' });
+    assert.equal(twice.status, 409, show(twice));
+    assert.equal(twice.body.message, 'You have already answered this complaint.');
+    const heard = await one(
+      "SELECT count(*)::int AS n FROM notifications WHERE type = 'complaint_answered' AND user_id = $1",
+      [s.id],
+    );
+    assert.equal(heard.n, 1);
   });
 });

@@ -348,6 +348,62 @@ impl From<Receipt> for ReceiptView {
     }
 }
 
+/// The mentor's one answer to a reading's complaint.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub(super) struct ReadingComplaintAnswerView {
+    pub message: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A complaint about one of the mentor's readings (issue 36).
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub(super) struct MentorReadingComplaintView {
+    pub id: Uuid,
+    pub instant_session_id: Uuid,
+    pub reason: ComplaintReason,
+    #[oai(nullable)]
+    pub details: Option<String>,
+    pub status: ComplaintStatus,
+    pub created_at: DateTime<Utc>,
+    #[oai(nullable)]
+    pub started_at: Option<DateTime<Utc>>,
+    pub seeker_first_name: String,
+    pub seeker_last_name: String,
+    /// Until when the mentor may answer (48 hours after the complaint)
+    pub response_due_at: DateTime<Utc>,
+    #[oai(nullable)]
+    pub response: Option<ReadingComplaintAnswerView>,
+}
+
+impl From<after::MentorsReadingComplaint> for MentorReadingComplaintView {
+    fn from(c: after::MentorsReadingComplaint) -> Self {
+        Self {
+            id: c.id,
+            instant_session_id: c.instant_session_id,
+            reason: c.reason,
+            details: c.details,
+            status: c.status,
+            created_at: c.created_at,
+            started_at: c.started_at,
+            seeker_first_name: c.seeker_first_name,
+            seeker_last_name: c.seeker_last_name,
+            response_due_at: c.created_at + complaints::RESPONSE_WINDOW,
+            response: c
+                .response_message
+                .zip(c.response_created_at)
+                .map(|(message, created_at)| ReadingComplaintAnswerView { message, created_at }),
+        }
+    }
+}
+
+#[derive(ApiResponse)]
+pub(super) enum ReadingComplaintAnswered {
+    #[oai(status = 201)]
+    Created(Json<MentorReadingComplaintView>),
+}
+
 #[derive(ApiResponse)]
 pub enum ComplaintCreated {
     #[oai(status = 201)]
@@ -420,6 +476,40 @@ impl ComplaintsApi {
             total: items.len() as i64,
             items,
         }))
+    }
+
+    /// The complaints about the signed-in mentor's readings (issue 36), newest first, with their answer.
+    #[oai(
+        path = "/mentor/reading-complaints",
+        method = "get",
+        operation_id = "listMentorReadingComplaints"
+    )]
+    async fn mentor_reading_list(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+    ) -> ApiResult<Json<Vec<MentorReadingComplaintView>>> {
+        mentors::own(&state.pool, auth.0.user.id).await?;
+        let items = after::mentors_complaints(&state.pool, auth.0.user.id).await?;
+        Ok(Json(items.into_iter().map(Into::into).collect()))
+    }
+
+    /// The mentor answers a complaint about their reading as about a session: once, within 48 hours.
+    #[oai(
+        path = "/mentor/reading-complaints/:id/response",
+        method = "post",
+        operation_id = "answerReadingComplaint"
+    )]
+    async fn respond_reading(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<ComplaintResponseRequest>,
+    ) -> ApiResult<ReadingComplaintAnswered> {
+        let id = parse_id(&id, complaints::NOT_FOUND)?;
+        let c = after::respond(&state.pool, auth.0.user.id, id, body.message.as_deref(), Utc::now()).await?;
+        Ok(ReadingComplaintAnswered::Created(Json(c.into())))
     }
 
     /// The mentor answers a complaint about their session, once, within 48 hours of it.

@@ -353,3 +353,95 @@ pub async fn decide(
         created_at: c.created_at,
     })
 }
+
+/// A reading's complaint as its mentor sees it, with their answer.
+#[derive(Clone, Debug)]
+pub struct MentorsReadingComplaint {
+    pub id: Uuid,
+    pub instant_session_id: Uuid,
+    pub reason: ComplaintReason,
+    pub details: Option<String>,
+    pub status: ComplaintStatus,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub seeker_first_name: String,
+    pub seeker_last_name: String,
+    pub response_message: Option<String>,
+    pub response_created_at: Option<DateTime<Utc>>,
+}
+
+/// The complaints about a mentor's readings, newest first.
+pub async fn mentors_complaints(db: &PgPool, mentor_user_id: Uuid) -> Result<Vec<MentorsReadingComplaint>> {
+    Ok(sqlx::query_as!(
+        MentorsReadingComplaint,
+        r#"SELECT c.id, c.instant_session_id, c.reason AS "reason: ComplaintReason", c.details,
+                  c.status AS "status: ComplaintStatus", c.created_at, s.started_at,
+                  u.first_name AS seeker_first_name, u.last_name AS seeker_last_name,
+                  cr.message AS "response_message?", cr.created_at AS "response_created_at?"
+           FROM instant_session_complaints c JOIN instant_sessions s ON s.id = c.instant_session_id
+           JOIN mentors m ON m.id = c.mentor_id JOIN users u ON u.id = c.user_id
+           LEFT JOIN instant_session_complaint_responses cr ON cr.complaint_id = c.id
+           WHERE m.user_id = $1
+           ORDER BY c.created_at DESC, c.id"#,
+        mentor_user_id
+    )
+    .fetch_all(db)
+    .await?)
+}
+
+/// The mentor answers a complaint about their reading as about a session: once, within 48 hours of
+/// it, 1 to 2,000 characters; the seeker hears (`complaint_answered`). Under the complaint's row lock.
+pub async fn respond(
+    db: &PgPool,
+    mentor_user_id: Uuid,
+    complaint_id: Uuid,
+    message: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<MentorsReadingComplaint> {
+    let message = complaints::response_message(message)?;
+    let mut tx = db.begin().await?;
+    let row = sqlx::query!(
+        r#"SELECT c.created_at, c.user_id, m.user_id AS mentor_user_id, m.display_name
+           FROM instant_session_complaints c JOIN mentors m ON m.id = c.mentor_id WHERE c.id = $1 FOR UPDATE OF c"#,
+        complaint_id
+    )
+    .fetch_optional(&mut *tx)
+    .await?
+    .filter(|r| r.mentor_user_id == mentor_user_id)
+    .ok_or_else(|| Error::not_found(complaints::NOT_FOUND))?;
+    let answered = sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM instant_session_complaint_responses WHERE complaint_id = $1) AS "answered!""#,
+        complaint_id
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if answered {
+        return Err(Error::conflict(complaints::ALREADY_ANSWERED));
+    }
+    if !complaints::answer_open(row.created_at, now) {
+        return Err(Error::conflict(complaints::ANSWER_CLOSED));
+    }
+    sqlx::query!(
+        "INSERT INTO instant_session_complaint_responses (complaint_id, message, created_at) VALUES ($1, $2, $3)",
+        complaint_id,
+        message,
+        now
+    )
+    .execute(&mut *tx)
+    .await?;
+    notifications::notify(
+        &mut tx,
+        row.user_id,
+        Kind::ComplaintAnswered,
+        "The mentor answered your complaint",
+        &format!("{} answered the problem you reported.", row.display_name),
+        Some("/dashboard"),
+    )
+    .await?;
+    tx.commit().await?;
+    mentors_complaints(db, mentor_user_id)
+        .await?
+        .into_iter()
+        .find(|c| c.id == complaint_id)
+        .ok_or_else(|| Error::not_found(complaints::NOT_FOUND))
+}
