@@ -445,3 +445,14 @@ pub async fn respond(
         .find(|c| c.id == complaint_id)
         .ok_or_else(|| Error::not_found(complaints::NOT_FOUND))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refund_entry_says_why_within_a_refund_note() {
+        assert_eq!(REFUND_ENTRY_NOTE, "Refund after a complaint about a reading");
+        assert!(REFUND_ENTRY_NOTE.chars().count() <= refunds::MAX_NOTE_CHARS);
+    }
+}
