@@ -41,7 +41,8 @@ export function concretePath(route, ids) {
 
 /**
  * A product with something on every page: a bookable mentor with a paid one-to-one booking and a
- * started group session holding the seeker's seat, a conversation between them, and an admin.
+ * started group session holding the seeker's seat, a conversation between them, an ended chat
+ * reading, and an admin.
  * Resolves to { seeker, mentor, admin, ids } where seeker/mentor/admin are { user, c } and ids maps
  * '<first path segment>:<param>' to a real id.
  */
@@ -63,10 +64,20 @@ export async function seedPages(stack) {
   await db.connect();
   let sessionId;
   let groupBookingId;
+  let readingId;
   try {
     sessionId = await groupSessionWithSeats(db, mentor, group, [seekerId], { startMinutes: -5 });
     const { rows } = await db.query('SELECT id FROM bookings WHERE group_session_id = $1', [sessionId]);
     groupBookingId = rows[0].id;
+    // A chat reading the seeker had with the mentor, ended within its free minutes (nothing charged).
+    const reading = await db.query(
+      `INSERT INTO instant_sessions (seeker_id, mentor_id, mode, status, per_minute_rate_cents, free_minutes,
+         conversation_id, expires_at, started_at, ended_at, end_reason, minutes_billed)
+       VALUES ($1, $2, 'chat', 'ended', 199, 3, $3, now() - interval '20 minutes', now() - interval '19 minutes',
+         now() - interval '17 minutes', 'seeker', 2) RETURNING id`,
+      [seekerId, mentor.mentor.id, conversation.body.id],
+    );
+    readingId = reading.rows[0].id;
   } finally {
     await db.end();
   }
@@ -82,6 +93,7 @@ export async function seedPages(stack) {
       'group-booking:bookingId': groupBookingId,
       'group-video-call:sessionId': sessionId,
       'profile:id': mentor.mentor.userId,
+      'reading:id': readingId,
     },
   };
 }
