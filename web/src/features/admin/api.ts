@@ -7,7 +7,6 @@ import {
   getListAdminUsersUrl,
   getListAnnouncementsUrl,
   getListComplaintsUrl,
-  getListReadingComplaintsUrl,
   getListContactMessagesUrl,
   getListReportsUrl,
   listAdminBookings,
@@ -15,14 +14,12 @@ import {
   listAdminUsers,
   listAnnouncements,
   listComplaints,
-  listReadingComplaints,
   listContactMessages,
   listReports,
   setAdminUserStatus,
 } from '@/api/endpoints/admin/admin';
 import type {
   ListComplaintsParams,
-  ListReadingComplaintsParams,
   ListAdminBookingsParams,
   ListAdminMentorsParams,
   ListAdminUsersParams,
@@ -44,7 +41,6 @@ export const adminKeys = {
   contactMessages: (params?: ListContactMessagesParams) => apiKey(getListContactMessagesUrl(), params),
   reports: (params?: ListReportsParams) => apiKey(getListReportsUrl(), params),
   complaints: (params?: ListComplaintsParams) => apiKey(getListComplaintsUrl(), params),
-  readingComplaints: (params?: ListReadingComplaintsParams) => apiKey(getListReadingComplaintsUrl(), params),
 };
 
 /** Every admin read is fresh on each visit (staleTime 0): other admins and users change it. */
@@ -92,13 +88,6 @@ export const adminQueries = {
     queryOptions({
       queryKey: adminKeys.complaints(params),
       queryFn: ({ signal }) => listComplaints(params, { signal }),
-      staleTime: 0,
-    }),
-  /** GET /api/admin/reading-complaints?status= (issue 36; oldest open first): {items, total}. */
-  readingComplaints: (params: ListReadingComplaintsParams) =>
-    queryOptions({
-      queryKey: adminKeys.readingComplaints(params),
-      queryFn: ({ signal }) => listReadingComplaints(params, { signal }),
       staleTime: 0,
     }),
   /** GET /api/admin/reports?status= (newest first). */
