@@ -42,6 +42,8 @@ use domain::{
 
 /// A socket that sent nothing (not even a pong) for this long is closed.
 pub const SILENT_LIMIT: Duration = Duration::from_secs(75);
+/// How long a socket the server closes waits for the client's close frame before dropping.
+const CLOSE_REPLY_WAIT: Duration = Duration::from_secs(1);
 const _: () = assert!(
     SILENT_LIMIT.as_secs() > PING_EVERY.as_secs() * 2,
     "a live client answers at least two pings before the limit"
@@ -102,6 +104,7 @@ pub(crate) async fn ws(req: &Request, state: Data<&AppState>, upgrade: poem::Res
     upgrade
         .config(config())
         .on_upgrade(move |stream| async move {
+            let _task = crate::shutdown::SocketTask::start();
             let _open = crate::metrics::SocketGauge::open();
             run(state, user.id, session, socket, stream).await
         })
@@ -160,6 +163,10 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
             close: close.clone(),
         },
     );
+    if crate::shutdown::started() {
+        // Registered after the restart closed every socket: closes now, with 1012, like the rest.
+        close.notify_one();
+    }
     let ctx = SocketCtx {
         state: state.clone(),
         user,
@@ -190,7 +197,9 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
         tokio::select! {
             _ = close.notified() => {
                 let (code, reason) = crate::shutdown::close_frame();
-                let _ = sink.send(Message::close_with(code, reason)).await;
+                if sink.send(Message::close_with(code, reason)).await.is_ok() {
+                    await_close_reply(&mut frames).await;
+                }
                 open = false;
             }
             out = inbox.recv() => match out {
@@ -230,6 +239,24 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
     if let Err(err) = Box::pin(handlers::socket_closed(&state, user, socket)).await {
         tracing::warn!(%socket, error = %err, "clean-up of a closed socket failed");
     }
+}
+
+/// The closing handshake (RFC 6455 §7.1.1): after our close frame, reads (and drops) what the client
+/// still sends until its close frame arrives, for at most [`CLOSE_REPLY_WAIT`]. Dropping the
+/// connection with unread frames in its buffer would reset it, and a reset can reach the client
+/// before it has read our close frame.
+async fn await_close_reply<S>(frames: &mut S)
+where
+    S: futures::Stream<Item = std::io::Result<Message>> + Unpin,
+{
+    let _ = tokio::time::timeout(CLOSE_REPLY_WAIT, async {
+        while let Some(Ok(message)) = frames.next().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// Writes `first` and whatever else is already waiting for this socket (up to
