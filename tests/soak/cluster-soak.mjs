@@ -208,6 +208,9 @@ async function browse(c, mentors) {
   stats.browse += 1;
 }
 
+/** `seeker|mentor|time` of every hold the soak made. */
+const bookedBefore = new Set();
+
 const CARD = { cardNumber: '4111111111111111', expirationDate: '1230', cardCode: '123' };
 
 /** Finds a free time 3-40 days ahead with a random mentor, holds it, pays, and cancels half the time. */
@@ -233,7 +236,13 @@ async function bookOnce(c, seeker, mentors) {
     `/api/mentors/${mentor.mentor_id}/available-slots?date=${date}&duration=${service.duration}&timeZone=UTC`,
   );
   if (!Array.isArray(slots.body) || !slots.body.length) return;
-  const scheduledAt = `${date}T${pick(slots.body)}:00Z`;
+  // Never the same seeker, mentor and time twice (a time booked and cancelled is free again): the
+  // checks tell two bookings apart by their e-mails' and notifications' texts.
+  const fresh = slots.body.filter((time) => !bookedBefore.has(`${seeker.id}|${mentor.mentor_id}|${date}T${time}`));
+  if (!fresh.length) return;
+  const time = pick(fresh);
+  bookedBefore.add(`${seeker.id}|${mentor.mentor_id}|${date}T${time}`);
+  const scheduledAt = `${date}T${time}:00Z`;
   const r = await call(c, 'POST', '/api/reservations', {
     serviceId: service.id,
     mentorId: mentor.mentor_id,
