@@ -12,6 +12,7 @@ import { APPROVED_CARD, bookableMentor } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
 import { connect } from '../harness/realtime.mjs';
 import { startStack } from '../harness/stack.mjs';
+import { until } from '../harness/wait.mjs';
 
 let stack;
 let db;
@@ -164,11 +165,16 @@ describe('a reading’s complaint', () => {
       [filed.body.id],
     );
     assert.equal(audits.n, 1);
-    const notices = await one(
-      "SELECT count(*)::int AS n FROM notifications WHERE type = 'complaint_decided' AND (user_id = $1 OR user_id = (SELECT user_id FROM mentors WHERE id = $2))",
-      [s.id, m.mentor.id],
-    );
-    assert.equal(notices.n, 2);
+    // Both parties' notices are made by fan-out jobs in the worker: waited for, not read once.
+    const decidedNotices = async () =>
+      (
+        await one(
+          "SELECT count(*)::int AS n FROM notifications WHERE type = 'complaint_decided' AND (user_id = $1 OR user_id = (SELECT user_id FROM mentors WHERE id = $2))",
+          [s.id, m.mentor.id],
+        )
+      ).n;
+    await until('both parties’ complaint_decided notices', async () => (await decidedNotices()) >= 2);
+    assert.equal(await decidedNotices(), 2);
 
     const listed = await admin.c.get('/api/admin/reading-complaints?status=resolved');
     const now = listed.body.items.find((c) => c.id === filed.body.id);
@@ -213,10 +219,14 @@ describe('a reading’s complaint', () => {
     const twice = await m.c.post(answerUrl, { message: 'Again.' });
     assert.equal(twice.status, 409, show(twice));
     assert.equal(twice.body.message, 'You have already answered this complaint.');
-    const heard = await one(
-      "SELECT count(*)::int AS n FROM notifications WHERE type = 'complaint_answered' AND user_id = $1",
-      [s.id],
-    );
-    assert.equal(heard.n, 1);
+    // The seeker's notice is made by a fan-out job in the worker: waited for, not read once.
+    const answeredNotices = async () =>
+      (
+        await one("SELECT count(*)::int AS n FROM notifications WHERE type = 'complaint_answered' AND user_id = $1", [
+          s.id,
+        ])
+      ).n;
+    await until('the seeker’s complaint_answered notice', async () => (await answeredNotices()) >= 1);
+    assert.equal(await answeredNotices(), 1);
   });
 });
