@@ -110,6 +110,8 @@ describe('a reading’s complaint', () => {
     assert.equal(item.instantSessionId, reading.id);
     assert.equal(item.amountCharged, '6.00');
     assert.equal(item.amountRefunded, '0.00');
+    assert.equal(item.resolution, null);
+    assert.equal(item.response, null);
     assert.equal(item.seeker.id, s.id);
     assert.equal(item.mentorId, m.mentor.id);
     const bad = await admin.c.get('/api/admin/reading-complaints?status=closed');
@@ -153,6 +155,17 @@ describe('a reading’s complaint', () => {
     }
     const decided = tries.find((r) => r.status === 200).body;
     assert.equal(decided.status, 'resolved');
+    // The decision stays on the complaint, with its note, as a booking complaint's resolution.
+    assert.deepEqual(
+      { ...decided.resolution, decidedAt: typeof decided.resolution.decidedAt },
+      {
+        outcome: 'partial_refund',
+        amount: '2.50',
+        note: 'Half the chat was lost.',
+        automatic: false,
+        decidedAt: 'string',
+      },
+    );
     assert.equal(await balanceCents(s.id), balanceBefore + 250);
     assert.equal(await entriesSum(s.id), await balanceCents(s.id));
     const credits = await db.query(
@@ -179,6 +192,8 @@ describe('a reading’s complaint', () => {
     const listed = await admin.c.get('/api/admin/reading-complaints?status=resolved');
     const now = listed.body.items.find((c) => c.id === filed.body.id);
     assert.equal(now.amountRefunded, '2.50', show(listed));
+    assert.equal(now.resolution.note, 'Half the chat was lost.', show(listed));
+    assert.equal(now.resolution.amount, '2.50');
     const again = await admin.c.post(url, { outcome: 'no_refund', note: 'Changed my mind.' });
     assert.equal(again.status, 409, show(again));
 
@@ -192,6 +207,8 @@ describe('a reading’s complaint', () => {
     const row = mine.body.find((c) => c.id === filed.body.id);
     assert.ok(row, show(mine));
     assert.equal(row.response, null);
+    assert.equal(row.resolution.outcome, 'partial_refund', show(mine));
+    assert.equal(row.resolution.note, 'Half the chat was lost.');
     assert.equal(row.instantSessionId, reading.id);
     assert.ok([403, 404].includes((await s.c.get('/api/mentor/reading-complaints')).status));
     const answerUrl = `/api/mentor/reading-complaints/${filed.body.id}/response`;
@@ -216,6 +233,10 @@ describe('a reading’s complaint', () => {
     const answered = await m.c.post(answerUrl, { message: 'The connection on my side failed; sorry.' });
     assert.equal(answered.status, 201, show(answered));
     assert.equal(answered.body.response.message, 'The connection on my side failed; sorry.');
+    const seen = (await admin.c.get('/api/admin/reading-complaints?status=resolved')).body.items.find(
+      (c) => c.id === filed.body.id,
+    );
+    assert.equal(seen.response.message, 'The connection on my side failed; sorry.', show(seen));
     const twice = await m.c.post(answerUrl, { message: 'Again.' });
     assert.equal(twice.status, 409, show(twice));
     assert.equal(twice.body.message, 'You have already answered this complaint.');
@@ -228,5 +249,169 @@ describe('a reading’s complaint', () => {
       ).n;
     await until('the seeker’s complaint_answered notice', async () => (await answeredNotices()) >= 1);
     assert.equal(await answeredNotices(), 1);
+  });
+});
+
+/** The mentor's payouts go to PayPal from 1.00 on, so one reading's earnings make a payout. */
+async function paidByPaypal(m) {
+  const r = await m.c.post('/api/mentor/payout-preferences', {
+    method: 'paypal',
+    paypalEmail: `reader-${crypto.randomUUID().slice(0, 8)}@pay.example`,
+    minimumPayout: '1.00',
+  });
+  assert.equal(r.status, 200, show(r));
+}
+
+/** A reading of 5.5 minutes at 2.00 (3 free, 3 paid: 6.00 charged) with a complaint filed: { reading, filed }. */
+async function complainedReading(s, m, { afterBatch } = {}) {
+  const reading = await startReading(s, m, 'chat');
+  await moveBack(reading.id, 5 * 60 + 30);
+  const ended = await s.c.post(`/api/instant-sessions/${reading.id}/end`);
+  assert.equal(ended.body.amountCharged, '6.00', show(ended));
+  if (afterBatch) await afterBatch(reading);
+  const filed = await s.c.post(`/api/instant-sessions/${reading.id}/complaint`, {
+    reason: 'not_as_described',
+    details: 'Not what the profile said.',
+  });
+  assert.equal(filed.status, 201, show(filed));
+  return { reading, filed: filed.body };
+}
+
+async function runBatchFor(admin, readingId) {
+  assert.equal((await admin.c.post('/api/admin/payouts/run', {})).status, 202);
+  await until(
+    'the batch to take the reading',
+    async () =>
+      (await one('SELECT count(*)::int AS n FROM payout_readings WHERE instant_session_id = $1', [readingId])).n === 1,
+    30_000,
+  );
+}
+
+describe('a reading’s complaint and the payouts', () => {
+  it('a refund of a reading already paid out comes off the next payout as the mentor’s share', async () => {
+    const admin = await createAdmin(stack);
+    const m = await onlineMentor('2.00');
+    await paidByPaypal(m);
+    const s = await seeker('50.00');
+    const { reading, filed } = await complainedReading(s, m, {
+      afterBatch: async (r) => {
+        await runBatchFor(admin, r.id);
+        const paid = await admin.c.post('/api/admin/payouts/mark-paid', {
+          mentorId: m.mentor.id,
+          bookingIds: [],
+          readingIds: [r.id],
+        });
+        assert.equal(paid.status, 200, show(paid));
+      },
+    });
+    // A paid payout keeps the reading.
+    assert.equal(
+      (await one('SELECT count(*)::int AS n FROM payout_readings WHERE instant_session_id = $1', [reading.id])).n,
+      1,
+    );
+    const r = await admin.c.post(`/api/admin/reading-complaints/${filed.id}/resolve`, {
+      outcome: 'partial_refund',
+      amount: '4.00',
+      note: 'Most of it was off topic.',
+    });
+    assert.equal(r.status, 200, show(r));
+    const adjustments = await db.query(
+      'SELECT amount_cents::int AS cents, reason, payout_id FROM payout_adjustments WHERE instant_session_id = $1',
+      [reading.id],
+    );
+    // 85% of 4.00 (the platform keeps its 15% of what it gives back).
+    assert.deepEqual(adjustments.rows, [{ cents: -340, reason: 'refund', payout_id: null }]);
+    const earnings = await m.c.get('/api/mentor/earnings');
+    const listed = earnings.body.adjustments.find((a) => a.instantSessionId === reading.id);
+    assert.ok(listed, show(earnings));
+    assert.equal(listed.amount, '-3.40');
+    assert.equal(listed.bookingId, null);
+  });
+
+  it('a complaint takes the reading out of a pending payout; a full refund leaves nothing to pay', async () => {
+    const admin = await createAdmin(stack);
+    const m = await onlineMentor('2.00');
+    await paidByPaypal(m);
+    const s = await seeker('50.00');
+    const { reading, filed } = await complainedReading(s, m, { afterBatch: (r) => runBatchFor(admin, r.id) });
+    assert.equal(
+      (await one('SELECT count(*)::int AS n FROM payout_readings WHERE instant_session_id = $1', [reading.id])).n,
+      0,
+      'the open complaint took the reading out of the pending payout',
+    );
+    const pending = (await admin.c.get('/api/admin/payouts/pending')).body.find((p) => p.mentorId === m.mentor.id);
+    assert.ok(pending, 'the payout stays, emptied');
+    assert.deepEqual(pending.readingIds, []);
+    assert.equal(pending.mentorNet, '0.00');
+    const r = await admin.c.post(`/api/admin/reading-complaints/${filed.id}/resolve`, {
+      outcome: 'full_refund',
+      note: 'The reading did not happen as described.',
+    });
+    assert.equal(r.status, 200, show(r));
+    assert.equal(r.body.resolution.amount, '6.00');
+    assert.equal(
+      (await one('SELECT count(*)::int AS n FROM payout_adjustments WHERE instant_session_id = $1', [reading.id])).n,
+      0,
+    );
+    const earnings = await m.c.get('/api/mentor/earnings');
+    assert.equal(earnings.body.nextPayout.pendingAmount, '0.00', show(earnings));
+  });
+});
+
+describe('a reading’s refund that cannot be made', () => {
+  it('says why: nothing was charged, or the wallet cannot take it', async () => {
+    const admin = await createAdmin(stack);
+    const m = await onlineMentor('2.00');
+    const s = await seeker('50.00');
+    // Within the pair's free minutes: nothing charged.
+    const free = await startReading(s, m, 'chat');
+    await moveBack(free.id, 90);
+    const ended = await s.c.post(`/api/instant-sessions/${free.id}/end`);
+    assert.equal(ended.body.amountCharged, '0.00', show(ended));
+    const filed = await s.c.post(`/api/instant-sessions/${free.id}/complaint`, {
+      reason: 'technical_problem',
+      details: 'No sound.',
+    });
+    assert.equal(filed.status, 201, show(filed));
+    const url = `/api/admin/reading-complaints/${filed.body.id}/resolve`;
+    const NOTHING =
+      'This reading has nothing left to refund: its charges went back to the wallet already, or it charged nothing (free minutes).';
+    for (const body of [
+      { outcome: 'full_refund', note: 'All of it.' },
+      { outcome: 'partial_refund', amount: '1.00', note: 'Some of it.' },
+    ]) {
+      const r = await admin.c.post(url, body);
+      assert.equal(r.status, 409, show(r));
+      assert.equal(r.body.message, NOTHING);
+    }
+    const none = await admin.c.post(url, { outcome: 'no_refund', note: 'It was free.' });
+    assert.equal(none.status, 200, show(none));
+    assert.equal(none.body.status, 'rejected');
+
+    // A charged reading whose refund would take the balance past 1,000.00.
+    const s2 = await seeker('50.00');
+    const { filed: capped } = await complainedReading(s2, m);
+    // An adjustment written in SQL takes the balance to 1.00 under the cap.
+    await db.query(
+      "INSERT INTO wallet_entries (user_id, kind, amount_cents, note) VALUES ($1, 'adjustment', $2, 'Test: near the cap')",
+      [s2.id, 100_000 - (await balanceCents(s2.id)) - 100],
+    );
+    const over = await admin.c.post(`/api/admin/reading-complaints/${capped.id}/resolve`, {
+      outcome: 'full_refund',
+      note: 'All of it.',
+    });
+    assert.equal(over.status, 409, show(over));
+    assert.equal(
+      over.body.message,
+      "The refund would take the seeker's balance past its $1000.00 cap: at most $1.00 can go back to the wallet now.",
+    );
+    const fits = await admin.c.post(`/api/admin/reading-complaints/${capped.id}/resolve`, {
+      outcome: 'partial_refund',
+      amount: '1.00',
+      note: 'What fits.',
+    });
+    assert.equal(fits.status, 200, show(fits));
+    assert.equal(await balanceCents(s2.id), 100_000);
+    assert.equal(await entriesSum(s2.id), 100_000);
   });
 });

@@ -11,9 +11,13 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
-use super::{Tag, amount::Amount, readings::ReadingComplaintView};
+use super::{
+    Tag,
+    amount::Amount,
+    readings::{ReadingComplaintView, resolution},
+};
 use crate::views::{
-    booking::{BookingStatusView, ComplaintView},
+    booking::{BookingStatusView, ComplaintResolutionView, ComplaintView},
     parse_id,
 };
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
@@ -266,6 +270,12 @@ pub(super) struct ReadingComplaintDetailView {
     pub amount_charged: String,
     /// What went back to the wallet so far
     pub amount_refunded: String,
+    /// The mentor's answer; null until they give one
+    #[oai(nullable)]
+    pub response: Option<ReadingComplaintAnswerView>,
+    /// The admin's decision with its note; null while open
+    #[oai(nullable)]
+    pub resolution: Option<ComplaintResolutionView>,
 }
 
 impl From<after::QueuedReadingComplaint> for ReadingComplaintDetailView {
@@ -291,6 +301,11 @@ impl From<after::QueuedReadingComplaint> for ReadingComplaintDetailView {
             mentor_email: c.mentor_email,
             amount_charged: money::format(c.charged_cents),
             amount_refunded: money::format(c.refunded_cents),
+            response: c
+                .response_message
+                .zip(c.response_created_at)
+                .map(|(message, created_at)| ReadingComplaintAnswerView { message, created_at }),
+            resolution: resolution(after::Decision::of(c.outcome, c.outcome_cents, c.note, c.decided_at)),
         }
     }
 }
@@ -375,6 +390,9 @@ pub(super) struct MentorReadingComplaintView {
     pub response_due_at: DateTime<Utc>,
     #[oai(nullable)]
     pub response: Option<ReadingComplaintAnswerView>,
+    /// The admin's decision with its note; null while open
+    #[oai(nullable)]
+    pub resolution: Option<ComplaintResolutionView>,
 }
 
 impl From<after::MentorsReadingComplaint> for MentorReadingComplaintView {
@@ -394,6 +412,7 @@ impl From<after::MentorsReadingComplaint> for MentorReadingComplaintView {
                 .response_message
                 .zip(c.response_created_at)
                 .map(|(message, created_at)| ReadingComplaintAnswerView { message, created_at }),
+            resolution: resolution(after::Decision::of(c.outcome, c.outcome_cents, c.note, c.decided_at)),
         }
     }
 }
@@ -687,14 +706,7 @@ impl AdminComplaintsApi {
             b.note.as_deref(),
         )
         .await?;
-        Ok(Json(ReadingComplaintView {
-            id: c.id,
-            instant_session_id: c.instant_session_id,
-            reason: c.reason,
-            details: c.details,
-            status: c.status,
-            created_at: c.created_at,
-        }))
+        Ok(Json(c.into()))
     }
 
     /// Refunds any paid booking by goodwill, at any time: never more than paid less refunded (409).

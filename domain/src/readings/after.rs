@@ -16,10 +16,11 @@ use crate::{
     error::OnConstraint,
     money,
     notifications::{self, Kind},
+    payouts::adjustments,
     refunds,
     statuses::{ComplaintReason, ComplaintStatus, Outcome},
     text,
-    wallet::{EntryKind, top_up},
+    wallet::{EntryKind, MAX_BALANCE_CENTS},
 };
 
 /// What only the seeker of a started reading may do.
@@ -97,6 +98,35 @@ pub struct ReadingComplaint {
     pub details: Option<String>,
     pub status: ComplaintStatus,
     pub created_at: DateTime<Utc>,
+    /// None while the complaint is open
+    pub decision: Option<Decision>,
+}
+
+/// An admin's decision on a reading's complaint, as a booking complaint's resolution: the outcome,
+/// what went back to the wallet, the note both parties see, and when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub outcome: Outcome,
+    pub cents: i64,
+    pub note: String,
+    pub decided_at: DateTime<Utc>,
+}
+
+impl Decision {
+    /// The decision of a row's columns (all set once decided, by the table's check).
+    pub fn of(
+        outcome: Option<Outcome>,
+        cents: Option<i64>,
+        note: Option<String>,
+        decided_at: Option<DateTime<Utc>>,
+    ) -> Option<Self> {
+        Some(Self {
+            outcome: outcome?,
+            cents: cents.unwrap_or(0),
+            note: note.unwrap_or_default(),
+            decided_at: decided_at?,
+        })
+    }
 }
 
 /// `POST /api/instant-sessions/{id}/complaint` by the seeker: the rules of booking complaints, from
@@ -151,6 +181,8 @@ pub async fn complain(
     .on_constraint("instant_session_complaints_one_per_reading", || {
         Error::conflict(complaints::ALREADY_REPORTED)
     })?;
+    // As a booking's: an open complaint holds the reading out of a payout not yet sent.
+    adjustments::release_reading(&mut tx, r.mentor_id, id).await?;
     notifications::notify(
         &mut tx,
         r.mentor_user_id,
@@ -171,11 +203,23 @@ pub async fn complain(
         details: details.map(str::to_string),
         status: ComplaintStatus::Open,
         created_at: c.created_at,
+        decision: None,
     })
 }
 
 /// The note of the wallet entry that gives a reading's money back after a complaint.
 pub const REFUND_ENTRY_NOTE: &str = "Refund after a complaint about a reading";
+/// 409 when a refund is asked of a reading that charged nothing, or whose charge went back already.
+pub const NOTHING_LEFT: &str = "This reading has nothing left to refund: its charges went back to the wallet already, or it charged nothing (free minutes).";
+
+/// 409 when the refund would take the seeker's wallet past the balance cap.
+pub fn over_wallet_cap(room_cents: i64) -> Error {
+    Error::conflict(format!(
+        "The refund would take the seeker's balance past its ${} cap: at most ${} can go back to the wallet now.",
+        money::format(MAX_BALANCE_CENTS),
+        money::format(room_cents.max(0))
+    ))
+}
 
 /// A reading's complaint in the admins' queue: both parties and the money (charged to the wallet,
 /// given back to it so far).
@@ -199,6 +243,12 @@ pub struct QueuedReadingComplaint {
     pub mentor_email: String,
     pub charged_cents: i64,
     pub refunded_cents: i64,
+    pub response_message: Option<String>,
+    pub response_created_at: Option<DateTime<Utc>>,
+    pub outcome: Option<Outcome>,
+    pub outcome_cents: Option<i64>,
+    pub note: Option<String>,
+    pub decided_at: Option<DateTime<Utc>>,
 }
 
 /// Readings' complaints in `status` (all when none), oldest open first, then the others newest first.
@@ -210,9 +260,12 @@ pub async fn queue(db: &PgPool, status: Option<ComplaintStatus>) -> Result<Vec<Q
                   u.first_name AS seeker_first_name, u.last_name AS seeker_last_name, u.email AS seeker_email,
                   m.user_id AS mentor_user_id, m.display_name AS mentor_display_name, mu.email AS mentor_email,
                   coalesce((SELECT -sum(e.amount_cents) FROM wallet_entries e WHERE e.instant_session_id = s.id AND e.kind = $2), 0)::bigint AS "charged_cents!",
-                  coalesce((SELECT sum(e.amount_cents) FROM wallet_entries e WHERE e.instant_session_id = s.id AND e.kind = $3), 0)::bigint AS "refunded_cents!"
+                  coalesce((SELECT sum(e.amount_cents) FROM wallet_entries e WHERE e.instant_session_id = s.id AND e.kind = $3), 0)::bigint AS "refunded_cents!",
+                  cr.message AS "response_message?", cr.created_at AS "response_created_at?",
+                  c.outcome AS "outcome: Outcome", c.outcome_cents, c.note, c.decided_at
            FROM instant_session_complaints c JOIN instant_sessions s ON s.id = c.instant_session_id
            JOIN users u ON u.id = c.user_id JOIN mentors m ON m.id = c.mentor_id JOIN users mu ON mu.id = m.user_id
+           LEFT JOIN instant_session_complaint_responses cr ON cr.complaint_id = c.id
            WHERE ($1::text IS NULL OR c.status = $1)
            ORDER BY c.status = 'open' DESC, CASE WHEN c.status = 'open' THEN c.created_at END ASC, c.created_at DESC, c.id"#,
         status.map(ComplaintStatus::as_str),
@@ -225,8 +278,11 @@ pub async fn queue(db: &PgPool, status: Option<ComplaintStatus>) -> Result<Vec<Q
 
 /// An admin decides a reading's open complaint as a booking's (full, partial with 0 < amount < what is
 /// left, or no refund, with a note): the refund goes back to the seeker's wallet as a positive
-/// `adjustment` entry naming the reading, so the reading's payout is what is left. One transaction
-/// under the complaint's row lock: a decided complaint is a conflict. Audited; both parties are told.
+/// `adjustment` entry naming the reading, so the reading's payout is what is left (or, when a paid
+/// payout held it, the mentor's share of the refund comes off the next one). A refund of a reading
+/// with nothing left to refund, or one the wallet's cap cannot take, is a conflict that says so. The
+/// decision (outcome, amount, note, when, by whom) stays on the complaint. One transaction under the
+/// complaint's row lock: a decided complaint is a conflict. Audited; both parties are told.
 pub async fn decide(
     db: &PgPool,
     admin_id: Uuid,
@@ -252,7 +308,7 @@ pub async fn decide(
     let mut tx = db.begin().await?;
     let c = sqlx::query!(
         r#"SELECT c.instant_session_id, c.user_id, c.reason AS "reason: ComplaintReason", c.details, c.created_at,
-                  c.status AS "status: ComplaintStatus", m.user_id AS mentor_user_id, u.first_name, u.last_name
+                  c.status AS "status: ComplaintStatus", c.mentor_id, m.user_id AS mentor_user_id, u.first_name, u.last_name
            FROM instant_session_complaints c JOIN mentors m ON m.id = c.mentor_id JOIN users u ON u.id = c.user_id
            WHERE c.id = $1 FOR UPDATE OF c"#,
         complaint_id
@@ -274,22 +330,14 @@ pub async fn decide(
     .fetch_one(&mut *tx)
     .await?;
     let left = (m.charged - m.refunded).max(0);
-    let cents = match (outcome, partial) {
-        (Outcome::PartialRefund, Some(cents)) if cents >= left => {
-            return Err(if left == 0 {
-                Error::conflict(refunds::NOTHING_LEFT)
-            } else {
-                Error::conflict(format!(
-                    "A partial refund must be less than what is left to refund (${})",
-                    money::format(left)
-                ))
-            });
-        }
-        (Outcome::PartialRefund, Some(cents)) => cents,
-        (Outcome::FullRefund, _) => left,
-        _ => 0,
-    };
+    let cents = refund_cents(outcome, partial, left)?;
     if cents > 0 {
+        let balance = sqlx::query_scalar!(
+            r#"SELECT coalesce((SELECT balance_cents FROM wallets WHERE user_id = $1), 0)::bigint AS "balance!""#,
+            c.user_id
+        )
+        .fetch_one(&mut *tx)
+        .await?;
         sqlx::query!(
             "INSERT INTO wallet_entries (user_id, kind, amount_cents, note, instant_session_id) VALUES ($1, $2, $3, $4, $5)",
             c.user_id,
@@ -300,14 +348,20 @@ pub async fn decide(
         )
         .execute(&mut *tx)
         .await
-        .on_constraint("wallets_balance_cap", || top_up::over_cap(0))?;
+        .on_constraint("wallets_balance_cap", || over_wallet_cap(MAX_BALANCE_CENTS - balance))?;
+        adjustments::follow_reading_refund(&mut tx, c.mentor_id, c.instant_session_id, cents).await?;
     }
-    sqlx::query!(
-        "UPDATE instant_session_complaints SET status = $2 WHERE id = $1",
+    let decided_at = sqlx::query_scalar!(
+        "UPDATE instant_session_complaints SET status = $2, outcome = $3, outcome_cents = $4, note = $5, decided_at = now(),
+                decided_by = $6 WHERE id = $1 RETURNING decided_at AS \"decided_at!\"",
         complaint_id,
         outcome.status() as ComplaintStatus,
+        outcome as Outcome,
+        cents,
+        note,
+        admin_id,
     )
-    .execute(&mut *tx)
+    .fetch_one(&mut *tx)
     .await?;
     let what = complaints::outcome_label(outcome, cents);
     notifications::notify(
@@ -351,7 +405,29 @@ pub async fn decide(
         details: c.details,
         status: outcome.status(),
         created_at: c.created_at,
+        decision: Some(Decision {
+            outcome,
+            cents,
+            note: note.to_string(),
+            decided_at,
+        }),
     })
+}
+
+/// What a decision gives back of the `left_cents` a reading has left to refund: all of it (a full
+/// refund), the partial amount (more than zero, checked by the caller, and less than what is left) or
+/// nothing; a refund of a reading with nothing left is a conflict that says so.
+pub fn refund_cents(outcome: Outcome, partial: Option<i64>, left_cents: i64) -> Result<i64> {
+    match (outcome, partial) {
+        (Outcome::NoRefund, _) => Ok(0),
+        _ if left_cents <= 0 => Err(Error::conflict(NOTHING_LEFT)),
+        (Outcome::PartialRefund, Some(cents)) if cents >= left_cents => Err(Error::conflict(format!(
+            "A partial refund must be less than what is left to refund (${})",
+            money::format(left_cents)
+        ))),
+        (Outcome::PartialRefund, cents) => Ok(cents.unwrap_or(0)),
+        (Outcome::FullRefund, _) => Ok(left_cents),
+    }
 }
 
 /// A reading's complaint as its mentor sees it, with their answer.
@@ -368,6 +444,10 @@ pub struct MentorsReadingComplaint {
     pub seeker_last_name: String,
     pub response_message: Option<String>,
     pub response_created_at: Option<DateTime<Utc>>,
+    pub outcome: Option<Outcome>,
+    pub outcome_cents: Option<i64>,
+    pub note: Option<String>,
+    pub decided_at: Option<DateTime<Utc>>,
 }
 
 /// The complaints about a mentor's readings, newest first.
@@ -377,7 +457,8 @@ pub async fn mentors_complaints(db: &PgPool, mentor_user_id: Uuid) -> Result<Vec
         r#"SELECT c.id, c.instant_session_id, c.reason AS "reason: ComplaintReason", c.details,
                   c.status AS "status: ComplaintStatus", c.created_at, s.started_at,
                   u.first_name AS seeker_first_name, u.last_name AS seeker_last_name,
-                  cr.message AS "response_message?", cr.created_at AS "response_created_at?"
+                  cr.message AS "response_message?", cr.created_at AS "response_created_at?",
+                  c.outcome AS "outcome: Outcome", c.outcome_cents, c.note, c.decided_at
            FROM instant_session_complaints c JOIN instant_sessions s ON s.id = c.instant_session_id
            JOIN mentors m ON m.id = c.mentor_id JOIN users u ON u.id = c.user_id
            LEFT JOIN instant_session_complaint_responses cr ON cr.complaint_id = c.id
@@ -449,6 +530,47 @@ pub async fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refund_gives_back_at_most_what_is_left_and_says_so() {
+        assert_eq!(refund_cents(Outcome::FullRefund, None, 600).unwrap(), 600);
+        assert_eq!(refund_cents(Outcome::PartialRefund, Some(250), 600).unwrap(), 250);
+        assert_eq!(refund_cents(Outcome::PartialRefund, Some(599), 600).unwrap(), 599);
+        assert_eq!(
+            refund_cents(Outcome::PartialRefund, Some(600), 600)
+                .unwrap_err()
+                .to_string(),
+            "A partial refund must be less than what is left to refund ($6.00)"
+        );
+        assert_eq!(refund_cents(Outcome::NoRefund, None, 0).unwrap(), 0);
+        for outcome in [Outcome::FullRefund, Outcome::PartialRefund] {
+            assert_eq!(
+                refund_cents(outcome, Some(100), 0).unwrap_err().to_string(),
+                NOTHING_LEFT
+            );
+        }
+    }
+
+    #[test]
+    fn a_refund_past_the_wallet_cap_says_how_much_fits() {
+        assert_eq!(
+            over_wallet_cap(250).to_string(),
+            "The refund would take the seeker's balance past its $1000.00 cap: at most $2.50 can go back to the wallet now."
+        );
+        assert!(
+            over_wallet_cap(-5)
+                .to_string()
+                .ends_with("at most $0.00 can go back to the wallet now.")
+        );
+    }
+
+    #[test]
+    fn a_decision_is_read_back_only_when_complete() {
+        let at = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        let d = Decision::of(Some(Outcome::NoRefund), Some(0), Some("Fine.".into()), Some(at)).unwrap();
+        assert_eq!(d.note, "Fine.");
+        assert_eq!(Decision::of(None, None, None, None), None);
+    }
 
     #[test]
     fn a_refund_entry_says_why_within_a_refund_note() {

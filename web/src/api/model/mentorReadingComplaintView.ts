@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { ComplaintReason } from './complaintReason';
+import type { ComplaintResolutionView } from './complaintResolutionView';
 import type { ComplaintStatus } from './complaintStatus';
 import type { ReadingComplaintAnswerView } from './readingComplaintAnswerView';
 
@@ -26,4 +27,6 @@ export interface MentorReadingComplaintView {
   /** Until when the mentor may answer (48 hours after the complaint) */
   responseDueAt: string;
   response?: ReadingComplaintAnswerView & unknown | null;
+  /** The admin's decision with its note; null while open */
+  resolution?: ComplaintResolutionView & unknown | null;
 }

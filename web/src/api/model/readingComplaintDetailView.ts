@@ -5,8 +5,10 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { ComplaintReason } from './complaintReason';
+import type { ComplaintResolutionView } from './complaintResolutionView';
 import type { ComplaintSeekerView } from './complaintSeekerView';
 import type { ComplaintStatus } from './complaintStatus';
+import type { ReadingComplaintAnswerView } from './readingComplaintAnswerView';
 
 /**
  * A reading's complaint in the admins' queue (issue 36): both parties and the wallet money.
@@ -32,4 +34,8 @@ export interface ReadingComplaintDetailView {
   amountCharged: string;
   /** What went back to the wallet so far */
   amountRefunded: string;
+  /** The mentor's answer; null until they give one */
+  response?: ReadingComplaintAnswerView & unknown | null;
+  /** The admin's decision with its note; null while open */
+  resolution?: ComplaintResolutionView & unknown | null;
 }

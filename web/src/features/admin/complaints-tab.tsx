@@ -87,7 +87,17 @@ function ReadingComplaintCard({ complaint: c }: { complaint: ReadingComplaintDet
         {time(c.createdAt)}
       </p>
       {c.details && <p className="mt-3 whitespace-pre-wrap text-sm text-slate-800">{c.details}</p>}
-      {c.status === 'open' && <DecisionForm resolve={(body) => resolveReadingComplaint(c.id, body)} readings />}
+      <p className="mt-3 text-sm text-slate-700">
+        {c.response ? `Mentor's answer: ${c.response.message}` : 'The mentor has not answered.'}
+      </p>
+      {c.resolution ? (
+        <p className="mt-3 text-sm text-slate-700">
+          Decided: {OUTCOME_LABELS[c.resolution.outcome]}
+          {c.resolution.outcome !== 'no_refund' && ` (${formatUsd(c.resolution.amount)})`} · {c.resolution.note}
+        </p>
+      ) : (
+        c.status === 'open' && <DecisionForm resolve={(body) => resolveReadingComplaint(c.id, body)} readings />
+      )}
     </Card>
   );
 }

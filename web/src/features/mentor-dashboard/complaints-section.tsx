@@ -99,7 +99,12 @@ function ReadingComplaintCard({ complaint: c }: { complaint: MentorReadingCompla
       </p>
       {c.details && <p className="mt-2 whitespace-pre-wrap text-sm text-slate-800">{c.details}</p>}
       {c.response && <p className="mt-2 text-sm text-slate-700">Your answer: {c.response.message}</p>}
-      {c.status === 'open' ? (
+      {c.resolution ? (
+        <p className="mt-2 text-sm text-slate-700">
+          Decided: {OUTCOMES[c.resolution.outcome] ?? c.resolution.outcome}
+          {c.resolution.outcome !== 'no_refund' && ` (${formatUsd(c.resolution.amount)})`} · {c.resolution.note}
+        </p>
+      ) : c.status === 'open' ? (
         <p className="mt-2 text-sm text-amber-700">Waiting for an administrator's decision</p>
       ) : (
         <p className="mt-2 text-sm text-slate-700">Decided: {c.status}</p>
