@@ -170,6 +170,11 @@ fn cases() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
             "status",
             names(ComplaintStatus::ALL, ComplaintStatus::as_str),
         ),
+        (
+            "instant_session_complaints",
+            "outcome",
+            names(Outcome::ALL, Outcome::as_str),
+        ),
         ("instant_sessions", "mode", names(InstantMode::ALL, InstantMode::as_str)),
         (
             "instant_sessions",

@@ -366,6 +366,30 @@ const ROWS = {
       };
     },
   },
+  // A reading's complaint is decided by admins and answered by its mentor as a booking's (issue 36).
+  'POST /api/admin/reading-complaints/{id}/resolve': {
+    access: 'owner',
+    ok: 200,
+    refused: { otherSeeker: 403, otherMentor: 403 },
+    make: async (w) => ({
+      path: `/api/admin/reading-complaints/${(await w.newReadingComplaint()).id}/resolve`,
+      body: { outcome: 'no_refund', note: 'The reading took place as described.' },
+      owner: w.admin,
+    }),
+  },
+  'POST /api/mentor/reading-complaints/{id}/response': {
+    access: 'owner',
+    ok: 201,
+    refused: { otherSeeker: 404, otherMentor: 404 },
+    make: async (w) => {
+      const c = await w.newReadingComplaint();
+      return {
+        path: `/api/mentor/reading-complaints/${c.id}/response`,
+        body: { message: 'I am sorry the chat kept dropping.' },
+        owner: c.mentor,
+      };
+    },
+  },
   'POST /api/instant-sessions/{id}/end': {
     access: 'owner',
     ok: 200,
@@ -703,6 +727,16 @@ before(async () => {
       assert.equal(e.status, 200, show(e));
     }
     return { id: r.body.id, seeker: seekerOf, mentor: m.c };
+  };
+  // The seeker's complaint about an ended reading: { id, seeker, mentor } (the reading's own clients).
+  w.newReadingComplaint = async () => {
+    const r = await w.newReading({ ended: true });
+    const c = await r.seeker.post(`/api/instant-sessions/${r.id}/complaint`, {
+      reason: 'technical_problem',
+      details: 'The chat kept dropping.',
+    });
+    assert.equal(c.status, 201, show(c));
+    return { id: c.body.id, seeker: r.seeker, mentor: r.mentor };
   };
   w.newUserId = async () => {
     const user = await createVerifiedUser(stack);

@@ -11,9 +11,13 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
-use super::{Tag, amount::Amount};
+use super::{
+    Tag,
+    amount::Amount,
+    readings::{ReadingComplaintView, resolution},
+};
 use crate::views::{
-    booking::{BookingStatusView, ComplaintView},
+    booking::{BookingStatusView, ComplaintResolutionView, ComplaintView},
     parse_id,
 };
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
@@ -22,9 +26,10 @@ use domain::{
     calls::CallStatus,
     catalogue::mentors,
     choice::Choice,
-    complaints::{self, ComplaintReason, Outcome, lists},
+    complaints::{self, ComplaintReason, ComplaintStatus, Outcome, lists},
     money,
     payments::{RefundReason, RefundStatus},
+    readings::after,
     receipts::{self, Receipt, ReceiptKind},
     refunds,
 };
@@ -241,6 +246,77 @@ impl From<lists::Listed> for ComplaintDetailView {
     }
 }
 
+/// A reading's complaint in the admins' queue (issue 36): both parties and the wallet money.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub(super) struct ReadingComplaintDetailView {
+    pub id: Uuid,
+    pub instant_session_id: Uuid,
+    pub reason: ComplaintReason,
+    #[oai(nullable)]
+    pub details: Option<String>,
+    pub status: ComplaintStatus,
+    pub created_at: DateTime<Utc>,
+    #[oai(nullable)]
+    pub started_at: Option<DateTime<Utc>>,
+    #[oai(nullable)]
+    pub ended_at: Option<DateTime<Utc>>,
+    pub seeker: ComplaintSeekerView,
+    pub mentor_id: Uuid,
+    pub mentor_user_id: Uuid,
+    pub mentor_display_name: String,
+    pub mentor_email: String,
+    /// What the reading charged the seeker's wallet
+    pub amount_charged: String,
+    /// What went back to the wallet so far
+    pub amount_refunded: String,
+    /// The mentor's answer; null until they give one
+    #[oai(nullable)]
+    pub response: Option<ReadingComplaintAnswerView>,
+    /// The admin's decision with its note; null while open
+    #[oai(nullable)]
+    pub resolution: Option<ComplaintResolutionView>,
+}
+
+impl From<after::QueuedReadingComplaint> for ReadingComplaintDetailView {
+    fn from(c: after::QueuedReadingComplaint) -> Self {
+        Self {
+            id: c.id,
+            instant_session_id: c.instant_session_id,
+            reason: c.reason,
+            details: c.details,
+            status: c.status,
+            created_at: c.created_at,
+            started_at: c.started_at,
+            ended_at: c.ended_at,
+            seeker: ComplaintSeekerView {
+                id: c.user_id,
+                first_name: c.seeker_first_name,
+                last_name: c.seeker_last_name,
+                email: c.seeker_email,
+            },
+            mentor_id: c.mentor_id,
+            mentor_user_id: c.mentor_user_id,
+            mentor_display_name: c.mentor_display_name,
+            mentor_email: c.mentor_email,
+            amount_charged: money::format(c.charged_cents),
+            amount_refunded: money::format(c.refunded_cents),
+            response: c
+                .response_message
+                .zip(c.response_created_at)
+                .map(|(message, created_at)| ReadingComplaintAnswerView { message, created_at }),
+            resolution: resolution(after::Decision::of(c.outcome, c.outcome_cents, c.note, c.decided_at)),
+        }
+    }
+}
+
+#[derive(Object)]
+pub(super) struct ReadingComplaintPage {
+    /// Oldest open first, then the decided ones, newest first
+    pub items: Vec<ReadingComplaintDetailView>,
+    pub total: i64,
+}
+
 #[derive(Object)]
 pub(super) struct ComplaintPage {
     /// Oldest open first, then the decided ones, newest decision first
@@ -285,6 +361,66 @@ impl From<Receipt> for ReceiptView {
             payer_name: r.payer_name,
         }
     }
+}
+
+/// The mentor's one answer to a reading's complaint.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub(super) struct ReadingComplaintAnswerView {
+    pub message: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A complaint about one of the mentor's readings (issue 36).
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub(super) struct MentorReadingComplaintView {
+    pub id: Uuid,
+    pub instant_session_id: Uuid,
+    pub reason: ComplaintReason,
+    #[oai(nullable)]
+    pub details: Option<String>,
+    pub status: ComplaintStatus,
+    pub created_at: DateTime<Utc>,
+    #[oai(nullable)]
+    pub started_at: Option<DateTime<Utc>>,
+    pub seeker_first_name: String,
+    pub seeker_last_name: String,
+    /// Until when the mentor may answer (48 hours after the complaint)
+    pub response_due_at: DateTime<Utc>,
+    #[oai(nullable)]
+    pub response: Option<ReadingComplaintAnswerView>,
+    /// The admin's decision with its note; null while open
+    #[oai(nullable)]
+    pub resolution: Option<ComplaintResolutionView>,
+}
+
+impl From<after::MentorsReadingComplaint> for MentorReadingComplaintView {
+    fn from(c: after::MentorsReadingComplaint) -> Self {
+        Self {
+            id: c.id,
+            instant_session_id: c.instant_session_id,
+            reason: c.reason,
+            details: c.details,
+            status: c.status,
+            created_at: c.created_at,
+            started_at: c.started_at,
+            seeker_first_name: c.seeker_first_name,
+            seeker_last_name: c.seeker_last_name,
+            response_due_at: c.created_at + complaints::RESPONSE_WINDOW,
+            response: c
+                .response_message
+                .zip(c.response_created_at)
+                .map(|(message, created_at)| ReadingComplaintAnswerView { message, created_at }),
+            resolution: resolution(after::Decision::of(c.outcome, c.outcome_cents, c.note, c.decided_at)),
+        }
+    }
+}
+
+#[derive(ApiResponse)]
+pub(super) enum ReadingComplaintAnswered {
+    #[oai(status = 201)]
+    Created(Json<MentorReadingComplaintView>),
 }
 
 #[derive(ApiResponse)]
@@ -359,6 +495,40 @@ impl ComplaintsApi {
             total: items.len() as i64,
             items,
         }))
+    }
+
+    /// The complaints about the signed-in mentor's readings (issue 36), newest first, with their answer.
+    #[oai(
+        path = "/mentor/reading-complaints",
+        method = "get",
+        operation_id = "listMentorReadingComplaints"
+    )]
+    async fn mentor_reading_list(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+    ) -> ApiResult<Json<Vec<MentorReadingComplaintView>>> {
+        mentors::own(&state.pool, auth.0.user.id).await?;
+        let items = after::mentors_complaints(&state.pool, auth.0.user.id).await?;
+        Ok(Json(items.into_iter().map(Into::into).collect()))
+    }
+
+    /// The mentor answers a complaint about their reading as about a session: once, within 48 hours.
+    #[oai(
+        path = "/mentor/reading-complaints/:id/response",
+        method = "post",
+        operation_id = "answerReadingComplaint"
+    )]
+    async fn respond_reading(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<ComplaintResponseRequest>,
+    ) -> ApiResult<ReadingComplaintAnswered> {
+        let id = parse_id(&id, complaints::NOT_FOUND)?;
+        let c = after::respond(&state.pool, auth.0.user.id, id, body.message.as_deref(), Utc::now()).await?;
+        Ok(ReadingComplaintAnswered::Created(Json(c.into())))
     }
 
     /// The mentor answers a complaint about their session, once, within 48 hours of it.
@@ -477,6 +647,63 @@ impl AdminComplaintsApi {
             amount.as_deref(),
             b.note.as_deref(),
             Utc::now(),
+        )
+        .await?;
+        Ok(Json(c.into()))
+    }
+
+    /// Readings' complaints (issue 36; `status`: open, resolved, rejected or all, the default): oldest
+    /// open first, each with both parties and what the reading charged and gave back to the wallet.
+    #[oai(
+        path = "/admin/reading-complaints",
+        method = "get",
+        operation_id = "listReadingComplaints"
+    )]
+    async fn list_readings(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        status: Query<Option<String>>,
+    ) -> ApiResult<Json<ReadingComplaintPage>> {
+        auth.admin()?;
+        let status = lists::parse_filter(status.0.as_deref())?;
+        let items: Vec<ReadingComplaintDetailView> = after::queue(&state.pool, status)
+            .await?
+            .into_iter()
+            .map(Into::into)
+            .collect();
+        Ok(Json(ReadingComplaintPage {
+            total: items.len() as i64,
+            items,
+        }))
+    }
+
+    /// Decides a reading's open complaint as a booking's: full_refund, partial_refund
+    /// (0 < amount < what is left) or no_refund, with a note. The refund goes back to the seeker's
+    /// wallet; the reading's payout is what is left. Audited; both parties are told.
+    #[oai(
+        path = "/admin/reading-complaints/:id/resolve",
+        method = "post",
+        operation_id = "resolveReadingComplaint"
+    )]
+    async fn resolve_reading(
+        &self,
+        state: Data<&AppState>,
+        auth: SessionAuth,
+        id: Path<String>,
+        body: Json<ResolveRequest>,
+    ) -> ApiResult<Json<ReadingComplaintView>> {
+        let admin = auth.admin()?;
+        let id = parse_id(&id, complaints::NOT_FOUND)?;
+        let b = body.0;
+        let amount = Amount::text(&b.amount);
+        let c = after::decide(
+            &state.pool,
+            admin.user.id,
+            id,
+            b.outcome.as_ref(),
+            amount.as_deref(),
+            b.note.as_deref(),
         )
         .await?;
         Ok(Json(c.into()))

@@ -123,6 +123,9 @@ pub(super) struct PayoutAdjustmentView {
     pub id: String,
     #[oai(nullable)]
     pub booking_id: Option<String>,
+    /// The reading whose complaint's refund it takes off (issue 36)
+    #[oai(nullable)]
+    pub instant_session_id: Option<String>,
     /// Two decimals, negative when it takes money off
     pub amount: String,
     pub reason: AdjustmentReason,
@@ -137,6 +140,7 @@ impl From<Adjustment> for PayoutAdjustmentView {
         Self {
             id: a.id.to_string(),
             booking_id: a.booking_id.map(|b| b.to_string()),
+            instant_session_id: a.instant_session_id.map(|s| s.to_string()),
             amount: money::format(a.amount_cents),
             reason: a.reason,
             payout_id: a.payout_id.map(|p| p.to_string()),

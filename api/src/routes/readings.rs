@@ -11,7 +11,7 @@ use super::{
     Tag,
     dashboard::{ReviewCreated, ReviewRequest},
 };
-use crate::views::parse_id;
+use crate::views::{booking::ComplaintResolutionView, parse_id};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     catalogue::instant::InstantMode,
@@ -103,6 +103,34 @@ pub struct ReadingComplaintView {
     pub details: Option<String>,
     pub status: ComplaintStatus,
     pub created_at: DateTime<Utc>,
+    /// The admin's decision (outcome, what went back to the wallet, note); null while open
+    #[oai(nullable)]
+    pub resolution: Option<ComplaintResolutionView>,
+}
+
+/// A reading complaint's decision as a booking complaint's resolution (never automatic).
+pub(super) fn resolution(d: Option<after::Decision>) -> Option<ComplaintResolutionView> {
+    d.map(|d| ComplaintResolutionView {
+        outcome: d.outcome,
+        amount: money::format(d.cents),
+        note: d.note,
+        decided_at: d.decided_at,
+        automatic: false,
+    })
+}
+
+impl From<after::ReadingComplaint> for ReadingComplaintView {
+    fn from(c: after::ReadingComplaint) -> Self {
+        Self {
+            id: c.id,
+            instant_session_id: c.instant_session_id,
+            reason: c.reason,
+            details: c.details,
+            status: c.status,
+            created_at: c.created_at,
+            resolution: resolution(c.decision),
+        }
+    }
 }
 
 #[derive(ApiResponse)]
@@ -235,14 +263,7 @@ impl ReadingsApi {
             Utc::now(),
         )
         .await?;
-        Ok(ReadingComplaintCreated::Created(Json(ReadingComplaintView {
-            id: c.id,
-            instant_session_id: c.instant_session_id,
-            reason: c.reason,
-            details: c.details,
-            status: c.status,
-            created_at: c.created_at,
-        })))
+        Ok(ReadingComplaintCreated::Created(Json(c.into())))
     }
 
     /// Either party ends the reading: every started minute up to now is billed once.

@@ -344,7 +344,7 @@ async fn settle(
 }
 
 /// The mentor's answer: trimmed, 1 to 2,000 characters.
-fn response_message(raw: Option<&str>) -> Result<&str> {
+pub(crate) fn response_message(raw: Option<&str>) -> Result<&str> {
     let message = raw.map(str::trim).unwrap_or_default();
     if message.is_empty() || message.chars().count() > MAX_RESPONSE_CHARS {
         return Err(Error::validation(BAD_RESPONSE));

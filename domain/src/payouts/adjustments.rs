@@ -104,6 +104,114 @@ pub async fn follow_refund(
     }
 }
 
+/// Makes payouts follow `refund_cents` given back to the wallet for a reading of `mentor_id` after a
+/// complaint (issue 36), as [`follow_refund`] does for a booking: a reading in no payout needs nothing
+/// (the batch takes what the reading's wallet entries leave); one waiting in a pending payout has its
+/// row recomputed (and leaves the payout when nothing is left of it); one a paid payout holds becomes a
+/// negative adjustment of the mentor's share of the refund on the next payout.
+pub async fn follow_reading_refund(
+    conn: &mut PgConnection,
+    mentor_id: Uuid,
+    instant_session_id: Uuid,
+    refund_cents: i64,
+) -> Result<Followed> {
+    lock_mentor(conn, mentor_id).await?;
+    let holder = sqlx::query!(
+        r#"SELECT po.id, po.status AS "status: PayoutStatus" FROM payout_readings pr JOIN payouts po ON po.id = pr.payout_id
+           WHERE pr.instant_session_id = $1 FOR UPDATE OF po"#,
+        instant_session_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    match holder {
+        None => Ok(Followed::NothingToDo),
+        Some(p) if p.status == PayoutStatus::Pending => {
+            let left = sqlx::query_scalar!(
+                r#"SELECT coalesce(-sum(amount_cents), 0)::bigint AS "left!" FROM wallet_entries WHERE instant_session_id = $1"#,
+                instant_session_id,
+            )
+            .fetch_one(&mut *conn)
+            .await?;
+            if left > 0 {
+                sqlx::query!(
+                    "UPDATE payout_readings SET amount_cents = $2, fee_cents = $3 WHERE instant_session_id = $1",
+                    instant_session_id,
+                    left,
+                    fees::fee_cents(left),
+                )
+                .execute(&mut *conn)
+                .await?;
+            } else {
+                drop_reading(conn, p.id, instant_session_id).await?;
+            }
+            recompute(conn, p.id).await?;
+            Ok(Followed::Recomputed(p.id))
+        }
+        Some(_) => {
+            let amount_cents = -mentor_share(refund_cents);
+            if amount_cents == 0 {
+                return Ok(Followed::NothingToDo);
+            }
+            let adjustment_id = sqlx::query_scalar!(
+                "INSERT INTO payout_adjustments (mentor_id, instant_session_id, amount_cents, reason)
+                 VALUES ($1, $2, $3, $4) RETURNING id",
+                mentor_id,
+                instant_session_id,
+                amount_cents,
+                AdjustmentReason::Refund as AdjustmentReason,
+            )
+            .fetch_one(&mut *conn)
+            .await?;
+            Ok(Followed::Adjusted {
+                adjustment_id,
+                amount_cents,
+            })
+        }
+    }
+}
+
+/// Takes a reading out of the pending payout `payout_id` (its row and its count).
+async fn drop_reading(conn: &mut PgConnection, payout_id: Uuid, instant_session_id: Uuid) -> Result<()> {
+    sqlx::query!(
+        "DELETE FROM payout_readings WHERE instant_session_id = $1",
+        instant_session_id
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!(
+        "UPDATE payouts SET reading_count = greatest(reading_count - 1, 0) WHERE id = $1",
+        payout_id
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Takes a reading out of the pending payout that holds it (a complaint was opened about it), as
+/// [`release_booking`] does: it joins a later batch once the complaint is decided. A paid payout keeps
+/// it. Returns the payout it left.
+pub async fn release_reading(
+    conn: &mut PgConnection,
+    mentor_id: Uuid,
+    instant_session_id: Uuid,
+) -> Result<Option<Uuid>> {
+    lock_mentor(conn, mentor_id).await?;
+    let payout = sqlx::query_scalar!(
+        "SELECT po.id FROM payout_readings pr JOIN payouts po ON po.id = pr.payout_id
+         WHERE pr.instant_session_id = $1 AND po.status = $2 FOR UPDATE OF po",
+        instant_session_id,
+        PayoutStatus::Pending as PayoutStatus,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(payout_id) = payout else {
+        return Ok(None);
+    };
+    drop_reading(conn, payout_id, instant_session_id).await?;
+    recompute(conn, payout_id).await?;
+    Ok(Some(payout_id))
+}
+
 /// Takes `booking_id` out of the pending payout that holds it (a complaint was opened): it joins a later
 /// batch once the complaint is decided. A paid payout keeps it. Returns the payout it left.
 pub async fn release_booking(conn: &mut PgConnection, mentor_id: Uuid, booking_id: Uuid) -> Result<Option<Uuid>> {
@@ -157,7 +265,8 @@ pub async fn recompute(conn: &mut PgConnection, payout_id: Uuid) -> Result<()> {
         .execute(&mut *conn)
         .await?;
     }
-    // Readings (issue 36) stay as they were taken: no refund changes what a reading charged.
+    // Readings (issue 36) stay as they were taken: a complaint's refund changes their row itself
+    // (`follow_reading_refund`).
     let readings = sqlx::query_scalar!(
         "SELECT amount_cents FROM payout_readings WHERE payout_id = $1",
         payout_id
@@ -256,6 +365,8 @@ pub async fn waiting_total(conn: &mut PgConnection, mentor_id: Uuid) -> Result<i
 pub struct Adjustment {
     pub id: Uuid,
     pub booking_id: Option<Uuid>,
+    /// The reading whose complaint's refund it takes off (issue 36)
+    pub instant_session_id: Option<Uuid>,
     pub amount_cents: i64,
     pub reason: AdjustmentReason,
     pub payout_id: Option<Uuid>,
@@ -266,7 +377,7 @@ pub struct Adjustment {
 pub async fn of_mentor(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<Adjustment>> {
     Ok(sqlx::query_as!(
         Adjustment,
-        r#"SELECT id, booking_id, amount_cents, reason AS "reason: AdjustmentReason", payout_id, created_at
+        r#"SELECT id, booking_id, instant_session_id, amount_cents, reason AS "reason: AdjustmentReason", payout_id, created_at
            FROM payout_adjustments WHERE mentor_id = $1 ORDER BY created_at DESC, id"#,
         mentor_id
     )
@@ -278,7 +389,7 @@ pub async fn of_mentor(conn: &mut PgConnection, mentor_id: Uuid) -> Result<Vec<A
 pub async fn of_payouts(conn: &mut PgConnection, payout_ids: &[Uuid]) -> Result<Vec<Adjustment>> {
     Ok(sqlx::query_as!(
         Adjustment,
-        r#"SELECT id, booking_id, amount_cents, reason AS "reason: AdjustmentReason", payout_id, created_at
+        r#"SELECT id, booking_id, instant_session_id, amount_cents, reason AS "reason: AdjustmentReason", payout_id, created_at
            FROM payout_adjustments WHERE payout_id = ANY($1) ORDER BY created_at, id"#,
         payout_ids
     )

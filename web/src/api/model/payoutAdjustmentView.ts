@@ -14,6 +14,11 @@ export interface PayoutAdjustmentView {
   id: string;
   /** @nullable */
   bookingId?: string | null;
+  /**
+     * The reading whose complaint's refund it takes off (issue 36)
+     * @nullable
+     */
+  instantSessionId?: string | null;
   /** Two decimals, negative when it takes money off */
   amount: string;
   reason: AdjustmentReason;

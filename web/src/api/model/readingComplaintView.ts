@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { ComplaintReason } from './complaintReason';
+import type { ComplaintResolutionView } from './complaintResolutionView';
 import type { ComplaintStatus } from './complaintStatus';
 
 /**
@@ -18,4 +19,6 @@ export interface ReadingComplaintView {
   details?: string | null;
   status: ComplaintStatus;
   createdAt: string;
+  /** The admin's decision (outcome, what went back to the wallet, note); null while open */
+  resolution?: ComplaintResolutionView & unknown | null;
 }

@@ -7,6 +7,7 @@ import {
   getListAdminUsersUrl,
   getListAnnouncementsUrl,
   getListComplaintsUrl,
+  getListReadingComplaintsUrl,
   getListContactMessagesUrl,
   getListReportsUrl,
   listAdminBookings,
@@ -14,12 +15,14 @@ import {
   listAdminUsers,
   listAnnouncements,
   listComplaints,
+  listReadingComplaints,
   listContactMessages,
   listReports,
   setAdminUserStatus,
 } from '@/api/endpoints/admin/admin';
 import type {
   ListComplaintsParams,
+  ListReadingComplaintsParams,
   ListAdminBookingsParams,
   ListAdminMentorsParams,
   ListAdminUsersParams,
@@ -41,6 +44,7 @@ export const adminKeys = {
   contactMessages: (params?: ListContactMessagesParams) => apiKey(getListContactMessagesUrl(), params),
   reports: (params?: ListReportsParams) => apiKey(getListReportsUrl(), params),
   complaints: (params?: ListComplaintsParams) => apiKey(getListComplaintsUrl(), params),
+  readingComplaints: (params?: ListReadingComplaintsParams) => apiKey(getListReadingComplaintsUrl(), params),
 };
 
 /** Every admin read is fresh on each visit (staleTime 0): other admins and users change it. */
@@ -88,6 +92,13 @@ export const adminQueries = {
     queryOptions({
       queryKey: adminKeys.complaints(params),
       queryFn: ({ signal }) => listComplaints(params, { signal }),
+      staleTime: 0,
+    }),
+  /** GET /api/admin/reading-complaints?status= (issue 36; oldest open first): {items, total}. */
+  readingComplaints: (params: ListReadingComplaintsParams) =>
+    queryOptions({
+      queryKey: adminKeys.readingComplaints(params),
+      queryFn: ({ signal }) => listReadingComplaints(params, { signal }),
       staleTime: 0,
     }),
   /** GET /api/admin/reports?status= (newest first). */

@@ -2,8 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { resolveComplaint } from '@/api/endpoints/admin/admin';
-import type { ComplaintDetailView, ComplaintOutcome, ListComplaintsParams } from '@/api/model';
+import { resolveComplaint, resolveReadingComplaint } from '@/api/endpoints/admin/admin';
+import type {
+  ComplaintDetailView,
+  ComplaintOutcome,
+  ListComplaintsParams,
+  ReadingComplaintDetailView,
+  ResolveRequest,
+} from '@/api/model';
 import { StatusFilteredList } from '@/components/status-filtered-list';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -31,26 +37,68 @@ export const OUTCOME_LABELS: Record<ComplaintOutcome, string> = {
 
 const time = (t: string) => `${formatDate(t)} ${formatTime(t)}`;
 
-/** The complaint queue: oldest open first, with the evidence, the mentor's answer and the three outcomes. */
+/** The complaint queue: oldest open first, with the evidence, the mentor's answer and the three outcomes;
+ * then the readings' complaints (issue 36) in the same state, decided the same way. */
 export function ComplaintsTab() {
   const [status, setStatus] = useState<Status>('open');
   const complaints = useQuery(adminQueries.complaints({ status }));
+  const readings = useQuery(adminQueries.readingComplaints({ status }));
   return (
-    <StatusFilteredList
-      status={status}
-      statuses={[
-        { value: 'open', label: 'Open' },
-        { value: 'resolved', label: 'Resolved' },
-        { value: 'rejected', label: 'Rejected' },
-        { value: 'all', label: 'All' },
-      ]}
-      onStatusChange={setStatus}
-      query={{ ...complaints, data: complaints.data?.items }}
-      icon={AlertTriangle}
-      errorTitle="Unable to load complaints"
-      emptyTitle={COMPLAINTS_EMPTY}
-      renderItem={(c) => <ComplaintCard complaint={c} />}
-    />
+    <div className="space-y-6">
+      <StatusFilteredList
+        status={status}
+        statuses={[
+          { value: 'open', label: 'Open' },
+          { value: 'resolved', label: 'Resolved' },
+          { value: 'rejected', label: 'Rejected' },
+          { value: 'all', label: 'All' },
+        ]}
+        onStatusChange={setStatus}
+        query={{ ...complaints, data: complaints.data?.items }}
+        icon={AlertTriangle}
+        errorTitle="Unable to load complaints"
+        emptyTitle={COMPLAINTS_EMPTY}
+        renderItem={(c) => <ComplaintCard complaint={c} />}
+      />
+      {readings.data && readings.data.items.length > 0 && (
+        <section aria-label="Readings' complaints" className="space-y-3">
+          <h3 className="text-sm font-semibold text-slate-800">Instant readings</h3>
+          {readings.data.items.map((c) => (
+            <ReadingComplaintCard key={c.id} complaint={c} />
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}
+
+function ReadingComplaintCard({ complaint: c }: { complaint: ReadingComplaintDetailView }) {
+  return (
+    <Card className="p-5" role="article" aria-label={`Complaint about the reading of ${time(c.createdAt)}`}>
+      <p className="text-xs font-medium uppercase tracking-wide text-amber-700">
+        {REASONS[c.reason] ?? c.reason} · {c.status}
+      </p>
+      <p className="mt-1 text-sm text-slate-800">
+        Instant reading{c.startedAt ? ` on ${time(c.startedAt)}` : ''} · seeker {c.seeker.firstName} {c.seeker.lastName}{' '}
+        ({c.seeker.email}) · mentor {c.mentorDisplayName} ({c.mentorEmail})
+      </p>
+      <p className="mt-1 text-sm text-slate-600">
+        Charged {formatUsd(c.amountCharged)} to the wallet · refunded {formatUsd(c.amountRefunded)} · reported{' '}
+        {time(c.createdAt)}
+      </p>
+      {c.details && <p className="mt-3 whitespace-pre-wrap text-sm text-slate-800">{c.details}</p>}
+      <p className="mt-3 text-sm text-slate-700">
+        {c.response ? `Mentor's answer: ${c.response.message}` : 'The mentor has not answered.'}
+      </p>
+      {c.resolution ? (
+        <p className="mt-3 text-sm text-slate-700">
+          Decided: {OUTCOME_LABELS[c.resolution.outcome]}
+          {c.resolution.outcome !== 'no_refund' && ` (${formatUsd(c.resolution.amount)})`} · {c.resolution.note}
+        </p>
+      ) : (
+        c.status === 'open' && <DecisionForm resolve={(body) => resolveReadingComplaint(c.id, body)} readings />
+      )}
+    </Card>
   );
 }
 
@@ -99,19 +147,25 @@ function ComplaintCard({ complaint: c }: { complaint: ComplaintDetailView }) {
           {c.resolution.outcome !== 'no_refund' && ` (${formatUsd(c.resolution.amount)})`} · {c.resolution.note}
         </p>
       ) : (
-        <DecisionForm complaint={c} />
+        <DecisionForm resolve={(body) => resolveComplaint(c.id, body)} />
       )}
     </Card>
   );
 }
 
-function DecisionForm({ complaint: c }: { complaint: ComplaintDetailView }) {
+function DecisionForm({
+  resolve,
+  readings = false,
+}: {
+  resolve: (body: ResolveRequest) => Promise<unknown>;
+  readings?: boolean;
+}) {
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const [amount, setAmount] = useState('');
   const decide = useMutation({
     mutationFn: (outcome: ComplaintOutcome) =>
-      resolveComplaint(c.id, {
+      resolve({
         outcome,
         note: note.trim(),
         ...(outcome === 'partial_refund' ? { amount } : {}),
@@ -120,7 +174,7 @@ function DecisionForm({ complaint: c }: { complaint: ComplaintDetailView }) {
     onError: (error: unknown) => toast.error('Error', { description: errorMessage(error, 'Please try again.') }),
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminKeys.complaints() }),
+        queryClient.invalidateQueries({ queryKey: readings ? adminKeys.readingComplaints() : adminKeys.complaints() }),
         queryClient.invalidateQueries({ queryKey: adminKeys.bookings() }),
       ]),
   });

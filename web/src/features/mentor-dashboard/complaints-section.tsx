@@ -10,7 +10,14 @@ import { errorMessage } from '@/lib/api-fetch';
 import { formatDate, formatTime } from '@/lib/format';
 import { formatUsd } from '@/lib/money';
 import { useNow } from '@/lib/use-now';
-import { useAnswerComplaint, useMentorComplaints, type MentorComplaint } from './complaints-api';
+import {
+  useAnswerComplaint,
+  useAnswerReadingComplaint,
+  useMentorComplaints,
+  useMentorReadingComplaints,
+  type MentorComplaint,
+  type MentorReadingComplaint,
+} from './complaints-api';
 
 export const COMPLAINTS_TITLE = 'Reported problems';
 export const MAX_ANSWER = 2000;
@@ -31,8 +38,10 @@ const OUTCOMES: Record<string, string> = {
 /** Above the mentor's bookings: complaints about their sessions, each answerable once within 48 hours. */
 export function ComplaintsSection() {
   const complaints = useMentorComplaints();
+  const readings = useMentorReadingComplaints();
   const items = complaints.data?.items ?? [];
-  if (items.length === 0) return null;
+  const readingItems = readings.data ?? [];
+  if (items.length === 0 && readingItems.length === 0) return null;
   return (
     <section aria-label={COMPLAINTS_TITLE} className="mb-6 space-y-3">
       <h2 className="flex items-center gap-2 font-display text-lg font-semibold text-slate-900">
@@ -41,6 +50,9 @@ export function ComplaintsSection() {
       </h2>
       {items.map((c) => (
         <ComplaintCard key={c.id} complaint={c} />
+      ))}
+      {readingItems.map((c) => (
+        <ReadingComplaintCard key={c.id} complaint={c} />
       ))}
     </section>
   );
@@ -72,9 +84,41 @@ function ComplaintCard({ complaint: c }: { complaint: MentorComplaint }) {
   );
 }
 
-function AnswerForm({ id, dueAt }: { id: string; dueAt: string }) {
+/** A complaint about one of the mentor's instant readings (issue 36), answerable the same way. */
+function ReadingComplaintCard({ complaint: c }: { complaint: MentorReadingComplaint }) {
+  const now = useNow();
+  const answerable = !c.response && new Date(c.responseDueAt).getTime() > now.getTime();
+  const at = c.startedAt ?? c.createdAt;
+  return (
+    <Card className="p-4" role="article" aria-label={`Complaint about the reading of ${formatDate(at)}`}>
+      <p className="text-sm font-medium text-slate-900">
+        Instant reading · {formatDate(at)} at {formatTime(at)}
+      </p>
+      <p className="mt-1 text-sm text-slate-700">
+        {c.seekerFirstName} {c.seekerLastName}: {REASONS[c.reason] ?? c.reason}
+      </p>
+      {c.details && <p className="mt-2 whitespace-pre-wrap text-sm text-slate-800">{c.details}</p>}
+      {c.response && <p className="mt-2 text-sm text-slate-700">Your answer: {c.response.message}</p>}
+      {c.resolution ? (
+        <p className="mt-2 text-sm text-slate-700">
+          Decided: {OUTCOMES[c.resolution.outcome] ?? c.resolution.outcome}
+          {c.resolution.outcome !== 'no_refund' && ` (${formatUsd(c.resolution.amount)})`} · {c.resolution.note}
+        </p>
+      ) : c.status === 'open' ? (
+        <p className="mt-2 text-sm text-amber-700">Waiting for an administrator's decision</p>
+      ) : (
+        <p className="mt-2 text-sm text-slate-700">Decided: {c.status}</p>
+      )}
+      {answerable && <AnswerForm id={c.id} dueAt={c.responseDueAt} readings />}
+    </Card>
+  );
+}
+
+function AnswerForm({ id, dueAt, readings = false }: { id: string; dueAt: string; readings?: boolean }) {
   const [message, setMessage] = useState('');
-  const answer = useAnswerComplaint();
+  const bookingAnswer = useAnswerComplaint();
+  const readingAnswer = useAnswerReadingComplaint();
+  const answer = readings ? readingAnswer : bookingAnswer;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     answer.mutate({ id, message: message.trim() }, { onSuccess: () => toast.success('Answer sent') });

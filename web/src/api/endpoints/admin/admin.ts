@@ -24,7 +24,10 @@ import type {
   ListComplaintsParams,
   ListContactMessagesParams,
   ListJobsParams,
+  ListReadingComplaintsParams,
   ListReportsParams,
+  ReadingComplaintPage,
+  ReadingComplaintView,
   RefundIssuedView,
   RefundRequest,
   RejectMentorRequest,
@@ -659,6 +662,77 @@ export const resolveComplaint = async (id: string,
     return headers;
   };
 return apiFetch<ComplaintView>(getResolveComplaintUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(resolveRequest)
+  }
+);}
+
+
+export const getListReadingComplaintsUrl = (params?: ListReadingComplaintsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : String(value))
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/admin/reading-complaints?${stringifiedParams}` : `/api/admin/reading-complaints`
+}
+
+/**
+ * @summary Readings' complaints (issue 36; `status`: open, resolved, rejected or all, the default): oldest
+open first, each with both parties and what the reading charged and gave back to the wallet.
+ */
+export const listReadingComplaints = async (params?: ListReadingComplaintsParams, options?: Parameters<typeof apiFetch>[1]): Promise<ReadingComplaintPage> => {
+
+  return apiFetch<ReadingComplaintPage>(getListReadingComplaintsUrl(params),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getResolveReadingComplaintUrl = (id: string,) => {
+
+
+
+
+  return `/api/admin/reading-complaints/${id}/resolve`
+}
+
+/**
+ * @summary Decides a reading's open complaint as a booking's: full_refund, partial_refund
+(0 < amount < what is left) or no_refund, with a note. The refund goes back to the seeker's
+wallet; the reading's payout is what is left. Audited; both parties are told.
+ */
+export const resolveReadingComplaint = async (id: string,
+    resolveRequest: ResolveRequest, options?: Parameters<typeof apiFetch>[1]): Promise<ReadingComplaintView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<ReadingComplaintView>(getResolveReadingComplaintUrl(id),
   {
     ...options,
     method: 'POST',

@@ -17,6 +17,7 @@ import type {
   EmailPreferencesView,
   ListMentorComplaintsParams,
   MentorCancelRequest,
+  MentorReadingComplaintView,
   MentorStatsView,
   ReceiptView,
   RefundPolicyView,
@@ -462,6 +463,67 @@ export const listMentorComplaints = async (params?: ListMentorComplaintsParams, 
     method: 'GET'
 
 
+  }
+);}
+
+
+export const getListMentorReadingComplaintsUrl = () => {
+
+
+
+
+  return `/api/mentor/reading-complaints`
+}
+
+/**
+ * @summary The complaints about the signed-in mentor's readings (issue 36), newest first, with their answer.
+ */
+export const listMentorReadingComplaints = async ( options?: Parameters<typeof apiFetch>[1]): Promise<MentorReadingComplaintView[]> => {
+
+  return apiFetch<MentorReadingComplaintView[]>(getListMentorReadingComplaintsUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
+  }
+);}
+
+
+export const getAnswerReadingComplaintUrl = (id: string,) => {
+
+
+
+
+  return `/api/mentor/reading-complaints/${id}/response`
+}
+
+/**
+ * @summary The mentor answers a complaint about their reading as about a session: once, within 48 hours.
+ */
+export const answerReadingComplaint = async (id: string,
+    complaintResponseRequest: ComplaintResponseRequest, options?: Parameters<typeof apiFetch>[1]): Promise<MentorReadingComplaintView> => {
+
+    const getHeaders = (h?: NonNullable<RequestInit['headers']>): Record<string, string | readonly string[]> => {
+    if (!h) return {};
+    if (h instanceof Headers) return Object.fromEntries(h.entries());
+    if (Symbol.iterator in h) {
+      return Object.fromEntries(
+        Array.from(h as Iterable<Iterable<string>>, (entry) => Array.from(entry) as [string, string]),
+      );
+    }
+    const headers: Record<string, string | readonly string[]> = {};
+    for (const [name, value] of Object.entries<string | readonly string[] | undefined>(h)) {
+      if (value !== undefined) headers[name] = value;
+    }
+    return headers;
+  };
+return apiFetch<MentorReadingComplaintView>(getAnswerReadingComplaintUrl(id),
+  {
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
+    body: JSON.stringify(complaintResponseRequest)
   }
 );}
 
