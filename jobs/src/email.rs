@@ -105,7 +105,11 @@ async fn claim(ctx: &JobContext, key: &Key, kind: &str) -> Result<bool, BoxDynEr
                 return Err("another run of this task is sending this mail; trying again later".into());
             }
             Claim::Busy(wait) => {
-                tracing::info!(kind, wait_secs = wait.as_secs_f64(), "another run of this task claimed this mail; waiting");
+                tracing::info!(
+                    kind,
+                    wait_secs = wait.as_secs_f64(),
+                    "another run of this task claimed this mail; waiting"
+                );
                 tokio::time::sleep(wait.min(sends::CLAIM_LEASE) + BUSY_MARGIN).await;
                 waited = true;
             }

@@ -326,12 +326,14 @@ async fn a_task_run_again_sends_no_mail_twice(pool: PgPool) {
     let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url())]);
     let workers = start_workers(ctx);
     let done = || async {
-        sqlx::query_scalar::<_, bool>("SELECT status = 'Done' AND done_at IS NOT NULL FROM apalis.jobs WHERE job_type = $1")
-            .bind(email::QUEUE)
-            .fetch_one(&pool)
-            .await
-            .unwrap()
-            .then_some(())
+        sqlx::query_scalar::<_, bool>(
+            "SELECT status = 'Done' AND done_at IS NOT NULL FROM apalis.jobs WHERE job_type = $1",
+        )
+        .bind(email::QUEUE)
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .then_some(())
     };
     eventually(15, done).await;
     assert_eq!(smtp.messages().len(), 1);
@@ -352,6 +354,9 @@ async fn a_task_run_again_sends_no_mail_twice(pool: PgPool) {
     workers.abort();
     assert_eq!(smtp.messages().len(), 1, "the second run sent nothing");
     let (sent_at, claims): (chrono::DateTime<chrono::Utc>, i32) =
-        sqlx::query_as("SELECT sent_at, claims FROM email_sends").fetch_one(&pool).await.unwrap();
+        sqlx::query_as("SELECT sent_at, claims FROM email_sends")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     assert_eq!((sent_at, claims), (sent_before, 1));
 }

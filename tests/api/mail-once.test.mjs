@@ -100,7 +100,10 @@ describe('each e-mail once per task', () => {
     await runAgain(task.id);
     assert.equal((await mailsTo(user.email, subject)).length, 1, 'no second mail to the seeker');
     assert.equal((await mailsTo(m.user.email, subject)).length, 1, 'no second mail to the mentor');
-    await until('the worker to log both skipped mails', async () => (await workerSays('already sent')) >= skippedBefore + 2);
+    await until(
+      'the worker to log both skipped mails',
+      async () => (await workerSays('already sent')) >= skippedBefore + 2,
+    );
 
     // The seeker's mail claimed by a run that died before marking it sent, its claim over: the next
     // run sends it (the mentor's is still marked sent), with the same Message-ID as before.
@@ -115,9 +118,10 @@ describe('each e-mail once per task', () => {
     assert.equal(again.length, 2, 'the unmarked mail is sent again');
     assert.equal(messageId(again[1]), messageId(toSeeker[0]), 'with the same Message-ID');
     assert.equal((await mailsTo(m.user.email, subject)).length, 1);
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM email_sends WHERE task_id = $1 AND sent_at IS NULL', [
-      task.id,
-    ]);
+    const { rows } = await db.query(
+      'SELECT count(*)::int AS n FROM email_sends WHERE task_id = $1 AND sent_at IS NULL',
+      [task.id],
+    );
     assert.equal(rows[0].n, 0, 'every mail of the task is marked sent');
   });
 

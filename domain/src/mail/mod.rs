@@ -431,7 +431,10 @@ mod tests {
         let key = &sends::Key::of_task("01JD8X4P2M6Q7R8S9T0V1W2X3Y", ["ann@example.com"])[0];
         let message_id = |m: Message| {
             let raw = String::from_utf8(m.formatted()).unwrap();
-            raw.lines().find_map(|l| l.strip_prefix("Message-ID: ")).unwrap().to_string()
+            raw.lines()
+                .find_map(|l| l.strip_prefix("Message-ID: "))
+                .unwrap()
+                .to_string()
         };
         let first = message_id(mailer.build(&email, &key.message_id()).unwrap());
         let again = message_id(mailer.build(&email, &key.message_id()).unwrap());

@@ -31,9 +31,8 @@ pub const KEEP_DAYS: i32 = 30;
 pub const MARK_SENT_PATIENCE: Duration = Duration::from_secs(30);
 /// How long a claim holds: the whole send and the marking, with room to spare. A claim older than
 /// this, not marked sent, belongs to a run that died; another run of the task may send the mail.
-pub const CLAIM_LEASE: Duration = Duration::from_secs(
-    super::SEND_TIMEOUT.as_secs() + MARK_SENT_PATIENCE.as_secs() + CLAIM_LEASE_MARGIN_SECS,
-);
+pub const CLAIM_LEASE: Duration =
+    Duration::from_secs(super::SEND_TIMEOUT.as_secs() + MARK_SENT_PATIENCE.as_secs() + CLAIM_LEASE_MARGIN_SECS);
 const CLAIM_LEASE_MARGIN_SECS: u64 = 10;
 
 /// Which mail of which task to whom: what makes a mail the same mail on every run of its task.
@@ -204,7 +203,13 @@ mod tests {
     fn the_message_id_is_the_same_every_run_and_differs_per_mail() {
         let keys = Key::of_task(TASK, ["a@example.com", "b@example.com", "a@example.com"]);
         let ids: Vec<String> = keys.iter().map(Key::message_id).collect();
-        assert_eq!(ids, Key::of_task(TASK, ["a@example.com", "b@example.com", "a@example.com"]).iter().map(Key::message_id).collect::<Vec<_>>());
+        assert_eq!(
+            ids,
+            Key::of_task(TASK, ["a@example.com", "b@example.com", "a@example.com"])
+                .iter()
+                .map(Key::message_id)
+                .collect::<Vec<_>>()
+        );
         assert_eq!(ids.len(), 3);
         assert!(ids[0] != ids[1] && ids[0] != ids[2] && ids[1] != ids[2], "{ids:?}");
         for id in &ids {
@@ -216,8 +221,14 @@ mod tests {
 
     #[test]
     fn the_digest_ignores_case_and_surrounding_space() {
-        assert_eq!(recipient_digest(" Ann@Example.COM "), recipient_digest("ann@example.com"));
-        assert_ne!(recipient_digest("ann@example.com"), recipient_digest("anne@example.com"));
+        assert_eq!(
+            recipient_digest(" Ann@Example.COM "),
+            recipient_digest("ann@example.com")
+        );
+        assert_ne!(
+            recipient_digest("ann@example.com"),
+            recipient_digest("anne@example.com")
+        );
     }
 
     async fn claims(pool: &sqlx::PgPool, key: &Key) -> i32 {
@@ -235,7 +246,10 @@ mod tests {
         assert_eq!(claim(&pool, key, "reset_password").await.unwrap(), Claim::Send);
         // A run of the same task meanwhile: the first may be sending it now.
         match claim(&pool, key, "reset_password").await.unwrap() {
-            Claim::Busy(wait) => assert!(wait > CLAIM_LEASE - Duration::from_secs(5) && wait <= CLAIM_LEASE, "{wait:?}"),
+            Claim::Busy(wait) => assert!(
+                wait > CLAIM_LEASE - Duration::from_secs(5) && wait <= CLAIM_LEASE,
+                "{wait:?}"
+            ),
             other => panic!("{other:?}"),
         }
         // The send failed and let go: the next try claims it at once.
