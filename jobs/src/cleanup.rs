@@ -1,6 +1,6 @@
 //! Daily cleanup of what has expired: sessions, pending two-factor sign-ins, e-mail links, rate-limit events, finished tasks,
-//! stale conversation viewers and sockets (ending their calls), stored real-time events and the
-//! record of old pushes.
+//! stale conversation viewers and sockets (ending their calls), stored real-time events, the
+//! record of old pushes and of old e-mails (`domain::mail::sends`).
 //!
 //! When: every day at 03:30 UTC (`domain::job_queue::cleanup`), one task per tick whatever the
 //! number of workers.
@@ -18,6 +18,11 @@ use domain::{
 use crate::{context::JobContext, handler::Handler};
 /// Finished tasks are kept this many days for inspection.
 pub const KEEP_FINISHED_TASKS_DAYS: i32 = 14;
+// A task can run again while its row exists (an admin retrying it): its mails must still be known.
+const _: () = assert!(
+    domain::mail::sends::KEEP_DAYS > KEEP_FINISHED_TASKS_DAYS,
+    "sent mails are remembered longer than their tasks"
+);
 
 impl Handler for Cleanup {
     async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
@@ -41,6 +46,7 @@ async fn clean(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
     let realtime_events = realtime::delete_old_events(pool).await?;
     let push_deliveries = domain::push::send::prune_deliveries(pool).await?;
     let tasks = domain::job_queue::tasks::delete_done_before(pool, KEEP_FINISHED_TASKS_DAYS).await?;
+    let email_sends = domain::mail::sends::prune(pool, domain::mail::sends::KEEP_DAYS).await?;
     tracing::info!(
         tick = job.tick,
         sessions,
@@ -52,6 +58,7 @@ async fn clean(job: Cleanup, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
         sockets,
         realtime_events,
         push_deliveries,
+        email_sends,
         "cleanup done"
     );
     Ok(())

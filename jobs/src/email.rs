@@ -5,10 +5,19 @@
 //! the mail, and run as soon as a worker is free (after a worker was down, the task waits in
 //! Postgres). A failed send retries with exponential backoff; after [`MAX_ATTEMPTS`] the task stays
 //! visible as `Failed` in `apalis.jobs`.
-//! Safe to run twice: the recipient's state and e-mail preferences are read at run time (an
-//! address verified meanwhile gets no second verification mail; a link is fresh and single use).
+//! Safe to run twice: each mail goes out once per task (`domain::mail::sends`, issue 37). A run
+//! claims each of its mails before sending it and marks it sent once the SMTP server accepted it;
+//! a task run again (its worker killed, or cut off from the database before it marked the task
+//! done) skips the mails marked sent ("already sent") and sends the others. A second request (a new
+//! verification link, another password reset) is another task, and sends its own mail. The
+//! recipient's state and e-mail preferences are read at run time (an address verified meanwhile
+//! gets no second verification mail; a link is fresh and single use). Left: a mail the server
+//! accepted that could not be marked sent within `sends::MARK_SENT_PATIENCE` goes again on the next
+//! run, with the same Message-ID, which receivers that drop duplicates show once.
 
-use apalis::prelude::{Attempt, BoxDynError, Data};
+use std::time::Duration;
+
+use apalis::prelude::{Attempt, BoxDynError, Data, TaskId};
 use chrono::Utc;
 use domain::{
     accounts::{
@@ -21,7 +30,11 @@ use domain::{
     booking::BookingStatus,
     booking::bookings::{self, Booking},
     complaints,
-    mail::{Email, templates},
+    mail::{
+        Email,
+        sends::{self, Claim, Key},
+        templates,
+    },
     payments::refund_payout,
     receipts,
 };
@@ -33,26 +46,96 @@ use crate::{context::JobContext, handler::Handler};
 pub use domain::job_queue::email::{EmailJob, MAX_ATTEMPTS, QUEUE, enqueue};
 
 impl Handler for EmailJob {
+    /// A run with no task to key its mails by (a test calling it directly): a task of its own.
     async fn handle(self, ctx: Data<JobContext>, _: Attempt) -> Result<(), BoxDynError> {
-        send(self, ctx).await
+        send(self, ctx, &Uuid::new_v4().to_string()).await
+    }
+
+    async fn run(self, ctx: Data<JobContext>, _: Attempt, task: TaskId) -> Result<(), BoxDynError> {
+        send(self, ctx, &task.to_string()).await
     }
 }
 
-async fn send(job: EmailJob, ctx: Data<JobContext>) -> Result<(), BoxDynError> {
+/// The pause between two tries to mark a mail sent starts here and doubles up to
+/// [`MARK_SENT_PAUSE_MAX`], for [`sends::MARK_SENT_PATIENCE`] in all.
+const MARK_SENT_PAUSE_MIN: Duration = Duration::from_millis(250);
+const MARK_SENT_PAUSE_MAX: Duration = Duration::from_secs(4);
+/// Waited beyond a busy claim's lease before asking again.
+const BUSY_MARGIN: Duration = Duration::from_millis(500);
+
+async fn send(job: EmailJob, ctx: Data<JobContext>, task_id: &str) -> Result<(), BoxDynError> {
     let emails = render(&ctx, &job).await?;
     if emails.is_empty() {
         tracing::info!(?job, "nothing to send");
     }
-    for email in &emails {
+    let kind = job.kind();
+    let keys = Key::of_task(task_id, emails.iter().map(|e| e.to.as_str()));
+    for (email, key) in emails.iter().zip(&keys) {
         // A removed person's row keeps an address that cannot receive mail (issue 35): never try.
         if domain::ownership::deletion::is_removed_address(&email.to) {
             tracing::info!(?job, subject = %email.subject, "not sent: the recipient was removed");
             continue;
         }
-        ctx.mailer.send(email).await?;
+        if !claim(&ctx, key, &kind).await? {
+            tracing::info!(?job, subject = %email.subject, "already sent");
+            continue;
+        }
+        if let Err(err) = ctx.mailer.send_as(email, &key.message_id()).await {
+            // Let go, so the next try sends it without waiting for the claim's lease.
+            if let Err(release) = sends::release(&ctx.pool, key).await {
+                tracing::warn!(?job, error = %release, "could not let go of a mail whose send failed");
+            }
+            return Err(err.into());
+        }
+        mark_sent(&ctx, &job, key).await?;
         tracing::info!(?job, subject = %email.subject, "mail sent");
     }
     Ok(())
+}
+
+/// Whether this run is to send the mail `key` (false: a run of its task sent it already). A claim
+/// held by another run (one still sending, or one that died) is waited out once.
+async fn claim(ctx: &JobContext, key: &Key, kind: &str) -> Result<bool, BoxDynError> {
+    let mut waited = false;
+    loop {
+        match sends::claim(&ctx.pool, key, kind).await? {
+            Claim::Send => return Ok(true),
+            Claim::AlreadySent => return Ok(false),
+            Claim::Busy(_) if waited => {
+                return Err("another run of this task is sending this mail; trying again later".into());
+            }
+            Claim::Busy(wait) => {
+                tracing::info!(
+                    kind,
+                    wait_secs = wait.as_secs_f64(),
+                    "another run of this task claimed this mail; waiting"
+                );
+                tokio::time::sleep(wait.min(sends::CLAIM_LEASE) + BUSY_MARGIN).await;
+                waited = true;
+            }
+        }
+    }
+}
+
+/// Marks `key` sent, trying again for [`sends::MARK_SENT_PATIENCE`] while the database does not
+/// answer: a mail the server accepted and that stays unmarked goes again on the task's next run.
+async fn mark_sent(ctx: &JobContext, job: &EmailJob, key: &Key) -> Result<(), BoxDynError> {
+    let deadline = tokio::time::Instant::now() + sends::MARK_SENT_PATIENCE;
+    let mut pause = MARK_SENT_PAUSE_MIN;
+    loop {
+        match sends::mark_sent(&ctx.pool, key).await {
+            Ok(()) => return Ok(()),
+            Err(err) if tokio::time::Instant::now() + pause < deadline => {
+                tracing::warn!(?job, error = %err, "could not mark a sent mail sent; trying again");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(MARK_SENT_PAUSE_MAX);
+            }
+            Err(err) => {
+                tracing::error!(?job, error = %err, "could not mark a sent mail sent: the next run sends it again");
+                return Err(err.into());
+            }
+        }
+    }
 }
 
 /// Whether `user_id` wants the mail that `what` governs.

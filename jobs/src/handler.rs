@@ -4,7 +4,7 @@
 
 use std::future::Future;
 
-use apalis::prelude::{Attempt, BoxDynError, Data};
+use apalis::prelude::{Attempt, BoxDynError, Data, TaskId};
 use domain::job_queue::Job;
 
 use crate::context::JobContext;
@@ -14,4 +14,17 @@ pub trait Handler: Job {
     /// it, commit). `Err` tries it again with backoff until `Job::MAX_ATTEMPTS`; `attempt` says
     /// which try this is.
     fn handle(self, ctx: Data<JobContext>, attempt: Attempt) -> impl Future<Output = Result<(), BoxDynError>> + Send;
+
+    /// What the runner calls for one task: [`Handler::handle`], unless the job needs its task's
+    /// own id (`task`, apalis' id in `apalis.jobs`: the same on every run of the task, never another
+    /// task's). The e-mails key each mail by it, so a task run again sends no mail twice.
+    fn run(
+        self,
+        ctx: Data<JobContext>,
+        attempt: Attempt,
+        task: TaskId,
+    ) -> impl Future<Output = Result<(), BoxDynError>> + Send {
+        let _ = task;
+        self.handle(ctx, attempt)
+    }
 }

@@ -21,7 +21,7 @@ macro_rules! register {
                     m.register(move |restarts: usize| {
                         runner::worker::<$job>(&ctx.pool, &settings, &wakeups, restarts)
                             .data(ctx.clone())
-                            .build(<$job as Handler>::handle)
+                            .build(<$job as Handler>::run)
                     })
                 };
             )*

@@ -310,3 +310,53 @@ async fn a_preference_governed_mail_shows_its_unsubscribe_and_preferences_links_
     assert!(data.contains(">Unsubscribe</a>"));
     assert!(data.contains("<a href=\"https://mentors.example/dashboard?tab=email-preferences\""));
 }
+
+/// A task run again (its row set back to Pending after it was done, as apalis re-queues a task
+/// whose worker died before marking it done) sends none of its mails twice (issue 37).
+#[sqlx::test(migrator = "domain::db::MIGRATOR")]
+async fn a_task_run_again_sends_no_mail_twice(pool: PgPool) {
+    domain::job_queue::storage::setup(&pool).await.unwrap();
+    let smtp = SmtpServer::start(false).await;
+    let payout_id = mentor_with_paid_payout(&pool, "mia@example.com", true).await;
+    let mut tx = pool.begin().await.unwrap();
+    email::enqueue(&mut tx, &EmailJob::PayoutPaid { payout_id })
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let ctx = context(&pool, &[("MAIL_TRANSPORT", "smtp".into()), ("SMTP_URL", smtp.url())]);
+    let workers = start_workers(ctx);
+    let done = || async {
+        sqlx::query_scalar::<_, bool>(
+            "SELECT status = 'Done' AND done_at IS NOT NULL FROM apalis.jobs WHERE job_type = $1",
+        )
+        .bind(email::QUEUE)
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .then_some(())
+    };
+    eventually(15, done).await;
+    assert_eq!(smtp.messages().len(), 1);
+    let sent_before: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("SELECT sent_at FROM email_sends")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+
+    sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Pending', lock_by = NULL, lock_at = NULL, done_at = NULL, \
+         run_at = now() - interval '1 second' WHERE job_type = $1",
+    )
+    .bind(email::QUEUE)
+    .execute(&pool)
+    .await
+    .unwrap();
+    eventually(15, done).await;
+    workers.abort();
+    assert_eq!(smtp.messages().len(), 1, "the second run sent nothing");
+    let (sent_at, claims): (chrono::DateTime<chrono::Utc>, i32) =
+        sqlx::query_as("SELECT sent_at, claims FROM email_sends")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!((sent_at, claims), (sent_before, 1));
+}

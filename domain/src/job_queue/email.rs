@@ -130,6 +130,16 @@ pub enum EmailJob {
     },
 }
 
+impl EmailJob {
+    /// Its kind as queued (`booking_cancelled`): the payload's `kind` tag.
+    pub fn kind(&self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.get("kind")?.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
 /// Queues `job` in the caller's transaction: it is sent if and only if the transaction commits.
 pub async fn enqueue(conn: &mut PgConnection, job: &EmailJob) -> Result<()> {
     job.enqueue(conn).await
@@ -171,6 +181,18 @@ mod tests {
             assert_eq!(serde_json::to_value(&job).unwrap(), json);
             assert_eq!(serde_json::from_value::<EmailJob>(json).unwrap(), job);
         }
+    }
+
+    #[test]
+    fn the_kind_is_the_queued_tag() {
+        let id = Uuid::nil();
+        let cancelled = EmailJob::BookingCancelled {
+            booking_id: id,
+            refund_cents: 0,
+            by_mentor: true,
+        };
+        assert_eq!(cancelled.kind(), "booking_cancelled");
+        assert_eq!(EmailJob::ResetPassword { user_id: id }.kind(), "reset_password");
     }
 
     /// A cancellation queued before `by_mentor` existed was the seeker's.

@@ -1,6 +1,7 @@
 //! Outgoing e-mail through lettre: `.eml` files on a developer machine, SMTP in production.
 
 pub mod calendar;
+pub mod sends;
 pub mod templates;
 
 pub use crate::PRODUCT_NAME;
@@ -32,6 +33,9 @@ pub struct Email {
     /// Files attached (a receipt's PDF).
     pub attachments: Vec<Attachment>,
 }
+
+/// How long the SMTP server has to answer each step of a send before it counts as failed.
+pub const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Where a reader changes their e-mail preferences (the dashboard opens on that tab).
 pub const PREFERENCES_PATH: &str = "/dashboard";
@@ -108,7 +112,7 @@ impl Mailer {
                 Transport::Smtp(
                     AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
                         .context("SMTP_URL is not a valid smtp:// or smtps:// URL")?
-                        .timeout(Some(std::time::Duration::from_secs(20)))
+                        .timeout(Some(SEND_TIMEOUT))
                         .build(),
                 )
             }
@@ -116,8 +120,16 @@ impl Mailer {
         Ok(Self { from, transport })
     }
 
+    /// Sends `email` with a new, random `Message-ID`.
     pub async fn send(&self, email: &Email) -> anyhow::Result<()> {
-        let message = self.build(email)?;
+        self.send_as(email, &uuid::Uuid::new_v4().simple().to_string()).await
+    }
+
+    /// Sends `email` with the `Message-ID` `<{local}@{the sender's domain}>`: a mail sent again after
+    /// all (`sends`) keeps its id, so receivers can drop the duplicate. `local` must be a valid
+    /// dot-atom (letters, digits, hex).
+    pub async fn send_as(&self, email: &Email, local: &str) -> anyhow::Result<()> {
+        let message = self.build(email, local)?;
         match &self.transport {
             Transport::File(t) => {
                 t.send(message).await.context("writing the message file failed")?;
@@ -129,10 +141,10 @@ impl Mailer {
         Ok(())
     }
 
-    fn build(&self, email: &Email) -> anyhow::Result<Message> {
+    fn build(&self, email: &Email, local: &str) -> anyhow::Result<Message> {
         let to: Mailbox = email.to.parse().context("invalid recipient address")?;
         // Spam filters distrust mail without a Message-ID; ours are on the sender's own domain.
-        let message_id = format!("<{}@{}>", uuid::Uuid::new_v4().simple(), self.from.email.domain());
+        let message_id = format!("<{local}@{}>", self.from.email.domain());
         let mut builder = Message::builder()
             .from(self.from.clone())
             .to(to)
@@ -245,7 +257,7 @@ mod tests {
             unsubscribe: None,
             attachments: Vec::new(),
         };
-        let raw = String::from_utf8(mailer.build(&email).unwrap().formatted()).unwrap();
+        let raw = String::from_utf8(mailer.build(&email, "id").unwrap().formatted()).unwrap();
         let head = raw.split("\r\n\r\n").next().unwrap();
         let start = head.find("\r\nSubject: ").expect("a Subject header") + 2;
         let rest = &head[start..];
@@ -392,6 +404,42 @@ mod tests {
         }
         assert_eq!(ids.len(), 2);
         assert_ne!(ids[0], ids[1]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_mail_sent_as_a_key_keeps_its_message_id() {
+        let dir = std::env::temp_dir().join(format!("mail-{}", uuid::Uuid::new_v4()));
+        let dir_text = dir.display().to_string();
+        let config = Config::from_lookup(|k| match k {
+            "MAIL_DIR" => Some(dir_text.clone()),
+            "MAIL_FROM" => Some("Mystic Mentors <hello@mail.mystic.example>".into()),
+            _ => None,
+        })
+        .unwrap();
+        let mailer = Mailer::from_config(&config).unwrap();
+        let email = Email {
+            to: "ann@example.com".into(),
+            subject: "Hi".into(),
+            text: "Hello".into(),
+            html: "<p>Hello</p>".into(),
+            reply_to: None,
+            calendar: None,
+            unsubscribe: None,
+            attachments: Vec::new(),
+        };
+        let key = &sends::Key::of_task("01JD8X4P2M6Q7R8S9T0V1W2X3Y", ["ann@example.com"])[0];
+        let message_id = |m: Message| {
+            let raw = String::from_utf8(m.formatted()).unwrap();
+            raw.lines()
+                .find_map(|l| l.strip_prefix("Message-ID: "))
+                .unwrap()
+                .to_string()
+        };
+        let first = message_id(mailer.build(&email, &key.message_id()).unwrap());
+        let again = message_id(mailer.build(&email, &key.message_id()).unwrap());
+        assert_eq!(first, again);
+        assert_eq!(first, format!("<{}@mail.mystic.example>", key.message_id()));
         std::fs::remove_dir_all(&dir).ok();
     }
 }
