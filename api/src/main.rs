@@ -74,6 +74,7 @@ async fn serve() -> anyhow::Result<()> {
     let state = AppState::new(pool.clone(), config)?;
     api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;
     api::realtime::listener::start(pool, state.hub.clone()).await?;
+    state.reads.start();
     if let Some(janus) = &state.config.janus {
         state.group_calls.start(janus)?;
     }
