@@ -12,7 +12,7 @@ import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor, pay, reserve, startIn } from '../harness/booking.mjs';
 import { client, show } from '../harness/client.mjs';
 import { startReplicated } from '../harness/replica.mjs';
-import { startStack } from '../harness/stack.mjs';
+import { freePort, startStack } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
 
 /** api/src/replica/mod.rs MAX_LAG: a replica further behind is skipped. */
@@ -22,18 +22,26 @@ const FRESHNESS_MS = 1000;
 
 let cluster;
 let stack;
+let workerMetrics;
 before(async () => {
   cluster = await startReplicated();
-  stack = await startStack({ server: cluster.primary.url, readServer: cluster.replica.url, apis: 2 });
+  workerMetrics = `127.0.0.1:${await freePort()}`;
+  stack = await startStack({
+    server: cluster.primary.url,
+    readServer: cluster.replica.url,
+    apis: 2,
+    env: { WORKER_METRICS_ADDR: workerMetrics },
+  });
 });
 after(async () => {
   await stack?.stop();
   await cluster?.destroy();
 });
 
-/** The value of one series of `/metrics` of api `i` (0 when absent). */
+/** The value of one series of `/metrics` of api `i`, or of the worker (`'worker'`); 0 when absent. */
 async function metric(i, series) {
-  const text = await (await fetch(`${stack.baseUrls[i]}/metrics`)).text();
+  const url = i === 'worker' ? `http://${workerMetrics}` : stack.baseUrls[i];
+  const text = await (await fetch(`${url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
@@ -203,6 +211,11 @@ describe('catalogue reads from a streaming replica', () => {
         assert.equal(page.body.bio, bio, 'read from the primary');
         assert.ok((await metric(i, primaryReads('skipped'))) > skippedBefore);
       }
+      await until(
+        'the worker to show the lag',
+        async () => (await metric('worker', 'replica_lag_seconds')) > MAX_LAG_SECONDS,
+      );
+      assert.equal(await metric('worker', 'replica_up'), 1);
     } finally {
       await cluster.replica.resumeReplay();
     }
@@ -232,6 +245,7 @@ describe('catalogue reads from a streaming replica', () => {
         const res = await client(stack.baseUrls[i]).get(freshSearch());
         assert.equal(res.status, 200, show(res));
       }
+      await until('the worker to show the replica down', async () => (await metric('worker', 'replica_up')) === 0);
     } finally {
       await cluster.replica.start();
     }

@@ -16,8 +16,6 @@
 //! A replica read that fails for want of the replica (it stopped) is done again on the primary at
 //! once, and the replica is skipped until a check finds it answering. docs/operations.md.
 
-pub mod lag;
-
 use std::{
     future::Future,
     sync::{Arc, Mutex, PoisonError},
@@ -31,10 +29,9 @@ use poem::{
 use sqlx::PgPool;
 use tokio::time::Instant;
 
-use domain::replication::{self, Lsn};
+use domain::replication::{self, LagTracker, Lsn};
 
 use crate::{catalogue_cache::CatalogueCache, error::ApiError, error::ApiResult};
-use lag::LagTracker;
 
 /// A replica further behind the primary than this is skipped: its reads go to the primary.
 pub const MAX_LAG: Duration = Duration::from_secs(5);
@@ -45,7 +42,7 @@ pub const CHECK_TIMEOUT: Duration = Duration::from_secs(1);
 /// How long a replica read waits for a connection before it is done on the primary instead.
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_millis(500);
 /// The environment variable naming the replica.
-pub const READ_URL_VAR: &str = "DATABASE_READ_URL";
+pub const READ_URL_VAR: &str = replication::READ_URL_VAR;
 /// The cookie carrying the primary's position after the user's last write.
 pub const READ_AFTER_COOKIE: &str = "read_after";
 /// How long the cookie lasts: far longer than [`MAX_LAG`], so a replica that is used again has

@@ -6,7 +6,7 @@ use std::{collections::VecDeque, time::Duration};
 
 use tokio::time::Instant;
 
-use domain::replication::Lsn;
+use super::Lsn;
 
 /// Positions remembered at most (one per check that saw the primary move: minutes of checks);
 /// past it no newer one is kept, so the oldest, which sets the lag, stays.

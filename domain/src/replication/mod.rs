@@ -1,8 +1,15 @@
 //! Where a PostgreSQL server is in its write-ahead log: the primary's position after a write, and
 //! how far a streaming replica has replayed. The api reads the catalogue from a replica only when
-//! it has replayed past what a reader must see (`api/src/replica/`, docs/operations.md).
+//! it has replayed past what a reader must see (`api/src/replica/`, docs/operations.md); the
+//! worker shows the lag in its metrics.
 
 use sqlx::PgPool;
+
+mod lag;
+pub use lag::LagTracker;
+
+/// The environment variable naming the replica (api and worker).
+pub const READ_URL_VAR: &str = "DATABASE_READ_URL";
 
 /// A position in the write-ahead log (a `pg_lsn`), as a number of bytes from its start: positions
 /// compare as numbers, and the text form `16/B374D848` is the one PostgreSQL writes.
