@@ -79,7 +79,6 @@ fn describe() {
     for state in ["idle", "in_use"] {
         metrics::gauge!("db_pool_connections", "state" => state).set(0.0);
     }
-    crate::replica::describe_metrics();
 }
 
 /// A path as written in `openapi.yaml` and its segments (`None` for a `{param}`, matching any one).
