@@ -9,7 +9,7 @@ use poem::{
 use url::{Origin, Url};
 
 use crate::{
-    auth::{forwarded_https, trusted_entry},
+    auth::{forwarded_https, secure_cookie, trusted_entry},
     error::{ErrorCode, json_response},
     state::AppState,
 };
@@ -57,11 +57,20 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
         }
     }
     let changes = changes_state(req.method()) && may_change_catalogue(req.uri().path());
+    // With a replica, a write's author reads the primary until the replica has replayed it.
+    let remember = (changes_state(req.method()) && state.reads.has_replica())
+        .then(|| (req.cookie().clone(), secure_cookie(&req, &state)));
     let response = next.call(req).await?.into_response();
     if changes && response.status().is_success() {
         // Committed by now; other processes hear of it through `catalogue_changed`, and this
         // one has applied it before the response leaves.
         state.catalogue.changed_here(&state.pool).await;
+    }
+    if let Some((jar, secure)) = remember
+        && (response.status().is_success() || response.status().is_redirection())
+        && let Ok(at) = domain::replication::primary_position(&state.pool).await
+    {
+        jar.add(crate::replica::read_after_cookie(at, secure));
     }
     Ok(response)
 }

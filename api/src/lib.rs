@@ -10,6 +10,7 @@ pub mod error;
 pub mod guard;
 pub mod metrics;
 pub mod realtime;
+pub mod replica;
 pub mod request_id;
 pub mod routes;
 pub mod security_headers;

@@ -69,11 +69,13 @@ async fn serve() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     // Every metric described and at its starting value before the first scrape.
     api::metrics::handle();
+    api::replica::describe_metrics();
     let pool = db::connect(&config.database_url, api::POOL_SIZE).await?;
     let (host, port) = (config.host, config.port);
     let state = AppState::new(pool.clone(), config)?;
     api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;
     api::realtime::listener::start(pool, state.hub.clone()).await?;
+    state.reads.start();
     if let Some(janus) = &state.config.janus {
         state.group_calls.start(janus)?;
     }

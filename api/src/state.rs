@@ -10,6 +10,7 @@ use sqlx::PgPool;
 use crate::{
     catalogue_cache::CatalogueCache,
     realtime::{Hub, seats::GroupCalls},
+    replica::Reads,
 };
 
 /// Shared by every request handler.
@@ -22,6 +23,8 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     /// The public catalogue's responses, kept while nothing they show changes.
     pub catalogue: Arc<CatalogueCache>,
+    /// Where catalogue reads go: the replica of `DATABASE_READ_URL` when it can answer, else `pool`.
+    pub reads: Arc<Reads>,
     /// How long a call rings before it is missed: `CALL_RING_TIMEOUT`, or
     /// `CALL_RING_TIMEOUT_SECONDS` from the environment (tests shorten it).
     pub call_ring_timeout: chrono::Duration,
@@ -53,13 +56,16 @@ impl AppState {
             .map(domain::group_calls::JanusClient::new)
             .transpose()?;
         let hub = Arc::new(Hub::new());
+        let catalogue = Arc::new(CatalogueCache::new());
+        let reads = Arc::new(Reads::from_env(pool.clone(), catalogue.clone())?);
         Ok(Self {
             pool,
             config: Arc::new(config),
             gateway,
             group_calls: Arc::new(GroupCalls::new(hub.clone())),
             hub,
-            catalogue: Arc::new(CatalogueCache::new()),
+            catalogue,
+            reads,
             call_ring_timeout,
             call_reconnect_grace,
             janus,

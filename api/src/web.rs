@@ -246,7 +246,7 @@ impl WebApp {
     async fn mentor_page(&self, req: &Request, written: &str, id: Uuid) -> Option<Response> {
         let state = req.data::<AppState>()?;
         let template = tokio::fs::read_to_string(self.dist.join(MENTOR_PAGE_FILE)).await.ok()?;
-        let mentor = match public_mentor(state, id).await {
+        let mentor = match public_mentor(state, id, req).await {
             Ok(mentor) => mentor,
             Err(crate::error::ApiError::NotFound(_)) => return None,
             Err(err) => {

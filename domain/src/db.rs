@@ -13,16 +13,35 @@ pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
-pub async fn connect(database_url: &str, max_connections: u32) -> anyhow::Result<PgPool> {
-    let options: PgConnectOptions = database_url
+/// The connection settings of `url` (named `setting` in errors) with the ones every connection needs.
+fn connect_options(url: &str, setting: &str) -> anyhow::Result<PgConnectOptions> {
+    let options: PgConnectOptions = url
         .parse()
-        .map_err(|e| anyhow::anyhow!("DATABASE_URL is not a PostgreSQL URL: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("{setting} is not a PostgreSQL URL: {e}"))?;
     // Searches match misspelt words with pg_trgm's `%` at this similarity on every connection,
     // without a round trip to set it (catalogue::search).
-    let options = options.options([(
+    Ok(options.options([(
         "pg_trgm.similarity_threshold",
         crate::catalogue::search::TYPO_SIMILARITY,
-    )]);
+    )]))
+}
+
+/// A pool that connects when first used, so a server that is down at start-up (a replica,
+/// `DATABASE_READ_URL`) does not stop the process; it gives up on a connection after `acquire_timeout`.
+pub fn connect_later(
+    url: &str,
+    setting: &str,
+    max_connections: u32,
+    acquire_timeout: Duration,
+) -> anyhow::Result<PgPool> {
+    Ok(PgPoolOptions::new()
+        .max_connections(max_connections)
+        .acquire_timeout(acquire_timeout)
+        .connect_lazy_with(connect_options(url, setting)?))
+}
+
+pub async fn connect(database_url: &str, max_connections: u32) -> anyhow::Result<PgPool> {
+    let options = connect_options(database_url, "DATABASE_URL")?;
     let pool = PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(ACQUIRE_TIMEOUT)

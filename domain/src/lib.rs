@@ -41,6 +41,7 @@ pub mod readings;
 pub mod realtime;
 pub mod receipts;
 pub mod refunds;
+pub mod replication;
 pub mod report_context;
 pub mod reports;
 pub mod secrets;

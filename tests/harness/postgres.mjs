@@ -5,6 +5,7 @@
 //   pg.url                               // postgres://postgres@127.0.0.1:<port>/postgres (trust auth)
 //   await pg.stop(); await pg.start();   // pg_ctl stop -m fast / start, both waiting
 //   await pg.destroy()                   // stops it and removes the folder
+//   startPostgres({ settings: ['wal_level=replica'] })   // more `-c` settings (harness/replica.mjs)
 //
 // Binaries: the newest /usr/lib/postgresql/*/bin (as scripts/lib/db.sh). PostgreSQL refuses to run
 // as root, so as root the folder belongs to the `postgres` system user and initdb/pg_ctl run through
@@ -19,7 +20,7 @@ import { freePort } from './stack.mjs';
 
 const run = promisify(execFile);
 
-function binDir() {
+export function binDir() {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'pg_ctl')))
@@ -29,10 +30,10 @@ function binDir() {
   return path.join(root, versions.at(-1), 'bin');
 }
 
-const isRoot = process.getuid?.() === 0;
+export const isRoot = process.getuid?.() === 0;
 
 /** Runs a PostgreSQL tool as the cluster's owner. */
-async function asOwner(bin, args) {
+export async function asOwner(bin, args) {
   const [cmd, argv] = isRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
   try {
     return await run(cmd, argv, { cwd: '/', timeout: 120_000 });
@@ -41,7 +42,7 @@ async function asOwner(bin, args) {
   }
 }
 
-export async function startPostgres() {
+export async function startPostgres({ settings = [] } = {}) {
   const bin = binDir();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mentor-pg-'));
   const data = path.join(dir, 'data');
@@ -61,7 +62,10 @@ export async function startPostgres() {
     '--no-locale',
   ]);
   const port = await freePort();
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c max_connections=100`;
+  const options = [
+    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c max_connections=100`,
+    ...settings.map((s) => `-c ${s}`),
+  ].join(' ');
   const ctl = (...args) => asOwner(path.join(bin, 'pg_ctl'), ['-D', data, ...args]);
   let running = false;
 

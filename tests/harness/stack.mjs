@@ -191,6 +191,8 @@ function label() {
  *   workers how many `worker` processes when `worker` is true (default 1)
  *   server  a DATABASE_URL naming the PostgreSQL server to use instead of serverUrl()
  *           (for example a private cluster from harness/postgres.mjs)
+ *   readServer  a replica of `server` (harness/replica.mjs): every api gets DATABASE_READ_URL naming
+ *           the stack's database there
  *   janus   start a private Janus (harness/janus.mjs) and give the api its JANUS_* settings
  *           (stack.janus; stopped with the stack)
  *   turn    start a private coturn (harness/turn.mjs) and give the api RTC_TURN_URL/RTC_TURN_SECRET
@@ -205,6 +207,7 @@ export async function startStack({
   apis = 1,
   workers = 1,
   server = serverUrl(),
+  readServer = null,
   janus: withJanus = false,
   turn: withTurn = false,
 } = {}) {
@@ -260,6 +263,7 @@ export async function startStack({
     // Group calls stay on this machine: no public STUN server.
     ...(janus ? { ...janus.env, RTC_STUN_URLS: '' } : {}),
     ...(turn ? turn.env : {}),
+    ...(readServer ? { DATABASE_READ_URL: urlWithDatabase(readServer, dbName) } : {}),
     ...env,
   };
   const logPrefix = path.join(logsDir, `${label()}-${dbName}`);

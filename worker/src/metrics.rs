@@ -3,6 +3,7 @@
 //! It follows the api's rule ([`domain::metrics_access`]): a loopback request without forwarding
 //! headers, or the bearer `METRICS_TOKEN`; anyone else gets 403. Every metric is described at
 //! start-up and starts at its value (counters at zero, the payout batch's last success as recorded).
+//! With `DATABASE_READ_URL` it also shows the read replica's lag as this worker sees it.
 
 use std::{net::SocketAddr, time::Duration};
 
@@ -22,6 +23,10 @@ pub(crate) const POOL_EVERY: Duration = Duration::from_secs(1);
 pub(crate) const MAX_REQUEST_BYTES: usize = 16 * 1024;
 /// How long a scraper has to send its request.
 pub(crate) const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often the replica's lag is measured (with `DATABASE_READ_URL`).
+pub(crate) const REPLICA_EVERY: Duration = Duration::from_millis(500);
+/// A replica that does not say where it is within this is down.
+pub(crate) const REPLICA_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Serves the metrics when [`ADDR_VAR`] is set; a bad address or a port in use stops the worker.
 pub(crate) async fn serve_if_asked(pool: &PgPool) -> anyhow::Result<()> {
@@ -42,6 +47,7 @@ pub(crate) async fn serve_if_asked(pool: &PgPool) -> anyhow::Result<()> {
         .install_recorder()
         .map_err(|e| anyhow::anyhow!("cannot record metrics: {e}"))?;
     describe(pool).await;
+    watch_replica(pool)?;
     tracing::info!(%addr, "serving metrics");
     let token = metrics_access::token_from_env();
     tokio::spawn({
@@ -72,6 +78,39 @@ pub(crate) async fn serve_if_asked(pool: &PgPool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Measures the replica's lag as the api does (`domain::replication::LagTracker`) when
+/// `DATABASE_READ_URL` names one: `replica_lag_seconds` (-1 unknown) and `replica_up`.
+fn watch_replica(pool: &PgPool) -> anyhow::Result<()> {
+    use domain::replication::{self, LagTracker, Lsn, READ_URL_VAR};
+    let Some(url) = std::env::var(READ_URL_VAR).ok().filter(|u| !u.trim().is_empty()) else {
+        return Ok(());
+    };
+    let replica = domain::db::connect_later(&url, READ_URL_VAR, 1, REPLICA_TIMEOUT)?;
+    let primary = pool.clone();
+    tokio::spawn(async move {
+        let mut lag = LagTracker::default();
+        let mut every = tokio::time::interval(REPLICA_EVERY);
+        loop {
+            every.tick().await;
+            if let Ok(at) = replication::primary_position(&primary).await {
+                lag.primary_at(tokio::time::Instant::now(), at);
+            }
+            let up = match tokio::time::timeout(REPLICA_TIMEOUT, replication::replayed_position(&replica)).await {
+                // A server that is not a replica is as new as the primary.
+                Ok(Ok(at)) => {
+                    lag.replayed(at.unwrap_or(Lsn(u64::MAX)));
+                    true
+                }
+                _ => false,
+            };
+            let seconds = lag.lag(tokio::time::Instant::now()).map_or(-1.0, |l| l.as_secs_f64());
+            metrics::gauge!("replica_lag_seconds").set(seconds);
+            metrics::gauge!("replica_up").set(if up { 1.0 } else { 0.0 });
+        }
+    });
+    Ok(())
+}
+
 fn pool_figures(pool: &PgPool) {
     let size = pool.size() as f64;
     let idle = pool.num_idle() as f64;
@@ -97,6 +136,17 @@ async fn describe(pool: &PgPool) {
         "db_pool_connections",
         "Database pool connections, by state (idle, in_use)"
     );
+    describe_gauge!(
+        "replica_lag_seconds",
+        Unit::Seconds,
+        "How long the read replica (DATABASE_READ_URL) has been behind the primary (0 caught up; -1 unknown or none)"
+    );
+    describe_gauge!(
+        "replica_up",
+        "1 while the read replica answers (0 when down or none is configured)"
+    );
+    metrics::gauge!("replica_lag_seconds").set(-1.0);
+    metrics::gauge!("replica_up").set(0.0);
     for queue in jobs::QUEUES {
         for outcome in ["succeeded", "failed"] {
             metrics::counter!("jobs_completed_total", "queue" => *queue, "outcome" => outcome).absolute(0);

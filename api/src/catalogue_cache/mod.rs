@@ -241,7 +241,8 @@ impl CatalogueCache {
         Some((CachedJson::from_bytes(body), shows))
     }
 
-    fn generation(&self) -> u64 {
+    /// Counts the changes applied (`replica` fences each with the primary's position).
+    pub(crate) fn generation(&self) -> u64 {
         self.generation.load(Ordering::SeqCst)
     }
 

@@ -151,9 +151,14 @@ impl BookingApi {
         let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
         let date = date.0.unwrap_or_default();
         let viewer = viewer_of(&state, req, time_zone.0.as_deref(), exclude_booking.0.as_deref()).await?;
-        Ok(Json(
-            open_slots::slots_on(&state.pool, mentor_id, &date, duration.0, viewer, Utc::now()).await?,
-        ))
+        let (date, duration) = (&date, duration.0);
+        let slots = state
+            .reads
+            .run(Some(req), |pool| async move {
+                Ok(open_slots::slots_on(&pool, mentor_id, date, duration, viewer, Utc::now()).await?)
+            })
+            .await?;
+        Ok(Json(slots))
     }
 
     /// The viewer-local days of a month with at least one free start (the days available-slots
@@ -183,7 +188,13 @@ impl BookingApi {
         let mentor_id = parse_id(&mentor_id, mentors::NOT_FOUND)?;
         let month = month.0.unwrap_or_default();
         let viewer = viewer_of(&state, req, time_zone.0.as_deref(), exclude_booking.0.as_deref()).await?;
-        let days = open_slots::days_in(&state.pool, mentor_id, &month, duration.0, viewer, Utc::now()).await?;
+        let (month, duration) = (&month, duration.0);
+        let days = state
+            .reads
+            .run(Some(req), |pool| async move {
+                Ok(open_slots::days_in(&pool, mentor_id, month, duration, viewer, Utc::now()).await?)
+            })
+            .await?;
         Ok(Json(AvailableDays { days }))
     }
 

@@ -5,6 +5,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 use super::Tag;
 use crate::{
     error::{self, ErrorBody, ErrorCode},
+    replica::ReplicaState,
     state::AppState,
 };
 use domain::{
@@ -24,6 +25,42 @@ pub struct HealthStatus {
     /// For operators, present only when a job queue is failing or not polled
     #[oai(skip_serializing_if_is_none)]
     pub details: Option<HealthDetails>,
+    /// The catalogue's read replica, present only when `DATABASE_READ_URL` names one; the api stays
+    /// healthy when it lags or is down (its reads go to the primary)
+    #[oai(skip_serializing_if_is_none)]
+    pub replica: Option<ReplicaHealthView>,
+}
+
+#[derive(Enum)]
+#[oai(rename_all = "snake_case")]
+pub enum ReplicaStateView {
+    /// Answering and at most 5 s behind: catalogue reads go there
+    Ok,
+    /// More than 5 s behind (or its lag not known yet): skipped, its reads go to the primary
+    Lagging,
+    /// Not answering: skipped, its reads go to the primary
+    Down,
+}
+
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReplicaHealthView {
+    pub state: ReplicaStateView,
+    /// Seconds the replica has been behind the primary (0: caught up); null while not known
+    #[oai(nullable)]
+    pub lag_seconds: Option<f64>,
+}
+
+fn replica_view(state: &AppState) -> Option<ReplicaHealthView> {
+    let (replica, lag) = state.reads.health()?;
+    Some(ReplicaHealthView {
+        state: match replica {
+            ReplicaState::Ok => ReplicaStateView::Ok,
+            ReplicaState::Lagging => ReplicaStateView::Lagging,
+            ReplicaState::Down => ReplicaStateView::Down,
+        },
+        lag_seconds: lag.map(|l| l.as_secs_f64()),
+    })
 }
 
 #[derive(Object)]
@@ -69,7 +106,7 @@ pub enum HealthResponse {
 
 #[OpenApi(prefix_path = "/api", tag = "Tag::Health")]
 impl HealthApi {
-    /// Whether the api and its database answer, with the state of each job queue.
+    /// Whether the api and its database answer, with the state of each job queue and of the read replica.
     #[oai(path = "/health", method = "get", operation_id = "getHealth")]
     async fn health(&self, state: Data<&AppState>) -> HealthResponse {
         let silent_after = storage::default_silent_after();
@@ -99,6 +136,7 @@ impl HealthApi {
                 HealthResponse::Ok(Json(HealthStatus {
                     status: "ok".into(),
                     details,
+                    replica: replica_view(&state),
                 }))
             }
             _ => HealthResponse::Unavailable(error::body(ErrorCode::Unavailable, "Database unavailable")),

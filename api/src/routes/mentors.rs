@@ -88,13 +88,17 @@ async fn available_now_page(
 }
 
 /// `GET /api/mentors/{id}` as anyone sees it (404 for a mentor not approved), from the catalogue's
-/// memory; also what the api writes into a mentor's page (`web`).
-/// The presence of the moment is written in (never cached with the page).
-pub async fn public_mentor(state: &AppState, id: uuid::Uuid) -> ApiResult<CachedJson<MentorView>> {
+/// memory (filled from the replica when it can answer, `replica`); also what the api writes into a
+/// mentor's page (`web`). The presence of the moment is written in (never cached with the page).
+pub async fn public_mentor(state: &AppState, id: uuid::Uuid, req: &Request) -> ApiResult<CachedJson<MentorView>> {
     let cached = state
         .catalogue
         .respond(Key::Mentor(id), async {
-            let view: MentorView = mentors::public(&state.pool, id).await?.into();
+            let view: MentorView = state
+                .reads
+                .run(Some(req), |pool| async move { Ok(mentors::public(&pool, id).await?) })
+                .await?
+                .into();
             Ok((CachedJson::new(&view), vec![id]))
         })
         .await?;
@@ -273,6 +277,7 @@ impl MentorsApi {
         /// true: only mentors available for an instant reading now, best rated first
         #[oai(name = "availableNow")]
         available_now: Query<Option<bool>>,
+        req: &Request,
     ) -> ApiResult<CachedJson<MentorsPage>> {
         if available_now.0 == Some(true) {
             return available_now_page(&state, page.0, page_size.0).await;
@@ -294,7 +299,14 @@ impl MentorsApi {
                 if let Some(page) = state.catalogue.listed_page(&listing) {
                     return Ok(page);
                 }
-                let found = search::listing(&state.pool, &listing).await?;
+                let listing = &listing;
+                let found = state
+                    .reads
+                    .run(
+                        Some(req),
+                        |pool| async move { Ok(search::listing(&pool, listing).await?) },
+                    )
+                    .await?;
                 let shows = found.mentors.iter().map(|m| m.mentor.id).collect();
                 let page = MentorsPage {
                     mentors: found.mentors.into_iter().map(Into::into).collect(),
@@ -314,7 +326,7 @@ impl MentorsApi {
     #[oai(path = "/mentors/:id", method = "get", operation_id = "getMentor")]
     async fn get(&self, state: Data<&AppState>, id: Path<String>, req: &Request) -> ApiResult<CachedJson<MentorView>> {
         let id = parse_id(&id, mentors::NOT_FOUND)?;
-        match public_mentor(&state, id).await {
+        match public_mentor(&state, id, req).await {
             Err(e @ ApiError::NotFound(_)) => match own_preview(&state, id, req).await? {
                 Some(view) => Ok(CachedJson::new(&live(&state.pool, view).await?)),
                 None => Err(e),
@@ -325,14 +337,20 @@ impl MentorsApi {
 
     /// A mentor's reviews, newest first.
     #[oai(path = "/mentors/:id/reviews", method = "get", operation_id = "getMentorReviews")]
-    async fn reviews(&self, state: Data<&AppState>, id: Path<String>) -> ApiResult<Json<Vec<ReviewView>>> {
+    async fn reviews(
+        &self,
+        state: Data<&AppState>,
+        id: Path<String>,
+        req: &Request,
+    ) -> ApiResult<Json<Vec<ReviewView>>> {
         let id = parse_id(&id, mentors::NOT_FOUND)?;
-        Ok(Json(
-            reviews::for_mentor(&state.pool, id)
-                .await?
-                .into_iter()
-                .map(Into::into)
-                .collect(),
-        ))
+        let found = state
+            .reads
+            .run(
+                Some(req),
+                |pool| async move { Ok(reviews::for_mentor(&pool, id).await?) },
+            )
+            .await?;
+        Ok(Json(found.into_iter().map(Into::into).collect()))
     }
 }

@@ -1,4 +1,4 @@
-use poem::web::Data;
+use poem::{Request, web::Data};
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 use uuid::Uuid;
 
@@ -119,20 +119,31 @@ impl ServicesApi {
 
     /// A bookable service with its mentor.
     #[oai(path = "/services/:id", method = "get", operation_id = "getService")]
-    async fn get(&self, state: Data<&AppState>, id: Path<String>) -> ApiResult<CachedJson<ServiceWithMentorView>> {
+    async fn get(
+        &self,
+        state: Data<&AppState>,
+        id: Path<String>,
+        req: &Request,
+    ) -> ApiResult<CachedJson<ServiceWithMentorView>> {
         let not_found = || ApiError::not_found(services::NOT_FOUND);
         let id = parse_id(&id, services::NOT_FOUND)?;
         state
             .catalogue
             .respond(Key::Service(id), async {
-                let service = services::find(&state.pool, id)
-                    .await?
-                    .filter(|s| s.is_active)
-                    .ok_or_else(not_found)?;
-                let mentor = mentors::find(&state.pool, service.mentor_id)
-                    .await?
-                    .filter(|m| m.is_public())
-                    .ok_or_else(not_found)?;
+                let (service, mentor) = state
+                    .reads
+                    .run(Some(req), |pool| async move {
+                        let service = services::find(&pool, id)
+                            .await?
+                            .filter(|s| s.is_active)
+                            .ok_or_else(not_found)?;
+                        let mentor = mentors::find(&pool, service.mentor_id)
+                            .await?
+                            .filter(|m| m.is_public())
+                            .ok_or_else(not_found)?;
+                        Ok((service, mentor))
+                    })
+                    .await?;
                 let shows = vec![mentor.id];
                 let view = ServiceWithMentorView {
                     service: service.into(),

@@ -5,10 +5,16 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { HealthDetails } from './healthDetails';
+import type { ReplicaHealthView } from './replicaHealthView';
 
 export interface HealthStatus {
   /** "ok" */
   status: string;
   /** For operators, present only when a job queue is failing or not polled */
   details?: HealthDetails & unknown;
+  /**
+     * The catalogue's read replica, present only when `DATABASE_READ_URL` names one; the api stays
+     * healthy when it lags or is down (its reads go to the primary)
+     */
+  replica?: ReplicaHealthView & unknown;
 }

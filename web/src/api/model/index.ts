@@ -198,6 +198,8 @@ export * from './registerRequest';
 export * from './registerResponse';
 export * from './rejectMentorRequest';
 export * from './removalReason';
+export * from './replicaHealthView';
+export * from './replicaStateView';
 export * from './reportAction';
 export * from './reportConversationLine';
 export * from './reportPersonView';

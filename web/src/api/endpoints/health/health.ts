@@ -20,7 +20,7 @@ export const getGetHealthUrl = () => {
 }
 
 /**
- * @summary Whether the api and its database answer, with the state of each job queue.
+ * @summary Whether the api and its database answer, with the state of each job queue and of the read replica.
  */
 export const getHealth = async ( options?: Parameters<typeof apiFetch>[1]): Promise<HealthStatus> => {
 
