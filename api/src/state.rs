@@ -32,6 +32,8 @@ pub struct AppState {
     pub janus: Option<domain::group_calls::JanusClient>,
     /// This process's seats in group calls (its Janus session starts with `api serve`).
     pub group_calls: Arc<GroupCalls>,
+    /// The NATS bus (`REALTIME_BUS=nats`), set by `api serve`; none on the PostgreSQL bus.
+    pub nats: Option<Arc<crate::realtime::nats::NatsBus>>,
 }
 
 impl AppState {
@@ -63,6 +65,7 @@ impl AppState {
             call_ring_timeout,
             call_reconnect_grace,
             janus,
+            nats: None,
         })
     }
 }
