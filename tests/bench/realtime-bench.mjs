@@ -374,7 +374,12 @@ if (opts.matrix) {
   for (const bus of opts.buses.split(',')) {
     for (const apis of opts.apis.split(',').map(Number)) {
       log(`matrix: ${bus} bus, ${apis} api processes, ${CLIENTS} clients x ${RATE}/s for ${SECONDS} s`);
-      rows.push(await matrixRun(bus, apis));
+      try {
+        rows.push(await matrixRun(bus, apis));
+      } catch (e) {
+        log(`matrix: ${bus} with ${apis} api processes failed: ${e.message}`);
+        rows.push({ bus, apis, failed: e.message });
+      }
     }
   }
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -386,6 +391,10 @@ if (opts.matrix) {
   );
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
+    if (r.failed) {
+      console.log(`| ${r.bus} | ${r.apis} | failed: ${r.failed} | | | | |`);
+      continue;
+    }
     const us = r.perMessageUs;
     console.log(
       `| ${r.bus} | ${r.apis} | ${r.delivered} | ${ms(r.p95)} | ${ms(r.p99)} | ${mean(us).toFixed(0)} µs (${Math.min(...us).toFixed(0)}–${Math.max(...us).toFixed(0)}) | ${r.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(', ')} |`,
