@@ -267,6 +267,10 @@ impl NatsBus {
         });
         watches.insert(user, Watch { sockets: 1, reader });
         drop(watches);
+        // Without a connection there is nothing to wait for: the catch-up covers this user when it is back.
+        if !self.connected() {
+            return;
+        }
         if let Err(err) = self.confirm().await {
             tracing::warn!(error = %err, "NATS has not confirmed a subscription yet");
         }

@@ -34,12 +34,15 @@ pub const PRUNE_EVERY: Duration = Duration::from_secs(60);
 pub fn start(pool: PgPool, bus: Arc<NatsBus>) {
     tokio::spawn(async move {
         let mut pruned_at = tokio::time::Instant::now();
+        let mut quiet = false;
         loop {
             if !bus.connected() {
                 tokio::time::sleep(RETRY_AFTER).await;
                 continue;
             }
-            match round(&pool, &bus).await {
+            let result = round(&pool, &bus, quiet).await;
+            quiet = matches!(result, Ok(0));
+            match result {
                 Ok(claimed) if claimed as i64 >= BATCH => {}
                 Ok(_) => tokio::time::sleep(POLL_EVERY).await,
                 Err(err) => {
@@ -75,7 +78,12 @@ pub async fn record_backlog(pool: &PgPool) {
 }
 
 /// One round: the number of events claimed (and relayed, when it returns `Ok`).
-async fn round(pool: &PgPool, bus: &NatsBus) -> anyhow::Result<usize> {
+/// After a round that found nothing (`quiet`), one statement first looks whether there is anything
+/// at all (most polls of a quiet system), rather than a transaction's three.
+async fn round(pool: &PgPool, bus: &NatsBus, quiet: bool) -> anyhow::Result<usize> {
+    if quiet && outbox::backlog(pool).await?.0 == 0 {
+        return Ok(0);
+    }
     let mut tx = pool.begin().await?;
     let rows = outbox::claim(&mut tx, BATCH).await?;
     if rows.is_empty() {
