@@ -72,7 +72,7 @@ async fn serve() -> anyhow::Result<()> {
     let pool = db::connect(&config.database_url, api::POOL_SIZE).await?;
     let (host, port) = (config.host, config.port);
     let mut state = AppState::new(pool.clone(), config)?;
-    state.nats = api::realtime::start_bus(&state).await?;
+    state.nats = api::realtime::start_bus(&state.config, &state.pool, &state.hub).await?;
     api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;
     api::realtime::listener::start(pool, state.hub.clone()).await?;
     if let Some(janus) = &state.config.janus {

@@ -17,14 +17,17 @@ pub use hub::Hub;
 
 /// Sets this process's bus from its settings and, for NATS, connects and starts the relay: the bus
 /// for `AppState::nats`.
-pub async fn start_bus(state: &crate::state::AppState) -> anyhow::Result<Option<std::sync::Arc<nats::NatsBus>>> {
-    let bus = state.config.realtime_bus;
-    domain::realtime::use_bus(bus);
-    if bus != domain::realtime::Bus::Nats {
+pub async fn start_bus(
+    config: &domain::Config,
+    pool: &sqlx::PgPool,
+    hub: &std::sync::Arc<Hub>,
+) -> anyhow::Result<Option<std::sync::Arc<nats::NatsBus>>> {
+    domain::realtime::use_bus(config.realtime_bus);
+    if config.realtime_bus != domain::realtime::Bus::Nats {
         return Ok(None);
     }
-    let nats = nats::NatsBus::connect(&state.config.nats_url, state.pool.clone(), state.hub.clone()).await?;
-    relay::start(state.pool.clone(), nats.clone());
+    let nats = nats::NatsBus::connect(&config.nats_url, pool.clone(), hub.clone()).await?;
+    relay::start(pool.clone(), nats.clone());
     tracing::info!("real-time events travel through NATS");
     Ok(Some(nats))
 }
