@@ -72,7 +72,8 @@ async fn serve() -> anyhow::Result<()> {
     api::replica::describe_metrics();
     let pool = db::connect(&config.database_url, api::POOL_SIZE).await?;
     let (host, port) = (config.host, config.port);
-    let state = AppState::new(pool.clone(), config)?;
+    let mut state = AppState::new(pool.clone(), config)?;
+    state.nats = api::realtime::start_bus(&state.config, &state.pool, &state.hub).await?;
     api::catalogue_cache::listener::start(pool.clone(), state.catalogue.clone()).await?;
     api::realtime::listener::start(pool, state.hub.clone()).await?;
     state.reads.start();

@@ -73,6 +73,7 @@ fn describe() {
         "job_oldest_due_seconds",
         "Seconds the oldest due task of a queue has waited"
     );
+    crate::realtime::nats::describe_metrics();
     metrics::gauge!("websocket_connections").set(0.0);
     metrics::counter!("catalogue_cache_hits_total").absolute(0);
     metrics::counter!("catalogue_cache_misses_total").absolute(0);
@@ -205,6 +206,7 @@ pub async fn scrape(req: &Request, pool: &PgPool) -> Response {
     }
     let handle = handle();
     record_database(pool).await;
+    crate::realtime::relay::record_backlog(pool).await;
     Response::builder()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(handle.render())

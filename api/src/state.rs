@@ -35,6 +35,8 @@ pub struct AppState {
     pub janus: Option<domain::group_calls::JanusClient>,
     /// This process's seats in group calls (its Janus session starts with `api serve`).
     pub group_calls: Arc<GroupCalls>,
+    /// The NATS bus (`REALTIME_BUS=nats`), set by `api serve`; none on the PostgreSQL bus.
+    pub nats: Option<Arc<crate::realtime::nats::NatsBus>>,
 }
 
 impl AppState {
@@ -69,6 +71,7 @@ impl AppState {
             call_ring_timeout,
             call_reconnect_grace,
             janus,
+            nats: None,
         })
     }
 }

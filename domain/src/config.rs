@@ -121,6 +121,26 @@ pub struct Config {
     pub caldav_allow_local_urls: bool,
     /// `SECRETS_KEY`: seals secrets at rest (CalDAV passwords); required in production.
     pub secrets_key: crate::secrets::SecretsKey,
+    /// `REALTIME_BUS`: `postgres` (the default) or `nats` (issue 37 §2; the same in api and worker).
+    pub realtime_bus: crate::realtime::Bus,
+    /// `NATS_URL` of the NATS bus ([`DEFAULT_NATS_URL`] unless set).
+    pub nats_url: String,
+}
+
+pub const DEFAULT_NATS_URL: &str = "nats://127.0.0.1:4222";
+
+/// `REALTIME_BUS` and `NATS_URL`.
+fn realtime_bus_settings(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<(crate::realtime::Bus, String)> {
+    let bus = match get("REALTIME_BUS").as_deref().map(str::trim) {
+        None | Some("postgres") => crate::realtime::Bus::Postgres,
+        Some("nats") => crate::realtime::Bus::Nats,
+        Some(other) => bail!("REALTIME_BUS must be 'postgres' or 'nats', not '{other}'"),
+    };
+    let url = get("NATS_URL").unwrap_or_else(|| DEFAULT_NATS_URL.into());
+    if !(url.starts_with("nats://") || url.starts_with("tls://")) {
+        bail!("NATS_URL must be a nats:// or tls:// URL");
+    }
+    Ok((bus, url))
 }
 
 pub const LOCAL_CALDAV_IN_PRODUCTION: &str =
@@ -390,7 +410,10 @@ impl Config {
             bail!(LOCAL_CALDAV_IN_PRODUCTION);
         }
         let secrets_key = crate::secrets::SecretsKey::from_setting(get("SECRETS_KEY").as_deref(), production)?;
+        let (realtime_bus, nats_url) = realtime_bus_settings(&get)?;
         Ok(Self {
+            realtime_bus,
+            nats_url,
             caldav_allow_local_urls,
             secrets_key,
             admin_two_factor_required,
@@ -504,6 +527,22 @@ mod tests {
     }
 
     const TEST_KEY: &str = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+
+    #[test]
+    fn the_realtime_bus_is_postgres_unless_nats_is_asked_for() {
+        let c = config(&[]).unwrap();
+        assert_eq!(
+            (c.realtime_bus, c.nats_url.as_str()),
+            (crate::realtime::Bus::Postgres, DEFAULT_NATS_URL)
+        );
+        let c = config(&[("REALTIME_BUS", "nats"), ("NATS_URL", "nats://10.0.0.5:4300")]).unwrap();
+        assert_eq!(
+            (c.realtime_bus, c.nats_url.as_str()),
+            (crate::realtime::Bus::Nats, "nats://10.0.0.5:4300")
+        );
+        assert!(config(&[("REALTIME_BUS", "kafka")]).is_err());
+        assert!(config(&[("REALTIME_BUS", "nats"), ("NATS_URL", "http://x")]).is_err());
+    }
 
     #[test]
     fn data_exports_never_live_under_the_public_uploads() {

@@ -5,6 +5,9 @@
 //! channel and hands each event to the local sockets it is addressed to. A payload that would
 //! not fit a NOTIFY is stored in `realtime_events` and the notification carries its id.
 //!
+//! With `REALTIME_BUS=nats` ([`Bus::Nats`], issue 37 §2) the same calls write each event to the
+//! transactional outbox instead ([`outbox`]); the api processes relay it to NATS per recipient.
+//!
 //! The wire format on the channel is an [`Envelope`] (or `{"sessionsEnded": [hex digests]}`,
 //! sent by a trigger when sessions are deleted). What an event is and says is [`ServerEvent`]
 //! ([`protocol`]); an envelope is only ever made from one.
@@ -16,8 +19,32 @@ use uuid::Uuid;
 
 use crate::Result;
 
+pub mod outbox;
 pub mod protocol;
 pub use protocol::{ClientEvent, ServerEvent};
+
+/// How events travel between processes (`REALTIME_BUS`): every process that publishes (api and
+/// worker) must use the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bus {
+    /// `postgres` (the default): `pg_notify` in the causing transaction, `LISTEN` in every api process.
+    #[default]
+    Postgres,
+    /// `nats`: written to the outbox in the causing transaction, relayed to NATS (`NATS_URL`).
+    Nats,
+}
+
+static BUS: std::sync::OnceLock<Bus> = std::sync::OnceLock::new();
+
+/// Sets this process's bus once, at start-up (from `Config::realtime_bus`); later calls are ignored.
+pub fn use_bus(bus: Bus) {
+    let _ = BUS.set(bus);
+}
+
+/// This process's bus: [`Bus::Postgres`] unless [`use_bus`] said otherwise.
+pub fn bus() -> Bus {
+    BUS.get().copied().unwrap_or_default()
+}
 
 /// The LISTEN/NOTIFY channel every api process listens on.
 pub const CHANNEL: &str = "realtime";
@@ -97,6 +124,9 @@ pub async fn publish(conn: &mut PgConnection, envelope: &Envelope) -> Result<()>
     if envelope.to.is_empty() {
         return Ok(());
     }
+    if bus() == Bus::Nats {
+        return outbox::write(conn, &[envelope]).await;
+    }
     let payload = serde_json::to_string(envelope).map_err(anyhow::Error::from)?;
     let payload = if payload.len() <= NOTIFY_LIMIT_BYTES {
         payload
@@ -113,6 +143,9 @@ pub async fn publish(conn: &mut PgConnection, envelope: &Envelope) -> Result<()>
 /// many as fit into each notification (`{"events": [...]}`) and sending every notification in
 /// one statement; an envelope too large for a notification on its own travels by reference.
 pub async fn publish_many(conn: &mut PgConnection, envelopes: &[Envelope]) -> Result<()> {
+    if bus() == Bus::Nats {
+        return outbox::write(conn, &envelopes.iter().collect::<Vec<_>>()).await;
+    }
     let mut payloads = Vec::new();
     let mut packed = String::new();
     for envelope in envelopes.iter().filter(|e| !e.to.is_empty()) {

@@ -15,6 +15,14 @@
 //   not yet delivered when sending stopped, and delivery p95 of the first and last third of the run.
 //   more: --connect-concurrency 100, --drain-seconds 15, --synchronous-commit off (see parseArgs)
 //
+// The bus per process count (issue 37 §2): --matrix runs, for each bus of --buses and each count of
+// --apis, that many api processes (each pair's two users on different processes) at --clients x --rate
+// messages a second, and prints one table: delivery p95/p99 and the CPU each api process spends per
+// message its own sockets received (acknowledgements and deliveries), mean and range over the processes.
+//   node tests/bench/realtime-bench.mjs --matrix --clients 1000 --rate 2 --seconds 20   # 2,000 messages/s
+//   node tests/bench/realtime-bench.mjs --matrix --apis 2,3,4 --buses postgres,nats --clients 1000 --rate 2
+// NATS runs in a private nats-server (tests/harness/nats.mjs, /usr/sbin/nats-server).
+//
 // Binaries as for the black-box tests (API_BIN / WORKER_BIN, else $CARGO_TARGET_DIR/debug/...);
 // DATABASE_URL names the server. 10,000 idle sockets need `ulimit -n` above ~10,500 (this process
 // and the api each hold one descriptor per socket; the api inherits this process's limit).
@@ -42,10 +50,13 @@ const { values: opts } = parseArgs({
     // 'off' sets synchronous_commit = off on the benchmark's database (then restarts the processes so
     // every pooled connection has it): what commits that wait for no disk flush would give.
     'synchronous-commit': { type: 'string', default: 'on' },
+    matrix: { type: 'boolean', default: false },
+    apis: { type: 'string', default: '2,3,4' },
+    buses: { type: 'string', default: 'postgres,nats' },
   },
 });
 const CLIENTS = Number(opts.clients) - (Number(opts.clients) % 2);
-const IDLE = Number(opts.idle);
+const IDLE = opts.matrix ? 0 : Number(opts.idle);
 const SECONDS = Number(opts.seconds);
 const RATE = Number(opts.rate);
 const INTERVAL_MS = 1000 / RATE;
@@ -275,6 +286,122 @@ function closeAll(sockets) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// --matrix: each bus at each number of api processes
+
+/** One run of the matrix: `bus` with `apis` api processes; resolves to its row. */
+async function matrixRun(bus, apis) {
+  const stack = await startStack({
+    apis,
+    nats: bus === 'nats',
+    env: { RUST_LOG: process.env.RUST_LOG || 'warn', REALTIME_BUS: bus },
+  });
+  const origin = stack.env.APP_BASE_URL;
+  try {
+    const { pairs } = await seed(stack.databaseUrl);
+    const sent = new Map(); // clientId -> { at, delivered }
+    const delivery = [];
+    const framesOn = new Array(apis).fill(0); // messageReceived frames each api process's sockets got
+    const members = pairs.flatMap((p, i) => [
+      { user: p.a, conversationId: p.conversationId, api: i % apis },
+      { user: p.b, conversationId: p.conversationId, api: (i + 1) % apis },
+    ]);
+    const onFrame = (member) => (frame) => {
+      if (frame.event !== 'messageReceived') return;
+      framesOn[member.api] += 1;
+      const entry = sent.get(frame.data.clientId);
+      if (!entry || frame.data.senderId === member.user.id || entry.delivered) return;
+      entry.delivered = true;
+      delivery.push(performance.now() - entry.at);
+    };
+    const active = await inParallel(members.length, CONNECT_CONCURRENCY, (i) =>
+      connectPatiently(stack.baseUrls[members[i].api], origin, members[i].user.token, onFrame(members[i])),
+    );
+    for (const [i, ws] of active.entries()) {
+      ws.send(JSON.stringify({ event: 'joinConversation', data: { conversationId: members[i].conversationId } }));
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    framesOn.fill(0);
+    const before = stack.apiPids.map(cpuTicks);
+    const t = performance.now();
+    await new Promise((resolve) => {
+      let running = active.length;
+      active.forEach((ws, i) => {
+        let seq = 0;
+        const tick = () => {
+          if (ws.readyState !== WebSocket.OPEN || seq >= PER_CLIENT) {
+            running -= 1;
+            if (running === 0) resolve();
+            return;
+          }
+          const clientId = `m${i}-${seq}`;
+          seq += 1;
+          sent.set(clientId, { at: performance.now(), delivered: false });
+          ws.send(
+            JSON.stringify({
+              event: 'sendMessage',
+              data: { conversationId: members[i].conversationId, content: `bench ${clientId}`, clientId },
+            }),
+          );
+          setTimeout(tick, INTERVAL_MS);
+        };
+        setTimeout(tick, (INTERVAL_MS * i) / active.length);
+      });
+    });
+    const drainUntil = performance.now() + DRAIN_MS;
+    while (performance.now() < drainUntil && delivery.length < sent.size) await new Promise((r) => setTimeout(r, 100));
+    const seconds = (performance.now() - t) / 1000;
+    const cpuSeconds = stack.apiPids.map((pid, i) => (cpuTicks(pid) - before[i]) / CLOCK_TICKS);
+    await closeAll(active);
+    const d = percentiles(delivery);
+    const perMessageUs = cpuSeconds.map((c, i) => (framesOn[i] ? (c / framesOn[i]) * 1e6 : NaN));
+    return {
+      bus,
+      apis,
+      offered: CLIENTS * RATE,
+      delivered: `${d.n}/${sent.size}`,
+      p95: d.p95,
+      p99: d.p99,
+      perMessageUs,
+      cpuPercent: cpuSeconds.map((c) => (c / seconds) * 100),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+if (opts.matrix) {
+  const rows = [];
+  for (const bus of opts.buses.split(',')) {
+    for (const apis of opts.apis.split(',').map(Number)) {
+      log(`matrix: ${bus} bus, ${apis} api processes, ${CLIENTS} clients x ${RATE}/s for ${SECONDS} s`);
+      try {
+        rows.push(await matrixRun(bus, apis));
+      } catch (e) {
+        log(`matrix: ${bus} with ${apis} api processes failed: ${e.message}`);
+        rows.push({ bus, apis, failed: e.message });
+      }
+    }
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(
+    `\nReal-time bus by api processes: ${CLIENTS} clients x ${RATE} message/s (${CLIENTS * RATE} messages/s offered) for ${SECONDS} s; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+  );
+  console.log(
+    '| bus | api processes | delivered | delivery p95 | delivery p99 | CPU per received message per api process, mean (range) | CPU of each api process |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    if (r.failed) {
+      console.log(`| ${r.bus} | ${r.apis} | failed: ${r.failed} | | | | |`);
+      continue;
+    }
+    const us = r.perMessageUs;
+    console.log(
+      `| ${r.bus} | ${r.apis} | ${r.delivered} | ${ms(r.p95)} | ${ms(r.p99)} | ${mean(us).toFixed(0)} µs (${Math.min(...us).toFixed(0)}–${Math.max(...us).toFixed(0)}) | ${r.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(', ')} |`,
+    );
+  }
+  process.exit(0);
+}
 
 const stack = await startStack({ apis: 2, env: { RUST_LOG: process.env.RUST_LOG || 'warn' } });
 const origin = stack.env.APP_BASE_URL; // every api serves the same site (as behind a load balancer)

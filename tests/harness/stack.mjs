@@ -200,6 +200,10 @@ function label() {
  *           it relays from the machine's own address, the only one Janus offers (harness/turn.mjs).
  *           Without it the api gets whatever RTC_TURN_* the environment has (scripts/test exports
  *           its own coturn's).
+ *   nats    start a private nats-server (harness/nats.mjs) and put every process on the NATS bus
+ *           (REALTIME_BUS=nats, its NATS_URL; stack.nats; stopped with the stack). By default when
+ *           REALTIME_BUS=nats is asked for (in `env` or the environment) without a NATS_URL, so any
+ *           test runs on the NATS bus with `REALTIME_BUS=nats node --test ...`.
  */
 export async function startStack({
   worker = true,
@@ -210,6 +214,7 @@ export async function startStack({
   readServer = null,
   janus: withJanus = false,
   turn: withTurn = false,
+  nats: withNats = (env.REALTIME_BUS ?? process.env.REALTIME_BUS) === 'nats' && !(env.NATS_URL ?? process.env.NATS_URL),
 } = {}) {
   requireBinary(apiBin, 'API_BIN');
   if (worker) requireBinary(workerBin, 'WORKER_BIN');
@@ -224,6 +229,14 @@ export async function startStack({
   try {
     janus = withJanus ? await (await import('./janus.mjs')).startJanus({ turn }) : null;
   } catch (e) {
+    await turn?.stop();
+    throw e;
+  }
+  let nats = null;
+  try {
+    nats = withNats ? await (await import('./nats.mjs')).startNats() : null;
+  } catch (e) {
+    await janus?.stop();
     await turn?.stop();
     throw e;
   }
@@ -264,6 +277,7 @@ export async function startStack({
     ...(janus ? { ...janus.env, RTC_STUN_URLS: '' } : {}),
     ...(turn ? turn.env : {}),
     ...(readServer ? { DATABASE_READ_URL: urlWithDatabase(readServer, dbName) } : {}),
+    ...(nats ? nats.env : {}),
     ...env,
   };
   const logPrefix = path.join(logsDir, `${label()}-${dbName}`);
@@ -308,6 +322,7 @@ export async function startStack({
       const apiExit = apiProcs.length ? exits[workerProcs.length] : null;
       await janus?.stop();
       await turn?.stop();
+      await nats?.stop();
       try {
         await dropDatabase();
       } catch (e) {
@@ -350,6 +365,8 @@ export async function startStack({
     janus,
     /** The private coturn of `turn: true` ({ env, host, port, url, secret, credentials, log, stop }), else null. */
     turn,
+    /** The private nats-server of `nats: true` ({ url, port, env, stop, start }), else null. */
+    nats,
     logs: { api: logOf('api', 0), worker: logOf('worker', 0), migrate: `${logPrefix}-migrate.log` },
     /** Stops worker and api (SIGTERM, waits), drops the database. Resolves to { api, worker } exits. */
     stop,

@@ -21,6 +21,7 @@ pub async fn run(
     // Listening from the start: a SIGTERM while the worker starts stops it, cleanly, once started.
     let stop = shutdown_signal()?;
     let config = Config::from_env()?;
+    domain::realtime::use_bus(config.realtime_bus);
     domain::payouts::jobs::check_schedule()?;
     let pool = db::connect(&config.database_url, POOL_SIZE).await?;
     storage::setup(&pool).await?;

@@ -163,6 +163,9 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
             close: close.clone(),
         },
     );
+    if let Some(nats) = &state.nats {
+        nats.watch(user).await;
+    }
     if crate::shutdown::started() {
         // Registered after the restart closed every socket: closes now, with 1012, like the rest.
         close.notify_one();
@@ -235,6 +238,9 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
         }
     }
     state.hub.unregister(user, socket);
+    if let Some(nats) = &state.nats {
+        nats.unwatch(user).await;
+    }
     let _turn = state.hub.database_turn().await;
     if let Err(err) = Box::pin(handlers::socket_closed(&state, user, socket)).await {
         tracing::warn!(%socket, error = %err, "clean-up of a closed socket failed");

@@ -1,0 +1,399 @@
+//! The NATS bus (`REALTIME_BUS=nats`, issue 37 §2): this process's side of it.
+//!
+//! Events reach NATS from the transactional outbox (`domain::realtime::outbox`) through the relay
+//! ([`super::relay`]), one message per recipient on the subject `rt.user.<user id>` with the event
+//! id in the `Nats-Msg-Id` header. This process subscribes to the subject of a user on their first
+//! socket here and unsubscribes after their last closes ([`NatsBus::watch`], [`NatsBus::unwatch`]),
+//! so an event reaches only the processes its recipients are connected to. A relay may publish an
+//! event twice (it died, or NATS did not confirm, before it marked the row sent): each (event,
+//! recipient) is delivered once, the [`SEEN_EVENTS`] latest remembered.
+//!
+//! NATS keeps nothing for a subscriber that is away: when this process's connection comes back it
+//! reads the outbox's events of the last moments for its users ([`CATCH_UP_MARGIN`]) and delivers
+//! those it had not seen, so an event relayed while it was away is not lost to it.
+
+use std::{
+    collections::{HashMap, HashSet, VecDeque},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use async_nats::{Client, Event, HeaderMap};
+use domain::realtime::{Envelope, outbox};
+use futures::StreamExt;
+use sqlx::PgPool;
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+use super::Hub;
+
+/// Subjects of events per recipient: `rt.user.<user id>`.
+pub const USER_SUBJECT_PREFIX: &str = "rt.user.";
+/// The header carrying the event id (the outbox row's id).
+pub const EVENT_ID_HEADER: &str = "Nats-Msg-Id";
+/// How many (event, recipient) pairs each process remembers to drop duplicates: a relay publishes
+/// again within seconds, and at the benchmark's 2,000 messages a second to two recipients this is
+/// 16 s of traffic in about 5 MB.
+pub const SEEN_EVENTS: usize = 65_536;
+/// How long a relay waits for NATS to confirm what it published before it gives the rows back.
+pub const CONFIRM_TIMEOUT: Duration = Duration::from_secs(2);
+/// After a lost connection, events written this long before it was lost are read again too (a relay
+/// may have published them just before).
+pub const CATCH_UP_MARGIN: Duration = Duration::from_secs(5);
+
+pub fn user_subject(user: Uuid) -> String {
+    format!("{USER_SUBJECT_PREFIX}{user}")
+}
+
+/// The latest `capacity` keys seen, in a set with a queue of their order.
+pub struct Seen<K> {
+    set: HashSet<K>,
+    order: VecDeque<K>,
+    capacity: usize,
+}
+
+impl<K: std::hash::Hash + Eq + Copy> Seen<K> {
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            set: HashSet::with_capacity(capacity.min(4096)),
+            order: VecDeque::new(),
+            capacity,
+        }
+    }
+
+    /// Whether `key` is new; remembers it, forgetting the oldest beyond the capacity.
+    pub fn first_time(&mut self, key: K) -> bool {
+        if !self.set.insert(key) {
+            return false;
+        }
+        self.order.push_back(key);
+        if self.order.len() > self.capacity
+            && let Some(old) = self.order.pop_front()
+        {
+            self.set.remove(&old);
+        }
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+struct Watch {
+    sockets: usize,
+    /// Reads the user's subscription; aborting it drops the subscription (NATS unsubscribes).
+    reader: tokio::task::JoinHandle<()>,
+}
+
+pub struct NatsBus {
+    client: Client,
+    pool: PgPool,
+    hub: Arc<Hub>,
+    watches: tokio::sync::Mutex<HashMap<Uuid, Watch>>,
+    seen: Mutex<Seen<(i64, Uuid)>>,
+    /// This process's own subject: a message sent there and back proves NATS has handled everything
+    /// this process sent before it (one connection's messages are handled in order).
+    probe_subject: String,
+    probes: Mutex<HashMap<u64, oneshot::Sender<()>>>,
+    next_probe: AtomicU64,
+}
+
+/// Every metric of the bus, described (from `crate::metrics`' `describe`).
+pub fn describe_metrics() {
+    use metrics::{Unit, describe_counter, describe_histogram};
+    describe_counter!(
+        "realtime_bus_published_total",
+        "Real-time messages this process's relay published to NATS (one per event and recipient)"
+    );
+    describe_counter!(
+        "realtime_bus_received_total",
+        "Real-time messages this process received from NATS for its connected users"
+    );
+    describe_counter!(
+        "realtime_bus_delivered_total",
+        "Real-time events (per recipient) this process handed to its sockets from the bus"
+    );
+    describe_counter!(
+        "realtime_bus_duplicates_dropped_total",
+        "Real-time messages dropped as already delivered (same event id and recipient)"
+    );
+    describe_histogram!(
+        "realtime_relay_lag_seconds",
+        Unit::Seconds,
+        "Time from writing an event to the outbox to its relay claiming it"
+    );
+    metrics::describe_gauge!(
+        "realtime_outbox_unsent",
+        "Real-time events in the outbox not yet relayed"
+    );
+    metrics::describe_gauge!(
+        "realtime_outbox_oldest_unsent_seconds",
+        "Age of the oldest real-time event not yet relayed"
+    );
+    for name in [
+        "realtime_bus_published_total",
+        "realtime_bus_received_total",
+        "realtime_bus_delivered_total",
+        "realtime_bus_duplicates_dropped_total",
+    ] {
+        metrics::counter!(name).absolute(0);
+    }
+}
+
+impl NatsBus {
+    /// Connects to `url` (retrying in the background until NATS answers) and starts reading this
+    /// process's probe subject and the connection's events.
+    pub async fn connect(url: &str, pool: PgPool, hub: Arc<Hub>) -> anyhow::Result<Arc<Self>> {
+        let (events, mut events_rx) = mpsc::unbounded_channel::<Event>();
+        let client = async_nats::ConnectOptions::new()
+            .name("mystic-mentors-api")
+            .retry_on_initial_connect()
+            .event_callback(move |event| {
+                let events = events.clone();
+                async move {
+                    let _ = events.send(event);
+                }
+            })
+            .connect(url)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot connect to NATS at {url}: {e}"))?;
+        let probe_subject = format!("_rt.probe.{}", Uuid::new_v4().simple());
+        let mut probes = client.subscribe(probe_subject.clone()).await?;
+        let bus = Arc::new(Self {
+            client,
+            pool,
+            hub,
+            watches: Default::default(),
+            seen: Mutex::new(Seen::new(SEEN_EVENTS)),
+            probe_subject,
+            probes: Default::default(),
+            next_probe: AtomicU64::new(0),
+        });
+        let reader = bus.clone();
+        tokio::spawn(async move {
+            while let Some(message) = probes.next().await {
+                let token = std::str::from_utf8(&message.payload).ok().and_then(|t| t.parse().ok());
+                if let Some(waiter) = token.and_then(|t: u64| reader.probes.lock().expect("probes").remove(&t)) {
+                    let _ = waiter.send(());
+                }
+            }
+        });
+        let watcher = bus.clone();
+        tokio::spawn(async move {
+            // Away from the start: the first connection catches up too (nothing to do without sockets).
+            let mut away_since = Some(Instant::now());
+            while let Some(event) = events_rx.recv().await {
+                match event {
+                    Event::Disconnected => {
+                        tracing::warn!("lost the NATS connection; reconnecting");
+                        away_since.get_or_insert_with(Instant::now);
+                    }
+                    Event::Connected => {
+                        tracing::info!("connected to NATS");
+                        if let Some(since) = away_since.take() {
+                            let bus = watcher.clone();
+                            tokio::spawn(async move { bus.catch_up(since.elapsed() + CATCH_UP_MARGIN).await });
+                        }
+                    }
+                    // Each failed reconnection attempt (async_nats logs them too).
+                    Event::ClientError(err) => tracing::debug!(error = %err, "NATS client"),
+                    other => tracing::warn!(event = %other, "NATS"),
+                }
+            }
+        });
+        Ok(bus)
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    pub fn connected(&self) -> bool {
+        self.client.connection_state() == async_nats::connection::State::Connected
+    }
+
+    /// Returns once NATS has handled everything this process sent before (or fails after
+    /// [`CONFIRM_TIMEOUT`]).
+    pub async fn confirm(&self) -> anyhow::Result<()> {
+        let token = self.next_probe.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.probes.lock().expect("probes").insert(token, tx);
+        let sent = self
+            .client
+            .publish(self.probe_subject.clone(), token.to_string().into())
+            .await;
+        let answered = match sent {
+            Ok(()) => tokio::time::timeout(CONFIRM_TIMEOUT, rx).await,
+            Err(err) => {
+                self.probes.lock().expect("probes").remove(&token);
+                anyhow::bail!("cannot publish to NATS: {err}");
+            }
+        };
+        self.probes.lock().expect("probes").remove(&token);
+        match answered {
+            Ok(Ok(())) => Ok(()),
+            _ => anyhow::bail!("NATS did not confirm within {CONFIRM_TIMEOUT:?}"),
+        }
+    }
+
+    /// A socket of `user` opened here: on their first, subscribe to their subject (and wait until
+    /// NATS has it, so nothing relayed after the socket's `ready` is missed).
+    pub async fn watch(self: &Arc<Self>, user: Uuid) {
+        let mut watches = self.watches.lock().await;
+        if let Some(watch) = watches.get_mut(&user) {
+            watch.sockets += 1;
+            return;
+        }
+        let mut subscription = match self.client.subscribe(user_subject(user)).await {
+            Ok(s) => s,
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot subscribe to a user's real-time subject");
+                return;
+            }
+        };
+        let bus = self.clone();
+        let reader = tokio::spawn(async move {
+            while let Some(message) = subscription.next().await {
+                bus.received(user, &message);
+            }
+        });
+        watches.insert(user, Watch { sockets: 1, reader });
+        drop(watches);
+        // Without a connection there is nothing to wait for: the catch-up covers this user when it is back.
+        if !self.connected() {
+            return;
+        }
+        if let Err(err) = self.confirm().await {
+            tracing::warn!(error = %err, "NATS has not confirmed a subscription yet");
+        }
+    }
+
+    /// A socket of `user` closed here: after their last, unsubscribe.
+    pub async fn unwatch(&self, user: Uuid) {
+        let mut watches = self.watches.lock().await;
+        if let Some(watch) = watches.get_mut(&user) {
+            watch.sockets = watch.sockets.saturating_sub(1);
+            if watch.sockets == 0
+                && let Some(watch) = watches.remove(&user)
+            {
+                watch.reader.abort();
+            }
+        }
+    }
+
+    /// Users subscribed here now.
+    pub async fn watched(&self) -> Vec<Uuid> {
+        self.watches.lock().await.keys().copied().collect()
+    }
+
+    fn received(&self, user: Uuid, message: &async_nats::Message) {
+        metrics::counter!("realtime_bus_received_total").increment(1);
+        let id = message
+            .headers
+            .as_ref()
+            .and_then(|h| h.get(EVENT_ID_HEADER))
+            .and_then(|v| v.as_str().parse::<i64>().ok());
+        let Some(id) = id else {
+            tracing::warn!("real-time message without an event id");
+            return;
+        };
+        match serde_json::from_slice::<Envelope>(&message.payload) {
+            Ok(envelope) => self.deliver(id, user, envelope),
+            Err(err) => tracing::warn!(error = %err, "unreadable real-time message"),
+        }
+    }
+
+    /// Hands event `id` to `user`'s sockets here, unless it already was.
+    fn deliver(&self, id: i64, user: Uuid, mut envelope: Envelope) {
+        if !self.seen.lock().expect("seen").first_time((id, user)) {
+            metrics::counter!("realtime_bus_duplicates_dropped_total").increment(1);
+            return;
+        }
+        metrics::counter!("realtime_bus_delivered_total").increment(1);
+        envelope.to = vec![user];
+        self.hub.deliver(&envelope);
+    }
+
+    /// Delivers the outbox's events of the last `window` for the users here that were not seen
+    /// (events relayed while this process's connection was away).
+    async fn catch_up(&self, window: Duration) {
+        if let Err(err) = self.confirm().await {
+            tracing::warn!(error = %err, "NATS connection back but not answering; catching up anyway");
+        }
+        let users = self.watched().await;
+        if users.is_empty() {
+            return;
+        }
+        let window = chrono::Duration::from_std(window).unwrap_or(chrono::Duration::MAX);
+        match outbox::recent_for(&self.pool, window, &users).await {
+            Ok(events) => {
+                let mine: HashSet<Uuid> = users.into_iter().collect();
+                let count = events.len();
+                for (id, envelope) in events {
+                    for user in envelope.to.iter().filter(|u| mine.contains(u)) {
+                        self.deliver(id, *user, envelope.clone());
+                    }
+                }
+                tracing::info!(
+                    events = count,
+                    "caught up on real-time events after the NATS connection came back"
+                );
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot catch up on real-time events; closing sockets so clients reload");
+                self.hub.close_all();
+            }
+        }
+    }
+
+    /// Publishes one outbox row to each of its recipients' subjects; the number of messages.
+    pub async fn publish(&self, row: &outbox::Row) -> anyhow::Result<usize> {
+        #[derive(serde::Deserialize)]
+        struct Recipients {
+            to: Vec<Uuid>,
+        }
+        let recipients: Recipients = serde_json::from_str(&row.payload)?;
+        let payload = bytes::Bytes::from(row.payload.clone());
+        for user in &recipients.to {
+            let mut headers = HeaderMap::new();
+            headers.insert(EVENT_ID_HEADER, row.id.to_string().as_str());
+            self.client
+                .publish_with_headers(user_subject(*user), headers, payload.clone())
+                .await?;
+        }
+        Ok(recipients.to.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_are_dropped_within_the_latest_seen() {
+        let mut seen = Seen::new(3);
+        assert!(seen.first_time(1));
+        assert!(!seen.first_time(1));
+        assert!(seen.first_time(2) && seen.first_time(3) && seen.first_time(4));
+        assert_eq!(seen.len(), 3);
+        assert!(seen.first_time(1), "the oldest was forgotten");
+        assert!(!seen.first_time(4));
+        assert_eq!(SEEN_EVENTS, 65_536);
+    }
+
+    #[test]
+    fn subjects_are_per_user() {
+        let user = Uuid::nil();
+        assert_eq!(user_subject(user), "rt.user.00000000-0000-0000-0000-000000000000");
+        assert_eq!(CONFIRM_TIMEOUT, Duration::from_secs(2));
+        assert_eq!(CATCH_UP_MARGIN, Duration::from_secs(5));
+    }
+}

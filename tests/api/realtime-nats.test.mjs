@@ -1,0 +1,186 @@
+// The real-time bus on NATS (issue 37 §2): two api processes with REALTIME_BUS=nats and a private
+// nats-server. An event reaches only the process its recipient is connected to, once; events written
+// while NATS is down are relayed when it is back, each delivered once; a row committed by an api that
+// is then killed is relayed by the other.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
+import { bookableMentor } from '../harness/booking.mjs';
+import { show } from '../harness/client.mjs';
+import { apiMetric } from '../harness/nats.mjs';
+import { connect } from '../harness/realtime.mjs';
+import { startStack } from '../harness/stack.mjs';
+import { until } from '../harness/wait.mjs';
+
+let stack;
+let db;
+let mentor; // { c, user, mentor, service }
+let seeker; // a signed-in client
+let seekerVia; // the seeker signed in through each api process
+let conversationId;
+
+before(async () => {
+  stack = await startStack({ apis: 2, nats: true, env: { REALTIME_BUS: 'nats' } });
+  db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  mentor = await bookableMentor(stack);
+  const seekerUser = await createVerifiedUser(stack, { firstName: 'Nat', lastName: 'Seeker' });
+  seeker = await signIn(stack, seekerUser);
+  seekerVia = [seeker, await signIn({ ...stack, baseUrl: stack.baseUrls[1] }, seekerUser)];
+  const r = await seeker.post('/api/conversations', { mentorId: mentor.mentor.id });
+  assert.equal(r.status, 201, show(r));
+  conversationId = r.body.id;
+});
+after(async () => {
+  await db?.end();
+  await stack?.stop();
+});
+
+let counter = 0;
+const clientId = (prefix) => `${prefix}-${++counter}`;
+
+/** The seeker sends `content` over REST (through api process `i`); resolves to the stored message. */
+async function sendByRest(content, i = 0) {
+  const r = await seekerVia[i].post(`/api/conversations/${conversationId}/messages`, {
+    content,
+    clientId: clientId('rest'),
+  });
+  assert.equal(r.status, 201, show(r));
+  return r.body;
+}
+
+/** Every outbox row of `event` whose data mentions `text`: { id, sent }. */
+async function outboxRows(text) {
+  const { rows } = await db.query(
+    'SELECT id, sent_at IS NOT NULL AS sent FROM realtime_outbox WHERE position($1 in payload::text) > 0 ORDER BY id',
+    [text],
+  );
+  return rows;
+}
+
+/** Every messageReceived on `socket` with this id. */
+const copies = (socket, id) => socket.received('messageReceived').filter((d) => d.id === id).length;
+
+/** Sends a fence message from `s` and waits for it on every socket of `sockets`: what came before has arrived. */
+async function fence(s, sockets) {
+  const id = clientId('fence');
+  s.send('sendMessage', { conversationId, content: `fence ${id}`, clientId: id });
+  for (const socket of sockets) await socket.next('messageReceived', (d) => d.clientId === id);
+}
+
+describe('the real-time bus on NATS', () => {
+  it('brings a message from a user on process 0 to the recipient on process 1 once', async () => {
+    const s = await connect(stack, seeker, 0);
+    const m = await connect(stack, mentor.c, 1);
+    try {
+      const id = clientId('hello');
+      s.send('sendMessage', { conversationId, content: 'Hello over NATS', clientId: id });
+      const ack = await s.next('messageReceived', (d) => d.clientId === id);
+      const got = await m.next('messageReceived', (d) => d.clientId === id);
+      assert.equal(got.id, ack.id);
+      await fence(s, [s, m]);
+      assert.equal(copies(m, ack.id), 1, 'the recipient got it once');
+      assert.equal(copies(s, ack.id), 1, 'the sender got its acknowledgement once');
+      const rows = await outboxRows(ack.id);
+      assert.equal(rows.length, 1, 'one outbox row for the event');
+      await until('the row to be marked sent', async () => (await outboxRows(ack.id))[0].sent, 5_000, 50);
+    } finally {
+      s.close();
+      m.close();
+    }
+  });
+
+  it("sends a user's events only to the process they are connected to, and nobody's to no process", async () => {
+    const s = await connect(stack, seeker, 0);
+    try {
+      // The mentor is connected nowhere; the seeker only to process 0.
+      const before = [
+        await apiMetric(stack, 0, 'realtime_bus_received_total'),
+        await apiMetric(stack, 1, 'realtime_bus_received_total'),
+      ];
+      const published = async () =>
+        (await apiMetric(stack, 0, 'realtime_bus_published_total')) +
+        (await apiMetric(stack, 1, 'realtime_bus_published_total'));
+      const publishedBefore = await published();
+      const message = await sendByRest('Only process 0 hears this', 1);
+      await s.next('messageReceived', (d) => d.id === message.id);
+      await until('both recipients published', async () => (await published()) >= publishedBefore + 2, 5_000, 50);
+      await until('the row to be marked sent', async () => (await outboxRows(message.id))[0]?.sent, 5_000, 50);
+      await fence(s, [s]);
+      const afterwards = [
+        await apiMetric(stack, 0, 'realtime_bus_received_total'),
+        await apiMetric(stack, 1, 'realtime_bus_received_total'),
+      ];
+      // Process 0 received the seeker's copies (the message and the fence); process 1 nothing, though
+      // the mentor's copy was published too: nobody there subscribes to the mentor.
+      assert.ok(afterwards[0] >= before[0] + 2, `process 0 received its user's events: ${before} → ${afterwards}`);
+      assert.equal(afterwards[1], before[1], "process 1 received nothing of another process's user");
+      const dropped = await apiMetric(stack, 0, 'realtime_bus_duplicates_dropped_total');
+      assert.equal(dropped, 0, 'no duplicates while nothing failed');
+    } finally {
+      s.close();
+    }
+  });
+
+  it(
+    'relays what was written while NATS was down once it is back, each delivered once',
+    { timeout: 60_000 },
+    async () => {
+      const s = await connect(stack, seeker, 0);
+      const m = await connect(stack, mentor.c, 1);
+      try {
+        await stack.nats.stop();
+        const sent = [];
+        for (let i = 0; i < 3; i += 1) sent.push(await sendByRest(`While NATS is down ${i}`, i % 2));
+        const rows = await outboxRows(sent[0].id);
+        assert.equal(rows.length, 1);
+        assert.equal(rows[0].sent, false, 'nothing relayed while NATS is down');
+        await stack.nats.start();
+        for (const message of sent) {
+          await m.next('messageReceived', (d) => d.id === message.id, 30_000);
+          await s.next('messageReceived', (d) => d.id === message.id, 30_000);
+        }
+        await until(
+          'every row to be marked sent',
+          async () => {
+            for (const x of sent) if (!(await outboxRows(x.id))[0]?.sent) return false;
+            return true;
+          },
+          30_000,
+          100,
+        );
+        await fence(s, [s, m]);
+        for (const message of sent) {
+          assert.equal(copies(m, message.id), 1, `the recipient got ${message.content} once`);
+          assert.equal(copies(s, message.id), 1, `the sender got ${message.content} once`);
+        }
+      } finally {
+        s.close();
+        m.close();
+      }
+    },
+  );
+
+  it('lets another process relay an event whose api died right after committing it', { timeout: 60_000 }, async () => {
+    const m = await connect(stack, mentor.c, 1);
+    try {
+      // With NATS away no relay can take the row: it stays in the outbox when process 0 dies.
+      await stack.nats.stop();
+      const message = await sendByRest('Written by process 0, which then dies', 0);
+      await stack.killApi(0);
+      assert.equal((await outboxRows(message.id))[0].sent, false);
+      const relayedBefore = await apiMetric(stack, 1, 'realtime_bus_published_total');
+      await stack.nats.start();
+      await m.next('messageReceived', (d) => d.id === message.id, 30_000);
+      await until('the row to be marked sent', async () => (await outboxRows(message.id))[0].sent, 30_000, 100);
+      assert.ok(
+        (await apiMetric(stack, 1, 'realtime_bus_published_total')) >= relayedBefore + 2,
+        'process 1 relayed it',
+      );
+      assert.equal(copies(m, message.id), 1);
+    } finally {
+      m.close();
+    }
+  });
+});
