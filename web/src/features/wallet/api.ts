@@ -1,12 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  complainAboutInstantSession,
+  getComplainAboutInstantSessionUrl,
   getGetInstantSessionUrl,
   getGetWalletUrl,
   getInstantSession,
   getWallet,
   topUpWallet,
 } from '@/api/endpoints/wallet/wallet';
-import type { TopUpRequest, WalletView } from '@/api/model';
+import type { ComplaintReason, ReadingComplaintView, TopUpRequest, WalletView } from '@/api/model';
 import { apiKey } from '@/lib/query-keys';
 
 // The signed-in user's prepaid balance (docs/instant-readings.md): its ledger and top-ups by card.
@@ -16,6 +18,8 @@ export type Wallet = WalletView;
 export const walletKeys = {
   all: () => apiKey(getGetWalletUrl()),
   reading: (id: string) => apiKey(getGetInstantSessionUrl(id)),
+  /** The complaint the seeker filed about a reading in this visit (the API has no read route for the seeker). */
+  readingComplaint: (id: string) => apiKey(getComplainAboutInstantSessionUrl(id)),
 };
 
 export const walletQueries = {
@@ -41,5 +45,28 @@ export function useTopUp() {
   return useMutation({
     mutationFn: (input: TopUpRequest) => topUpWallet(input),
     onSettled: () => client.invalidateQueries({ queryKey: walletKeys.all() }),
+  });
+}
+
+export type ReadingComplaintInput = { reason: ComplaintReason; details?: string };
+
+/** POST /api/instant-sessions/{id}/complaint {reason, details}: the reading's complaint (booking complaints' rules). */
+export function useFileReadingComplaint(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ reason, details }: ReadingComplaintInput) =>
+      complainAboutInstantSession(id, { reason, ...(details ? { details } : {}) }),
+    onSuccess: (complaint) => client.setQueryData<ReadingComplaintView>(walletKeys.readingComplaint(id), complaint),
+  });
+}
+
+/** The complaint filed by `useFileReadingComplaint` in this visit, if any (kept in the query cache, never fetched). */
+export function useFiledReadingComplaint(id: string) {
+  return useQuery<ReadingComplaintView | null>({
+    queryKey: walletKeys.readingComplaint(id),
+    queryFn: () => null,
+    enabled: false,
+    initialData: null,
+    staleTime: Infinity,
   });
 }

@@ -8,12 +8,14 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-fetch';
+import { useUser } from '@/lib/auth';
 import { formatUsd } from '@/lib/money';
 import { useRealtimeEvent } from '@/lib/realtime';
 import { useNow } from '@/lib/use-now';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useReading, useWallet, walletKeys } from './api';
 import { clock, meter } from './meter';
+import { ReadingComplaintSection } from './reading-complaint';
 import { READING_PARAM } from './reading-meter';
 import { TopUpCard } from './wallet-page';
 
@@ -26,6 +28,7 @@ export function ReadingPage() {
   const client = useQueryClient();
   const reading = useReading(id);
   const wallet = useWallet();
+  const { user } = useUser();
   const now = useNow(1000);
   const [low, setLow] = useState(false);
   const [ending, setEnding] = useState(false);
@@ -115,12 +118,15 @@ export function ReadingPage() {
         </>
       )}
       {r.status === 'ended' && (
-        <Card className="grid grid-cols-2 gap-4 p-6 sm:grid-cols-4" aria-label="Reading summary">
-          <Figure label="Minutes" value={String(r.minutesBilled)} />
-          <Figure label="Free minutes" value={String(r.freeMinutes)} />
-          <Figure label="Charged" value={formatUsd(r.amountCharged)} />
-          <Figure label="Ended" value={r.endReason === 'balance' ? 'Balance ran out' : 'Ended'} />
-        </Card>
+        <>
+          <Card className="grid grid-cols-2 gap-4 p-6 sm:grid-cols-4" aria-label="Reading summary">
+            <Figure label="Minutes" value={String(r.minutesBilled)} />
+            <Figure label="Free minutes" value={String(r.freeMinutes)} />
+            <Figure label="Charged" value={formatUsd(r.amountCharged)} />
+            <Figure label="Ended" value={r.endReason === 'balance' ? 'Balance ran out' : 'Ended'} />
+          </Card>
+          {user?.id === r.seekerId && <ReadingComplaintSection reading={r} now={now} />}
+        </>
       )}
     </div>
   );
