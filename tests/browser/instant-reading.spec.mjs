@@ -1,6 +1,7 @@
 // Issue 36 in the browser: a mentor goes online on the dashboard, a seeker tops up the wallet,
 // starts a chat reading from the mentor's page, the mentor accepts the request popup, both chat in
-// the pair's conversation, the seeker ends the reading and sees the charge and the free minutes.
+// the pair's conversation, the seeker ends the reading and sees the charge and the free minutes, then
+// reports a problem with it (the booking complaint's form) and sees it filed.
 // The reading's start is moved back in SQL (never slept) so minutes after the free ones are billed.
 import pg from 'pg';
 import { test, expect, createVerifiedUser, signIn, show } from '../harness/fixtures.mjs';
@@ -92,6 +93,27 @@ test('a chat reading from going online to the charge', async ({ page, browser, s
   await expect(summary.getByLabel('Minutes', { exact: true })).toHaveText('5');
   await expect(summary.getByLabel('Free minutes', { exact: true })).toHaveText('3');
   await expect(summary.getByLabel('Charged', { exact: true })).toHaveText('$4.00');
+
+  // The seeker reports a problem with the ended reading, as with a booking, and sees it filed.
+  await page.getByRole('button', { name: 'Report a problem' }).click();
+  const report = page.getByRole('dialog', { name: 'Report a problem' });
+  await report.getByLabel('What went wrong?').selectOption('technical_problem');
+  await report.getByLabel('Details', { exact: true }).fill('The chat kept freezing.');
+  await report.getByRole('button', { name: 'Send report' }).click();
+  await expect(report).toBeHidden();
+  await expect(page.getByText('Problem reported: waiting for a decision')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Report a problem' })).toBeHidden();
+  const check = new pg.Client({ connectionString: stack.databaseUrl });
+  await check.connect();
+  try {
+    const { rows } = await check.query(
+      'SELECT reason, details, status FROM instant_session_complaints WHERE instant_session_id = $1',
+      [readingId],
+    );
+    expect(rows).toEqual([{ reason: 'technical_problem', details: 'The chat kept freezing.', status: 'open' }]);
+  } finally {
+    await check.end();
+  }
   await page.goto('/wallet');
   await expect(page.getByLabel('Balance', { exact: true })).toHaveText('$16.00');
   await mentorContext.close();

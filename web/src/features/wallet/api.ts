@@ -26,6 +26,15 @@ export const walletQueries = {
   /** GET /api/wallet: the balance and the newest entries; fresh on each visit (a reading charges it). */
   current: () =>
     queryOptions({ queryKey: walletKeys.all(), queryFn: ({ signal }) => getWallet({}, { signal }), staleTime: 0 }),
+  /** The seeker's complaint about a reading, put there when filed: the API has no read route for the seeker. */
+  filedReadingComplaint: (id: string) =>
+    queryOptions<ReadingComplaintView | null>({
+      queryKey: walletKeys.readingComplaint(id),
+      queryFn: () => null,
+      enabled: false,
+      initialData: null,
+      staleTime: Infinity,
+    }),
 };
 
 /** GET /api/instant-sessions/{id}: a reading, refreshed when its socket events arrive. */
@@ -62,11 +71,5 @@ export function useFileReadingComplaint(id: string) {
 
 /** The complaint filed by `useFileReadingComplaint` in this visit, if any (kept in the query cache, never fetched). */
 export function useFiledReadingComplaint(id: string) {
-  return useQuery<ReadingComplaintView | null>({
-    queryKey: walletKeys.readingComplaint(id),
-    queryFn: () => null,
-    enabled: false,
-    initialData: null,
-    staleTime: Infinity,
-  });
+  return useQuery(walletQueries.filedReadingComplaint(id));
 }
