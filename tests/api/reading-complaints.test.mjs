@@ -96,6 +96,8 @@ describe('a reading’s complaint', () => {
     await moveBack(reading.id, 5 * 60 + 30);
     const ended = await s.c.post(`/api/instant-sessions/${reading.id}/end`);
     assert.equal(ended.body.amountCharged, '6.00', show(ended));
+    const before = await s.c.get(`/api/instant-sessions/${reading.id}`);
+    assert.equal(before.body.complaint, null, show(before));
     const filed = await s.c.post(`/api/instant-sessions/${reading.id}/complaint`, {
       reason: 'technical_problem',
       details: 'The chat kept dropping.',
@@ -237,6 +239,15 @@ describe('a reading’s complaint', () => {
       (c) => c.id === filed.body.id,
     );
     assert.equal(seen.response.message, 'The connection on my side failed; sorry.', show(seen));
+    // The seeker follows it on the reading, as on a booking: the decision and the answer; the mentor sees it too.
+    for (const c of [s.c, m.c]) {
+      const view = await c.get(`/api/instant-sessions/${reading.id}`);
+      assert.equal(view.status, 200, show(view));
+      assert.equal(view.body.complaint.id, filed.body.id, show(view));
+      assert.equal(view.body.complaint.status, 'resolved');
+      assert.equal(view.body.complaint.resolution.note, 'Half the chat was lost.');
+      assert.equal(view.body.complaint.response.message, 'The connection on my side failed; sorry.');
+    }
     const twice = await m.c.post(answerUrl, { message: 'Again.' });
     assert.equal(twice.status, 409, show(twice));
     assert.equal(twice.body.message, 'You have already answered this complaint.');

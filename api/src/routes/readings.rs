@@ -11,7 +11,10 @@ use super::{
     Tag,
     dashboard::{ReviewCreated, ReviewRequest},
 };
-use crate::views::{booking::ComplaintResolutionView, parse_id};
+use crate::views::{
+    booking::{ComplaintResolutionView, ComplaintResponseView},
+    parse_id,
+};
 use crate::{auth::SessionAuth, error::ApiResult, state::AppState};
 use domain::{
     catalogue::instant::InstantMode,
@@ -60,6 +63,10 @@ pub struct InstantSessionView {
     #[oai(nullable)]
     pub conversation_id: Option<Uuid>,
     pub created_at: DateTime<Utc>,
+    /// The seeker's complaint about this reading, as on a booking; null when there is none (and in
+    /// the answers of the request, accept, decline and end)
+    #[oai(nullable)]
+    pub complaint: Option<ReadingComplaintView>,
 }
 
 impl From<Reading> for InstantSessionView {
@@ -80,6 +87,7 @@ impl From<Reading> for InstantSessionView {
             amount_charged: money::format(r.amount_charged_cents),
             conversation_id: r.conversation_id,
             created_at: r.created_at,
+            complaint: None,
         }
     }
 }
@@ -106,6 +114,9 @@ pub struct ReadingComplaintView {
     /// The admin's decision (outcome, what went back to the wallet, note); null while open
     #[oai(nullable)]
     pub resolution: Option<ComplaintResolutionView>,
+    /// The mentor's answer; null until they give one
+    #[oai(nullable)]
+    pub response: Option<ComplaintResponseView>,
 }
 
 /// A reading complaint's decision as a booking complaint's resolution (never automatic).
@@ -129,6 +140,10 @@ impl From<after::ReadingComplaint> for ReadingComplaintView {
             status: c.status,
             created_at: c.created_at,
             resolution: resolution(c.decision),
+            response: c.answer.map(|a| ComplaintResponseView {
+                message: a.message,
+                created_at: a.created_at,
+            }),
         }
     }
 }
@@ -173,7 +188,12 @@ impl ReadingsApi {
         id: Path<String>,
     ) -> ApiResult<Json<InstantSessionView>> {
         let id = parse_id(&id, readings::NOT_FOUND)?;
-        Ok(Json(readings::visible(&state.pool, auth.0.user.id, id).await?.into()))
+        let reading = readings::visible(&state.pool, auth.0.user.id, id).await?;
+        let complaint = after::complaint_of(&state.pool, id).await?;
+        Ok(Json(InstantSessionView {
+            complaint: complaint.map(Into::into),
+            ..reading.into()
+        }))
     }
 
     /// The mentor accepts: the reading is active and metered; the mentor is busy. A second accept 409.

@@ -100,6 +100,44 @@ pub struct ReadingComplaint {
     pub created_at: DateTime<Utc>,
     /// None while the complaint is open
     pub decision: Option<Decision>,
+    /// The mentor's answer; None until they give one
+    pub answer: Option<Answer>,
+}
+
+/// The mentor's answer to a reading's complaint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub message: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// The complaint about reading `id`, if one was filed: what its parties see on the reading
+/// (the caller has checked that the reader is one of them).
+pub async fn complaint_of(db: &PgPool, id: Uuid) -> Result<Option<ReadingComplaint>> {
+    let row = sqlx::query!(
+        r#"SELECT c.id, c.reason AS "reason: ComplaintReason", c.details, c.status AS "status: ComplaintStatus",
+                  c.created_at, c.outcome AS "outcome: Outcome", c.outcome_cents, c.note, c.decided_at,
+                  cr.message AS "response_message?", cr.created_at AS "response_created_at?"
+           FROM instant_session_complaints c
+           LEFT JOIN instant_session_complaint_responses cr ON cr.complaint_id = c.id
+           WHERE c.instant_session_id = $1"#,
+        id
+    )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|c| ReadingComplaint {
+        id: c.id,
+        instant_session_id: id,
+        reason: c.reason,
+        details: c.details,
+        status: c.status,
+        created_at: c.created_at,
+        decision: Decision::of(c.outcome, c.outcome_cents, c.note, c.decided_at),
+        answer: match (c.response_message, c.response_created_at) {
+            (Some(message), Some(created_at)) => Some(Answer { message, created_at }),
+            _ => None,
+        },
+    }))
 }
 
 /// An admin's decision on a reading's complaint, as a booking complaint's resolution: the outcome,
@@ -204,6 +242,7 @@ pub async fn complain(
         status: ComplaintStatus::Open,
         created_at: c.created_at,
         decision: None,
+        answer: None,
     })
 }
 
@@ -351,7 +390,8 @@ pub async fn decide(
         .on_constraint("wallets_balance_cap", || over_wallet_cap(MAX_BALANCE_CENTS - balance))?;
         adjustments::follow_reading_refund(&mut tx, c.mentor_id, c.instant_session_id, cents).await?;
     }
-    let decided_at = sqlx::query_scalar!(
+    // The row as decided is read back below, after the commit.
+    let _decided_at = sqlx::query_scalar!(
         "UPDATE instant_session_complaints SET status = $2, outcome = $3, outcome_cents = $4, note = $5, decided_at = now(),
                 decided_by = $6 WHERE id = $1 RETURNING decided_at AS \"decided_at!\"",
         complaint_id,
@@ -398,20 +438,10 @@ pub async fn decide(
     )
     .await?;
     tx.commit().await?;
-    Ok(ReadingComplaint {
-        id: complaint_id,
-        instant_session_id: c.instant_session_id,
-        reason: c.reason,
-        details: c.details,
-        status: outcome.status(),
-        created_at: c.created_at,
-        decision: Some(Decision {
-            outcome,
-            cents,
-            note: note.to_string(),
-            decided_at,
-        }),
-    })
+    // Read back as the parties see it, with the mentor's answer when there is one.
+    complaint_of(db, c.instant_session_id)
+        .await?
+        .ok_or_else(|| Error::not_found(complaints::NOT_FOUND))
 }
 
 /// What a decision gives back of the `left_cents` a reading has left to refund: all of it (a full

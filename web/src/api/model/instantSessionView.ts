@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { InstantMode } from './instantMode';
+import type { ReadingComplaintView } from './readingComplaintView';
 import type { ReadingEndReason } from './readingEndReason';
 import type { ReadingStatus } from './readingStatus';
 
@@ -39,4 +40,9 @@ export interface InstantSessionView {
      */
   conversationId?: string | null;
   createdAt: string;
+  /**
+     * The seeker's complaint about this reading, as on a booking; null when there is none (and in
+     * the answers of the request, accept, decline and end)
+     */
+  complaint?: ReadingComplaintView & unknown | null;
 }

@@ -6,6 +6,7 @@
  */
 import type { ComplaintReason } from './complaintReason';
 import type { ComplaintResolutionView } from './complaintResolutionView';
+import type { ComplaintResponseView } from './complaintResponseView';
 import type { ComplaintStatus } from './complaintStatus';
 
 /**
@@ -21,4 +22,6 @@ export interface ReadingComplaintView {
   createdAt: string;
   /** The admin's decision (outcome, what went back to the wallet, note); null while open */
   resolution?: ComplaintResolutionView & unknown | null;
+  /** The mentor's answer; null until they give one */
+  response?: ComplaintResponseView & unknown | null;
 }

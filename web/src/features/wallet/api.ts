@@ -65,7 +65,10 @@ export function useFileReadingComplaint(id: string) {
   return useMutation({
     mutationFn: ({ reason, details }: ReadingComplaintInput) =>
       complainAboutInstantSession(id, { reason, ...(details ? { details } : {}) }),
-    onSuccess: (complaint) => client.setQueryData<ReadingComplaintView>(walletKeys.readingComplaint(id), complaint),
+    onSuccess: (complaint) => {
+      client.setQueryData<ReadingComplaintView>(walletKeys.readingComplaint(id), complaint);
+      void client.invalidateQueries({ queryKey: walletKeys.reading(id) });
+    },
   });
 }
 

@@ -43,6 +43,37 @@ describe('a reading’s Report a problem', () => {
     expect(canReportReading(reading({ status: 'expired', startedAt: null, endedAt: null }), at(0), false)).toBe(false);
   });
 
+  it('shows the complaint the reading carries (after a reload): its decision and the mentor’s answer, no second report', () => {
+    renderWithProviders(
+      <ReadingComplaintSection
+        reading={reading({
+          complaint: {
+            id: 'rc1',
+            instantSessionId: 'r1',
+            reason: 'technical_problem',
+            details: 'The chat froze.',
+            status: 'resolved',
+            createdAt: new Date(ENDED + 60_000).toISOString(),
+            resolution: {
+              outcome: 'partial_refund',
+              amount: '2.00',
+              note: 'Half back for the frozen chat.',
+              decidedAt: new Date(ENDED + 3_600_000).toISOString(),
+              automatic: false,
+            },
+            response: { message: 'Sorry, my connection dropped.', createdAt: new Date(ENDED + 120_000).toISOString() },
+          },
+        })}
+        now={at(4_000_000)}
+      />,
+      { client: clientWithUser(testUser) },
+    );
+    const state = screen.getByRole('status');
+    expect(state).toHaveTextContent('Half back for the frozen chat.');
+    expect(state).toHaveTextContent('The mentor answered: Sorry, my connection dropped.');
+    expect(screen.queryByRole('button', { name: 'Report a problem' })).toBeNull();
+  });
+
   it('files the complaint with the booking form and shows it filed', async () => {
     const fetch = mockFetch({
       'POST /api/instant-sessions/r1/complaint': () =>

@@ -19,7 +19,9 @@ export function canReportReading(reading: InstantSessionView, now: Date, filed: 
 /** Under an ended reading, for its seeker: 'Report a problem' as for a booking, then the complaint's state. */
 export function ReadingComplaintSection({ reading, now }: { reading: InstantSessionView; now: Date }) {
   const [open, setOpen] = useState(false);
-  const filed = useFiledReadingComplaint(reading.id).data;
+  // The reading carries its complaint once filed; the one filed in this visit shows before it is read again.
+  const filedHere = useFiledReadingComplaint(reading.id).data;
+  const filed = reading.complaint ?? filedHere;
   const file = useFileReadingComplaint(reading.id);
   const title = reading.mode === 'video' ? 'Call reading' : 'Chat reading';
   return (
