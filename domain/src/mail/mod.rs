@@ -368,8 +368,8 @@ mod tests {
         assert!(email.html.contains("&quot;Review requests&quot; is on"));
     }
 
-    #[tokio::test]
-    async fn every_mail_has_a_message_id_on_the_senders_domain() {
+    /// A mailer writing `.eml` files to a new temporary folder, and a short mail to send with it.
+    fn mailer_writing_files() -> (std::path::PathBuf, Mailer, Email) {
         let dir = std::env::temp_dir().join(format!("mail-{}", uuid::Uuid::new_v4()));
         let dir_text = dir.display().to_string();
         let config = Config::from_lookup(|k| match k {
@@ -389,6 +389,12 @@ mod tests {
             unsubscribe: None,
             attachments: Vec::new(),
         };
+        (dir, mailer, email)
+    }
+
+    #[tokio::test]
+    async fn every_mail_has_a_message_id_on_the_senders_domain() {
+        let (dir, mailer, email) = mailer_writing_files();
         mailer.send(&email).await.unwrap();
         mailer.send(&email).await.unwrap();
         let mut ids = Vec::new();
@@ -409,25 +415,7 @@ mod tests {
 
     #[test]
     fn a_mail_sent_as_a_key_keeps_its_message_id() {
-        let dir = std::env::temp_dir().join(format!("mail-{}", uuid::Uuid::new_v4()));
-        let dir_text = dir.display().to_string();
-        let config = Config::from_lookup(|k| match k {
-            "MAIL_DIR" => Some(dir_text.clone()),
-            "MAIL_FROM" => Some("Mystic Mentors <hello@mail.mystic.example>".into()),
-            _ => None,
-        })
-        .unwrap();
-        let mailer = Mailer::from_config(&config).unwrap();
-        let email = Email {
-            to: "ann@example.com".into(),
-            subject: "Hi".into(),
-            text: "Hello".into(),
-            html: "<p>Hello</p>".into(),
-            reply_to: None,
-            calendar: None,
-            unsubscribe: None,
-            attachments: Vec::new(),
-        };
+        let (dir, mailer, email) = mailer_writing_files();
         let key = &sends::Key::of_task("01JD8X4P2M6Q7R8S9T0V1W2X3Y", ["ann@example.com"])[0];
         let message_id = |m: Message| {
             let raw = String::from_utf8(m.formatted()).unwrap();
