@@ -68,6 +68,10 @@ pub struct Envelope {
     /// Never to this socket (the sender's own socket already has what it sent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub except_socket: Option<Uuid>,
+    /// The group session whose members `to` are: on the NATS bus the event travels once, on the
+    /// session's room subject, rather than once per member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<Uuid>,
     pub event: String,
     pub data: Value,
 }
@@ -100,8 +104,17 @@ impl Envelope {
             to,
             socket: None,
             except_socket: None,
+            room: None,
             event,
             data,
+        }
+    }
+
+    /// `event` for every socket of `members`, the members of group session `room`.
+    pub fn to_room(room: Uuid, members: Vec<Uuid>, event: ServerEvent) -> Self {
+        Self {
+            room: Some(room),
+            ..Self::to_users(members, event)
         }
     }
 

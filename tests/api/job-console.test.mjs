@@ -64,9 +64,31 @@ after(async () => {
 });
 
 describe('job console', () => {
+  it('shows the real-time bus and the replica: PostgreSQL NOTIFY and none by default', async () => {
+    const r = await admin.get('/api/admin/jobs/cluster');
+    assert.equal(r.status, 200, show(r));
+    assert.deepEqual(r.body, {
+      realtimeBus: {
+        kind: 'postgres',
+        natsConnected: null,
+        unsentEvents: 0,
+        oldestUnsentSeconds: 0,
+        eventsLastMinute: 0,
+      },
+      replica: null,
+    });
+    const health = await client(stack.baseUrl).get('/api/health');
+    assert.ok(!('realtimeBus' in health.body) && !('replica' in health.body), show(health));
+  });
+
   it('is for admins only: 401 signed out, 403 otherwise', async () => {
     const anonymous = client(stack.baseUrl);
-    for (const path of ['/api/admin/jobs/queues', '/api/admin/jobs', '/api/admin/jobs/schedules']) {
+    for (const path of [
+      '/api/admin/jobs/queues',
+      '/api/admin/jobs',
+      '/api/admin/jobs/schedules',
+      '/api/admin/jobs/cluster',
+    ]) {
       assert.equal((await anonymous.get(path)).status, 401, path);
       assert.equal((await seeker.get(path)).status, 403, path);
       assert.equal((await admin.get(path)).status, 200, path);

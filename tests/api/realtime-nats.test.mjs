@@ -1,16 +1,18 @@
 // The real-time bus on NATS (issue 37 §2): two api processes with REALTIME_BUS=nats and a private
 // nats-server. An event reaches only the process its recipient is connected to, once; events written
 // while NATS is down are relayed when it is back, each delivered once; a row committed by an api that
-// is then killed is relayed by the other.
+// is then killed is relayed by the other. A group session's events travel once, on its room's subject,
+// to the processes its members are connected to.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
-import { apiMetric } from '../harness/nats.mjs';
+import { addSeat, groupService, groupSessionWithSeats } from '../harness/group-sessions.mjs';
+import { apiMetric, metricValue } from '../harness/nats.mjs';
 import { connect } from '../harness/realtime.mjs';
-import { startStack } from '../harness/stack.mjs';
+import { freePort, startStack } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
 
 let stack;
@@ -19,9 +21,17 @@ let mentor; // { c, user, mentor, service }
 let seeker; // a signed-in client
 let seekerVia; // the seeker signed in through each api process
 let conversationId;
+let admin; // a signed-in admin client
+let workerMetrics; // the worker's WORKER_METRICS_ADDR
 
 before(async () => {
-  stack = await startStack({ apis: 2, nats: true, env: { REALTIME_BUS: 'nats' } });
+  workerMetrics = `127.0.0.1:${await freePort()}`;
+  stack = await startStack({
+    apis: 2,
+    nats: true,
+    janus: true,
+    env: { REALTIME_BUS: 'nats', WORKER_METRICS_ADDR: workerMetrics },
+  });
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
   mentor = await bookableMentor(stack);
@@ -31,7 +41,23 @@ before(async () => {
   const r = await seeker.post('/api/conversations', { mentorId: mentor.mentor.id });
   assert.equal(r.status, 201, show(r));
   conversationId = r.body.id;
+  const root = await createVerifiedUser(stack, { firstName: 'Root', lastName: 'Operator' });
+  await db.query('UPDATE users SET is_admin = true WHERE lower(email) = lower($1)', [root.email]);
+  admin = await signIn({ ...stack, baseUrl: stack.baseUrls[1] }, root);
 });
+
+/** The bus as process `i`'s health, the admin console (through process 1) and the worker's metrics show it. */
+async function busFigures(i) {
+  const health = await fetch(`${stack.baseUrls[i]}/api/health`).then((r) => r.json());
+  const cluster = await admin.get('/api/admin/jobs/cluster');
+  assert.equal(cluster.status, 200, show(cluster));
+  const worker = await fetch(`http://${workerMetrics}/metrics`).then((r) => r.text());
+  return {
+    health: health.realtimeBus,
+    console: cluster.body.realtimeBus,
+    workerUnsent: metricValue(worker, 'realtime_outbox_unsent'),
+  };
+}
 after(async () => {
   await db?.end();
   await stack?.stop();
@@ -130,12 +156,28 @@ describe('the real-time bus on NATS', () => {
       const s = await connect(stack, seeker, 0);
       const m = await connect(stack, mentor.c, 1);
       try {
+        const calm = await busFigures(0);
+        assert.equal(calm.health.kind, 'nats');
+        assert.equal(calm.health.natsConnected, true);
         await stack.nats.stop();
         const sent = [];
         for (let i = 0; i < 3; i += 1) sent.push(await sendByRest(`While NATS is down ${i}`, i % 2));
         const rows = await outboxRows(sent[0].id);
         assert.equal(rows.length, 1);
         assert.equal(rows[0].sent, false, 'nothing relayed while NATS is down');
+        // Operators see it from any process: the api's health and console, the worker's metrics.
+        await until('every process to see the backlog', async () => {
+          const f = await busFigures(0);
+          return f.health.natsConnected === false && f.workerUnsent >= 3;
+        });
+        const down = await busFigures(0);
+        // Three messages: three events at least.
+        assert.ok(
+          down.health.unsentEvents >= 3 && down.console.unsentEvents === down.health.unsentEvents,
+          JSON.stringify(down),
+        );
+        assert.ok(down.console.oldestUnsentSeconds > 0 && down.console.eventsLastMinute >= 3, JSON.stringify(down));
+        assert.equal(down.console.natsConnected, false);
         await stack.nats.start();
         for (const message of sent) {
           await m.next('messageReceived', (d) => d.id === message.id, 30_000);
@@ -150,6 +192,10 @@ describe('the real-time bus on NATS', () => {
           30_000,
           100,
         );
+        await until('the backlog to drain everywhere', async () => {
+          const f = await busFigures(0);
+          return f.health.unsentEvents === 0 && f.workerUnsent === 0 && f.console.natsConnected;
+        });
         await fence(s, [s, m]);
         for (const message of sent) {
           assert.equal(copies(m, message.id), 1, `the recipient got ${message.content} once`);
@@ -161,6 +207,54 @@ describe('the real-time bus on NATS', () => {
       }
     },
   );
+
+  it("sends a group session's events once, on its room's subject, to the processes of its members", async () => {
+    const ann = await createVerifiedUser(stack, { firstName: 'Ann', lastName: 'Room' });
+    const carl = await createVerifiedUser(stack, { firstName: 'Carl', lastName: 'Room' });
+    const [annC, carlC] = [await signIn(stack, ann), await signIn(stack, carl)];
+    const annId = (await annC.get('/api/auth/user')).body.id;
+    const carlId = (await carlC.get('/api/auth/user')).body.id;
+    // Carl's socket opens before he has a seat: his process learns of his room when he joins the call.
+    const c = await connect(stack, carlC, 1);
+    const id = await groupSessionWithSeats(db, mentor, await groupService(mentor), [annId]);
+    const room = `rt.room.${id}`;
+    const m = await connect(stack, mentor.c, 0);
+    const a = await connect(stack, annC, 0);
+    try {
+      assert.equal(
+        (await stack.nats.subscriptions(room)).length,
+        1,
+        'process 0 holds the room once for its two members',
+      );
+      m.send('start-group-session', { groupSessionId: id });
+      for (const s of [m, a]) await s.next('group-session-started', (d) => d.groupSessionId === id);
+      const { rows } = await db.query(
+        `SELECT id, payload->>'room' AS room FROM realtime_outbox WHERE payload->>'event' = 'group-session-started'
+         AND payload->'data'->>'groupSessionId' = $1`,
+        [id],
+      );
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0].room, id, 'the event names its room');
+      await until('the room message to arrive', async () => (await stack.nats.subscriptions(room))[0]?.msgs >= 1);
+      assert.equal((await stack.nats.subscriptions(room))[0].msgs, 1, 'one message for both members');
+
+      await addSeat(db, id, carlId);
+      c.send('join-group-session', { groupSessionId: id });
+      await until('process 1 to hold the room', async () => (await stack.nats.subscriptions(room)).length === 2);
+      a.send('join-group-session', { groupSessionId: id });
+      const joined = await c.next('participant-joined', (d) => d.participant?.id === annId);
+      assert.equal(joined.groupSessionId, id);
+      await m.next('participant-joined', (d) => d.participant?.id === annId);
+
+      a.close();
+      c.close();
+      await until('process 1 to let the room go', async () => (await stack.nats.subscriptions(room)).length === 1);
+      m.close();
+      await until('nobody to hold the room', async () => (await stack.nats.subscriptions(room)).length === 0);
+    } finally {
+      for (const s of [m, a, c]) s.close();
+    }
+  });
 
   it('lets another process relay an event whose api died right after committing it', { timeout: 60_000 }, async () => {
     const m = await connect(stack, mentor.c, 1);

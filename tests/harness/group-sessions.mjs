@@ -37,12 +37,15 @@ export async function groupSessionWithSeats(
     [mentor.mentor.id, service.id, service.title, startMinutes, maxParticipants],
   );
   const id = rows[0].id;
-  for (const userId of seekerIds) {
-    await db.query(
-      `INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, confirmed_at, group_session_id)
-       SELECT $1, g.mentor_id, g.service_id, 'confirmed', g.scheduled_at, g.ends_at, 0, now(), g.id FROM group_sessions g WHERE g.id = $2`,
-      [userId, id],
-    );
-  }
+  for (const userId of seekerIds) await addSeat(db, id, userId);
   return id;
+}
+
+/** A confirmed seat in group session `id` for `userId`. */
+export async function addSeat(db, id, userId) {
+  await db.query(
+    `INSERT INTO bookings (user_id, mentor_id, service_id, status, scheduled_at, ends_at, total_cents, confirmed_at, group_session_id)
+     SELECT $1, g.mentor_id, g.service_id, 'confirmed', g.scheduled_at, g.ends_at, 0, now(), g.id FROM group_sessions g WHERE g.id = $2`,
+    [userId, id],
+  );
 }

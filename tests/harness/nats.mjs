@@ -5,6 +5,7 @@
 //   const nats = await startNats();
 //   nats.url                 // nats://127.0.0.1:<port>, the api's NATS_URL
 //   nats.env                 // { REALTIME_BUS: 'nats', NATS_URL }
+//   await nats.subscriptions('rt.room.<id>') // [{ subject, msgs }] of every client, from its monitoring port
 //   await nats.stop();       // SIGTERM, waits for it to exit
 //   await nats.start();      // again, same port
 import { spawn } from 'node:child_process';
@@ -30,6 +31,7 @@ function listening(port) {
 
 export async function startNats({ port } = {}) {
   port ??= await freePort();
+  const monitorPort = await freePort();
   mkdirSync(logsDir, { recursive: true });
   const log = path.join(logsDir, `nats-${port}.log`);
   let child = null;
@@ -39,7 +41,9 @@ export async function startNats({ port } = {}) {
     if (child) return;
     const fd = openSync(log, 'a');
     try {
-      child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', fd, fd] });
+      child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-m', String(monitorPort)], {
+        stdio: ['ignore', fd, fd],
+      });
     } finally {
       closeSync(fd);
     }
@@ -78,6 +82,7 @@ export async function startNats({ port } = {}) {
     env: { REALTIME_BUS: 'nats', NATS_URL: url },
     start,
     stop,
+    subscriptions: (subject) => subscriptions(monitorPort, subject),
     get running() {
       return Boolean(child);
     },
@@ -95,4 +100,11 @@ export async function apiMetric(stack, i, name) {
   const res = await fetch(`${stack.baseUrls[i]}/metrics`);
   if (res.status !== 200) throw new Error(`GET /metrics on api ${i}: ${res.status}`);
   return metricValue(await res.text(), name);
+}
+
+/** The clients' subscriptions to `subject`, from the server's monitoring endpoint: [{ subject, msgs }]. */
+async function subscriptions(monitorPort, subject) {
+  const r = await fetch(`http://127.0.0.1:${monitorPort}/connz?subs=detail&limit=1000`);
+  const { connections = [] } = await r.json();
+  return connections.flatMap((c) => (c.subscriptions_list_detail ?? []).filter((s) => s.subject === subject));
 }

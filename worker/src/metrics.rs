@@ -3,7 +3,9 @@
 //! It follows the api's rule ([`domain::metrics_access`]): a loopback request without forwarding
 //! headers, or the bearer `METRICS_TOKEN`; anyone else gets 403. Every metric is described at
 //! start-up and starts at its value (counters at zero, the payout batch's last success as recorded).
-//! With `DATABASE_READ_URL` it also shows the read replica's lag as this worker sees it.
+//! With `DATABASE_READ_URL` it also shows the read replica's lag as this worker sees it, and with
+//! `REALTIME_BUS=nats` the real-time outbox's backlog (the events its tasks write wait there for
+//! the api processes' relays).
 
 use std::{net::SocketAddr, time::Duration};
 
@@ -72,6 +74,7 @@ pub(crate) async fn serve_if_asked(pool: &PgPool) -> anyhow::Result<()> {
         loop {
             every.tick().await;
             pool_figures(&pool);
+            outbox_figures(&pool).await;
             handle.run_upkeep();
         }
     });
@@ -111,6 +114,20 @@ fn watch_replica(pool: &PgPool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The outbox's backlog on the NATS bus: `realtime_outbox_unsent`, `realtime_outbox_oldest_unsent_seconds`.
+async fn outbox_figures(pool: &PgPool) {
+    if domain::realtime::bus() != domain::realtime::Bus::Nats {
+        return;
+    }
+    match domain::realtime::outbox::backlog(pool).await {
+        Ok((unsent, oldest)) => {
+            metrics::gauge!("realtime_outbox_unsent").set(unsent as f64);
+            metrics::gauge!("realtime_outbox_oldest_unsent_seconds").set(oldest);
+        }
+        Err(err) => tracing::warn!(error = %err, "metrics: cannot read the real-time outbox"),
+    }
+}
+
 fn pool_figures(pool: &PgPool) {
     let size = pool.size() as f64;
     let idle = pool.num_idle() as f64;
@@ -145,6 +162,18 @@ async fn describe(pool: &PgPool) {
         "replica_up",
         "1 while the read replica answers (0 when down or none is configured)"
     );
+    if domain::realtime::bus() == domain::realtime::Bus::Nats {
+        describe_gauge!(
+            "realtime_outbox_unsent",
+            "Real-time events in the outbox not yet relayed to NATS"
+        );
+        describe_gauge!(
+            "realtime_outbox_oldest_unsent_seconds",
+            Unit::Seconds,
+            "Age of the oldest real-time event not yet relayed to NATS"
+        );
+        outbox_figures(pool).await;
+    }
     metrics::gauge!("replica_lag_seconds").set(-1.0);
     metrics::gauge!("replica_up").set(0.0);
     for queue in jobs::QUEUES {

@@ -114,6 +114,11 @@ impl Hub {
         }
     }
 
+    /// Whether `user` has a socket here.
+    pub fn is_connected(&self, user: Uuid) -> bool {
+        self.users.read().expect("hub lock").contains_key(&user)
+    }
+
     /// Hands an event to the local sockets it is addressed to.
     pub fn deliver(&self, envelope: &Envelope) -> usize {
         let text = envelope.frame();

@@ -2,9 +2,14 @@
 //!
 //! Events reach NATS from the transactional outbox (`domain::realtime::outbox`) through the relay
 //! ([`super::relay`]), one message per recipient on the subject `rt.user.<user id>` with the event
-//! id in the `Nats-Msg-Id` header. This process subscribes to the subject of a user on their first
-//! socket here and unsubscribes after their last closes ([`NatsBus::watch`], [`NatsBus::unwatch`]),
-//! so an event reaches only the processes its recipients are connected to. A relay may publish an
+//! id in the `Nats-Msg-Id` header; an event for the members of a group session
+//! (`Envelope::to_room`) travels once, on `rt.room.<session id>`. This process subscribes to the
+//! subject of a user on their first socket here and unsubscribes after their last closes
+//! ([`NatsBus::watch`], [`NatsBus::unwatch`]), and to the rooms of the group sessions they are a
+//! member of while any member is connected here: those of their scheduled and active sessions when
+//! their first socket opens, and a session's when they join its call ([`NatsBus::watch_room`]: a
+//! seat taken after the socket opened), so an event reaches only the processes its recipients are
+//! connected to. A relay may publish an
 //! event twice (it died, or NATS did not confirm, before it marked the row sent): each (event,
 //! recipient) is delivered once, the [`SEEN_EVENTS`] latest remembered.
 //!
@@ -32,6 +37,8 @@ use super::Hub;
 
 /// Subjects of events per recipient: `rt.user.<user id>`.
 pub const USER_SUBJECT_PREFIX: &str = "rt.user.";
+/// Subjects of events for a group session's members: `rt.room.<group session id>`.
+pub const ROOM_SUBJECT_PREFIX: &str = "rt.room.";
 /// The header carrying the event id (the outbox row's id).
 pub const EVENT_ID_HEADER: &str = "Nats-Msg-Id";
 /// How many (event, recipient) pairs each process remembers to drop duplicates: a relay publishes
@@ -46,6 +53,10 @@ pub const CATCH_UP_MARGIN: Duration = Duration::from_secs(5);
 
 pub fn user_subject(user: Uuid) -> String {
     format!("{USER_SUBJECT_PREFIX}{user}")
+}
+
+pub fn room_subject(room: Uuid) -> String {
+    format!("{ROOM_SUBJECT_PREFIX}{room}")
 }
 
 /// The latest `capacity` keys seen, in a set with a queue of their order.
@@ -87,17 +98,32 @@ impl<K: std::hash::Hash + Eq + Copy> Seen<K> {
     }
 }
 
+/// A connected user's subscription.
 struct Watch {
     sockets: usize,
     /// Reads the user's subscription; aborting it drops the subscription (NATS unsubscribes).
     reader: tokio::task::JoinHandle<()>,
+    /// The rooms this user holds a subscription to here.
+    rooms: HashSet<Uuid>,
+}
+
+/// A group session's subscription, held while any of its members connected here is watched.
+struct RoomWatch {
+    users: HashSet<Uuid>,
+    reader: tokio::task::JoinHandle<()>,
+}
+
+#[derive(Default)]
+struct Watches {
+    users: HashMap<Uuid, Watch>,
+    rooms: HashMap<Uuid, RoomWatch>,
 }
 
 pub struct NatsBus {
     client: Client,
     pool: PgPool,
     hub: Arc<Hub>,
-    watches: tokio::sync::Mutex<HashMap<Uuid, Watch>>,
+    watches: tokio::sync::Mutex<Watches>,
     seen: Mutex<Seen<(i64, Uuid)>>,
     /// This process's own subject: a message sent there and back proves NATS has handled everything
     /// this process sent before it (one connection's messages are handled in order).
@@ -244,30 +270,93 @@ impl NatsBus {
         }
     }
 
-    /// A socket of `user` opened here: on their first, subscribe to their subject (and wait until
-    /// NATS has it, so nothing relayed after the socket's `ready` is missed).
+    /// A socket of `user` opened here: on their first, subscribe to their subject and to the rooms
+    /// of their group sessions (and wait until NATS has them, so nothing relayed after the
+    /// socket's `ready` is missed).
     pub async fn watch(self: &Arc<Self>, user: Uuid) {
         let mut watches = self.watches.lock().await;
-        if let Some(watch) = watches.get_mut(&user) {
+        if let Some(watch) = watches.users.get_mut(&user) {
             watch.sockets += 1;
             return;
         }
-        let mut subscription = match self.client.subscribe(user_subject(user)).await {
+        let Some(reader) = self
+            .subscribe(user_subject(user), move |bus, message| bus.received(user, message))
+            .await
+        else {
+            return;
+        };
+        watches.users.insert(
+            user,
+            Watch {
+                sockets: 1,
+                reader,
+                rooms: HashSet::new(),
+            },
+        );
+        match domain::group_calls::access::rooms_of(&self.pool, user).await {
+            Ok(rooms) => {
+                for room in rooms {
+                    self.add_room(&mut watches, user, room).await;
+                }
+            }
+            Err(err) => tracing::warn!(error = %err, "cannot read a user's group sessions for their rooms"),
+        }
+        drop(watches);
+        self.confirm_subscriptions().await;
+    }
+
+    /// `user`, connected here, joins group session `room`'s call: its events reach this process
+    /// from now on even if their seat was taken after their socket opened.
+    pub async fn watch_room(self: &Arc<Self>, user: Uuid, room: Uuid) {
+        let mut watches = self.watches.lock().await;
+        if watches.users.get(&user).is_none_or(|w| w.rooms.contains(&room)) {
+            return;
+        }
+        self.add_room(&mut watches, user, room).await;
+        drop(watches);
+        self.confirm_subscriptions().await;
+    }
+
+    async fn add_room(self: &Arc<Self>, watches: &mut Watches, user: Uuid, room: Uuid) {
+        if let Some(watch) = watches.rooms.get_mut(&room) {
+            watch.users.insert(user);
+        } else {
+            let Some(reader) = self.subscribe(room_subject(room), Self::received_for_room).await else {
+                return;
+            };
+            let users = HashSet::from([user]);
+            watches.rooms.insert(room, RoomWatch { users, reader });
+        }
+        if let Some(watch) = watches.users.get_mut(&user) {
+            watch.rooms.insert(room);
+        }
+    }
+
+    /// Subscribes to `subject`, handing each message to `on_message` until the returned task is
+    /// aborted; `None` (logged) when NATS refuses.
+    async fn subscribe(
+        self: &Arc<Self>,
+        subject: String,
+        on_message: impl Fn(&Self, &async_nats::Message) + Send + 'static,
+    ) -> Option<tokio::task::JoinHandle<()>> {
+        let mut subscription = match self.client.subscribe(subject).await {
             Ok(s) => s,
             Err(err) => {
-                tracing::warn!(error = %err, "cannot subscribe to a user's real-time subject");
-                return;
+                tracing::warn!(error = %err, "cannot subscribe to a real-time subject");
+                return None;
             }
         };
         let bus = self.clone();
-        let reader = tokio::spawn(async move {
+        Some(tokio::spawn(async move {
             while let Some(message) = subscription.next().await {
-                bus.received(user, &message);
+                on_message(&bus, &message);
             }
-        });
-        watches.insert(user, Watch { sockets: 1, reader });
-        drop(watches);
-        // Without a connection there is nothing to wait for: the catch-up covers this user when it is back.
+        }))
+    }
+
+    /// Waits until NATS has this process's subscriptions; without a connection there is nothing to
+    /// wait for (the catch-up covers the users here when it is back).
+    async fn confirm_subscriptions(&self) {
         if !self.connected() {
             return;
         }
@@ -276,26 +365,56 @@ impl NatsBus {
         }
     }
 
-    /// A socket of `user` closed here: after their last, unsubscribe.
+    /// A socket of `user` closed here: after their last, unsubscribe from their subject and from
+    /// the rooms no other member here holds.
     pub async fn unwatch(&self, user: Uuid) {
         let mut watches = self.watches.lock().await;
-        if let Some(watch) = watches.get_mut(&user) {
-            watch.sockets = watch.sockets.saturating_sub(1);
-            if watch.sockets == 0
-                && let Some(watch) = watches.remove(&user)
-            {
-                watch.reader.abort();
+        let Some(watch) = watches.users.get_mut(&user) else {
+            return;
+        };
+        watch.sockets = watch.sockets.saturating_sub(1);
+        if watch.sockets > 0 {
+            return;
+        }
+        let Some(watch) = watches.users.remove(&user) else {
+            return;
+        };
+        watch.reader.abort();
+        for room in watch.rooms {
+            if let Some(room_watch) = watches.rooms.get_mut(&room) {
+                room_watch.users.remove(&user);
+                if room_watch.users.is_empty()
+                    && let Some(gone) = watches.rooms.remove(&room)
+                {
+                    gone.reader.abort();
+                }
             }
         }
     }
 
     /// Users subscribed here now.
     pub async fn watched(&self) -> Vec<Uuid> {
-        self.watches.lock().await.keys().copied().collect()
+        self.watches.lock().await.users.keys().copied().collect()
     }
 
-    fn received(&self, user: Uuid, message: &async_nats::Message) {
+    /// Rooms subscribed here now.
+    pub async fn watched_rooms(&self) -> Vec<Uuid> {
+        self.watches.lock().await.rooms.keys().copied().collect()
+    }
+
+    /// A message on a room's subject: to each of its recipients connected here.
+    fn received_for_room(&self, message: &async_nats::Message) {
         metrics::counter!("realtime_bus_received_total").increment(1);
+        let Some((id, envelope)) = Self::read(message) else {
+            return;
+        };
+        for user in envelope.to.iter().filter(|u| self.hub.is_connected(**u)) {
+            self.deliver(id, *user, envelope.clone());
+        }
+    }
+
+    /// The event id and envelope of a message (`None`, logged, when unreadable).
+    fn read(message: &async_nats::Message) -> Option<(i64, Envelope)> {
         let id = message
             .headers
             .as_ref()
@@ -303,11 +422,21 @@ impl NatsBus {
             .and_then(|v| v.as_str().parse::<i64>().ok());
         let Some(id) = id else {
             tracing::warn!("real-time message without an event id");
-            return;
+            return None;
         };
         match serde_json::from_slice::<Envelope>(&message.payload) {
-            Ok(envelope) => self.deliver(id, user, envelope),
-            Err(err) => tracing::warn!(error = %err, "unreadable real-time message"),
+            Ok(envelope) => Some((id, envelope)),
+            Err(err) => {
+                tracing::warn!(error = %err, "unreadable real-time message");
+                None
+            }
+        }
+    }
+
+    fn received(&self, user: Uuid, message: &async_nats::Message) {
+        metrics::counter!("realtime_bus_received_total").increment(1);
+        if let Some((id, envelope)) = Self::read(message) {
+            self.deliver(id, user, envelope);
         }
     }
 
@@ -354,22 +483,29 @@ impl NatsBus {
         }
     }
 
-    /// Publishes one outbox row to each of its recipients' subjects; the number of messages.
+    /// Publishes one outbox row to its room's subject, or else to each of its recipients'; the
+    /// number of messages.
     pub async fn publish(&self, row: &outbox::Row) -> anyhow::Result<usize> {
         #[derive(serde::Deserialize)]
         struct Recipients {
             to: Vec<Uuid>,
+            #[serde(default)]
+            room: Option<Uuid>,
         }
         let recipients: Recipients = serde_json::from_str(&row.payload)?;
         let payload = bytes::Bytes::from(row.payload.clone());
-        for user in &recipients.to {
+        let subjects: Vec<String> = match recipients.room {
+            Some(room) => vec![room_subject(room)],
+            None => recipients.to.iter().map(|u| user_subject(*u)).collect(),
+        };
+        for subject in &subjects {
             let mut headers = HeaderMap::new();
             headers.insert(EVENT_ID_HEADER, row.id.to_string().as_str());
             self.client
-                .publish_with_headers(user_subject(*user), headers, payload.clone())
+                .publish_with_headers(subject.clone(), headers, payload.clone())
                 .await?;
         }
-        Ok(recipients.to.len())
+        Ok(subjects.len())
     }
 }
 
@@ -393,6 +529,7 @@ mod tests {
     fn subjects_are_per_user() {
         let user = Uuid::nil();
         assert_eq!(user_subject(user), "rt.user.00000000-0000-0000-0000-000000000000");
+        assert_eq!(room_subject(user), "rt.room.00000000-0000-0000-0000-000000000000");
         assert_eq!(CONFIRM_TIMEOUT, Duration::from_secs(2));
         assert_eq!(CATCH_UP_MARGIN, Duration::from_secs(5));
     }

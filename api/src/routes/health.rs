@@ -2,10 +2,12 @@ use chrono::{DateTime, Utc};
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
-use super::Tag;
+use super::{
+    Tag,
+    cluster_state::{RealtimeBusKind, RealtimeBusView, ReplicaHealthView, bus_view, replica_view},
+};
 use crate::{
     error::{self, ErrorBody, ErrorCode},
-    replica::ReplicaState,
     state::AppState,
 };
 use domain::{
@@ -29,38 +31,10 @@ pub struct HealthStatus {
     /// healthy when it lags or is down (its reads go to the primary)
     #[oai(skip_serializing_if_is_none)]
     pub replica: Option<ReplicaHealthView>,
-}
-
-#[derive(Enum)]
-#[oai(rename_all = "snake_case")]
-pub enum ReplicaStateView {
-    /// Answering and at most 5 s behind: catalogue reads go there
-    Ok,
-    /// More than 5 s behind (or its lag not known yet): skipped, its reads go to the primary
-    Lagging,
-    /// Not answering: skipped, its reads go to the primary
-    Down,
-}
-
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct ReplicaHealthView {
-    pub state: ReplicaStateView,
-    /// Seconds the replica has been behind the primary (0: caught up); null while not known
-    #[oai(nullable)]
-    pub lag_seconds: Option<f64>,
-}
-
-fn replica_view(state: &AppState) -> Option<ReplicaHealthView> {
-    let (replica, lag) = state.reads.health()?;
-    Some(ReplicaHealthView {
-        state: match replica {
-            ReplicaState::Ok => ReplicaStateView::Ok,
-            ReplicaState::Lagging => ReplicaStateView::Lagging,
-            ReplicaState::Down => ReplicaStateView::Down,
-        },
-        lag_seconds: lag.map(|l| l.as_secs_f64()),
-    })
+    /// The real-time bus, present only with `REALTIME_BUS=nats`: this process's NATS connection and
+    /// the outbox's backlog; the api stays healthy while NATS is away (events wait in the outbox)
+    #[oai(skip_serializing_if_is_none, rename = "realtimeBus")]
+    pub realtime_bus: Option<RealtimeBusView>,
 }
 
 #[derive(Object)]
@@ -104,6 +78,14 @@ pub enum HealthResponse {
     Unavailable(Json<ErrorBody>),
 }
 
+impl HealthResponse {
+    fn unavailable() -> Self {
+        Self::Unavailable(error::body(ErrorCode::Unavailable, DATABASE_UNAVAILABLE))
+    }
+}
+
+const DATABASE_UNAVAILABLE: &str = "Database unavailable";
+
 #[OpenApi(prefix_path = "/api", tag = "Tag::Health")]
 impl HealthApi {
     /// Whether the api and its database answer, with the state of each job queue and of the read replica.
@@ -133,13 +115,19 @@ impl HealthApi {
                     })
                     .collect();
                 let details = (!troubled.is_empty()).then_some(HealthDetails { queues: troubled });
+                let realtime_bus = match bus_view(&state).await {
+                    Ok(bus) if bus.kind == RealtimeBusKind::Nats => Some(bus),
+                    Ok(_) => None,
+                    Err(_) => return HealthResponse::unavailable(),
+                };
                 HealthResponse::Ok(Json(HealthStatus {
                     status: "ok".into(),
                     details,
                     replica: replica_view(&state),
+                    realtime_bus,
                 }))
             }
-            _ => HealthResponse::Unavailable(error::body(ErrorCode::Unavailable, "Database unavailable")),
+            _ => HealthResponse::unavailable(),
         }
     }
 }

@@ -9,6 +9,7 @@ mod availability_overrides;
 mod booking;
 mod calendar_connection;
 mod calendars;
+mod cluster_state;
 mod complaints;
 mod contact;
 mod conversations;

@@ -187,6 +187,11 @@ async fn join_group_session(ctx: &SocketCtx, session_id: Uuid) -> Result<Option<
     // Until this transaction ends no removal of this member is recorded.
     access::lock_seat(&mut tx, session_id, me).await?;
     let (session, _) = access::admit(&mut tx, session_id, me, now).await?;
+    if let Some(nats) = &ctx.state.nats {
+        // A member now (a seat taken after this socket opened too); before the join is recorded,
+        // so that what the others answer to it reaches them.
+        nats.watch_room(me, session_id).await;
+    }
     let client = ctx
         .state
         .janus

@@ -153,6 +153,24 @@ pub async fn members(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Member>> {
     .await?)
 }
 
+/// The scheduled and active group sessions `user` is a member of (their mentor, or a seat holder
+/// not removed): the rooms whose events reach them (`realtime::Envelope::to_room`).
+pub async fn rooms_of(db: impl sqlx::PgExecutor<'_>, user: Uuid) -> Result<Vec<Uuid>> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT g.id AS "id!" FROM group_sessions g JOIN mentors m ON m.id = g.mentor_id
+           WHERE m.user_id = $1 AND g.status = ANY($2)
+           UNION
+           SELECT g.id FROM bookings b JOIN group_sessions g ON g.id = b.group_session_id
+           WHERE b.user_id = $1 AND b.status = ANY($3) AND g.status = ANY($2)
+           AND NOT EXISTS (SELECT 1 FROM group_call_removals r WHERE r.group_session_id = g.id AND r.user_id = $1)"#,
+        user,
+        GroupStatus::HOLDING_TIME as &[GroupStatus],
+        BookingStatus::ADMITTED as &[BookingStatus],
+    )
+    .fetch_all(db)
+    .await?)
+}
+
 /// Records that the mentor removed `user` for `reason`; false when they were not a participant, or
 /// were removed already (a second removal, even a concurrent one, changes nothing: the first
 /// reason stands and the seat's money is settled once).

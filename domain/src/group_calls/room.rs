@@ -101,7 +101,7 @@ async fn tell_members(conn: &mut PgConnection, id: Uuid, event: ServerEvent) -> 
         .into_iter()
         .map(|m| m.user_id)
         .collect();
-    realtime::publish(conn, &realtime::Envelope::to_users(to, event)).await
+    realtime::publish(conn, &realtime::Envelope::to_room(id, to, event)).await
 }
 
 /// The mentor starts the call: a scheduled session in its live window becomes active (the
@@ -396,7 +396,7 @@ pub async fn remove(
     };
     realtime::publish(
         conn,
-        &realtime::Envelope::to_users(to, ServerEvent::ParticipantLeft(removed)),
+        &realtime::Envelope::to_room(id, to, ServerEvent::ParticipantLeft(removed)),
     )
     .await
 }

@@ -104,6 +104,16 @@ pub async fn backlog(db: impl sqlx::PgExecutor<'_>) -> Result<(i64, f64)> {
     Ok((row.count, row.oldest))
 }
 
+/// Events written in the last `window`, sent or not: the bus's traffic.
+pub async fn written_within(db: impl sqlx::PgExecutor<'_>, window: chrono::Duration) -> Result<i64> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT count(*) AS "count!" FROM realtime_outbox WHERE created_at >= clock_timestamp() - $1::interval"#,
+        crate::sql::interval(window),
+    )
+    .fetch_one(db)
+    .await?)
+}
+
 /// Deletes up to [`PRUNE_BATCH`] events sent more than [`KEEP_SENT`] ago; the number deleted.
 pub async fn prune(db: impl sqlx::PgExecutor<'_>) -> Result<u64> {
     Ok(sqlx::query!(

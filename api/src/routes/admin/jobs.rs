@@ -10,7 +10,15 @@ use poem_openapi::{
     payload::Json,
 };
 
-use crate::{auth::SessionAuth, error::ApiResult, routes::Tag, state::AppState};
+use crate::{
+    auth::SessionAuth,
+    error::ApiResult,
+    routes::{
+        Tag,
+        cluster_state::{RealtimeBusView, ReplicaHealthView, bus_view, replica_view},
+    },
+    state::AppState,
+};
 use domain::{
     admin::jobs::{self as console, JobState, QueueFigures, Task, TaskQuery},
     choice::Choice,
@@ -120,8 +128,28 @@ pub(crate) struct JobScheduleView {
     pub next_run_at: Option<DateTime<Utc>>,
 }
 
+/// How the parts between the processes stand, as the answering process reads them.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub(crate) struct ClusterStateView {
+    pub realtime_bus: RealtimeBusView,
+    /// Null without `DATABASE_READ_URL`
+    #[oai(nullable)]
+    pub replica: Option<ReplicaHealthView>,
+}
+
 #[OpenApi(prefix_path = "/api/admin", tag = "Tag::Admin")]
 impl AdminJobsApi {
+    /// The real-time bus (its outbox's backlog: the same from every process) and the read replica.
+    #[oai(path = "/jobs/cluster", method = "get", operation_id = "getClusterState")]
+    async fn cluster(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<ClusterStateView>> {
+        auth.admin()?;
+        Ok(Json(ClusterStateView {
+            realtime_bus: bus_view(&state).await?,
+            replica: replica_view(&state),
+        }))
+    }
+
     /// Every queue with its tasks by state, its oldest due task's wait and its live workers.
     #[oai(path = "/jobs/queues", method = "get", operation_id = "listJobQueues")]
     async fn queues(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<Vec<JobQueueView>>> {

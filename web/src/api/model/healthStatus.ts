@@ -5,6 +5,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { HealthDetails } from './healthDetails';
+import type { RealtimeBusView } from './realtimeBusView';
 import type { ReplicaHealthView } from './replicaHealthView';
 
 export interface HealthStatus {
@@ -17,4 +18,9 @@ export interface HealthStatus {
      * healthy when it lags or is down (its reads go to the primary)
      */
   replica?: ReplicaHealthView & unknown;
+  /**
+     * The real-time bus, present only with `REALTIME_BUS=nats`: this process's NATS connection and
+     * the outbox's backlog; the api stays healthy while NATS is away (events wait in the outbox)
+     */
+  realtimeBus?: RealtimeBusView & unknown;
 }

@@ -1,6 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   discardJob,
+  getClusterState,
+  getGetClusterStateUrl,
   getListJobQueuesUrl,
   getListJobSchedulesUrl,
   getListJobsUrl,
@@ -12,8 +14,8 @@ import {
 import { JobState, type ListJobsParams } from '@/api/model';
 import { apiKey } from '@/lib/query-keys';
 
-// The job console's calls (GET /api/admin/jobs/queues, /api/admin/jobs, /api/admin/jobs/schedules;
-// POST /api/admin/jobs/{id}/retry and /discard). Admin only; the figures refresh on their own.
+// The job console's calls (GET /api/admin/jobs/queues, /api/admin/jobs, /api/admin/jobs/schedules,
+// /api/admin/jobs/cluster; POST /api/admin/jobs/{id}/retry and /discard). Admin only; the figures refresh on their own.
 
 /** How often the console reloads its figures and tasks. */
 export const REFRESH_MS = 5_000;
@@ -43,6 +45,7 @@ export const jobKeys = {
   /** Without params: every page of every filter (for invalidation). */
   jobs: (params?: ListJobsParams) => apiKey(getListJobsUrl(), params),
   schedules: () => apiKey(getListJobSchedulesUrl()),
+  cluster: () => apiKey(getGetClusterStateUrl()),
 };
 
 /** The console's reads, each reloaded every {@link REFRESH_MS}. */
@@ -65,6 +68,12 @@ export const jobQueries = {
       queryFn: ({ signal }) => listJobSchedules({ signal }),
       refetchInterval: REFRESH_MS,
     }),
+  cluster: () =>
+    queryOptions({
+      queryKey: jobKeys.cluster(),
+      queryFn: ({ signal }) => getClusterState({ signal }),
+      refetchInterval: REFRESH_MS,
+    }),
 };
 
 export function useJobQueues() {
@@ -77,6 +86,10 @@ export function useJobs(params: ListJobsParams) {
 
 export function useJobSchedules() {
   return useQuery(jobQueries.schedules());
+}
+
+export function useClusterState() {
+  return useQuery(jobQueries.cluster());
 }
 
 /** Retry or discard one task; the queues and the task list reload. */

@@ -35,8 +35,23 @@ const failedTask = {
   payload: { kind: 'verify_email', user_id: 'u-1', password: '********' },
 };
 
+const natsCluster = {
+  realtimeBus: {
+    kind: 'nats',
+    natsConnected: false,
+    unsentEvents: 12,
+    oldestUnsentSeconds: 4.2,
+    eventsLastMinute: 340,
+  },
+  replica: { state: 'lagging', lagSeconds: 7.4 },
+};
+const defaultCluster = {
+  realtimeBus: { kind: 'postgres', natsConnected: null, unsentEvents: 0, oldestUnsentSeconds: 0, eventsLastMinute: 0 },
+  replica: null,
+};
+
 /** A fake API: answers by method and path, records every call's URL. */
-function fakeApi(tasks = [failedTask]) {
+function fakeApi(tasks = [failedTask], cluster: object = defaultCluster) {
   let current = tasks;
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
@@ -46,6 +61,7 @@ function fakeApi(tasks = [failedTask]) {
       return jsonResponse(200, [
         { name: 'payout_batch', expression: '0 0 6 * * Mon', lastRunAt: null, nextRunAt: '2026-11-30T06:00:00Z' },
       ]);
+    if (url === '/api/admin/jobs/cluster') return jsonResponse(200, cluster);
     if (method === 'POST' && url.endsWith('/retry')) {
       const retried = { ...failedTask, state: 'pending', attempts: 0 };
       current = [retried];
@@ -86,6 +102,31 @@ describe('/admin/jobs', { timeout: 20_000 }, () => {
         .map((c) => c.textContent),
     ).toEqual(['0', '1', '0', '1', '0', '0', '4', '1', '2', '0 s']);
     expect(await screen.findByText('0 0 6 * * Mon')).toBeInTheDocument();
+  });
+
+  it('shows the real-time bus and the replica as the server reports them', async () => {
+    fakeApi([failedTask], natsCluster);
+    render();
+    const list = await screen.findByLabelText('Real-time bus and replica');
+    await waitFor(() => expect(within(list).getByText('Events not relayed')).toBeInTheDocument());
+    const pairs = [...list.querySelectorAll('div')].map((d) => d.textContent);
+    expect(pairs).toEqual([
+      'Real-time busNATS, not connected: events wait in the outbox',
+      'Events not relayed12',
+      'Oldest not relayed4 s',
+      'Events in the last minute340',
+      'Read replicaLagging: skipped',
+      'Replica behind by7 s',
+    ]);
+  });
+
+  it('says when the bus is PostgreSQL and no replica is configured', async () => {
+    fakeApi();
+    render();
+    const list = await screen.findByLabelText('Real-time bus and replica');
+    await waitFor(() => expect(within(list).getByText('PostgreSQL NOTIFY')).toBeInTheDocument());
+    expect(within(list).getByText('None: every read goes to the primary')).toBeInTheDocument();
+    expect(within(list).queryByText('Events not relayed')).not.toBeInTheDocument();
   });
 
   it('filters by queue and state, shows the error and payload, and retries after confirming', async () => {

@@ -27,6 +27,8 @@ import {
   type JobState,
 } from './api';
 import { formatDateTimeOrDash } from '@/lib/format';
+import { CLUSTER_TEXT, ClusterPanel } from './cluster-panel';
+import { formatSeconds } from './format';
 
 export const TITLE = 'Job Console';
 export const ACCESS_DENIED_TEXT = "You don't have permission to access the job console.";
@@ -58,8 +60,6 @@ export default function JobConsolePage() {
   return <Console />;
 }
 
-const seconds = (s: number) =>
-  s < 60 ? `${Math.round(s)} s` : s < 3600 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
 const when = (iso?: string | null) => formatDateTimeOrDash(iso);
 
 function Console() {
@@ -111,6 +111,13 @@ function Console() {
           ) : (
             <QueueTable queues={queues.data ?? []} onPick={filterQueue} />
           )}
+        </section>
+
+        <section aria-labelledby="cluster-heading">
+          <h2 id="cluster-heading" className="font-display text-xl font-semibold text-slate-900">
+            {CLUSTER_TEXT.heading}
+          </h2>
+          <ClusterPanel />
         </section>
 
         <section aria-labelledby="tasks-heading">
@@ -244,7 +251,7 @@ function QueueTable({ queues, onPick }: { queues: JobQueueView[]; onPick: (queue
               {q[key]}
             </Td>
           ))}
-          <Td className="text-right tabular-nums">{seconds(q.oldestDueSeconds)}</Td>
+          <Td className="text-right tabular-nums">{formatSeconds(q.oldestDueSeconds)}</Td>
         </tr>
       ))}
     </Table>

@@ -10,6 +10,7 @@ import type {
   AdminStatsView,
   AnnouncementRequest,
   AnnouncementView,
+  ClusterStateView,
   ComplaintPage,
   ComplaintView,
   ContactMessageView,
@@ -474,6 +475,29 @@ return apiFetch<ReportView>(getDismissReportUrl(id),
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...getHeaders(options?.headers) },
     body: JSON.stringify(dismissReportRequest)
+  }
+);}
+
+
+export const getGetClusterStateUrl = () => {
+
+
+
+
+  return `/api/admin/jobs/cluster`
+}
+
+/**
+ * @summary The real-time bus (its outbox's backlog: the same from every process) and the read replica.
+ */
+export const getClusterState = async ( options?: Parameters<typeof apiFetch>[1]): Promise<ClusterStateView> => {
+
+  return apiFetch<ClusterStateView>(getGetClusterStateUrl(),
+  {
+    ...options,
+    method: 'GET'
+
+
   }
 );}
 
