@@ -6,82 +6,30 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { createAdmin } from '../harness/admin.mjs';
-import { APPROVED_CARD, bookableMentor } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
-import { connect } from '../harness/realtime.mjs';
+import { readings } from '../harness/readings.mjs';
 import { startStack } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
 
 let stack;
 let db;
-const sockets = [];
+let harness;
+let onlineMentor, seeker, startReading, moveBack, topUp, balanceCents, entriesSum;
 before(async () => {
   stack = await startStack();
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
+  harness = readings(stack, db);
+  ({ onlineMentor, seeker, startReading, moveBack, topUp, balanceCents, entriesSum } = harness);
 });
 after(async () => {
-  for (const s of sockets) s.ws.close();
+  harness?.closeSockets();
   await db?.end();
   await stack?.stop();
 });
 
 const one = async (sql, params = []) => (await db.query(sql, params)).rows[0];
-
-/** A mentor online with a per-minute rate: { c, mentor, socket }. */
-async function onlineMentor(rate = '2.00') {
-  const m = await bookableMentor(stack);
-  const r = await m.c.put('/api/mentor/profile', { perMinuteRate: rate, instantModes: ['chat', 'video'] });
-  assert.equal(r.status, 200, show(r));
-  const socket = await connect(stack, m.c);
-  sockets.push(socket);
-  const on = await m.c.put('/api/mentor/presence', { status: 'available' });
-  assert.equal(on.status, 200, show(on));
-  return { ...m, socket };
-}
-
-function topUp(c, amount) {
-  return c.post('/api/wallet/top-up', {
-    amount,
-    cardNumber: APPROVED_CARD,
-    expirationDate: '1230',
-    cardCode: '123',
-    billingInfo: { firstName: 'Ada', lastName: 'Lovelace', zip: '10001' },
-    clientRequestId: crypto.randomUUID(),
-  });
-}
-
-/** A seeker with `amount` in the wallet: { c, id, socket }. */
-async function seeker(amount = '50.00') {
-  const user = await createVerifiedUser(stack);
-  const c = await signIn(stack, user);
-  if (amount) {
-    const r = await topUp(c, amount);
-    assert.equal(r.body.success, true, show(r));
-  }
-  const id = (await c.get('/api/auth/user')).body.id;
-  const socket = await connect(stack, c);
-  sockets.push(socket);
-  return { c, id, user, socket };
-}
-
-async function startReading(s, m, mode = 'chat') {
-  const r = await s.c.post('/api/instant-sessions', { mentorId: m.mentor.id, mode });
-  assert.equal(r.status, 201, show(r));
-  const a = await m.c.post(`/api/instant-sessions/${r.body.id}/accept`);
-  assert.equal(a.status, 200, show(a));
-  return a.body;
-}
-
-/** The reading started `minutes` earlier than it did: time moves in SQL. */
-async function moveBack(id, seconds) {
-  await db.query('UPDATE instant_sessions SET started_at = started_at - make_interval(secs => $2) WHERE id = $1', [
-    id,
-    seconds,
-  ]);
-}
 
 /** Every charge task of the reading that waits for its minute runs now. */
 async function runDueCharges(id) {
@@ -98,10 +46,6 @@ const charges = async (id) =>
       [id],
     )
   ).rows;
-const balanceCents = async (userId) =>
-  (await one('SELECT coalesce((SELECT balance_cents FROM wallets WHERE user_id = $1), 0)::int AS n', [userId])).n;
-const entriesSum = async (userId) =>
-  (await one('SELECT coalesce(sum(amount_cents), 0)::int AS n FROM wallet_entries WHERE user_id = $1', [userId])).n;
 
 describe('requesting a reading', () => {
   it('answers 402 insufficient_balance with what is missing for three paid minutes', async () => {

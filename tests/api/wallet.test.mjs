@@ -7,8 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { createAdmin } from '../harness/admin.mjs';
-import { APPROVED_CARD } from '../harness/booking.mjs';
 import { client, show } from '../harness/client.mjs';
+import { topUp, walletFigures } from '../harness/readings.mjs';
 import { startStack } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
 
@@ -17,10 +17,12 @@ const DECLINED_CARD = '4000000000000002';
 
 let stack;
 let db;
+let balanceCents, entriesSum;
 before(async () => {
   stack = await startStack();
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
+  ({ balanceCents, entriesSum } = walletFigures(db));
 });
 after(async () => {
   await db?.end();
@@ -35,22 +37,6 @@ async function seeker() {
   const id = (await c.get('/api/auth/user')).body.id;
   return { user, c, id };
 }
-
-function topUp(c, amount, { card = APPROVED_CARD, key = crypto.randomUUID() } = {}) {
-  return c.post('/api/wallet/top-up', {
-    amount,
-    cardNumber: card,
-    expirationDate: '1230',
-    cardCode: '123',
-    billingInfo: { firstName: 'Ada', lastName: 'Lovelace', zip: '10001' },
-    clientRequestId: key,
-  });
-}
-
-const entriesSum = async (userId) =>
-  (await one('SELECT coalesce(sum(amount_cents), 0)::int AS n FROM wallet_entries WHERE user_id = $1', [userId])).n;
-const balanceCents = async (userId) =>
-  (await one('SELECT coalesce((SELECT balance_cents FROM wallets WHERE user_id = $1), 0)::int AS n', [userId])).n;
 
 describe('the wallet', () => {
   it('starts empty, and needs a session', async () => {
