@@ -317,26 +317,12 @@ async fn settle(
         notices::review_request(&done).send(tx, done.user_id).await?;
         email::enqueue(tx, &EmailJob::ReviewRequest { booking_id: b.id }).await?;
     }
-    let what = outcome_label(outcome, cents);
-    notifications::notify(
+    notify_decided(
         &mut *tx,
-        b.user_id,
-        Kind::ComplaintDecided,
-        "Your complaint was decided",
-        &format!("Your complaint about \"{}\" was decided: {what}.", b.service_title),
-        Some("/dashboard"),
-    )
-    .await?;
-    notifications::notify(
-        &mut *tx,
-        b.mentor_user_id,
-        Kind::ComplaintDecided,
-        "A complaint was decided",
-        &format!(
-            "The complaint of {} {} about \"{}\" was decided: {what}.",
-            b.user_first_name, b.user_last_name, b.service_title
-        ),
-        Some("/mentor-dashboard"),
+        (b.user_id, b.mentor_user_id),
+        &format!("{} {}", b.user_first_name, b.user_last_name),
+        &format!("\"{}\"", b.service_title),
+        &outcome_label(outcome, cents),
     )
     .await?;
     email::enqueue(tx, &EmailJob::ComplaintDecided { complaint_id }).await?;
@@ -356,6 +342,59 @@ pub(crate) fn response_message(raw: Option<&str>) -> Result<&str> {
 /// Whether a complaint opened at `opened` may still be answered at `now` (48 hours, the edge included).
 pub fn answer_open(opened: DateTime<Utc>, now: DateTime<Utc>) -> bool {
     now <= opened + RESPONSE_WINDOW
+}
+
+/// Whether the mentor may answer now: once, within 48 hours of the complaint; else the conflict why.
+pub fn may_answer(answered: bool, opened: DateTime<Utc>, now: DateTime<Utc>) -> Result<()> {
+    if answered {
+        return Err(Error::conflict(ALREADY_ANSWERED));
+    }
+    if !answer_open(opened, now) {
+        return Err(Error::conflict(ANSWER_CLOSED));
+    }
+    Ok(())
+}
+
+/// Tells the seeker that `mentor_name` answered their complaint (a booking's or a reading's).
+pub async fn notify_answered(conn: &mut sqlx::PgConnection, seeker: Uuid, mentor_name: &str) -> Result<()> {
+    notifications::notify(
+        conn,
+        seeker,
+        Kind::ComplaintAnswered,
+        "The mentor answered your complaint",
+        &format!("{mentor_name} answered the problem you reported."),
+        Some("/dashboard"),
+    )
+    .await
+}
+
+/// Tells both parties how the complaint of `seeker_name` about `about` (`"Tarot reading"` in
+/// quotes, or `a reading`) was decided: `what` ([`outcome_label`]).
+pub async fn notify_decided(
+    conn: &mut sqlx::PgConnection,
+    (seeker, mentor_user): (Uuid, Uuid),
+    seeker_name: &str,
+    about: &str,
+    what: &str,
+) -> Result<()> {
+    notifications::notify(
+        &mut *conn,
+        seeker,
+        Kind::ComplaintDecided,
+        "Your complaint was decided",
+        &format!("Your complaint about {about} was decided: {what}."),
+        Some("/dashboard"),
+    )
+    .await?;
+    notifications::notify(
+        conn,
+        mentor_user,
+        Kind::ComplaintDecided,
+        "A complaint was decided",
+        &format!("The complaint of {seeker_name} about {about} was decided: {what}."),
+        Some("/mentor-dashboard"),
+    )
+    .await
 }
 
 /// The mentor answers a complaint about their session, once, within 48 hours of it; the seeker hears.
@@ -383,12 +422,7 @@ pub async fn respond(
     )
     .fetch_one(&mut *tx)
     .await?;
-    if answered {
-        return Err(Error::conflict(ALREADY_ANSWERED));
-    }
-    if !answer_open(row.created_at, now) {
-        return Err(Error::conflict(ANSWER_CLOSED));
-    }
+    may_answer(answered, row.created_at, now)?;
     sqlx::query!(
         "INSERT INTO complaint_responses (complaint_id, message, created_at) VALUES ($1, $2, $3)",
         complaint_id,
@@ -397,15 +431,7 @@ pub async fn respond(
     )
     .execute(&mut *tx)
     .await?;
-    notifications::notify(
-        &mut tx,
-        row.user_id,
-        Kind::ComplaintAnswered,
-        "The mentor answered your complaint",
-        &format!("{} answered the problem you reported.", row.display_name),
-        Some("/dashboard"),
-    )
-    .await?;
+    notify_answered(&mut tx, row.user_id, &row.display_name).await?;
     let complaint = find(&mut tx, complaint_id)
         .await?
         .ok_or_else(|| Error::not_found(NOT_FOUND))?;

@@ -403,26 +403,12 @@ pub async fn decide(
     )
     .fetch_one(&mut *tx)
     .await?;
-    let what = complaints::outcome_label(outcome, cents);
-    notifications::notify(
+    complaints::notify_decided(
         &mut tx,
-        c.user_id,
-        Kind::ComplaintDecided,
-        "Your complaint was decided",
-        &format!("Your complaint about a reading was decided: {what}."),
-        Some("/dashboard"),
-    )
-    .await?;
-    notifications::notify(
-        &mut tx,
-        c.mentor_user_id,
-        Kind::ComplaintDecided,
-        "A complaint was decided",
-        &format!(
-            "The complaint of {} {} about a reading was decided: {what}.",
-            c.first_name, c.last_name
-        ),
-        Some("/mentor-dashboard"),
+        (c.user_id, c.mentor_user_id),
+        &format!("{} {}", c.first_name, c.last_name),
+        "a reading",
+        &complaints::outcome_label(outcome, cents),
     )
     .await?;
     audit::record(
@@ -526,12 +512,7 @@ pub async fn respond(
     )
     .fetch_one(&mut *tx)
     .await?;
-    if answered {
-        return Err(Error::conflict(complaints::ALREADY_ANSWERED));
-    }
-    if !complaints::answer_open(row.created_at, now) {
-        return Err(Error::conflict(complaints::ANSWER_CLOSED));
-    }
+    complaints::may_answer(answered, row.created_at, now)?;
     sqlx::query!(
         "INSERT INTO instant_session_complaint_responses (complaint_id, message, created_at) VALUES ($1, $2, $3)",
         complaint_id,
@@ -540,15 +521,7 @@ pub async fn respond(
     )
     .execute(&mut *tx)
     .await?;
-    notifications::notify(
-        &mut tx,
-        row.user_id,
-        Kind::ComplaintAnswered,
-        "The mentor answered your complaint",
-        &format!("{} answered the problem you reported.", row.display_name),
-        Some("/dashboard"),
-    )
-    .await?;
+    complaints::notify_answered(&mut tx, row.user_id, &row.display_name).await?;
     tx.commit().await?;
     mentors_complaints(db, mentor_user_id)
         .await?
