@@ -256,6 +256,45 @@ describe('the real-time bus on NATS', () => {
     }
   });
 
+  it(
+    'does not bring again to a socket that moved here what a relay sent before it opened',
+    { timeout: 60_000 },
+    async () => {
+      const first = await connect(stack, mentor.c, 0);
+      let moved;
+      try {
+        const m1 = await sendByRest('Delivered on process 0 before NATS went away', 0);
+        await first.next('messageReceived', (d) => d.id === m1.id);
+        await until('the row to be marked sent', async () => (await outboxRows(m1.id))[0]?.sent, 5_000, 50);
+        const catchUps = await apiMetric(stack, 1, 'realtime_bus_catch_ups_total');
+        await stack.nats.stop();
+        first.close();
+        // The socket opens on process 1 more than the clock margin (1 s) after m1 was sent.
+        const { rows } = await db.query(
+          'SELECT (EXTRACT(EPOCH FROM sent_at) * 1000)::float8 AS at FROM realtime_outbox WHERE position($1 in payload::text) > 0',
+          [m1.id],
+        );
+        await new Promise((r) => setTimeout(r, Math.max(0, rows[0].at + 1_500 - Date.now())));
+        moved = await connect(stack, mentor.c, 1);
+        await stack.nats.start();
+        // Process 1 catches up on what was written while it was away (and 5 s before): m1 among it.
+        await until(
+          'process 1 to catch up',
+          async () => (await apiMetric(stack, 1, 'realtime_bus_catch_ups_total')) > catchUps,
+          30_000,
+          100,
+        );
+        const m2 = await sendByRest('After NATS is back', 0);
+        await moved.next('messageReceived', (d) => d.id === m2.id, 30_000);
+        assert.equal(copies(moved, m1.id), 0, 'the moved socket did not get again what process 0 had delivered');
+        assert.equal(copies(first, m1.id), 1);
+      } finally {
+        first.close();
+        moved?.close();
+      }
+    },
+  );
+
   it('lets another process relay an event whose api died right after committing it', { timeout: 60_000 }, async () => {
     const m = await connect(stack, mentor.c, 1);
     try {

@@ -25,6 +25,8 @@ pub struct Entry {
     pub outbox: mpsc::Sender<String>,
     /// Told to close the socket (session ended, too slow, shutting down).
     pub close: Arc<Notify>,
+    /// When it was registered here.
+    pub opened_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// At most this many socket frames use the database at once in one api process; the others
@@ -121,12 +123,20 @@ impl Hub {
 
     /// Hands an event to the local sockets it is addressed to.
     pub fn deliver(&self, envelope: &Envelope) -> usize {
+        self.deliver_where(envelope, |_| true)
+    }
+
+    /// Hands an event to the local sockets it is addressed to that `keep` accepts.
+    pub fn deliver_where(&self, envelope: &Envelope, keep: impl Fn(&Entry) -> bool) -> usize {
         let text = envelope.frame();
         let users = self.users.read().expect("hub lock");
         let mut delivered = 0;
         for user in &envelope.to {
             for entry in users.get(user).into_iter().flatten() {
-                if envelope.socket.is_some_and(|s| s != entry.socket) || envelope.except_socket == Some(entry.socket) {
+                if envelope.socket.is_some_and(|s| s != entry.socket)
+                    || envelope.except_socket == Some(entry.socket)
+                    || !keep(entry)
+                {
                     continue;
                 }
                 if entry.outbox.try_send(text.clone()).is_ok() {
@@ -207,6 +217,7 @@ mod tests {
                 session: session.into(),
                 outbox: tx,
                 close: Arc::new(Notify::new()),
+                opened_at: chrono::Utc::now(),
             },
             rx,
         )

@@ -50,6 +50,12 @@ pub const CONFIRM_TIMEOUT: Duration = Duration::from_secs(2);
 /// After a lost connection, events written this long before it was lost are read again too (a relay
 /// may have published them just before).
 pub const CATCH_UP_MARGIN: Duration = Duration::from_secs(5);
+/// A caught-up event that a relay sent before a socket opened is not for that socket (had NATS been
+/// there, it would not have reached it either; the client reloads what it shows when its socket is
+/// ready): a socket gets it only if it opened no later than this after the event was marked sent,
+/// room for the clocks of the database and this process to differ. Without this, a user whose socket
+/// moved here from another process while NATS was away would get again what the other delivered.
+pub const CATCH_UP_CLOCK_SKEW: Duration = Duration::from_secs(1);
 
 pub fn user_subject(user: Uuid) -> String {
     format!("{USER_SUBJECT_PREFIX}{user}")
@@ -151,6 +157,10 @@ pub fn describe_metrics() {
         "realtime_bus_duplicates_dropped_total",
         "Real-time messages dropped as already delivered (same event id and recipient)"
     );
+    describe_counter!(
+        "realtime_bus_catch_ups_total",
+        "Catch-ups from the outbox this process made after its NATS connection came back"
+    );
     describe_histogram!(
         "realtime_relay_lag_seconds",
         Unit::Seconds,
@@ -169,6 +179,7 @@ pub fn describe_metrics() {
         "realtime_bus_received_total",
         "realtime_bus_delivered_total",
         "realtime_bus_duplicates_dropped_total",
+        "realtime_bus_catch_ups_total",
     ] {
         metrics::counter!(name).absolute(0);
     }
@@ -409,7 +420,7 @@ impl NatsBus {
             return;
         };
         for user in envelope.to.iter().filter(|u| self.hub.is_connected(**u)) {
-            self.deliver(id, *user, envelope.clone());
+            self.deliver(id, *user, envelope.clone(), None);
         }
     }
 
@@ -436,19 +447,27 @@ impl NatsBus {
     fn received(&self, user: Uuid, message: &async_nats::Message) {
         metrics::counter!("realtime_bus_received_total").increment(1);
         if let Some((id, envelope)) = Self::read(message) {
-            self.deliver(id, user, envelope);
+            self.deliver(id, user, envelope, None);
         }
     }
 
-    /// Hands event `id` to `user`'s sockets here, unless it already was.
-    fn deliver(&self, id: i64, user: Uuid, mut envelope: Envelope) {
+    /// Hands event `id` to `user`'s sockets here, unless it already was; an event caught up after a
+    /// relay had sent it (`sent_at`) only to the sockets open by then ([`CATCH_UP_CLOCK_SKEW`]).
+    fn deliver(&self, id: i64, user: Uuid, mut envelope: Envelope, sent_at: Option<chrono::DateTime<chrono::Utc>>) {
         if !self.seen.lock().expect("seen").first_time((id, user)) {
             metrics::counter!("realtime_bus_duplicates_dropped_total").increment(1);
             return;
         }
         metrics::counter!("realtime_bus_delivered_total").increment(1);
         envelope.to = vec![user];
-        self.hub.deliver(&envelope);
+        match sent_at {
+            None => self.hub.deliver(&envelope),
+            Some(sent) => {
+                let skew = chrono::Duration::from_std(CATCH_UP_CLOCK_SKEW).unwrap_or_default();
+                self.hub
+                    .deliver_where(&envelope, |socket| socket.opened_at <= sent + skew)
+            }
+        };
     }
 
     /// Delivers the outbox's events of the last `window` for the users here that were not seen
@@ -459,6 +478,7 @@ impl NatsBus {
         }
         let users = self.watched().await;
         if users.is_empty() {
+            metrics::counter!("realtime_bus_catch_ups_total").increment(1);
             return;
         }
         let window = chrono::Duration::from_std(window).unwrap_or(chrono::Duration::MAX);
@@ -466,15 +486,16 @@ impl NatsBus {
             Ok(events) => {
                 let mine: HashSet<Uuid> = users.into_iter().collect();
                 let count = events.len();
-                for (id, envelope) in events {
-                    for user in envelope.to.iter().filter(|u| mine.contains(u)) {
-                        self.deliver(id, *user, envelope.clone());
+                for event in events {
+                    for user in event.envelope.to.iter().filter(|u| mine.contains(u)) {
+                        self.deliver(event.id, *user, event.envelope.clone(), event.sent_at);
                     }
                 }
                 tracing::info!(
                     events = count,
                     "caught up on real-time events after the NATS connection came back"
                 );
+                metrics::counter!("realtime_bus_catch_ups_total").increment(1);
             }
             Err(err) => {
                 tracing::warn!(error = %err, "cannot catch up on real-time events; closing sockets so clients reload");
@@ -532,5 +553,6 @@ mod tests {
         assert_eq!(room_subject(user), "rt.room.00000000-0000-0000-0000-000000000000");
         assert_eq!(CONFIRM_TIMEOUT, Duration::from_secs(2));
         assert_eq!(CATCH_UP_MARGIN, Duration::from_secs(5));
+        assert_eq!(CATCH_UP_CLOCK_SKEW, Duration::from_secs(1));
     }
 }

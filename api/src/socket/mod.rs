@@ -161,6 +161,7 @@ async fn run(state: AppState, user: Uuid, session: String, socket: Uuid, stream:
             session,
             outbox,
             close: close.clone(),
+            opened_at: chrono::Utc::now(),
         },
     );
     if let Some(nats) = &state.nats {

@@ -73,15 +73,24 @@ pub async fn mark_sent(conn: &mut PgConnection, ids: &[i64]) -> Result<()> {
     Ok(())
 }
 
+/// An event read back for a consumer's catch-up.
+#[derive(Clone, Debug)]
+pub struct Recent {
+    pub id: i64,
+    pub envelope: Envelope,
+    /// When a relay marked it sent (after NATS had it); none while it waits for a relay.
+    pub sent_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
 /// Events written within `window` for any of `users`, sent or not, oldest first.
 pub async fn recent_for(
     db: impl sqlx::PgExecutor<'_>,
     window: chrono::Duration,
     users: &[Uuid],
-) -> Result<Vec<(i64, Envelope)>> {
+) -> Result<Vec<Recent>> {
     let users: Vec<String> = users.iter().map(Uuid::to_string).collect();
     let rows = sqlx::query!(
-        r#"SELECT id, payload AS "payload: sqlx::types::Json<Envelope>" FROM realtime_outbox
+        r#"SELECT id, payload AS "payload: sqlx::types::Json<Envelope>", sent_at FROM realtime_outbox
            WHERE created_at >= clock_timestamp() - $1::interval AND payload -> 'to' ?| $2::text[]
            ORDER BY id"#,
         crate::sql::interval(window),
@@ -89,7 +98,14 @@ pub async fn recent_for(
     )
     .fetch_all(db)
     .await?;
-    Ok(rows.into_iter().map(|r| (r.id, r.payload.0)).collect())
+    Ok(rows
+        .into_iter()
+        .map(|r| Recent {
+            id: r.id,
+            envelope: r.payload.0,
+            sent_at: r.sent_at,
+        })
+        .collect())
 }
 
 /// Unsent events now, and the age in seconds of the oldest (0 without any).
