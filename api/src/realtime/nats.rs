@@ -285,8 +285,19 @@ impl NatsBus {
     /// of their group sessions (and wait until NATS has them, so nothing relayed after the
     /// socket's `ready` is missed).
     pub async fn watch(self: &Arc<Self>, user: Uuid) {
+        if self.add_socket(user).await {
+            return;
+        }
+        // Read outside the lock: a storm of reconnections does not wait on one query after another.
+        let rooms = domain::group_calls::access::rooms_of(&self.pool, user)
+            .await
+            .unwrap_or_else(|err| {
+                tracing::warn!(error = %err, "cannot read a user's group sessions for their rooms");
+                Vec::new()
+            });
         let mut watches = self.watches.lock().await;
         if let Some(watch) = watches.users.get_mut(&user) {
+            // Another socket of theirs subscribed meanwhile.
             watch.sockets += 1;
             return;
         }
@@ -304,16 +315,23 @@ impl NatsBus {
                 rooms: HashSet::new(),
             },
         );
-        match domain::group_calls::access::rooms_of(&self.pool, user).await {
-            Ok(rooms) => {
-                for room in rooms {
-                    self.add_room(&mut watches, user, room).await;
-                }
-            }
-            Err(err) => tracing::warn!(error = %err, "cannot read a user's group sessions for their rooms"),
+        for room in rooms {
+            self.add_room(&mut watches, user, room).await;
         }
         drop(watches);
         self.confirm_subscriptions().await;
+    }
+
+    /// Counts another socket of `user` when they are watched here already.
+    async fn add_socket(&self, user: Uuid) -> bool {
+        let mut watches = self.watches.lock().await;
+        match watches.users.get_mut(&user) {
+            Some(watch) => {
+                watch.sockets += 1;
+                true
+            }
+            None => false,
+        }
     }
 
     /// `user`, connected here, joins group session `room`'s call: its events reach this process
