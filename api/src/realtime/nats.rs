@@ -426,11 +426,6 @@ impl NatsBus {
         self.watches.lock().await.users.keys().copied().collect()
     }
 
-    /// Rooms subscribed here now.
-    pub async fn watched_rooms(&self) -> Vec<Uuid> {
-        self.watches.lock().await.rooms.keys().copied().collect()
-    }
-
     /// A message on a room's subject: to each of its recipients connected here.
     fn received_for_room(&self, message: &async_nats::Message) {
         metrics::counter!("realtime_bus_received_total").increment(1);
