@@ -30,6 +30,15 @@ pub struct RealtimeBusView {
     pub unsent_events: i64,
     /// Age of the oldest event not relayed yet, in seconds: the relay's lag (0 when none)
     pub oldest_unsent_seconds: f64,
+}
+
+/// The bus with its traffic, for the job console (health leaves the count out: load balancers ask
+/// for health every few seconds, and counting a minute's events is the one costly figure).
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub(crate) struct RealtimeBusTrafficView {
+    #[oai(flatten)]
+    pub bus: RealtimeBusView,
     /// Events written to the outbox in the last minute (0 on the PostgreSQL bus)
     pub events_last_minute: i64,
 }
@@ -75,7 +84,6 @@ pub(super) async fn bus_view(state: &AppState) -> domain::Result<RealtimeBusView
             nats_connected: None,
             unsent_events: 0,
             oldest_unsent_seconds: 0.0,
-            events_last_minute: 0,
         });
     }
     let (unsent_events, oldest_unsent_seconds) = outbox::backlog(&state.pool).await?;
@@ -84,7 +92,19 @@ pub(super) async fn bus_view(state: &AppState) -> domain::Result<RealtimeBusView
         nats_connected: Some(state.nats.as_ref().is_some_and(|n| n.connected())),
         unsent_events,
         oldest_unsent_seconds,
-        events_last_minute: outbox::written_within(&state.pool, TRAFFIC_WINDOW).await?,
+    })
+}
+
+/// [`bus_view`] and the last minute's events.
+pub(super) async fn bus_traffic_view(state: &AppState) -> domain::Result<RealtimeBusTrafficView> {
+    let bus = bus_view(state).await?;
+    let events_last_minute = match bus.kind {
+        RealtimeBusKind::Postgres => 0,
+        RealtimeBusKind::Nats => outbox::written_within(&state.pool, TRAFFIC_WINDOW).await?,
+    };
+    Ok(RealtimeBusTrafficView {
+        bus,
+        events_last_minute,
     })
 }
 

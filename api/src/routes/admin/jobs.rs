@@ -15,7 +15,7 @@ use crate::{
     error::ApiResult,
     routes::{
         Tag,
-        cluster_state::{RealtimeBusView, ReplicaHealthView, bus_view, replica_view},
+        cluster_state::{RealtimeBusTrafficView, ReplicaHealthView, bus_traffic_view, replica_view},
     },
     state::AppState,
 };
@@ -132,7 +132,7 @@ pub(crate) struct JobScheduleView {
 #[derive(Object)]
 #[oai(rename_all = "camelCase")]
 pub(crate) struct ClusterStateView {
-    pub realtime_bus: RealtimeBusView,
+    pub realtime_bus: RealtimeBusTrafficView,
     /// Null without `DATABASE_READ_URL`
     #[oai(nullable)]
     pub replica: Option<ReplicaHealthView>,
@@ -145,7 +145,7 @@ impl AdminJobsApi {
     async fn cluster(&self, state: Data<&AppState>, auth: SessionAuth) -> ApiResult<Json<ClusterStateView>> {
         auth.admin()?;
         Ok(Json(ClusterStateView {
-            realtime_bus: bus_view(&state).await?,
+            realtime_bus: bus_traffic_view(&state).await?,
             replica: replica_view(&state),
         }))
     }

@@ -4,14 +4,14 @@
  * Mystic Mentors API
  * OpenAPI spec version: 0.1.0
  */
-import type { RealtimeBusView } from './realtimeBusView';
+import type { RealtimeBusTrafficView } from './realtimeBusTrafficView';
 import type { ReplicaHealthView } from './replicaHealthView';
 
 /**
  * How the parts between the processes stand, as the answering process reads them.
  */
 export interface ClusterStateView {
-  realtimeBus: RealtimeBusView;
+  realtimeBus: RealtimeBusTrafficView;
   /** Null without `DATABASE_READ_URL` */
   replica?: ReplicaHealthView & unknown | null;
 }

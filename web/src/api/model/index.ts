@@ -186,6 +186,7 @@ export * from './readingEarningView';
 export * from './readingEndReason';
 export * from './readingStatus';
 export * from './realtimeBusKind';
+export * from './realtimeBusTrafficView';
 export * from './realtimeBusView';
 export * from './receiptKind';
 export * from './receiptView';

@@ -17,6 +17,4 @@ export interface RealtimeBusView {
   unsentEvents: number;
   /** Age of the oldest event not relayed yet, in seconds: the relay's lag (0 when none) */
   oldestUnsentSeconds: number;
-  /** Events written to the outbox in the last minute (0 on the PostgreSQL bus) */
-  eventsLastMinute: number;
 }
