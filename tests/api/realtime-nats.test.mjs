@@ -2,7 +2,8 @@
 // nats-server. An event reaches only the process its recipient is connected to, once; events written
 // while NATS is down are relayed when it is back, each delivered once; a row committed by an api that
 // is then killed is relayed by the other. A group session's events travel once, on its room's subject,
-// to the processes its members are connected to.
+// to the processes its members are connected to. One process's relay works at a time; another takes
+// over when it dies.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -177,6 +178,8 @@ describe('the real-time bus on NATS', () => {
           JSON.stringify(down),
         );
         assert.ok(down.console.oldestUnsentSeconds > 0 && down.console.eventsLastMinute >= 3, JSON.stringify(down));
+        // Health, asked every few seconds by load balancers, leaves the costly count to the console.
+        assert.ok(!('eventsLastMinute' in down.health), JSON.stringify(down.health));
         assert.equal(down.console.natsConnected, false);
         await stack.nats.start();
         for (const message of sent) {
@@ -294,6 +297,42 @@ describe('the real-time bus on NATS', () => {
       }
     },
   );
+
+  it('relays from one process at a time, and a standby takes over when it dies', { timeout: 60_000 }, async () => {
+    const leading = async () => [
+      await apiMetric(stack, 0, 'realtime_relay_leading'),
+      await apiMetric(stack, 1, 'realtime_relay_leading'),
+    ];
+    await until('one relay to work', async () => (await leading()).reduce((a, b) => a + b) === 1);
+    const relay = (await leading()).indexOf(1);
+    const standby = 1 - relay;
+    const publishedBefore = await apiMetric(stack, standby, 'realtime_bus_published_total');
+    const m = await connect(stack, mentor.c, standby);
+    try {
+      const first = await sendByRest('Relayed by the working relay', standby);
+      await m.next('messageReceived', (d) => d.id === first.id);
+      assert.equal(
+        await apiMetric(stack, standby, 'realtime_bus_published_total'),
+        publishedBefore,
+        'the standby published nothing',
+      );
+      await stack.killApi(relay);
+      await until(
+        'the standby to take over',
+        async () => (await apiMetric(stack, standby, 'realtime_relay_leading')) === 1,
+      );
+      const second = await sendByRest('Relayed by the standby that took over', standby);
+      await m.next('messageReceived', (d) => d.id === second.id);
+      assert.ok((await apiMetric(stack, standby, 'realtime_bus_published_total')) > publishedBefore);
+      // The process that comes back stands by.
+      await stack.startApi(relay);
+      const expected = [0, 0];
+      expected[standby] = 1;
+      assert.deepEqual(await leading(), expected);
+    } finally {
+      m.close();
+    }
+  });
 
   it('lets another process relay an event whose api died right after committing it', { timeout: 60_000 }, async () => {
     const m = await connect(stack, mentor.c, 1);

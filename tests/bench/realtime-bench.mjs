@@ -96,6 +96,20 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15)
 }
 
+/** CPU ticks of the threads of `pid` named `name` (the NATS bus's relay runs on "realtime-relay"). */
+function threadTicks(pid, name) {
+  let ticks = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() === name)
+        ticks += cpuTicks(`${pid}/task/${tid}`);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ticks;
+}
+
 function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
@@ -296,7 +310,9 @@ async function matrixRun(bus, apis) {
     env: { RUST_LOG: process.env.RUST_LOG || 'warn', REALTIME_BUS: bus },
   });
   const origin = stack.env.APP_BASE_URL;
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
   try {
+    await db.connect();
     const { pairs } = await seed(stack.databaseUrl);
     const sent = new Map(); // clientId -> { at, delivered }
     const delivery = [];
@@ -321,7 +337,15 @@ async function matrixRun(bus, apis) {
     }
     await new Promise((r) => setTimeout(r, 1000));
     framesOn.fill(0);
+    const commits = async () => {
+      const { rows } = await db.query(
+        'SELECT xact_commit::float8 AS n FROM pg_stat_database WHERE datname = current_database()',
+      );
+      return rows[0].n;
+    };
+    const commitsBefore = await commits();
     const before = stack.apiPids.map(cpuTicks);
+    const relayBefore = stack.apiPids.map((pid) => threadTicks(pid, 'realtime-relay'));
     const t = performance.now();
     await new Promise((resolve) => {
       let running = active.length;
@@ -351,6 +375,11 @@ async function matrixRun(bus, apis) {
     while (performance.now() < drainUntil && delivery.length < sent.size) await new Promise((r) => setTimeout(r, 100));
     const seconds = (performance.now() - t) / 1000;
     const cpuSeconds = stack.apiPids.map((pid, i) => (cpuTicks(pid) - before[i]) / CLOCK_TICKS);
+    const relaySeconds =
+      stack.apiPids.reduce((sum, pid, i) => sum + threadTicks(pid, 'realtime-relay') - relayBefore[i], 0) / CLOCK_TICKS;
+    // The statistics reach pg_stat_database within a second of each transaction.
+    await new Promise((r) => setTimeout(r, 1500));
+    const commitsPerMessage = ((await commits()) - commitsBefore) / sent.size;
     await closeAll(active);
     const d = percentiles(delivery);
     const perMessageUs = cpuSeconds.map((c, i) => (framesOn[i] ? (c / framesOn[i]) * 1e6 : NaN));
@@ -363,8 +392,11 @@ async function matrixRun(bus, apis) {
       p99: d.p99,
       perMessageUs,
       cpuPercent: cpuSeconds.map((c) => (c / seconds) * 100),
+      relayUsPerMessage: (relaySeconds / sent.size) * 1e6,
+      commitsPerMessage,
     };
   } finally {
+    await db.end().catch(() => {});
     await stack.stop();
   }
 }
@@ -387,17 +419,17 @@ if (opts.matrix) {
     `\nReal-time bus by api processes: ${CLIENTS} clients x ${RATE} message/s (${CLIENTS * RATE} messages/s offered) for ${SECONDS} s; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
   );
   console.log(
-    '| bus | api processes | delivered | delivery p95 | delivery p99 | CPU per received message per api process, mean (range) | CPU of each api process |',
+    '| bus | api processes | delivered | delivery p95 | delivery p99 | CPU per received message per api process, mean (range) | CPU of each api process | relay thread CPU per message, all processes | database commits per message |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     if (r.failed) {
-      console.log(`| ${r.bus} | ${r.apis} | failed: ${r.failed} | | | | |`);
+      console.log(`| ${r.bus} | ${r.apis} | failed: ${r.failed} | | | | | | |`);
       continue;
     }
     const us = r.perMessageUs;
     console.log(
-      `| ${r.bus} | ${r.apis} | ${r.delivered} | ${ms(r.p95)} | ${ms(r.p99)} | ${mean(us).toFixed(0)} µs (${Math.min(...us).toFixed(0)}–${Math.max(...us).toFixed(0)}) | ${r.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(', ')} |`,
+      `| ${r.bus} | ${r.apis} | ${r.delivered} | ${ms(r.p95)} | ${ms(r.p99)} | ${mean(us).toFixed(0)} µs (${Math.min(...us).toFixed(0)}–${Math.max(...us).toFixed(0)}) | ${r.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(', ')} | ${r.bus === 'nats' ? `${r.relayUsPerMessage.toFixed(1)} µs` : '-'} | ${r.commitsPerMessage.toFixed(3)} |`,
     );
   }
   process.exit(0);

@@ -7,6 +7,7 @@
 //! `GET /api/ws` and what each client event does are `crate::socket`.
 
 pub mod batch;
+pub mod confirming;
 pub mod hub;
 pub mod listener;
 pub mod nats;
@@ -27,7 +28,7 @@ pub async fn start_bus(
         return Ok(None);
     }
     let nats = nats::NatsBus::connect(&config.nats_url, pool.clone(), hub.clone()).await?;
-    relay::start(pool.clone(), nats.clone());
+    relay::start(pool, &config.nats_url)?;
     tracing::info!("real-time events travel through NATS");
     Ok(Some(nats))
 }

@@ -19,21 +19,18 @@
 
 use std::{
     collections::{HashMap, HashSet, VecDeque},
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicU64, Ordering},
-    },
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
-use async_nats::{Client, Event, HeaderMap};
+use async_nats::Event;
 use domain::realtime::{Envelope, outbox};
 use futures::StreamExt;
 use sqlx::PgPool;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use super::Hub;
+use super::{Hub, confirming::ConfirmingClient};
 
 /// Subjects of events per recipient: `rt.user.<user id>`.
 pub const USER_SUBJECT_PREFIX: &str = "rt.user.";
@@ -45,8 +42,6 @@ pub const EVENT_ID_HEADER: &str = "Nats-Msg-Id";
 /// again within seconds, and at the benchmark's 2,000 messages a second to two recipients this is
 /// 16 s of traffic in about 5 MB.
 pub const SEEN_EVENTS: usize = 65_536;
-/// How long a relay waits for NATS to confirm what it published before it gives the rows back.
-pub const CONFIRM_TIMEOUT: Duration = Duration::from_secs(2);
 /// After a lost connection, events written this long before it was lost are read again too (a relay
 /// may have published them just before).
 pub const CATCH_UP_MARGIN: Duration = Duration::from_secs(5);
@@ -126,16 +121,11 @@ struct Watches {
 }
 
 pub struct NatsBus {
-    client: Client,
+    nats: Arc<ConfirmingClient>,
     pool: PgPool,
     hub: Arc<Hub>,
     watches: tokio::sync::Mutex<Watches>,
     seen: Mutex<Seen<(i64, Uuid)>>,
-    /// This process's own subject: a message sent there and back proves NATS has handled everything
-    /// this process sent before it (one connection's messages are handled in order).
-    probe_subject: String,
-    probes: Mutex<HashMap<u64, oneshot::Sender<()>>>,
-    next_probe: AtomicU64,
 }
 
 /// Every metric of the bus, described (from `crate::metrics`' `describe`).
@@ -166,6 +156,15 @@ pub fn describe_metrics() {
         Unit::Seconds,
         "Time from writing an event to the outbox to its relay claiming it"
     );
+    describe_histogram!(
+        "realtime_relay_round_seconds",
+        Unit::Seconds,
+        "The working relay's rounds by phase: claim, publish, confirm, mark_sent (with the commit)"
+    );
+    metrics::describe_gauge!(
+        "realtime_relay_leading",
+        "1 on the api process whose relay works (holds the relay lock), 0 on those standing by"
+    );
     metrics::describe_gauge!(
         "realtime_outbox_unsent",
         "Real-time events in the outbox not yet relayed"
@@ -186,11 +185,11 @@ pub fn describe_metrics() {
 }
 
 impl NatsBus {
-    /// Connects to `url` (retrying in the background until NATS answers) and starts reading this
-    /// process's probe subject and the connection's events.
+    /// Connects to `url` (retrying in the background until NATS answers) and starts reading the
+    /// connection's events.
     pub async fn connect(url: &str, pool: PgPool, hub: Arc<Hub>) -> anyhow::Result<Arc<Self>> {
         let (events, mut events_rx) = mpsc::unbounded_channel::<Event>();
-        let client = async_nats::ConnectOptions::new()
+        let options = async_nats::ConnectOptions::new()
             .name("mystic-mentors-api")
             .retry_on_initial_connect()
             .event_callback(move |event| {
@@ -198,30 +197,13 @@ impl NatsBus {
                 async move {
                     let _ = events.send(event);
                 }
-            })
-            .connect(url)
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot connect to NATS at {url}: {e}"))?;
-        let probe_subject = format!("_rt.probe.{}", Uuid::new_v4().simple());
-        let mut probes = client.subscribe(probe_subject.clone()).await?;
+            });
         let bus = Arc::new(Self {
-            client,
+            nats: ConfirmingClient::connect(options, url).await?,
             pool,
             hub,
             watches: Default::default(),
             seen: Mutex::new(Seen::new(SEEN_EVENTS)),
-            probe_subject,
-            probes: Default::default(),
-            next_probe: AtomicU64::new(0),
-        });
-        let reader = bus.clone();
-        tokio::spawn(async move {
-            while let Some(message) = probes.next().await {
-                let token = std::str::from_utf8(&message.payload).ok().and_then(|t| t.parse().ok());
-                if let Some(waiter) = token.and_then(|t: u64| reader.probes.lock().expect("probes").remove(&t)) {
-                    let _ = waiter.send(());
-                }
-            }
         });
         let watcher = bus.clone();
         tokio::spawn(async move {
@@ -249,36 +231,12 @@ impl NatsBus {
         Ok(bus)
     }
 
-    pub fn client(&self) -> &Client {
-        &self.client
-    }
-
     pub fn connected(&self) -> bool {
-        self.client.connection_state() == async_nats::connection::State::Connected
+        self.nats.connected()
     }
 
-    /// Returns once NATS has handled everything this process sent before (or fails after
-    /// [`CONFIRM_TIMEOUT`]).
-    pub async fn confirm(&self) -> anyhow::Result<()> {
-        let token = self.next_probe.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = oneshot::channel();
-        self.probes.lock().expect("probes").insert(token, tx);
-        let sent = self
-            .client
-            .publish(self.probe_subject.clone(), token.to_string().into())
-            .await;
-        let answered = match sent {
-            Ok(()) => tokio::time::timeout(CONFIRM_TIMEOUT, rx).await,
-            Err(err) => {
-                self.probes.lock().expect("probes").remove(&token);
-                anyhow::bail!("cannot publish to NATS: {err}");
-            }
-        };
-        self.probes.lock().expect("probes").remove(&token);
-        match answered {
-            Ok(Ok(())) => Ok(()),
-            _ => anyhow::bail!("NATS did not confirm within {CONFIRM_TIMEOUT:?}"),
-        }
+    async fn confirm(&self) -> anyhow::Result<()> {
+        self.nats.confirm().await
     }
 
     /// A socket of `user` opened here: on their first, subscribe to their subject and to the rooms
@@ -368,7 +326,7 @@ impl NatsBus {
         subject: String,
         on_message: impl Fn(&Self, &async_nats::Message) + Send + 'static,
     ) -> Option<tokio::task::JoinHandle<()>> {
-        let mut subscription = match self.client.subscribe(subject).await {
+        let mut subscription = match self.nats.client().subscribe(subject).await {
             Ok(s) => s,
             Err(err) => {
                 tracing::warn!(error = %err, "cannot subscribe to a real-time subject");
@@ -516,31 +474,6 @@ impl NatsBus {
             }
         }
     }
-
-    /// Publishes one outbox row to its room's subject, or else to each of its recipients'; the
-    /// number of messages.
-    pub async fn publish(&self, row: &outbox::Row) -> anyhow::Result<usize> {
-        #[derive(serde::Deserialize)]
-        struct Recipients {
-            to: Vec<Uuid>,
-            #[serde(default)]
-            room: Option<Uuid>,
-        }
-        let recipients: Recipients = serde_json::from_str(&row.payload)?;
-        let payload = bytes::Bytes::from(row.payload.clone());
-        let subjects: Vec<String> = match recipients.room {
-            Some(room) => vec![room_subject(room)],
-            None => recipients.to.iter().map(|u| user_subject(*u)).collect(),
-        };
-        for subject in &subjects {
-            let mut headers = HeaderMap::new();
-            headers.insert(EVENT_ID_HEADER, row.id.to_string().as_str());
-            self.client
-                .publish_with_headers(subject.clone(), headers, payload.clone())
-                .await?;
-        }
-        Ok(subjects.len())
-    }
 }
 
 #[cfg(test)]
@@ -564,7 +497,6 @@ mod tests {
         let user = Uuid::nil();
         assert_eq!(user_subject(user), "rt.user.00000000-0000-0000-0000-000000000000");
         assert_eq!(room_subject(user), "rt.room.00000000-0000-0000-0000-000000000000");
-        assert_eq!(CONFIRM_TIMEOUT, Duration::from_secs(2));
         assert_eq!(CATCH_UP_MARGIN, Duration::from_secs(5));
         assert_eq!(CATCH_UP_CLOCK_SKEW, Duration::from_secs(1));
     }

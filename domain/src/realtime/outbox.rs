@@ -2,9 +2,11 @@
 //!
 //! A publisher writes each event here inside the transaction that causes it, so an event exists
 //! only once its cause has committed and stays until a relay has handed it to NATS: a process that
-//! dies before relaying leaves the row for another. The relay of every api process claims unsent
-//! rows ([`claim`], `FOR UPDATE SKIP LOCKED`: relays share the work and never publish a row twice
-//! at once), publishes them and marks them sent ([`mark_sent`]) in the same transaction. Sent rows
+//! dies before relaying leaves the row for another. A relay ([`claim`], `FOR UPDATE SKIP LOCKED`, so
+//! two relays never publish a row at once) publishes the rows and marks them sent ([`mark_sent`]) in
+//! the same transaction. Every api process has a relay and one works at a time, the one holding
+//! [`try_to_relay`]'s lock, so the cost of polling does not grow with the number of processes (the
+//! others stand by and one takes over when its session ends). Sent rows
 //! stay [`KEEP_SENT`] so that a consumer that lost its NATS connection can catch up ([`recent_for`]),
 //! then [`prune`] removes them.
 
@@ -61,6 +63,20 @@ pub async fn claim(conn: &mut PgConnection, limit: i64) -> Result<Vec<Row>> {
     )
     .fetch_all(&mut *conn)
     .await?)
+}
+
+/// Takes the relay's lock for this session if no other session holds it; whether this session
+/// holds it now. Session-level, so it is released when the connection closes: a relay whose process
+/// dies hands over. Run it on a connection of its own, outside any pool, kept open while relaying.
+/// Relays standing by try again and again rather than wait on `pg_advisory_lock`: a statement waiting
+/// for a lock holds its snapshot, and that would keep every row the working relay marks sent from
+/// being cleaned up, each claim walking past all of them.
+pub async fn try_to_relay(conn: &mut PgConnection) -> Result<bool> {
+    Ok(
+        sqlx::query_scalar!(r#"SELECT pg_try_advisory_lock(hashtext('realtime_outbox_relay')) AS "locked!""#)
+            .fetch_one(&mut *conn)
+            .await?,
+    )
 }
 
 pub async fn mark_sent(conn: &mut PgConnection, ids: &[i64]) -> Result<()> {
