@@ -31,6 +31,7 @@ pub mod metrics_access;
 pub mod money;
 pub mod notifications;
 pub mod ownership;
+pub mod paging;
 pub mod payments;
 pub mod payouts;
 pub mod presence;

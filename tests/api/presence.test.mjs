@@ -115,6 +115,9 @@ describe('presence', () => {
     assert.equal(await presenceOf(m.mentor.id), 'offline');
     const gone = await anyone.get('/api/mentors?availableNow=true&pageSize=50');
     assert.ok(!gone.body.mentors.some((x) => x.id === m.mentor.id), show(gone));
+    const far = await anyone.get('/api/mentors?availableNow=true&page=9223372036854775807');
+    assert.equal(far.status, 400, show(far));
+    assert.equal(far.body.message, 'Page must be at most 10000');
     await socket.close();
   });
 

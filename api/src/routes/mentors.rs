@@ -69,10 +69,7 @@ async fn available_now_page(
     page: Option<i64>,
     page_size: Option<i64>,
 ) -> ApiResult<CachedJson<MentorsPage>> {
-    let page = page.unwrap_or(1).max(1);
-    let page_size = page_size
-        .unwrap_or(search::DEFAULT_PAGE_SIZE)
-        .clamp(1, search::MAX_PAGE_SIZE);
+    let (page, page_size) = search::paging(page, page_size)?;
     let (found, total) = presence::available(&state.pool, page, page_size).await?;
     let mentors = mentors::with_services(&state.pool, found, false).await?;
     let mut page = MentorsPage {

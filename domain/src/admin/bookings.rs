@@ -163,7 +163,7 @@ pub async fn list(db: &PgPool, q: &Query) -> Result<Page> {
         q.from,
         q.until,
         q.page_size,
-        (q.page - 1) * q.page_size,
+        crate::paging::offset(q.page, q.page_size),
     )
     .fetch_all(db)
     .await?;

@@ -276,7 +276,7 @@ pub async fn tasks(pool: &PgPool, q: &TaskQuery) -> Result<(Vec<Task>, i64)> {
         q.queue.as_deref(),
         q.state.map(JobState::as_str),
         q.page_size,
-        (q.page - 1) * q.page_size,
+        crate::paging::offset(q.page, q.page_size),
     )
     .fetch_all(pool)
     .await?

@@ -231,7 +231,7 @@ pub async fn listing(db: &PgPool, l: &Listing) -> Result<Page> {
         .push(", created_at, id LIMIT ")
         .push_bind(page_size)
         .push(" OFFSET ")
-        .push_bind((page - 1) * page_size)
+        .push_bind(crate::paging::offset(page, page_size))
         .push(")");
 
     // The typo threshold (`%`) is TYPO_SIMILARITY on every connection of the pool (`db::connect`

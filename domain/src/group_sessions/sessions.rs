@@ -308,7 +308,7 @@ pub async fn upcoming(db: &PgPool, l: &Listing, now: DateTime<Utc>) -> Result<(V
     let list = upcoming!(
         (as GroupSession)[SELECT_SESSIONS + UPCOMING_WHERE + " ORDER BY g.scheduled_at, g.id LIMIT $11 OFFSET $12"],
         l.page_size,
-        (l.page - 1) * l.page_size
+        crate::paging::offset(l.page, l.page_size)
     )
     .fetch_all(db)
     .await?;

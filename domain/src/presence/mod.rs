@@ -268,7 +268,7 @@ pub async fn watch(conn: &mut PgConnection, user_id: Uuid, socket: Uuid, mentor_
 
 /// Public mentors who are available now, best rated first, paged (`GET /api/mentors?availableNow=true`).
 pub async fn available(db: &sqlx::PgPool, page: i64, page_size: i64) -> Result<(Vec<Mentor>, i64)> {
-    let offset = (page.max(1) - 1) * page_size;
+    let offset = crate::paging::offset(page, page_size);
     let mentors = query_mentors!(
         "JOIN mentor_presence p ON p.mentor_id = m.id
          WHERE p.status = $1 AND m.is_active AND u.is_active AND m.approval_status = $2

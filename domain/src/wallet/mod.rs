@@ -111,7 +111,7 @@ pub async fn statement(
            ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"#,
         user_id,
         page_size,
-        (page - 1) * page_size,
+        crate::paging::offset(page, page_size),
     )
     .fetch_all(&mut *conn)
     .await?;
