@@ -228,11 +228,11 @@ async fn publish(nats: &ConfirmingClient, row: &outbox::Row) -> anyhow::Result<u
         Some(room) => vec![room_subject(room)],
         None => recipients.to.iter().map(|u| user_subject(*u)).collect(),
     };
+    let mut headers = HeaderMap::new();
+    headers.insert(EVENT_ID_HEADER, row.id.to_string().as_str());
     for subject in &subjects {
-        let mut headers = HeaderMap::new();
-        headers.insert(EVENT_ID_HEADER, row.id.to_string().as_str());
         nats.client()
-            .publish_with_headers(subject.clone(), headers, payload.clone())
+            .publish_with_headers(subject.clone(), headers.clone(), payload.clone())
             .await?;
     }
     Ok(subjects.len())
