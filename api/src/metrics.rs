@@ -73,8 +73,13 @@ fn describe() {
         "job_oldest_due_seconds",
         "Seconds the oldest due task of a queue has waited"
     );
+    describe_counter!(
+        crate::realtime::listener::RECEIVED_METRIC,
+        "Real-time events this process read from PostgreSQL's LISTEN (REALTIME_BUS=postgres: every process's events)"
+    );
     crate::realtime::nats::describe_metrics();
     metrics::gauge!("websocket_connections").set(0.0);
+    metrics::counter!(crate::realtime::listener::RECEIVED_METRIC).absolute(0);
     metrics::counter!("catalogue_cache_hits_total").absolute(0);
     metrics::counter!("catalogue_cache_misses_total").absolute(0);
     for state in ["idle", "in_use"] {

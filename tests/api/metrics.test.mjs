@@ -67,8 +67,10 @@ describe('a fresh process', () => {
       'catalogue_cache_hits_total',
       'catalogue_cache_misses_total',
       'db_pool_connections',
+      'realtime_notify_received_total',
     ])
       assert.ok(described(text, name), `${name} is described`);
+    assert.ok(sample(text, 'realtime_notify_received_total') >= 0);
   });
 
   it('the worker shows its counters at zero for every queue and the payout batch as never run', async () => {

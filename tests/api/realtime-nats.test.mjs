@@ -145,6 +145,7 @@ describe('the real-time bus on NATS', () => {
       assert.equal(afterwards[1], before[1], "process 1 received nothing of another process's user");
       const dropped = await apiMetric(stack, 0, 'realtime_bus_duplicates_dropped_total');
       assert.equal(dropped, 0, 'no duplicates while nothing failed');
+      assert.equal(await apiMetric(stack, 1, 'realtime_notify_received_total'), 0, 'no event went through NOTIFY');
     } finally {
       s.close();
     }

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { createVerifiedUser, signIn } from '../harness/accounts.mjs';
 import { bookableMentor } from '../harness/booking.mjs';
 import { show } from '../harness/client.mjs';
+import { apiMetric } from '../harness/nats.mjs';
 import { connect, refused } from '../harness/realtime.mjs';
 import { startStack } from '../harness/stack.mjs';
 import { until } from '../harness/wait.mjs';
@@ -141,6 +142,28 @@ describe('real-time channel across two api processes', () => {
       await m.close();
     }
   });
+
+  it(
+    'has every process read every event from LISTEN, connected recipient or not (NOTIFY)',
+    { skip: process.env.REALTIME_BUS === 'nats' && 'NOTIFY is not the bus here' },
+    async () => {
+      const s = await connect(stack, seeker, 0);
+      try {
+        const read = () => Promise.all([0, 1].map((i) => apiMetric(stack, i, 'realtime_notify_received_total')));
+        const before = await read();
+        const id = clientId('everywhere');
+        s.send('sendMessage', { conversationId, content: 'Read by every process', clientId: id });
+        await s.next('messageReceived', (d) => d.clientId === id);
+        // Process 1 has neither user connected, and reads the event all the same.
+        await until('both processes to read the event', async () => {
+          const now = await read();
+          return now[0] > before[0] && now[1] > before[1];
+        });
+      } finally {
+        s.close();
+      }
+    },
+  );
 
   it('keeps a third user out: errors, 404s and nothing delivered', async () => {
     const s = await connect(stack, seeker, 0);

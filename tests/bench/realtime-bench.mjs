@@ -18,7 +18,10 @@
 // The bus per process count (issue 37 §2): --matrix runs, for each bus of --buses and each count of
 // --apis, that many api processes (each pair's two users on different processes) at --clients x --rate
 // messages a second, and prints one table: delivery p95/p99 and the CPU each api process spends per
-// message its own sockets received (acknowledgements and deliveries), mean and range over the processes.
+// message its own sockets received (acknowledgements and deliveries), mean and range over the processes,
+// also with the relay thread's CPU aside (one process relays the whole cluster's events).
+// --load-per-process offers --clients x --rate per two processes instead, so every process carries the
+// same load at every count: what adding a process costs the others, apart from how busy each one is.
 //   node tests/bench/realtime-bench.mjs --matrix --clients 1000 --rate 2 --seconds 20   # 2,000 messages/s
 //   node tests/bench/realtime-bench.mjs --matrix --apis 2,3,4 --buses postgres,nats --clients 1000 --rate 2
 // NATS runs in a private nats-server (tests/harness/nats.mjs, /usr/sbin/nats-server).
@@ -34,9 +37,11 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { apiMetric } from '../harness/nats.mjs';
 import { startStack } from '../harness/stack.mjs';
 
 const { values: opts } = parseArgs({
+  allowNegative: true,
   options: {
     clients: { type: 'string', default: '2000' },
     idle: { type: 'string', default: '10000' },
@@ -53,6 +58,9 @@ const { values: opts } = parseArgs({
     matrix: { type: 'boolean', default: false },
     apis: { type: 'string', default: '2,3,4' },
     buses: { type: 'string', default: 'postgres,nats' },
+    // --matrix: the offered load grows with the processes (--clients x --rate per two processes), so
+    // each process carries the same share whatever their number.
+    'load-per-process': { type: 'boolean', default: false },
   },
 });
 const CLIENTS = Number(opts.clients) - (Number(opts.clients) % 2);
@@ -190,31 +198,26 @@ async function insertUsers(db, count, label) {
   return users;
 }
 
-async function seed(databaseUrl) {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const mentors = await insertUsers(db, PAIRS, 'mentor');
-    const seekers = await insertUsers(db, PAIRS, 'seeker');
-    const mentorIds = mentors.map(() => randomUUID());
-    const conversationIds = mentors.map(() => randomUUID());
-    await db.query(
-      `INSERT INTO mentors (id, user_id, display_name, bio, specialties, base_price_cents)
-       SELECT m, u, 'Bench Mentor', repeat('A mentor made by the real-time benchmark. ', 2), '{Astrology}', 2000
-       FROM unnest($1::uuid[], $2::uuid[]) AS t (m, u)`,
-      [mentorIds, mentors.map((u) => u.id)],
-    );
-    await db.query(
-      `INSERT INTO conversations (id, mentor_id, user_id)
-       SELECT c, m, u FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS t (c, m, u)`,
-      [conversationIds, mentorIds, seekers.map((u) => u.id)],
-    );
-    const idle = await insertUsers(db, IDLE, 'idle');
-    const pairs = mentors.map((m, i) => ({ conversationId: conversationIds[i], a: m, b: seekers[i] }));
-    return { pairs, idle };
-  } finally {
-    await db.end();
-  }
+/** Seeds `pairCount` pairs and IDLE idle users through the connected client `db`. */
+async function seed(db, pairCount = PAIRS) {
+  const mentors = await insertUsers(db, pairCount, 'mentor');
+  const seekers = await insertUsers(db, pairCount, 'seeker');
+  const mentorIds = mentors.map(() => randomUUID());
+  const conversationIds = mentors.map(() => randomUUID());
+  await db.query(
+    `INSERT INTO mentors (id, user_id, display_name, bio, specialties, base_price_cents)
+     SELECT m, u, 'Bench Mentor', repeat('A mentor made by the real-time benchmark. ', 2), '{Astrology}', 2000
+     FROM unnest($1::uuid[], $2::uuid[]) AS t (m, u)`,
+    [mentorIds, mentors.map((u) => u.id)],
+  );
+  await db.query(
+    `INSERT INTO conversations (id, mentor_id, user_id)
+     SELECT c, m, u FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS t (c, m, u)`,
+    [conversationIds, mentorIds, seekers.map((u) => u.id)],
+  );
+  const idle = await insertUsers(db, IDLE, 'idle');
+  const pairs = mentors.map((m, i) => ({ conversationId: conversationIds[i], a: m, b: seekers[i] }));
+  return { pairs, idle };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,8 +305,8 @@ function closeAll(sockets) {
 // ---------------------------------------------------------------------------------------------
 // --matrix: each bus at each number of api processes
 
-/** One run of the matrix: `bus` with `apis` api processes; resolves to its row. */
-async function matrixRun(bus, apis) {
+/** One run of the matrix: `bus` with `apis` api processes and `pairCount` pairs; resolves to its row. */
+async function matrixRun(bus, apis, pairCount = PAIRS) {
   const stack = await startStack({
     apis,
     nats: bus === 'nats',
@@ -313,7 +316,7 @@ async function matrixRun(bus, apis) {
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   try {
     await db.connect();
-    const { pairs } = await seed(stack.databaseUrl);
+    const { pairs } = await seed(db, pairCount);
     const sent = new Map(); // clientId -> { at, delivered }
     const delivery = [];
     const framesOn = new Array(apis).fill(0); // messageReceived frames each api process's sockets got
@@ -344,6 +347,16 @@ async function matrixRun(bus, apis) {
       return rows[0].n;
     };
     const commitsBefore = await commits();
+    // Events each process read from the bus: every process's through LISTEN, its own users' from NATS.
+    const busReads = () =>
+      Promise.all(
+        stack.apiPids.map(
+          async (_, i) =>
+            (await apiMetric(stack, i, 'realtime_notify_received_total')) +
+            (await apiMetric(stack, i, 'realtime_bus_received_total')),
+        ),
+      );
+    const readsBefore = await busReads();
     const before = stack.apiPids.map(cpuTicks);
     const relayBefore = stack.apiPids.map((pid) => threadTicks(pid, 'realtime-relay'));
     const t = performance.now();
@@ -375,24 +388,34 @@ async function matrixRun(bus, apis) {
     while (performance.now() < drainUntil && delivery.length < sent.size) await new Promise((r) => setTimeout(r, 100));
     const seconds = (performance.now() - t) / 1000;
     const cpuSeconds = stack.apiPids.map((pid, i) => (cpuTicks(pid) - before[i]) / CLOCK_TICKS);
-    const relaySeconds =
-      stack.apiPids.reduce((sum, pid, i) => sum + threadTicks(pid, 'realtime-relay') - relayBefore[i], 0) / CLOCK_TICKS;
+    const relayThreadSeconds = stack.apiPids.map(
+      (pid, i) => (threadTicks(pid, 'realtime-relay') - relayBefore[i]) / CLOCK_TICKS,
+    );
+    const relaySeconds = relayThreadSeconds.reduce((a, b) => a + b, 0);
     // The statistics reach pg_stat_database within a second of each transaction.
     await new Promise((r) => setTimeout(r, 1500));
     const commitsPerMessage = ((await commits()) - commitsBefore) / sent.size;
+    const readsPerMessage = (await busReads()).map((n, i) => (n - readsBefore[i]) / framesOn[i]);
     await closeAll(active);
     const d = percentiles(delivery);
     const perMessageUs = cpuSeconds.map((c, i) => (framesOn[i] ? (c / framesOn[i]) * 1e6 : NaN));
+    // The relay carries the whole cluster's events on whichever process holds the lock: aside, each
+    // process's figure is what its own sockets and subscriptions cost.
+    const perMessageUsRelayAside = cpuSeconds.map((c, i) =>
+      framesOn[i] ? ((c - relayThreadSeconds[i]) / framesOn[i]) * 1e6 : NaN,
+    );
     return {
       bus,
       apis,
-      offered: CLIENTS * RATE,
+      offered: pairCount * 2 * RATE,
       delivered: `${d.n}/${sent.size}`,
       p95: d.p95,
       p99: d.p99,
       perMessageUs,
+      perMessageUsRelayAside,
       cpuPercent: cpuSeconds.map((c) => (c / seconds) * 100),
       relayUsPerMessage: (relaySeconds / sent.size) * 1e6,
+      readsPerMessage,
       commitsPerMessage,
     };
   } finally {
@@ -405,9 +428,10 @@ if (opts.matrix) {
   const rows = [];
   for (const bus of opts.buses.split(',')) {
     for (const apis of opts.apis.split(',').map(Number)) {
-      log(`matrix: ${bus} bus, ${apis} api processes, ${CLIENTS} clients x ${RATE}/s for ${SECONDS} s`);
+      const pairCount = opts['load-per-process'] ? Math.round((PAIRS * apis) / 2) : PAIRS;
+      log(`matrix: ${bus} bus, ${apis} api processes, ${pairCount * 2} clients x ${RATE}/s for ${SECONDS} s`);
       try {
-        rows.push(await matrixRun(bus, apis));
+        rows.push(await matrixRun(bus, apis, pairCount));
       } catch (e) {
         log(`matrix: ${bus} with ${apis} api processes failed: ${e.message}`);
         rows.push({ bus, apis, failed: e.message });
@@ -416,20 +440,20 @@ if (opts.matrix) {
   }
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   console.log(
-    `\nReal-time bus by api processes: ${CLIENTS} clients x ${RATE} message/s (${CLIENTS * RATE} messages/s offered) for ${SECONDS} s; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+    `\nReal-time bus by api processes: ${RATE} message/s per client, ${opts['load-per-process'] ? `${CLIENTS * RATE} messages/s offered per two processes` : `${CLIENTS} clients (${CLIENTS * RATE} messages/s offered)`} for ${SECONDS} s; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
   );
   console.log(
-    '| bus | api processes | delivered | delivery p95 | delivery p99 | CPU per received message per api process, mean (range) | CPU of each api process | relay thread CPU per message, all processes | database commits per message |',
+    '| bus | api processes | offered | delivered | delivery p95 | delivery p99 | CPU per received message per api process, mean (range) | the same, relay thread aside | CPU of each api process | relay thread CPU per message, all processes | database commits per message | events read from the bus per received message, mean |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const spread = (us) => `${mean(us).toFixed(0)} µs (${Math.min(...us).toFixed(0)}–${Math.max(...us).toFixed(0)})`;
   for (const r of rows) {
     if (r.failed) {
-      console.log(`| ${r.bus} | ${r.apis} | failed: ${r.failed} | | | | | | |`);
+      console.log(`| ${r.bus} | ${r.apis} | | failed: ${r.failed} | | | | | | | | |`);
       continue;
     }
-    const us = r.perMessageUs;
     console.log(
-      `| ${r.bus} | ${r.apis} | ${r.delivered} | ${ms(r.p95)} | ${ms(r.p99)} | ${mean(us).toFixed(0)} µs (${Math.min(...us).toFixed(0)}–${Math.max(...us).toFixed(0)}) | ${r.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(', ')} | ${r.bus === 'nats' ? `${r.relayUsPerMessage.toFixed(1)} µs` : '-'} | ${r.commitsPerMessage.toFixed(3)} |`,
+      `| ${r.bus} | ${r.apis} | ${r.offered}/s | ${r.delivered} | ${ms(r.p95)} | ${ms(r.p99)} | ${spread(r.perMessageUs)} | ${spread(r.perMessageUsRelayAside)} | ${r.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(', ')} | ${r.bus === 'nats' ? `${r.relayUsPerMessage.toFixed(1)} µs` : '-'} | ${r.commitsPerMessage.toFixed(3)} | ${mean(r.readsPerMessage).toFixed(2)} |`,
     );
   }
   process.exit(0);
@@ -439,7 +463,9 @@ const stack = await startStack({ apis: 2, env: { RUST_LOG: process.env.RUST_LOG 
 const origin = stack.env.APP_BASE_URL; // every api serves the same site (as behind a load balancer)
 try {
   log(`seeding ${PAIRS} pairs with conversations and ${IDLE} idle users in ${stack.databaseName}`);
-  const { pairs, idle } = await seed(stack.databaseUrl);
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
+  const { pairs, idle } = await seed(db).finally(() => db.end());
   if (opts['synchronous-commit'] === 'off') {
     const db = new pg.Client({ connectionString: stack.databaseUrl });
     await db.connect();

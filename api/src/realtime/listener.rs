@@ -74,18 +74,25 @@ async fn run(pool: PgPool, hub: Arc<Hub>, mut listener: PgListener) {
     }
 }
 
+/// Every event this process reads from `LISTEN`: with NOTIFY every process reads every process's
+/// events, so this grows with the whole cluster's traffic, not with this process's own.
+pub const RECEIVED_METRIC: &str = "realtime_notify_received_total";
+
 async fn dispatch(pool: &PgPool, hub: &Hub, payload: &str) {
     match serde_json::from_str::<Wire>(payload) {
         Ok(Wire::Event(envelope)) => {
+            metrics::counter!(RECEIVED_METRIC).increment(1);
             hub.deliver(&envelope);
         }
         Ok(Wire::Events { events }) => {
+            metrics::counter!(RECEIVED_METRIC).increment(events.len() as u64);
             for envelope in &events {
                 hub.deliver(envelope);
             }
         }
         Ok(Wire::Reference { reference }) => match realtime::load_reference(pool, reference).await {
             Ok(Some(envelope)) => {
+                metrics::counter!(RECEIVED_METRIC).increment(1);
                 hub.deliver(&envelope);
             }
             Ok(None) => tracing::warn!(%reference, "stored real-time event is gone"),
