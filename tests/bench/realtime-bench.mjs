@@ -37,7 +37,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { apiMetric } from '../harness/nats.mjs';
+import { apiMetrics, metricValue } from '../harness/nats.mjs';
 import { startStack } from '../harness/stack.mjs';
 
 const { values: opts } = parseArgs({
@@ -350,11 +350,10 @@ async function matrixRun(bus, apis, pairCount = PAIRS) {
     // Events each process read from the bus: every process's through LISTEN, its own users' from NATS.
     const busReads = () =>
       Promise.all(
-        stack.apiPids.map(
-          async (_, i) =>
-            (await apiMetric(stack, i, 'realtime_notify_received_total')) +
-            (await apiMetric(stack, i, 'realtime_bus_received_total')),
-        ),
+        stack.apiPids.map(async (_, i) => {
+          const text = await apiMetrics(stack, i);
+          return metricValue(text, 'realtime_notify_received_total') + metricValue(text, 'realtime_bus_received_total');
+        }),
       );
     const readsBefore = await busReads();
     const before = stack.apiPids.map(cpuTicks);
@@ -465,12 +464,16 @@ try {
   log(`seeding ${PAIRS} pairs with conversations and ${IDLE} idle users in ${stack.databaseName}`);
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
-  const { pairs, idle } = await seed(db).finally(() => db.end());
-  if (opts['synchronous-commit'] === 'off') {
-    const db = new pg.Client({ connectionString: stack.databaseUrl });
-    await db.connect();
-    await db.query(`ALTER DATABASE "${stack.databaseName}" SET synchronous_commit = off`);
+  let seeded;
+  try {
+    seeded = await seed(db);
+    if (opts['synchronous-commit'] === 'off')
+      await db.query(`ALTER DATABASE "${stack.databaseName}" SET synchronous_commit = off`);
+  } finally {
     await db.end();
+  }
+  const { pairs, idle } = seeded;
+  if (opts['synchronous-commit'] === 'off') {
     for (let i = 0; i < stack.baseUrls.length; i += 1) {
       await stack.stopApi(i);
       await stack.startApi(i);

@@ -95,11 +95,16 @@ export function metricValue(text, name) {
   return line ? Number(line.slice(name.length + 1)) : 0;
 }
 
-/** `name` on api process `i` of `stack` now (`/metrics` answers loopback callers). */
-export async function apiMetric(stack, i, name) {
+/** The `/metrics` text of api process `i` of `stack` now (`/metrics` answers loopback callers). */
+export async function apiMetrics(stack, i) {
   const res = await fetch(`${stack.baseUrls[i]}/metrics`);
   if (res.status !== 200) throw new Error(`GET /metrics on api ${i}: ${res.status}`);
-  return metricValue(await res.text(), name);
+  return res.text();
+}
+
+/** `name` on api process `i` of `stack` now. */
+export async function apiMetric(stack, i, name) {
+  return metricValue(await apiMetrics(stack, i), name);
 }
 
 /** The clients' subscriptions to `subject`, from the server's monitoring endpoint: [{ subject, msgs }]. */
