@@ -701,10 +701,16 @@ before(async () => {
     return r.body.id;
   };
   // A requested (or accepted) instant reading of a fresh seeker with a fresh mentor set online in SQL
-  // (going online over the API needs an open socket: tests/api/presence.test.mjs covers that).
+  // (going online over the API needs an open socket: tests/api/presence.test.mjs covers that). The
+  // mentor gets a live socket row too, or the worker's minutely presence sweep may take them offline
+  // between these statements and the request.
   w.newReading = async ({ accepted = false, ended = false } = {}) => {
     const m = await bookableMentor(stack);
     await db.query('UPDATE mentors SET per_minute_rate_cents = 100 WHERE id = $1', [m.mentor.id]);
+    await db.query('INSERT INTO realtime_sockets (socket_id, user_id) SELECT $1, user_id FROM mentors WHERE id = $2', [
+      crypto.randomUUID(),
+      m.mentor.id,
+    ]);
     await db.query("INSERT INTO mentor_presence (mentor_id, status) VALUES ($1, 'available')", [m.mentor.id]);
     const seekerOf = await signIn(stack, await createVerifiedUser(stack));
     const top = await seekerOf.post('/api/wallet/top-up', {
