@@ -22,6 +22,11 @@
 // also with the relay thread's CPU aside (one process relays the whole cluster's events).
 // --load-per-process offers --clients x --rate per two processes instead, so every process carries the
 // same load at every count: what adding a process costs the others, apart from how busy each one is.
+// --baseline-seconds N first measures each process idle (sockets open and joined, nothing sent) for N s
+// and adds the CPU per message above that idle cost. At a low --rate, where every event is a wake-up of
+// its own on every count, this is the marginal cost of a message, free of how busy the machine is
+// (a busier process handles several events per wake-up and spends less per message).
+//   node tests/bench/realtime-bench.mjs --matrix --clients 500 --rate 0.4 --seconds 60 --baseline-seconds 20
 //   node tests/bench/realtime-bench.mjs --matrix --clients 1000 --rate 2 --seconds 20   # 2,000 messages/s
 //   node tests/bench/realtime-bench.mjs --matrix --apis 2,3,4 --buses postgres,nats --clients 1000 --rate 2
 // NATS runs in a private nats-server (tests/harness/nats.mjs, /usr/sbin/nats-server).
@@ -61,6 +66,9 @@ const { values: opts } = parseArgs({
     // --matrix: the offered load grows with the processes (--clients x --rate per two processes), so
     // each process carries the same share whatever their number.
     'load-per-process': { type: 'boolean', default: false },
+    // --matrix: measure each api process's CPU over this many seconds with every socket open and
+    // joined but nothing sent, and print the CPU per message above that idle cost as well.
+    'baseline-seconds': { type: 'string', default: '0' },
   },
 });
 const CLIENTS = Number(opts.clients) - (Number(opts.clients) % 2);
@@ -72,6 +80,7 @@ const PER_CLIENT = Math.max(1, Math.round(SECONDS * RATE));
 const CONNECT_CONCURRENCY = Number(opts['connect-concurrency']);
 const DRAIN_MS = Number(opts['drain-seconds']) * 1000;
 const PAIRS = CLIENTS / 2;
+const BASELINE_SECONDS = Number(opts['baseline-seconds']);
 const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
 const SESSION_DAYS = 1;
 
@@ -339,6 +348,20 @@ async function matrixRun(bus, apis, pairCount = PAIRS) {
       ws.send(JSON.stringify({ event: 'joinConversation', data: { conversationId: members[i].conversationId } }));
     }
     await new Promise((r) => setTimeout(r, 1000));
+    // Idle: what each process spends a second with these sockets open and nothing sent.
+    let idlePerSecond = stack.apiPids.map(() => 0);
+    let relayIdlePerSecond = stack.apiPids.map(() => 0);
+    if (BASELINE_SECONDS > 0) {
+      const idleBefore = stack.apiPids.map(cpuTicks);
+      const idleRelayBefore = stack.apiPids.map((pid) => threadTicks(pid, 'realtime-relay'));
+      const t0 = performance.now();
+      await new Promise((r) => setTimeout(r, BASELINE_SECONDS * 1000));
+      const idleSeconds = (performance.now() - t0) / 1000;
+      idlePerSecond = stack.apiPids.map((pid, i) => (cpuTicks(pid) - idleBefore[i]) / CLOCK_TICKS / idleSeconds);
+      relayIdlePerSecond = stack.apiPids.map(
+        (pid, i) => (threadTicks(pid, 'realtime-relay') - idleRelayBefore[i]) / CLOCK_TICKS / idleSeconds,
+      );
+    }
     framesOn.fill(0);
     const commits = async () => {
       const { rows } = await db.query(
@@ -403,6 +426,11 @@ async function matrixRun(bus, apis, pairCount = PAIRS) {
     const perMessageUsRelayAside = cpuSeconds.map((c, i) =>
       framesOn[i] ? ((c - relayThreadSeconds[i]) / framesOn[i]) * 1e6 : NaN,
     );
+    // Above idle: the run's CPU less what the process spends idle over as long a time.
+    const aboveIdleUsRelayAside = cpuSeconds.map((c, i) => {
+      const work = c - relayThreadSeconds[i] - (idlePerSecond[i] - relayIdlePerSecond[i]) * seconds;
+      return framesOn[i] ? (work / framesOn[i]) * 1e6 : NaN;
+    });
     return {
       bus,
       apis,
@@ -412,6 +440,8 @@ async function matrixRun(bus, apis, pairCount = PAIRS) {
       p99: d.p99,
       perMessageUs,
       perMessageUsRelayAside,
+      aboveIdleUsRelayAside,
+      idlePercent: idlePerSecond.map((c) => c * 100),
       cpuPercent: cpuSeconds.map((c) => (c / seconds) * 100),
       relayUsPerMessage: (relaySeconds / sent.size) * 1e6,
       readsPerMessage,
@@ -441,19 +471,47 @@ if (opts.matrix) {
   console.log(
     `\nReal-time bus by api processes: ${RATE} message/s per client, ${opts['load-per-process'] ? `${CLIENTS * RATE} messages/s offered per two processes` : `${CLIENTS} clients (${CLIENTS * RATE} messages/s offered)`} for ${SECONDS} s; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
   );
-  console.log(
-    '| bus | api processes | offered | delivered | delivery p95 | delivery p99 | CPU per received message per api process, mean (range) | the same, relay thread aside | CPU of each api process | relay thread CPU per message, all processes | database commits per message | events read from the bus per received message, mean |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const baseline = BASELINE_SECONDS > 0;
+  const columns = [
+    'bus',
+    'api processes',
+    'offered',
+    'delivered',
+    'delivery p95',
+    'delivery p99',
+    'CPU per received message per api process, mean (range)',
+    'the same, relay thread aside',
+    ...(baseline ? ['the same, above idle (relay thread aside)', 'idle CPU of each api process'] : []),
+    'CPU of each api process',
+    'relay thread CPU per message, all processes',
+    'database commits per message',
+    'events read from the bus per received message, mean',
+  ];
+  console.log(`| ${columns.join(' | ')} |`);
+  console.log(`|${columns.map(() => '---|').join('')}`);
   const spread = (us) => `${mean(us).toFixed(0)} µs (${Math.min(...us).toFixed(0)}–${Math.max(...us).toFixed(0)})`;
+  const percents = (xs) => xs.map((c) => `${c.toFixed(c < 10 ? 1 : 0)} %`).join(', ');
   for (const r of rows) {
     if (r.failed) {
-      console.log(`| ${r.bus} | ${r.apis} | | failed: ${r.failed} | | | | | | | | |`);
+      console.log(`| ${r.bus} | ${r.apis} | | failed: ${r.failed} |${' |'.repeat(columns.length - 4)}`);
       continue;
     }
-    console.log(
-      `| ${r.bus} | ${r.apis} | ${r.offered}/s | ${r.delivered} | ${ms(r.p95)} | ${ms(r.p99)} | ${spread(r.perMessageUs)} | ${spread(r.perMessageUsRelayAside)} | ${r.cpuPercent.map((c) => `${c.toFixed(0)} %`).join(', ')} | ${r.bus === 'nats' ? `${r.relayUsPerMessage.toFixed(1)} µs` : '-'} | ${r.commitsPerMessage.toFixed(3)} | ${mean(r.readsPerMessage).toFixed(2)} |`,
-    );
+    const cells = [
+      r.bus,
+      r.apis,
+      `${r.offered}/s`,
+      r.delivered,
+      ms(r.p95),
+      ms(r.p99),
+      spread(r.perMessageUs),
+      spread(r.perMessageUsRelayAside),
+      ...(baseline ? [spread(r.aboveIdleUsRelayAside), percents(r.idlePercent)] : []),
+      percents(r.cpuPercent),
+      r.bus === 'nats' ? `${r.relayUsPerMessage.toFixed(1)} µs` : '-',
+      r.commitsPerMessage.toFixed(3),
+      mean(r.readsPerMessage).toFixed(2),
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
   }
   process.exit(0);
 }
