@@ -127,6 +127,19 @@ function threadTicks(pid, name) {
   return ticks;
 }
 
+/**
+ * Starts metering the api processes `pids`: the returned function gives the CPU seconds each one
+ * spent since, in all (`process`) and on its relay thread (`relay`).
+ */
+function apiCpuMeter(pids) {
+  const processBefore = pids.map(cpuTicks);
+  const relayBefore = pids.map((pid) => threadTicks(pid, 'realtime-relay'));
+  return () => ({
+    process: pids.map((pid, i) => (cpuTicks(pid) - processBefore[i]) / CLOCK_TICKS),
+    relay: pids.map((pid, i) => (threadTicks(pid, 'realtime-relay') - relayBefore[i]) / CLOCK_TICKS),
+  });
+}
+
 function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
@@ -352,15 +365,13 @@ async function matrixRun(bus, apis, pairCount = PAIRS) {
     let idlePerSecond = stack.apiPids.map(() => 0);
     let relayIdlePerSecond = stack.apiPids.map(() => 0);
     if (BASELINE_SECONDS > 0) {
-      const idleBefore = stack.apiPids.map(cpuTicks);
-      const idleRelayBefore = stack.apiPids.map((pid) => threadTicks(pid, 'realtime-relay'));
+      const idleCpu = apiCpuMeter(stack.apiPids);
       const t0 = performance.now();
       await new Promise((r) => setTimeout(r, BASELINE_SECONDS * 1000));
       const idleSeconds = (performance.now() - t0) / 1000;
-      idlePerSecond = stack.apiPids.map((pid, i) => (cpuTicks(pid) - idleBefore[i]) / CLOCK_TICKS / idleSeconds);
-      relayIdlePerSecond = stack.apiPids.map(
-        (pid, i) => (threadTicks(pid, 'realtime-relay') - idleRelayBefore[i]) / CLOCK_TICKS / idleSeconds,
-      );
+      const idle = idleCpu();
+      idlePerSecond = idle.process.map((c) => c / idleSeconds);
+      relayIdlePerSecond = idle.relay.map((c) => c / idleSeconds);
     }
     framesOn.fill(0);
     const commits = async () => {
@@ -379,8 +390,7 @@ async function matrixRun(bus, apis, pairCount = PAIRS) {
         }),
       );
     const readsBefore = await busReads();
-    const before = stack.apiPids.map(cpuTicks);
-    const relayBefore = stack.apiPids.map((pid) => threadTicks(pid, 'realtime-relay'));
+    const runCpu = apiCpuMeter(stack.apiPids);
     const t = performance.now();
     await new Promise((resolve) => {
       let running = active.length;
@@ -409,10 +419,7 @@ async function matrixRun(bus, apis, pairCount = PAIRS) {
     const drainUntil = performance.now() + DRAIN_MS;
     while (performance.now() < drainUntil && delivery.length < sent.size) await new Promise((r) => setTimeout(r, 100));
     const seconds = (performance.now() - t) / 1000;
-    const cpuSeconds = stack.apiPids.map((pid, i) => (cpuTicks(pid) - before[i]) / CLOCK_TICKS);
-    const relayThreadSeconds = stack.apiPids.map(
-      (pid, i) => (threadTicks(pid, 'realtime-relay') - relayBefore[i]) / CLOCK_TICKS,
-    );
+    const { process: cpuSeconds, relay: relayThreadSeconds } = runCpu();
     const relaySeconds = relayThreadSeconds.reduce((a, b) => a + b, 0);
     // The statistics reach pg_stat_database within a second of each transaction.
     await new Promise((r) => setTimeout(r, 1500));
